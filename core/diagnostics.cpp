@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "diagnostics.h"
+
+namespace ks {
+
+void Diagnostics::add(const std::string &counter, uint64_t offset, const std::string &message)
+{
+    const uint64_t n = ++m_counts[counter];
+    if (n <= kExamplesPerCounter) m_examples.push_back({counter, offset, message});
+}
+
+void Diagnostics::addCount(const std::string &counter, uint64_t count)
+{
+    if (count > 0) m_counts[counter] += count;
+}
+
+uint64_t Diagnostics::count(const std::string &counter) const
+{
+    auto it = m_counts.find(counter);
+    return it == m_counts.end() ? 0 : it->second;
+}
+
+uint64_t Diagnostics::total() const
+{
+    uint64_t sum = 0;
+    for (const auto &[name, n] : m_counts)
+        sum += n;
+    return sum;
+}
+
+std::string Diagnostics::report() const
+{
+    std::string out;
+    for (const auto &[name, n] : m_counts) {
+        out += name + ": " + std::to_string(n) + '\n';
+        for (const Example &e : m_examples) {
+            if (e.counter == name)
+                out += "    byte " + std::to_string(e.offset) + ": " + e.message + '\n';
+        }
+    }
+    return out;
+}
+
+} // namespace ks

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace ks {
+
+/*!
+ * A trace file opened for reading, plain or gzip (decided by the magic bytes 1f 8b, not the
+ * name). Only regular files are accepted: a FIFO or a device would block or never end.
+ * The file is only ever opened read-only.
+ */
+class InputFile {
+public:
+    ~InputFile();
+    //! Opens \a path; on failure returns null and sets \a error to a one-line reason.
+    static std::unique_ptr<InputFile> open(const std::string &path, std::string &error);
+
+    bool compressed() const { return m_compressed; }
+    uint64_t size() const { return m_size; }
+    int fd() const { return m_fd; }
+
+private:
+    InputFile() = default;
+    int m_fd = -1;
+    uint64_t m_size = 0;
+    bool m_compressed = false;
+};
+
+/*!
+ * A plain file mapped into memory and followed by a zero byte, so that RapidJSON can read it
+ * without a bounds check per character (the zero reads as end of input). Pages behind the
+ * parser are released as it goes, so resident memory stays small for huge files.
+ */
+class MappedText {
+public:
+    explicit MappedText(const InputFile &file);
+    ~MappedText();
+    MappedText(const MappedText &) = delete;
+    MappedText &operator=(const MappedText &) = delete;
+
+    bool ok() const { return m_data != nullptr; }
+    const char *data() const { return m_data; }
+    uint64_t size() const { return m_size; }
+    //! Tells the kernel that [0, offset) will not be read again.
+    void releaseBefore(uint64_t offset);
+
+private:
+    char *m_data = nullptr;
+    uint64_t m_size = 0;
+    uint64_t m_mappedBytes = 0;
+    uint64_t m_released = 0;
+};
+
+//! RapidJSON input stream over MappedText: no bounds checks, the trailing zero ends it.
+struct MappedStream {
+    using Ch = char;
+    //! \a text must be followed by a zero byte.
+    explicit MappedStream(const char *text)
+        : cur(text)
+        , begin(text)
+    {
+    }
+    Ch Peek() const { return *cur; }
+    Ch Take() { return *cur++; }
+    size_t Tell() const { return size_t(cur - begin); }
+    Ch *PutBegin() { return nullptr; }
+    void Put(Ch) { }
+    void Flush() { }
+    size_t PutEnd(Ch *) { return 0; }
+
+    const char *cur;
+    const char *begin;
+};
+
+/*!
+ * Inflates a gzip file on its own thread, a bounded queue of chunks ahead of the parser, so
+ * that inflating and parsing overlap. Concatenated gzip members are read as one stream.
+ * A cut-off or corrupt stream ends the text where it breaks; corrupt() and cutOff() tell.
+ */
+class GzipText {
+public:
+    static constexpr size_t kChunkSize = 1 << 20;
+
+    struct Chunk {
+        std::unique_ptr<char[]> data; //!< kChunkSize + 1 bytes, text followed by a zero
+        size_t size = 0;
+        uint64_t compressedEnd = 0; //!< compressed bytes consumed when this chunk was complete
+    };
+
+    explicit GzipText(const InputFile &file);
+    ~GzipText();
+    GzipText(const GzipText &) = delete;
+    GzipText &operator=(const GzipText &) = delete;
+
+    //! Next chunk in order; an empty chunk (size 0) means the end of the text.
+    Chunk next();
+    //! Gives a chunk's buffer back for reuse.
+    void recycle(Chunk chunk);
+
+    bool cutOff() const { return m_cutOff; }
+    const std::string &corruptReason() const { return m_corruptReason; }
+    uint64_t corruptAt() const { return m_corruptAt; }
+    bool trailingGarbage() const { return m_trailingGarbage; }
+
+private:
+    void run();
+
+    int m_fd;
+    uint64_t m_fileSize;
+    std::thread m_thread;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<Chunk> m_ready;
+    std::deque<Chunk> m_free;
+    bool m_done = false;
+    bool m_stop = false;
+    // Written by the inflater before m_done is set; read after.
+    bool m_cutOff = false;
+    bool m_trailingGarbage = false;
+    std::string m_corruptReason;
+    uint64_t m_corruptAt = 0;
+};
+
+/*!
+ * RapidJSON input stream over GzipText chunks. Each chunk ends with a zero byte so Peek()
+ * needs no check; Take() checks once per character whether the chunk is used up.
+ */
+class ChunkStream {
+public:
+    using Ch = char;
+    explicit ChunkStream(GzipText &source);
+    ~ChunkStream();
+
+    Ch Peek() const { return *m_cur; }
+    Ch Take()
+    {
+        const Ch c = *m_cur;
+        if (m_cur < m_last)
+            ++m_cur;
+        else
+            advance();
+        return c;
+    }
+    size_t Tell() const { return size_t(m_chunkOffset + uint64_t(m_cur - m_base)); }
+    Ch *PutBegin() { return nullptr; }
+    void Put(Ch) { }
+    void Flush() { }
+    size_t PutEnd(Ch *) { return 0; }
+
+    //! Compressed bytes behind the chunk being parsed (for progress).
+    uint64_t compressedOffset() const { return m_chunk.compressedEnd; }
+    //! Decompressed bytes seen so far; the total once the end was reached.
+    uint64_t textSeen() const { return m_chunkOffset + m_chunk.size; }
+    bool atEnd() const { return m_end; }
+
+private:
+    void advance();
+
+    GzipText &m_source;
+    GzipText::Chunk m_chunk;
+    const char *m_cur = nullptr;
+    const char *m_base = nullptr; //!< start of the current chunk's text
+    const char *m_last = nullptr; //!< last character of the chunk (the one before the zero)
+    uint64_t m_chunkOffset = 0;
+    bool m_end = false;
+    char m_empty[1] = {0};
+};
+
+} // namespace ks

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "numbertext.h"
+#include "stringpool.h"
+#include "tracetypes.h"
+
+#include <utility>
+#include <vector>
+
+namespace ks {
+
+//! A pid, tid or flow id as written: a number, or a string that may or may not be numeric.
+struct RawId {
+    bool present = false;
+    bool numeric = false; //!< a number, or a string holding an integer ("25738")
+    int64_t num = 0;
+    StringId text = 0; //!< the text as written ("stream 7", "25738", "Spans")
+};
+
+/*!
+ * One entry of traceEvents after the JSON layer, before it is placed in the model. The reader
+ * fills it field by field (keys come in any order) and hands it to the TraceBuilder at the
+ * closing brace.
+ */
+struct RawEvent {
+    uint64_t offset = 0; //!< byte offset of the event's '{' in the decompressed text
+    char ph = 0;
+    bool hasName = false;
+    bool hasCat = false;
+    StringId name = 0;
+    StringId cat = 0;
+    RawId pid, tid, id;
+    bool hasTs = false, tsValid = false;
+    bool hasDur = false, durValid = false;
+    MicrosText ts, dur;
+    char bp = 0; //!< flow binding point: 'e' = enclosing slice
+    char scope = 0; //!< instant scope: 'g', 'p', 't'
+
+    int64_t externalId = kNoValue;
+    int64_t correlation = kNoValue;
+    int64_t sequence = kNoValue;
+    int64_t fwdThread = kNoValue;
+    int64_t evIdx = kNoValue;
+    int64_t recordFunctionId = kNoValue;
+    int64_t stream = kNoValue;
+    int64_t device = kNoValue;
+    int64_t sortIndex = kNoValue; //!< metadata `sort_index`
+    int32_t grid[3] = {0, 0, 0};
+    int32_t block[3] = {0, 0, 0};
+    bool hasGrid = false;
+    StringId inputDims = 0;
+    StringId inputTypes = 0;
+    StringId argName = 0; //!< metadata `args.name` (thread and process names)
+    StringId argLabels = 0; //!< metadata `args.labels`
+    bool hasArgName = false;
+    std::vector<std::pair<StringId, double>> numericArgs; //!< for counter (`C`) events
+
+    void reset()
+    {
+        // Keep the vector's capacity: one RawEvent is reused for every event of the file.
+        auto args = std::move(numericArgs);
+        args.clear();
+        *this = RawEvent();
+        numericArgs = std::move(args);
+    }
+};
+
+} // namespace ks
