@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "opgraph.h"
+#include "tracereader.h"
+
+#include <memory>
+
+namespace ks {
+
+/*!
+ * A trace as the application uses it: the frozen model and its linked op graph, built
+ * together and shared read-only between the views (and threads).
+ */
+struct LoadedTrace {
+    std::unique_ptr<TraceModel> model;
+    std::unique_ptr<OpGraph> graph;
+    double seconds = 0; //!< load + link wall time
+};
+
+struct OpenResult {
+    LoadResult::Status status = LoadResult::Status::Failed;
+    std::shared_ptr<const LoadedTrace> trace;
+    std::string error;
+};
+
+//! Loads and links \a path (everything before the first frame).
+OpenResult openTrace(const std::string &path, const LoadOptions &options = {});
+//! The same for text in memory.
+OpenResult openTraceText(std::string_view text, const std::string &name);
+
+} // namespace ks

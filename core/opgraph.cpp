@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: MIT
+#include "opgraph.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace ks {
+
+namespace {
+
+constexpr std::string_view kEvaluatePrefix = "autograd::engine::evaluate_function:";
+
+bool parseStepNumber(std::string_view name, int64_t &n)
+{
+    constexpr std::string_view prefix = "ProfilerStep#";
+    if (!name.starts_with(prefix) || name.size() == prefix.size()) return false;
+    n = 0;
+    for (char c : name.substr(prefix.size())) {
+        if (c < '0' || c > '9') return false;
+        n = n * 10 + (c - '0');
+    }
+    return true;
+}
+
+} // namespace
+
+std::string_view linkMethodName(LinkMethod method)
+{
+    switch (method) {
+    case LinkMethod::Flow:
+        return "flow";
+    case LinkMethod::Sequence:
+        return "sequence";
+    case LinkMethod::None:
+        break;
+    }
+    return "none";
+}
+
+bool OpGraph::isEvaluateWrapper(std::string_view name)
+{
+    return name.starts_with(kEvaluatePrefix);
+}
+
+bool OpGraph::isCommunication(std::string_view name)
+{
+    return name.find("nccl") != std::string_view::npos
+        || name.find("rccl") != std::string_view::npos;
+}
+
+OpGraph::OpGraph(const TraceModel &model)
+    : m_model(model)
+{
+}
+
+std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptions &options)
+{
+    std::unique_ptr<OpGraph> g(new OpGraph(model));
+    g->m_options = options;
+    g->findSteps();
+    g->attributeGpu();
+    g->findNodes();
+    if (options.useFlows) g->pairByFlows();
+    // With flows, the fallback first only cross-checks them, then pairs what they missed.
+    if (g->m_stats.pairsFromFlows > 0) g->pairBySequence(true);
+    g->pairBySequence(false);
+    g->buildRows();
+    return g;
+}
+
+SliceId OpGraph::innermostCpuOp(SliceId s) const
+{
+    const SliceTable &t = m_model.slices;
+    for (SliceId a = t.parent[s]; a != kNoSlice; a = t.parent[a]) {
+        if (t.kind[a] == EventKind::CpuOp) return a;
+    }
+    return kNoSlice;
+}
+
+void OpGraph::attributeGpu()
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+
+    // §9 step 4: GPU event → launch by correlation; the launch flow is the fallback.
+    std::unordered_map<int64_t, SliceId> launchByCorrelation;
+    std::unordered_multimap<int64_t, SliceId> opsByExternalId;
+    for (LaneId l = 0; l < m.lanes.size(); ++l) {
+        if (m.lanes[l].device) continue;
+        for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
+            if (t.kind[s] == EventKind::Runtime && t.correlation[s] != kNoValue)
+                launchByCorrelation.try_emplace(t.correlation[s], s);
+            else if (t.kind[s] == EventKind::CpuOp && t.externalId[s] != kNoValue)
+                opsByExternalId.emplace(t.externalId[s], s);
+        }
+    }
+    std::unordered_map<SliceId, SliceId> launchByFlow;
+    for (const FlowEdge &e : m.flows) {
+        if (e.kind == FlowKind::LaunchToGpu && e.from != kNoSlice && e.to != kNoSlice
+            && t.kind[e.from] == EventKind::Runtime)
+            launchByFlow.try_emplace(e.to, e.from);
+    }
+
+    for (LaneId l = 0; l < m.lanes.size(); ++l) {
+        if (!m.lanes[l].device) continue;
+        for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
+            if (isGpuWork(t.kind[s])) m_gpuEvents.push_back(s);
+        }
+    }
+    m_launch.assign(m_gpuEvents.size(), kNoSlice);
+    m_launchingOp.assign(m_gpuEvents.size(), kNoSlice);
+    m_gpuIndex.reserve(m_gpuEvents.size());
+    m_stats.gpuEvents = m_gpuEvents.size();
+
+    for (uint32_t i = 0; i < m_gpuEvents.size(); ++i) {
+        const SliceId g = m_gpuEvents[i];
+        m_gpuIndex.emplace(g, i);
+        if (isCommunication(m.sliceName(g))) ++m_stats.communicationGpuEvents;
+        SliceId launch = kNoSlice;
+        if (t.correlation[g] != kNoValue) {
+            auto it = launchByCorrelation.find(t.correlation[g]);
+            if (it != launchByCorrelation.end()) launch = it->second;
+        }
+        if (launch == kNoSlice) {
+            auto it = launchByFlow.find(g);
+            if (it != launchByFlow.end()) launch = it->second;
+        }
+        if (launch == kNoSlice) continue;
+        m_launch[i] = launch;
+        ++m_stats.gpuEventsWithLaunch;
+
+        // §9 step 5: innermost enclosing cpu_op, refined by the launch's External id unless
+        // it merely repeats the correlation (2022–2024 traces).
+        SliceId op = innermostCpuOp(launch);
+        const int64_t ext = t.externalId[launch];
+        const bool usefulExt = ext != kNoValue && ext != t.correlation[launch];
+        if (op != kNoSlice && usefulExt) {
+            for (SliceId a = op; a != kNoSlice; a = t.parent[a]) {
+                if (t.kind[a] == EventKind::CpuOp && t.externalId[a] == ext) {
+                    op = a;
+                    break;
+                }
+            }
+        } else if (op == kNoSlice && usefulExt && opsByExternalId.count(ext) == 1) {
+            op = opsByExternalId.find(ext)->second;
+        }
+        m_launchingOp[i] = op;
+        if (op != kNoSlice) ++m_stats.gpuEventsAttributed;
+    }
+
+    // GPU events ordered by launch slice: a subtree [s, subtreeEnd) is then one range.
+    std::vector<uint32_t> order;
+    for (uint32_t i = 0; i < m_gpuEvents.size(); ++i) {
+        if (m_launch[i] != kNoSlice) order.push_back(i);
+    }
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return std::tie(m_launch[a], m_gpuEvents[a]) < std::tie(m_launch[b], m_gpuEvents[b]);
+    });
+    m_launchSorted.reserve(order.size());
+    m_gpuByLaunch.reserve(order.size());
+    m_prefixTime.reserve(order.size() + 1);
+    m_prefixTime.push_back(0);
+    for (uint32_t i : order) {
+        m_launchSorted.push_back(m_launch[i]);
+        m_gpuByLaunch.push_back(m_gpuEvents[i]);
+        m_prefixTime.push_back(m_prefixTime.back() + t.dur[m_gpuEvents[i]]);
+    }
+}
+
+void OpGraph::findNodes()
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+    for (LaneId l = 0; l < m.lanes.size(); ++l) {
+        if (m.lanes[l].device) continue;
+        for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
+            if (t.kind[s] != EventKind::CpuOp || t.sequence[s] == kNoValue) continue;
+            m_stats.hasSequenceNumbers = true;
+            if (t.fwdThread[s] == kNoValue || t.fwdThread[s] <= 0) continue;
+            const std::string_view name = m.sliceName(s);
+            // The wrapper carries the node's number too (1.12+) but is not the node; the graph
+            // root and AccumulateGrad are engine bookkeeping, never created by a forward op.
+            if (isEvaluateWrapper(name) || name == "torch::autograd::GraphRoot"
+                || name.find("AccumulateGrad") != std::string_view::npos)
+                continue;
+            BackwardNode node;
+            node.node = s;
+            const SliceId p = t.parent[s];
+            node.outer = p != kNoSlice && isEvaluateWrapper(m.sliceName(p)) ? p : s;
+            const auto index = uint32_t(m_nodes.size());
+            m_nodes.push_back(node);
+            m_nodeBySlice.emplace(s, index);
+            if (node.outer != s) m_nodeBySlice.emplace(node.outer, index);
+        }
+    }
+    m_stats.backwardNodes = m_nodes.size();
+}
+
+void OpGraph::pairByFlows()
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+    auto sameStart = [&](LaneId lane, TimeNs ts) {
+        const Lane &l = m.lanes[lane];
+        auto first = t.start.begin() + l.sliceBegin;
+        auto last = t.start.begin() + l.sliceEnd;
+        auto [lo, hi] = std::equal_range(first, last, ts);
+        return std::pair(SliceId(lo - t.start.begin()), SliceId(hi - t.start.begin()));
+    };
+    Diagnostics &diag = m_diagnostics;
+    for (const FlowEdge &e : m.flows) {
+        if (e.kind != FlowKind::FwdBwd) continue;
+        // §9 step 7: endpoints are matched by identical (pid, tid, ts), not by viewer binding.
+        SliceId creator = kNoSlice;
+        auto [lo, hi] = sameStart(e.fromLane, e.fromTime);
+        for (SliceId s = lo; s < hi; ++s) {
+            if (t.kind[s] == EventKind::CpuOp && t.sequence[s] != kNoValue
+                && (t.fwdThread[s] == kNoValue || t.fwdThread[s] == 0)
+                && (creator == kNoSlice || t.depth[s] >= t.depth[creator]))
+                creator = s;
+        }
+        int node = -1;
+        auto [nlo, nhi] = sameStart(e.toLane, e.toTime);
+        for (SliceId s = nlo; s < nhi && node < 0; ++s) {
+            if (auto it = m_nodeBySlice.find(s); it != m_nodeBySlice.end()) node = int(it->second);
+        }
+        if (creator == kNoSlice || node < 0) {
+            const SliceId at = creator != kNoSlice ? creator : e.from;
+            diag.add("fwdbwd_flow_unmatched", at != kNoSlice ? t.offset[at] : 0,
+                "fwdbwd flow whose ends are not a numbered forward op and a backward node");
+            continue;
+        }
+        BackwardNode &n = m_nodes[size_t(node)];
+        if (t.sequence[creator] != t.sequence[n.node]) {
+            diag.add("fwdbwd_flow_sequence_mismatch", t.offset[n.node],
+                "fwdbwd flow joins ops with different sequence numbers: ignored");
+            continue;
+        }
+        if (n.creator != kNoSlice) {
+            diag.add("fwdbwd_flow_duplicate", t.offset[n.node],
+                "second fwdbwd flow to one node: ignored");
+            continue;
+        }
+        n.creator = creator;
+        n.method = LinkMethod::Flow;
+        ++m_stats.pairsFromFlows;
+    }
+}
+
+void OpGraph::pairBySequence(bool crossCheckOnly)
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+    if (m_nodes.empty()) return;
+
+    // §9 step 8a: forward candidates, sorted by (lane, number, start, end).
+    struct Candidate {
+        LaneId lane;
+        int64_t seq;
+        TimeNs start, end;
+        SliceId slice;
+        auto key() const { return std::tie(lane, seq, start, end); }
+    };
+    std::vector<Candidate> cands;
+    for (LaneId l = 0; l < m.lanes.size(); ++l) {
+        if (m.lanes[l].device) continue;
+        for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
+            if (t.kind[s] == EventKind::CpuOp && t.sequence[s] != kNoValue
+                && (t.fwdThread[s] == kNoValue || t.fwdThread[s] == 0))
+                cands.push_back({l, t.sequence[s], t.start[s], t.end(s), s});
+        }
+    }
+    std::sort(cands.begin(), cands.end(),
+        [](const Candidate &a, const Candidate &b) { return a.key() < b.key(); });
+    auto range = [&](LaneId lane, int64_t seq) {
+        auto lo = std::lower_bound(cands.begin(), cands.end(), std::pair(lane, seq),
+            [](const Candidate &c, const std::pair<LaneId, int64_t> &k) {
+                return std::tie(c.lane, c.seq) < std::tie(k.first, k.second);
+            });
+        auto hi = lo;
+        while (hi != cands.end() && hi->lane == lane && hi->seq == seq)
+            ++hi;
+        return std::pair(lo, hi);
+    };
+
+    // §9 step 8b: which host thread is profiler thread T (per process)?
+    using ThreadKey = std::pair<int64_t, int64_t>; // (pid, Fwd thread id)
+    std::map<ThreadKey, std::vector<uint32_t>> nodesByThread;
+    for (uint32_t i = 0; i < m_nodes.size(); ++i) {
+        const SliceId n = m_nodes[i].node;
+        nodesByThread[{m.lanes[t.lane[n]].pid, t.fwdThread[n]}].push_back(i);
+    }
+    std::vector<LaneId> candidateLanes;
+    for (const Candidate &c : cands) {
+        if (candidateLanes.empty() || candidateLanes.back() != c.lane)
+            candidateLanes.push_back(c.lane);
+    }
+    std::map<ThreadKey, LaneId> laneOfThread;
+    for (const auto &[key, nodeIndices] : nodesByThread) {
+        std::map<LaneId, uint64_t> votes;
+        if (!crossCheckOnly) {
+            for (uint32_t i : nodeIndices) {
+                if (m_nodes[i].method == LinkMethod::Flow) ++votes[t.lane[m_nodes[i].creator]];
+            }
+        }
+        if (votes.empty()) {
+            for (LaneId lane : candidateLanes) {
+                if (m.lanes[lane].pid != key.first) continue;
+                uint64_t overlap = 0;
+                for (uint32_t i : nodeIndices) {
+                    auto [lo, hi] = range(lane, t.sequence[m_nodes[i].node]);
+                    overlap += lo != hi;
+                }
+                if (overlap > 0) votes[lane] = overlap;
+            }
+        }
+        if (votes.empty()) continue;
+        auto best = std::max_element(
+            votes.begin(), votes.end(), [](auto &a, auto &b) { return a.second < b.second; });
+        laneOfThread[key] = best->first;
+    }
+
+    // §9 step 8c: the creator is the last-starting candidate that ended before the node began.
+    for (BackwardNode &node : m_nodes) {
+        const bool paired = node.method != LinkMethod::None;
+        if (crossCheckOnly ? node.method != LinkMethod::Flow : paired) continue;
+        const SliceId n = node.node;
+        auto lane = laneOfThread.find({m.lanes[t.lane[n]].pid, t.fwdThread[n]});
+        SliceId creator = kNoSlice;
+        if (lane != laneOfThread.end()) {
+            auto [lo, hi] = range(lane->second, t.sequence[n]);
+            for (auto it = lo; it != hi; ++it) {
+                if (it->end <= t.start[n])
+                    creator = it->slice; // sorted by (start, end): the last one wins ties by end
+            }
+        }
+        if (crossCheckOnly) {
+            ++m_stats.flowPairsCheckedBySequence;
+            if (creator == node.creator) ++m_stats.flowPairsAgreeingWithSequence;
+            continue;
+        }
+        if (creator != kNoSlice) {
+            node.creator = creator;
+            node.method = LinkMethod::Sequence;
+            ++m_stats.pairsFromSequence;
+        }
+    }
+    if (crossCheckOnly) {
+        const uint64_t disagree
+            = m_stats.flowPairsCheckedBySequence - m_stats.flowPairsAgreeingWithSequence;
+        if (disagree > 0) m_diagnostics.addCount("flow_and_sequence_disagree", disagree);
+    }
+}
+
+SliceId OpGraph::displayOp(SliceId creator, bool &recompute) const
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+    // §9 step 10: climb to the outermost cpu_op, never into a backward node or its wrapper.
+    SliceId row = creator;
+    SliceId p = t.parent[creator];
+    // 1.9 files record ProfilerStep#N as an `Operator`; it is still a step, not an op.
+    while (p != kNoSlice && t.kind[p] == EventKind::CpuOp && !isBackwardNode(p)
+        && !isEvaluateWrapper(m.sliceName(p)) && !m.sliceName(p).starts_with("ProfilerStep#")) {
+        row = p;
+        p = t.parent[p];
+    }
+    recompute = false;
+    for (SliceId a = p; a != kNoSlice; a = t.parent[a]) {
+        if (isBackwardNode(a) || isEvaluateWrapper(m.sliceName(a))) {
+            recompute = true;
+            break;
+        }
+    }
+    return row;
+}
+
+void OpGraph::buildRows()
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+
+    std::vector<std::vector<uint32_t>> members;
+    for (uint32_t i = 0; i < m_nodes.size(); ++i) {
+        const BackwardNode &node = m_nodes[i];
+        if (node.creator == kNoSlice) {
+            ++m_stats.unpairedBackward;
+            PairRow row;
+            row.sortTime = t.start[node.node];
+            m_rows.push_back(row);
+            members.push_back({i});
+            continue;
+        }
+        bool recompute = false;
+        const SliceId op = displayOp(node.creator, recompute);
+        auto [it, inserted] = m_rowByForward.try_emplace(op, uint32_t(m_rows.size()));
+        if (inserted) {
+            PairRow row;
+            row.forward = op;
+            row.recompute = recompute;
+            row.sortTime = t.start[op];
+            m_rows.push_back(row);
+            members.emplace_back();
+        }
+        members[it->second].push_back(i);
+    }
+
+    // Order rows by their first event; ties by thread, then by first node.
+    std::vector<uint32_t> order(m_rows.size());
+    std::iota(order.begin(), order.end(), 0);
+    auto firstNodeStart = [&](uint32_t r) {
+        TimeNs best = std::numeric_limits<TimeNs>::max();
+        for (uint32_t i : members[r])
+            best = std::min(best, t.start[m_nodes[i].node]);
+        return best;
+    };
+    std::vector<TimeNs> firstNode(m_rows.size());
+    for (uint32_t r = 0; r < m_rows.size(); ++r)
+        firstNode[r] = firstNodeStart(r);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const PairRow &x = m_rows[a], &y = m_rows[b];
+        const LaneId lx = x.forward == kNoSlice ? kNoLane : t.lane[x.forward];
+        const LaneId ly = y.forward == kNoSlice ? kNoLane : t.lane[y.forward];
+        return std::tie(x.sortTime, lx, firstNode[a], x.forward)
+            < std::tie(y.sortTime, ly, firstNode[b], y.forward);
+    });
+
+    std::vector<PairRow> rows;
+    rows.reserve(m_rows.size());
+    m_rowNodes.reserve(m_nodes.size());
+    for (uint32_t r : order) {
+        PairRow row = m_rows[r];
+        const auto newIndex = uint32_t(rows.size());
+        std::vector<uint32_t> &nodes = members[r];
+        std::sort(nodes.begin(), nodes.end(), [&](uint32_t a, uint32_t b) {
+            return std::tie(t.start[m_nodes[a].node], m_nodes[a].node)
+                < std::tie(t.start[m_nodes[b].node], m_nodes[b].node);
+        });
+        row.firstNode = uint32_t(m_rowNodes.size());
+        row.nodeCount = uint32_t(nodes.size());
+        bool allFlow = true;
+        for (uint32_t i : nodes) {
+            BackwardNode &node = m_nodes[i];
+            node.row = newIndex;
+            m_rowNodes.push_back(i);
+            allFlow = allFlow && node.method == LinkMethod::Flow;
+            row.backwardGpu += gpuTotalsUnder(node.outer);
+            row.backwardDur += t.dur[node.outer];
+        }
+        if (row.forward != kNoSlice) {
+            row.link = allFlow ? LinkMethod::Flow : LinkMethod::Sequence;
+            row.forwardGpu = gpuTotalsUnder(row.forward);
+            row.step = stepAt(t.start[row.forward]);
+            row.module = moduleOf(row.forward);
+            m_rowByForward[row.forward] = newIndex;
+            m_stats.recomputeRows += row.recompute;
+        } else {
+            row.step = stepAt(t.start[m_nodes[nodes.front()].node]);
+        }
+        rows.push_back(row);
+    }
+    m_rows = std::move(rows);
+}
+
+void OpGraph::findSteps()
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+    for (LaneId l = 0; l < m.lanes.size(); ++l) {
+        if (m.lanes[l].device) continue;
+        for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
+            int64_t n;
+            if (t.kind[s] != EventKind::GpuUserAnnotation && parseStepNumber(m.sliceName(s), n))
+                m_steps.push_back({n, s, t.start[s], t.end(s)});
+        }
+    }
+    std::sort(m_steps.begin(), m_steps.end(),
+        [](const ProfilerStep &a, const ProfilerStep &b) { return a.start < b.start; });
+}
+
+int64_t OpGraph::stepAt(TimeNs time) const
+{
+    auto it = std::upper_bound(m_steps.begin(), m_steps.end(), time,
+        [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
+    // Steps do not overlap, but look back a little in case one is nested or zero-length.
+    for (int k = 0; k < 2 && it != m_steps.begin(); ++k) {
+        --it;
+        if (time < it->end || time == it->start) return it->number;
+    }
+    return kNoValue;
+}
+
+SliceId OpGraph::moduleOf(SliceId slice) const
+{
+    const SliceTable &t = m_model.slices;
+    for (SliceId a = t.parent[slice]; a != kNoSlice; a = t.parent[a]) {
+        if (t.kind[a] == EventKind::PythonFunction
+            && m_model.sliceName(a).starts_with("nn.Module: "))
+            return a;
+    }
+    return kNoSlice;
+}
+
+SliceId OpGraph::launchOf(SliceId gpuEvent) const
+{
+    auto it = m_gpuIndex.find(gpuEvent);
+    return it == m_gpuIndex.end() ? kNoSlice : m_launch[it->second];
+}
+
+SliceId OpGraph::launchingOp(SliceId gpuEvent) const
+{
+    auto it = m_gpuIndex.find(gpuEvent);
+    return it == m_gpuIndex.end() ? kNoSlice : m_launchingOp[it->second];
+}
+
+std::span<const SliceId> OpGraph::gpuEventsUnder(SliceId slice) const
+{
+    const auto lo = std::lower_bound(m_launchSorted.begin(), m_launchSorted.end(), slice);
+    const auto hi = std::lower_bound(lo, m_launchSorted.end(), m_model.slices.subtreeEnd[slice]);
+    return std::span<const SliceId>(m_gpuByLaunch)
+        .subspan(size_t(lo - m_launchSorted.begin()), size_t(hi - lo));
+}
+
+GpuTotals OpGraph::gpuTotalsUnder(SliceId slice) const
+{
+    const auto lo = std::lower_bound(m_launchSorted.begin(), m_launchSorted.end(), slice);
+    const auto hi = std::lower_bound(lo, m_launchSorted.end(), m_model.slices.subtreeEnd[slice]);
+    const size_t a = size_t(lo - m_launchSorted.begin());
+    const size_t b = size_t(hi - m_launchSorted.begin());
+    return {uint32_t(b - a), m_prefixTime[b] - m_prefixTime[a]};
+}
+
+std::span<const uint32_t> OpGraph::nodesOf(const PairRow &row) const
+{
+    return std::span<const uint32_t>(m_rowNodes).subspan(row.firstNode, row.nodeCount);
+}
+
+int OpGraph::nodeOf(SliceId slice) const
+{
+    auto it = m_nodeBySlice.find(slice);
+    return it == m_nodeBySlice.end() ? -1 : int(it->second);
+}
+
+int OpGraph::rowOf(SliceId slice) const
+{
+    const SliceTable &t = m_model.slices;
+    if (slice == kNoSlice) return -1;
+    if (isGpuWork(t.kind[slice])) {
+        slice = launchOf(slice);
+        if (slice == kNoSlice) return -1;
+    }
+    for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
+        if (auto it = m_rowByForward.find(a); it != m_rowByForward.end()) return int(it->second);
+        if (const int n = nodeOf(a); n >= 0) return int(m_nodes[size_t(n)].row);
+    }
+    return -1;
+}
+
+bool OpGraph::isForwardSide(SliceId slice) const
+{
+    const SliceTable &t = m_model.slices;
+    if (slice == kNoSlice) return false;
+    if (isGpuWork(t.kind[slice])) slice = launchOf(slice);
+    for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
+        if (m_rowByForward.count(a)) return true;
+        if (nodeOf(a) >= 0) return false;
+    }
+    return false;
+}
+
+std::vector<SliceId> OpGraph::counterparts(SliceId slice) const
+{
+    const SliceTable &t = m_model.slices;
+    const int r = rowOf(slice);
+    if (r < 0) return {};
+    const PairRow &row = m_rows[size_t(r)];
+    std::vector<SliceId> out;
+    if (!isForwardSide(slice)) {
+        if (row.forward != kNoSlice) out.push_back(row.forward);
+        return out;
+    }
+    // Prefer the nodes created inside the clicked op (aten::t → TBackward0 only).
+    SliceId from = isGpuWork(t.kind[slice]) ? launchOf(slice) : slice;
+    for (uint32_t i : nodesOf(row)) {
+        const SliceId c = m_nodes[i].creator;
+        if (c >= from && c < t.subtreeEnd[from]) out.push_back(m_nodes[i].node);
+    }
+    if (out.empty()) {
+        for (uint32_t i : nodesOf(row))
+            out.push_back(m_nodes[i].node);
+    }
+    return out;
+}
+
+} // namespace ks
