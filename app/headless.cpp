@@ -35,7 +35,7 @@ int runExport(const std::string &out, const std::string &file, bool kernels)
     const PairTable pairs(*trace->graph);
     const KernelTable kernelTable(*trace->graph);
     const Table &table = kernels ? static_cast<const Table &>(kernelTable) : pairs;
-    if (!exportTable(table, {}, out, error)) {
+    if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;
     }

@@ -4,6 +4,7 @@
 #include "version.h"
 
 #include "mainwindow.h"
+#include "resources.h"
 #include "screenshot.h"
 
 #include <QApplication>
@@ -133,7 +134,7 @@ int main(int argc, char *argv[])
     }
 
     QApplication app(argc, argv);
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/kinetoscope/icons/kinetoscope.svg")));
+    QApplication::setWindowIcon(QIcon(ks::Resources::appIcon()));
     ks::MainWindow window;
     window.show();
     if (parser.isSet(o.demo)) window.openDemo();

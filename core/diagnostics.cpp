@@ -28,6 +28,22 @@ uint64_t Diagnostics::total() const
     return sum;
 }
 
+bool Diagnostics::isInformational(const std::string &counter)
+{
+    return counter == "flow_end_without_start" || counter == "flow_start_without_end"
+           || counter == "duplicate_flow_end" || counter == "duplicate_flow_start";
+}
+
+uint64_t Diagnostics::warnings() const
+{
+    uint64_t sum = 0;
+    for (const auto &[name, n] : m_counts) {
+        if (!isInformational(name))
+            sum += n;
+    }
+    return sum;
+}
+
 std::string Diagnostics::report() const
 {
     std::string out;

@@ -32,6 +32,14 @@ public:
     const std::map<std::string, uint64_t> &counts() const { return m_counts; }
     const std::vector<Example> &examples() const { return m_examples; }
 
+    /*!
+     * Counters that normal Kineto traces produce (lone ac2g flow ends on non-launch API calls,
+     * duplicate ROCm flow ends): reported, but not warnings worth a banner.
+     */
+    static bool isInformational(const std::string &counter);
+    //! Count of the counters that are not informational.
+    uint64_t warnings() const;
+
     //! Human-readable one line per counter, examples indented below.
     std::string report() const;
 

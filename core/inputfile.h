@@ -160,6 +160,8 @@ public:
     //! Decompressed bytes seen so far; the total once the end was reached.
     uint64_t textSeen() const { return m_chunkOffset + m_chunk.size; }
     bool atEnd() const { return m_end; }
+    //! Moves forward to decompressed byte \a offset (or the end), skipping whole chunks.
+    void skipTo(uint64_t offset);
 
 private:
     void advance();

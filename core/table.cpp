@@ -27,12 +27,13 @@ void appendCsvField(std::string &out, std::string_view field)
 
 namespace {
 
+//! \a order null: all rows in table order.
 template<typename Sink>
-void writeRows(const Table &table, std::span<const uint32_t> order, bool json, Sink &&sink)
+void writeRows(const Table &table, const std::span<const uint32_t> *order, bool json, Sink &&sink)
 {
     std::string line;
     const size_t columns = table.columnCount();
-    const size_t rows = order.empty() ? table.rowCount() : order.size();
+    const size_t rows = order ? order->size() : table.rowCount();
     if (json) {
         sink(std::string_view("["));
     } else {
@@ -44,7 +45,7 @@ void writeRows(const Table &table, std::span<const uint32_t> order, bool json, S
         sink(line);
     }
     for (size_t i = 0; i < rows; ++i) {
-        const size_t r = order.empty() ? i : order[i];
+        const size_t r = order ? (*order)[i] : i;
         line.clear();
         if (json) {
             line += i ? ",\n{" : "\n{";
@@ -67,12 +68,8 @@ void writeRows(const Table &table, std::span<const uint32_t> order, bool json, S
     if (json) sink(std::string_view("\n]\n"));
 }
 
-} // namespace
-
-bool exportTable(const Table &table,
-    std::span<const uint32_t> order,
-    const std::string &path,
-    std::string &error)
+bool writeTable(const Table &table, const std::span<const uint32_t> *order, const std::string &path,
+                std::string &error)
 {
     AtomicFile file(path);
     if (!file.open()) {
@@ -88,10 +85,23 @@ bool exportTable(const Table &table,
     return true;
 }
 
-std::string tableToCsv(const Table &table, std::span<const uint32_t> order)
+} // namespace
+
+bool exportTable(const Table &table, const std::string &path, std::string &error)
+{
+    return writeTable(table, nullptr, path, error);
+}
+
+bool exportTableRows(const Table &table, std::span<const uint32_t> rows, const std::string &path,
+                     std::string &error)
+{
+    return writeTable(table, &rows, path, error);
+}
+
+std::string tableToCsv(const Table &table)
 {
     std::string out;
-    writeRows(table, order, false, [&](std::string_view s) { out.append(s); });
+    writeRows(table, nullptr, false, [&](std::string_view s) { out.append(s); });
     return out;
 }
 

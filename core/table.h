@@ -34,16 +34,16 @@ public:
 void appendCsvField(std::string &out, std::string_view field);
 
 /*!
- * Writes \a table (the rows in \a order, or all rows when it is empty) to \a path as CSV, or as
- * a JSON array of objects when the path ends in ".json"; "-" writes CSV to standard output.
- * Atomic: on failure, returns false with \a error set and leaves any earlier file in place.
+ * Writes all rows of \a table to \a path as CSV, or as a JSON array of objects when the path
+ * ends in ".json"; "-" writes CSV to standard output. Atomic: on failure, returns false with
+ * \a error set and leaves any earlier file in place.
  */
-bool exportTable(const Table &table,
-    std::span<const uint32_t> order,
-    const std::string &path,
-    std::string &error);
+bool exportTable(const Table &table, const std::string &path, std::string &error);
+//! The same for the rows \a rows only, in that order (a view's filter and sort).
+bool exportTableRows(const Table &table, std::span<const uint32_t> rows, const std::string &path,
+                     std::string &error);
 
-//! Renders \a table as CSV text (all rows, or \a order).
-std::string tableToCsv(const Table &table, std::span<const uint32_t> order = {});
+//! Renders \a table as CSV text (all rows).
+std::string tableToCsv(const Table &table);
 
 } // namespace ks

@@ -2,6 +2,7 @@
 #include "tracereader.h"
 
 #include "inputfile.h"
+#include "jsoncapture.h"
 #include "jsonwrite.h"
 #include "numbertext.h"
 #include "rawevent.h"
@@ -18,79 +19,7 @@ namespace ks {
 
 namespace {
 
-constexpr size_t kMaxCaptureBytes = 1 << 20; // metadata values, Input Dims, …
 constexpr size_t kMaxNumericArgs = 256; // counter series per C event
-
-//! Compact JSON text of a value, rebuilt from SAX calls (Input Dims, metadata values).
-class JsonCapture {
-public:
-    void start(std::string *out)
-    {
-        m_out = out;
-        m_out->clear();
-        m_needComma.clear();
-        m_afterKey = false;
-        m_overflow = false;
-    }
-    bool overflow() const { return m_overflow; }
-
-    void beforeValue()
-    {
-        if (!m_afterKey && !m_needComma.empty()) {
-            if (m_needComma.back()) put(",");
-            m_needComma.back() = true;
-        }
-        m_afterKey = false;
-    }
-    void raw(std::string_view text)
-    {
-        beforeValue();
-        put(text);
-    }
-    void string(std::string_view text)
-    {
-        beforeValue();
-        if (m_out->size() + text.size() > kMaxCaptureBytes) {
-            m_overflow = true;
-            return;
-        }
-        appendJsonString(*m_out, text);
-    }
-    void key(std::string_view text)
-    {
-        if (m_needComma.back()) put(",");
-        m_needComma.back() = true;
-        if (m_out->size() + text.size() <= kMaxCaptureBytes) appendJsonString(*m_out, text);
-        put(":");
-        m_afterKey = true;
-    }
-    void open(char c)
-    {
-        beforeValue();
-        put(std::string_view(&c, 1));
-        m_needComma.push_back(false);
-    }
-    void close(char c)
-    {
-        if (!m_needComma.empty()) m_needComma.pop_back();
-        put(std::string_view(&c, 1));
-    }
-
-private:
-    void put(std::string_view text)
-    {
-        if (m_out->size() + text.size() > kMaxCaptureBytes) {
-            m_overflow = true;
-            return;
-        }
-        m_out->append(text);
-    }
-
-    std::string *m_out = nullptr;
-    std::vector<bool> m_needComma;
-    bool m_afterKey = false;
-    bool m_overflow = false;
-};
 
 enum class Field : uint8_t {
     None,
@@ -212,6 +141,8 @@ public:
     {
     }
 
+    // In iterative mode RapidJSON calls StartObject/StartArray before consuming the bracket,
+    // so tell() is the offset of the bracket itself.
     // Called every kCheckInterval events so that the driver can report progress and cancel.
     std::function<bool()> onCheckpoint;
     static constexpr uint32_t kCheckInterval = 4096;
@@ -300,7 +231,7 @@ private:
                 return true;
             }
             if (m_topKey == "traceEvents")
-                m_diag.add("bad_trace_events", tell() - 1, "traceEvents is not an array");
+                m_diag.add("bad_trace_events", tell(), "traceEvents is not an array");
             startCapture(&m_metadataText, depth);
             m_capture.open(c);
             return true;
@@ -308,13 +239,13 @@ private:
         if (m_inEvents && depth == m_eventsDepth) {
             ++m_events;
             if (c != '{') {
-                m_diag.add("event_not_object", tell() - 1, "traceEvents entry is not an object");
+                m_diag.add("event_not_object", tell(), "traceEvents entry is not an object");
                 return true;
             }
             m_inEvent = true;
             m_eventDepth = m_depth;
             m_event.reset();
-            m_event.offset = tell() - 1;
+            m_event.offset = tell();
             m_field = Field::None;
             return true;
         }

@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: MIT
+#include "simulator.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ks::gentrace {
+
+namespace {
+
+// Relative time of the first event: kineto's ts is relative to a base floored to a 3-month
+// boundary, so real values are days to weeks of microseconds.
+constexpr int64_t kTraceStartNs = 1'296'000'123'456'789;
+// 2024-04-01T00:00:00Z, a 3-month boundary as ChromeTraceBaseTime produces.
+constexpr int64_t kBaseTimeNs = 1'711'929'600'000'000'000;
+constexpr int kNumSms = 108;
+constexpr int64_t kFirstSequenceNumber = 57;
+
+constexpr std::string_view kCallImplFrame = "torch/nn/modules/module.py(1762): _call_impl";
+constexpr std::string_view kAccumulateGradWrapper
+    = "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad";
+constexpr std::string_view kAccumulateGrad = "torch::autograd::AccumulateGrad";
+
+void appendMember(std::string &out, std::string_view key, int64_t value)
+{
+    if (!out.empty()) out += ", ";
+    appendQuoted(out, key);
+    out += ": ";
+    appendInt(out, value);
+}
+
+void appendTriple(std::string &out, std::string_view key, const std::array<int, 3> &value)
+{
+    out += ", ";
+    appendQuoted(out, key);
+    out += ": [";
+    appendInt(out, value[0]);
+    out += ", ";
+    appendInt(out, value[1]);
+    out += ", ";
+    appendInt(out, value[2]);
+    out += ']';
+}
+
+//! Members every GPU record starts with (External id is absent when no op was active).
+std::string gpuArgsPrefix(int64_t externalId, bool withQueued, int stream, int64_t correlation)
+{
+    std::string args;
+    if (externalId > 0) appendMember(args, "External id", externalId);
+    if (withQueued) appendMember(args, "queued", 0);
+    appendMember(args, "device", 0);
+    appendMember(args, "context", 1);
+    appendMember(args, "stream", stream);
+    appendMember(args, "correlation", correlation);
+    return args;
+}
+
+} // namespace
+
+uint64_t Rng::next()
+{
+    uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int64_t Rng::range(int64_t lo, int64_t hi)
+{
+    return lo + int64_t(next() % uint64_t(hi - lo + 1));
+}
+
+int64_t Rng::jitter(int64_t base, int percent)
+{
+    const int64_t spread = base * percent / 100;
+    return base - spread + range(0, 2 * spread);
+}
+
+void Simulator::Scope::close()
+{
+    if (!m_sim) return;
+    for (int i = 0; i < m_depth; ++i)
+        m_sim->closeSlice();
+    m_sim = nullptr;
+}
+
+Simulator::Simulator(EventWriter &writer, uint64_t seed)
+    : m_writer(writer)
+    , m_rng(seed)
+    , m_traceStart(kTraceStartNs)
+    , m_sequenceNumber(kFirstSequenceNumber)
+{
+    m_main.tid = kMainTid;
+    m_autograd.tid = kAutogradTid;
+    m_main.now = m_autograd.now = m_traceStart + m_rng.range(1'500'000, 2'500'000);
+    m_streamFree.fill(m_main.now);
+}
+
+std::string_view Simulator::intern(std::string text)
+{
+    return *m_strings.insert(std::move(text)).first;
+}
+
+int64_t &Simulator::streamFree(int stream)
+{
+    return m_streamFree[stream == kComputeStream ? 0 : 1];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host slices
+
+Simulator::OpenSlice &Simulator::openSlice(
+    Category category, std::string_view name, std::vector<TraceEvent> &buffer, std::string args)
+{
+    HostThread &thread = *m_current;
+    thread.now += m_rng.range(300, 1500);
+    TraceEvent event;
+    event.category = category;
+    event.name = name;
+    event.pid = kHostPid;
+    event.tid = thread.tid;
+    event.ts = thread.now;
+    event.hasEvIdx = true;
+    event.args = std::move(args);
+    buffer.push_back(std::move(event));
+
+    OpenSlice slice;
+    slice.buffer = &buffer;
+    slice.index = buffer.size() - 1;
+    slice.category = category;
+    if (!thread.stack.empty()) {
+        slice.fwdOwner = thread.stack.back().fwdOwner;
+        slice.bwdOwner = thread.stack.back().bwdOwner;
+    }
+    thread.stack.push_back(slice);
+    return thread.stack.back();
+}
+
+void Simulator::closeSlice()
+{
+    HostThread &thread = *m_current;
+    assert(!thread.stack.empty());
+    thread.now += m_rng.range(200, 1200);
+    const OpenSlice slice = thread.stack.back();
+    thread.stack.pop_back();
+    TraceEvent &event = (*slice.buffer)[slice.index];
+    event.dur = thread.now - event.ts;
+    if (slice.category == Category::CpuOp) --thread.openCpuOps;
+}
+
+Simulator::OpenSlice &Simulator::openCpuOp(std::string_view name, std::string args)
+{
+    OpenSlice &slice = openSlice(Category::CpuOp, name, m_current->events, std::move(args));
+    ++m_current->openCpuOps;
+    return slice;
+}
+
+std::string Simulator::cpuOpArgs(int64_t externalId,
+    int64_t sequenceNumber,
+    int fwdThreadId,
+    const std::string &dims,
+    const std::string &types)
+{
+    // Member order and the missing space after External id follow libkineto's output.
+    std::string args = "\"External id\": ";
+    appendInt(args, externalId);
+    args += ',';
+    if (sequenceNumber >= 0) {
+        args += "\"Sequence number\": ";
+        appendInt(args, sequenceNumber);
+        args += ", \"Fwd thread id\": ";
+        appendInt(args, fwdThreadId);
+        args += ", ";
+    }
+    args += "\"Record function id\": ";
+    appendInt(args, ++m_recordFunctionId);
+    if (!types.empty()) {
+        args += ", \"Input type\": ";
+        args += types;
+    }
+    if (!dims.empty()) {
+        args += ", \"Input Dims\": ";
+        args += dims;
+    }
+    return args;
+}
+
+int64_t Simulator::innermostExternalId() const
+{
+    const auto &stack = m_current->stack;
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        if (it->category == Category::CpuOp) return it->externalId;
+    }
+    return 0;
+}
+
+int64_t Simulator::innermostPythonId() const
+{
+    const auto &stack = m_current->stack;
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        if (it->category == Category::PythonFunction) return it->pythonId;
+    }
+    return 0;
+}
+
+std::string_view Simulator::innermostModule() const
+{
+    const auto &stack = m_current->stack;
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        if (!it->moduleName.empty()) return it->moduleName;
+    }
+    return {};
+}
+
+Simulator::Scope Simulator::op(std::string_view name, std::string dims, std::string types, Seq seq)
+{
+    HostThread &thread = *m_current;
+    // §4.1: only ops dispatched through autograd with grad mode on record the current number;
+    // the engine thread never records one in a plain backward.
+    const int64_t sequenceNumber = seq == Seq::Record && &thread == &m_main ? m_sequenceNumber : -1;
+    const bool displayLevel = &thread == &m_main && thread.openCpuOps == 0;
+    const std::string_view module = displayLevel ? innermostModule() : std::string_view();
+    const int64_t externalId = ++m_externalId;
+    OpenSlice &slice = openCpuOp(name, cpuOpArgs(externalId, sequenceNumber, 0, dims, types));
+    slice.externalId = externalId;
+    slice.sequenceNumber = sequenceNumber;
+    if (displayLevel) {
+        PairRow row;
+        row.name = name;
+        row.module = module;
+        row.ts = thread.events[slice.index].ts;
+        row.step = m_stepNumber;
+        m_rows.push_back(std::move(row));
+        slice.fwdOwner = int(m_rows.size() - 1);
+    }
+    return Scope(this, 1);
+}
+
+void Simulator::leaf(
+    std::string_view name, std::string dims, std::string types, Seq seq, int64_t workNs)
+{
+    Scope scope = op(name, std::move(dims), std::move(types), seq);
+    m_current->now += workNs > 0 ? m_rng.jitter(workNs, 20) : m_rng.range(200, 900);
+}
+
+Simulator::Scope Simulator::annotation(std::string_view name)
+{
+    std::string args = "\"External id\": ";
+    appendInt(args, ++m_externalId);
+    args += ", \"Record function id\": ";
+    appendInt(args, ++m_recordFunctionId);
+    openSlice(Category::UserAnnotation, name, m_current->events, std::move(args));
+    return Scope(this, 1);
+}
+
+Simulator::Scope Simulator::module(
+    std::string_view moduleName, int moduleId, std::string_view forwardFrame)
+{
+    auto pythonArgs = [](int64_t parentId, int64_t id) {
+        std::string args = "\"Python parent id\": ";
+        if (parentId > 0)
+            appendInt(args, parentId);
+        else
+            args += "null";
+        args += ", \"Python id\": ";
+        appendInt(args, id);
+        return args;
+    };
+    std::vector<TraceEvent> &buffer = m_current->python;
+
+    const int64_t moduleId64 = ++m_pythonId;
+    std::string args = pythonArgs(innermostPythonId(), moduleId64);
+    args += ", \"Python module id\": ";
+    appendInt(args, moduleId);
+    OpenSlice &moduleSlice
+        = openSlice(Category::PythonFunction, moduleName, buffer, std::move(args));
+    moduleSlice.pythonId = moduleId64;
+    moduleSlice.moduleName = moduleName;
+
+    const int64_t callId = ++m_pythonId;
+    openSlice(Category::PythonFunction, kCallImplFrame, buffer, pythonArgs(moduleId64, callId))
+        .pythonId
+        = callId;
+    const int64_t forwardId = ++m_pythonId;
+    openSlice(Category::PythonFunction, forwardFrame, buffer, pythonArgs(callId, forwardId))
+        .pythonId
+        = forwardId;
+    return Scope(this, 3);
+}
+
+void Simulator::work(int64_t minNs, int64_t maxNs)
+{
+    m_current->now += m_rng.range(minNs, maxNs);
+}
+
+void Simulator::memoryEvent(int64_t bytes, bool onDevice)
+{
+    HostThread &thread = *m_current;
+    const size_t slot = onDevice ? 1 : 0;
+    constexpr int64_t kSegment = int64_t(2) << 20;
+    m_allocated[slot] = std::max<int64_t>(0, m_allocated[slot] + bytes);
+    m_reserved[slot]
+        = std::max(m_reserved[slot], (m_allocated[slot] + kSegment - 1) / kSegment * kSegment);
+    thread.now += m_rng.range(100, 400);
+
+    TraceEvent event;
+    event.phase = Phase::Instant;
+    event.category = Category::CpuInstant;
+    event.name = "[memory]";
+    event.pid = kHostPid;
+    event.tid = thread.tid;
+    event.ts = thread.now;
+    event.hasEvIdx = true;
+    // Blocks of one size come back from the caching allocator, so alloc and free share an address.
+    const int64_t size = bytes < 0 ? -bytes : bytes;
+    const int64_t address
+        = (onDevice ? 139'872'646'643'712 : 94'363'217'920'000) + (size + 511) / 512 * 4096;
+    appendMember(event.args, "Total Reserved", m_reserved[slot]);
+    appendMember(event.args, "Total Allocated", m_allocated[slot]);
+    appendMember(event.args, "Bytes", bytes);
+    appendMember(event.args, "Device Id", onDevice ? 0 : -1);
+    appendMember(event.args, "Device Type", onDevice ? 1 : 0);
+    appendMember(event.args, "Addr", address);
+    thread.events.push_back(std::move(event));
+}
+
+// ---------------------------------------------------------------------------------------------
+// CUDA
+
+Simulator::Launch Simulator::runtimeCall(
+    std::string_view name, int cbid, int64_t durationNs, RuntimeFlow flow)
+{
+    HostThread &thread = *m_current;
+    Launch launch;
+    launch.externalId = innermostExternalId();
+    // CUPTI also counts runtime calls the profiler blocklists, so correlations have gaps;
+    // never let one equal the External id (that would look like the 2022-2024 kineto bug).
+    m_correlation += m_rng.range(1, 4);
+    if (m_correlation == launch.externalId) ++m_correlation;
+    launch.correlation = m_correlation;
+    if (!thread.stack.empty()) {
+        launch.fwdOwner = thread.stack.back().fwdOwner;
+        launch.bwdOwner = thread.stack.back().bwdOwner;
+    }
+    thread.now += m_rng.range(400, 1500);
+    launch.ts = thread.now;
+
+    TraceEvent event;
+    event.category = Category::CudaRuntime;
+    event.name = name;
+    event.pid = kHostPid;
+    event.tid = thread.tid;
+    event.ts = thread.now;
+    event.dur = durationNs;
+    if (launch.externalId > 0) appendMember(event.args, "External id", launch.externalId);
+    appendMember(event.args, "cbid", cbid);
+    appendMember(event.args, "correlation", launch.correlation);
+    m_device.push_back(std::move(event));
+
+    // Launches get an ac2g start; since 2022 other calls carry a lone end, a few a lone start.
+    TraceEvent link;
+    link.phase = flow == RuntimeFlow::LoneEnd ? Phase::FlowEnd : Phase::FlowStart;
+    link.category = Category::Ac2g;
+    link.pid = kHostPid;
+    link.tid = thread.tid;
+    link.ts = thread.now;
+    link.flowId = launch.correlation;
+    m_device.push_back(std::move(link));
+
+    thread.now += durationNs;
+    return launch;
+}
+
+void Simulator::gpuEvent(Category category,
+    std::string_view name,
+    const Launch &launch,
+    int stream,
+    int64_t durationNs,
+    const std::string &specificArgs)
+{
+    // Work queues behind whatever the stream still runs and never starts before its launch.
+    int64_t &free = streamFree(stream);
+    const int64_t start
+        = std::max(launch.ts + m_rng.range(4000, 9000), free + m_rng.range(1000, 2500));
+    free = start + durationNs;
+
+    TraceEvent event;
+    event.category = category;
+    event.name = name;
+    event.pid = kGpuPid;
+    event.tid = stream;
+    event.ts = start;
+    event.dur = durationNs;
+    event.args = specificArgs;
+    m_device.push_back(std::move(event));
+
+    TraceEvent link;
+    link.phase = Phase::FlowEnd;
+    link.category = Category::Ac2g;
+    link.pid = kGpuPid;
+    link.tid = stream;
+    link.ts = start;
+    link.flowId = launch.correlation;
+    m_device.push_back(std::move(link));
+    ++m_flowPairs;
+
+    if (launch.fwdOwner >= 0) {
+        ++m_rows[launch.fwdOwner].fwdGpuEvents;
+        m_rows[launch.fwdOwner].fwdGpuNs += durationNs;
+    }
+    if (launch.bwdOwner >= 0) {
+        ++m_rows[launch.bwdOwner].bwdGpuEvents;
+        m_rows[launch.bwdOwner].bwdGpuNs += durationNs;
+    }
+}
+
+void Simulator::launchKernel(const KernelSpec &kernel, int stream, int64_t durationNs)
+{
+    const Launch launch
+        = runtimeCall("cudaLaunchKernel", 211, m_rng.range(2800, 6500), RuntimeFlow::Launch);
+    const int64_t duration = m_rng.jitter(durationNs > 0 ? durationNs : kernel.durationNs, 8);
+
+    std::string args = gpuArgsPrefix(launch.externalId, true, stream, launch.correlation);
+    appendMember(args, "registers per thread", kernel.registersPerThread);
+    appendMember(args, "shared memory", kernel.sharedMemory);
+    const double blocks = double(kernel.grid[0]) * kernel.grid[1] * kernel.grid[2];
+    const double threads = double(kernel.block[0]) * kernel.block[1] * kernel.block[2];
+    args += ", \"blocks per SM\": ";
+    appendFixed(args, blocks / kNumSms, 6);
+    args += ", \"warps per SM\": ";
+    appendFixed(args, blocks / kNumSms * threads / 32, 6);
+    appendTriple(args, "grid", kernel.grid);
+    appendTriple(args, "block", kernel.block);
+    appendMember(args, "est. achieved occupancy %", kernel.occupancy);
+    gpuEvent(Category::Kernel, kernel.name, launch, stream, duration, args);
+}
+
+void Simulator::memcpy(std::string_view name, int64_t bytes, int64_t bytesPerUs, int stream)
+{
+    const int64_t copyNs = 1200 + bytes * 1000 / bytesPerUs;
+    // Pageable copies stage through a pinned buffer, so the call lasts about as long as the copy.
+    const Launch launch
+        = runtimeCall("cudaMemcpyAsync", 41, m_rng.range(4000, 8000) + copyNs, RuntimeFlow::Launch);
+    const int64_t duration = m_rng.jitter(copyNs, 5);
+    std::string args = gpuArgsPrefix(launch.externalId, false, stream, launch.correlation);
+    appendMember(args, "bytes", bytes);
+    args += ", \"memory bandwidth (GB/s)\": ";
+    appendFixed(args, double(bytes) / double(duration), 6);
+    gpuEvent(Category::GpuMemcpy, name, launch, stream, duration, args);
+}
+
+void Simulator::memcpyHostToDevice(int64_t bytes, int stream)
+{
+    memcpy("Memcpy HtoD (Pageable -> Device)", bytes, 9'000, stream);
+}
+
+void Simulator::memcpyDeviceToHost(int64_t bytes, int stream)
+{
+    memcpy("Memcpy DtoH (Device -> Pageable)", bytes, 8'000, stream);
+}
+
+void Simulator::memsetAsync(int64_t bytes, int stream)
+{
+    const Launch launch
+        = runtimeCall("cudaMemsetAsync", 51, m_rng.range(2500, 5000), RuntimeFlow::Launch);
+    const int64_t duration = m_rng.jitter(1400 + bytes / 1'200, 5);
+    std::string args = gpuArgsPrefix(launch.externalId, false, stream, launch.correlation);
+    appendMember(args, "bytes", bytes);
+    args += ", \"memory bandwidth (GB/s)\": ";
+    appendFixed(args, double(bytes) / double(duration), 6);
+    gpuEvent(Category::GpuMemset, "Memset (Device)", launch, stream, duration, args);
+}
+
+void Simulator::streamSynchronize(int stream)
+{
+    // Blocks the host until the stream drains; estimate the call start to size the wait.
+    const int64_t expectedStart = m_current->now + 1000;
+    const int64_t wait = std::max<int64_t>(0, streamFree(stream) - expectedStart);
+    runtimeCall("cudaStreamSynchronize", 131, wait + m_rng.range(1500, 3500), RuntimeFlow::LoneEnd);
+}
+
+void Simulator::deviceSynchronize()
+{
+    const int64_t expectedStart = m_current->now + 1000;
+    const int64_t busyUntil = std::max(m_streamFree[0], m_streamFree[1]);
+    const int64_t wait = std::max<int64_t>(0, busyUntil - expectedStart);
+    runtimeCall(
+        "cudaDeviceSynchronize", 165, wait + m_rng.range(2000, 4000), RuntimeFlow::LoneStart);
+}
+
+void Simulator::streamWaitStream(int waiter, int producer)
+{
+    runtimeCall("cudaEventRecord", 135, m_rng.range(1500, 3000), RuntimeFlow::LoneEnd);
+    runtimeCall("cudaStreamWaitEvent", 147, m_rng.range(1500, 3500), RuntimeFlow::LoneStart);
+    streamFree(waiter) = std::max(streamFree(waiter), streamFree(producer));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Autograd
+
+void Simulator::createNode(std::string_view name,
+    std::vector<Shape> gradShapes,
+    std::function<void()> body,
+    std::vector<Shape> gradients,
+    std::function<void()> afterNode)
+{
+    assert(m_current == &m_main && !m_main.stack.empty());
+    const OpenSlice &creator = m_main.stack.back();
+    // The creator recorded the current number; creating the node consumes it (§4.1).
+    assert(creator.category == Category::CpuOp && creator.sequenceNumber == m_sequenceNumber);
+
+    TraceEvent link;
+    link.phase = Phase::FlowStart;
+    link.category = Category::FwdBwd;
+    link.pid = kHostPid;
+    link.tid = kMainTid;
+    link.ts = m_main.events[creator.index].ts;
+    m_main.events.push_back(std::move(link));
+
+    Node node;
+    node.name = name;
+    node.wrapperName = intern("autograd::engine::evaluate_function: " + std::string(name));
+    node.sequenceNumber = m_sequenceNumber++;
+    node.flowStartIndex = m_main.events.size() - 1;
+    node.owner = creator.fwdOwner;
+    node.gradDims = dimsJson(gradShapes);
+    node.gradTypes = "[";
+    for (size_t i = 0; i < gradShapes.size(); ++i)
+        node.gradTypes += i ? ", \"float\"" : "\"float\"";
+    node.gradTypes += ']';
+    node.body = std::move(body);
+    node.afterNode = std::move(afterNode);
+    node.gradients = std::move(gradients);
+    m_nodes.push_back(std::move(node));
+}
+
+void Simulator::runBackward()
+{
+    // The engine thread picks the graph up shortly after loss.backward() is called.
+    m_autograd.now = std::max(m_autograd.now, m_main.now) + m_rng.range(15'000, 30'000);
+    m_current = &m_autograd;
+    for (auto node = m_nodes.rbegin(); node != m_nodes.rend(); ++node) {
+        // §4.2: evaluate_function wrapper and node both carry the number and Fwd thread id 1.
+        const int64_t wrapperId = ++m_externalId;
+        OpenSlice &wrapper
+            = openCpuOp(node->wrapperName, cpuOpArgs(wrapperId, node->sequenceNumber, 1, {}, {}));
+        wrapper.externalId = wrapperId;
+        wrapper.bwdOwner = node->owner;
+
+        const int64_t nodeId = ++m_externalId;
+        OpenSlice &nodeSlice = openCpuOp(node->name,
+            cpuOpArgs(nodeId, node->sequenceNumber, 1, node->gradDims, node->gradTypes));
+        nodeSlice.externalId = nodeId;
+
+        // §4.3: the flow ends on the node event, not on its wrapper; ids follow backward order.
+        TraceEvent link;
+        link.phase = Phase::FlowEnd;
+        link.category = Category::FwdBwd;
+        link.pid = kHostPid;
+        link.tid = kAutogradTid;
+        link.ts = m_autograd.events[nodeSlice.index].ts;
+        link.flowId = ++m_fwdbwdId;
+        m_autograd.events.push_back(std::move(link));
+        m_main.events[node->flowStartIndex].flowId = m_fwdbwdId;
+        ++m_flowPairs;
+
+        PairRow &row = m_rows[node->owner];
+        row.bwdNames.push_back(node->name);
+        row.sequenceNumbers.push_back(node->sequenceNumber);
+
+        if (node->body) node->body();
+        closeSlice();
+        if (node->afterNode) node->afterNode();
+        closeSlice();
+        for (const Shape &shape : node->gradients)
+            accumulateGrad(shape);
+        work(1500, 5000);
+    }
+    m_nodes.clear();
+    m_main.now = m_autograd.now + m_rng.range(10'000, 25'000);
+    m_current = &m_main;
+}
+
+void Simulator::accumulateGrad(const Shape &shape)
+{
+    // No sequence number on AccumulateGrad (§4.1); zero_grad(set_to_none=False) leaves a
+    // gradient to add into.
+    const int64_t wrapperId = ++m_externalId;
+    openCpuOp(kAccumulateGradWrapper, cpuOpArgs(wrapperId, -1, 0, {}, {})).externalId = wrapperId;
+    const int64_t nodeId = ++m_externalId;
+    openCpuOp(kAccumulateGrad, cpuOpArgs(nodeId, -1, 0, dimsJson({shape}), typesJson({"float"})))
+        .externalId
+        = nodeId;
+    {
+        Scope add = op(
+            "aten::add_", dimsJson({shape, shape, {}}), typesJson({"float", "float", "Scalar"}));
+        launchKernel(kernels::addTensors, kComputeStream, 1800 + numel(shape) / 125);
+    }
+    closeSlice();
+    closeSlice();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps and output
+
+void Simulator::beginStep(int number)
+{
+    assert(m_main.stack.empty());
+    m_stepNumber = number;
+    m_main.now += m_rng.range(20'000, 60'000);
+    m_stepName = "ProfilerStep#" + std::to_string(number);
+    Scope step = annotation(m_stepName);
+    step.release();
+}
+
+void Simulator::endStep()
+{
+    closeSlice();
+    assert(m_main.stack.empty() && m_autograd.stack.empty() && m_nodes.empty());
+    flushStep();
+    m_finishedRows.clear();
+    for (PairRow &row : m_rows) {
+        if (!row.bwdNames.empty()) m_finishedRows.push_back(std::move(row));
+    }
+    m_rows.clear();
+    ++m_steps;
+}
+
+void Simulator::flushStep()
+{
+    // Kineto writes host ops thread by thread, Python tracer frames after them, then the
+    // CUPTI records (runtime calls interleaved with the GPU work they launched).
+    for (std::vector<TraceEvent> *buffer :
+        {&m_main.events, &m_main.python, &m_autograd.events, &m_autograd.python, &m_device}) {
+        for (const TraceEvent &event : *buffer)
+            m_writer.write(event);
+        buffer->clear();
+    }
+}
+
+void Simulator::writeHeader()
+{
+    m_writer.writeText(
+        "{\n"
+        "  \"schemaVersion\": 1,\n"
+        "  \"deviceProperties\": [\n"
+        "    {\n"
+        "      \"id\": 0, \"name\": \"NVIDIA A100-SXM4-40GB\", \"totalGlobalMem\": 42505273344,\n"
+        "      \"computeMajor\": 8, \"computeMinor\": 0,\n"
+        "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
+        "      \"regsPerBlock\": 65536, \"warpSize\": 32,\n"
+        "      \"sharedMemPerBlock\": 49152, \"numSms\": 108\n"
+        "    , \"regsPerMultiprocessor\": 65536, \"sharedMemPerBlockOptin\": 166912, "
+        "\"sharedMemPerMultiprocessor\": 167936\n"
+        "    }\n"
+        "  ],\n"
+        "  \"record_shapes\": 1,\n"
+        "  \"with_stack\": 1,\n"
+        "  \"profile_memory\": 1,\n"
+        "  \"cupti_version\": 22,\n"
+        "  \"cuda_runtime_version\": 12040,\n"
+        "  \"cuda_driver_version\": 12040,\n"
+        "  \"trace_id\": \"5C0F4A4E9B8D4E3FA1D2C3B4A5968778\",\n"
+        "  \"traceEvents\": [");
+}
+
+void Simulator::writeMetadata(std::string_view name, int pid, int tid, std::string_view args)
+{
+    std::string body = "    \"name\": ";
+    appendQuoted(body, name);
+    body += ", \"ph\": \"M\", \"ts\": ";
+    appendMicros(body, m_traceStart);
+    body += ", \"pid\": ";
+    appendInt(body, pid);
+    body += ", \"tid\": ";
+    appendInt(body, tid);
+    body += ",\n    \"args\": {\n      ";
+    body += args;
+    body += "\n    }";
+    m_writer.writeRaw(body);
+}
+
+void Simulator::writeTrailer()
+{
+    writeMetadata("process_name", kHostPid, 0, "\"name\": \"python3\"");
+    writeMetadata("process_labels", kHostPid, 0, "\"labels\": \"CPU\"");
+    writeMetadata("process_sort_index", kHostPid, 0, "\"sort_index\": 4100");
+    writeMetadata("process_name", kGpuPid, 0, "\"name\": \"python3\"");
+    writeMetadata("process_labels", kGpuPid, 0, "\"labels\": \"GPU 0\"");
+    writeMetadata("process_sort_index", kGpuPid, 0, "\"sort_index\": 16777216");
+    for (int stream : {kComputeStream, kSideStream}) {
+        writeMetadata(
+            "thread_name", kGpuPid, stream, "\"name\": \"stream " + std::to_string(stream) + " \"");
+        writeMetadata(
+            "thread_sort_index", kGpuPid, stream, "\"sort_index\": " + std::to_string(stream));
+    }
+    for (const auto &[tid, label] :
+        {std::pair {kMainTid, "python3"}, {kAutogradTid, "pt_autograd_0"}}) {
+        writeMetadata("thread_name", kHostPid, tid,
+            "\"name\": \"thread " + std::to_string(tid) + " (" + label + ")\"");
+        writeMetadata("thread_sort_index", kHostPid, tid, "\"sort_index\": " + std::to_string(tid));
+    }
+
+    const int64_t end
+        = std::max({m_main.now, m_autograd.now, m_streamFree[0], m_streamFree[1]}) + 1'000'000;
+    std::string span = "    \"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ";
+    appendMicros(span, m_traceStart);
+    span += ", \"dur\": ";
+    appendMicros(span, end - m_traceStart);
+    span
+        += ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n"
+           "    \"name\": \"PyTorch Profiler (0)\",\n    \"args\": {\n      \"Op count\": 0\n    }";
+    m_writer.writeRaw(span);
+
+    std::string spansSort = "    \"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": ";
+    appendMicros(spansSort, m_traceStart);
+    spansSort += ",\n    \"pid\": \"Spans\", \"tid\": 0,\n    \"args\": {\n      \"sort_index\": "
+                 "536870912\n    }";
+    m_writer.writeRaw(spansSort);
+
+    std::string iteration = "    \"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", "
+                            "\"s\": \"g\",\n    \"pid\": \"Traces\", \"tid\": \"Trace PyTorch "
+                            "Profiler\", \"ts\": ";
+    appendMicros(iteration, m_traceStart);
+    m_writer.writeRaw(iteration);
+
+    std::string windowEnd = "    \"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n"
+                            "    \"pid\": \"\", \"tid\": \"\", \"ts\": ";
+    appendMicros(windowEnd, end + 2'345'678);
+    m_writer.writeRaw(windowEnd);
+
+    std::string tail
+        = "\n  ],\n  \"traceName\": \"/tmp/kinetoscope_gentrace/worker0.pt.trace.json\",\n"
+          "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ";
+    appendInt(tail, kBaseTimeNs);
+    tail += "\n}\n";
+    m_writer.writeText(tail);
+}
+
+} // namespace ks::gentrace

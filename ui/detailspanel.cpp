@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#include "detailspanel.h"
+
+#include "eventdetails.h"
+#include "pairtable.h"
+#include "timeformat.h"
+
+#include <QHeaderView>
+
+namespace ks {
+
+namespace {
+constexpr int SliceRole = Qt::UserRole + 1;
+constexpr int kMaxGpuRows = 500;
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+} // namespace
+
+DetailsPanel::DetailsPanel(QWidget *parent)
+    : QTreeWidget(parent)
+{
+    setColumnCount(2);
+    setHeaderLabels({tr("Field"), tr("Value")});
+    header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    setUniformRowHeights(true);
+    setAlternatingRowColors(true);
+    setWordWrap(false);
+    // Clicking a linked event (a kernel, the launching op, the counterpart) selects it.
+    connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+        const QVariant v = item->data(0, SliceRole);
+        if (v.isValid() && m_selection)
+            m_selection->select(SliceId(v.toUInt()));
+    });
+    connect(this, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) { emit itemActivated(item, 0); });
+}
+
+void DetailsPanel::setSelectionController(SelectionController *selection)
+{
+    disconnect(m_connection);
+    m_selection = selection;
+    if (selection)
+        m_connection = connect(selection, &SelectionController::selectionChanged, this, &DetailsPanel::showSlice);
+    showSlice(selection ? selection->current() : kNoSlice);
+}
+
+QTreeWidgetItem *DetailsPanel::section(const QString &title)
+{
+    auto *item = new QTreeWidgetItem(this, {title});
+    QFont f = item->font(0);
+    f.setBold(true);
+    item->setFont(0, f);
+    item->setFirstColumnSpanned(true);
+    item->setExpanded(true);
+    return item;
+}
+
+QTreeWidgetItem *DetailsPanel::addLink(QTreeWidgetItem *parent, const QString &label, SliceId slice, const QString &value)
+{
+    const TraceModel &m = *m_selection->trace().model;
+    QString text = value;
+    if (text.isEmpty() && slice != kNoSlice)
+        text = qs(m.sliceName(slice)) + QStringLiteral("  (") + formatDuration(double(m.slices.dur[slice]))
+               + QLatin1Char(')');
+    auto *item = new QTreeWidgetItem(parent, {label, text});
+    if (slice != kNoSlice) {
+        item->setData(0, SliceRole, uint(slice));
+        item->setForeground(1, palette().color(QPalette::Link));
+        item->setToolTip(1, tr("Click to select"));
+    }
+    return item;
+}
+
+void DetailsPanel::showSlice(SliceId s)
+{
+    clear();
+    if (!m_selection || s == kNoSlice)
+        return;
+    const LoadedTrace &trace = m_selection->trace();
+    const TraceModel &m = *trace.model;
+    const OpGraph &g = *trace.graph;
+    const SliceTable &t = m.slices;
+
+    QTreeWidgetItem *event = section(tr("Event"));
+    new QTreeWidgetItem(event, {tr("name"), qs(m.sliceName(s))});
+    new QTreeWidgetItem(event, {tr("category"), qs(m.str(t.category[s]))});
+    new QTreeWidgetItem(event, {tr("thread"), qs(m.laneLabel(t.lane[s])) + QStringLiteral("  (pid ")
+                                                 + qs(m.str(m.lanes[t.lane[s]].pidText)) + QLatin1Char(')')});
+    new QTreeWidgetItem(event, {tr("start"), formatDuration(double(t.start[s] - m.minTime))
+                                                 + tr("  (ts %1)").arg(QString::fromStdString(writtenTs(m, s)))});
+    new QTreeWidgetItem(event, {tr("duration"), formatDuration(double(t.dur[s]))});
+    if (const int64_t step = g.stepAt(t.start[s]); step != kNoValue)
+        new QTreeWidgetItem(event, {tr("step"), QString::number(step)});
+    if (const SliceId module = g.moduleOf(s); module != kNoSlice)
+        addLink(event, tr("module"), module);
+
+    // Every arg, read back from the file.
+    EventDetails details;
+    std::string error;
+    QTreeWidgetItem *args = section(tr("Args"));
+    if (readEventDetails(m, t.offset[s], details, error) || !details.fields.empty()) {
+        for (const auto &[key, value] : details.args)
+            new QTreeWidgetItem(args, {qs(key), qs(value)});
+    } else {
+        new QTreeWidgetItem(args, {tr("unavailable"), QString::fromStdString(error)});
+    }
+
+    // Pair.
+    const int r = g.rowOf(s);
+    if (r >= 0) {
+        const PairRow &row = g.rows()[size_t(r)];
+        QTreeWidgetItem *pair = section(tr("Pair"));
+        new QTreeWidgetItem(pair, {tr("link"), qs(linkMethodName(row.link))});
+        if (row.forward != kNoSlice)
+            addLink(pair, tr("forward"), row.forward);
+        else
+            new QTreeWidgetItem(pair, {tr("forward"), tr("not in the trace")});
+        for (uint32_t i : g.nodesOf(row)) {
+            const BackwardNode &n = g.nodes()[i];
+            addLink(pair, tr("backward (#%1)").arg(t.sequence[n.node]), n.node);
+        }
+        new QTreeWidgetItem(pair, {tr("forward GPU"), tr("%1 events, %2").arg(row.forwardGpu.count)
+                                                          .arg(formatDuration(double(row.forwardGpu.time)))});
+        new QTreeWidgetItem(pair, {tr("backward GPU"), tr("%1 events, %2").arg(row.backwardGpu.count)
+                                                           .arg(formatDuration(double(row.backwardGpu.time)))});
+        if (row.recompute)
+            new QTreeWidgetItem(pair, {tr("recompute"), tr("forward re-run inside backward (checkpointing)")});
+    }
+
+    if (isGpuWork(t.kind[s])) {
+        QTreeWidgetItem *launch = section(tr("Launch"));
+        const SliceId l = g.launchOf(s);
+        if (l != kNoSlice)
+            addLink(launch, tr("runtime call"), l);
+        else
+            new QTreeWidgetItem(launch, {tr("runtime call"), tr("not found")});
+        const SliceId op = g.launchingOp(s);
+        if (op != kNoSlice)
+            addLink(launch, tr("launching op"), op);
+        new QTreeWidgetItem(launch, {tr("side"), qs(gpuSideName(gpuSideOf(g, s)))});
+        if (const GpuInfo *info = m.gpu(s)) {
+            new QTreeWidgetItem(launch, {tr("device · stream"), QStringLiteral("%1 · %2").arg(info->device).arg(info->stream)});
+        }
+    } else {
+        const std::span<const SliceId> kernels = g.gpuEventsUnder(s);
+        if (!kernels.empty()) {
+            const GpuTotals totals = g.gpuTotalsUnder(s);
+            QTreeWidgetItem *gpu = section(tr("GPU events (%1, %2)").arg(kernels.size()).arg(formatDuration(double(totals.time))));
+            int shown = 0;
+            for (SliceId k : kernels) {
+                if (++shown > kMaxGpuRows) {
+                    new QTreeWidgetItem(gpu, {tr("…"), tr("%1 more").arg(kernels.size() - kMaxGpuRows)});
+                    break;
+                }
+                addLink(gpu, QString::fromUtf8(kindName(t.kind[k]).data()), k);
+            }
+        }
+    }
+}
+
+} // namespace ks

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "selectioncontroller.h"
+
+#include <QPointer>
+#include <QTreeWidget>
+
+namespace ks {
+
+/*!
+ * Everything about the selected event: its fields and every arg (read back from the file),
+ * its pair and how it was linked, the GPU events it launched (click one to select it) and, for a
+ * GPU event, its launch, launching op and pair.
+ */
+class DetailsPanel : public QTreeWidget
+{
+    Q_OBJECT
+public:
+    explicit DetailsPanel(QWidget *parent = nullptr);
+    //! Follows \a selection (null: shows nothing).
+    void setSelectionController(SelectionController *selection);
+
+private:
+    void showSlice(SliceId slice);
+    QTreeWidgetItem *section(const QString &title);
+    QTreeWidgetItem *addLink(QTreeWidgetItem *parent, const QString &label, SliceId slice, const QString &value = {});
+
+    QPointer<SelectionController> m_selection;
+    QMetaObject::Connection m_connection;
+};
+
+} // namespace ks

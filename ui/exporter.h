@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QImage>
+#include <QString>
+
+class QWidget;
+
+namespace ks {
+
+class TimelineView;
+class TableModel;
+
+/*!
+ * Image and table exports shared by the Export menu and headless --screenshot. Every file is
+ * written atomically (QSaveFile / AtomicFile): a failure leaves any earlier file intact and
+ * returns false with a message naming the file.
+ */
+namespace Exporter {
+
+//! True when \a path names an SVG file (by extension); otherwise PNG.
+bool isSvg(const QString &path);
+
+//! The timeline exactly as shown, at \a scale × its size (PNG) or as vector graphics (SVG).
+bool saveTimeline(TimelineView *timeline, const QString &path, qreal scale, QString &error);
+//! Any widget (window, chart, table) as PNG, or as SVG through QWidget::render.
+bool saveWidget(QWidget *widget, const QString &path, qreal scale, QString &error);
+//! The timeline (or a widget) as an image, for the clipboard.
+QImage timelineImage(TimelineView *timeline, qreal scale);
+QImage widgetImage(QWidget *widget, qreal scale);
+//! The rows of \a model in view order, CSV or JSON by extension, same columns as the CLI.
+bool saveTable(const TableModel *model, const QString &path, QString &error);
+
+} // namespace Exporter
+
+} // namespace ks

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "selectioncontroller.h"
+
+namespace ks {
+
+SelectionController::SelectionController(std::shared_ptr<const LoadedTrace> trace, QObject *parent)
+    : QObject(parent)
+    , m_trace(std::move(trace))
+{}
+
+void SelectionController::select(SliceId slice)
+{
+    if (slice == m_current)
+        return;
+    // A new selection cuts off the forward part of the history, as in a browser.
+    if (!m_history.empty())
+        m_history.resize(m_position + 1);
+    if (slice != kNoSlice) {
+        m_history.push_back(slice);
+        m_position = m_history.size() - 1;
+    }
+    apply(slice);
+    emit historyChanged();
+}
+
+bool SelectionController::jumpToCounterpart()
+{
+    if (m_current == kNoSlice)
+        return false;
+    const std::vector<SliceId> targets = m_trace->graph->counterparts(m_current);
+    if (targets.empty())
+        return false;
+    select(targets.front());
+    return true;
+}
+
+void SelectionController::back()
+{
+    if (!canGoBack())
+        return;
+    --m_position;
+    apply(m_history[m_position]);
+    emit historyChanged();
+}
+
+void SelectionController::forward()
+{
+    if (!canGoForward())
+        return;
+    ++m_position;
+    apply(m_history[m_position]);
+    emit historyChanged();
+}
+
+void SelectionController::apply(SliceId slice)
+{
+    m_current = slice;
+    emit selectionChanged(slice);
+}
+
+} // namespace ks

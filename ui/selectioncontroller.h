@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "loadedtrace.h"
+
+#include <QObject>
+
+#include <memory>
+#include <vector>
+
+namespace ks {
+
+/*!
+ * The one selection of a trace tab, shared by the timeline, the tables and the details panel:
+ * they all change it through here and all follow selectionChanged(). Jumps to a counterpart
+ * are recorded so that back() / forward() retrace them (Alt+Left / Alt+Right).
+ */
+class SelectionController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SelectionController(std::shared_ptr<const LoadedTrace> trace, QObject *parent = nullptr);
+
+    const LoadedTrace &trace() const { return *m_trace; }
+    std::shared_ptr<const LoadedTrace> tracePointer() const { return m_trace; }
+    SliceId current() const { return m_current; }
+
+    //! Selects \a slice (kNoSlice clears) and records it in the history.
+    void select(SliceId slice);
+    //! Jumps to the counterpart of the current selection (forward ↔ backward); false if none.
+    bool jumpToCounterpart();
+    bool canGoBack() const { return m_position > 0; }
+    bool canGoForward() const { return m_position + 1 < m_history.size(); }
+    void back();
+    void forward();
+
+signals:
+    void selectionChanged(ks::SliceId slice);
+    void historyChanged();
+
+private:
+    void apply(SliceId slice);
+
+    std::shared_ptr<const LoadedTrace> m_trace;
+    SliceId m_current = kNoSlice;
+    std::vector<SliceId> m_history;
+    size_t m_position = 0;
+};
+
+} // namespace ks

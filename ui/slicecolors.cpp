@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#include "slicecolors.h"
+
+namespace ks::SliceColors {
+
+namespace {
+uint32_t nameHash(std::string_view name)
+{
+    uint32_t h = 2166136261u;
+    for (char c : name)
+        h = (h ^ uint8_t(c)) * 16777619u;
+    return h;
+}
+
+//! A colour in the hue band [from, to) with saturation/lightness ranges, picked by hash.
+QColor inBand(uint32_t h, int from, int to, int satLo, int satHi, int litLo, int litHi)
+{
+    const int hue = from + int(h % uint32_t(to - from));
+    const int sat = satLo + int((h >> 8) % uint32_t(satHi - satLo + 1));
+    const int lit = litLo + int((h >> 16) % uint32_t(litHi - litLo + 1));
+    return QColor::fromHsl(hue % 360, sat, lit);
+}
+} // namespace
+
+QColor forStyle(SliceStyle style, std::string_view name)
+{
+    const uint32_t h = nameHash(name);
+    switch (style) {
+    case SliceStyle::Forward: return inBand(h, 175, 235, 110, 170, 120, 165);  // teal → blue
+    case SliceStyle::Backward: return inBand(h, 5, 40, 150, 210, 135, 170);    // red → orange
+    case SliceStyle::Kernel: return inBand(h, 255, 315, 90, 150, 130, 170);    // violet → magenta
+    case SliceStyle::Communication: return inBand(h, 44, 56, 200, 230, 120, 145); // amber
+    case SliceStyle::Memcpy: return inBand(h, 95, 135, 110, 150, 115, 145);    // green
+    case SliceStyle::Memset: return inBand(h, 150, 170, 90, 130, 120, 150);    // sea green
+    case SliceStyle::Runtime: return inBand(h, 200, 220, 25, 45, 175, 195);    // pale grey-blue
+    case SliceStyle::Annotation: return inBand(h, 35, 50, 60, 90, 175, 200);   // sand
+    case SliceStyle::Python: return inBand(h, 70, 110, 20, 45, 180, 205);      // pale grey-green
+    case SliceStyle::GpuAnnotation: return inBand(h, 0, 360, 0, 10, 200, 215); // light grey
+    case SliceStyle::Other: break;
+    }
+    return inBand(h, 0, 360, 0, 15, 170, 195);
+}
+
+QColor pairArrow() { return QColor(230, 80, 20); }
+QColor launchArrow() { return QColor(120, 40, 190); }
+QColor selectionOutline() { return QColor(20, 20, 20); }
+QColor counterpartOutline() { return QColor(230, 80, 20); }
+
+} // namespace ks::SliceColors

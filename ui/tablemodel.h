@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "table.h"
+
+#include <QAbstractTableModel>
+#include <QFutureWatcher>
+#include <QRegularExpression>
+
+#include <memory>
+#include <vector>
+
+namespace ks {
+
+/*!
+ * A QAbstractTableModel over a core Table (pairs, pair groups, kernels). Sorting and filtering
+ * happen here on an index vector rather than through QSortFilterProxyModel: sort keys are
+ * computed once per column, and filtering large tables runs on a worker thread so typing never
+ * blocks the window (a newer filter makes an older, unfinished one stale).
+ */
+class TableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    static constexpr int SourceRowRole = Qt::UserRole + 1; //!< the row's index in the Table
+    static constexpr int SortRole = Qt::UserRole + 2;
+
+    //! \a filterColumns: the columns a filter looks at (names, usually).
+    TableModel(std::shared_ptr<const Table> table, std::vector<size_t> filterColumns, QObject *parent = nullptr);
+    ~TableModel() override;
+
+    const Table &table() const { return *m_table; }
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    void sort(int column, Qt::SortOrder order) override;
+
+    /*!
+     * Keeps only rows whose filter columns contain \a text (case-insensitive), or match it as a
+     * regular expression when \a regex is set. Tables over kSyncFilterRows are filtered on a
+     * worker thread; filterApplied() is emitted when the rows changed.
+     */
+    void setFilter(const QString &text, bool regex);
+    bool filterPending() const { return m_pending > 0; }
+    //! Table rows in view order (current filter and sort), for exports.
+    const std::vector<uint32_t> &visibleRows() const { return m_rows; }
+    //! View row of table row \a sourceRow, or -1 when filtered out.
+    int viewRowOf(uint32_t sourceRow) const;
+    uint32_t sourceRow(int viewRow) const { return m_rows[size_t(viewRow)]; }
+
+    static constexpr size_t kSyncFilterRows = 20000;
+
+signals:
+    void filterApplied();
+
+private:
+    std::vector<uint32_t> filtered(const QString &text, bool regex) const;
+    void applyRows(std::vector<uint32_t> rows);
+    void sortRows(std::vector<uint32_t> &rows) const;
+
+    std::shared_ptr<const Table> m_table;
+    std::vector<size_t> m_filterColumns;
+    std::vector<uint32_t> m_rows;
+    std::vector<int> m_viewRowOf;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    uint64_t m_generation = 0;
+    int m_pending = 0;
+};
+
+} // namespace ks

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "traceloader.h"
+
+#include <QFileInfo>
+
+namespace ks {
+
+TraceLoader::TraceLoader(QString path, QObject *parent)
+    : QObject(parent)
+    , m_path(std::move(path))
+{
+    m_timer.setInterval(50);
+    connect(&m_timer, &QTimer::timeout, this, &TraceLoader::poll);
+}
+
+TraceLoader::~TraceLoader()
+{
+    m_cancel = true;
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void TraceLoader::start()
+{
+    m_fileSize = QFileInfo(m_path).size();
+    m_clock.start();
+    m_timer.start();
+    m_thread = std::thread([this] {
+        LoadOptions options;
+        options.cancel = &m_cancel;
+        options.progress = [this](int permille) { m_permille = permille; };
+        m_result = openTrace(m_path.toStdString(), options);
+        m_done = true;
+    });
+}
+
+void TraceLoader::cancel() { m_cancel = true; }
+
+double TraceLoader::bytesPerSecond() const
+{
+    const double seconds = std::max<qint64>(1, m_clock.elapsed()) / 1000.0;
+    return double(m_fileSize) * m_permille.load() / 1000.0 / seconds;
+}
+
+void TraceLoader::poll()
+{
+    if (!m_done) {
+        emit progress(m_permille.load(), bytesPerSecond());
+        return;
+    }
+    m_timer.stop();
+    m_thread.join();
+    switch (m_result.status) {
+    case LoadResult::Status::Loaded:
+        emit finished(m_result.trace);
+        break;
+    case LoadResult::Status::Cancelled:
+        emit cancelled();
+        break;
+    case LoadResult::Status::Failed:
+        emit failed(QString::fromStdString(m_result.error));
+        break;
+    }
+    m_result = {};
+}
+
+} // namespace ks

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+#include "tracetab.h"
+
+#include "chartsview.h"
+#include "pairgroups.h"
+#include "pairtable.h"
+#include "summary.h"
+#include "tablemodel.h"
+#include "timeformat.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ks {
+
+namespace {
+
+QTableView *makeTableView(QWidget *parent)
+{
+    auto *view = new QTableView(parent);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setSortingEnabled(true);
+    view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    view->horizontalHeader()->setSectionsMovable(true);
+    view->verticalHeader()->setDefaultSectionSize(20);
+    view->verticalHeader()->hide();
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    return view;
+}
+
+} // namespace
+
+TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
+    : QWidget(parent)
+    , m_trace(std::move(trace))
+    , m_selection(new SelectionController(m_trace, this))
+    , m_timeline(new TimelineView(m_selection, this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    if (QWidget *banner = buildBanner())
+        layout->addWidget(banner);
+    layout->addWidget(buildToolbar());
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_timeline);
+    m_bottom = new QTabWidget(splitter);
+    m_bottom->setDocumentMode(true);
+    m_bottom->addTab(buildPairPage(), tr("Op pairs"));
+    m_bottom->addTab(buildKernelPage(), tr("GPU events"));
+    m_charts = new ChartsView(m_selection, m_groups, m_bottom);
+    m_bottom->addTab(m_charts, tr("Charts"));
+    splitter->addWidget(m_bottom);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
+
+    connect(m_selection, &SelectionController::selectionChanged, this, &TraceTab::selectTableRowFor);
+    connect(m_timeline, &TimelineView::findStatus, m_findStatus, &QLabel::setText);
+}
+
+TraceTab::~TraceTab() = default;
+
+QString TraceTab::diagnosticsReport() const
+{
+    std::string report = m_trace->model->diagnostics.report() + m_trace->graph->diagnostics().report();
+    return QString::fromStdString(report);
+}
+
+QWidget *TraceTab::buildBanner()
+{
+    const TraceModel &m = *m_trace->model;
+    uint64_t warnings = 0;
+    for (const auto &[name, n] : allDiagnostics(m, *m_trace->graph)) {
+        if (!Diagnostics::isInformational(name))
+            warnings += n;
+    }
+    const bool noSequence = !m_trace->graph->stats().hasSequenceNumbers && m.slices.size() > 0;
+    if (warnings == 0 && !m.truncated && !noSequence)
+        return nullptr;
+    auto *banner = new QFrame(this);
+    banner->setObjectName(QStringLiteral("diagnosticsBanner"));
+    banner->setStyleSheet(QStringLiteral("#diagnosticsBanner { background: #fff4ce; border-bottom: 1px solid #e0c060; }"));
+    auto *row = new QHBoxLayout(banner);
+    row->setContentsMargins(8, 4, 8, 4);
+    QString text;
+    if (m.truncated)
+        text = tr("The file is cut off: every complete event was loaded. ");
+    if (warnings > 0)
+        text += tr("Loaded with %n warning(s).", nullptr, int(warnings));
+    if (noSequence)
+        text += tr(" This trace has no sequence numbers: forward and backward ops cannot be paired "
+                   "(GPU time is still attributed).");
+    auto *label = new QLabel(text, banner);
+    label->setWordWrap(true);
+    row->addWidget(label, 1);
+    auto *details = new QPushButton(tr("Details…"), banner);
+    connect(details, &QPushButton::clicked, this, [this] {
+        auto *box = new QMessageBox(QMessageBox::Information, tr("Diagnostics"),
+                                    tr("What the loader and linker found unusual in %1:")
+                                        .arg(QString::fromStdString(m_trace->model->path)),
+                                    QMessageBox::Close, this);
+        box->setDetailedText(diagnosticsReport());
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    row->addWidget(details);
+    auto *close = new QToolButton(banner);
+    close->setText(QStringLiteral("✕"));
+    close->setAutoRaise(true);
+    connect(close, &QToolButton::clicked, banner, &QWidget::hide);
+    row->addWidget(close);
+    return banner;
+}
+
+QWidget *TraceTab::buildToolbar()
+{
+    auto *bar = new QWidget(this);
+    auto *row = new QHBoxLayout(bar);
+    row->setContentsMargins(6, 2, 6, 2);
+
+    row->addWidget(new QLabel(tr("Step:"), bar));
+    auto *steps = new QComboBox(bar);
+    steps->setObjectName(QStringLiteral("stepSelector"));
+    steps->addItem(tr("Whole trace"));
+    for (const ProfilerStep &s : m_trace->graph->steps())
+        steps->addItem(tr("ProfilerStep#%1  (%2)").arg(s.number).arg(formatDuration(double(s.end - s.start))));
+    connect(steps, &QComboBox::activated, this, [this](int index) {
+        if (index == 0) {
+            m_timeline->showAll();
+        } else {
+            const ProfilerStep &s = m_trace->graph->steps()[size_t(index - 1)];
+            m_timeline->zoomToInterval(s.start, s.end);
+        }
+    });
+    row->addWidget(steps);
+    row->addSpacing(12);
+
+    row->addWidget(new QLabel(tr("Find:"), bar));
+    m_find = new QLineEdit(bar);
+    m_find->setObjectName(QStringLiteral("findEdit"));
+    m_find->setPlaceholderText(tr("regex over names (Ctrl+F)"));
+    m_find->setClearButtonEnabled(true);
+    m_find->setMaximumWidth(280);
+    auto *findTimer = new QTimer(this);
+    findTimer->setSingleShot(true);
+    findTimer->setInterval(200);
+    connect(m_find, &QLineEdit::textChanged, findTimer, qOverload<>(&QTimer::start));
+    connect(findTimer, &QTimer::timeout, this, [this] { m_timeline->setFindPattern(m_find->text()); });
+    connect(m_find, &QLineEdit::returnPressed, this, [this, findTimer] {
+        if (findTimer->isActive()) {
+            findTimer->stop();
+            m_timeline->setFindPattern(m_find->text());
+        }
+        m_timeline->findNext(QApplication::keyboardModifiers() & Qt::ShiftModifier);
+    });
+    row->addWidget(m_find);
+    m_findStatus = new QLabel(bar);
+    m_findStatus->setMinimumWidth(120);
+    row->addWidget(m_findStatus);
+    row->addStretch(1);
+
+    auto *arrows = new QCheckBox(tr("All fwd→bwd arrows"), bar);
+    arrows->setObjectName(QStringLiteral("allArrows"));
+    arrows->setToolTip(tr("Draw every forward → backward arrow in view, not only the selection's"));
+    connect(arrows, &QCheckBox::toggled, m_timeline, &TimelineView::setShowAllArrows);
+    row->addWidget(arrows);
+
+    const LinkStats &s = m_trace->graph->stats();
+    auto *stats = new QLabel(tr("%1 pairs (%2 by flow, %3 by sequence), %4 unpaired backward · %5 of %6 GPU events attributed")
+                                 .arg(s.pairs())
+                                 .arg(s.pairsFromFlows)
+                                 .arg(s.pairsFromSequence)
+                                 .arg(s.unpairedBackward)
+                                 .arg(s.gpuEventsAttributed)
+                                 .arg(s.gpuEvents),
+                             bar);
+    stats->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    row->addWidget(stats);
+    return bar;
+}
+
+QWidget *TraceTab::buildPairPage()
+{
+    auto *page = new QWidget(this);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 2, 0, 0);
+    auto *row = new QHBoxLayout;
+    row->setContentsMargins(6, 0, 6, 0);
+    m_mode = new QComboBox(page);
+    m_mode->setObjectName(QStringLiteral("pairMode"));
+    m_mode->addItems({tr("Instances"), tr("Groups (op + input dims)")});
+    connect(m_mode, &QComboBox::currentIndexChanged, this, [this](int i) { setGroupMode(i == 1); });
+    row->addWidget(m_mode);
+    m_filter = new QLineEdit(page);
+    m_filter->setObjectName(QStringLiteral("pairFilter"));
+    m_filter->setPlaceholderText(tr("Filter op names (substring; regex when ticked)"));
+    m_filter->setClearButtonEnabled(true);
+    row->addWidget(m_filter, 1);
+    m_regex = new QCheckBox(tr("Regex"), page);
+    row->addWidget(m_regex);
+    layout->addLayout(row);
+
+    m_pairView = makeTableView(page);
+    m_pairView->setObjectName(QStringLiteral("pairTable"));
+    layout->addWidget(m_pairView, 1);
+
+    const OpGraph &g = *m_trace->graph;
+    m_instanceModel = new TableModel(std::make_shared<PairTable>(g),
+                                     {PairTable::FwdName, PairTable::BwdNames, PairTable::Module}, this);
+    m_groups = std::make_shared<PairGroupTable>(g);
+    m_groupModel = new TableModel(m_groups, {PairGroupTable::FwdName, PairGroupTable::BwdNames}, this);
+    m_pairModel = m_instanceModel;
+    attachPairModel();
+
+    // Filter as you type, debounced; big tables filter on a worker thread.
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    timer->setInterval(150);
+    auto apply = [this] {
+        for (TableModel *model : {m_instanceModel, m_groupModel})
+            model->setFilter(m_filter->text(), m_regex->isChecked());
+    };
+    connect(m_filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
+    connect(m_regex, &QCheckBox::toggled, timer, qOverload<>(&QTimer::start));
+    connect(timer, &QTimer::timeout, this, apply);
+
+    connect(m_pairView, &QTableView::doubleClicked, this, [this] { m_selection->jumpToCounterpart(); });
+    for (const QKeySequence &key : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter), QKeySequence(Qt::Key_J)}) {
+        auto *shortcut = new QShortcut(key, m_pairView, nullptr, nullptr, Qt::WidgetShortcut);
+        connect(shortcut, &QShortcut::activated, this, [this] { m_selection->jumpToCounterpart(); });
+    }
+    return page;
+}
+
+void TraceTab::attachPairModel()
+{
+    m_pairView->setModel(m_pairModel);
+    m_pairView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_pairView->resizeColumnsToContents();
+    for (int c = 0; c < m_pairModel->columnCount(); ++c)
+        m_pairView->setColumnWidth(c, std::min(m_pairView->columnWidth(c), 320));
+    connect(m_pairView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { onPairRowActivated(current); });
+}
+
+void TraceTab::setGroupMode(bool groups)
+{
+    if (groups == m_groupMode)
+        return;
+    m_groupMode = groups;
+    m_pairModel = groups ? m_groupModel : m_instanceModel;
+    if (m_mode->currentIndex() != int(groups))
+        m_mode->setCurrentIndex(int(groups));
+    attachPairModel();
+    selectTableRowFor(m_selection->current());
+}
+
+void TraceTab::onPairRowActivated(const QModelIndex &index)
+{
+    if (m_syncingTable || !index.isValid())
+        return;
+    const OpGraph &g = *m_trace->graph;
+    uint32_t pairRow = index.data(TableModel::SourceRowRole).toUInt();
+    if (m_groupMode)
+        pairRow = m_groups->groups()[pairRow].rows.front();
+    const PairRow &row = g.rows()[pairRow];
+    m_selection->select(row.forward != kNoSlice ? row.forward : g.nodes()[g.nodesOf(row).front()].node);
+}
+
+QWidget *TraceTab::buildKernelPage()
+{
+    auto *page = new QWidget(this);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 2, 0, 0);
+    auto *filter = new QLineEdit(page);
+    filter->setPlaceholderText(tr("Filter kernel or op names"));
+    filter->setClearButtonEnabled(true);
+    layout->addWidget(filter);
+    m_kernelView = makeTableView(page);
+    m_kernelView->setObjectName(QStringLiteral("kernelTable"));
+    m_kernelModel = new TableModel(std::make_shared<KernelTable>(*m_trace->graph),
+                                   {KernelTable::Name, KernelTable::OpName, KernelTable::PairFwdName}, this);
+    m_kernelView->setModel(m_kernelModel);
+    m_kernelView->setColumnWidth(KernelTable::Name, 360);
+    layout->addWidget(m_kernelView, 1);
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    timer->setInterval(150);
+    connect(filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
+    connect(timer, &QTimer::timeout, this, [this, filter] { m_kernelModel->setFilter(filter->text(), false); });
+    connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (m_syncingTable || !current.isValid())
+                    return;
+                const uint32_t row = current.data(TableModel::SourceRowRole).toUInt();
+                m_selection->select(m_trace->graph->gpuEvents()[row]);
+            });
+    connect(m_kernelView, &QTableView::doubleClicked, this, [this] { m_selection->jumpToCounterpart(); });
+    return page;
+}
+
+QTableView *TraceTab::currentTableView() const
+{
+    return m_bottom->currentIndex() == 1 ? m_kernelView : m_pairView;
+}
+
+void TraceTab::selectTableRowFor(SliceId slice)
+{
+    // Keep the tables on the selection without feeding their change back into it.
+    m_syncingTable = true;
+    const OpGraph &g = *m_trace->graph;
+    const int r = slice == kNoSlice ? -1 : g.rowOf(slice);
+    if (r >= 0) {
+        const uint32_t source = m_groupMode ? m_groups->groupOf(uint32_t(r)) : uint32_t(r);
+        const int viewRow = m_pairModel->viewRowOf(source);
+        if (viewRow >= 0) {
+            m_pairView->selectRow(viewRow);
+            m_pairView->scrollTo(m_pairModel->index(viewRow, 0));
+        }
+    }
+    if (slice != kNoSlice && isGpuWork(m_trace->model->slices.kind[slice])) {
+        const auto &gpu = g.gpuEvents();
+        const auto it = std::lower_bound(gpu.begin(), gpu.end(), slice);
+        if (it != gpu.end() && *it == slice) {
+            const int viewRow = m_kernelModel->viewRowOf(uint32_t(it - gpu.begin()));
+            if (viewRow >= 0) {
+                m_kernelView->selectRow(viewRow);
+                m_kernelView->scrollTo(m_kernelModel->index(viewRow, 0));
+            }
+        }
+    }
+    m_syncingTable = false;
+}
+
+void TraceTab::startFind()
+{
+    m_find->setFocus();
+    m_find->selectAll();
+}
+
+} // namespace ks
