@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "testutil.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <zlib.h>
+
+namespace ks::test {
+
+std::shared_ptr<const LoadedTrace> link(std::string_view json, std::string *error)
+{
+    OpenResult r = openTraceText(json, "inline.json");
+    if (error)
+        *error = r.error;
+    return r.trace;
+}
+
+LoadResult load(std::string_view json) { return loadTraceText(json, "inline.json"); }
+
+QString sharedTracesDir()
+{
+    const QString dir = QStringLiteral(KS_SHARED_TRACES_DIR);
+    return QDir(dir).exists() ? dir : QString();
+}
+
+QStringList sharedTraces()
+{
+    const QString dir = sharedTracesDir();
+    if (dir.isEmpty())
+        return {};
+    QStringList out;
+    for (const QString &f : QDir(dir).entryList({QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name))
+        out << dir + QLatin1Char('/') + f;
+    return out;
+}
+
+QString pythonPath() { return QStringLiteral(KS_PYTHON); }
+QString gentracePath() { return QStringLiteral(KS_GENTRACE); }
+QString appPath() { return QStringLiteral(KS_APP); }
+
+QByteArray referenceSummary(const QString &trace, const QString &pairsCsv)
+{
+    QStringList args{QStringLiteral(KS_REFERENCE_SCRIPT), trace};
+    if (!pairsCsv.isEmpty())
+        args << QStringLiteral("--pairs-csv") << pairsCsv;
+    const ProcessResult r = run(pythonPath(), args);
+    return r.exitCode == 0 ? r.out : QByteArray();
+}
+
+QString tempDir()
+{
+    static QTemporaryDir dir;
+    return dir.path();
+}
+
+QString writeTemp(const QString &name, const QByteArray &data)
+{
+    const QString path = tempDir() + QLatin1Char('/') + name;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(data);
+    return path;
+}
+
+QByteArray gzip(const QByteArray &data, qsizetype keepBytes)
+{
+    z_stream zs{};
+    deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(qsizetype(deflateBound(&zs, uLong(data.size()))) + 64, Qt::Uninitialized);
+    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
+    zs.avail_in = uInt(data.size());
+    zs.next_out = reinterpret_cast<Bytef *>(out.data());
+    zs.avail_out = uInt(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(qsizetype(zs.total_out));
+    deflateEnd(&zs);
+    if (keepBytes >= 0 && keepBytes < out.size())
+        out.resize(keepBytes);
+    return out;
+}
+
+ProcessResult run(const QString &program, const QStringList &args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    ProcessResult r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+std::string traceWith(const std::string &events)
+{
+    return R"({"schemaVersion": 1, "traceEvents": [)" + events + "]}";
+}
+
+} // namespace ks::test

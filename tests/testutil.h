@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "loadedtrace.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <string>
+
+namespace ks::test {
+
+//! Loads and links JSON text given inline in a test; QFAIL-friendly: null when it failed.
+std::shared_ptr<const LoadedTrace> link(std::string_view json, std::string *error = nullptr);
+//! Loads (without linking) JSON text.
+LoadResult load(std::string_view json);
+
+//! ../shared/traces, or empty when the folder is absent (a user's clone has none).
+QString sharedTracesDir();
+//! The shared trace files (sorted), empty when the folder is absent.
+QStringList sharedTraces();
+//! Runs the independent Python reference on \a trace; returns its stdout (JSON), empty on error.
+QByteArray referenceSummary(const QString &trace, const QString &pairsCsv = {});
+
+QString pythonPath();
+QString gentracePath();
+QString appPath();
+
+//! A fresh temporary directory for this test process (removed at exit).
+QString tempDir();
+//! Writes \a data to \a name inside tempDir(); returns the path.
+QString writeTemp(const QString &name, const QByteArray &data);
+//! Gzip-compresses \a data (a complete member, or cut after \a keepBytes compressed bytes).
+QByteArray gzip(const QByteArray &data, qsizetype keepBytes = -1);
+
+struct ProcessResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+//! Runs \a program with \a args (offscreen, 120 s limit).
+ProcessResult run(const QString &program, const QStringList &args);
+
+//! A minimal, valid modern (2.x layout) trace wrapped around \a events (comma-separated JSON).
+std::string traceWith(const std::string &events);
+
+} // namespace ks::test
