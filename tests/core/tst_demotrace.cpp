@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// The linker against the ground truth of the project's own trace generator: gentrace knows which
+// backward nodes each forward op created and which kernels it launched (its --truth file), so
+// every row of the pair table can be checked on traces of any size and seed.
+#include "pairtable.h"
+#include "summary.h"
+#include "testutil.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace ks;
+
+class TestDemoTrace : public QObject
+{
+    Q_OBJECT
+private slots:
+    void linkerMatchesGeneratorTruth_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("demo (3 steps, gzip)") << QStringList{QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("1")} << QStringLiteral("demo.pt.trace.json.gz");
+        QTest::newRow("5 steps, seed 7") << QStringList{QStringLiteral("--steps"), QStringLiteral("5"), QStringLiteral("--seed"), QStringLiteral("7")} << QStringLiteral("s7.json");
+        QTest::newRow("2 MB") << QStringList{QStringLiteral("--target-mb"), QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("3")} << QStringLiteral("big.json");
+    }
+    void linkerMatchesGeneratorTruth()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, name);
+        const QString trace = test::tempDir() + QLatin1Char('/') + name;
+        const QString truthPath = trace + QStringLiteral(".truth.json");
+        const test::ProcessResult gen = test::run(test::gentracePath(), args << QStringLiteral("--truth") << truthPath << trace);
+        QCOMPARE(gen.exitCode, 0);
+        QFile truthFile(truthPath);
+        QVERIFY(truthFile.open(QIODevice::ReadOnly));
+        const QJsonObject truth = QJsonDocument::fromJson(truthFile.readAll()).object();
+        QVERIFY(!truth.isEmpty());
+
+        OpenResult opened = openTrace(trace.toStdString());
+        QVERIFY2(opened.trace, opened.error.c_str());
+        const TraceModel &m = *opened.trace->model;
+        const OpGraph &g = *opened.trace->graph;
+        const TraceCounts counts = countTrace(m, g);
+        QCOMPARE(qint64(m.eventCount), truth[QStringLiteral("events")].toInteger());
+        QCOMPARE(qint64(counts.cpuOps), truth[QStringLiteral("cpu_ops")].toInteger());
+        QCOMPARE(qint64(counts.gpuEvents), truth[QStringLiteral("gpu_events")].toInteger());
+        QCOMPARE(qint64(m.flowKeysWithBothEnds), truth[QStringLiteral("flows")].toInteger());
+        QCOMPARE(qint64(counts.steps), truth[QStringLiteral("steps")].toInteger());
+        QCOMPARE(g.stats().gpuEventsAttributed, g.stats().gpuEvents);
+        QCOMPARE(g.stats().unpairedBackward, uint64_t(0));
+        QCOMPARE(m.diagnostics.warnings(), uint64_t(0));
+
+        const QJsonArray pairs = truth[QStringLiteral("pairs")].toArray();
+        const PairTable table(g);
+        QCOMPARE(qsizetype(table.rowCount()), pairs.size());
+        auto text = [&](size_t r, PairTable::Column c) { return QString::fromStdString(table.text(r, c)); };
+        for (qsizetype i = 0; i < pairs.size(); ++i) {
+            const QJsonObject p = pairs[i].toObject();
+            const auto r = size_t(i);
+            QCOMPARE(text(r, PairTable::FwdName), p[QStringLiteral("fwd_name")].toString());
+            QCOMPARE(text(r, PairTable::FwdTs), p[QStringLiteral("fwd_ts")].toString());
+            QStringList names, numbers;
+            for (const QJsonValue &v : p[QStringLiteral("bwd_names")].toArray())
+                names << v.toString();
+            // cli.md: sequence numbers ascending (the truth lists them in node order).
+            std::vector<qint64> sorted;
+            for (const QJsonValue &v : p[QStringLiteral("sequence_numbers")].toArray())
+                sorted.push_back(v.toInteger());
+            std::sort(sorted.begin(), sorted.end());
+            for (qint64 n : sorted)
+                numbers << QString::number(n);
+            QCOMPARE(text(r, PairTable::BwdNames), names.join(QLatin1Char(';')));
+            QCOMPARE(text(r, PairTable::SequenceNumbers), numbers.join(QLatin1Char(';')));
+            QCOMPARE(text(r, PairTable::Link), QStringLiteral("flow"));
+            QCOMPARE(text(r, PairTable::FwdGpuEvents), QString::number(p[QStringLiteral("fwd_gpu_events")].toInteger()));
+            QCOMPARE(text(r, PairTable::FwdGpuUs), p[QStringLiteral("fwd_gpu_us")].toString());
+            QCOMPARE(text(r, PairTable::BwdGpuEvents), QString::number(p[QStringLiteral("bwd_gpu_events")].toInteger()));
+            QCOMPARE(text(r, PairTable::BwdGpuUs), p[QStringLiteral("bwd_gpu_us")].toString());
+            QCOMPARE(text(r, PairTable::Step), QString::number(p[QStringLiteral("step")].toInteger()));
+            QCOMPARE(text(r, PairTable::Module), p[QStringLiteral("module")].toString());
+        }
+
+        // Without flows, the sequence numbers alone give the same pairs.
+        const auto noFlows = OpGraph::build(m, LinkOptions{false});
+        QCOMPARE(noFlows->stats().pairsFromSequence, g.stats().pairsFromFlows);
+        const PairTable sequenceTable(*noFlows);
+        QCOMPARE(sequenceTable.rowCount(), table.rowCount());
+        for (size_t r = 0; r < table.rowCount(); ++r) {
+            for (size_t c = 0; c < PairTable::ColumnCount; ++c) {
+                if (c != PairTable::Link)
+                    QCOMPARE(sequenceTable.text(r, c), table.text(r, c));
+            }
+            QCOMPARE(sequenceTable.text(r, PairTable::Link), std::string("sequence"));
+        }
+        QCOMPARE(g.stats().flowPairsAgreeingWithSequence, g.stats().pairsFromFlows);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDemoTrace)
+#include "tst_demotrace.moc"
