@@ -237,8 +237,8 @@ private:
             return true;
         }
         if (m_inEvents && depth == m_eventsDepth) {
-            ++m_events;
             if (c != '{') {
+                ++m_events; // counted when it starts: it is skipped whole
                 m_diag.add("event_not_object", tell(), "traceEvents entry is not an object");
                 return true;
             }
@@ -301,6 +301,8 @@ private:
             return true;
         }
         if (m_inEvent && m_depth + 1 == m_eventDepth) {
+            // An event counts once complete: one cut off by the end of the file was not read.
+            ++m_events;
             m_inEvent = false;
             m_inArgs = false;
             m_builder.add(m_event);

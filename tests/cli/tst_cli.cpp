@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// The command line of cli.md, run as a user runs it: the real binary, its exit codes, its stdout.
+#include "pairtable.h"
+#include "testutil.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace ks;
+
+namespace {
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QStringList args(std::initializer_list<QString> items) { return QStringList(items); }
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+    QString m_demo; // a generated trace, 3 steps
+    QString m_demoTruth;
+
+private slots:
+    void initTestCase()
+    {
+        m_demo = test::tempDir() + QStringLiteral("/demo.pt.trace.json.gz");
+        QCOMPARE(test::run(test::gentracePath(), args({m_demo})).exitCode, 0);
+    }
+
+    void versionAndHelp()
+    {
+        const auto v = test::run(test::appPath(), args({QStringLiteral("--version")}));
+        QCOMPARE(v.exitCode, 0);
+        QCOMPARE(v.out.trimmed(), QByteArray("kinetoscope 0.1.0"));
+        const auto h = test::run(test::appPath(), args({QStringLiteral("--help")}));
+        QCOMPARE(h.exitCode, 0);
+        for (const char *option : {"--demo", "--summary", "--export-pairs", "--export-kernels", "--screenshot",
+                                   "--view", "--select", "--range", "--size", "--version"})
+            QVERIFY2(h.out.contains(option), option);
+    }
+
+    void usageErrorsExitOne_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("unknown option") << args({QStringLiteral("--frobnicate")});
+        QTest::newRow("missing value") << args({QStringLiteral("--summary")});
+        QTest::newRow("export without FILE") << args({QStringLiteral("--export-pairs"), QStringLiteral("out.csv")});
+        QTest::newRow("two modes") << args({QStringLiteral("--summary"), QStringLiteral("a"), QStringLiteral("--export-pairs"), QStringLiteral("b"), QStringLiteral("c")});
+        QTest::newRow("view without screenshot") << args({QStringLiteral("--view"), QStringLiteral("table")});
+        QTest::newRow("bad view") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--view"), QStringLiteral("tree"), QStringLiteral("x.json")});
+        QTest::newRow("bad size") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--size"), QStringLiteral("big"), QStringLiteral("x.json")});
+        QTest::newRow("bad range") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--range"), QStringLiteral("5:1"), QStringLiteral("x.json")});
+    }
+    void usageErrorsExitOne()
+    {
+        QFETCH(QStringList, arguments);
+        const auto r = test::run(test::appPath(), arguments);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("kinetoscope:"));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void summaryHasEveryKey()
+    {
+        const auto r = test::run(test::appPath(), args({QStringLiteral("--summary"), m_demo}));
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(r.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        for (const char *key : {"file", "compressed", "events", "cpu_ops", "gpu_events", "flows", "fwd_bwd_pairs",
+                                "pairs_from_flows", "pairs_from_sequence", "unpaired_backward", "gpu_events_attributed",
+                                "steps", "truncated", "diagnostics", "load_seconds"})
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+        QCOMPARE(o[QStringLiteral("file")].toString(), m_demo);
+        QCOMPARE(o[QStringLiteral("compressed")].toBool(), true);
+        QCOMPARE(o[QStringLiteral("steps")].toInt(), 3); // gentrace --steps 3 (default)
+        QVERIFY(o[QStringLiteral("diagnostics")].isObject());
+        QVERIFY(o[QStringLiteral("load_seconds")].toDouble() >= 0);
+    }
+
+    void loadFailuresExitTwoWithOffset_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("missing") << test::tempDir() + QStringLiteral("/missing.json") << QByteArray(": byte 0: No such file or directory");
+        QTest::newRow("directory") << test::tempDir() << QByteArray(": byte 0: is a directory");
+        QTest::newRow("not JSON") << test::writeTemp(QStringLiteral("junk.json"), "hello world") << QByteArray(": byte 0: ");
+        QTest::newRow("object without events") << test::writeTemp(QStringLiteral("empty.json"), "{}") << QByteArray(": byte 0: no traceEvents array");
+        QTest::newRow("cut before any event") << test::writeTemp(QStringLiteral("cut.json"), "{\"traceEvents\": [{\"ph\":\"X\"")
+                                              << QByteArray(": byte 26: the file ends before the first event");
+    }
+    void loadFailuresExitTwoWithOffset()
+    {
+        QFETCH(QString, path);
+        QFETCH(QByteArray, message);
+        for (const char *mode : {"--summary", "--export-pairs"}) {
+            QStringList a{QString::fromLatin1(mode)};
+            if (QByteArray(mode) == "--export-pairs")
+                a << QStringLiteral("-");
+            a << path;
+            const auto r = test::run(test::appPath(), a);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.startsWith(QByteArray(path.toUtf8() + message)), r.err.constData());
+            QCOMPARE(r.err.count('\n'), 1); // one line
+            QVERIFY(r.out.isEmpty());
+        }
+    }
+
+    void truncatedTraceLoadsAndSaysSo()
+    {
+        // Cut a plain copy of the generated trace in the middle of its events.
+        const auto gen = test::run(test::gentracePath(), args({test::tempDir() + QStringLiteral("/plain.json")}));
+        QCOMPARE(gen.exitCode, 0);
+        const QByteArray text = readFile(test::tempDir() + QStringLiteral("/plain.json"));
+        const QString cut = test::writeTemp(QStringLiteral("cut-mid.json"), text.left(text.size() / 2));
+        const auto r = test::run(test::appPath(), args({QStringLiteral("--summary"), cut}));
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("truncated")].toBool(), true);
+        QVERIFY(o[QStringLiteral("events")].toInt() > 100);
+        QVERIFY(o[QStringLiteral("diagnostics")].toObject().contains(QStringLiteral("truncated")));
+    }
+
+    void exportPairsCsvJsonAndStdout()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        QVERIFY(opened.trace);
+        const QByteArray expected = QByteArray::fromStdString(tableToCsv(PairTable(*opened.trace->graph)));
+
+        const QString csv = test::tempDir() + QStringLiteral("/pairs.csv");
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-pairs"), csv, m_demo})).exitCode, 0);
+        QCOMPARE(readFile(csv), expected);
+        QVERIFY(expected.startsWith("fwd_name,fwd_pid,fwd_tid,fwd_ts,fwd_dur,input_dims,sequence_numbers,link,bwd_names,"
+                                    "bwd_pid,bwd_tid,bwd_ts,bwd_dur,fwd_gpu_events,fwd_gpu_us,bwd_gpu_events,bwd_gpu_us,"
+                                    "step,module\n"));
+
+        const auto toStdout = test::run(test::appPath(), args({QStringLiteral("--export-pairs"), QStringLiteral("-"), m_demo}));
+        QCOMPARE(toStdout.exitCode, 0);
+        QCOMPARE(toStdout.out, expected);
+
+        const QString json = test::tempDir() + QStringLiteral("/pairs.json");
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-pairs"), json, m_demo})).exitCode, 0);
+        QJsonParseError error;
+        const QJsonArray rows = QJsonDocument::fromJson(readFile(json), &error).array();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(size_t(rows.size()), opened.trace->graph->rows().size());
+        const QJsonObject first = rows.first().toObject();
+        QCOMPARE(first.keys().size(), int(PairTable::ColumnCount));
+        QVERIFY(first[QStringLiteral("fwd_ts")].isDouble());
+        QVERIFY(first[QStringLiteral("fwd_gpu_us")].isDouble());
+        QVERIFY(first[QStringLiteral("bwd_names")].isArray());
+        QVERIFY(first[QStringLiteral("input_dims")].isArray());
+    }
+
+    void exportKernelsOneRowPerGpuEvent()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        const QString csv = test::tempDir() + QStringLiteral("/kernels.csv");
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-kernels"), csv, m_demo})).exitCode, 0);
+        const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
+        QCOMPARE(size_t(lines.size() - 1), opened.trace->graph->gpuEvents().size());
+        QVERIFY(lines.first().startsWith("name,kind,device,stream,ts,dur,correlation,launch_name"));
+    }
+
+    // A write that fails (here: the file-size limit, like a full disk) exits 3 and leaves the
+    // earlier file as it was; the input is never touched.
+    void failedWriteExitsThreeAndKeepsOldFile()
+    {
+        const QString out = test::writeTemp(QStringLiteral("keep.csv"), "earlier export\n");
+        const QByteArray before = readFile(m_demo);
+        const QString script = QStringLiteral("ulimit -f 4; trap '' XFSZ; exec \"$0\" --export-pairs \"$1\" \"$2\"");
+        const auto r = test::run(QStringLiteral("/bin/bash"), args({QStringLiteral("-c"), script, test::appPath(), out, m_demo}));
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY(r.err.contains(out.toUtf8()));
+        QCOMPARE(readFile(out), QByteArray("earlier export\n"));
+        QCOMPARE(readFile(m_demo), before);
+
+        const auto dir = test::run(test::appPath(), args({QStringLiteral("--export-pairs"), test::tempDir(), m_demo}));
+        QCOMPARE(dir.exitCode, 3);
+        const auto noDir = test::run(test::appPath(), args({QStringLiteral("--export-pairs"), test::tempDir() + QStringLiteral("/no/such/dir/x.csv"), m_demo}));
+        QCOMPARE(noDir.exitCode, 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

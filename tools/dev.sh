@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The two set-up commands of the README, for a fresh Debian 12 machine (as root or with sudo):
+#   tools/dev.sh run    install missing Debian packages, build, open the window on the demo trace
+#   tools/dev.sh test   install missing Debian packages, build, run the whole test suite
+#                       (release build, then the ASan+UBSan build, then a short fuzzing run)
+# Later runs rebuild incrementally. .ci/run calls "tools/dev.sh test" unchanged.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case $mode in
+run | test) ;;
+*)
+    echo "usage: tools/dev.sh run|test" >&2
+    exit 1
+    ;;
+esac
+
+packages=(g++ cmake ninja-build pkg-config python3 fonts-dejavu-core
+    qt6-base-dev qt6-charts-dev qt6-svg-dev rapidjson-dev zlib1g-dev)
+if [[ $mode == test ]]; then
+    # The fuzzer is built with clang's libFuzzer; gdb gives readable backtraces on failures.
+    packages+=(clang libclang-rt-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "== installing Debian packages: ${missing[*]}"
+    sudo=()
+    [[ $(id -u) -eq 0 ]] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -q
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+jobs=$(nproc)
+build() { # preset
+    [[ -f build/$1/build.ninja ]] || cmake --preset "$1"
+    cmake --build --preset "$1" -j "$jobs"
+}
+
+if [[ $mode == run ]]; then
+    build release
+    exec build/release/app/kinetoscope --demo
+fi
+
+build release
+ctest --preset release -j "$jobs"
+build asan
+ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --preset asan -j "$jobs"
+if [[ -x tools/fuzz.sh ]]; then
+    tools/fuzz.sh 60
+fi
+echo "== all tests passed"
