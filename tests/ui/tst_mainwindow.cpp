@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+// The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
+#include "chartsview.h"
+#include "detailspanel.h"
+#include "mainwindow.h"
+#include "pairtable.h"
+#include "slicecolors.h"
+#include "tablemodel.h"
+#include "testutil.h"
+#include "timelineview.h"
+#include "tracetab.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPushButton>
+#include <QTreeWidgetItemIterator>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QUrl>
+
+using namespace ks;
+
+namespace {
+
+QString nccl() { return test::sharedTracesDir() + QStringLiteral("/hta_nccl_parser_config_nccl_data.json.gz"); }
+
+SliceId findRowForward(const OpGraph &g, const std::string &name, const std::string &ts)
+{
+    const PairTable table(g);
+    for (size_t r = 0; r < table.rowCount(); ++r) {
+        if (table.text(r, PairTable::FwdName) == name && table.text(r, PairTable::FwdTs) == ts)
+            return g.rows()[r].forward;
+    }
+    return kNoSlice;
+}
+
+//! Opens \a path in \a window and waits for its tab.
+TraceTab *openAndWait(MainWindow &window, const QString &path)
+{
+    QSignalSpy opened(&window, &MainWindow::traceOpened);
+    window.openFiles({path});
+    if (!opened.wait(60000))
+        return nullptr;
+    return opened.takeFirst().at(0).value<TraceTab *>();
+}
+
+bool near(QColor a, QColor b, int tolerance = 40)
+{
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+    QString m_demo;
+
+private slots:
+    void initTestCase()
+    {
+        qRegisterMetaType<ks::TraceTab *>();
+        m_demo = test::tempDir() + QStringLiteral("/demo.pt.trace.json.gz");
+        QCOMPARE(test::run(test::gentracePath(), {m_demo}).exitCode, 0);
+    }
+
+    // Issue: click a known forward op → selected; J → its backward node, in view; Alt+Left → back.
+    void clickJumpAndBackOnSharedTrace()
+    {
+        if (test::sharedTracesDir().isEmpty())
+            QSKIP("../shared/traces is absent");
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        TraceTab *tab = openAndWait(window, nccl());
+        QVERIFY(tab);
+        const LoadedTrace &trace = tab->selection()->trace();
+        // Verified by hand from the JSON (see tst_sharedtraces): this conv2d's node is
+        // ConvolutionBackward0 at ts 4458676605673.461 on the autograd thread.
+        const SliceId conv = findRowForward(*trace.graph, "aten::conv2d", "4458676456881.997");
+        QVERIFY(conv != kNoSlice);
+        TimelineView *timeline = tab->timeline();
+        timeline->zoomToInterval(trace.model->slices.start[conv], trace.model->slices.end(conv));
+        timeline->revealSlice(conv);
+        const auto point = timeline->slicePoint(conv);
+        QVERIFY(point);
+        // The pixel really shows the op: its colour is the op's colour.
+        const QImage before = timeline->grab().toImage();
+        QVERIFY(near(before.pixelColor(*point), SliceColors::forStyle(SliceStyle::Forward, "aten::conv2d"), 12));
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, *point);
+        QCOMPARE(tab->selection()->current(), conv);
+
+        QTest::keyClick(timeline, Qt::Key_J);
+        const SliceId node = tab->selection()->current();
+        QCOMPARE(std::string(trace.model->sliceName(node)), std::string("ConvolutionBackward0"));
+        QCOMPARE(writtenTs(*trace.model, node), std::string("4458676605673.461"));
+        const double t = double(trace.model->slices.start[node] - trace.model->minTime);
+        QVERIFY(t >= timeline->rangeStart() && t <= timeline->rangeStart() + timeline->rangeSpan());
+        QVERIFY(timeline->slicePoint(node));
+
+        QTest::keyClick(&window, Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(tab->selection()->current(), conv);
+        QTest::keyClick(&window, Qt::Key_Right, Qt::AltModifier);
+        QCOMPARE(tab->selection()->current(), node);
+    }
+
+    // Issue: the pixels between a selected pair contain the arrow colour.
+    void selectedPairDrawsItsArrow()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        const OpGraph &g = *tab->selection()->trace().graph;
+        const PairRow &row = g.rows().front();
+        tab->selection()->select(row.forward);
+        tab->timeline()->fitSelection();
+        const SliceId node = g.nodes()[g.nodesOf(row).front()].node;
+        const auto a = tab->timeline()->slicePoint(row.forward);
+        const auto b = tab->timeline()->slicePoint(node);
+        QVERIFY(a && b);
+        const QImage image = tab->timeline()->grab().toImage();
+        int arrowPixels = 0;
+        const QRect between = QRect(*a, *b).normalized().adjusted(-2, -2, 2, 2);
+        for (int y = between.top(); y <= between.bottom(); ++y)
+            for (int x = between.left(); x <= between.right(); ++x)
+                arrowPixels += near(image.pixelColor(x, y), SliceColors::pairArrow(), 30);
+        QVERIFY2(arrowPixels > 20, qPrintable(QString::number(arrowPixels)));
+        // With nothing selected, no arrow colour there.
+        tab->selection()->select(kNoSlice);
+        const QImage plain = tab->timeline()->grab().toImage();
+        int plainPixels = 0;
+        for (int y = between.top(); y <= between.bottom(); ++y)
+            for (int x = between.left(); x <= between.right(); ++x)
+                plainPixels += near(plain.pixelColor(x, y), SliceColors::pairArrow(), 30);
+        QVERIFY(plainPixels < arrowPixels / 4);
+    }
+
+    // Issue: sort by backward GPU time descending → the first row is the maximum; filter "conv".
+    void sortAndFilterPairTable()
+    {
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        const OpGraph &g = *tab->selection()->trace().graph;
+        TimeNs maxBwd = 0;
+        for (const PairRow &row : g.rows())
+            maxBwd = std::max(maxBwd, row.backwardGpu.time);
+        QTableView *view = tab->pairView();
+        view->sortByColumn(PairTable::BwdGpuUs, Qt::DescendingOrder);
+        QCOMPARE(view->model()->index(0, PairTable::BwdGpuUs).data().toString(),
+                 QString::fromStdString(microsText(maxBwd)));
+        // Clicking the header sorts too (ascending first, then descending).
+        const int x = view->horizontalHeader()->sectionViewportPosition(PairTable::FwdGpuUs) + 5;
+        QTest::mouseClick(view->horizontalHeader()->viewport(), Qt::LeftButton, {}, QPoint(x, 5));
+        const double first = view->model()->index(0, PairTable::FwdGpuUs).data(TableModel::SortRole).toDouble();
+        const double last = view->model()->index(view->model()->rowCount() - 1, PairTable::FwdGpuUs).data(TableModel::SortRole).toDouble();
+        QVERIFY(first <= last);
+
+        int convRows = 0;
+        const PairTable table(g);
+        for (size_t r = 0; r < table.rowCount(); ++r) {
+            const std::string text = table.text(r, PairTable::FwdName) + table.text(r, PairTable::BwdNames) + table.text(r, PairTable::Module);
+            QString lower = QString::fromStdString(text).toLower();
+            convRows += lower.contains(QLatin1String("conv"));
+        }
+        QVERIFY(convRows > 0);
+        QTest::keyClicks(tab->pairFilter(), QStringLiteral("conv"));
+        QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), convRows, 5000);
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+            const QString text = view->model()->index(r, PairTable::FwdName).data().toString()
+                                 + view->model()->index(r, PairTable::BwdNames).data().toString()
+                                 + view->model()->index(r, PairTable::Module).data().toString();
+            QVERIFY(text.contains(QLatin1String("conv"), Qt::CaseInsensitive));
+        }
+        // Selecting a row selects its forward op everywhere.
+        view->selectRow(0);
+        const uint32_t source = view->model()->index(0, 0).data(TableModel::SourceRowRole).toUInt();
+        QCOMPARE(tab->selection()->current(), g.rows()[source].forward);
+        QVERIFY(tab->timeline()->slicePoint(tab->selection()->current()));
+        // Enter in the table jumps to the backward node.
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_Return);
+        QVERIFY(g.isBackwardNode(tab->selection()->current()));
+    }
+
+    void groupModeAggregates()
+    {
+        MainWindow window;
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        tab->setGroupMode(true);
+        const QAbstractItemModel *model = tab->pairView()->model();
+        int total = 0;
+        for (int r = 0; r < model->rowCount(); ++r)
+            total += model->index(r, 2).data().toInt(); // count column
+        QCOMPARE(size_t(total), tab->selection()->trace().graph->rows().size());
+        QVERIFY(model->rowCount() < total);
+    }
+
+    // Issue: a simulated drop of two files opens two tabs.
+    void dropOfTwoFilesOpensTwoTabs()
+    {
+        MainWindow window;
+        window.show();
+        const QString second = test::tempDir() + QStringLiteral("/second.json");
+        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--steps"), QStringLiteral("2"), second}).exitCode, 0);
+        QMimeData data;
+        data.setUrls({QUrl::fromLocalFile(m_demo), QUrl::fromLocalFile(second)});
+        QSignalSpy opened(&window, &MainWindow::traceOpened);
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 60000);
+        QCOMPARE(window.tabs()->count(), 2);
+        QCOMPARE(window.tabs()->tabText(0), QStringLiteral("demo.pt.trace.json.gz"));
+        QCOMPARE(window.tabs()->tabText(1), QStringLiteral("second.json"));
+        QVERIFY(window.recentFiles().contains(second));
+    }
+
+    void failedLoadReportsFileAndOffset()
+    {
+        MainWindow window;
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        const QString bad = test::writeTemp(QStringLiteral("bad.json"), "[{\"ph\": \"X\", \"ts\": 1,");
+        window.openFiles({bad});
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.first().first().toString().startsWith(bad + QStringLiteral(": byte ")));
+        QCOMPARE(window.tabs()->count(), 1); // only the welcome page
+    }
+
+    void cancelStopsLoading()
+    {
+        const QString big = test::tempDir() + QStringLiteral("/big.json");
+        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--target-mb"), QStringLiteral("150"), big}).exitCode, 0);
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::traceOpened);
+        window.openFiles({big});
+        QVERIFY(window.isLoading());
+        auto *cancel = window.findChild<QPushButton *>(QStringLiteral("cancelLoad"));
+        QVERIFY(cancel);
+        QTest::qWait(50);
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 5000);
+        QCOMPARE(opened.count(), 0);
+    }
+
+    void keyboardNavigation()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        TimelineView *t = tab->timeline();
+        const double span = t->rangeSpan();
+        const double start = t->rangeStart();
+        QTest::keyClick(t, Qt::Key_W);
+        QVERIFY(t->rangeSpan() < span);
+        QTest::keyClick(t, Qt::Key_S);
+        QTest::keyClick(t, Qt::Key_S);
+        QVERIFY(t->rangeSpan() > span * 0.99);
+        QTest::keyClick(t, Qt::Key_W);
+        const double zoomedStart = t->rangeStart();
+        QTest::keyClick(t, Qt::Key_D);
+        QVERIFY(t->rangeStart() > zoomedStart);
+        QTest::keyClick(t, Qt::Key_A);
+        QTest::keyClick(t, Qt::Key_A);
+        QVERIFY(t->rangeStart() < zoomedStart);
+        QTest::keyClick(t, Qt::Key_0);
+        QCOMPARE(t->rangeStart(), start);
+        QCOMPARE(t->rangeSpan(), span);
+        // Ctrl+wheel zooms at the cursor: the time under the cursor stays put.
+        const QPoint at(TimelineView::kLabelWidth + 300, 200);
+        const double before = t->rangeStart() + (at.x() - TimelineView::kLabelWidth) * t->rangeSpan()
+                                                    / (t->width() - TimelineView::kLabelWidth - 15);
+        QWheelEvent wheel(at, t->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(t, &wheel);
+        const double after = t->rangeStart() + (at.x() - TimelineView::kLabelWidth) * t->rangeSpan()
+                                                   / (t->width() - TimelineView::kLabelWidth - 15);
+        QVERIFY(t->rangeSpan() < span);
+        QVERIFY(qAbs(after - before) < t->rangeSpan() * 0.02);
+        // Find: regex over names, Enter steps through the matches in time order.
+        QCOMPARE(t->setFindPattern(QStringLiteral("^aten::conv2d$")), 2 * 3); // 2 convs × 3 steps
+        QVERIFY(t->findNext());
+        const SliceId first = tab->selection()->current();
+        QVERIFY(t->findNext());
+        QVERIFY(tab->selection()->current() != first);
+        QVERIFY(t->findNext(true));
+        QCOMPARE(tab->selection()->current(), first);
+    }
+
+    void detailsPanelShowsArgsPairAndKernels()
+    {
+        MainWindow window;
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        const OpGraph &g = *tab->selection()->trace().graph;
+        const PairRow &row = g.rows().front();
+        tab->selection()->select(row.forward);
+        DetailsPanel *d = window.details();
+        QStringList texts;
+        for (QTreeWidgetItemIterator it(d); *it; ++it)
+            texts << (*it)->text(0) + QLatin1Char('=') + (*it)->text(1);
+        const QString all = texts.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QLatin1String("External id=")), qPrintable(all));
+        QVERIFY(all.contains(QLatin1String("Input Dims=[[")));
+        QVERIFY(all.contains(QLatin1String("link=flow")));
+        QVERIFY(all.contains(QLatin1String("GPU events (")));
+        // Clicking a kernel row selects that kernel.
+        QTreeWidgetItem *kernelItem = nullptr;
+        for (QTreeWidgetItemIterator it(d); *it; ++it) {
+            if ((*it)->text(0) == QLatin1String("kernel")) {
+                kernelItem = *it;
+                break;
+            }
+        }
+        QVERIFY(kernelItem);
+        emit d->itemClicked(kernelItem, 1);
+        QVERIFY(isGpuWork(tab->selection()->trace().model->slices.kind[tab->selection()->current()]));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
