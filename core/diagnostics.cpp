@@ -31,15 +31,14 @@ uint64_t Diagnostics::total() const
 bool Diagnostics::isInformational(const std::string &counter)
 {
     return counter == "flow_end_without_start" || counter == "flow_start_without_end"
-           || counter == "duplicate_flow_end" || counter == "duplicate_flow_start";
+        || counter == "duplicate_flow_end" || counter == "duplicate_flow_start";
 }
 
 uint64_t Diagnostics::warnings() const
 {
     uint64_t sum = 0;
     for (const auto &[name, n] : m_counts) {
-        if (!isInformational(name))
-            sum += n;
+        if (!isInformational(name)) sum += n;
     }
     return sum;
 }

@@ -16,15 +16,21 @@ namespace {
  * Captures the top-level fields of one event object and each key of its args separately.
  * Parsing stops at the end of the object (kParseStopWhenDoneFlag).
  */
-class DetailsHandler
-{
+class DetailsHandler {
 public:
     explicit DetailsHandler(EventDetails &out)
         : m_out(out)
-    {}
+    {
+    }
 
-    bool Null() { return value([](JsonCapture &c) { c.raw("null"); }); }
-    bool Bool(bool b) { return value([b](JsonCapture &c) { c.raw(b ? "true" : "false"); }); }
+    bool Null()
+    {
+        return value([](JsonCapture &c) { c.raw("null"); });
+    }
+    bool Bool(bool b)
+    {
+        return value([b](JsonCapture &c) { c.raw(b ? "true" : "false"); });
+    }
     bool Int(int) { return true; }
     bool Uint(unsigned) { return true; }
     bool Int64(int64_t) { return true; }
@@ -54,14 +60,11 @@ public:
 
 private:
     // depth 1: inside the event; 2: inside args (when m_inArgs).
-    template<typename F>
-    bool value(F &&emit)
+    template<typename F> bool value(F &&emit)
     {
-        if (!m_capturing)
-            startCapture();
+        if (!m_capturing) startCapture();
         emit(m_capture);
-        if (m_depth == m_captureDepth)
-            finishCapture();
+        if (m_depth == m_captureDepth) finishCapture();
         return true;
     }
     bool open(char c)
@@ -71,10 +74,8 @@ private:
             ++m_depth;
             return true;
         }
-        if (m_depth >= 1 && !m_capturing)
-            startCapture();
-        if (m_capturing)
-            m_capture.open(c);
+        if (m_depth >= 1 && !m_capturing) startCapture();
+        if (m_capturing) m_capture.open(c);
         ++m_depth;
         return true;
     }
@@ -83,8 +84,7 @@ private:
         --m_depth;
         if (m_capturing) {
             m_capture.close(c);
-            if (m_depth == m_captureDepth)
-                finishCapture();
+            if (m_depth == m_captureDepth) finishCapture();
         } else if (m_inArgs && m_depth == 1) {
             m_inArgs = false;
         }
@@ -113,10 +113,9 @@ private:
 };
 
 constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag
-                            | rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNanAndInfFlag;
+    | rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNanAndInfFlag;
 
-template<typename Stream>
-bool parseEvent(Stream &stream, EventDetails &out, std::string &error)
+template<typename Stream> bool parseEvent(Stream &stream, EventDetails &out, std::string &error)
 {
     if (stream.Peek() != '{') {
         error = "no event at this offset (the file changed?)";
@@ -135,7 +134,8 @@ bool parseEvent(Stream &stream, EventDetails &out, std::string &error)
 
 } // namespace
 
-bool readEventDetailsText(std::string_view text, uint64_t offset, EventDetails &out, std::string &error)
+bool readEventDetailsText(
+    std::string_view text, uint64_t offset, EventDetails &out, std::string &error)
 {
     if (offset >= text.size()) {
         error = "offset beyond the end of the text";
@@ -146,11 +146,11 @@ bool readEventDetailsText(std::string_view text, uint64_t offset, EventDetails &
     return parseEvent(stream, out, error);
 }
 
-bool readEventDetails(const TraceModel &model, uint64_t offset, EventDetails &out, std::string &error)
+bool readEventDetails(
+    const TraceModel &model, uint64_t offset, EventDetails &out, std::string &error)
 {
     auto file = InputFile::open(model.path, error);
-    if (!file)
-        return false;
+    if (!file) return false;
     if (!file->compressed()) {
         MappedText text(*file);
         if (!text.ok() || offset >= text.size()) {

@@ -242,8 +242,7 @@ void ChunkStream::skipTo(uint64_t offset)
 {
     while (!m_end && m_chunkOffset + m_chunk.size <= offset)
         advance();
-    if (!m_end && offset > Tell())
-        m_cur = m_base + (offset - m_chunkOffset);
+    if (!m_end && offset > Tell()) m_cur = m_base + (offset - m_chunkOffset);
 }
 
 void ChunkStream::advance()

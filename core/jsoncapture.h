@@ -10,8 +10,7 @@
 namespace ks {
 
 //! Compact JSON text of a value, rebuilt from SAX calls (Input Dims, metadata values).
-class JsonCapture
-{
+class JsonCapture {
 public:
     //! Values beyond this size are cut (and overflow() says so).
     static constexpr size_t kMaxCaptureBytes = 1 << 20;

@@ -10,8 +10,7 @@ namespace ks {
  * count, and total / mean / max of each time column. "Which op kind costs most, forward and
  * backward?" is answered by sorting this table.
  */
-class PairGroupTable : public Table
-{
+class PairGroupTable : public Table {
 public:
     enum Column {
         FwdName,
@@ -36,10 +35,9 @@ public:
         ColumnCount
     };
 
-    struct Group
-    {
+    struct Group {
         std::vector<uint32_t> rows; //!< pair rows, in time order
-        TimeNs fwdDur[2] = {0, 0};  //!< total, max
+        TimeNs fwdDur[2] = {0, 0}; //!< total, max
         TimeNs bwdDur[2] = {0, 0};
         TimeNs fwdGpu[2] = {0, 0};
         TimeNs bwdGpu[2] = {0, 0};

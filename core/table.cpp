@@ -68,8 +68,10 @@ void writeRows(const Table &table, const std::span<const uint32_t> *order, bool 
     if (json) sink(std::string_view("\n]\n"));
 }
 
-bool writeTable(const Table &table, const std::span<const uint32_t> *order, const std::string &path,
-                std::string &error)
+bool writeTable(const Table &table,
+    const std::span<const uint32_t> *order,
+    const std::string &path,
+    std::string &error)
 {
     AtomicFile file(path);
     if (!file.open()) {
@@ -92,8 +94,8 @@ bool exportTable(const Table &table, const std::string &path, std::string &error
     return writeTable(table, nullptr, path, error);
 }
 
-bool exportTableRows(const Table &table, std::span<const uint32_t> rows, const std::string &path,
-                     std::string &error)
+bool exportTableRows(
+    const Table &table, std::span<const uint32_t> rows, const std::string &path, std::string &error)
 {
     return writeTable(table, &rows, path, error);
 }

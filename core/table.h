@@ -40,8 +40,10 @@ void appendCsvField(std::string &out, std::string_view field);
  */
 bool exportTable(const Table &table, const std::string &path, std::string &error);
 //! The same for the rows \a rows only, in that order (a view's filter and sort).
-bool exportTableRows(const Table &table, std::span<const uint32_t> rows, const std::string &path,
-                     std::string &error);
+bool exportTableRows(const Table &table,
+    std::span<const uint32_t> rows,
+    const std::string &path,
+    std::string &error);
 
 //! Renders \a table as CSV text (all rows).
 std::string tableToCsv(const Table &table);

@@ -11,18 +11,27 @@ namespace {
 SliceStyle baseStyle(const TraceModel &m, SliceId s)
 {
     switch (m.slices.kind[s]) {
-    case EventKind::CpuOp: return SliceStyle::Forward;
-    case EventKind::UserAnnotation: return SliceStyle::Annotation;
-    case EventKind::PythonFunction: return SliceStyle::Python;
-    case EventKind::Runtime: return SliceStyle::Runtime;
+    case EventKind::CpuOp:
+        return SliceStyle::Forward;
+    case EventKind::UserAnnotation:
+        return SliceStyle::Annotation;
+    case EventKind::PythonFunction:
+        return SliceStyle::Python;
+    case EventKind::Runtime:
+        return SliceStyle::Runtime;
     case EventKind::Kernel:
-        return OpGraph::isCommunication(m.sliceName(s)) ? SliceStyle::Communication : SliceStyle::Kernel;
-    case EventKind::Memcpy: return SliceStyle::Memcpy;
-    case EventKind::Memset: return SliceStyle::Memset;
+        return OpGraph::isCommunication(m.sliceName(s)) ? SliceStyle::Communication
+                                                        : SliceStyle::Kernel;
+    case EventKind::Memcpy:
+        return SliceStyle::Memcpy;
+    case EventKind::Memset:
+        return SliceStyle::Memset;
     case EventKind::GpuUserAnnotation:
-    case EventKind::GpuSync: return SliceStyle::GpuAnnotation;
+    case EventKind::GpuSync:
+        return SliceStyle::GpuAnnotation;
     case EventKind::TraceSpan:
-    case EventKind::Other: break;
+    case EventKind::Other:
+        break;
     }
     return SliceStyle::Other;
 }
@@ -32,7 +41,7 @@ size_t firstEndingAfter(const TraceModel &m, std::span<const SliceId> row, TimeN
 {
     const SliceTable &st = m.slices;
     auto it = std::upper_bound(row.begin(), row.end(), t,
-                               [&](double v, SliceId s) { return v < double(st.start[s] - origin); });
+        [&](double v, SliceId s) { return v < double(st.start[s] - origin); });
     size_t i = size_t(it - row.begin());
     // The slice starting before t may still cover it; a malformed overlap may reach further.
     while (i > 0 && double(st.end(row[i - 1]) - origin) > t)
@@ -57,11 +66,11 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
             while (!stack.empty() && t.subtreeEnd[stack.back().first] <= s)
                 stack.pop_back();
             const bool parentBackward = !stack.empty() && stack.back().second;
-            const bool startsBackward = graph.isBackwardNode(s) || OpGraph::isEvaluateWrapper(m.sliceName(s));
+            const bool startsBackward
+                = graph.isBackwardNode(s) || OpGraph::isEvaluateWrapper(m.sliceName(s));
             const bool backward = parentBackward || startsBackward;
             SliceStyle style = baseStyle(m, s);
-            if (style == SliceStyle::Forward && backward)
-                style = SliceStyle::Backward;
+            if (style == SliceStyle::Forward && backward) style = SliceStyle::Backward;
             m_style[s] = style;
             stack.emplace_back(s, backward);
             m_rows[l][t.depth[s]].push_back(s);
@@ -69,13 +78,18 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
     }
     for (const BackwardNode &n : graph.nodes()) {
         m_roles[t.lane[n.node]] |= RoleBackward;
-        if (n.creator != kNoSlice)
-            m_roles[t.lane[n.creator]] |= RoleForward;
+        if (n.creator != kNoSlice) m_roles[t.lane[n.creator]] |= RoleForward;
     }
 }
 
-void TimelineIndex::scan(const TraceModel &m, std::span<const SliceId> row, TimeNs origin, double t0,
-                         double nsPerPixel, double width, std::vector<Item> &out, double mergeBelow)
+void TimelineIndex::scan(const TraceModel &m,
+    std::span<const SliceId> row,
+    TimeNs origin,
+    double t0,
+    double nsPerPixel,
+    double width,
+    std::vector<Item> &out,
+    double mergeBelow)
 {
     const SliceTable &st = m.slices;
     const double t1 = t0 + width * nsPerPixel;
@@ -85,8 +99,7 @@ void TimelineIndex::scan(const TraceModel &m, std::span<const SliceId> row, Time
     while (i < row.size()) {
         const SliceId s = row[i];
         const double start = rel(st.start[s]);
-        if (start >= t1 && !(start == t1 && st.dur[s] == 0))
-            break;
+        if (start >= t1 && !(start == t1 && st.dur[s] == 0)) break;
         const double x0 = toX(start);
         const double x1 = toX(rel(st.end(s)));
         if (x1 - x0 >= mergeBelow) {
@@ -98,7 +111,7 @@ void TimelineIndex::scan(const TraceModel &m, std::span<const SliceId> row, Time
         const double column = std::floor(x0);
         const double columnEnd = t0 + (column + 1.0) * nsPerPixel;
         auto it = std::lower_bound(row.begin() + long(i) + 1, row.end(), columnEnd,
-                                   [&](SliceId a, double v) { return rel(st.start[a]) < v; });
+            [&](SliceId a, double v) { return rel(st.start[a]) < v; });
         size_t j = size_t(it - row.begin());
         double runEnd = std::max(column + 1.0, x1);
         // The last member may be wide and reach far past the column: it gets drawn on its own.
@@ -112,8 +125,8 @@ void TimelineIndex::scan(const TraceModel &m, std::span<const SliceId> row, Time
     }
 }
 
-SliceId TimelineIndex::hit(const TraceModel &m, std::span<const SliceId> row, TimeNs origin, double t,
-                           double toleranceNs)
+SliceId TimelineIndex::hit(
+    const TraceModel &m, std::span<const SliceId> row, TimeNs origin, double t, double toleranceNs)
 {
     const SliceTable &st = m.slices;
     size_t i = firstEndingAfter(m, row, origin, t - toleranceNs);
@@ -123,10 +136,8 @@ SliceId TimelineIndex::hit(const TraceModel &m, std::span<const SliceId> row, Ti
         const SliceId s = row[i];
         const double start = double(st.start[s] - origin);
         const double end = double(st.end(s) - origin);
-        if (start > t + toleranceNs)
-            break;
-        if (start <= t && t <= end)
-            return s;
+        if (start > t + toleranceNs) break;
+        if (start <= t && t <= end) return s;
         const double d = t < start ? start - t : t - end;
         if (d <= bestDistance) {
             bestDistance = d;

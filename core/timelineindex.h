@@ -10,11 +10,11 @@ namespace ks {
 
 //! How a slice is drawn: picks the tint family of its colour.
 enum class SliceStyle : uint8_t {
-    Forward,       //!< host op outside backward
-    Backward,      //!< host op inside a backward node or evaluate_function wrapper
-    Runtime,       //!< CUDA/HIP runtime or driver call
-    Annotation,    //!< user_annotation, ProfilerStep#N
-    Python,        //!< python_function
+    Forward, //!< host op outside backward
+    Backward, //!< host op inside a backward node or evaluate_function wrapper
+    Runtime, //!< CUDA/HIP runtime or driver call
+    Annotation, //!< user_annotation, ProfilerStep#N
+    Python, //!< python_function
     Kernel,
     Memcpy,
     Memset,
@@ -31,8 +31,7 @@ enum LaneRole : uint8_t { RoleNone = 0, RoleForward = 1, RoleBackward = 2 };
  * start order (they do not overlap, so ends are ordered too and a visible range is two binary
  * searches away), plus each slice's style and each lane's role.
  */
-class TimelineIndex
-{
+class TimelineIndex {
 public:
     TimelineIndex(const TraceModel &model, const OpGraph &graph);
 
@@ -42,8 +41,7 @@ public:
     uint8_t role(LaneId lane) const { return m_roles[lane]; }
 
     //! One item to draw: a slice, or a run of slices too narrow to see apart.
-    struct Item
-    {
+    struct Item {
         SliceId slice; //!< the first (run) or only slice
         double x0, x1; //!< pixels; runs are at least one pixel wide
         uint32_t count; //!< slices merged into this item (1 = a single slice)
@@ -55,13 +53,22 @@ public:
      * however many slices the row has, and never drops a slice: each one lies inside an item.
      * Times are ns relative to \a origin: absolute epoch nanoseconds do not fit a double.
      */
-    static void scan(const TraceModel &model, std::span<const SliceId> row, TimeNs origin, double t0,
-                     double nsPerPixel, double width, std::vector<Item> &out, double mergeBelow = 1.0);
+    static void scan(const TraceModel &model,
+        std::span<const SliceId> row,
+        TimeNs origin,
+        double t0,
+        double nsPerPixel,
+        double width,
+        std::vector<Item> &out,
+        double mergeBelow = 1.0);
 
     //! The slice of \a row under time \a t (relative to \a origin), or the nearest one within
     //! \a toleranceNs; kNoSlice if none.
-    static SliceId hit(const TraceModel &model, std::span<const SliceId> row, TimeNs origin, double t,
-                       double toleranceNs);
+    static SliceId hit(const TraceModel &model,
+        std::span<const SliceId> row,
+        TimeNs origin,
+        double t,
+        double toleranceNs);
 
 private:
     std::vector<std::vector<std::vector<SliceId>>> m_rows;

@@ -4,5 +4,8 @@
 #include <QFile>
 
 namespace ks::Resources {
-bool available() { return QFile::exists(demoTrace()); }
+bool available()
+{
+    return QFile::exists(demoTrace());
+}
 } // namespace ks::Resources

@@ -13,12 +13,14 @@ namespace ks::test {
 std::shared_ptr<const LoadedTrace> link(std::string_view json, std::string *error)
 {
     OpenResult r = openTraceText(json, "inline.json");
-    if (error)
-        *error = r.error;
+    if (error) *error = r.error;
     return r.trace;
 }
 
-LoadResult load(std::string_view json) { return loadTraceText(json, "inline.json"); }
+LoadResult load(std::string_view json)
+{
+    return loadTraceText(json, "inline.json");
+}
 
 QString sharedTracesDir()
 {
@@ -29,23 +31,31 @@ QString sharedTracesDir()
 QStringList sharedTraces()
 {
     const QString dir = sharedTracesDir();
-    if (dir.isEmpty())
-        return {};
+    if (dir.isEmpty()) return {};
     QStringList out;
-    for (const QString &f : QDir(dir).entryList({QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name))
+    for (const QString &f : QDir(dir).entryList(
+             {QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name))
         out << dir + QLatin1Char('/') + f;
     return out;
 }
 
-QString pythonPath() { return QStringLiteral(KS_PYTHON); }
-QString gentracePath() { return QStringLiteral(KS_GENTRACE); }
-QString appPath() { return QStringLiteral(KS_APP); }
+QString pythonPath()
+{
+    return QStringLiteral(KS_PYTHON);
+}
+QString gentracePath()
+{
+    return QStringLiteral(KS_GENTRACE);
+}
+QString appPath()
+{
+    return QStringLiteral(KS_APP);
+}
 
 QByteArray referenceSummary(const QString &trace, const QString &pairsCsv)
 {
-    QStringList args{QStringLiteral(KS_REFERENCE_SCRIPT), trace};
-    if (!pairsCsv.isEmpty())
-        args << QStringLiteral("--pairs-csv") << pairsCsv;
+    QStringList args {QStringLiteral(KS_REFERENCE_SCRIPT), trace};
+    if (!pairsCsv.isEmpty()) args << QStringLiteral("--pairs-csv") << pairsCsv;
     const ProcessResult r = run(pythonPath(), args);
     return r.exitCode == 0 ? r.out : QByteArray();
 }
@@ -60,15 +70,14 @@ QString writeTemp(const QString &name, const QByteArray &data)
 {
     const QString path = tempDir() + QLatin1Char('/') + name;
     QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
+    if (!f.open(QIODevice::WriteOnly)) return {};
     f.write(data);
     return path;
 }
 
 QByteArray gzip(const QByteArray &data, qsizetype keepBytes)
 {
-    z_stream zs{};
+    z_stream zs {};
     deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
     QByteArray out(qsizetype(deflateBound(&zs, uLong(data.size()))) + 64, Qt::Uninitialized);
     zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
@@ -78,8 +87,7 @@ QByteArray gzip(const QByteArray &data, qsizetype keepBytes)
     deflate(&zs, Z_FINISH);
     out.resize(qsizetype(zs.total_out));
     deflateEnd(&zs);
-    if (keepBytes >= 0 && keepBytes < out.size())
-        out.resize(keepBytes);
+    if (keepBytes >= 0 && keepBytes < out.size()) out.resize(keepBytes);
     return out;
 }
 

@@ -35,8 +35,7 @@ QString writeTemp(const QString &name, const QByteArray &data);
 //! Gzip-compresses \a data (a complete member, or cut after \a keepBytes compressed bytes).
 QByteArray gzip(const QByteArray &data, qsizetype keepBytes = -1);
 
-struct ProcessResult
-{
+struct ProcessResult {
     int exitCode = -1;
     QByteArray out;
     QByteArray err;

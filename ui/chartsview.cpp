@@ -29,8 +29,14 @@ namespace ks {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-double toMs(TimeNs ns) { return double(ns) / 1e6; }
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+double toMs(TimeNs ns)
+{
+    return double(ns) / 1e6;
+}
 
 const QColor kForward(40, 130, 190);
 const QColor kBackward(230, 110, 40);
@@ -41,14 +47,14 @@ const QColor kIdle(215, 215, 215);
 QString shortName(QString name, int max = 48)
 {
     name.remove(QStringLiteral("aten::"));
-    if (name.size() > max)
-        name = name.left(max - 1) + QStringLiteral("…");
+    if (name.size() > max) name = name.left(max - 1) + QStringLiteral("…");
     return name;
 }
 
 } // namespace
 
-ChartsView::ChartsView(SelectionController *selection, std::shared_ptr<const PairGroupTable> groups, QWidget *parent)
+ChartsView::ChartsView(
+    SelectionController *selection, std::shared_ptr<const PairGroupTable> groups, QWidget *parent)
     : QWidget(parent)
     , m_selection(selection)
     , m_groups(std::move(groups))
@@ -60,7 +66,7 @@ ChartsView::ChartsView(SelectionController *selection, std::shared_ptr<const Pai
     m_kindBox = new QComboBox(this);
     m_kindBox->setObjectName(QStringLiteral("chartKind"));
     m_kindBox->addItems({tr("Top op pairs by GPU time"), tr("GPU time per ProfilerStep"),
-                         tr("Backward vs forward GPU time per op")});
+        tr("Backward vs forward GPU time per op")});
     row->addWidget(m_kindBox);
     row->addWidget(new QLabel(tr("Top"), this));
     m_count = new QSpinBox(this);
@@ -77,15 +83,15 @@ ChartsView::ChartsView(SelectionController *selection, std::shared_ptr<const Pai
 
     connect(m_kindBox, &QComboBox::currentIndexChanged, this, [this](int i) { setKind(Kind(i)); });
     connect(m_count, &QSpinBox::valueChanged, this, [this](int n) { setTopCount(n); });
-    connect(m_modeBox, &QComboBox::currentIndexChanged, this, [this](int i) { setGroupMode(i == 1); });
+    connect(
+        m_modeBox, &QComboBox::currentIndexChanged, this, [this](int i) { setGroupMode(i == 1); });
     rebuild();
 }
 
 void ChartsView::setKind(Kind kind)
 {
     m_kind = kind;
-    if (m_kindBox->currentIndex() != int(kind))
-        m_kindBox->setCurrentIndex(int(kind));
+    if (m_kindBox->currentIndex() != int(kind)) m_kindBox->setCurrentIndex(int(kind));
     m_count->setEnabled(kind == TopPairs);
     m_modeBox->setEnabled(kind == TopPairs);
     rebuild();
@@ -93,22 +99,22 @@ void ChartsView::setKind(Kind kind)
 
 void ChartsView::setTopCount(int n)
 {
-    if (m_count->value() != n)
-        m_count->setValue(n);
+    if (m_count->value() != n) m_count->setValue(n);
     rebuild();
 }
 
 void ChartsView::setGroupMode(bool groups)
 {
     m_groupMode = groups;
-    if (m_modeBox->currentIndex() != int(groups))
-        m_modeBox->setCurrentIndex(int(groups));
+    if (m_modeBox->currentIndex() != int(groups)) m_modeBox->setCurrentIndex(int(groups));
     rebuild();
 }
 
 void ChartsView::rebuild()
 {
-    QChart *chart = m_kind == TopPairs ? buildTopPairs() : m_kind == Steps ? buildSteps() : buildScatter();
+    QChart *chart = m_kind == TopPairs ? buildTopPairs()
+        : m_kind == Steps              ? buildSteps()
+                                       : buildScatter();
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
     QChart *old = m_view->chart();
@@ -123,8 +129,7 @@ QChart *ChartsView::buildTopPairs()
     auto *chart = new QChart;
     const int n = m_count->value();
     // Rank by forward + backward GPU time; instances are pair rows, groups sum their members.
-    struct Bar
-    {
+    struct Bar {
         uint32_t row; // pair row (instances) or group index
         TimeNs fwd, bwd;
         QString label;
@@ -135,28 +140,28 @@ QChart *ChartsView::buildTopPairs()
         for (uint32_t i = 0; i < groups.size(); ++i) {
             const auto &grp = groups[i];
             QString label = qs(m_groups->text(i, PairGroupTable::FwdName));
-            if (label.isEmpty())
-                label = qs(m_groups->text(i, PairGroupTable::BwdNames));
+            if (label.isEmpty()) label = qs(m_groups->text(i, PairGroupTable::BwdNames));
             label = shortName(label) + QStringLiteral(" ×%1").arg(grp.rows.size());
             bars.push_back({i, grp.fwdGpu[0], grp.bwdGpu[0], label});
         }
     } else {
         for (uint32_t r = 0; r < g.rows().size(); ++r) {
             const PairRow &row = g.rows()[r];
-            QString label = row.forward != kNoSlice ? qs(m.sliceName(row.forward))
-                                                    : qs(m.sliceName(g.nodes()[g.nodesOf(row).front()].node));
+            QString label = row.forward != kNoSlice
+                ? qs(m.sliceName(row.forward))
+                : qs(m.sliceName(g.nodes()[g.nodesOf(row).front()].node));
             label = shortName(label);
-            if (row.step != kNoValue)
-                label += QStringLiteral(" · step %1").arg(row.step);
+            if (row.step != kNoValue) label += QStringLiteral(" · step %1").arg(row.step);
             label += QStringLiteral(" · #%1").arg(r);
             bars.push_back({r, row.forwardGpu.time, row.backwardGpu.time, label});
         }
     }
     const size_t top = std::min<size_t>(size_t(n), bars.size());
-    std::partial_sort(bars.begin(), bars.begin() + long(top), bars.end(), [](const Bar &a, const Bar &b) {
-        const TimeNs x = a.fwd + a.bwd, y = b.fwd + b.bwd;
-        return x != y ? x > y : a.row < b.row;
-    });
+    std::partial_sort(
+        bars.begin(), bars.begin() + long(top), bars.end(), [](const Bar &a, const Bar &b) {
+            const TimeNs x = a.fwd + a.bwd, y = b.fwd + b.bwd;
+            return x != y ? x > y : a.row < b.row;
+        });
     bars.resize(top);
     std::reverse(bars.begin(), bars.end()); // largest at the top of a horizontal chart
 
@@ -193,18 +198,20 @@ QChart *ChartsView::buildTopPairs()
                                 : tr("Top %1 op pairs by forward + backward GPU time").arg(top));
     // A click on a bar selects its pair everywhere.
     connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet *) {
-        if (index < 0 || size_t(index) >= m_barRows.size())
-            return;
+        if (index < 0 || size_t(index) >= m_barRows.size()) return;
         const OpGraph &graph = *m_selection->trace().graph;
         const PairRow &row = graph.rows()[m_barRows[size_t(index)]];
-        m_selection->select(row.forward != kNoSlice ? row.forward
-                                                    : graph.nodes()[graph.nodesOf(row).front()].node);
+        m_selection->select(
+            row.forward != kNoSlice ? row.forward : graph.nodes()[graph.nodesOf(row).front()].node);
     });
-    connect(series, &QAbstractBarSeries::hovered, this, [this, categories](bool on, int index, QBarSet *set) {
-        if (on && index >= 0 && index < categories.size())
-            QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2: %3 ms").arg(categories[index], set->label())
-                                                   .arg(set->at(index), 0, 'f', 3));
-    });
+    connect(series, &QAbstractBarSeries::hovered, this,
+        [this, categories](bool on, int index, QBarSet *set) {
+            if (on && index >= 0 && index < categories.size())
+                QToolTip::showText(QCursor::pos(),
+                    QStringLiteral("%1\n%2: %3 ms")
+                        .arg(categories[index], set->label())
+                        .arg(set->at(index), 0, 'f', 3));
+        });
     return chart;
 }
 
@@ -213,14 +220,14 @@ QChart *ChartsView::buildSteps()
     const OpGraph &g = *m_selection->trace().graph;
     auto *chart = new QChart;
     const std::vector<StepBreakdown> steps = stepBreakdown(g);
-    struct Part
-    {
+    struct Part {
         QString name;
         QColor color;
         TimeNs StepBreakdown::*field;
     };
-    QBarSet *sets[5] = {new QBarSet(tr("forward")), new QBarSet(tr("backward")), new QBarSet(tr("backward – other")),
-                        new QBarSet(tr("other (optimizer, data…)")), new QBarSet(tr("idle"))};
+    QBarSet *sets[5] = {new QBarSet(tr("forward")), new QBarSet(tr("backward")),
+        new QBarSet(tr("backward – other")), new QBarSet(tr("other (optimizer, data…)")),
+        new QBarSet(tr("idle"))};
     const QColor colors[5] = {kForward, kBackward, kBackwardOther, kOther, kIdle};
     QStringList categories;
     double maxMs = 0;
@@ -250,7 +257,8 @@ QChart *ChartsView::buildSteps()
     axisY->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
-    chart->setTitle(steps.empty() ? tr("No ProfilerStep#N in this trace") : tr("GPU time per ProfilerStep"));
+    chart->setTitle(
+        steps.empty() ? tr("No ProfilerStep#N in this trace") : tr("GPU time per ProfilerStep"));
     return chart;
 }
 
@@ -265,12 +273,12 @@ QChart *ChartsView::buildScatter()
     double maxV = 0;
     std::vector<QString> labels;
     for (uint32_t i = 0; i < groups.size(); ++i) {
-        if (!groups[i].paired)
-            continue;
+        if (!groups[i].paired) continue;
         const double x = toMs(groups[i].fwdGpu[0]);
         const double y = toMs(groups[i].bwdGpu[0]);
         series->append(x, y);
-        labels.push_back(qs(m_groups->text(i, PairGroupTable::FwdName)) + QStringLiteral(" ×%1").arg(groups[i].rows.size()));
+        labels.push_back(qs(m_groups->text(i, PairGroupTable::FwdName))
+            + QStringLiteral(" ×%1").arg(groups[i].rows.size()));
         maxV = std::max({maxV, x, y});
     }
     chart->addSeries(series);
@@ -300,13 +308,15 @@ QChart *ChartsView::buildScatter()
         diag->attachAxis(axisY);
     }
     connect(series, &QScatterSeries::hovered, this, [series, labels](const QPointF &p, bool on) {
-        if (!on)
-            return;
+        if (!on) return;
         const auto points = series->points();
         for (qsizetype i = 0; i < points.size(); ++i) {
             if (points[i] == p) {
-                QToolTip::showText(QCursor::pos(), QStringLiteral("%1\nforward %2 ms, backward %3 ms")
-                                                       .arg(labels[size_t(i)]).arg(p.x(), 0, 'f', 3).arg(p.y(), 0, 'f', 3));
+                QToolTip::showText(QCursor::pos(),
+                    QStringLiteral("%1\nforward %2 ms, backward %3 ms")
+                        .arg(labels[size_t(i)])
+                        .arg(p.x(), 0, 'f', 3)
+                        .arg(p.y(), 0, 'f', 3));
                 return;
             }
         }

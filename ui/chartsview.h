@@ -21,14 +21,14 @@ class PairGroupTable;
  * time — clicking a bar selects that pair everywhere; (2) per-ProfilerStep GPU time split into
  * forward, backward, backward-other, other and idle; (3) backward vs forward GPU time per group.
  */
-class ChartsView : public QWidget
-{
+class ChartsView : public QWidget {
     Q_OBJECT
 public:
     enum Kind { TopPairs, Steps, Scatter };
 
-    ChartsView(SelectionController *selection, std::shared_ptr<const PairGroupTable> groups,
-               QWidget *parent = nullptr);
+    ChartsView(SelectionController *selection,
+        std::shared_ptr<const PairGroupTable> groups,
+        QWidget *parent = nullptr);
 
     void setKind(Kind kind);
     Kind kind() const { return m_kind; }

@@ -13,7 +13,10 @@ namespace {
 constexpr int SliceRole = Qt::UserRole + 1;
 constexpr int kMaxGpuRows = 500;
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 } // namespace
 
 DetailsPanel::DetailsPanel(QWidget *parent)
@@ -28,10 +31,10 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     // Clicking a linked event (a kernel, the launching op, the counterpart) selects it.
     connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const QVariant v = item->data(0, SliceRole);
-        if (v.isValid() && m_selection)
-            m_selection->select(SliceId(v.toUInt()));
+        if (v.isValid() && m_selection) m_selection->select(SliceId(v.toUInt()));
     });
-    connect(this, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) { emit itemActivated(item, 0); });
+    connect(this, &QTreeWidget::itemClicked, this,
+        [this](QTreeWidgetItem *item) { emit itemActivated(item, 0); });
 }
 
 void DetailsPanel::setSelectionController(SelectionController *selection)
@@ -39,7 +42,8 @@ void DetailsPanel::setSelectionController(SelectionController *selection)
     disconnect(m_connection);
     m_selection = selection;
     if (selection)
-        m_connection = connect(selection, &SelectionController::selectionChanged, this, &DetailsPanel::showSlice);
+        m_connection = connect(
+            selection, &SelectionController::selectionChanged, this, &DetailsPanel::showSlice);
     showSlice(selection ? selection->current() : kNoSlice);
 }
 
@@ -54,13 +58,14 @@ QTreeWidgetItem *DetailsPanel::section(const QString &title)
     return item;
 }
 
-QTreeWidgetItem *DetailsPanel::addLink(QTreeWidgetItem *parent, const QString &label, SliceId slice, const QString &value)
+QTreeWidgetItem *DetailsPanel::addLink(
+    QTreeWidgetItem *parent, const QString &label, SliceId slice, const QString &value)
 {
     const TraceModel &m = *m_selection->trace().model;
     QString text = value;
     if (text.isEmpty() && slice != kNoSlice)
-        text = qs(m.sliceName(slice)) + QStringLiteral("  (") + formatDuration(double(m.slices.dur[slice]))
-               + QLatin1Char(')');
+        text = qs(m.sliceName(slice)) + QStringLiteral("  (")
+            + formatDuration(double(m.slices.dur[slice])) + QLatin1Char(')');
     auto *item = new QTreeWidgetItem(parent, {label, text});
     if (slice != kNoSlice) {
         item->setData(0, SliceRole, uint(slice));
@@ -73,8 +78,7 @@ QTreeWidgetItem *DetailsPanel::addLink(QTreeWidgetItem *parent, const QString &l
 void DetailsPanel::showSlice(SliceId s)
 {
     clear();
-    if (!m_selection || s == kNoSlice)
-        return;
+    if (!m_selection || s == kNoSlice) return;
     const LoadedTrace &trace = m_selection->trace();
     const TraceModel &m = *trace.model;
     const OpGraph &g = *trace.graph;
@@ -83,10 +87,14 @@ void DetailsPanel::showSlice(SliceId s)
     QTreeWidgetItem *event = section(tr("Event"));
     new QTreeWidgetItem(event, {tr("name"), qs(m.sliceName(s))});
     new QTreeWidgetItem(event, {tr("category"), qs(m.str(t.category[s]))});
-    new QTreeWidgetItem(event, {tr("thread"), qs(m.laneLabel(t.lane[s])) + QStringLiteral("  (pid ")
-                                                 + qs(m.str(m.lanes[t.lane[s]].pidText)) + QLatin1Char(')')});
-    new QTreeWidgetItem(event, {tr("start"), formatDuration(double(t.start[s] - m.minTime))
-                                                 + tr("  (ts %1)").arg(QString::fromStdString(writtenTs(m, s)))});
+    new QTreeWidgetItem(event,
+        {tr("thread"),
+            qs(m.laneLabel(t.lane[s])) + QStringLiteral("  (pid ")
+                + qs(m.str(m.lanes[t.lane[s]].pidText)) + QLatin1Char(')')});
+    new QTreeWidgetItem(event,
+        {tr("start"),
+            formatDuration(double(t.start[s] - m.minTime))
+                + tr("  (ts %1)").arg(QString::fromStdString(writtenTs(m, s)))});
     new QTreeWidgetItem(event, {tr("duration"), formatDuration(double(t.dur[s]))});
     if (const int64_t step = g.stepAt(t.start[s]); step != kNoValue)
         new QTreeWidgetItem(event, {tr("step"), QString::number(step)});
@@ -118,12 +126,19 @@ void DetailsPanel::showSlice(SliceId s)
             const BackwardNode &n = g.nodes()[i];
             addLink(pair, tr("backward (#%1)").arg(t.sequence[n.node]), n.node);
         }
-        new QTreeWidgetItem(pair, {tr("forward GPU"), tr("%1 events, %2").arg(row.forwardGpu.count)
-                                                          .arg(formatDuration(double(row.forwardGpu.time)))});
-        new QTreeWidgetItem(pair, {tr("backward GPU"), tr("%1 events, %2").arg(row.backwardGpu.count)
-                                                           .arg(formatDuration(double(row.backwardGpu.time)))});
+        new QTreeWidgetItem(pair,
+            {tr("forward GPU"),
+                tr("%1 events, %2")
+                    .arg(row.forwardGpu.count)
+                    .arg(formatDuration(double(row.forwardGpu.time)))});
+        new QTreeWidgetItem(pair,
+            {tr("backward GPU"),
+                tr("%1 events, %2")
+                    .arg(row.backwardGpu.count)
+                    .arg(formatDuration(double(row.backwardGpu.time)))});
         if (row.recompute)
-            new QTreeWidgetItem(pair, {tr("recompute"), tr("forward re-run inside backward (checkpointing)")});
+            new QTreeWidgetItem(
+                pair, {tr("recompute"), tr("forward re-run inside backward (checkpointing)")});
     }
 
     if (isGpuWork(t.kind[s])) {
@@ -134,21 +149,25 @@ void DetailsPanel::showSlice(SliceId s)
         else
             new QTreeWidgetItem(launch, {tr("runtime call"), tr("not found")});
         const SliceId op = g.launchingOp(s);
-        if (op != kNoSlice)
-            addLink(launch, tr("launching op"), op);
+        if (op != kNoSlice) addLink(launch, tr("launching op"), op);
         new QTreeWidgetItem(launch, {tr("side"), qs(gpuSideName(gpuSideOf(g, s)))});
         if (const GpuInfo *info = m.gpu(s)) {
-            new QTreeWidgetItem(launch, {tr("device · stream"), QStringLiteral("%1 · %2").arg(info->device).arg(info->stream)});
+            new QTreeWidgetItem(launch,
+                {tr("device · stream"),
+                    QStringLiteral("%1 · %2").arg(info->device).arg(info->stream)});
         }
     } else {
         const std::span<const SliceId> kernels = g.gpuEventsUnder(s);
         if (!kernels.empty()) {
             const GpuTotals totals = g.gpuTotalsUnder(s);
-            QTreeWidgetItem *gpu = section(tr("GPU events (%1, %2)").arg(kernels.size()).arg(formatDuration(double(totals.time))));
+            QTreeWidgetItem *gpu = section(tr("GPU events (%1, %2)")
+                                               .arg(kernels.size())
+                                               .arg(formatDuration(double(totals.time))));
             int shown = 0;
             for (SliceId k : kernels) {
                 if (++shown > kMaxGpuRows) {
-                    new QTreeWidgetItem(gpu, {tr("…"), tr("%1 more").arg(kernels.size() - kMaxGpuRows)});
+                    new QTreeWidgetItem(
+                        gpu, {tr("…"), tr("%1 more").arg(kernels.size() - kMaxGpuRows)});
                     break;
                 }
                 addLink(gpu, QString::fromUtf8(kindName(t.kind[k]).data()), k);

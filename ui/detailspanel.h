@@ -13,8 +13,7 @@ namespace ks {
  * its pair and how it was linked, the GPU events it launched (click one to select it) and, for a
  * GPU event, its launch, launching op and pair.
  */
-class DetailsPanel : public QTreeWidget
-{
+class DetailsPanel : public QTreeWidget {
     Q_OBJECT
 public:
     explicit DetailsPanel(QWidget *parent = nullptr);
@@ -24,7 +23,8 @@ public:
 private:
     void showSlice(SliceId slice);
     QTreeWidgetItem *section(const QString &title);
-    QTreeWidgetItem *addLink(QTreeWidgetItem *parent, const QString &label, SliceId slice, const QString &value = {});
+    QTreeWidgetItem *addLink(
+        QTreeWidgetItem *parent, const QString &label, SliceId slice, const QString &value = {});
 
     QPointer<SelectionController> m_selection;
     QMetaObject::Connection m_connection;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "exporter.h"
 
-#include "tablemodel.h"
 #include "table.h"
+#include "tablemodel.h"
 #include "timelineview.h"
 
 #include <QBuffer>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -34,20 +35,44 @@ bool open(QSaveFile &file, QString &error)
 }
 
 template<typename Paint>
-bool saveSvg(const QString &path, QSize size, const QString &title, Paint &&paint, QString &error)
+bool saveSvg(const QString &path,
+    QSize size,
+    const QString &title,
+    Paint &&paint,
+    QString &error,
+    QSize viewBox = {})
 {
-    QSaveFile file(path);
-    if (!open(file, error))
-        return false;
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setOutputDevice(&file);
+    svg.setOutputDevice(&buffer);
     svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setViewBox(QRect(QPoint(0, 0), viewBox.isValid() ? viewBox : size));
     svg.setTitle(title);
     svg.setDescription(QStringLiteral("Kinetoscope"));
     {
         QPainter painter(&svg);
         paint(painter);
+    }
+    // QSvgGenerator states the size in millimetres, which viewers turn back into pixels at
+    // different resolutions; state it in pixels so the picture has the size that was asked.
+    QByteArray data = buffer.data();
+    static const QRegularExpression sizeAttributes(
+        QStringLiteral("width=\"[0-9.]+mm\" height=\"[0-9.]+mm\""));
+    const QString header = QString::fromUtf8(data.left(1024));
+    const QRegularExpressionMatch m = sizeAttributes.match(header);
+    if (m.hasMatch()) {
+        const QByteArray replacement = QStringLiteral("width=\"%1\" height=\"%2\"")
+                                           .arg(size.width())
+                                           .arg(size.height())
+                                           .toUtf8();
+        data.replace(m.capturedStart(), m.capturedLength(), replacement);
+    }
+    QSaveFile file(path);
+    if (!open(file, error)) return false;
+    if (file.write(data) != data.size()) {
+        error = QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
+        return false;
     }
     return commit(file, error);
 }
@@ -55,8 +80,7 @@ bool saveSvg(const QString &path, QSize size, const QString &title, Paint &&pain
 bool savePng(const QString &path, const QImage &image, QString &error)
 {
     QSaveFile file(path);
-    if (!open(file, error))
-        return false;
+    if (!open(file, error)) return false;
     if (!image.save(&file, "PNG")) {
         error = QStringLiteral("%1: cannot encode the image").arg(path);
         return false;
@@ -66,7 +90,10 @@ bool savePng(const QString &path, const QImage &image, QString &error)
 
 } // namespace
 
-bool isSvg(const QString &path) { return path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive); }
+bool isSvg(const QString &path)
+{
+    return path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive);
+}
 
 QImage timelineImage(TimelineView *timeline, qreal scale)
 {
@@ -84,27 +111,34 @@ QImage widgetImage(QWidget *widget, qreal scale)
     image.setDevicePixelRatio(scale);
     image.fill(widget->palette().color(QPalette::Window));
     QPainter painter(&image);
-    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    widget->render(
+        &painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
     return image;
 }
 
 bool saveTimeline(TimelineView *timeline, const QString &path, qreal scale, QString &error)
 {
     if (isSvg(path)) {
-        return saveSvg(path, timeline->size(), QStringLiteral("Kinetoscope timeline"),
-                       [&](QPainter &p) { timeline->render(p, timeline->size()); }, error);
+        return saveSvg(
+            path, timeline->size(), QStringLiteral("Kinetoscope timeline"),
+            [&](QPainter &p) { timeline->render(p, timeline->size()); }, error);
     }
     return savePng(path, timelineImage(timeline, scale), error);
 }
 
-bool saveWidget(QWidget *widget, const QString &path, qreal scale, QString &error)
+bool saveWidget(QWidget *widget, const QString &path, qreal scale, QString &error, QSize outputSize)
 {
+    const QSize size = outputSize.isValid() ? outputSize : widget->size();
     if (isSvg(path)) {
-        return saveSvg(path, widget->size(), widget->windowTitle(),
-                       [&](QPainter &p) { widget->render(&p, QPoint(), QRegion(), QWidget::DrawChildren); },
-                       error);
+        return saveSvg(
+            path, size, widget->windowTitle(),
+            [&](QPainter &p) { widget->render(&p, QPoint(), QRegion(), QWidget::DrawChildren); },
+            error, widget->size());
     }
-    return savePng(path, widgetImage(widget, scale), error);
+    QImage image = widgetImage(widget, scale);
+    if (size != widget->size())
+        image = image.scaled(size * scale, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    return savePng(path, image, error);
 }
 
 bool saveTable(const TableModel *model, const QString &path, QString &error)

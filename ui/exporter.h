@@ -23,8 +23,13 @@ bool isSvg(const QString &path);
 
 //! The timeline exactly as shown, at \a scale × its size (PNG) or as vector graphics (SVG).
 bool saveTimeline(TimelineView *timeline, const QString &path, qreal scale, QString &error);
-//! Any widget (window, chart, table) as PNG, or as SVG through QWidget::render.
-bool saveWidget(QWidget *widget, const QString &path, qreal scale, QString &error);
+/*!
+ * Any widget (window, chart, table) as PNG, or as SVG through QWidget::render. When
+ * \a outputSize is given and differs from the widget's size (a window cannot shrink below its
+ * minimum size), the picture is scaled to it.
+ */
+bool saveWidget(
+    QWidget *widget, const QString &path, qreal scale, QString &error, QSize outputSize = {});
 //! The timeline (or a widget) as an image, for the clipboard.
 QImage timelineImage(TimelineView *timeline, qreal scale);
 QImage widgetImage(QWidget *widget, qreal scale);

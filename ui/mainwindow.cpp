@@ -4,18 +4,17 @@
 #include "chartsview.h"
 #include "detailspanel.h"
 #include "exporter.h"
+#include "resources.h"
 #include "tablemodel.h"
 #include "timelineview.h"
 #include "traceloader.h"
 #include "tracetab.h"
-#include "resources.h"
 #include "version.h"
 
 #include <QApplication>
 #include <QChartView>
 #include <QClipboard>
 #include <QDir>
-#include <QSaveFile>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -29,6 +28,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -72,9 +72,10 @@ MainWindow::MainWindow(QWidget *parent)
     buildStatusBar();
 
     // An empty window says what to do.
-    auto *hint = new QLabel(tr("<h2>Kinetoscope</h2><p>Drop PyTorch profiler traces (<tt>.pt.trace.json</tt>, "
-                               "<tt>.json.gz</tt>) here, or use File ▸ Open (Ctrl+O) or File ▸ Open Demo.</p>"),
-                            this);
+    auto *hint = new QLabel(
+        tr("<h2>Kinetoscope</h2><p>Drop PyTorch profiler traces (<tt>.pt.trace.json</tt>, "
+           "<tt>.json.gz</tt>) here, or use File ▸ Open (Ctrl+O) or File ▸ Open Demo.</p>"),
+        this);
     hint->setAlignment(Qt::AlignCenter);
     hint->setObjectName(QStringLiteral("emptyHint"));
     m_tabs->addTab(hint, tr("Welcome"));
@@ -87,7 +88,8 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(), kTraceFilter);
+        const QStringList paths
+            = QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(), kTraceFilter);
         openFiles(paths);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -95,16 +97,19 @@ void MainWindow::buildMenus()
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
-        if (currentTab())
-            emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
+        if (currentTab()) emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *exportMenu = menuBar()->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Timeline as PNG…"), this, [this] { exportTimeline(tr("PNG images (*.png)"), 1); });
-    exportMenu->addAction(tr("Timeline as PNG (2×)…"), this, [this] { exportTimeline(tr("PNG images (*.png)"), 2); });
-    exportMenu->addAction(tr("Timeline as SVG…"), this, [this] { exportTimeline(tr("SVG images (*.svg)"), 1); });
-    exportMenu->addAction(tr("Window as PNG…"), this, [this] { exportWidget(this, tr("window"), tr("PNG images (*.png)")); });
+    exportMenu->addAction(
+        tr("Timeline as PNG…"), this, [this] { exportTimeline(tr("PNG images (*.png)"), 1); });
+    exportMenu->addAction(
+        tr("Timeline as PNG (2×)…"), this, [this] { exportTimeline(tr("PNG images (*.png)"), 2); });
+    exportMenu->addAction(
+        tr("Timeline as SVG…"), this, [this] { exportTimeline(tr("SVG images (*.svg)"), 1); });
+    exportMenu->addAction(tr("Window as PNG…"), this,
+        [this] { exportWidget(this, tr("window"), tr("PNG images (*.png)")); });
     exportMenu->addAction(tr("Chart as PNG…"), this, [this] {
         if (TraceTab *t = currentTab())
             exportWidget(t->charts()->chartView(), tr("chart"), tr("PNG images (*.png)"));
@@ -114,75 +119,79 @@ void MainWindow::buildMenus()
             exportWidget(t->charts()->chartView(), tr("chart"), tr("SVG images (*.svg)"));
     });
     exportMenu->addSeparator();
-    exportMenu->addAction(tr("Pair Table as CSV…"), this, [this] { exportTable(false, tr("CSV files (*.csv)")); });
-    exportMenu->addAction(tr("Pair Table as JSON…"), this, [this] { exportTable(false, tr("JSON files (*.json)")); });
-    exportMenu->addAction(tr("GPU Event Table as CSV…"), this, [this] { exportTable(true, tr("CSV files (*.csv)")); });
+    exportMenu->addAction(
+        tr("Pair Table as CSV…"), this, [this] { exportTable(false, tr("CSV files (*.csv)")); });
+    exportMenu->addAction(
+        tr("Pair Table as JSON…"), this, [this] { exportTable(false, tr("JSON files (*.json)")); });
+    exportMenu->addAction(tr("GPU Event Table as CSV…"), this,
+        [this] { exportTable(true, tr("CSV files (*.csv)")); });
     exportMenu->addSeparator();
-    exportMenu->addAction(tr("Copy Timeline Image"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
-        if (TraceTab *t = currentTab()) {
-            QApplication::clipboard()->setImage(Exporter::timelineImage(t->timeline(), devicePixelRatioF()));
-            statusBar()->showMessage(tr("Timeline image copied"), 3000);
-        }
-    });
+    exportMenu->addAction(
+        tr("Copy Timeline Image"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
+            if (TraceTab *t = currentTab()) {
+                QApplication::clipboard()->setImage(
+                    Exporter::timelineImage(t->timeline(), devicePixelRatioF()));
+                statusBar()->showMessage(tr("Timeline image copied"), 3000);
+            }
+        });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
-        if (TraceTab *t = currentTab())
-            t->startFind();
+        if (TraceTab *t = currentTab()) t->startFind();
     });
     view->addAction(tr("Show &Everything"), this, [this] {
-        if (TraceTab *t = currentTab())
-            t->timeline()->showAll();
+        if (TraceTab *t = currentTab()) t->timeline()->showAll();
     });
     view->addAction(tr("&Fit Selection"), this, [this] {
-        if (TraceTab *t = currentTab())
-            t->timeline()->fitSelection();
+        if (TraceTab *t = currentTab()) t->timeline()->fitSelection();
     });
     view->addSeparator();
     QAction *details = view->addAction(tr("&Details Panel"));
     details->setCheckable(true);
     details->setChecked(true);
-    connect(details, &QAction::toggled, this, [this](bool on) { findChild<QDockWidget *>(QStringLiteral("detailsDock"))->setVisible(on); });
+    connect(details, &QAction::toggled, this, [this](bool on) {
+        findChild<QDockWidget *>(QStringLiteral("detailsDock"))->setVisible(on);
+    });
 
     QMenu *navigate = menuBar()->addMenu(tr("&Navigate"));
     navigate->addAction(tr("Jump to &Counterpart"), this, [this] {
-        if (TraceTab *t = currentTab())
-            t->selection()->jumpToCounterpart();
+        if (TraceTab *t = currentTab()) t->selection()->jumpToCounterpart();
     });
-    QAction *back = navigate->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), this, [this] {
-        if (TraceTab *t = currentTab())
-            t->selection()->back();
-    });
-    QAction *forward = navigate->addAction(tr("&Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), this, [this] {
-        if (TraceTab *t = currentTab())
-            t->selection()->forward();
-    });
+    QAction *back
+        = navigate->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), this, [this] {
+              if (TraceTab *t = currentTab()) t->selection()->back();
+          });
+    QAction *forward
+        = navigate->addAction(tr("&Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), this, [this] {
+              if (TraceTab *t = currentTab()) t->selection()->forward();
+          });
     back->setShortcutContext(Qt::ApplicationShortcut);
     forward->setShortcutContext(Qt::ApplicationShortcut);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
         auto *box = new QMessageBox(QMessageBox::Information, tr("Keyboard shortcuts"),
-                                    tr("<table>"
-                                       "<tr><td><b>Ctrl+wheel</b></td><td>zoom at the cursor</td></tr>"
-                                       "<tr><td><b>W / S</b></td><td>zoom in / out</td></tr>"
-                                       "<tr><td><b>A / D</b>, Shift+wheel, drag</td><td>pan</td></tr>"
-                                       "<tr><td><b>wheel</b></td><td>scroll lanes</td></tr>"
-                                       "<tr><td><b>F</b> / <b>0</b></td><td>fit selection / show everything</td></tr>"
-                                       "<tr><td><b>J</b>, Enter, double-click</td><td>jump to the counterpart</td></tr>"
-                                       "<tr><td><b>Alt+Left / Alt+Right</b></td><td>back / forward</td></tr>"
-                                       "<tr><td><b>Ctrl+F</b></td><td>find (Enter / Shift+Enter: next / previous)</td></tr>"
-                                       "<tr><td>drag on the ruler</td><td>measure a time range</td></tr>"
-                                       "</table>"),
-                                    QMessageBox::Close, this);
+            tr("<table>"
+               "<tr><td><b>Ctrl+wheel</b></td><td>zoom at the cursor</td></tr>"
+               "<tr><td><b>W / S</b></td><td>zoom in / out</td></tr>"
+               "<tr><td><b>A / D</b>, Shift+wheel, drag</td><td>pan</td></tr>"
+               "<tr><td><b>wheel</b></td><td>scroll lanes</td></tr>"
+               "<tr><td><b>F</b> / <b>0</b></td><td>fit selection / show everything</td></tr>"
+               "<tr><td><b>J</b>, Enter, double-click</td><td>jump to the counterpart</td></tr>"
+               "<tr><td><b>Alt+Left / Alt+Right</b></td><td>back / forward</td></tr>"
+               "<tr><td><b>Ctrl+F</b></td><td>find (Enter / Shift+Enter: next / previous)</td></tr>"
+               "<tr><td>drag on the ruler</td><td>measure a time range</td></tr>"
+               "</table>"),
+            QMessageBox::Close, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     });
     help->addAction(tr("&About Kinetoscope"), this, [this] {
         QMessageBox::about(this, tr("About Kinetoscope"),
-                           tr("<h3>Kinetoscope %1</h3><p>Forward ops, their backward ops and the GPU kernels each "
-                              "of them ran, from PyTorch profiler traces.</p><p>Licensed under the MIT license.</p>")
-                               .arg(QStringLiteral(KINETOSCOPE_VERSION)));
+            tr("<h3>Kinetoscope %1</h3><p>Forward ops, their backward ops and the GPU kernels each "
+               "of them ran, from PyTorch profiler traces.</p><p>Licensed under the MIT "
+               "license.</p>")
+                .arg(QStringLiteral(KINETOSCOPE_VERSION)));
     });
 }
 
@@ -205,33 +214,29 @@ void MainWindow::buildStatusBar()
     m_progressBox->hide();
     connect(m_cancelButton, &QPushButton::clicked, this, [this] {
         m_queue.clear();
-        if (m_loader)
-            m_loader->cancel();
+        if (m_loader) m_loader->cancel();
     });
 }
 
 void MainWindow::openFiles(const QStringList &paths)
 {
     for (const QString &p : paths) {
-        if (!p.isEmpty())
-            m_queue.push_back(p);
+        if (!p.isEmpty()) m_queue.push_back(p);
     }
-    if (!m_loader)
-        startNextLoad();
+    if (!m_loader) startNextLoad();
 }
 
 QString MainWindow::demoTracePath()
 {
     // The demo is embedded in the binary; loaders and the details panel read files, so unpack it.
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    const QString path = (dir.isEmpty() ? QDir::tempPath() : dir) + QStringLiteral("/demo.pt.trace.json.gz");
+    const QString path
+        = (dir.isEmpty() ? QDir::tempPath() : dir) + QStringLiteral("/demo.pt.trace.json.gz");
     QFile resource(Resources::demoTrace());
-    if (!resource.open(QIODevice::ReadOnly))
-        return {};
+    if (!resource.open(QIODevice::ReadOnly)) return {};
     const QByteArray data = resource.readAll();
     QFile existing(path);
-    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == data)
-        return path;
+    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == data) return path;
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly) || out.write(data) != data.size() || !out.commit())
@@ -265,9 +270,11 @@ void MainWindow::startNextLoad()
     m_progressBox->show();
     connect(loader, &TraceLoader::progress, this, [this, name](int permille, double bps) {
         m_progressBar->setValue(permille);
-        QString text = tr("Loading %1: %2% · %3 MB/s").arg(name).arg(permille / 10).arg(bps / 1e6, 0, 'f', 0);
-        if (!m_queue.empty())
-            text += tr(" (%n more queued)", nullptr, int(m_queue.size()));
+        QString text = tr("Loading %1: %2% · %3 MB/s")
+                           .arg(name)
+                           .arg(permille / 10)
+                           .arg(bps / 1e6, 0, 'f', 0);
+        if (!m_queue.empty()) text += tr(" (%n more queued)", nullptr, int(m_queue.size()));
         m_progressLabel->setText(text);
     });
     auto done = [this, loader] {
@@ -275,12 +282,14 @@ void MainWindow::startNextLoad()
         m_loader = nullptr;
         startNextLoad();
     };
-    connect(loader, &TraceLoader::finished, this, [this, path, name, done](std::shared_ptr<const LoadedTrace> trace) {
-        addRecent(path);
-        statusBar()->showMessage(tr("Loaded %1 in %2 s").arg(name).arg(trace->seconds, 0, 'f', 2), 5000);
-        addTrace(std::move(trace), name);
-        done();
-    });
+    connect(loader, &TraceLoader::finished, this,
+        [this, path, name, done](std::shared_ptr<const LoadedTrace> trace) {
+            addRecent(path);
+            statusBar()->showMessage(
+                tr("Loaded %1 in %2 s").arg(name).arg(trace->seconds, 0, 'f', 2), 5000);
+            addTrace(std::move(trace), name);
+            done();
+        });
     connect(loader, &TraceLoader::failed, this, [this, done](const QString &message) {
         emit loadFailed(message);
         showError(tr("Cannot open trace"), message);
@@ -310,7 +319,10 @@ TraceTab *MainWindow::addTrace(std::shared_ptr<const LoadedTrace> trace, const Q
     return tab;
 }
 
-TraceTab *MainWindow::currentTab() const { return qobject_cast<TraceTab *>(m_tabs->currentWidget()); }
+TraceTab *MainWindow::currentTab() const
+{
+    return qobject_cast<TraceTab *>(m_tabs->currentWidget());
+}
 
 void MainWindow::onCurrentTabChanged()
 {
@@ -328,8 +340,7 @@ QStringList MainWindow::recentFiles() const
 void MainWindow::addRecent(const QString &path)
 {
     // The unpacked demo is not a file the user chose.
-    if (path == demoTracePath())
-        return;
+    if (path == demoTracePath()) return;
     QStringList recent = recentFiles();
     const QString absolute = QFileInfo(path).absoluteFilePath();
     recent.removeAll(absolute);
@@ -359,16 +370,14 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (event->mimeData()->hasUrls())
-        event->acceptProposedAction();
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
     QStringList paths;
     for (const QUrl &url : event->mimeData()->urls()) {
-        if (url.isLocalFile())
-            paths << url.toLocalFile();
+        if (url.isLocalFile()) paths << url.toLocalFile();
     }
     openFiles(paths);
     event->acceptProposedAction();
@@ -386,20 +395,18 @@ QString MainWindow::askSavePath(const QString &title, const QString &filter, con
     QFileDialog dialog(this, title, QString(), filter);
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix(suffix);
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return {};
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
     return dialog.selectedFiles().first();
 }
 
 void MainWindow::exportTimeline(const QString &filter, qreal scale)
 {
     TraceTab *t = currentTab();
-    if (!t)
-        return;
+    if (!t) return;
     const bool svg = filter.contains(QLatin1String("svg"));
-    const QString path = askSavePath(tr("Export timeline"), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
-    if (path.isEmpty())
-        return;
+    const QString path = askSavePath(
+        tr("Export timeline"), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
+    if (path.isEmpty()) return;
     QString error;
     if (!Exporter::saveTimeline(t->timeline(), path, scale, error))
         showError(tr("Export failed"), error);
@@ -410,9 +417,9 @@ void MainWindow::exportTimeline(const QString &filter, qreal scale)
 void MainWindow::exportWidget(QWidget *widget, const QString &what, const QString &filter)
 {
     const bool svg = filter.contains(QLatin1String("svg"));
-    const QString path = askSavePath(tr("Export %1").arg(what), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
-    if (path.isEmpty())
-        return;
+    const QString path = askSavePath(
+        tr("Export %1").arg(what), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
+    if (path.isEmpty()) return;
     QString error;
     if (!Exporter::saveWidget(widget, path, 1, error))
         showError(tr("Export failed"), error);
@@ -423,13 +430,11 @@ void MainWindow::exportWidget(QWidget *widget, const QString &what, const QStrin
 void MainWindow::exportTable(bool kernels, const QString &filter)
 {
     TraceTab *t = currentTab();
-    if (!t)
-        return;
+    if (!t) return;
     const bool json = filter.contains(QLatin1String("json"));
     const QString path = askSavePath(kernels ? tr("Export GPU events") : tr("Export pairs"), filter,
-                                     json ? QStringLiteral("json") : QStringLiteral("csv"));
-    if (path.isEmpty())
-        return;
+        json ? QStringLiteral("json") : QStringLiteral("csv"));
+    if (path.isEmpty()) return;
     QString error;
     if (!Exporter::saveTable(kernels ? t->kernelModel() : t->pairModel(), path, error))
         showError(tr("Export failed"), error);

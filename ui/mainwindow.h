@@ -29,8 +29,7 @@ class TraceTab;
  * background loading with progress and Cancel in the status bar, drag and drop, recent files,
  * and the Export menu.
  */
-class MainWindow : public QMainWindow
-{
+class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget *parent = nullptr);

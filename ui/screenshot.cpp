@@ -23,7 +23,10 @@ namespace {
 
 enum { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed = 3 };
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 int editDistance(const QString &a, const QString &b)
 {
@@ -34,7 +37,8 @@ int editDistance(const QString &a, const QString &b)
         cur[0] = i;
         for (int j = 1; j <= b.size(); ++j) {
             const int cost = a[i - 1].toLower() == b[j - 1].toLower() ? 0 : 1;
-            cur[size_t(j)] = std::min({prev[size_t(j)] + 1, cur[size_t(j) - 1] + 1, prev[size_t(j) - 1] + cost});
+            cur[size_t(j)] = std::min(
+                {prev[size_t(j)] + 1, cur[size_t(j) - 1] + 1, prev[size_t(j) - 1] + cost});
         }
         std::swap(prev, cur);
     }
@@ -49,16 +53,15 @@ std::vector<SliceId> forwardOpsNamed(const LoadedTrace &trace, const QString &na
     const std::string key = name.toStdString();
     std::vector<SliceId> out;
     for (const PairRow &row : g.rows()) {
-        if (row.forward != kNoSlice && m.sliceName(row.forward) == key)
-            out.push_back(row.forward);
+        if (row.forward != kNoSlice && m.sliceName(row.forward) == key) out.push_back(row.forward);
     }
-    if (!out.empty())
-        return out;
+    if (!out.empty()) return out;
     for (SliceId s = 0; s < m.slices.size(); ++s) {
         if (!m.lanes[m.slices.lane[s]].device && m.sliceName(s) == key && !g.isBackwardNode(s))
             out.push_back(s);
     }
-    std::stable_sort(out.begin(), out.end(), [&](SliceId a, SliceId b) { return m.slices.start[a] < m.slices.start[b]; });
+    std::stable_sort(out.begin(), out.end(),
+        [&](SliceId a, SliceId b) { return m.slices.start[a] < m.slices.start[b]; });
     return out;
 }
 
@@ -67,16 +70,15 @@ QStringList closeMatches(const LoadedTrace &trace, const QString &name)
     const TraceModel &m = *trace.model;
     std::set<StringId> ids;
     for (SliceId s = 0; s < m.slices.size(); ++s) {
-        if (m.slices.kind[s] == EventKind::CpuOp)
-            ids.insert(m.slices.name[s]);
+        if (m.slices.kind[s] == EventKind::CpuOp) ids.insert(m.slices.name[s]);
     }
     std::vector<std::pair<int, QString>> scored;
     for (StringId id : ids) {
         const QString candidate = qs(m.str(id));
-        const bool contains = candidate.contains(name, Qt::CaseInsensitive) || name.contains(candidate, Qt::CaseInsensitive);
+        const bool contains = candidate.contains(name, Qt::CaseInsensitive)
+            || name.contains(candidate, Qt::CaseInsensitive);
         const int d = contains ? 0 : editDistance(candidate, name);
-        if (contains || d <= std::max(3, int(name.size()) / 3))
-            scored.emplace_back(d, candidate);
+        if (contains || d <= std::max(3, int(name.size()) / 3)) scored.emplace_back(d, candidate);
     }
     std::sort(scored.begin(), scored.end());
     QStringList out;
@@ -93,16 +95,23 @@ int fail(int code, const QString &message)
 
 } // namespace
 
-bool parseScreenshotRequest(const QString &out, const QString &file, const QString &view, const QString &select,
-                            const QString &range, const QString &size, ScreenshotRequest &r, QString &error)
+bool parseScreenshotRequest(const QString &out,
+    const QString &file,
+    const QString &view,
+    const QString &select,
+    const QString &range,
+    const QString &size,
+    ScreenshotRequest &r,
+    QString &error)
 {
     r.out = out;
     r.file = file;
     r.view = view.isEmpty() ? QStringLiteral("window") : view;
-    static const QStringList views = {QStringLiteral("timeline"), QStringLiteral("table"), QStringLiteral("chart"),
-                                      QStringLiteral("window")};
+    static const QStringList views = {QStringLiteral("timeline"), QStringLiteral("table"),
+        QStringLiteral("chart"), QStringLiteral("window")};
     if (!views.contains(r.view)) {
-        error = QStringLiteral("--view must be one of timeline, table, chart, window (got '%1')").arg(view);
+        error = QStringLiteral("--view must be one of timeline, table, chart, window (got '%1')")
+                    .arg(view);
         return false;
     }
     if (!out.endsWith(QLatin1String(".png"), Qt::CaseInsensitive) && !Exporter::isSvg(out)) {
@@ -125,7 +134,9 @@ bool parseScreenshotRequest(const QString &out, const QString &file, const QStri
         const double a = parts.size() == 2 ? parts[0].toDouble(&ok1) : 0;
         const double b = parts.size() == 2 ? parts[1].toDouble(&ok2) : 0;
         if (!ok1 || !ok2 || !(b > a)) {
-            error = QStringLiteral("--range must be START_US:END_US with END_US > START_US (got '%1')").arg(range);
+            error = QStringLiteral(
+                "--range must be START_US:END_US with END_US > START_US (got '%1')")
+                        .arg(range);
             return false;
         }
         r.rangeUs = std::pair(a, b);
@@ -134,7 +145,9 @@ bool parseScreenshotRequest(const QString &out, const QString &file, const QStri
     const auto sm = sizeRe.match(size.isEmpty() ? QStringLiteral("1600x900") : size);
     const int w = sm.captured(1).toInt(), h = sm.captured(2).toInt();
     if (!sm.hasMatch() || w < 200 || h < 150 || w > 16384 || h > 16384) {
-        error = QStringLiteral("--size must be WIDTHxHEIGHT between 200x150 and 16384x16384 (got '%1')").arg(size);
+        error = QStringLiteral(
+            "--size must be WIDTHxHEIGHT between 200x150 and 16384x16384 (got '%1')")
+                    .arg(size);
         return false;
     }
     r.size = QSize(w, h);
@@ -144,8 +157,7 @@ bool parseScreenshotRequest(const QString &out, const QString &file, const QStri
 int renderScreenshot(const ScreenshotRequest &r)
 {
     OpenResult opened = openTrace(r.file.toStdString());
-    if (!opened.trace)
-        return fail(ExitLoadFailed, QString::fromStdString(opened.error));
+    if (!opened.trace) return fail(ExitLoadFailed, QString::fromStdString(opened.error));
     const LoadedTrace &trace = *opened.trace;
 
     SliceId selected = kNoSlice;
@@ -153,14 +165,19 @@ int renderScreenshot(const ScreenshotRequest &r)
         const std::vector<SliceId> ops = forwardOpsNamed(trace, r.selectName);
         if (ops.empty()) {
             const QStringList close = closeMatches(trace, r.selectName);
-            return fail(ExitUsage, QStringLiteral("kinetoscope: --select: no forward op named '%1'%2")
-                                       .arg(r.selectName,
-                                            close.isEmpty() ? QString()
-                                                            : QStringLiteral("; close matches: ") + close.join(QStringLiteral(", "))));
+            return fail(ExitUsage,
+                QStringLiteral("kinetoscope: --select: no forward op named '%1'%2")
+                    .arg(r.selectName,
+                        close.isEmpty() ? QString()
+                                        : QStringLiteral("; close matches: ")
+                                + close.join(QStringLiteral(", "))));
         }
         if (r.selectIndex >= int(ops.size()))
-            return fail(ExitUsage, QStringLiteral("kinetoscope: --select: only %1 forward ops named '%2' (#0 to #%3)")
-                                       .arg(ops.size()).arg(r.selectName).arg(ops.size() - 1));
+            return fail(ExitUsage,
+                QStringLiteral("kinetoscope: --select: only %1 forward ops named '%2' (#0 to #%3)")
+                    .arg(ops.size())
+                    .arg(r.selectName)
+                    .arg(ops.size() - 1));
         selected = ops[size_t(r.selectIndex)];
     }
 
@@ -174,29 +191,26 @@ int renderScreenshot(const ScreenshotRequest &r)
         target = tab->pairView();
     else if (r.view == QLatin1String("chart"))
         target = tab->charts();
-    if (target != &window)
-        target->setParent(nullptr);
+    if (target != &window) target->setParent(nullptr);
     target->resize(r.size);
     target->setAttribute(Qt::WA_DontShowOnScreen, true);
     target->show();
     QApplication::processEvents();
 
-    if (selected != kNoSlice)
-        tab->selection()->select(selected);
+    if (selected != kNoSlice) tab->selection()->select(selected);
     TimelineView *timeline = tab->timeline();
     if (r.rangeUs)
-        timeline->setRange(r.rangeUs->first * 1000.0, (r.rangeUs->second - r.rangeUs->first) * 1000.0);
+        timeline->setRange(
+            r.rangeUs->first * 1000.0, (r.rangeUs->second - r.rangeUs->first) * 1000.0);
     else if (selected != kNoSlice)
         timeline->fitSelection(); // frames the forward op and its backward counterpart
     QApplication::processEvents();
 
     QString error;
     const bool ok = target == timeline ? Exporter::saveTimeline(timeline, r.out, 1, error)
-                                       : Exporter::saveWidget(target, r.out, 1, error);
-    if (target != &window)
-        target->deleteLater();
-    if (!ok)
-        return fail(ExitWriteFailed, error);
+                                       : Exporter::saveWidget(target, r.out, 1, error, r.size);
+    if (target != &window) target->deleteLater();
+    if (!ok) return fail(ExitWriteFailed, error);
     return ExitOk;
 }
 

@@ -10,20 +10,25 @@
 namespace ks {
 
 //! A parsed `--screenshot OUT FILE` command (cli.md).
-struct ScreenshotRequest
-{
+struct ScreenshotRequest {
     QString out;
     QString file;
     QString view = QStringLiteral("window"); //!< timeline, table, chart or window
-    QString selectName;                      //!< empty: no selection
-    int selectIndex = 0;                     //!< K of NAME#K
+    QString selectName; //!< empty: no selection
+    int selectIndex = 0; //!< K of NAME#K
     std::optional<std::pair<double, double>> rangeUs;
-    QSize size{1600, 900};
+    QSize size {1600, 900};
 };
 
 //! Validates the options; false with a usage message in \a error.
-bool parseScreenshotRequest(const QString &out, const QString &file, const QString &view, const QString &select,
-                            const QString &range, const QString &size, ScreenshotRequest &request, QString &error);
+bool parseScreenshotRequest(const QString &out,
+    const QString &file,
+    const QString &view,
+    const QString &select,
+    const QString &range,
+    const QString &size,
+    ScreenshotRequest &request,
+    QString &error);
 
 //! Renders the request with the window's own widgets; returns the cli.md exit code.
 int renderScreenshot(const ScreenshotRequest &request);

@@ -15,11 +15,11 @@ namespace ks {
  * they all change it through here and all follow selectionChanged(). Jumps to a counterpart
  * are recorded so that back() / forward() retrace them (Alt+Left / Alt+Right).
  */
-class SelectionController : public QObject
-{
+class SelectionController : public QObject {
     Q_OBJECT
 public:
-    explicit SelectionController(std::shared_ptr<const LoadedTrace> trace, QObject *parent = nullptr);
+    explicit SelectionController(
+        std::shared_ptr<const LoadedTrace> trace, QObject *parent = nullptr);
 
     const LoadedTrace &trace() const { return *m_trace; }
     std::shared_ptr<const LoadedTrace> tracePointer() const { return m_trace; }

@@ -26,24 +26,49 @@ QColor forStyle(SliceStyle style, std::string_view name)
 {
     const uint32_t h = nameHash(name);
     switch (style) {
-    case SliceStyle::Forward: return inBand(h, 175, 235, 110, 170, 120, 165);  // teal → blue
-    case SliceStyle::Backward: return inBand(h, 5, 40, 150, 210, 135, 170);    // red → orange
-    case SliceStyle::Kernel: return inBand(h, 255, 315, 90, 150, 130, 170);    // violet → magenta
-    case SliceStyle::Communication: return inBand(h, 44, 56, 200, 230, 120, 145); // amber
-    case SliceStyle::Memcpy: return inBand(h, 95, 135, 110, 150, 115, 145);    // green
-    case SliceStyle::Memset: return inBand(h, 150, 170, 90, 130, 120, 150);    // sea green
-    case SliceStyle::Runtime: return inBand(h, 200, 220, 25, 45, 175, 195);    // pale grey-blue
-    case SliceStyle::Annotation: return inBand(h, 35, 50, 60, 90, 175, 200);   // sand
-    case SliceStyle::Python: return inBand(h, 70, 110, 20, 45, 180, 205);      // pale grey-green
-    case SliceStyle::GpuAnnotation: return inBand(h, 0, 360, 0, 10, 200, 215); // light grey
-    case SliceStyle::Other: break;
+    case SliceStyle::Forward:
+        return inBand(h, 175, 235, 110, 170, 120, 165); // teal → blue
+    case SliceStyle::Backward:
+        return inBand(h, 5, 40, 150, 210, 135, 170); // red → orange
+    case SliceStyle::Kernel:
+        return inBand(h, 255, 315, 90, 150, 130, 170); // violet → magenta
+    case SliceStyle::Communication:
+        return inBand(h, 44, 56, 200, 230, 120, 145); // amber
+    case SliceStyle::Memcpy:
+        return inBand(h, 95, 135, 110, 150, 115, 145); // green
+    case SliceStyle::Memset:
+        return inBand(h, 150, 170, 90, 130, 120, 150); // sea green
+    case SliceStyle::Runtime:
+        return inBand(h, 200, 220, 25, 45, 175, 195); // pale grey-blue
+    case SliceStyle::Annotation:
+        return inBand(h, 35, 50, 60, 90, 175, 200); // sand
+    case SliceStyle::Python:
+        return inBand(h, 70, 110, 20, 45, 180, 205); // pale grey-green
+    case SliceStyle::GpuAnnotation:
+        return inBand(h, 0, 360, 0, 10, 200, 215); // light grey
+    case SliceStyle::Other:
+        break;
     }
     return inBand(h, 0, 360, 0, 15, 170, 195);
 }
 
-QColor pairArrow() { return QColor(230, 80, 20); }
-QColor launchArrow() { return QColor(120, 40, 190); }
-QColor selectionOutline() { return QColor(20, 20, 20); }
-QColor counterpartOutline() { return QColor(230, 80, 20); }
+// Arrow hues lie outside every slice family above (crimson at 340°, a deep saturated green), so an
+// arrow never blends into the slices it crosses.
+QColor pairArrow()
+{
+    return QColor(205, 0, 75);
+}
+QColor launchArrow()
+{
+    return QColor(20, 150, 30);
+}
+QColor selectionOutline()
+{
+    return QColor(20, 20, 20);
+}
+QColor counterpartOutline()
+{
+    return QColor(205, 0, 75);
+}
 
 } // namespace ks::SliceColors

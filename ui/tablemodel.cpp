@@ -9,7 +9,8 @@
 
 namespace ks {
 
-TableModel::TableModel(std::shared_ptr<const Table> table, std::vector<size_t> filterColumns, QObject *parent)
+TableModel::TableModel(
+    std::shared_ptr<const Table> table, std::vector<size_t> filterColumns, QObject *parent)
     : QAbstractTableModel(parent)
     , m_table(std::move(table))
     , m_filterColumns(std::move(filterColumns))
@@ -33,8 +34,7 @@ int TableModel::columnCount(const QModelIndex &parent) const
 
 QVariant TableModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid() || size_t(index.row()) >= m_rows.size())
-        return {};
+    if (!index.isValid() || size_t(index.row()) >= m_rows.size()) return {};
     const uint32_t row = m_rows[size_t(index.row())];
     const auto column = size_t(index.column());
     switch (role) {
@@ -48,8 +48,9 @@ QVariant TableModel::data(const QModelIndex &index, int role) const
     case SourceRowRole:
         return row;
     case SortRole:
-        return m_table->isNumeric(column) ? QVariant(m_table->number(row, column))
-                                          : QVariant(QString::fromStdString(m_table->text(row, column)));
+        return m_table->isNumeric(column)
+            ? QVariant(m_table->number(row, column))
+            : QVariant(QString::fromStdString(m_table->text(row, column)));
     default:
         return {};
     }
@@ -65,8 +66,7 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
 
 void TableModel::sortRows(std::vector<uint32_t> &rows) const
 {
-    if (m_sortColumn < 0)
-        return;
+    if (m_sortColumn < 0) return;
     const auto column = size_t(m_sortColumn);
     const bool descending = m_sortOrder == Qt::DescendingOrder;
     // Keys once per row, then an index sort: cheap compares even for a million rows.
@@ -108,10 +108,9 @@ std::vector<uint32_t> TableModel::filtered(const QString &text, bool regex) cons
         std::iota(rows.begin(), rows.end(), 0);
         return rows;
     }
-    const QRegularExpression re(regex ? text : QRegularExpression::escape(text),
-                                QRegularExpression::CaseInsensitiveOption);
-    if (!re.isValid())
-        return rows;
+    const QRegularExpression re(
+        regex ? text : QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption);
+    if (!re.isValid()) return rows;
     const std::string needle = text.toLower().toStdString();
     for (uint32_t r = 0; r < n; ++r) {
         for (size_t c : m_filterColumns) {
@@ -121,9 +120,9 @@ std::vector<uint32_t> TableModel::filtered(const QString &text, bool regex) cons
                 hit = re.match(QString::fromUtf8(cell.data(), qsizetype(cell.size()))).hasMatch();
             } else {
                 // Plain substring, ASCII case folding: no QString per cell.
-                hit = std::search(cell.begin(), cell.end(), needle.begin(), needle.end(), [](char a, char b) {
-                          return std::tolower(uint8_t(a)) == b;
-                      }) != cell.end();
+                hit = std::search(cell.begin(), cell.end(), needle.begin(), needle.end(),
+                          [](char a, char b) { return std::tolower(uint8_t(a)) == b; })
+                    != cell.end();
             }
             if (hit) {
                 rows.push_back(r);
@@ -149,8 +148,7 @@ void TableModel::setFilter(const QString &text, bool regex)
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         --m_pending;
         watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer filter was typed meanwhile
+        if (generation != m_generation) return; // a newer filter was typed meanwhile
         applyRows(watcher->result());
         emit filterApplied();
     });

@@ -18,15 +18,16 @@ namespace ks {
  * computed once per column, and filtering large tables runs on a worker thread so typing never
  * blocks the window (a newer filter makes an older, unfinished one stale).
  */
-class TableModel : public QAbstractTableModel
-{
+class TableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     static constexpr int SourceRowRole = Qt::UserRole + 1; //!< the row's index in the Table
     static constexpr int SortRole = Qt::UserRole + 2;
 
     //! \a filterColumns: the columns a filter looks at (names, usually).
-    TableModel(std::shared_ptr<const Table> table, std::vector<size_t> filterColumns, QObject *parent = nullptr);
+    TableModel(std::shared_ptr<const Table> table,
+        std::vector<size_t> filterColumns,
+        QObject *parent = nullptr);
     ~TableModel() override;
 
     const Table &table() const { return *m_table; }

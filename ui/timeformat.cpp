@@ -6,8 +6,7 @@
 namespace ks {
 
 namespace {
-struct Unit
-{
+struct Unit {
     double ns;
     const char *name;
 };
@@ -16,8 +15,7 @@ constexpr Unit kUnits[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
 const Unit &unitFor(double magnitude)
 {
     for (const Unit &u : kUnits) {
-        if (magnitude >= u.ns)
-            return u;
+        if (magnitude >= u.ns) return u;
     }
     return kUnits[3];
 }
@@ -39,19 +37,20 @@ QString formatTick(double ns, double step)
     const double stepInUnit = step / u.ns;
     // Enough decimals to tell neighbouring ticks apart.
     int decimals = 0;
-    while (decimals < 6 && std::fabs(stepInUnit * std::pow(10.0, decimals) - std::round(stepInUnit * std::pow(10.0, decimals))) > 1e-6)
+    while (decimals < 6
+        && std::fabs(stepInUnit * std::pow(10.0, decimals)
+               - std::round(stepInUnit * std::pow(10.0, decimals)))
+            > 1e-6)
         ++decimals;
     return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(u.name);
 }
 
 double niceStep(double minimum)
 {
-    if (minimum <= 1)
-        return 1;
+    if (minimum <= 1) return 1;
     const double power = std::pow(10.0, std::floor(std::log10(minimum)));
     for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (m * power >= minimum)
-            return m * power;
+        if (m * power >= minimum) return m * power;
     }
     return 10 * power;
 }

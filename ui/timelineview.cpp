@@ -20,19 +20,20 @@ namespace ks {
 namespace {
 
 constexpr int kLanePad = 2;
-constexpr double kMinSpan = 20;       // ns: the deepest zoom
-constexpr int kMaxArrows = 400;       // launch → kernel arrows drawn for one selection
-constexpr int kDragThreshold = 4;     // px before a press becomes a pan
+constexpr double kMinSpan = 20; // ns: the deepest zoom
+constexpr int kMaxArrows = 400; // launch → kernel arrows drawn for one selection
+constexpr int kDragThreshold = 4; // px before a press becomes a pan
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 bool isNumericText(std::string_view s)
 {
-    if (s.empty())
-        return false;
+    if (s.empty()) return false;
     for (char c : s) {
-        if ((c < '0' || c > '9') && c != '-')
-            return false;
+        if ((c < '0' || c > '9') && c != '-') return false;
     }
     return true;
 }
@@ -61,8 +62,7 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
         update();
     });
     connect(m_selection, &SelectionController::selectionChanged, this, [this](SliceId s) {
-        if (s != kNoSlice)
-            revealSlice(s);
+        if (s != kNoSlice) revealSlice(s);
         update();
     });
 }
@@ -72,8 +72,7 @@ TimelineView::~TimelineView() = default;
 void TimelineView::buildGroups()
 {
     const TraceModel &m = m_model;
-    struct Key
-    {
+    struct Key {
         bool pseudo; // non-numeric pid: "Spans", "Traces", ""
         bool device;
         int64_t sort;
@@ -84,11 +83,12 @@ void TimelineView::buildGroups()
     for (size_t p = 0; p < m.processes.size(); ++p) {
         const Process &proc = m.processes[p];
         const bool pseudo = !isNumericText(m.str(proc.pidText));
-        keys.push_back({pseudo, proc.device, proc.device || proc.sortIndex == kNoValue ? proc.pid : proc.sortIndex,
-                        proc.pid, p});
+        keys.push_back({pseudo, proc.device,
+            proc.device || proc.sortIndex == kNoValue ? proc.pid : proc.sortIndex, proc.pid, p});
     }
     std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
-        return std::tie(a.pseudo, a.device, a.sort, a.pid) < std::tie(b.pseudo, b.device, b.sort, b.pid);
+        return std::tie(a.pseudo, a.device, a.sort, a.pid)
+            < std::tie(b.pseudo, b.device, b.sort, b.pid);
     });
     for (const Key &key : keys) {
         const Process &proc = m.processes[key.process];
@@ -96,14 +96,14 @@ void TimelineView::buildGroups()
         const QString name = qs(m.str(proc.name));
         const QString labels = qs(m.str(proc.labels));
         if (proc.device) {
-            const QString gpu = labels.startsWith(QLatin1String("GPU")) ? labels
-                                                                        : QStringLiteral("GPU %1").arg(proc.pid);
+            const QString gpu = labels.startsWith(QLatin1String("GPU"))
+                ? labels
+                : QStringLiteral("GPU %1").arg(proc.pid);
             g.label = gpu;
         } else {
             g.label = (name.isEmpty() ? QStringLiteral("process") : name) + QStringLiteral(" (")
-                      + qs(m.str(proc.pidText)) + QLatin1Char(')');
-            if (!labels.isEmpty())
-                g.label += QStringLiteral(" · ") + labels;
+                + qs(m.str(proc.pidText)) + QLatin1Char(')');
+            if (!labels.isEmpty()) g.label += QStringLiteral(" · ") + labels;
         }
         for (LaneId l = 0; l < m.lanes.size(); ++l) {
             const Lane &lane = m.lanes[l];
@@ -122,8 +122,7 @@ void TimelineView::buildGroups()
             const int64_t sy = y.sortIndex == kNoValue ? y.tid : y.sortIndex;
             return std::tuple(rank(a), sx) < std::tuple(rank(b), sy);
         });
-        if (!g.lanes.empty())
-            m_groups.push_back(std::move(g));
+        if (!g.lanes.empty()) m_groups.push_back(std::move(g));
     }
 }
 
@@ -143,8 +142,7 @@ void TimelineView::layoutTracks()
         header.label = g.label;
         m_tracks.push_back(header);
         y += kHeaderHeight;
-        if (g.collapsed)
-            continue;
+        if (g.collapsed) continue;
         for (LaneId l : g.lanes) {
             const Lane &lane = m.lanes[l];
             Track t;
@@ -158,10 +156,11 @@ void TimelineView::layoutTracks()
             } else {
                 t.label = qs(m.laneLabel(l));
                 const uint8_t role = m_index->role(l);
-                t.detail = role == (RoleForward | RoleBackward) ? QStringLiteral("forward + backward")
-                           : role == RoleForward                ? QStringLiteral("forward")
-                           : role == RoleBackward               ? QStringLiteral("backward")
-                                                                : QString();
+                t.detail = role == (RoleForward | RoleBackward)
+                    ? QStringLiteral("forward + backward")
+                    : role == RoleForward  ? QStringLiteral("forward")
+                    : role == RoleBackward ? QStringLiteral("backward")
+                                           : QString();
             }
             m_trackOfLane[l] = int(m_tracks.size());
             m_tracks.push_back(t);
@@ -197,29 +196,39 @@ int TimelineView::tracksWidth(int width) const
     return std::max(1, width - kLabelWidth - m_scrollBar->sizeHint().width());
 }
 
-double TimelineView::nsPerPixel(int width) const { return m_span / tracksWidth(width); }
-double TimelineView::timeAt(int x, int width) const { return m_start + (x - kLabelWidth) * nsPerPixel(width); }
-double TimelineView::xOf(double t, int width) const { return kLabelWidth + (t - m_start) / nsPerPixel(width); }
+double TimelineView::nsPerPixel(int width) const
+{
+    return m_span / tracksWidth(width);
+}
+double TimelineView::timeAt(int x, int width) const
+{
+    return m_start + (x - kLabelWidth) * nsPerPixel(width);
+}
+double TimelineView::xOf(double t, int width) const
+{
+    return kLabelWidth + (t - m_start) / nsPerPixel(width);
+}
 
 int TimelineView::trackIndexAt(int contentY) const
 {
-    auto it = std::upper_bound(m_tracks.begin(), m_tracks.end(), contentY,
-                               [](int y, const Track &t) { return y < t.y; });
-    if (it == m_tracks.begin())
-        return -1;
+    auto it = std::upper_bound(
+        m_tracks.begin(), m_tracks.end(), contentY, [](int y, const Track &t) { return y < t.y; });
+    if (it == m_tracks.begin()) return -1;
     --it;
     return contentY < it->y + it->height ? int(it - m_tracks.begin()) : -1;
 }
 
-int TimelineView::laneTrack(LaneId lane) const { return lane < m_trackOfLane.size() ? m_trackOfLane[lane] : -1; }
+int TimelineView::laneTrack(LaneId lane) const
+{
+    return lane < m_trackOfLane.size() ? m_trackOfLane[lane] : -1;
+}
 
 void TimelineView::setRange(double start, double span)
 {
     const double total = std::max(kMinSpan, double(m_model.maxTime - m_model.minTime));
     span = std::clamp(span, kMinSpan, total * 1.2);
     start = std::clamp(start, -span * 0.5, total - span * 0.5);
-    if (start == m_start && span == m_span)
-        return;
+    if (start == m_start && span == m_span) return;
     m_start = start;
     m_span = span;
     update();
@@ -246,8 +255,7 @@ void TimelineView::zoomToInterval(TimeNs a, TimeNs b)
 void TimelineView::fitSelection()
 {
     const SliceId s = m_selection->current();
-    if (s == kNoSlice)
-        return;
+    if (s == kNoSlice) return;
     const SliceTable &t = m_model.slices;
     TimeNs a = t.start[s];
     TimeNs b = t.end(s);
@@ -266,8 +274,7 @@ void TimelineView::revealSlice(SliceId s)
     const double b = double(t.end(s) - m_model.minTime);
     const double dur = std::max(1.0, b - a);
     const bool visible = a >= m_start && b <= m_start + m_span;
-    if (!visible || dur < m_span * 0.002 || dur > m_span)
-        setRange(a - dur * 2, dur * 5);
+    if (!visible || dur < m_span * 0.002 || dur > m_span) setRange(a - dur * 2, dur * 5);
     // Vertically: expand its group and scroll its row into view.
     const LaneId lane = t.lane[s];
     for (Group &g : m_groups) {
@@ -276,11 +283,9 @@ void TimelineView::revealSlice(SliceId s)
             layoutTracks();
         }
     }
-    if (m_laneCollapsed[lane] && t.depth[s] > 0)
-        setLaneCollapsed(lane, false);
+    if (m_laneCollapsed[lane] && t.depth[s] > 0) setLaneCollapsed(lane, false);
     const int ti = laneTrack(lane);
-    if (ti < 0)
-        return;
+    if (ti < 0) return;
     const int rowY = m_tracks[size_t(ti)].y + kLanePad + int(t.depth[s]) * kRowHeight;
     const int visibleHeight = height() - kRulerHeight;
     if (rowY < m_scrollY || rowY + kRowHeight > m_scrollY + visibleHeight)
@@ -320,12 +325,10 @@ int TimelineView::setFindPattern(const QString &pattern)
             tested[n] = true;
             m_nameMatches[n] = m_findRegex.match(qs(pool.view(n))).hasMatch();
         }
-        if (m_nameMatches[n])
-            m_findMatches.push_back(s);
+        if (m_nameMatches[n]) m_findMatches.push_back(s);
     }
-    std::sort(m_findMatches.begin(), m_findMatches.end(), [&](SliceId a, SliceId b) {
-        return std::tie(t.start[a], a) < std::tie(t.start[b], b);
-    });
+    std::sort(m_findMatches.begin(), m_findMatches.end(),
+        [&](SliceId a, SliceId b) { return std::tie(t.start[a], a) < std::tie(t.start[b], b); });
     emit findStatus(tr("%n match(es)", nullptr, int(m_findMatches.size())));
     update();
     return int(m_findMatches.size());
@@ -333,11 +336,11 @@ int TimelineView::setFindPattern(const QString &pattern)
 
 bool TimelineView::findNext(bool backward)
 {
-    if (m_findMatches.empty())
-        return false;
+    if (m_findMatches.empty()) return false;
     const SliceTable &t = m_model.slices;
     const SliceId cur = m_selection->current();
-    auto less = [&](SliceId a, SliceId b) { return std::tie(t.start[a], a) < std::tie(t.start[b], b); };
+    auto less
+        = [&](SliceId a, SliceId b) { return std::tie(t.start[a], a) < std::tie(t.start[b], b); };
     size_t index;
     if (cur == kNoSlice) {
         index = backward ? m_findMatches.size() - 1 : 0;
@@ -346,7 +349,8 @@ bool TimelineView::findNext(bool backward)
         index = it == m_findMatches.end() ? 0 : size_t(it - m_findMatches.begin());
     } else {
         auto it = std::lower_bound(m_findMatches.begin(), m_findMatches.end(), cur, less);
-        index = it == m_findMatches.begin() ? m_findMatches.size() - 1 : size_t(it - m_findMatches.begin()) - 1;
+        index = it == m_findMatches.begin() ? m_findMatches.size() - 1
+                                            : size_t(it - m_findMatches.begin()) - 1;
     }
     m_selection->select(m_findMatches[index]);
     emit findStatus(tr("match %1 of %2").arg(index + 1).arg(m_findMatches.size()));
@@ -370,8 +374,7 @@ std::optional<QPointF> TimelineView::anchor(SliceId s, int width, bool atEnd) co
                 y = tr.y + tr.height / 2.0;
         }
     }
-    if (!y)
-        return std::nullopt;
+    if (!y) return std::nullopt;
     const double time = double((atEnd ? t.end(s) : t.start[s]) - m_model.minTime);
     return QPointF(xOf(time, width), *y - m_scrollY + kRulerHeight);
 }
@@ -380,32 +383,30 @@ std::optional<QPoint> TimelineView::slicePoint(SliceId s) const
 {
     const SliceTable &t = m_model.slices;
     const int ti = laneTrack(t.lane[s]);
-    if (ti < 0)
-        return std::nullopt;
+    if (ti < 0) return std::nullopt;
     const Track &tr = m_tracks[size_t(ti)];
     const uint32_t depth = m_laneCollapsed[t.lane[s]] ? 0 : t.depth[s];
-    const int y = tr.y + kLanePad + int(depth) * kRowHeight + kRowHeight / 2 - m_scrollY + kRulerHeight;
-    const double a = std::max(xOf(double(t.start[s] - m_model.minTime), width()), double(kLabelWidth));
-    const double b = std::min(xOf(double(t.end(s) - m_model.minTime), width()), double(kLabelWidth + tracksWidth(width())));
-    if (b < a || y < kRulerHeight || y >= height())
-        return std::nullopt;
+    const int y
+        = tr.y + kLanePad + int(depth) * kRowHeight + kRowHeight / 2 - m_scrollY + kRulerHeight;
+    const double a
+        = std::max(xOf(double(t.start[s] - m_model.minTime), width()), double(kLabelWidth));
+    const double b = std::min(xOf(double(t.end(s) - m_model.minTime), width()),
+        double(kLabelWidth + tracksWidth(width())));
+    if (b < a || y < kRulerHeight || y >= height()) return std::nullopt;
     return QPoint(int((a + b) / 2), y);
 }
 
 SliceId TimelineView::sliceAt(QPoint pos) const
 {
-    if (pos.x() < kLabelWidth || pos.y() < kRulerHeight)
-        return kNoSlice;
+    if (pos.x() < kLabelWidth || pos.y() < kRulerHeight) return kNoSlice;
     const int ti = trackIndexAt(pos.y() - kRulerHeight + m_scrollY);
-    if (ti < 0 || m_tracks[size_t(ti)].header)
-        return kNoSlice;
+    if (ti < 0 || m_tracks[size_t(ti)].header) return kNoSlice;
     const Track &tr = m_tracks[size_t(ti)];
     const int depth = (pos.y() - kRulerHeight + m_scrollY - tr.y - kLanePad) / kRowHeight;
-    if (depth < 0 || uint32_t(depth) >= m_index->depthCount(tr.lane))
-        return kNoSlice;
+    if (depth < 0 || uint32_t(depth) >= m_index->depthCount(tr.lane)) return kNoSlice;
     const double nsPx = nsPerPixel(width());
     return TimelineIndex::hit(m_model, m_index->row(tr.lane, uint32_t(depth)), m_model.minTime,
-                              timeAt(pos.x(), width()), 3 * nsPx);
+        timeAt(pos.x(), width()), 3 * nsPx);
 }
 
 // ---- painting ---------------------------------------------------------------------------
@@ -425,7 +426,8 @@ void TimelineView::paintAll(QPainter &p, QSize size)
 {
     p.fillRect(QRect(QPoint(0, 0), size), palette().color(QPalette::Base));
     p.save();
-    p.setClipRect(QRect(kLabelWidth, kRulerHeight, size.width() - kLabelWidth, size.height() - kRulerHeight));
+    p.setClipRect(
+        QRect(kLabelWidth, kRulerHeight, size.width() - kLabelWidth, size.height() - kRulerHeight));
     paintTracks(p, size);
     paintArrows(p, size);
     p.restore();
@@ -440,24 +442,23 @@ void TimelineView::paintTracks(QPainter &p, QSize size)
     for (size_t i = 0; i < m_tracks.size(); ++i) {
         const Track &tr = m_tracks[i];
         const int y = top + tr.y;
-        if (y > size.height())
-            break;
-        if (y + tr.height < kRulerHeight)
-            continue;
+        if (y > size.height()) break;
+        if (y + tr.height < kRulerHeight) continue;
         if (tr.header) {
-            p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height), palette().color(QPalette::Window));
+            p.fillRect(
+                QRect(kLabelWidth, y, size.width(), tr.height), palette().color(QPalette::Window));
             continue;
         }
-        if (i % 2 == 0)
-            p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height), stripe);
+        if (i % 2 == 0) p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height), stripe);
         paintLane(p, tr, y, size);
     }
     // The ruler's range selection shades the tracks.
     if (m_rangeSelection) {
         const double x0 = xOf(m_rangeSelection->first, size.width());
         const double x1 = xOf(m_rangeSelection->second, size.width());
-        p.fillRect(QRectF(QPointF(std::min(x0, x1), kRulerHeight), QPointF(std::max(x0, x1), size.height())),
-                   QColor(40, 120, 220, 40));
+        p.fillRect(QRectF(QPointF(std::min(x0, x1), kRulerHeight),
+                       QPointF(std::max(x0, x1), size.height())),
+            QColor(40, 120, 220, 40));
     }
 }
 
@@ -474,23 +475,23 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
     p.setFont(font());
     for (uint32_t d = 0; d < depths; ++d) {
         const int rowY = top + kLanePad + int(d) * kRowHeight;
-        if (rowY > size.height() || rowY + kRowHeight < kRulerHeight)
-            continue;
+        if (rowY > size.height() || rowY + kRowHeight < kRulerHeight) continue;
         m_items.clear();
-        TimelineIndex::scan(m_model, m_index->row(lane, d), m_model.minTime, m_start, nsPx, width, m_items);
+        TimelineIndex::scan(
+            m_model, m_index->row(lane, d), m_model.minTime, m_start, nsPx, width, m_items);
         for (const TimelineIndex::Item &item : m_items) {
             const double x0 = std::max(-2.0, item.x0) + kLabelWidth;
             const double x1 = std::min(double(width) + 2, item.x1) + kLabelWidth;
             const QRectF r(x0, rowY + 1, std::max(1.0, x1 - x0), kRowHeight - 2);
-            QColor c = SliceColors::forStyle(m_index->style(item.slice), m_model.sliceName(item.slice));
-            if (item.count > 1)
-                c = c.darker(118); // a run of merged slices
+            QColor c
+                = SliceColors::forStyle(m_index->style(item.slice), m_model.sliceName(item.slice));
+            if (item.count > 1) c = c.darker(118); // a run of merged slices
             p.fillRect(r, c);
             if (!m_findMatches.empty() && item.count == 1 && m_nameMatches[t.name[item.slice]])
                 p.fillRect(QRectF(r.left(), r.bottom() - 2, r.width(), 3), QColor(255, 200, 0));
             if (item.count == 1 && r.width() > 28) {
-                const QString text = fm.elidedText(qs(m_model.sliceName(item.slice)), Qt::ElideRight,
-                                                   int(r.width()) - 6);
+                const QString text = fm.elidedText(
+                    qs(m_model.sliceName(item.slice)), Qt::ElideRight, int(r.width()) - 6);
                 if (!text.isEmpty() && text != QStringLiteral("…")) {
                     p.setPen(c.lightness() > 150 ? QColor(25, 25, 25) : QColor(250, 250, 250));
                     p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
@@ -500,8 +501,7 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
     }
     // Outline the selection and its counterparts when they are on this lane.
     auto outline = [&](SliceId s, const QColor &color, qreal w) {
-        if (t.lane[s] != lane)
-            return;
+        if (t.lane[s] != lane) return;
         const uint32_t d = m_laneCollapsed[lane] ? 0 : t.depth[s];
         const double x0 = xOf(double(t.start[s] - m_model.minTime), size.width());
         const double x1 = std::max(x0 + 2, xOf(double(t.end(s) - m_model.minTime), size.width()));
@@ -517,7 +517,8 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
     }
 }
 
-void TimelineView::drawArrow(QPainter &p, QPointF from, QPointF to, const QColor &color, qreal width)
+void TimelineView::drawArrow(
+    QPainter &p, QPointF from, QPointF to, const QColor &color, qreal width)
 {
     QPainterPath path(from);
     const double dx = std::max(30.0, std::abs(to.x() - from.x()) * 0.4);
@@ -547,8 +548,7 @@ void TimelineView::paintArrows(QPainter &p, QSize size)
         const bool forwardInTime = t.start[to] >= t.end(from);
         const auto a = anchor(from, w, forwardInTime);
         const auto b = anchor(to, w, false);
-        if (a && b)
-            drawArrow(p, *a, *b, color, width);
+        if (a && b) drawArrow(p, *a, *b, color, width);
     };
 
     if (m_showAllArrows) {
@@ -561,12 +561,10 @@ void TimelineView::paintArrows(QPainter &p, QSize size)
             return a <= hi && double(t.end(s) - m_model.minTime) >= lo;
         };
         for (const PairRow &row : m_graph.rows()) {
-            if (row.forward == kNoSlice)
-                continue;
+            if (row.forward == kNoSlice) continue;
             for (uint32_t i : m_graph.nodesOf(row)) {
                 const SliceId node = m_graph.nodes()[i].node;
-                if (inView(row.forward) || inView(node))
-                    arrow(row.forward, node, c, 1.0);
+                if (inView(row.forward) || inView(node)) arrow(row.forward, node, c, 1.0);
             }
         }
     }
@@ -581,17 +579,14 @@ void TimelineView::paintArrows(QPainter &p, QSize size)
             single = s;
         } else {
             const int n = m_graph.nodeOf(s);
-            if (n >= 0)
-                root = m_graph.nodes()[size_t(n)].outer;
+            if (n >= 0) root = m_graph.nodes()[size_t(n)].outer;
             kernels = m_graph.gpuEventsUnder(root);
         }
         int drawn = 0;
         for (SliceId g : kernels) {
-            if (++drawn > kMaxArrows)
-                break;
+            if (++drawn > kMaxArrows) break;
             const SliceId launch = m_graph.launchOf(g);
-            if (launch != kNoSlice)
-                arrow(launch, g, SliceColors::launchArrow(), 1.2);
+            if (launch != kNoSlice) arrow(launch, g, SliceColors::launchArrow(), 1.2);
         }
         if (single != kNoSlice && m_graph.launchOf(single) != kNoSlice)
             arrow(m_graph.launchOf(single), single, SliceColors::launchArrow(), 1.6);
@@ -609,7 +604,8 @@ void TimelineView::paintArrows(QPainter &p, QSize size)
 void TimelineView::paintLabels(QPainter &p, QSize size)
 {
     const QPalette pal = palette();
-    p.fillRect(QRect(0, kRulerHeight, kLabelWidth, size.height() - kRulerHeight), pal.color(QPalette::Window));
+    p.fillRect(QRect(0, kRulerHeight, kLabelWidth, size.height() - kRulerHeight),
+        pal.color(QPalette::Window));
     p.save();
     p.setClipRect(QRect(0, kRulerHeight, kLabelWidth, size.height() - kRulerHeight));
     const int top = kRulerHeight - m_scrollY;
@@ -619,18 +615,17 @@ void TimelineView::paintLabels(QPainter &p, QSize size)
     const QFontMetrics fmBold(bold);
     for (const Track &tr : m_tracks) {
         const int y = top + tr.y;
-        if (y > size.height())
-            break;
-        if (y + tr.height < kRulerHeight)
-            continue;
+        if (y > size.height()) break;
+        if (y + tr.height < kRulerHeight) continue;
         if (tr.header) {
             const bool collapsed = m_groups[size_t(tr.group)].collapsed;
             p.fillRect(QRect(0, y, kLabelWidth, tr.height), pal.color(QPalette::Button));
             p.setFont(bold);
             p.setPen(pal.color(QPalette::ButtonText));
-            const QString text = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + tr.label;
+            const QString text
+                = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + tr.label;
             p.drawText(QRect(6, y, kLabelWidth - 10, tr.height), Qt::AlignVCenter | Qt::AlignLeft,
-                       fmBold.elidedText(text, Qt::ElideRight, kLabelWidth - 12));
+                fmBold.elidedText(text, Qt::ElideRight, kLabelWidth - 12));
             p.setPen(pal.color(QPalette::Mid));
             p.drawLine(0, y + tr.height - 1, size.width(), y + tr.height - 1);
             continue;
@@ -638,17 +633,18 @@ void TimelineView::paintLabels(QPainter &p, QSize size)
         p.setFont(font());
         const bool expandable = m_index->depthCount(tr.lane) > 1;
         const QString arrow = !expandable ? QStringLiteral("   ")
-                              : m_laneCollapsed[tr.lane] ? QStringLiteral("▸ ")
-                                                         : QStringLiteral("▾ ");
+            : m_laneCollapsed[tr.lane]    ? QStringLiteral("▸ ")
+                                          : QStringLiteral("▾ ");
         const QRect r(14, y, kLabelWidth - 20, std::min(tr.height, kRowHeight + 2 * kLanePad));
         p.setPen(pal.color(QPalette::WindowText));
         QString text = arrow + tr.label;
-        p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideMiddle, r.width()));
+        p.drawText(
+            r, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideMiddle, r.width()));
         if (!tr.detail.isEmpty() && tr.height > kRowHeight + 2 * kLanePad) {
             const bool backward = tr.detail == QLatin1String("backward");
             p.setPen(backward ? SliceColors::pairArrow() : QColor(30, 110, 170));
-            p.drawText(QRect(30, y + kRowHeight, kLabelWidth - 36, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                       tr.detail);
+            p.drawText(QRect(30, y + kRowHeight, kLabelWidth - 36, kRowHeight),
+                Qt::AlignVCenter | Qt::AlignLeft, tr.detail);
         } else if (!tr.detail.isEmpty()) {
             // One-row lanes: the role goes at the right end of the label.
             p.setPen(QColor(30, 110, 170));
@@ -673,10 +669,10 @@ void TimelineView::paintRuler(QPainter &p, QSize size)
     p.setPen(pal.color(QPalette::WindowText));
     for (double t = first; t <= m_start + m_span; t += step) {
         const int x = int(std::lround(xOf(t, size.width())));
-        if (x < kLabelWidth || x > right)
-            continue;
+        if (x < kLabelWidth || x > right) continue;
         p.drawLine(x, kRulerHeight - 8, x, kRulerHeight);
-        p.drawText(QRect(x + 3, 2, 120, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter, formatTick(t, step));
+        p.drawText(QRect(x + 3, 2, 120, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter,
+            formatTick(t, step));
         // Faint grid line through the tracks.
         p.save();
         p.setPen(QColor(128, 128, 128, 40));
@@ -688,7 +684,7 @@ void TimelineView::paintRuler(QPainter &p, QSize size)
     // Summary in the label column: the visible span.
     p.setPen(pal.color(QPalette::WindowText));
     p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-               tr("view: %1").arg(formatDuration(m_span)));
+        tr("view: %1").arg(formatDuration(m_span)));
     if (m_rangeSelection) {
         const double a = std::min(m_rangeSelection->first, m_rangeSelection->second);
         const double b = std::max(m_rangeSelection->first, m_rangeSelection->second);
@@ -696,8 +692,10 @@ void TimelineView::paintRuler(QPainter &p, QSize size)
         p.fillRect(QRectF(QPointF(x0, 0), QPointF(x1, kRulerHeight)), QColor(40, 120, 220, 70));
         const QString label = formatDuration(b - a);
         const QFontMetrics fm(font());
-        const double cx = std::clamp((x0 + x1) / 2, double(kLabelWidth) + 40, double(size.width()) - 40);
-        const QRectF box(cx - fm.horizontalAdvance(label) / 2.0 - 5, 4, fm.horizontalAdvance(label) + 10, kRulerHeight - 8);
+        const double cx
+            = std::clamp((x0 + x1) / 2, double(kLabelWidth) + 40, double(size.width()) - 40);
+        const QRectF box(cx - fm.horizontalAdvance(label) / 2.0 - 5, 4,
+            fm.horizontalAdvance(label) + 10, kRulerHeight - 8);
         p.fillRect(box, QColor(40, 120, 220));
         p.setPen(Qt::white);
         p.drawText(box, Qt::AlignCenter, label);
@@ -720,7 +718,10 @@ void TimelineView::zoomAt(double factor, double anchorTime)
     setRange(anchorTime - ratio * span, span);
 }
 
-void TimelineView::pan(double ns) { setRange(m_start + ns, m_span); }
+void TimelineView::pan(double ns)
+{
+    setRange(m_start + ns, m_span);
+}
 
 void TimelineView::wheelEvent(QWheelEvent *event)
 {
@@ -744,7 +745,7 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     m_pressScroll = m_scrollY;
     m_dragging = false;
     m_rulerDrag = event->button() == Qt::LeftButton && event->pos().y() < kRulerHeight
-                  && event->pos().x() >= kLabelWidth;
+        && event->pos().x() >= kLabelWidth;
     if (m_rulerDrag) {
         const double t = timeAt(event->pos().x(), width());
         m_rangeSelection = std::pair(t, t);
@@ -773,11 +774,12 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
 
 void TimelineView::mouseReleaseEvent(QMouseEvent *event)
 {
-    if (event->button() != Qt::LeftButton)
-        return;
+    if (event->button() != Qt::LeftButton) return;
     if (m_rulerDrag) {
         m_rulerDrag = false;
-        if (m_rangeSelection && std::abs(m_rangeSelection->second - m_rangeSelection->first) < nsPerPixel(width()) * 2)
+        if (m_rangeSelection
+            && std::abs(m_rangeSelection->second - m_rangeSelection->first)
+                < nsPerPixel(width()) * 2)
             m_rangeSelection.reset(); // a click on the ruler clears the range
         update();
         return;
@@ -806,38 +808,54 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
 {
-    if (sliceAt(event->pos()) != kNoSlice)
-        m_selection->jumpToCounterpart();
+    if (sliceAt(event->pos()) != kNoSlice) m_selection->jumpToCounterpart();
 }
 
 void TimelineView::keyPressEvent(QKeyEvent *event)
 {
     const double center = m_start + m_span / 2;
     const QPoint cursor = mapFromGlobal(QCursor::pos());
-    const double anchorTime = rect().contains(cursor) && cursor.x() >= kLabelWidth ? timeAt(cursor.x(), width()) : center;
+    const double anchorTime = rect().contains(cursor) && cursor.x() >= kLabelWidth
+        ? timeAt(cursor.x(), width())
+        : center;
     switch (event->key()) {
-    case Qt::Key_W: zoomAt(0.8, anchorTime); break;
-    case Qt::Key_S: zoomAt(1.25, anchorTime); break;
-    case Qt::Key_A: pan(-m_span * 0.15); break;
-    case Qt::Key_D: pan(m_span * 0.15); break;
-    case Qt::Key_F: fitSelection(); break;
-    case Qt::Key_0: showAll(); break;
+    case Qt::Key_W:
+        zoomAt(0.8, anchorTime);
+        break;
+    case Qt::Key_S:
+        zoomAt(1.25, anchorTime);
+        break;
+    case Qt::Key_A:
+        pan(-m_span * 0.15);
+        break;
+    case Qt::Key_D:
+        pan(m_span * 0.15);
+        break;
+    case Qt::Key_F:
+        fitSelection();
+        break;
+    case Qt::Key_0:
+        showAll();
+        break;
     case Qt::Key_J:
     case Qt::Key_Return:
-    case Qt::Key_Enter: m_selection->jumpToCounterpart(); break;
+    case Qt::Key_Enter:
+        m_selection->jumpToCounterpart();
+        break;
     case Qt::Key_Escape:
         m_rangeSelection.reset();
         update();
         break;
-    default: QWidget::keyPressEvent(event); return;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
     event->accept();
 }
 
 bool TimelineView::event(QEvent *event)
 {
-    if (event->type() != QEvent::ToolTip)
-        return QWidget::event(event);
+    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
     auto *help = static_cast<QHelpEvent *>(event);
     const SliceId s = sliceAt(help->pos());
     if (s == kNoSlice) {
@@ -848,11 +866,11 @@ bool TimelineView::event(QEvent *event)
     QString html = QStringLiteral("<b>%1</b><br>").arg(qs(m_model.sliceName(s)).toHtmlEscaped());
     html += tr("category: %1<br>start: %2<br>duration: %3")
                 .arg(qs(m_model.str(t.category[s])).toHtmlEscaped(),
-                     formatDuration(double(t.start[s] - m_model.minTime)), formatDuration(double(t.dur[s])));
+                    formatDuration(double(t.start[s] - m_model.minTime)),
+                    formatDuration(double(t.dur[s])));
     if (t.inputDims[s] != 0)
         html += tr("<br>input dims: %1").arg(qs(m_model.str(t.inputDims[s])).toHtmlEscaped());
-    if (t.sequence[s] != kNoValue)
-        html += tr("<br>sequence number: %1").arg(t.sequence[s]);
+    if (t.sequence[s] != kNoValue) html += tr("<br>sequence number: %1").arg(t.sequence[s]);
     const GpuTotals gpu = m_graph.gpuTotalsUnder(s);
     if (gpu.count > 0)
         html += tr("<br>GPU: %1 events, %2").arg(gpu.count).arg(formatDuration(double(gpu.time)));

@@ -22,8 +22,7 @@ namespace ks {
  * frame costs about pixels × visible rows whatever the trace size. render() paints the same
  * picture onto any QPainter (PNG or SVG exports).
  */
-class TimelineView : public QWidget
-{
+class TimelineView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kLabelWidth = 240;
@@ -78,8 +77,7 @@ protected:
     bool event(QEvent *event) override;
 
 private:
-    struct Track
-    {
+    struct Track {
         bool header = false;
         LaneId lane = kNoLane;
         int group = 0;
@@ -88,8 +86,7 @@ private:
         QString label;
         QString detail; //!< role or process info shown after the label
     };
-    struct Group
-    {
+    struct Group {
         QString label;
         bool collapsed = false;
         std::vector<LaneId> lanes;

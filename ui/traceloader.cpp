@@ -16,8 +16,7 @@ TraceLoader::TraceLoader(QString path, QObject *parent)
 TraceLoader::~TraceLoader()
 {
     m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
+    if (m_thread.joinable()) m_thread.join();
 }
 
 void TraceLoader::start()
@@ -34,7 +33,10 @@ void TraceLoader::start()
     });
 }
 
-void TraceLoader::cancel() { m_cancel = true; }
+void TraceLoader::cancel()
+{
+    m_cancel = true;
+}
 
 double TraceLoader::bytesPerSecond() const
 {

@@ -19,8 +19,7 @@ namespace ks {
  * takes effect within a few thousand events. Exactly one of finished(), failed() or cancelled()
  * is emitted, on the thread that owns the loader.
  */
-class TraceLoader : public QObject
-{
+class TraceLoader : public QObject {
     Q_OBJECT
 public:
     explicit TraceLoader(QString path, QObject *parent = nullptr);
@@ -45,9 +44,9 @@ private:
     QString m_path;
     qint64 m_fileSize = 0;
     std::thread m_thread;
-    std::atomic<bool> m_cancel{false};
-    std::atomic<int> m_permille{0};
-    std::atomic<bool> m_done{false};
+    std::atomic<bool> m_cancel {false};
+    std::atomic<int> m_permille {0};
+    std::atomic<bool> m_done {false};
     OpenResult m_result;
     QTimer m_timer;
     QElapsedTimer m_clock;

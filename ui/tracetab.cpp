@@ -57,8 +57,7 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    if (QWidget *banner = buildBanner())
-        layout->addWidget(banner);
+    if (QWidget *banner = buildBanner()) layout->addWidget(banner);
     layout->addWidget(buildToolbar());
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -74,7 +73,8 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     splitter->setStretchFactor(1, 2);
     layout->addWidget(splitter, 1);
 
-    connect(m_selection, &SelectionController::selectionChanged, this, &TraceTab::selectTableRowFor);
+    connect(
+        m_selection, &SelectionController::selectionChanged, this, &TraceTab::selectTableRowFor);
     connect(m_timeline, &TimelineView::findStatus, m_findStatus, &QLabel::setText);
 }
 
@@ -82,7 +82,8 @@ TraceTab::~TraceTab() = default;
 
 QString TraceTab::diagnosticsReport() const
 {
-    std::string report = m_trace->model->diagnostics.report() + m_trace->graph->diagnostics().report();
+    std::string report
+        = m_trace->model->diagnostics.report() + m_trace->graph->diagnostics().report();
     return QString::fromStdString(report);
 }
 
@@ -91,22 +92,19 @@ QWidget *TraceTab::buildBanner()
     const TraceModel &m = *m_trace->model;
     uint64_t warnings = 0;
     for (const auto &[name, n] : allDiagnostics(m, *m_trace->graph)) {
-        if (!Diagnostics::isInformational(name))
-            warnings += n;
+        if (!Diagnostics::isInformational(name)) warnings += n;
     }
     const bool noSequence = !m_trace->graph->stats().hasSequenceNumbers && m.slices.size() > 0;
-    if (warnings == 0 && !m.truncated && !noSequence)
-        return nullptr;
+    if (warnings == 0 && !m.truncated && !noSequence) return nullptr;
     auto *banner = new QFrame(this);
     banner->setObjectName(QStringLiteral("diagnosticsBanner"));
-    banner->setStyleSheet(QStringLiteral("#diagnosticsBanner { background: #fff4ce; border-bottom: 1px solid #e0c060; }"));
+    banner->setStyleSheet(QStringLiteral(
+        "#diagnosticsBanner { background: #fff4ce; border-bottom: 1px solid #e0c060; }"));
     auto *row = new QHBoxLayout(banner);
     row->setContentsMargins(8, 4, 8, 4);
     QString text;
-    if (m.truncated)
-        text = tr("The file is cut off: every complete event was loaded. ");
-    if (warnings > 0)
-        text += tr("Loaded with %n warning(s).", nullptr, int(warnings));
+    if (m.truncated) text = tr("The file is cut off: every complete event was loaded. ");
+    if (warnings > 0) text += tr("Loaded with %n warning(s).", nullptr, int(warnings));
     if (noSequence)
         text += tr(" This trace has no sequence numbers: forward and backward ops cannot be paired "
                    "(GPU time is still attributed).");
@@ -116,9 +114,9 @@ QWidget *TraceTab::buildBanner()
     auto *details = new QPushButton(tr("Details…"), banner);
     connect(details, &QPushButton::clicked, this, [this] {
         auto *box = new QMessageBox(QMessageBox::Information, tr("Diagnostics"),
-                                    tr("What the loader and linker found unusual in %1:")
-                                        .arg(QString::fromStdString(m_trace->model->path)),
-                                    QMessageBox::Close, this);
+            tr("What the loader and linker found unusual in %1:")
+                .arg(QString::fromStdString(m_trace->model->path)),
+            QMessageBox::Close, this);
         box->setDetailedText(diagnosticsReport());
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
@@ -143,7 +141,8 @@ QWidget *TraceTab::buildToolbar()
     steps->setObjectName(QStringLiteral("stepSelector"));
     steps->addItem(tr("Whole trace"));
     for (const ProfilerStep &s : m_trace->graph->steps())
-        steps->addItem(tr("ProfilerStep#%1  (%2)").arg(s.number).arg(formatDuration(double(s.end - s.start))));
+        steps->addItem(
+            tr("ProfilerStep#%1  (%2)").arg(s.number).arg(formatDuration(double(s.end - s.start))));
     connect(steps, &QComboBox::activated, this, [this](int index) {
         if (index == 0) {
             m_timeline->showAll();
@@ -165,7 +164,8 @@ QWidget *TraceTab::buildToolbar()
     findTimer->setSingleShot(true);
     findTimer->setInterval(200);
     connect(m_find, &QLineEdit::textChanged, findTimer, qOverload<>(&QTimer::start));
-    connect(findTimer, &QTimer::timeout, this, [this] { m_timeline->setFindPattern(m_find->text()); });
+    connect(
+        findTimer, &QTimer::timeout, this, [this] { m_timeline->setFindPattern(m_find->text()); });
     connect(m_find, &QLineEdit::returnPressed, this, [this, findTimer] {
         if (findTimer->isActive()) {
             findTimer->stop();
@@ -177,7 +177,6 @@ QWidget *TraceTab::buildToolbar()
     m_findStatus = new QLabel(bar);
     m_findStatus->setMinimumWidth(120);
     row->addWidget(m_findStatus);
-    row->addStretch(1);
 
     auto *arrows = new QCheckBox(tr("All fwd→bwd arrows"), bar);
     arrows->setObjectName(QStringLiteral("allArrows"));
@@ -186,16 +185,21 @@ QWidget *TraceTab::buildToolbar()
     row->addWidget(arrows);
 
     const LinkStats &s = m_trace->graph->stats();
-    auto *stats = new QLabel(tr("%1 pairs (%2 by flow, %3 by sequence), %4 unpaired backward · %5 of %6 GPU events attributed")
+    auto *stats = new QLabel(tr("%1 pairs (%2 by flow, %3 by sequence), %4 unpaired backward · %5 "
+                                "of %6 GPU events attributed")
                                  .arg(s.pairs())
                                  .arg(s.pairsFromFlows)
                                  .arg(s.pairsFromSequence)
                                  .arg(s.unpairedBackward)
                                  .arg(s.gpuEventsAttributed)
                                  .arg(s.gpuEvents),
-                             bar);
+        bar);
     stats->setStyleSheet(QStringLiteral("color: palette(mid);"));
-    row->addWidget(stats);
+    stats->setToolTip(stats->text());
+    // Long counts must not widen the window: the label gives way when space is short.
+    stats->setMinimumWidth(0);
+    stats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    row->addWidget(stats, 1);
     return bar;
 }
 
@@ -226,9 +230,10 @@ QWidget *TraceTab::buildPairPage()
 
     const OpGraph &g = *m_trace->graph;
     m_instanceModel = new TableModel(std::make_shared<PairTable>(g),
-                                     {PairTable::FwdName, PairTable::BwdNames, PairTable::Module}, this);
+        {PairTable::FwdName, PairTable::BwdNames, PairTable::Module}, this);
     m_groups = std::make_shared<PairGroupTable>(g);
-    m_groupModel = new TableModel(m_groups, {PairGroupTable::FwdName, PairGroupTable::BwdNames}, this);
+    m_groupModel
+        = new TableModel(m_groups, {PairGroupTable::FwdName, PairGroupTable::BwdNames}, this);
     m_pairModel = m_instanceModel;
     attachPairModel();
 
@@ -244,10 +249,13 @@ QWidget *TraceTab::buildPairPage()
     connect(m_regex, &QCheckBox::toggled, timer, qOverload<>(&QTimer::start));
     connect(timer, &QTimer::timeout, this, apply);
 
-    connect(m_pairView, &QTableView::doubleClicked, this, [this] { m_selection->jumpToCounterpart(); });
-    for (const QKeySequence &key : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter), QKeySequence(Qt::Key_J)}) {
+    connect(
+        m_pairView, &QTableView::doubleClicked, this, [this] { m_selection->jumpToCounterpart(); });
+    for (const QKeySequence &key :
+        {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter), QKeySequence(Qt::Key_J)}) {
         auto *shortcut = new QShortcut(key, m_pairView, nullptr, nullptr, Qt::WidgetShortcut);
-        connect(shortcut, &QShortcut::activated, this, [this] { m_selection->jumpToCounterpart(); });
+        connect(
+            shortcut, &QShortcut::activated, this, [this] { m_selection->jumpToCounterpart(); });
     }
     return page;
 }
@@ -260,31 +268,28 @@ void TraceTab::attachPairModel()
     for (int c = 0; c < m_pairModel->columnCount(); ++c)
         m_pairView->setColumnWidth(c, std::min(m_pairView->columnWidth(c), 320));
     connect(m_pairView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) { onPairRowActivated(current); });
+        [this](const QModelIndex &current) { onPairRowActivated(current); });
 }
 
 void TraceTab::setGroupMode(bool groups)
 {
-    if (groups == m_groupMode)
-        return;
+    if (groups == m_groupMode) return;
     m_groupMode = groups;
     m_pairModel = groups ? m_groupModel : m_instanceModel;
-    if (m_mode->currentIndex() != int(groups))
-        m_mode->setCurrentIndex(int(groups));
+    if (m_mode->currentIndex() != int(groups)) m_mode->setCurrentIndex(int(groups));
     attachPairModel();
     selectTableRowFor(m_selection->current());
 }
 
 void TraceTab::onPairRowActivated(const QModelIndex &index)
 {
-    if (m_syncingTable || !index.isValid())
-        return;
+    if (m_syncingTable || !index.isValid()) return;
     const OpGraph &g = *m_trace->graph;
     uint32_t pairRow = index.data(TableModel::SourceRowRole).toUInt();
-    if (m_groupMode)
-        pairRow = m_groups->groups()[pairRow].rows.front();
+    if (m_groupMode) pairRow = m_groups->groups()[pairRow].rows.front();
     const PairRow &row = g.rows()[pairRow];
-    m_selection->select(row.forward != kNoSlice ? row.forward : g.nodes()[g.nodesOf(row).front()].node);
+    m_selection->select(
+        row.forward != kNoSlice ? row.forward : g.nodes()[g.nodesOf(row).front()].node);
 }
 
 QWidget *TraceTab::buildKernelPage()
@@ -299,7 +304,7 @@ QWidget *TraceTab::buildKernelPage()
     m_kernelView = makeTableView(page);
     m_kernelView->setObjectName(QStringLiteral("kernelTable"));
     m_kernelModel = new TableModel(std::make_shared<KernelTable>(*m_trace->graph),
-                                   {KernelTable::Name, KernelTable::OpName, KernelTable::PairFwdName}, this);
+        {KernelTable::Name, KernelTable::OpName, KernelTable::PairFwdName}, this);
     m_kernelView->setModel(m_kernelModel);
     m_kernelView->setColumnWidth(KernelTable::Name, 360);
     layout->addWidget(m_kernelView, 1);
@@ -307,15 +312,16 @@ QWidget *TraceTab::buildKernelPage()
     timer->setSingleShot(true);
     timer->setInterval(150);
     connect(filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
-    connect(timer, &QTimer::timeout, this, [this, filter] { m_kernelModel->setFilter(filter->text(), false); });
+    connect(timer, &QTimer::timeout, this,
+        [this, filter] { m_kernelModel->setFilter(filter->text(), false); });
     connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) {
-                if (m_syncingTable || !current.isValid())
-                    return;
-                const uint32_t row = current.data(TableModel::SourceRowRole).toUInt();
-                m_selection->select(m_trace->graph->gpuEvents()[row]);
-            });
-    connect(m_kernelView, &QTableView::doubleClicked, this, [this] { m_selection->jumpToCounterpart(); });
+        [this](const QModelIndex &current) {
+            if (m_syncingTable || !current.isValid()) return;
+            const uint32_t row = current.data(TableModel::SourceRowRole).toUInt();
+            m_selection->select(m_trace->graph->gpuEvents()[row]);
+        });
+    connect(m_kernelView, &QTableView::doubleClicked, this,
+        [this] { m_selection->jumpToCounterpart(); });
     return page;
 }
 

@@ -26,8 +26,7 @@ class ChartsView;
  * One open trace: the timeline above, the pair and kernel tables (and charts) below, sharing one
  * SelectionController. Selecting in any of them selects everywhere.
  */
-class TraceTab : public QWidget
-{
+class TraceTab : public QWidget {
     Q_OBJECT
 public:
     explicit TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent = nullptr);

@@ -19,12 +19,14 @@ QByteArray readFile(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-QStringList args(std::initializer_list<QString> items) { return QStringList(items); }
+QStringList args(std::initializer_list<QString> items)
+{
+    return QStringList(items);
+}
 
 } // namespace
 
-class TestCli : public QObject
-{
+class TestCli : public QObject {
     Q_OBJECT
     QString m_demo; // a generated trace, 3 steps
     QString m_demoTruth;
@@ -43,8 +45,8 @@ private slots:
         QCOMPARE(v.out.trimmed(), QByteArray("kinetoscope 0.1.0"));
         const auto h = test::run(test::appPath(), args({QStringLiteral("--help")}));
         QCOMPARE(h.exitCode, 0);
-        for (const char *option : {"--demo", "--summary", "--export-pairs", "--export-kernels", "--screenshot",
-                                   "--view", "--select", "--range", "--size", "--version"})
+        for (const char *option : {"--demo", "--summary", "--export-pairs", "--export-kernels",
+                 "--screenshot", "--view", "--select", "--range", "--size", "--version"})
             QVERIFY2(h.out.contains(option), option);
     }
 
@@ -53,12 +55,18 @@ private slots:
         QTest::addColumn<QStringList>("arguments");
         QTest::newRow("unknown option") << args({QStringLiteral("--frobnicate")});
         QTest::newRow("missing value") << args({QStringLiteral("--summary")});
-        QTest::newRow("export without FILE") << args({QStringLiteral("--export-pairs"), QStringLiteral("out.csv")});
-        QTest::newRow("two modes") << args({QStringLiteral("--summary"), QStringLiteral("a"), QStringLiteral("--export-pairs"), QStringLiteral("b"), QStringLiteral("c")});
-        QTest::newRow("view without screenshot") << args({QStringLiteral("--view"), QStringLiteral("table")});
-        QTest::newRow("bad view") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--view"), QStringLiteral("tree"), QStringLiteral("x.json")});
-        QTest::newRow("bad size") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--size"), QStringLiteral("big"), QStringLiteral("x.json")});
-        QTest::newRow("bad range") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--range"), QStringLiteral("5:1"), QStringLiteral("x.json")});
+        QTest::newRow("export without FILE")
+            << args({QStringLiteral("--export-pairs"), QStringLiteral("out.csv")});
+        QTest::newRow("two modes") << args({QStringLiteral("--summary"), QStringLiteral("a"),
+            QStringLiteral("--export-pairs"), QStringLiteral("b"), QStringLiteral("c")});
+        QTest::newRow("view without screenshot")
+            << args({QStringLiteral("--view"), QStringLiteral("table")});
+        QTest::newRow("bad view") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"),
+            QStringLiteral("--view"), QStringLiteral("tree"), QStringLiteral("x.json")});
+        QTest::newRow("bad size") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"),
+            QStringLiteral("--size"), QStringLiteral("big"), QStringLiteral("x.json")});
+        QTest::newRow("bad range") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"),
+            QStringLiteral("--range"), QStringLiteral("5:1"), QStringLiteral("x.json")});
     }
     void usageErrorsExitOne()
     {
@@ -76,9 +84,9 @@ private slots:
         QJsonParseError error;
         const QJsonObject o = QJsonDocument::fromJson(r.out, &error).object();
         QCOMPARE(error.error, QJsonParseError::NoError);
-        for (const char *key : {"file", "compressed", "events", "cpu_ops", "gpu_events", "flows", "fwd_bwd_pairs",
-                                "pairs_from_flows", "pairs_from_sequence", "unpaired_backward", "gpu_events_attributed",
-                                "steps", "truncated", "diagnostics", "load_seconds"})
+        for (const char *key : {"file", "compressed", "events", "cpu_ops", "gpu_events", "flows",
+                 "fwd_bwd_pairs", "pairs_from_flows", "pairs_from_sequence", "unpaired_backward",
+                 "gpu_events_attributed", "steps", "truncated", "diagnostics", "load_seconds"})
             QVERIFY2(o.contains(QLatin1String(key)), key);
         QCOMPARE(o[QStringLiteral("file")].toString(), m_demo);
         QCOMPARE(o[QStringLiteral("compressed")].toBool(), true);
@@ -91,21 +99,24 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QByteArray>("message");
-        QTest::newRow("missing") << test::tempDir() + QStringLiteral("/missing.json") << QByteArray(": byte 0: No such file or directory");
+        QTest::newRow("missing") << test::tempDir() + QStringLiteral("/missing.json")
+                                 << QByteArray(": byte 0: No such file or directory");
         QTest::newRow("directory") << test::tempDir() << QByteArray(": byte 0: is a directory");
-        QTest::newRow("not JSON") << test::writeTemp(QStringLiteral("junk.json"), "hello world") << QByteArray(": byte 0: ");
-        QTest::newRow("object without events") << test::writeTemp(QStringLiteral("empty.json"), "{}") << QByteArray(": byte 0: no traceEvents array");
-        QTest::newRow("cut before any event") << test::writeTemp(QStringLiteral("cut.json"), "{\"traceEvents\": [{\"ph\":\"X\"")
-                                              << QByteArray(": byte 26: the file ends before the first event");
+        QTest::newRow("not JSON") << test::writeTemp(QStringLiteral("junk.json"), "hello world")
+                                  << QByteArray(": byte 0: ");
+        QTest::newRow("object without events") << test::writeTemp(
+            QStringLiteral("empty.json"), "{}") << QByteArray(": byte 0: no traceEvents array");
+        QTest::newRow("cut before any event")
+            << test::writeTemp(QStringLiteral("cut.json"), "{\"traceEvents\": [{\"ph\":\"X\"")
+            << QByteArray(": byte 26: the file ends before the first event");
     }
     void loadFailuresExitTwoWithOffset()
     {
         QFETCH(QString, path);
         QFETCH(QByteArray, message);
         for (const char *mode : {"--summary", "--export-pairs"}) {
-            QStringList a{QString::fromLatin1(mode)};
-            if (QByteArray(mode) == "--export-pairs")
-                a << QStringLiteral("-");
+            QStringList a {QString::fromLatin1(mode)};
+            if (QByteArray(mode) == "--export-pairs") a << QStringLiteral("-");
             a << path;
             const auto r = test::run(test::appPath(), a);
             QCOMPARE(r.exitCode, 2);
@@ -118,10 +129,12 @@ private slots:
     void truncatedTraceLoadsAndSaysSo()
     {
         // Cut a plain copy of the generated trace in the middle of its events.
-        const auto gen = test::run(test::gentracePath(), args({test::tempDir() + QStringLiteral("/plain.json")}));
+        const auto gen = test::run(
+            test::gentracePath(), args({test::tempDir() + QStringLiteral("/plain.json")}));
         QCOMPARE(gen.exitCode, 0);
         const QByteArray text = readFile(test::tempDir() + QStringLiteral("/plain.json"));
-        const QString cut = test::writeTemp(QStringLiteral("cut-mid.json"), text.left(text.size() / 2));
+        const QString cut
+            = test::writeTemp(QStringLiteral("cut-mid.json"), text.left(text.size() / 2));
         const auto r = test::run(test::appPath(), args({QStringLiteral("--summary"), cut}));
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
@@ -134,21 +147,28 @@ private slots:
     {
         OpenResult opened = openTrace(m_demo.toStdString());
         QVERIFY(opened.trace);
-        const QByteArray expected = QByteArray::fromStdString(tableToCsv(PairTable(*opened.trace->graph)));
+        const QByteArray expected
+            = QByteArray::fromStdString(tableToCsv(PairTable(*opened.trace->graph)));
 
         const QString csv = test::tempDir() + QStringLiteral("/pairs.csv");
-        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-pairs"), csv, m_demo})).exitCode, 0);
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-pairs"), csv, m_demo}))
+                     .exitCode,
+            0);
         QCOMPARE(readFile(csv), expected);
-        QVERIFY(expected.startsWith("fwd_name,fwd_pid,fwd_tid,fwd_ts,fwd_dur,input_dims,sequence_numbers,link,bwd_names,"
-                                    "bwd_pid,bwd_tid,bwd_ts,bwd_dur,fwd_gpu_events,fwd_gpu_us,bwd_gpu_events,bwd_gpu_us,"
-                                    "step,module\n"));
+        QVERIFY(expected.startsWith(
+            "fwd_name,fwd_pid,fwd_tid,fwd_ts,fwd_dur,input_dims,sequence_numbers,link,bwd_names,"
+            "bwd_pid,bwd_tid,bwd_ts,bwd_dur,fwd_gpu_events,fwd_gpu_us,bwd_gpu_events,bwd_gpu_us,"
+            "step,module\n"));
 
-        const auto toStdout = test::run(test::appPath(), args({QStringLiteral("--export-pairs"), QStringLiteral("-"), m_demo}));
+        const auto toStdout = test::run(
+            test::appPath(), args({QStringLiteral("--export-pairs"), QStringLiteral("-"), m_demo}));
         QCOMPARE(toStdout.exitCode, 0);
         QCOMPARE(toStdout.out, expected);
 
         const QString json = test::tempDir() + QStringLiteral("/pairs.json");
-        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-pairs"), json, m_demo})).exitCode, 0);
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-pairs"), json, m_demo}))
+                     .exitCode,
+            0);
         QJsonParseError error;
         const QJsonArray rows = QJsonDocument::fromJson(readFile(json), &error).array();
         QCOMPARE(error.error, QJsonParseError::NoError);
@@ -165,7 +185,9 @@ private slots:
     {
         OpenResult opened = openTrace(m_demo.toStdString());
         const QString csv = test::tempDir() + QStringLiteral("/kernels.csv");
-        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-kernels"), csv, m_demo})).exitCode, 0);
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-kernels"), csv, m_demo}))
+                     .exitCode,
+            0);
         const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
         QCOMPARE(size_t(lines.size() - 1), opened.trace->graph->gpuEvents().size());
         QVERIFY(lines.first().startsWith("name,kind,device,stream,ts,dur,correlation,launch_name"));
@@ -177,16 +199,21 @@ private slots:
     {
         const QString out = test::writeTemp(QStringLiteral("keep.csv"), "earlier export\n");
         const QByteArray before = readFile(m_demo);
-        const QString script = QStringLiteral("ulimit -f 4; trap '' XFSZ; exec \"$0\" --export-pairs \"$1\" \"$2\"");
-        const auto r = test::run(QStringLiteral("/bin/bash"), args({QStringLiteral("-c"), script, test::appPath(), out, m_demo}));
+        const QString script
+            = QStringLiteral("ulimit -f 4; trap '' XFSZ; exec \"$0\" --export-pairs \"$1\" \"$2\"");
+        const auto r = test::run(QStringLiteral("/bin/bash"),
+            args({QStringLiteral("-c"), script, test::appPath(), out, m_demo}));
         QCOMPARE(r.exitCode, 3);
         QVERIFY(r.err.contains(out.toUtf8()));
         QCOMPARE(readFile(out), QByteArray("earlier export\n"));
         QCOMPARE(readFile(m_demo), before);
 
-        const auto dir = test::run(test::appPath(), args({QStringLiteral("--export-pairs"), test::tempDir(), m_demo}));
+        const auto dir = test::run(
+            test::appPath(), args({QStringLiteral("--export-pairs"), test::tempDir(), m_demo}));
         QCOMPARE(dir.exitCode, 3);
-        const auto noDir = test::run(test::appPath(), args({QStringLiteral("--export-pairs"), test::tempDir() + QStringLiteral("/no/such/dir/x.csv"), m_demo}));
+        const auto noDir = test::run(test::appPath(),
+            args({QStringLiteral("--export-pairs"),
+                test::tempDir() + QStringLiteral("/no/such/dir/x.csv"), m_demo}));
         QCOMPARE(noDir.exitCode, 3);
     }
 };

@@ -14,17 +14,22 @@
 
 using namespace ks;
 
-class TestDemoTrace : public QObject
-{
+class TestDemoTrace : public QObject {
     Q_OBJECT
 private slots:
     void linkerMatchesGeneratorTruth_data()
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("name");
-        QTest::newRow("demo (3 steps, gzip)") << QStringList{QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("1")} << QStringLiteral("demo.pt.trace.json.gz");
-        QTest::newRow("5 steps, seed 7") << QStringList{QStringLiteral("--steps"), QStringLiteral("5"), QStringLiteral("--seed"), QStringLiteral("7")} << QStringLiteral("s7.json");
-        QTest::newRow("2 MB") << QStringList{QStringLiteral("--target-mb"), QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("3")} << QStringLiteral("big.json");
+        QTest::newRow("demo (3 steps, gzip)") << QStringList {QStringLiteral("--steps"),
+            QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("1")}
+                                              << QStringLiteral("demo.pt.trace.json.gz");
+        QTest::newRow("5 steps, seed 7") << QStringList {QStringLiteral("--steps"),
+            QStringLiteral("5"), QStringLiteral("--seed"), QStringLiteral("7")}
+                                         << QStringLiteral("s7.json");
+        QTest::newRow("2 MB") << QStringList {QStringLiteral("--target-mb"), QStringLiteral("2"),
+            QStringLiteral("--seed"), QStringLiteral("3")}
+                              << QStringLiteral("big.json");
     }
     void linkerMatchesGeneratorTruth()
     {
@@ -32,7 +37,8 @@ private slots:
         QFETCH(QString, name);
         const QString trace = test::tempDir() + QLatin1Char('/') + name;
         const QString truthPath = trace + QStringLiteral(".truth.json");
-        const test::ProcessResult gen = test::run(test::gentracePath(), args << QStringLiteral("--truth") << truthPath << trace);
+        const test::ProcessResult gen = test::run(
+            test::gentracePath(), args << QStringLiteral("--truth") << truthPath << trace);
         QCOMPARE(gen.exitCode, 0);
         QFile truthFile(truthPath);
         QVERIFY(truthFile.open(QIODevice::ReadOnly));
@@ -56,7 +62,9 @@ private slots:
         const QJsonArray pairs = truth[QStringLiteral("pairs")].toArray();
         const PairTable table(g);
         QCOMPARE(qsizetype(table.rowCount()), pairs.size());
-        auto text = [&](size_t r, PairTable::Column c) { return QString::fromStdString(table.text(r, c)); };
+        auto text = [&](size_t r, PairTable::Column c) {
+            return QString::fromStdString(table.text(r, c));
+        };
         for (qsizetype i = 0; i < pairs.size(); ++i) {
             const QJsonObject p = pairs[i].toObject();
             const auto r = size_t(i);
@@ -75,23 +83,25 @@ private slots:
             QCOMPARE(text(r, PairTable::BwdNames), names.join(QLatin1Char(';')));
             QCOMPARE(text(r, PairTable::SequenceNumbers), numbers.join(QLatin1Char(';')));
             QCOMPARE(text(r, PairTable::Link), QStringLiteral("flow"));
-            QCOMPARE(text(r, PairTable::FwdGpuEvents), QString::number(p[QStringLiteral("fwd_gpu_events")].toInteger()));
+            QCOMPARE(text(r, PairTable::FwdGpuEvents),
+                QString::number(p[QStringLiteral("fwd_gpu_events")].toInteger()));
             QCOMPARE(text(r, PairTable::FwdGpuUs), p[QStringLiteral("fwd_gpu_us")].toString());
-            QCOMPARE(text(r, PairTable::BwdGpuEvents), QString::number(p[QStringLiteral("bwd_gpu_events")].toInteger()));
+            QCOMPARE(text(r, PairTable::BwdGpuEvents),
+                QString::number(p[QStringLiteral("bwd_gpu_events")].toInteger()));
             QCOMPARE(text(r, PairTable::BwdGpuUs), p[QStringLiteral("bwd_gpu_us")].toString());
-            QCOMPARE(text(r, PairTable::Step), QString::number(p[QStringLiteral("step")].toInteger()));
+            QCOMPARE(
+                text(r, PairTable::Step), QString::number(p[QStringLiteral("step")].toInteger()));
             QCOMPARE(text(r, PairTable::Module), p[QStringLiteral("module")].toString());
         }
 
         // Without flows, the sequence numbers alone give the same pairs.
-        const auto noFlows = OpGraph::build(m, LinkOptions{false});
+        const auto noFlows = OpGraph::build(m, LinkOptions {false});
         QCOMPARE(noFlows->stats().pairsFromSequence, g.stats().pairsFromFlows);
         const PairTable sequenceTable(*noFlows);
         QCOMPARE(sequenceTable.rowCount(), table.rowCount());
         for (size_t r = 0; r < table.rowCount(); ++r) {
             for (size_t c = 0; c < PairTable::ColumnCount; ++c) {
-                if (c != PairTable::Link)
-                    QCOMPARE(sequenceTable.text(r, c), table.text(r, c));
+                if (c != PairTable::Link) QCOMPARE(sequenceTable.text(r, c), table.text(r, c));
             }
             QCOMPARE(sequenceTable.text(r, PairTable::Link), std::string("sequence"));
         }

@@ -18,8 +18,7 @@ using namespace ks;
 
 namespace {
 
-struct Loaded
-{
+struct Loaded {
     std::shared_ptr<const LoadedTrace> trace;
     QJsonObject reference;
     QByteArray referenceCsv;
@@ -30,16 +29,15 @@ Loaded &loaded(const QString &path)
 {
     static std::map<QString, Loaded> cache;
     auto it = cache.find(path);
-    if (it != cache.end())
-        return it->second;
+    if (it != cache.end()) return it->second;
     Loaded l;
     OpenResult r = openTrace(path.toStdString());
     l.trace = r.trace;
-    const QString csv = test::tempDir() + QStringLiteral("/reference-") + QFileInfo(path).fileName() + QStringLiteral(".csv");
+    const QString csv = test::tempDir() + QStringLiteral("/reference-") + QFileInfo(path).fileName()
+        + QStringLiteral(".csv");
     l.reference = QJsonDocument::fromJson(test::referenceSummary(path, csv)).object();
     QFile f(csv);
-    if (f.open(QIODevice::ReadOnly))
-        l.referenceCsv = f.readAll();
+    if (f.open(QIODevice::ReadOnly)) l.referenceCsv = f.readAll();
     return cache.emplace(path, std::move(l)).first->second;
 }
 
@@ -62,8 +60,7 @@ int rowWith(const PairTable &table, const std::string &name, const std::string &
 
 } // namespace
 
-class TestSharedTraces : public QObject
-{
+class TestSharedTraces : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase()
@@ -88,11 +85,11 @@ private slots:
         QVERIFY2(l.trace, "the trace must load");
         QVERIFY2(!l.reference.isEmpty(), "the Python reference must run (python3 needed)");
         const QJsonObject ours = QJsonDocument::fromJson(
-                                     QByteArray::fromStdString(summaryJson(*l.trace->model, *l.trace->graph, 0)))
+            QByteArray::fromStdString(summaryJson(*l.trace->model, *l.trace->graph, 0)))
                                      .object();
-        for (const char *key : {"events", "cpu_ops", "gpu_events", "flows", "steps", "fwd_bwd_pairs",
-                                "pairs_from_flows", "pairs_from_sequence", "unpaired_backward",
-                                "gpu_events_attributed"}) {
+        for (const char *key : {"events", "cpu_ops", "gpu_events", "flows", "steps",
+                 "fwd_bwd_pairs", "pairs_from_flows", "pairs_from_sequence", "unpaired_backward",
+                 "gpu_events_attributed"}) {
             const QString k = QString::fromLatin1(key);
             QVERIFY2(l.reference.contains(k), key);
             QCOMPARE(ours.value(k).toInteger(), l.reference.value(k).toInteger());
@@ -129,21 +126,19 @@ private slots:
         Loaded &l = loaded(path);
         QVERIFY(l.trace);
         const OpGraph &withFlows = *l.trace->graph;
-        if (withFlows.stats().pairsFromFlows == 0)
-            QSKIP("no fwdbwd flows in this trace");
-        const auto noFlows = OpGraph::build(*l.trace->model, LinkOptions{false});
+        if (withFlows.stats().pairsFromFlows == 0) QSKIP("no fwdbwd flows in this trace");
+        const auto noFlows = OpGraph::build(*l.trace->model, LinkOptions {false});
         QCOMPARE(noFlows->stats().pairsFromFlows, uint64_t(0));
         QCOMPARE(noFlows->nodes().size(), withFlows.nodes().size());
         uint64_t flowPairs = 0, same = 0;
         for (size_t i = 0; i < withFlows.nodes().size(); ++i) {
-            if (withFlows.nodes()[i].method != LinkMethod::Flow)
-                continue;
+            if (withFlows.nodes()[i].method != LinkMethod::Flow) continue;
             ++flowPairs;
             same += noFlows->nodes()[i].creator == withFlows.nodes()[i].creator;
         }
         QVERIFY(flowPairs > 0);
         QVERIFY2(same * 1000 >= flowPairs * 999,
-                 qPrintable(QStringLiteral("%1 of %2 flow pairs reproduced").arg(same).arg(flowPairs)));
+            qPrintable(QStringLiteral("%1 of %2 flow pairs reproduced").arg(same).arg(flowPairs)));
         // The linker's own cross-check reports the same figure.
         QCOMPARE(withFlows.stats().flowPairsCheckedBySequence, flowPairs);
         QCOMPARE(withFlows.stats().flowPairsAgreeingWithSequence, same);
@@ -151,42 +146,49 @@ private slots:
 
     // Rows checked by hand: the forward op's subtree numbers, the backward nodes with those numbers
     // after it, their evaluate_function wrappers, and the GPU events whose runtime launch (same
-    // correlation) lies inside each, summed — by a throwaway scan of the JSON, not by either linker.
+    // correlation) lies inside each, summed — by a throwaway scan of the JSON, not by either
+    // linker.
     void handCheckedRows_data()
     {
         QTest::addColumn<QString>("file");
-        QTest::addColumn<QStringList>("expected"); // fwd_name, fwd_ts, sequence_numbers, link, bwd_names,
-                                                   // bwd_ts, bwd_dur, fwd_gpu_events, fwd_gpu_us,
-                                                   // bwd_gpu_events, bwd_gpu_us, step
+        QTest::addColumn<QStringList>("expected"); // fwd_name, fwd_ts, sequence_numbers, link,
+                                                   // bwd_names, bwd_ts, bwd_dur, fwd_gpu_events,
+                                                   // fwd_gpu_us, bwd_gpu_events, bwd_gpu_us, step
         QTest::newRow("nccl conv2d (flow)")
             << QStringLiteral("hta_nccl_parser_config_nccl_data.json.gz")
             << strings({"aten::conv2d", "4458676456881.997", "900", "flow", "ConvolutionBackward0",
-                           "4458676605673.461", "335.978", "2", "464.378", "7", "487.417", "4"});
+                   "4458676605673.461", "335.978", "2", "464.378", "7", "487.417", "4"});
         QTest::newRow("trace_diff layer_norm (sequence)")
             << QStringLiteral("hta_trace_diff_control_control.json.gz")
-            << strings({"aten::layer_norm", "1661203462603207", "450030", "sequence", "NativeLayerNormBackward0",
-                           "1661203462662397", "75.000", "1", "17.000", "3", "21.000", "1009"});
+            << strings({"aten::layer_norm", "1661203462603207", "450030", "sequence",
+                   "NativeLayerNormBackward0", "1661203462662397", "75.000", "1", "17.000", "3",
+                   "21.000", "1009"});
         QTest::newRow("trace_diff linear owns two nodes")
             << QStringLiteral("hta_trace_diff_control_control.json.gz")
             << strings({"aten::linear", "1661203462603061", "450028;450029", "sequence",
-                           "AddmmBackward0;TBackward0", "1661203462662537", "148.000", "2", "97.000", "4", "74.000",
-                           "1009"});
+                   "AddmmBackward0;TBackward0", "1661203462662537", "148.000", "2", "97.000", "4",
+                   "74.000", "1009"});
         QTest::newRow("resnet50 1.9 conv2d (no wrappers)")
-            << QStringLiteral("kineto_resnet50_num_workers_0_worker0.1623143089861.pt.trace.json.gz")
-            << strings({"aten::conv2d", "1623142623531336", "890", "sequence", "CudnnConvolutionBackward",
-                           "1623142623615522", "136.000", "2", "607.000", "2", "981.000", "5"});
+            << QStringLiteral(
+                   "kineto_resnet50_num_workers_0_worker0.1623143089861.pt.trace.json.gz")
+            << strings({"aten::conv2d", "1623142623531336", "890", "sequence",
+                   "CudnnConvolutionBackward", "1623142623615522", "136.000", "2", "607.000", "2",
+                   "981.000", "5"});
         QTest::newRow("dlrm linear")
             << QStringLiteral("param_dlrm_worker0_step_12.1694128201545.pt.trace.json")
-            << strings({"aten::linear", "1694128201428408", "480;481", "sequence", "AddmmBackward0;TBackward0",
-                           "1694128201439212", "70.000", "1", "8.000", "2", "10.000", "10"});
+            << strings({"aten::linear", "1694128201428408", "480;481", "sequence",
+                   "AddmmBackward0;TBackward0", "1694128201439212", "70.000", "1", "8.000", "2",
+                   "10.000", "10"});
         QTest::newRow("mi300 linear (ROCm, flows)")
             << QStringLiteral("tl_mi300_ddp_resnet18_no_pool_train_resnet18.json.gz")
-            << strings({"aten::linear", "1305516337552.894", "281;282", "flow", "AddmmBackward0;TBackward0",
-                           "1305516338160.232", "437.788", "1", "7.958", "4", "35.676", ""});
+            << strings({"aten::linear", "1305516337552.894", "281;282", "flow",
+                   "AddmmBackward0;TBackward0", "1305516338160.232", "437.788", "1", "7.958", "4",
+                   "35.676", ""});
         QTest::newRow("torch.compile CompiledFunction")
             << QStringLiteral("hta_negative_queue_length_values_check_rank0.json.gz")
-            << strings({"CompiledFunction", "1683564901553408", "46651", "sequence", "CompiledFunctionBackward",
-                           "1683564901728039", "319.000", "9", "830.000", "25", "11899.000", "550"});
+            << strings({"CompiledFunction", "1683564901553408", "46651", "sequence",
+                   "CompiledFunctionBackward", "1683564901728039", "319.000", "9", "830.000", "25",
+                   "11899.000", "550"});
     }
     void handCheckedRows()
     {
@@ -198,18 +200,21 @@ private slots:
         const PairTable table(*l.trace->graph);
         const int r = rowWith(table, expected[0].toStdString(), expected[1].toStdString());
         QVERIFY2(r >= 0, "the forward op must have a row");
-        const PairTable::Column columns[] = {PairTable::FwdName, PairTable::FwdTs, PairTable::SequenceNumbers,
-                                             PairTable::Link, PairTable::BwdNames, PairTable::BwdTs,
-                                             PairTable::BwdDur, PairTable::FwdGpuEvents, PairTable::FwdGpuUs,
-                                             PairTable::BwdGpuEvents, PairTable::BwdGpuUs, PairTable::Step};
+        const PairTable::Column columns[]
+            = {PairTable::FwdName, PairTable::FwdTs, PairTable::SequenceNumbers, PairTable::Link,
+                PairTable::BwdNames, PairTable::BwdTs, PairTable::BwdDur, PairTable::FwdGpuEvents,
+                PairTable::FwdGpuUs, PairTable::BwdGpuEvents, PairTable::BwdGpuUs, PairTable::Step};
         for (size_t i = 0; i < std::size(columns); ++i)
-            QCOMPARE(QString::fromStdString(table.text(size_t(r), columns[i])), expected[qsizetype(i)]);
+            QCOMPARE(
+                QString::fromStdString(table.text(size_t(r), columns[i])), expected[qsizetype(i)]);
     }
 
     // Ops without a backward have no row; a node whose forward op is missing is its own row.
     void opsWithoutBackwardAndOrphanNodes()
     {
-        const QString path = test::sharedTracesDir() + QStringLiteral("/hta_cpu_only_full_b8cce2c_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+        const QString path = test::sharedTracesDir()
+            + QStringLiteral(
+                "/hta_cpu_only_full_b8cce2c_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
         Loaded &l = loaded(path);
         QVERIFY(l.trace);
         const PairTable table(*l.trace->graph);
@@ -218,7 +223,8 @@ private slots:
             if (table.text(r, PairTable::Link) == "none") {
                 ++orphans;
                 QCOMPARE(table.text(r, PairTable::FwdName), std::string());
-                QCOMPARE(table.text(r, PairTable::BwdNames), std::string("torch::jit::(anonymous namespace)::DifferentiableGraphBackward"));
+                QCOMPARE(table.text(r, PairTable::BwdNames),
+                    std::string("torch::jit::(anonymous namespace)::DifferentiableGraphBackward"));
             }
         }
         // By hand: 5 DifferentiableGraphBackward nodes (numbers 7727, 7741, 7755, 7769, 7783) have
@@ -226,7 +232,8 @@ private slots:
         QCOMPARE(orphans, 5);
         QCOMPARE(l.trace->graph->stats().unpairedBackward, uint64_t(5));
         // aten::copy_ runs 960 times in the nccl trace, never with a Sequence number: no node.
-        Loaded &nccl = loaded(test::sharedTracesDir() + QStringLiteral("/hta_nccl_parser_config_nccl_data.json.gz"));
+        Loaded &nccl = loaded(
+            test::sharedTracesDir() + QStringLiteral("/hta_nccl_parser_config_nccl_data.json.gz"));
         const PairTable ncclTable(*nccl.trace->graph);
         for (size_t r = 0; r < ncclTable.rowCount(); ++r)
             QVERIFY(ncclTable.text(r, PairTable::FwdName) != "aten::copy_");

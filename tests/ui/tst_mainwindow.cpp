@@ -16,18 +16,21 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
-#include <QTreeWidgetItemIterator>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTreeWidgetItemIterator>
 #include <QUrl>
 
 using namespace ks;
 
 namespace {
 
-QString nccl() { return test::sharedTracesDir() + QStringLiteral("/hta_nccl_parser_config_nccl_data.json.gz"); }
+QString nccl()
+{
+    return test::sharedTracesDir() + QStringLiteral("/hta_nccl_parser_config_nccl_data.json.gz");
+}
 
 SliceId findRowForward(const OpGraph &g, const std::string &name, const std::string &ts)
 {
@@ -44,20 +47,20 @@ TraceTab *openAndWait(MainWindow &window, const QString &path)
 {
     QSignalSpy opened(&window, &MainWindow::traceOpened);
     window.openFiles({path});
-    if (!opened.wait(60000))
-        return nullptr;
+    if (!opened.wait(60000)) return nullptr;
     return opened.takeFirst().at(0).value<TraceTab *>();
 }
 
 bool near(QColor a, QColor b, int tolerance = 40)
 {
-    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) <= tolerance;
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green())
+        + std::abs(a.blue() - b.blue())
+        <= tolerance;
 }
 
 } // namespace
 
-class TestMainWindow : public QObject
-{
+class TestMainWindow : public QObject {
     Q_OBJECT
     QString m_demo;
 
@@ -72,8 +75,7 @@ private slots:
     // Issue: click a known forward op → selected; J → its backward node, in view; Alt+Left → back.
     void clickJumpAndBackOnSharedTrace()
     {
-        if (test::sharedTracesDir().isEmpty())
-            QSKIP("../shared/traces is absent");
+        if (test::sharedTracesDir().isEmpty()) QSKIP("../shared/traces is absent");
         MainWindow window;
         window.resize(1600, 1000);
         window.show();
@@ -91,7 +93,8 @@ private slots:
         QVERIFY(point);
         // The pixel really shows the op: its colour is the op's colour.
         const QImage before = timeline->grab().toImage();
-        QVERIFY(near(before.pixelColor(*point), SliceColors::forStyle(SliceStyle::Forward, "aten::conv2d"), 12));
+        QVERIFY(near(before.pixelColor(*point),
+            SliceColors::forStyle(SliceStyle::Forward, "aten::conv2d"), 12));
         QTest::mouseClick(timeline, Qt::LeftButton, {}, *point);
         QCOMPARE(tab->selection()->current(), conv);
 
@@ -156,18 +159,23 @@ private slots:
         QTableView *view = tab->pairView();
         view->sortByColumn(PairTable::BwdGpuUs, Qt::DescendingOrder);
         QCOMPARE(view->model()->index(0, PairTable::BwdGpuUs).data().toString(),
-                 QString::fromStdString(microsText(maxBwd)));
+            QString::fromStdString(microsText(maxBwd)));
         // Clicking the header sorts too (ascending first, then descending).
         const int x = view->horizontalHeader()->sectionViewportPosition(PairTable::FwdGpuUs) + 5;
         QTest::mouseClick(view->horizontalHeader()->viewport(), Qt::LeftButton, {}, QPoint(x, 5));
-        const double first = view->model()->index(0, PairTable::FwdGpuUs).data(TableModel::SortRole).toDouble();
-        const double last = view->model()->index(view->model()->rowCount() - 1, PairTable::FwdGpuUs).data(TableModel::SortRole).toDouble();
+        const double first
+            = view->model()->index(0, PairTable::FwdGpuUs).data(TableModel::SortRole).toDouble();
+        const double last = view->model()
+                                ->index(view->model()->rowCount() - 1, PairTable::FwdGpuUs)
+                                .data(TableModel::SortRole)
+                                .toDouble();
         QVERIFY(first <= last);
 
         int convRows = 0;
         const PairTable table(g);
         for (size_t r = 0; r < table.rowCount(); ++r) {
-            const std::string text = table.text(r, PairTable::FwdName) + table.text(r, PairTable::BwdNames) + table.text(r, PairTable::Module);
+            const std::string text = table.text(r, PairTable::FwdName)
+                + table.text(r, PairTable::BwdNames) + table.text(r, PairTable::Module);
             QString lower = QString::fromStdString(text).toLower();
             convRows += lower.contains(QLatin1String("conv"));
         }
@@ -176,8 +184,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), convRows, 5000);
         for (int r = 0; r < view->model()->rowCount(); ++r) {
             const QString text = view->model()->index(r, PairTable::FwdName).data().toString()
-                                 + view->model()->index(r, PairTable::BwdNames).data().toString()
-                                 + view->model()->index(r, PairTable::Module).data().toString();
+                + view->model()->index(r, PairTable::BwdNames).data().toString()
+                + view->model()->index(r, PairTable::Module).data().toString();
             QVERIFY(text.contains(QLatin1String("conv"), Qt::CaseInsensitive));
         }
         // Selecting a row selects its forward op everywhere.
@@ -211,11 +219,15 @@ private slots:
         MainWindow window;
         window.show();
         const QString second = test::tempDir() + QStringLiteral("/second.json");
-        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--steps"), QStringLiteral("2"), second}).exitCode, 0);
+        QCOMPARE(test::run(
+                     test::gentracePath(), {QStringLiteral("--steps"), QStringLiteral("2"), second})
+                     .exitCode,
+            0);
         QMimeData data;
         data.setUrls({QUrl::fromLocalFile(m_demo), QUrl::fromLocalFile(second)});
         QSignalSpy opened(&window, &MainWindow::traceOpened);
-        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QDragEnterEvent enter(
+            QPoint(50, 50), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &enter);
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
@@ -231,7 +243,8 @@ private slots:
     {
         MainWindow window;
         QSignalSpy failed(&window, &MainWindow::loadFailed);
-        const QString bad = test::writeTemp(QStringLiteral("bad.json"), "[{\"ph\": \"X\", \"ts\": 1,");
+        const QString bad
+            = test::writeTemp(QStringLiteral("bad.json"), "[{\"ph\": \"X\", \"ts\": 1,");
         window.openFiles({bad});
         QVERIFY(failed.wait(10000));
         QVERIFY(failed.first().first().toString().startsWith(bad + QStringLiteral(": byte ")));
@@ -241,7 +254,10 @@ private slots:
     void cancelStopsLoading()
     {
         const QString big = test::tempDir() + QStringLiteral("/big.json");
-        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--target-mb"), QStringLiteral("150"), big}).exitCode, 0);
+        QCOMPARE(test::run(test::gentracePath(),
+                     {QStringLiteral("--target-mb"), QStringLiteral("150"), big})
+                     .exitCode,
+            0);
         MainWindow window;
         QSignalSpy opened(&window, &MainWindow::traceOpened);
         window.openFiles({big});
@@ -281,13 +297,15 @@ private slots:
         QCOMPARE(t->rangeSpan(), span);
         // Ctrl+wheel zooms at the cursor: the time under the cursor stays put.
         const QPoint at(TimelineView::kLabelWidth + 300, 200);
-        const double before = t->rangeStart() + (at.x() - TimelineView::kLabelWidth) * t->rangeSpan()
-                                                    / (t->width() - TimelineView::kLabelWidth - 15);
-        QWheelEvent wheel(at, t->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
-                          Qt::NoScrollPhase, false);
+        const double before = t->rangeStart()
+            + (at.x() - TimelineView::kLabelWidth) * t->rangeSpan()
+                / (t->width() - TimelineView::kLabelWidth - 15);
+        QWheelEvent wheel(at, t->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+            Qt::ControlModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(t, &wheel);
-        const double after = t->rangeStart() + (at.x() - TimelineView::kLabelWidth) * t->rangeSpan()
-                                                   / (t->width() - TimelineView::kLabelWidth - 15);
+        const double after = t->rangeStart()
+            + (at.x() - TimelineView::kLabelWidth) * t->rangeSpan()
+                / (t->width() - TimelineView::kLabelWidth - 15);
         QVERIFY(t->rangeSpan() < span);
         QVERIFY(qAbs(after - before) < t->rangeSpan() * 0.02);
         // Find: regex over names, Enter steps through the matches in time order.
@@ -327,7 +345,8 @@ private slots:
         }
         QVERIFY(kernelItem);
         emit d->itemClicked(kernelItem, 1);
-        QVERIFY(isGpuWork(tab->selection()->trace().model->slices.kind[tab->selection()->current()]));
+        QVERIFY(
+            isGpuWork(tab->selection()->trace().model->slices.kind[tab->selection()->current()]));
     }
 };
 
