@@ -330,9 +330,18 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
         SliceId creator = kNoSlice;
         if (lane != laneOfThread.end()) {
             auto [lo, hi] = range(lane->second, t.sequence[n]);
-            for (auto it = lo; it != hi; ++it) {
-                if (it->end <= t.start[n])
-                    creator = it->slice; // sorted by (start, end): the last one wins ties by end
+            // Sorted by (start, end): from the last candidate starting before the node, walk back
+            // to the first that also ended before it — latest start, and the later end on ties.
+            // Only ops still open at the node's start are skipped, so this stays short even when
+            // thousands of ops share the number.
+            auto it = std::upper_bound(lo, hi, t.start[n],
+                                       [](TimeNs v, const Candidate &c) { return v < c.start; });
+            while (it != lo) {
+                --it;
+                if (it->end <= t.start[n]) {
+                    creator = it->slice;
+                    break;
+                }
             }
         }
         if (crossCheckOnly) {

@@ -7,9 +7,11 @@
 namespace ks {
 
 /*!
- * Wraps a RapidJSON input stream and repairs what real traces get wrong inside strings, so
- * that RapidJSON accepts them: raw control characters (escaped as \u00XX), invalid escapes
- * such as "\q" (the backslash is escaped), and lone UTF-16 surrogates (replaced by U+FFFD).
+ * Wraps a RapidJSON input stream and repairs what real traces get wrong, so that RapidJSON
+ * accepts them: inside strings, raw control characters (escaped as \u00XX), invalid escapes
+ * such as "\q" (the backslash is escaped) and lone UTF-16 surrogates (replaced by U+FFFD);
+ * outside strings, numbers beyond the range of a double ("1e400", 400 digits), which become
+ * strings so that the event keeps its other fields and the value is reported as unusable.
  * Used only for a second pass after strict parsing failed on such a string: it costs a state
  * check per character. repairs() counts what was changed; firstRepairAt() says where.
  */
@@ -78,6 +80,53 @@ private:
         return true;
     }
 
+    static bool isNumberChar(char c)
+    {
+        return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+    }
+
+    /*!
+     * Copies a number token, or turns it into a string when RapidJSON would reject it as too
+     * big: more than kMaxNumber characters, or a decimal exponent beyond ±300.
+     */
+    void readNumber()
+    {
+        char token[kMaxNumber];
+        size_t n = 0;
+        while (n < kMaxNumber && isNumberChar(m_in.Peek()))
+            token[n++] = m_in.Take();
+        if (n == kMaxNumber && isNumberChar(m_in.Peek())) {
+            repaired();
+            emit('"');
+            for (size_t k = 0; k < n; ++k)
+                emit(token[k]);
+            m_longNumber = true; // the rest streams through, then the closing quote
+            return;
+        }
+        int exponent = 0;
+        bool negative = false;
+        for (size_t k = 0; k < n; ++k) {
+            if (token[k] == 'e' || token[k] == 'E') {
+                size_t j = k + 1;
+                if (j < n && (token[j] == '+' || token[j] == '-'))
+                    negative = token[j++] == '-';
+                for (; j < n && exponent < 100000; ++j)
+                    exponent = exponent * 10 + (token[j] - '0');
+                break;
+            }
+        }
+        const bool tooBig = exponent > 300;
+        if (tooBig) {
+            repaired();
+            emit('"');
+        }
+        for (size_t k = 0; k < n; ++k)
+            emit(token[k]);
+        if (tooBig)
+            emit('"');
+        (void)negative;
+    }
+
     void fill()
     {
         m_pos = m_len = 0;
@@ -87,9 +136,23 @@ private:
             m_buf[0] = 0; // end of input: Peek() keeps answering the zero
             return;
         }
+        if (m_longNumber) {
+            if (isNumberChar(c)) {
+                emit(m_in.Take());
+                return;
+            }
+            m_longNumber = false;
+            emit('"');
+            return;
+        }
+        if (!m_inString && (c == '-' || (c >= '0' && c <= '9'))) {
+            readNumber();
+            return;
+        }
         m_in.Take();
         if (!m_inString) {
-            if (c == '"') m_inString = true;
+            if (c == '"')
+                m_inString = true;
             emit(c);
             return;
         }
@@ -217,8 +280,11 @@ private:
             emit(d);
     }
 
+    static constexpr size_t kMaxNumber = 64;
+
     In &m_in;
-    char m_buf[32] = {0};
+    char m_buf[kMaxNumber + 16] = {0};
+    bool m_longNumber = false;
     size_t m_pos = 0;
     size_t m_len = 0;
     size_t m_tell = 0;

@@ -615,6 +615,7 @@ struct ParseOutcome {
     uint64_t textSize = 0; //!< decompressed bytes; ~0 when the parse stopped before the end
     std::string gzipProblem;
     bool gzipCutOff = false;
+    char charAtError = 0; //!< the character the parser stopped on
 };
 
 bool repairable(rapidjson::ParseErrorCode code)
@@ -622,7 +623,8 @@ bool repairable(rapidjson::ParseErrorCode code)
     return code == rapidjson::kParseErrorStringEscapeInvalid
         || code == rapidjson::kParseErrorStringUnicodeEscapeInvalidHex
         || code == rapidjson::kParseErrorStringUnicodeSurrogateInvalid
-        || code == rapidjson::kParseErrorStringInvalidEncoding;
+        || code == rapidjson::kParseErrorStringInvalidEncoding
+        || code == rapidjson::kParseErrorNumberTooBig;
 }
 
 /*!
@@ -659,6 +661,7 @@ ParseOutcome parsePass(Stream &stream,
         out.insideEvent = handler.insideEvent();
         out.eventOffset = handler.eventOffset();
         out.notATrace = handler.notATraceReason();
+        out.charAtError = s.Peek();
         return out;
     };
     if (!repair) return run(stream);
@@ -711,15 +714,19 @@ LoadResult finishLoad(
     const bool parseError = outcome.result.IsError();
     const uint64_t at = parseError ? outcome.result.Offset() : 0;
     const bool atEnd = parseError && at >= outcome.textSize;
+    // RapidJSON reads a zero byte as the end of input; inside the file it means binary data.
+    const auto parseReason = [&]() -> std::string {
+        if (!atEnd && outcome.charAtError == 0)
+            return "a zero byte: this is not JSON text";
+        return rapidjson::GetParseError_En(outcome.result.Code());
+    };
     if (outcome.textSize == 0) {
         result.error
             = failure(path, 0, outcome.gzipProblem.empty() ? "empty file" : outcome.gzipProblem);
         return result;
     }
     if (!outcome.sawRoot || (parseError && !outcome.sawEventsArray && !outcome.rootIsTrace)) {
-        result.error = failure(path, at,
-            parseError ? rapidjson::GetParseError_En(outcome.result.Code())
-                       : "not a JSON document");
+        result.error = failure(path, at, parseError ? parseReason() : "not a JSON document");
         return result;
     }
     if (!outcome.rootIsTrace) {
@@ -731,15 +738,14 @@ LoadResult finishLoad(
         std::string reason = !outcome.sawEventsArray ? "no traceEvents array: not a trace"
                                                      : "the trace contains no events";
         if (parseError)
-            reason = atEnd ? "the file ends before the first event"
-                           : std::string(rapidjson::GetParseError_En(outcome.result.Code()));
+            reason = atEnd ? "the file ends before the first event" : parseReason();
         result.error = failure(path, at, reason);
         return result;
     }
 
     bool truncated = false;
     if (parseError) {
-        const std::string reason = rapidjson::GetParseError_En(outcome.result.Code());
+        const std::string reason = parseReason();
         if (atEnd) {
             truncated = true;
             diag.add("truncated", at, "the file ends in the middle of the JSON");

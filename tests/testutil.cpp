@@ -39,6 +39,7 @@ QStringList sharedTraces()
     return out;
 }
 
+QString dataDir() { return QStringLiteral(KS_TEST_DATA_DIR); }
 QString pythonPath()
 {
     return QStringLiteral(KS_PYTHON);

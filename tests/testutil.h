@@ -24,6 +24,8 @@ QStringList sharedTraces();
 //! Runs the independent Python reference on \a trace; returns its stdout (JSON), empty on error.
 QByteArray referenceSummary(const QString &trace, const QString &pairsCsv = {});
 
+//! tests/data in the source tree.
+QString dataDir();
 QString pythonPath();
 QString gentracePath();
 QString appPath();

@@ -10,8 +10,7 @@
 
 using namespace ks;
 
-class TestNumberText : public QObject
-{
+class TestNumberText : public QObject {
     Q_OBJECT
 
 private slots:
@@ -40,8 +39,10 @@ void TestNumberText::parseMicrosIsExact_data()
     QTest::addColumn<int>("decimals");
 
     // Absolute epoch µs with ns resolution: a double would lose the last digits.
-    QTest::addRow("epoch with 3 decimals") << QByteArray("4458676522709.059") << qint64(4458676522709059) << 3;
-    QTest::addRow("epoch integer µs") << QByteArray("1623142623460111") << qint64(1623142623460111000) << 0;
+    QTest::addRow("epoch with 3 decimals")
+        << QByteArray("4458676522709.059") << qint64(4458676522709059) << 3;
+    QTest::addRow("epoch integer µs")
+        << QByteArray("1623142623460111") << qint64(1623142623460111000) << 0;
     QTest::addRow("one decimal") << QByteArray("12.5") << qint64(12500) << 1;
     QTest::addRow("two decimals") << QByteArray("12.25") << qint64(12250) << 2;
     QTest::addRow("trailing zero decimals kept") << QByteArray("12.500") << qint64(12500) << 3;
@@ -66,8 +67,8 @@ void TestNumberText::parseMicrosIsExact_data()
     QTest::addRow("no integer part") << QByteArray(".5") << qint64(500) << 1;
     // Large but representable: 9e15 µs = 9e18 ns < 2^63.
     QTest::addRow("large") << QByteArray("9000000000000000") << qint64(9000000000000000000) << 0;
-    QTest::addRow("large negative") << QByteArray("-9000000000000000.999")
-                                    << qint64(-9000000000000000999) << 3;
+    QTest::addRow("large negative")
+        << QByteArray("-9000000000000000.999") << qint64(-9000000000000000999) << 3;
 }
 
 void TestNumberText::parseMicrosIsExact()
@@ -221,8 +222,8 @@ void TestNumberText::appendMicrosFormatsWithFixedDecimals_data()
     QTest::addRow("3 decimals, small") << qint64(5) << 3 << QByteArray("0.005");
     QTest::addRow("3 decimals, trailing zeros") << qint64(1500) << 3 << QByteArray("1.500");
     QTest::addRow("epoch") << qint64(4458676522709059) << 3 << QByteArray("4458676522709.059");
-    QTest::addRow("0 decimals exact") << qint64(1623142623460111000) << 0
-                                      << QByteArray("1623142623460111");
+    QTest::addRow("0 decimals exact")
+        << qint64(1623142623460111000) << 0 << QByteArray("1623142623460111");
     QTest::addRow("0 decimals rounds up") << qint64(1234567) << 0 << QByteArray("1235");
     QTest::addRow("0 decimals rounds down") << qint64(1234499) << 0 << QByteArray("1234");
     QTest::addRow("0 decimals half away from zero") << qint64(1234500) << 0 << QByteArray("1235");
@@ -265,8 +266,8 @@ void TestNumberText::appendMicrosAppendsToExistingText()
 void TestNumberText::appendMicrosRoundTripsParseMicros()
 {
     // What the loader reads and the exporters write back must be the text as written.
-    for (const char *text : {"4458676522709.059", "1623142623460111", "12.5", "-3", "0.001",
-             "812000.250", "-0.125"}) {
+    for (const char *text :
+        {"4458676522709.059", "1623142623460111", "12.5", "-3", "0.001", "812000.250", "-0.125"}) {
         MicrosText m;
         QVERIFY2(parseMicros(text, m), text);
         std::string out;

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+// Bad input never hurts: the hand-made corpus of tests/data/bad (each file with its expected
+// outcome in expected.tsv), and generated traps that would crash, hang or blow up a naive loader.
+#include "pairtable.h"
+#include "summary.h"
+#include "testutil.h"
+#include "timelineindex.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTest>
+
+using namespace ks;
+
+namespace {
+
+struct Trap
+{
+    std::shared_ptr<const LoadedTrace> trace;
+    std::string error;
+    double seconds = 0;
+};
+
+//! Loads and links \a text from a file, timing it; also builds what the window would.
+Trap runTrap(const QString &name, const std::string &text)
+{
+    const QString path = test::writeTemp(name, QByteArray::fromStdString(text));
+    QElapsedTimer timer;
+    timer.start();
+    OpenResult r = openTrace(path.toStdString());
+    Trap t;
+    t.trace = r.trace;
+    t.error = r.error;
+    if (t.trace) {
+        (void)tableToCsv(PairTable(*t.trace->graph));
+        const TimelineIndex index(*t.trace->model, *t.trace->graph);
+        (void)index;
+    }
+    t.seconds = double(timer.elapsed()) / 1000.0;
+    return t;
+}
+
+// Generous: a quadratic step on these inputs takes hours, a linear one a few seconds even under
+// the sanitizers. This is a guard against blow-ups, not a speed target (see benchmarks/).
+constexpr double kTrapSeconds = 120;
+
+} // namespace
+
+class TestBadInput : public QObject
+{
+    Q_OBJECT
+private slots:
+    void corpusFile_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("detail");
+        QFile list(test::dataDir() + QStringLiteral("/bad/expected.tsv"));
+        QVERIFY(list.open(QIODevice::ReadOnly));
+        int rows = 0;
+        while (!list.atEnd()) {
+            const QString line = QString::fromUtf8(list.readLine()).chopped(1);
+            if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+                continue;
+            const QStringList f = line.split(QLatin1Char('\t'));
+            QTest::addRow("%s %s", qPrintable(f[0]), qPrintable(f[2])) << f[0] << f[1] << f[2];
+            ++rows;
+        }
+        QVERIFY(rows > 20);
+    }
+    void corpusFile()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, outcome);
+        QFETCH(QString, detail);
+        const QString path = test::dataDir() + QStringLiteral("/bad/") + file;
+        QFile in(path);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray before = in.readAll();
+        const OpenResult r = openTrace(path.toStdString());
+        if (outcome == QLatin1String("fail")) {
+            QCOMPARE(r.status, LoadResult::Status::Failed);
+            QVERIFY(!r.trace);
+            // "FILE: byte OFFSET: reason"
+            const QString expected = path + QStringLiteral(": ") + detail;
+            QVERIFY2(QString::fromStdString(r.error).startsWith(expected), r.error.c_str());
+        } else {
+            QVERIFY2(r.trace, r.error.c_str());
+            QCOMPARE(r.trace->model->truncated, outcome == QLatin1String("truncated"));
+            const auto all = allDiagnostics(*r.trace->model, *r.trace->graph);
+            QVERIFY2(all.count(detail.toStdString()) == 1, qPrintable(QString::fromStdString(r.trace->model->diagnostics.report())));
+            QVERIFY(r.trace->model->eventCount > 0);
+        }
+        // The input file is never modified.
+        in.seek(0);
+        QCOMPARE(in.readAll(), before);
+    }
+
+    void oddValuesKeepWhatCanBeRead()
+    {
+        const OpenResult r = openTrace(QString(test::dataDir() + QStringLiteral("/bad/odd-values.json")).toStdString());
+        QVERIFY(r.trace);
+        const TraceModel &m = *r.trace->model;
+        // 22 entries; 20 objects with a phase; by hand: usable X slices are "numbers as strings",
+        // "negative dur" (dur 0), the unnamed one, "seq as string", "negative seq",
+        // "bwd with unknown thread", two "duplicate", "out of order" = 9, plus the B without E.
+        QCOMPARE(m.eventCount, uint64_t(22));
+        QCOMPARE(m.slices.size(), size_t(10));
+        const SliceTable &t = m.slices;
+        bool sawStrings = false;
+        for (SliceId s = 0; s < t.size(); ++s) {
+            if (m.sliceName(s) == "numbers as strings") {
+                sawStrings = true;
+                QCOMPARE(t.start[s], TimeNs(100500));
+                QCOMPARE(t.dur[s], TimeNs(2250));
+                QCOMPARE(m.lanes[t.lane[s]].pid, int64_t(7));
+            }
+            if (m.sliceName(s) == "seq as string")
+                QCOMPARE(t.sequence[s], int64_t(12));
+        }
+        QVERIFY(sawStrings);
+        // Fwd thread id 99 is a profiler thread id, not an OS tid: the fallback maps it to the thread
+        // whose numbers overlap the node's (tid 8 holds number 12), so the node still pairs there.
+        QCOMPARE(r.trace->graph->stats().pairsFromSequence, uint64_t(1));
+        QCOMPARE(r.trace->graph->stats().unpairedBackward, uint64_t(0));
+    }
+
+    void trapDeepNestingInArgs()
+    {
+        std::string events = R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":1,"dur":1,"args":{"Input Dims":)";
+        events += std::string(100000, '[') + std::string(100000, ']') + "}}";
+        const Trap t = runTrap(QStringLiteral("deep.json"), test::traceWith(events));
+        QVERIFY2(t.trace, t.error.c_str());
+        QCOMPARE(t.trace->model->slices.size(), size_t(1));
+        QVERIFY(t.seconds < kTrapSeconds);
+    }
+
+    void trapHugeString()
+    {
+        const std::string name(50 << 20, 'n');
+        const Trap t = runTrap(QStringLiteral("string.json"),
+                               test::traceWith(R"({"ph":"X","cat":"cpu_op","name":")" + name
+                                               + R"(","pid":1,"tid":1,"ts":1,"dur":1})"));
+        QVERIFY2(t.trace, t.error.c_str());
+        QCOMPARE(t.trace->model->sliceName(0).size(), name.size());
+        QVERIFY(t.seconds < kTrapSeconds);
+    }
+
+    void trapTwoMillionTinyEvents()
+    {
+        std::string events;
+        events.reserve(2'000'000 * 60);
+        for (int i = 0; i < 2'000'000; ++i) {
+            if (i)
+                events += ',';
+            events += R"({"ph":"X","name":"e","pid":1,"tid":)" + std::to_string(i % 4) + R"(,"ts":)"
+                      + std::to_string(i) + R"(,"dur":1})";
+        }
+        const Trap t = runTrap(QStringLiteral("tiny.json"), test::traceWith(events));
+        QVERIFY2(t.trace, t.error.c_str());
+        QCOMPARE(t.trace->model->slices.size(), size_t(2'000'000));
+        QVERIFY(t.seconds < kTrapSeconds);
+    }
+
+    void trapManyNodesShareOneSequenceNumber()
+    {
+        // 100 000 forward ops and 100 000 backward nodes, all with number 7: each node's creator
+        // is the last forward op that ended before it — the one just before it in time.
+        std::string events;
+        constexpr int n = 100000;
+        for (int i = 0; i < n; ++i) {
+            events += R"({"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":)" + std::to_string(i * 10)
+                      + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":0}},)";
+            events += R"({"ph":"X","cat":"cpu_op","name":"MulBackward0","pid":1,"tid":2,"ts":)" + std::to_string(i * 10 + 5)
+                      + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":1}})";
+            if (i + 1 < n)
+                events += ',';
+        }
+        const Trap t = runTrap(QStringLiteral("shared-seq.json"), test::traceWith(events));
+        QVERIFY2(t.trace, t.error.c_str());
+        const OpGraph &g = *t.trace->graph;
+        QCOMPARE(g.stats().pairsFromSequence, uint64_t(n));
+        const SliceTable &st = t.trace->model->slices;
+        for (const BackwardNode &node : g.nodes())
+            QCOMPARE(st.start[node.creator] + 5000, st.start[node.node]);
+        QVERIFY(t.seconds < kTrapSeconds);
+    }
+
+    void trapCorrelationSharedByThousandsOfKernels()
+    {
+        std::string events = R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":0,"dur":100000},)"
+                             R"({"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":1,"dur":5,"args":{"correlation":42}})";
+        for (int i = 0; i < 5000; ++i)
+            events += R"(,{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + std::to_string(10 + i * 2)
+                      + R"(,"dur":1,"args":{"correlation":42}})";
+        const Trap t = runTrap(QStringLiteral("graph.json"), test::traceWith(events));
+        QVERIFY2(t.trace, t.error.c_str());
+        QCOMPARE(t.trace->graph->stats().gpuEventsAttributed, uint64_t(5000));
+        QCOMPARE(t.trace->graph->gpuTotalsUnder(0).count, uint32_t(5000));
+        QCOMPARE(t.trace->graph->gpuTotalsUnder(0).time, TimeNs(5000 * 1000));
+        QVERIFY(t.seconds < kTrapSeconds);
+    }
+
+    void trapMillionEmptyObjects()
+    {
+        std::string events = R"({"ph":"X","name":"real","pid":1,"tid":1,"ts":1,"dur":1})";
+        for (int i = 0; i < 1'000'000; ++i)
+            events += ",{}";
+        const Trap t = runTrap(QStringLiteral("empty-objects.json"), test::traceWith(events));
+        QVERIFY2(t.trace, t.error.c_str());
+        QCOMPARE(t.trace->model->eventCount, uint64_t(1'000'001));
+        QCOMPARE(t.trace->model->diagnostics.count("missing_ph"), uint64_t(1'000'000));
+        QCOMPARE(t.trace->model->slices.size(), size_t(1));
+        QVERIFY(t.seconds < kTrapSeconds);
+    }
+
+    void fifoAndDirectoryFailFast()
+    {
+        const QString fifo = test::tempDir() + QStringLiteral("/fifo.json");
+        QCOMPARE(test::run(QStringLiteral("mkfifo"), {fifo}).exitCode, 0);
+        QElapsedTimer timer;
+        timer.start();
+        const OpenResult r = openTrace(fifo.toStdString());
+        QVERIFY(!r.trace);
+        QCOMPARE(QString::fromStdString(r.error), fifo + QStringLiteral(": byte 0: not a regular file"));
+        QVERIFY(timer.elapsed() < 5000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

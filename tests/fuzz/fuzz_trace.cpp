@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// libFuzzer target over the loader and the linker, and everything computed from them headless:
+// any input must load or fail cleanly, and a loaded trace must link, export and index.
+#include "eventdetails.h"
+#include "loadedtrace.h"
+#include "pairgroups.h"
+#include "pairtable.h"
+#include "stepbreakdown.h"
+#include "summary.h"
+#include "timelineindex.h"
+
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const std::string_view text(reinterpret_cast<const char *>(data), size);
+    const ks::OpenResult r = ks::openTraceText(text, "fuzz");
+    if (!r.trace)
+        return 0;
+    const ks::TraceModel &m = *r.trace->model;
+    const ks::OpGraph &g = *r.trace->graph;
+    (void)ks::summaryJson(m, g, 0);
+    (void)ks::tableToCsv(ks::PairTable(g));
+    (void)ks::tableToCsv(ks::KernelTable(g));
+    (void)ks::tableToCsv(ks::PairGroupTable(g));
+    (void)ks::stepBreakdown(g);
+    const ks::TimelineIndex index(m, g);
+    std::vector<ks::TimelineIndex::Item> items;
+    for (ks::LaneId l = 0; l < m.lanes.size(); ++l) {
+        for (uint32_t d = 0; d < index.depthCount(l) && d < 64; ++d) {
+            items.clear();
+            ks::TimelineIndex::scan(m, index.row(l, d), m.minTime, 0, double(m.maxTime - m.minTime + 1) / 500, 500, items);
+        }
+    }
+    for (ks::SliceId s = 0; s < m.slices.size() && s < 64; ++s) {
+        (void)g.counterparts(s);
+        (void)g.rowOf(s);
+        ks::EventDetails details;
+        std::string error;
+        (void)ks::readEventDetailsText(text, m.slices.offset[s], details, error);
+    }
+    // The sequence-only linker must cope with whatever the flows left out.
+    (void)ks::OpGraph::build(m, ks::LinkOptions{false});
+    return 0;
+}

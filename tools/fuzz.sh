@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Fuzzes the loader and linker with libFuzzer for SECONDS (default 60), seeded with small valid
+# traces from the generator and the hand-made bad inputs of tests/data/bad. A crash, leak, hang or
+# sanitizer report fails the run; the input that caused it is left in build/fuzz/artifacts/.
+#   tools/fuzz.sh [SECONDS] [extra libFuzzer options…]     e.g. tools/fuzz.sh 3600 -jobs=2
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+
+[[ -f build/fuzz/build.ninja ]] || cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz --target fuzz_trace kinetoscope-gentrace
+
+corpus=build/fuzz/corpus
+mkdir -p "$corpus" build/fuzz/artifacts
+if [[ -z $(ls -A "$corpus") ]]; then
+    build/fuzz/tools/kinetoscope-gentrace --steps 1 "$corpus/gen-1step.json"
+    # Small slices of a generated trace make good seeds: every event kind in a few KB.
+    head -c 6000 "$corpus/gen-1step.json" >"$corpus/gen-head.json"
+    cp tests/data/bad/* "$corpus/" 2>/dev/null || true
+fi
+echo "== fuzzing for ${seconds}s"
+build/fuzz/tests/fuzz/fuzz_trace "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3000 \
+    -max_len=65536 -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 "$@" 2>&1 | tail -n 25
