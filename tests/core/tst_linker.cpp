@@ -24,8 +24,14 @@ using namespace ks;
 
 namespace {
 
-QString S(const char *utf8) { return QString::fromUtf8(utf8); }
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString S(const char *utf8)
+{
+    return QString::fromUtf8(utf8);
+}
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 //! Slices named \a name, in time order (slice order at equal start).
 std::vector<SliceId> slicesNamed(const TraceModel &m, std::string_view name)
@@ -85,8 +91,14 @@ const BackwardNode &nodeRecord(const OpGraph &g, SliceId s)
     return i < 0 ? none : g.nodes()[size_t(i)];
 }
 
-QString side(const OpGraph &g, SliceId gpu) { return qs(gpuSideName(gpuSideOf(g, gpu))); }
-QString link(LinkMethod m) { return qs(linkMethodName(m)); }
+QString side(const OpGraph &g, SliceId gpu)
+{
+    return qs(gpuSideName(gpuSideOf(g, gpu)));
+}
+QString link(LinkMethod m)
+{
+    return qs(linkMethodName(m));
+}
 
 //! The CSV text of \a table split in lines (the header first).
 QStringList csvLines(const Table &table)
@@ -117,7 +129,8 @@ const QString kPairHeader = S("fwd_name,fwd_pid,fwd_tid,fwd_ts,fwd_dur,input_dim
  * AddmmBackward0), paired by two fwdbwd flows, inside nn.Module: Linear_0 (inside
  * nn.Module: Model_0, with a non-module Python frame in between) and ProfilerStep#3.
  *   main thread 100: ProfilerStep#3 [0, 5000]
- *     nn.Module: Model_0 [5, 405] > nn.Module: Linear_0 [10, 310] > linear.py(114): forward [15, 235]
+ *     nn.Module: Model_0 [5, 405] > nn.Module: Linear_0 [10, 310]
+ *     > linear.py(114): forward [15, 235] >
  *       aten::linear [20, 220] N=40
  *         aten::t [25, 35] N=40 (fwdbwd s id 1 at 25) > aten::transpose [27, 32]
  *         aten::addmm [40, 190] N=41 (fwdbwd s id 2 at 40) > cudaLaunchKernel 50 corr 401
@@ -224,8 +237,7 @@ const char kPairs[] = R"json(
 
 } // namespace
 
-class TestLinker : public QObject
-{
+class TestLinker : public QObject {
     Q_OBJECT
 
 private slots:
@@ -477,8 +489,8 @@ void TestLinker::legacyLowercaseExternalIdIsRead()
 
     QCOMPARE(g.gpuEvents().size(), size_t(2));
     QCOMPARE(nameOf(m, g.launchingOp(gpuEvent(g, "k61"))), S("aten::foo"));
-    QCOMPARE(nameOf(m, g.launchingOp(gpuEvent(g, "Memcpy HtoD (Pageable -> Device)"))),
-        S("aten::bar"));
+    QCOMPARE(
+        nameOf(m, g.launchingOp(gpuEvent(g, "Memcpy HtoD (Pageable -> Device)"))), S("aten::bar"));
     QCOMPARE(g.stats().gpuEventsAttributed, uint64_t(2));
 }
 
@@ -889,8 +901,8 @@ void TestLinker::forwardThreadsAreMappedNeverPairedByNumberAlone()
     const PairTable table(g);
     QCOMPARE(table.rowCount(), size_t(5));
     // Rows in fwd_ts order: div 100, exp 120, add 300, mul 320, sub 340.
-    const QStringList expected = {S("aten::div"), S("aten::exp"), S("aten::add"), S("aten::mul"),
-        S("aten::sub")};
+    const QStringList expected
+        = {S("aten::div"), S("aten::exp"), S("aten::add"), S("aten::mul"), S("aten::sub")};
     for (size_t r = 0; r < 5; ++r)
         QCOMPARE(cell(table, r, PairTable::FwdName), expected[int(r)]);
     QCOMPARE(cell(table, 0, PairTable::FwdTid), S("150"));
@@ -1171,8 +1183,7 @@ void TestLinker::accumulateGradIsNotPairedAndCountsAsBackwardOther()
 
     QCOMPARE(side(g, gpuEvent(g, "mul_bwd")), S("backward"));
     QCOMPARE(side(g, gpuEvent(g, "add_kernel")), S("backward_other"));
-    QCOMPARE(side(g, gpuEvent(g, "ncclDevKernel_AllReduce_Sum_f32_RING_LL")),
-        S("backward_other"));
+    QCOMPARE(side(g, gpuEvent(g, "ncclDevKernel_AllReduce_Sum_f32_RING_LL")), S("backward_other"));
     QCOMPARE(side(g, gpuEvent(g, "add_kernel_2")), S("backward_other"));
     QCOMPARE(g.rowOf(gpuEvent(g, "add_kernel")), -1);
     QCOMPARE(g.stats().communicationGpuEvents, uint64_t(1));
@@ -1732,8 +1743,8 @@ void TestLinker::stepBreakdownSplitsGpuTimeAndMergesStreams()
     QCOMPARE(steps[0].idle(), TimeNs(650000));
     QCOMPARE(steps[1].step, int64_t(2));
     QCOMPARE(steps[1].span, TimeNs(500000));
-    QCOMPARE(steps[1].forward + steps[1].backward + steps[1].backwardOther + steps[1].other,
-        TimeNs(0));
+    QCOMPARE(
+        steps[1].forward + steps[1].backward + steps[1].backwardOther + steps[1].other, TimeNs(0));
     QCOMPARE(steps[1].busy, TimeNs(50000));
     QCOMPARE(steps[1].idle(), TimeNs(450000));
 }
@@ -1746,8 +1757,8 @@ void TestLinker::gzippedTraceWithInvalidEscapeLinksTheSame()
 {"ph":"X","cat":"cpu_op","name":"my\qop","pid":100,"tid":100,"ts":100,"dur":10,"args":{"Sequence number":1,"Fwd thread id":0}},
 {"ph":"X","cat":"cpu_op","name":"MyBackward","pid":100,"tid":200,"ts":300,"dur":10,"args":{"Sequence number":1,"Fwd thread id":1}}
 )json";
-    const QString path = test::writeTemp(
-        S("escape.pt.trace.json.gz"), test::gzip(QByteArray::fromStdString(test::traceWith(events))));
+    const QString path = test::writeTemp(S("escape.pt.trace.json.gz"),
+        test::gzip(QByteArray::fromStdString(test::traceWith(events))));
     QVERIFY(!path.isEmpty());
     const OpenResult r = openTrace(path.toStdString());
     QVERIFY2(r.trace, r.error.c_str());
