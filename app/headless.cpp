@@ -13,7 +13,8 @@ namespace {
 std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
 {
     OpenResult r = openTrace(file);
-    if (!r.trace) std::fprintf(stderr, "%s\n", r.error.c_str());
+    if (!r.trace)
+        std::fprintf(stderr, "%s\n", r.error.c_str());
     return r.trace;
 }
 } // namespace
@@ -21,7 +22,8 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
 int runSummary(const std::string &file)
 {
     auto trace = loadOrReport(file);
-    if (!trace) return ExitLoadFailed;
+    if (!trace)
+        return ExitLoadFailed;
     const std::string json = summaryJson(*trace->model, *trace->graph, trace->seconds);
     std::fwrite(json.data(), 1, json.size(), stdout);
     return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
@@ -30,7 +32,8 @@ int runSummary(const std::string &file)
 int runExport(const std::string &out, const std::string &file, bool kernels)
 {
     auto trace = loadOrReport(file);
-    if (!trace) return ExitLoadFailed;
+    if (!trace)
+        return ExitLoadFailed;
     std::string error;
     const PairTable pairs(*trace->graph);
     const KernelTable kernelTable(*trace->graph);

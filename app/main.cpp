@@ -78,7 +78,8 @@ int main(int argc, char *argv[])
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
 
-    if (!parser.parse(arguments)) return usageError(parser, parser.errorText());
+    if (!parser.parse(arguments))
+        return usageError(parser, parser.errorText());
     if (parser.isSet(help)) {
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ks::ExitOk;
@@ -128,7 +129,8 @@ int main(int argc, char *argv[])
                 parser.value(o.size), request, error))
             return usageError(parser, error);
         // Headless: the offscreen platform needs no display.
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         return ks::renderScreenshot(request);
     }
@@ -137,7 +139,8 @@ int main(int argc, char *argv[])
     QApplication::setWindowIcon(QIcon(ks::Resources::appIcon()));
     ks::MainWindow window;
     window.show();
-    if (parser.isSet(o.demo)) window.openDemo();
+    if (parser.isSet(o.demo))
+        window.openDemo();
     window.openFiles(files);
     return app.exec();
 }

@@ -15,7 +15,8 @@ constexpr size_t kFlushSize = 1 << 20;
 std::string directoryOf(const std::string &path)
 {
     const auto slash = path.rfind('/');
-    if (slash == std::string::npos) return ".";
+    if (slash == std::string::npos)
+        return ".";
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
@@ -34,13 +35,16 @@ AtomicFile::AtomicFile(std::string path)
 
 AtomicFile::~AtomicFile()
 {
-    if (m_fd >= 0) ::close(m_fd);
-    if (!m_committed && !m_tempPath.empty()) ::unlink(m_tempPath.c_str());
+    if (m_fd >= 0)
+        ::close(m_fd);
+    if (!m_committed && !m_tempPath.empty())
+        ::unlink(m_tempPath.c_str());
 }
 
 bool AtomicFile::open()
 {
-    if (m_stdout) return true;
+    if (m_stdout)
+        return true;
     if (m_path.empty() || m_path.back() == '/') {
         m_error = m_path + ": not a file name";
         return false;
@@ -68,7 +72,8 @@ bool AtomicFile::flushBuffer()
     size_t done = 0;
     while (done < m_buffer.size()) {
         const ssize_t n = ::write(fd, m_buffer.data() + done, m_buffer.size() - done);
-        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0) {
             m_error = m_path + ": " + std::strerror(n < 0 ? errno : ENOSPC);
             m_failed = true;
@@ -82,14 +87,17 @@ bool AtomicFile::flushBuffer()
 
 void AtomicFile::write(std::string_view data)
 {
-    if (m_failed) return;
+    if (m_failed)
+        return;
     m_buffer.append(data);
-    if (m_buffer.size() >= kFlushSize) flushBuffer();
+    if (m_buffer.size() >= kFlushSize)
+        flushBuffer();
 }
 
 bool AtomicFile::commit()
 {
-    if (m_failed || !flushBuffer()) return false;
+    if (m_failed || !flushBuffer())
+        return false;
     if (m_stdout) {
         m_committed = true;
         return true;

@@ -6,12 +6,14 @@ namespace ks {
 void Diagnostics::add(const std::string &counter, uint64_t offset, const std::string &message)
 {
     const uint64_t n = ++m_counts[counter];
-    if (n <= kExamplesPerCounter) m_examples.push_back({counter, offset, message});
+    if (n <= kExamplesPerCounter)
+        m_examples.push_back({counter, offset, message});
 }
 
 void Diagnostics::addCount(const std::string &counter, uint64_t count)
 {
-    if (count > 0) m_counts[counter] += count;
+    if (count > 0)
+        m_counts[counter] += count;
 }
 
 uint64_t Diagnostics::count(const std::string &counter) const
@@ -31,14 +33,16 @@ uint64_t Diagnostics::total() const
 bool Diagnostics::isInformational(const std::string &counter)
 {
     return counter == "flow_end_without_start" || counter == "flow_start_without_end"
-        || counter == "duplicate_flow_end" || counter == "duplicate_flow_start";
+        || counter == "duplicate_flow_end" || counter == "duplicate_flow_start"
+        || counter == "fwdbwd_flow_to_hook";
 }
 
 uint64_t Diagnostics::warnings() const
 {
     uint64_t sum = 0;
     for (const auto &[name, n] : m_counts) {
-        if (!isInformational(name)) sum += n;
+        if (!isInformational(name))
+            sum += n;
     }
     return sum;
 }

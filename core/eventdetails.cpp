@@ -62,9 +62,11 @@ private:
     // depth 1: inside the event; 2: inside args (when m_inArgs).
     template<typename F> bool value(F &&emit)
     {
-        if (!m_capturing) startCapture();
+        if (!m_capturing)
+            startCapture();
         emit(m_capture);
-        if (m_depth == m_captureDepth) finishCapture();
+        if (m_depth == m_captureDepth)
+            finishCapture();
         return true;
     }
     bool open(char c)
@@ -74,8 +76,10 @@ private:
             ++m_depth;
             return true;
         }
-        if (m_depth >= 1 && !m_capturing) startCapture();
-        if (m_capturing) m_capture.open(c);
+        if (m_depth >= 1 && !m_capturing)
+            startCapture();
+        if (m_capturing)
+            m_capture.open(c);
         ++m_depth;
         return true;
     }
@@ -84,7 +88,8 @@ private:
         --m_depth;
         if (m_capturing) {
             m_capture.close(c);
-            if (m_depth == m_captureDepth) finishCapture();
+            if (m_depth == m_captureDepth)
+                finishCapture();
         } else if (m_inArgs && m_depth == 1) {
             m_inArgs = false;
         }
@@ -150,7 +155,8 @@ bool readEventDetails(
     const TraceModel &model, uint64_t offset, EventDetails &out, std::string &error)
 {
     auto file = InputFile::open(model.path, error);
-    if (!file) return false;
+    if (!file)
+        return false;
     if (!file->compressed()) {
         MappedText text(*file);
         if (!text.ok() || offset >= text.size()) {

@@ -13,7 +13,8 @@ namespace ks {
 
 InputFile::~InputFile()
 {
-    if (m_fd >= 0) ::close(m_fd);
+    if (m_fd >= 0)
+        ::close(m_fd);
 }
 
 std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string &error)
@@ -58,7 +59,8 @@ MappedText::MappedText(const InputFile &file)
     const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
     m_mappedBytes = (m_size / page + 1) * page;
     void *area = ::mmap(nullptr, m_mappedBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (area == MAP_FAILED) return;
+    if (area == MAP_FAILED)
+        return;
     if (m_size > 0) {
         void *mapped = ::mmap(area, m_size, PROT_READ, MAP_PRIVATE | MAP_FIXED, file.fd(), 0);
         if (mapped == MAP_FAILED) {
@@ -72,14 +74,16 @@ MappedText::MappedText(const InputFile &file)
 
 MappedText::~MappedText()
 {
-    if (m_data) ::munmap(m_data, m_mappedBytes);
+    if (m_data)
+        ::munmap(m_data, m_mappedBytes);
 }
 
 void MappedText::releaseBefore(uint64_t offset)
 {
     const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
     const uint64_t end = offset / page * page;
-    if (!m_data || end <= m_released) return;
+    if (!m_data || end <= m_released)
+        return;
     // Clean file pages: dropping them costs nothing and a later read would fault them back in.
     ::madvise(m_data + m_released, end - m_released, MADV_DONTNEED);
     m_released = end;
@@ -106,7 +110,8 @@ GzipText::Chunk GzipText::next()
 {
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] { return !m_ready.empty() || m_done; });
-    if (m_ready.empty()) return {};
+    if (m_ready.empty())
+        return {};
     Chunk c = std::move(m_ready.front());
     m_ready.pop_front();
     lock.unlock();
@@ -116,7 +121,8 @@ GzipText::Chunk GzipText::next()
 
 void GzipText::recycle(Chunk chunk)
 {
-    if (!chunk.data) return;
+    if (!chunk.data)
+        return;
     std::lock_guard lock(m_mutex);
     m_free.push_back(std::move(chunk));
 }
@@ -146,7 +152,8 @@ void GzipText::run()
             chunk = std::move(m_free.front());
             m_free.pop_front();
         }
-        if (!chunk.data) chunk.data = std::make_unique<char[]>(kChunkSize + 1);
+        if (!chunk.data)
+            chunk.data = std::make_unique<char[]>(kChunkSize + 1);
         chunk.size = 0;
     };
     auto publish = [&] {
@@ -175,7 +182,8 @@ void GzipText::run()
             }
         }
         if (zs.avail_in == 0 && fileEnd) {
-            if (!finished) m_cutOff = true;
+            if (!finished)
+                m_cutOff = true;
             break;
         }
         zs.next_out = reinterpret_cast<Bytef *>(chunk.data.get() + chunk.size);
@@ -200,7 +208,8 @@ void GzipText::run()
                     fileEnd = true;
                 }
             }
-            if (zs.avail_in == 0) break;
+            if (zs.avail_in == 0)
+                break;
             if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
                 inflateReset(&zs);
                 continue;
@@ -219,7 +228,8 @@ void GzipText::run()
         }
     }
     inflateEnd(&zs);
-    if (chunk.data && chunk.size > 0) publish();
+    if (chunk.data && chunk.size > 0)
+        publish();
     std::lock_guard lock(m_mutex);
     m_done = true;
     m_changed.notify_all();
@@ -242,12 +252,14 @@ void ChunkStream::skipTo(uint64_t offset)
 {
     while (!m_end && m_chunkOffset + m_chunk.size <= offset)
         advance();
-    if (!m_end && offset > Tell()) m_cur = m_base + (offset - m_chunkOffset);
+    if (!m_end && offset > Tell())
+        m_cur = m_base + (offset - m_chunkOffset);
 }
 
 void ChunkStream::advance()
 {
-    if (m_end) return;
+    if (m_end)
+        return;
     if (m_chunk.data) {
         m_chunkOffset += m_chunk.size;
         const uint64_t compressed = m_chunk.compressedEnd;

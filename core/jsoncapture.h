@@ -28,7 +28,8 @@ public:
     void beforeValue()
     {
         if (!m_afterKey && !m_needComma.empty()) {
-            if (m_needComma.back()) put(",");
+            if (m_needComma.back())
+                put(",");
             m_needComma.back() = true;
         }
         m_afterKey = false;
@@ -49,9 +50,11 @@ public:
     }
     void key(std::string_view text)
     {
-        if (m_needComma.back()) put(",");
+        if (m_needComma.back())
+            put(",");
         m_needComma.back() = true;
-        if (m_out->size() + text.size() <= kMaxCaptureBytes) appendJsonString(*m_out, text);
+        if (m_out->size() + text.size() <= kMaxCaptureBytes)
+            appendJsonString(*m_out, text);
         put(":");
         m_afterKey = true;
     }
@@ -63,7 +66,8 @@ public:
     }
     void close(char c)
     {
-        if (!m_needComma.empty()) m_needComma.pop_back();
+        if (!m_needComma.empty())
+            m_needComma.pop_back();
         put(std::string_view(&c, 1));
     }
 

@@ -10,7 +10,8 @@ constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 size_t utf8SequenceLength(std::string_view s, size_t i)
 {
     const auto c = uint8_t(s[i]);
-    if (c < 0x80) return 1;
+    if (c < 0x80)
+        return 1;
     size_t n;
     uint32_t cp;
     if ((c & 0xE0) == 0xC0) {
@@ -25,15 +26,18 @@ size_t utf8SequenceLength(std::string_view s, size_t i)
     } else {
         return 0;
     }
-    if (i + n > s.size()) return 0;
+    if (i + n > s.size())
+        return 0;
     for (size_t k = 1; k < n; ++k) {
         const auto d = uint8_t(s[i + k]);
-        if ((d & 0xC0) != 0x80) return 0;
+        if ((d & 0xC0) != 0x80)
+            return 0;
         cp = (cp << 6) | (d & 0x3F);
     }
     // Reject overlong forms, surrogates and values beyond U+10FFFF.
     static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
     return n;
 }
 

@@ -11,7 +11,8 @@ OpenResult link(LoadResult loaded, std::chrono::steady_clock::time_point started
     OpenResult out;
     out.status = loaded.status;
     out.error = std::move(loaded.error);
-    if (loaded.status != LoadResult::Status::Loaded) return out;
+    if (loaded.status != LoadResult::Status::Loaded)
+        return out;
     auto trace = std::make_shared<LoadedTrace>();
     trace->model = std::move(loaded.model);
     trace->graph = OpGraph::build(*trace->model);

@@ -30,16 +30,19 @@ bool isDigit(char c)
 bool parseMicros(std::string_view text, MicrosText &out)
 {
     text = trimmed(text);
-    if (text.empty()) return false;
+    if (text.empty())
+        return false;
     size_t i = 0;
     const bool negative = text[0] == '-';
-    if (negative || text[0] == '+') ++i;
+    if (negative || text[0] == '+')
+        ++i;
     // Fast path: digits, optional '.', digits. Exponents fall through to the slow path.
     constexpr int64_t kMaxUs = std::numeric_limits<int64_t>::max() / 1000 - 1;
     int64_t us = 0;
     size_t intDigits = 0;
     for (; i < text.size() && isDigit(text[i]); ++i, ++intDigits) {
-        if (us > (kMaxUs - 9) / 10) return false;
+        if (us > (kMaxUs - 9) / 10)
+            return false;
         us = us * 10 + (text[i] - '0');
     }
     int64_t frac = 0; // nanoseconds from the first three fraction digits
@@ -54,7 +57,8 @@ bool parseMicros(std::string_view text, MicrosText &out)
             else if (fracDigits == 3)
                 roundUp = text[i] >= '5';
         }
-        if (fracDigits == 0 && intDigits == 0) return false;
+        if (fracDigits == 0 && intDigits == 0)
+            return false;
         for (size_t k = fracDigits; k < 3; ++k)
             frac *= 10;
         decimals = uint8_t(fracDigits > 255 ? 255 : fracDigits);
@@ -67,12 +71,15 @@ bool parseMicros(std::string_view text, MicrosText &out)
         out.decimals = decimals;
         return true;
     }
-    if (text[i] != 'e' && text[i] != 'E') return false;
+    if (text[i] != 'e' && text[i] != 'E')
+        return false;
     // Exponent notation is rare in traces; a double is exact enough for it.
     double v;
-    if (!parseDouble(text, v)) return false;
+    if (!parseDouble(text, v))
+        return false;
     const double ns = v * 1000.0;
-    if (!std::isfinite(ns) || std::fabs(ns) > 9.2e18) return false;
+    if (!std::isfinite(ns) || std::fabs(ns) > 9.2e18)
+        return false;
     out.ns = std::llround(ns);
     out.decimals = 3;
     return true;
@@ -81,18 +88,23 @@ bool parseMicros(std::string_view text, MicrosText &out)
 bool parseInteger(std::string_view text, int64_t &out)
 {
     text = trimmed(text);
-    if (text.empty()) return false;
+    if (text.empty())
+        return false;
     const char *first = text.data();
     const char *last = first + text.size();
-    if (*first == '+') ++first;
+    if (*first == '+')
+        ++first;
     int64_t v = 0;
     auto [ptr, ec] = std::from_chars(first, last, v);
-    if (ec != std::errc() || ptr == first) return false;
+    if (ec != std::errc() || ptr == first)
+        return false;
     if (ptr != last) {
         // Accept "42.0" and "42.000" but not "42.5" or "42abc".
-        if (*ptr != '.') return false;
+        if (*ptr != '.')
+            return false;
         for (++ptr; ptr != last; ++ptr)
-            if (*ptr != '0') return false;
+            if (*ptr != '0')
+                return false;
     }
     out = v;
     return true;
@@ -101,19 +113,23 @@ bool parseInteger(std::string_view text, int64_t &out)
 bool parseDouble(std::string_view text, double &out)
 {
     text = trimmed(text);
-    if (text.empty() || text.size() > 400) return false;
+    if (text.empty() || text.size() > 400)
+        return false;
     std::string buffer(text); // strtod needs a terminated string
     char *end = nullptr;
     const double v = std::strtod(buffer.c_str(), &end);
-    if (end != buffer.c_str() + buffer.size()) return false;
-    if (std::isnan(v)) return false;
+    if (end != buffer.c_str() + buffer.size())
+        return false;
+    if (std::isnan(v))
+        return false;
     out = v;
     return true;
 }
 
 void appendMicros(std::string &out, int64_t ns, int decimals)
 {
-    if (decimals > 3) decimals = 3;
+    if (decimals > 3)
+        decimals = 3;
     const bool negative = ns < 0;
     const uint64_t mag = negative ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
     uint64_t us = mag / 1000;
@@ -130,7 +146,8 @@ void appendMicros(std::string &out, int64_t ns, int decimals)
         }
         frac = scaled;
     }
-    if (negative && (us != 0 || frac != 0)) out += '-';
+    if (negative && (us != 0 || frac != 0))
+        out += '-';
     char buf[32];
     auto [p, ec] = std::to_chars(buf, buf + sizeof buf, us);
     out.append(buf, p);

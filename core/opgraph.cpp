@@ -14,10 +14,12 @@ constexpr std::string_view kEvaluatePrefix = "autograd::engine::evaluate_functio
 bool parseStepNumber(std::string_view name, int64_t &n)
 {
     constexpr std::string_view prefix = "ProfilerStep#";
-    if (!name.starts_with(prefix) || name.size() == prefix.size()) return false;
+    if (!name.starts_with(prefix) || name.size() == prefix.size())
+        return false;
     n = 0;
     for (char c : name.substr(prefix.size())) {
-        if (c < '0' || c > '9') return false;
+        if (c < '0' || c > '9')
+            return false;
         n = n * 10 + (c - '0');
     }
     return true;
@@ -43,6 +45,15 @@ bool OpGraph::isEvaluateWrapper(std::string_view name)
     return name.starts_with(kEvaluatePrefix);
 }
 
+bool OpGraph::isUnpairedBackwardWork(std::string_view name)
+{
+    // The engine's root, gradient accumulation and module hooks are never what a forward op of
+    // the model created (trace-format.md §10): their time is "backward – other".
+    return name == "torch::autograd::GraphRoot"
+        || name.find("AccumulateGrad") != std::string_view::npos
+        || name.find("BackwardHookFunctionBackward") != std::string_view::npos;
+}
+
 bool OpGraph::isCommunication(std::string_view name)
 {
     return name.find("nccl") != std::string_view::npos
@@ -61,9 +72,11 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
     g->findSteps();
     g->attributeGpu();
     g->findNodes();
-    if (options.useFlows) g->pairByFlows();
+    if (options.useFlows)
+        g->pairByFlows();
     // With flows, the fallback first only cross-checks them, then pairs what they missed.
-    if (g->m_stats.pairsFromFlows > 0) g->pairBySequence(true);
+    if (g->m_stats.pairsFromFlows > 0)
+        g->pairBySequence(true);
     g->pairBySequence(false);
     g->buildRows();
     return g;
@@ -73,7 +86,8 @@ SliceId OpGraph::innermostCpuOp(SliceId s) const
 {
     const SliceTable &t = m_model.slices;
     for (SliceId a = t.parent[s]; a != kNoSlice; a = t.parent[a]) {
-        if (t.kind[a] == EventKind::CpuOp) return a;
+        if (t.kind[a] == EventKind::CpuOp)
+            return a;
     }
     return kNoSlice;
 }
@@ -87,7 +101,8 @@ void OpGraph::attributeGpu()
     std::unordered_map<int64_t, SliceId> launchByCorrelation;
     std::unordered_multimap<int64_t, SliceId> opsByExternalId;
     for (LaneId l = 0; l < m.lanes.size(); ++l) {
-        if (m.lanes[l].device) continue;
+        if (m.lanes[l].device)
+            continue;
         for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
             if (t.kind[s] == EventKind::Runtime && t.correlation[s] != kNoValue)
                 launchByCorrelation.try_emplace(t.correlation[s], s);
@@ -103,9 +118,11 @@ void OpGraph::attributeGpu()
     }
 
     for (LaneId l = 0; l < m.lanes.size(); ++l) {
-        if (!m.lanes[l].device) continue;
+        if (!m.lanes[l].device)
+            continue;
         for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
-            if (isGpuWork(t.kind[s])) m_gpuEvents.push_back(s);
+            if (isGpuWork(t.kind[s]))
+                m_gpuEvents.push_back(s);
         }
     }
     m_launch.assign(m_gpuEvents.size(), kNoSlice);
@@ -116,17 +133,21 @@ void OpGraph::attributeGpu()
     for (uint32_t i = 0; i < m_gpuEvents.size(); ++i) {
         const SliceId g = m_gpuEvents[i];
         m_gpuIndex.emplace(g, i);
-        if (isCommunication(m.sliceName(g))) ++m_stats.communicationGpuEvents;
+        if (isCommunication(m.sliceName(g)))
+            ++m_stats.communicationGpuEvents;
         SliceId launch = kNoSlice;
         if (t.correlation[g] != kNoValue) {
             auto it = launchByCorrelation.find(t.correlation[g]);
-            if (it != launchByCorrelation.end()) launch = it->second;
+            if (it != launchByCorrelation.end())
+                launch = it->second;
         }
         if (launch == kNoSlice) {
             auto it = launchByFlow.find(g);
-            if (it != launchByFlow.end()) launch = it->second;
+            if (it != launchByFlow.end())
+                launch = it->second;
         }
-        if (launch == kNoSlice) continue;
+        if (launch == kNoSlice)
+            continue;
         m_launch[i] = launch;
         ++m_stats.gpuEventsWithLaunch;
 
@@ -146,13 +167,15 @@ void OpGraph::attributeGpu()
             op = opsByExternalId.find(ext)->second;
         }
         m_launchingOp[i] = op;
-        if (op != kNoSlice) ++m_stats.gpuEventsAttributed;
+        if (op != kNoSlice)
+            ++m_stats.gpuEventsAttributed;
     }
 
     // GPU events ordered by launch slice: a subtree [s, subtreeEnd) is then one range.
     std::vector<uint32_t> order;
     for (uint32_t i = 0; i < m_gpuEvents.size(); ++i) {
-        if (m_launch[i] != kNoSlice) order.push_back(i);
+        if (m_launch[i] != kNoSlice)
+            order.push_back(i);
     }
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         return std::tie(m_launch[a], m_gpuEvents[a]) < std::tie(m_launch[b], m_gpuEvents[b]);
@@ -173,16 +196,17 @@ void OpGraph::findNodes()
     const TraceModel &m = m_model;
     const SliceTable &t = m.slices;
     for (LaneId l = 0; l < m.lanes.size(); ++l) {
-        if (m.lanes[l].device) continue;
+        if (m.lanes[l].device)
+            continue;
         for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
-            if (t.kind[s] != EventKind::CpuOp || t.sequence[s] == kNoValue) continue;
+            if (t.kind[s] != EventKind::CpuOp || t.sequence[s] == kNoValue)
+                continue;
             m_stats.hasSequenceNumbers = true;
-            if (t.fwdThread[s] == kNoValue || t.fwdThread[s] <= 0) continue;
+            if (t.fwdThread[s] == kNoValue || t.fwdThread[s] <= 0)
+                continue;
             const std::string_view name = m.sliceName(s);
-            // The wrapper carries the node's number too (1.12+) but is not the node; the graph
-            // root and AccumulateGrad are engine bookkeeping, never created by a forward op.
-            if (isEvaluateWrapper(name) || name == "torch::autograd::GraphRoot"
-                || name.find("AccumulateGrad") != std::string_view::npos)
+            // The wrapper carries the node's number too (1.12+) but is not the node.
+            if (isEvaluateWrapper(name) || isUnpairedBackwardWork(name))
                 continue;
             BackwardNode node;
             node.node = s;
@@ -191,7 +215,8 @@ void OpGraph::findNodes()
             const auto index = uint32_t(m_nodes.size());
             m_nodes.push_back(node);
             m_nodeBySlice.emplace(s, index);
-            if (node.outer != s) m_nodeBySlice.emplace(node.outer, index);
+            if (node.outer != s)
+                m_nodeBySlice.emplace(node.outer, index);
         }
     }
     m_stats.backwardNodes = m_nodes.size();
@@ -210,7 +235,8 @@ void OpGraph::pairByFlows()
     };
     Diagnostics &diag = m_diagnostics;
     for (const FlowEdge &e : m.flows) {
-        if (e.kind != FlowKind::FwdBwd) continue;
+        if (e.kind != FlowKind::FwdBwd)
+            continue;
         // §9 step 7: endpoints are matched by identical (pid, tid, ts), not by viewer binding.
         SliceId creator = kNoSlice;
         auto [lo, hi] = sameStart(e.fromLane, e.fromTime);
@@ -223,7 +249,19 @@ void OpGraph::pairByFlows()
         int node = -1;
         auto [nlo, nhi] = sameStart(e.toLane, e.toTime);
         for (SliceId s = nlo; s < nhi && node < 0; ++s) {
-            if (auto it = m_nodeBySlice.find(s); it != m_nodeBySlice.end()) node = int(it->second);
+            if (auto it = m_nodeBySlice.find(s); it != m_nodeBySlice.end())
+                node = int(it->second);
+        }
+        if (node < 0) {
+            // Hooks carry numbers and get flows, but are deliberately not nodes.
+            bool hook = false;
+            for (SliceId s = nlo; s < nhi; ++s)
+                hook = hook || isUnpairedBackwardWork(m.sliceName(s));
+            if (hook) {
+                diag.add("fwdbwd_flow_to_hook", t.offset[nlo],
+                    "fwdbwd flow to a backward hook: not a pair");
+                continue;
+            }
         }
         if (creator == kNoSlice || node < 0) {
             const SliceId at = creator != kNoSlice ? creator : e.from;
@@ -252,7 +290,8 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
 {
     const TraceModel &m = m_model;
     const SliceTable &t = m.slices;
-    if (m_nodes.empty()) return;
+    if (m_nodes.empty())
+        return;
 
     // §9 step 8a: forward candidates, sorted by (lane, number, start, end).
     struct Candidate {
@@ -264,7 +303,8 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
     };
     std::vector<Candidate> cands;
     for (LaneId l = 0; l < m.lanes.size(); ++l) {
-        if (m.lanes[l].device) continue;
+        if (m.lanes[l].device)
+            continue;
         for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
             if (t.kind[s] == EventKind::CpuOp && t.sequence[s] != kNoValue
                 && (t.fwdThread[s] == kNoValue || t.fwdThread[s] == 0))
@@ -301,21 +341,25 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
         std::map<LaneId, uint64_t> votes;
         if (!crossCheckOnly) {
             for (uint32_t i : nodeIndices) {
-                if (m_nodes[i].method == LinkMethod::Flow) ++votes[t.lane[m_nodes[i].creator]];
+                if (m_nodes[i].method == LinkMethod::Flow)
+                    ++votes[t.lane[m_nodes[i].creator]];
             }
         }
         if (votes.empty()) {
             for (LaneId lane : candidateLanes) {
-                if (m.lanes[lane].pid != key.first) continue;
+                if (m.lanes[lane].pid != key.first)
+                    continue;
                 uint64_t overlap = 0;
                 for (uint32_t i : nodeIndices) {
                     auto [lo, hi] = range(lane, t.sequence[m_nodes[i].node]);
                     overlap += lo != hi;
                 }
-                if (overlap > 0) votes[lane] = overlap;
+                if (overlap > 0)
+                    votes[lane] = overlap;
             }
         }
-        if (votes.empty()) continue;
+        if (votes.empty())
+            continue;
         auto best = std::max_element(
             votes.begin(), votes.end(), [](auto &a, auto &b) { return a.second < b.second; });
         laneOfThread[key] = best->first;
@@ -324,7 +368,8 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
     // §9 step 8c: the creator is the last-starting candidate that ended before the node began.
     for (BackwardNode &node : m_nodes) {
         const bool paired = node.method != LinkMethod::None;
-        if (crossCheckOnly ? node.method != LinkMethod::Flow : paired) continue;
+        if (crossCheckOnly ? node.method != LinkMethod::Flow : paired)
+            continue;
         const SliceId n = node.node;
         auto lane = laneOfThread.find({m.lanes[t.lane[n]].pid, t.fwdThread[n]});
         SliceId creator = kNoSlice;
@@ -334,8 +379,8 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
             // to the first that also ended before it — latest start, and the later end on ties.
             // Only ops still open at the node's start are skipped, so this stays short even when
             // thousands of ops share the number.
-            auto it = std::upper_bound(lo, hi, t.start[n],
-                                       [](TimeNs v, const Candidate &c) { return v < c.start; });
+            auto it = std::upper_bound(
+                lo, hi, t.start[n], [](TimeNs v, const Candidate &c) { return v < c.start; });
             while (it != lo) {
                 --it;
                 if (it->end <= t.start[n]) {
@@ -346,7 +391,13 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
         }
         if (crossCheckOnly) {
             ++m_stats.flowPairsCheckedBySequence;
-            if (creator == node.creator) ++m_stats.flowPairsAgreeingWithSequence;
+            // In integer-µs files nested ops can share the flow's ts: the flow cannot tell them
+            // apart, so a creator starting at the same instant on the same thread agrees with it.
+            const bool same = creator == node.creator
+                || (creator != kNoSlice && t.lane[creator] == t.lane[node.creator]
+                    && t.start[creator] == t.start[node.creator]);
+            if (same)
+                ++m_stats.flowPairsAgreeingWithSequence;
             continue;
         }
         if (creator != kNoSlice) {
@@ -358,7 +409,8 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
     if (crossCheckOnly) {
         const uint64_t disagree
             = m_stats.flowPairsCheckedBySequence - m_stats.flowPairsAgreeingWithSequence;
-        if (disagree > 0) m_diagnostics.addCount("flow_and_sequence_disagree", disagree);
+        if (disagree > 0)
+            m_diagnostics.addCount("flow_and_sequence_disagree", disagree);
     }
 }
 
@@ -477,7 +529,8 @@ void OpGraph::findSteps()
     const TraceModel &m = m_model;
     const SliceTable &t = m.slices;
     for (LaneId l = 0; l < m.lanes.size(); ++l) {
-        if (m.lanes[l].device) continue;
+        if (m.lanes[l].device)
+            continue;
         for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
             int64_t n;
             if (t.kind[s] != EventKind::GpuUserAnnotation && parseStepNumber(m.sliceName(s), n))
@@ -495,7 +548,8 @@ int64_t OpGraph::stepAt(TimeNs time) const
     // Steps do not overlap, but look back a little in case one is nested or zero-length.
     for (int k = 0; k < 2 && it != m_steps.begin(); ++k) {
         --it;
-        if (time < it->end || time == it->start) return it->number;
+        if (time < it->end || time == it->start)
+            return it->number;
     }
     return kNoValue;
 }
@@ -554,14 +608,18 @@ int OpGraph::nodeOf(SliceId slice) const
 int OpGraph::rowOf(SliceId slice) const
 {
     const SliceTable &t = m_model.slices;
-    if (slice == kNoSlice) return -1;
+    if (slice == kNoSlice)
+        return -1;
     if (isGpuWork(t.kind[slice])) {
         slice = launchOf(slice);
-        if (slice == kNoSlice) return -1;
+        if (slice == kNoSlice)
+            return -1;
     }
     for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
-        if (auto it = m_rowByForward.find(a); it != m_rowByForward.end()) return int(it->second);
-        if (const int n = nodeOf(a); n >= 0) return int(m_nodes[size_t(n)].row);
+        if (auto it = m_rowByForward.find(a); it != m_rowByForward.end())
+            return int(it->second);
+        if (const int n = nodeOf(a); n >= 0)
+            return int(m_nodes[size_t(n)].row);
     }
     return -1;
 }
@@ -569,11 +627,15 @@ int OpGraph::rowOf(SliceId slice) const
 bool OpGraph::isForwardSide(SliceId slice) const
 {
     const SliceTable &t = m_model.slices;
-    if (slice == kNoSlice) return false;
-    if (isGpuWork(t.kind[slice])) slice = launchOf(slice);
+    if (slice == kNoSlice)
+        return false;
+    if (isGpuWork(t.kind[slice]))
+        slice = launchOf(slice);
     for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
-        if (m_rowByForward.count(a)) return true;
-        if (nodeOf(a) >= 0) return false;
+        if (m_rowByForward.count(a))
+            return true;
+        if (nodeOf(a) >= 0)
+            return false;
     }
     return false;
 }
@@ -582,18 +644,21 @@ std::vector<SliceId> OpGraph::counterparts(SliceId slice) const
 {
     const SliceTable &t = m_model.slices;
     const int r = rowOf(slice);
-    if (r < 0) return {};
+    if (r < 0)
+        return {};
     const PairRow &row = m_rows[size_t(r)];
     std::vector<SliceId> out;
     if (!isForwardSide(slice)) {
-        if (row.forward != kNoSlice) out.push_back(row.forward);
+        if (row.forward != kNoSlice)
+            out.push_back(row.forward);
         return out;
     }
     // Prefer the nodes created inside the clicked op (aten::t → TBackward0 only).
     SliceId from = isGpuWork(t.kind[slice]) ? launchOf(slice) : slice;
     for (uint32_t i : nodesOf(row)) {
         const SliceId c = m_nodes[i].creator;
-        if (c >= from && c < t.subtreeEnd[from]) out.push_back(m_nodes[i].node);
+        if (c >= from && c < t.subtreeEnd[from])
+            out.push_back(m_nodes[i].node);
     }
     if (out.empty()) {
         for (uint32_t i : nodesOf(row))

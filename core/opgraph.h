@@ -132,6 +132,8 @@ public:
     int nodeOf(SliceId slice) const;
     bool isBackwardNode(SliceId slice) const { return nodeOf(slice) >= 0; }
     static bool isEvaluateWrapper(std::string_view name);
+    //! GraphRoot, AccumulateGrad and backward hooks: backward work that no forward op created.
+    static bool isUnpairedBackwardWork(std::string_view name);
 
     // Steps and modules
     const std::vector<ProfilerStep> &steps() const { return m_steps; }

@@ -26,7 +26,8 @@ PairGroupTable::PairGroupTable(const OpGraph &graph)
             key = "\x1e" + m_pairs.text(r, PairTable::BwdNames);
         }
         auto [it, inserted] = byKey.try_emplace(key, uint32_t(m_groups.size()));
-        if (inserted) m_groups.emplace_back();
+        if (inserted)
+            m_groups.emplace_back();
         Group &g = m_groups[it->second];
         m_groupOfRow[r] = it->second;
         g.rows.push_back(r);
@@ -118,8 +119,10 @@ std::string PairGroupTable::text(size_t row, size_t column) const
     case BwdGpuEvents:
         return std::to_string(g.bwdGpuEvents);
     default:
-        if (!g.paired && column >= FwdDurTotal && column <= FwdDurMax) return {};
-        if (!g.paired && column >= FwdGpuUsTotal && column <= FwdGpuUsMax) return {};
+        if (!g.paired && column >= FwdDurTotal && column <= FwdDurMax)
+            return {};
+        if (!g.paired && column >= FwdGpuUsTotal && column <= FwdGpuUsMax)
+            return {};
         return microsText(value(g, column));
     }
 }
@@ -127,10 +130,14 @@ std::string PairGroupTable::text(size_t row, size_t column) const
 double PairGroupTable::number(size_t row, size_t column) const
 {
     const Group &g = m_groups[row];
-    if (column == Count) return double(g.rows.size());
-    if (!isNumeric(column) || text(row, column).empty()) return std::nan("");
-    if (column == FwdGpuEvents) return double(g.fwdGpuEvents);
-    if (column == BwdGpuEvents) return double(g.bwdGpuEvents);
+    if (column == Count)
+        return double(g.rows.size());
+    if (!isNumeric(column) || text(row, column).empty())
+        return std::nan("");
+    if (column == FwdGpuEvents)
+        return double(g.fwdGpuEvents);
+    if (column == BwdGpuEvents)
+        return double(g.bwdGpuEvents);
     return double(value(g, column));
 }
 

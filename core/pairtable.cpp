@@ -106,7 +106,8 @@ std::string PairTable::text(size_t r, size_t column) const
         std::sort(numbers.begin(), numbers.end());
         std::string out;
         for (size_t k = 0; k < numbers.size(); ++k) {
-            if (k) out += ';';
+            if (k)
+                out += ';';
             out += std::to_string(numbers[k]);
         }
         return out;
@@ -116,7 +117,8 @@ std::string PairTable::text(size_t r, size_t column) const
     case BwdNames: {
         std::string out;
         for (uint32_t i : m_graph.nodesOf(row)) {
-            if (!out.empty()) out += ';';
+            if (!out.empty())
+                out += ';';
             out += m.sliceName(m_graph.nodes()[i].node);
         }
         return out;
@@ -203,7 +205,8 @@ void PairTable::appendJson(std::string &out, size_t r, size_t column) const
         out += '[';
         bool first = true;
         for (uint32_t i : m_graph.nodesOf(row)) {
-            if (!first) out += ',';
+            if (!first)
+                out += ',';
             first = false;
             appendJsonString(out, m.sliceName(m_graph.nodes()[i].node));
         }
@@ -241,7 +244,8 @@ std::string_view gpuSideName(GpuSide side)
 GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
 {
     const SliceId launch = graph.launchOf(gpuEvent);
-    if (launch == kNoSlice) return GpuSide::Unattributed;
+    if (launch == kNoSlice)
+        return GpuSide::Unattributed;
     if (graph.rowOf(launch) >= 0)
         return graph.isForwardSide(launch) ? GpuSide::Forward : GpuSide::Backward;
     const TraceModel &m = graph.model();

@@ -25,14 +25,17 @@ public:
 
     Ch Peek()
     {
-        if (m_pos == m_len) fill();
+        if (m_pos == m_len)
+            fill();
         return m_buf[m_pos];
     }
     Ch Take()
     {
-        if (m_pos == m_len) fill();
+        if (m_pos == m_len)
+            fill();
         const Ch c = m_buf[m_pos];
-        if (c != 0 || m_pos < m_len) ++m_pos;
+        if (c != 0 || m_pos < m_len)
+            ++m_pos;
         return c;
     }
     size_t Tell() const { return m_tell; }
@@ -61,7 +64,8 @@ private:
     }
     void repaired()
     {
-        if (m_repairs++ == 0) m_firstRepairAt = m_tell;
+        if (m_repairs++ == 0)
+            m_firstRepairAt = m_tell;
     }
     //! Reads 4 hex digits after "\u"; returns false (having emitted nothing) if they are not.
     bool readHex4(unsigned &value, char digits[4])

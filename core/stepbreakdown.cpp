@@ -19,7 +19,8 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
     auto stepIndex = [&](TimeNs time) -> int {
         auto it = std::upper_bound(steps.begin(), steps.end(), time,
             [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
-        if (it == steps.begin()) return -1;
+        if (it == steps.begin())
+            return -1;
         --it;
         return time < it->end || time == it->start ? int(it - steps.begin()) : -1;
     };
@@ -49,12 +50,14 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
         // Busy time is about the device, whoever launched it: clip to each step it overlaps.
         auto first = std::upper_bound(steps.begin(), steps.end(), t.start[g],
             [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
-        if (first != steps.begin()) --first;
+        if (first != steps.begin())
+            --first;
         for (size_t i = size_t(first - steps.begin());
              i < steps.size() && steps[i].start < t.end(g); ++i) {
             const TimeNs a = std::max(t.start[g], steps[i].start);
             const TimeNs b = std::min(t.end(g), steps[i].end);
-            if (a < b) intervals[i].emplace_back(a, b);
+            if (a < b)
+                intervals[i].emplace_back(a, b);
         }
     }
     for (size_t i = 0; i < steps.size(); ++i) {
@@ -64,7 +67,8 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
         bool open = false;
         for (const auto &[a, b] : iv) {
             if (!open || a > curB) {
-                if (open) busy += curB - curA;
+                if (open)
+                    busy += curB - curA;
                 curA = a;
                 curB = b;
                 open = true;
@@ -72,7 +76,8 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
                 curB = std::max(curB, b);
             }
         }
-        if (open) busy += curB - curA;
+        if (open)
+            busy += curB - curA;
         out[i].busy = busy;
     }
     return out;

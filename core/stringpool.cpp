@@ -54,7 +54,8 @@ std::string_view StringPool::store(std::string_view text)
 StringId StringPool::intern(std::string_view text)
 {
     auto it = m_index.find(text);
-    if (it != m_index.end()) return it->second;
+    if (it != m_index.end())
+        return it->second;
     const std::string_view stored = store(text);
     const auto id = StringId(m_views.size());
     m_views.push_back(stored);

@@ -11,7 +11,8 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph)
 {
     TraceCounts c;
     for (SliceId s = 0; s < model.slices.size(); ++s) {
-        if (model.slices.kind[s] == EventKind::CpuOp) ++c.cpuOps;
+        if (model.slices.kind[s] == EventKind::CpuOp)
+            ++c.cpuOps;
     }
     c.gpuEvents = graph.gpuEvents().size();
     c.steps = graph.steps().size();
@@ -32,7 +33,8 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
     const LinkStats &s = graph.stats();
     std::string out = "{\n";
     auto key = [&](std::string_view name) {
-        if (out.size() > 2) out += ",\n";
+        if (out.size() > 2)
+            out += ",\n";
         out += "  ";
         appendJsonString(out, name);
         out += ": ";

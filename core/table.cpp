@@ -18,7 +18,8 @@ void appendCsvField(std::string &out, std::string_view field)
     for (size_t i = 0; i <= field.size(); ++i) {
         if (i == field.size() || field[i] == '"') {
             appendValidUtf8(out, field.substr(start, i - start));
-            if (i < field.size()) out += "\"\"";
+            if (i < field.size())
+                out += "\"\"";
             start = i + 1;
         }
     }
@@ -38,7 +39,8 @@ void writeRows(const Table &table, const std::span<const uint32_t> *order, bool 
         sink(std::string_view("["));
     } else {
         for (size_t c = 0; c < columns; ++c) {
-            if (c) line += ',';
+            if (c)
+                line += ',';
             appendCsvField(line, table.columnName(c));
         }
         line += '\n';
@@ -50,7 +52,8 @@ void writeRows(const Table &table, const std::span<const uint32_t> *order, bool 
         if (json) {
             line += i ? ",\n{" : "\n{";
             for (size_t c = 0; c < columns; ++c) {
-                if (c) line += ", ";
+                if (c)
+                    line += ", ";
                 appendJsonString(line, table.columnName(c));
                 line += ": ";
                 table.appendJson(line, r, c);
@@ -58,14 +61,16 @@ void writeRows(const Table &table, const std::span<const uint32_t> *order, bool 
             line += '}';
         } else {
             for (size_t c = 0; c < columns; ++c) {
-                if (c) line += ',';
+                if (c)
+                    line += ',';
                 appendCsvField(line, table.text(r, c));
             }
             line += '\n';
         }
         sink(line);
     }
-    if (json) sink(std::string_view("\n]\n"));
+    if (json)
+        sink(std::string_view("\n]\n"));
 }
 
 bool writeTable(const Table &table,

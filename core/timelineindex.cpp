@@ -70,7 +70,8 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
                 = graph.isBackwardNode(s) || OpGraph::isEvaluateWrapper(m.sliceName(s));
             const bool backward = parentBackward || startsBackward;
             SliceStyle style = baseStyle(m, s);
-            if (style == SliceStyle::Forward && backward) style = SliceStyle::Backward;
+            if (style == SliceStyle::Forward && backward)
+                style = SliceStyle::Backward;
             m_style[s] = style;
             stack.emplace_back(s, backward);
             m_rows[l][t.depth[s]].push_back(s);
@@ -78,7 +79,8 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
     }
     for (const BackwardNode &n : graph.nodes()) {
         m_roles[t.lane[n.node]] |= RoleBackward;
-        if (n.creator != kNoSlice) m_roles[t.lane[n.creator]] |= RoleForward;
+        if (n.creator != kNoSlice)
+            m_roles[t.lane[n.creator]] |= RoleForward;
     }
 }
 
@@ -99,7 +101,8 @@ void TimelineIndex::scan(const TraceModel &m,
     while (i < row.size()) {
         const SliceId s = row[i];
         const double start = rel(st.start[s]);
-        if (start >= t1 && !(start == t1 && st.dur[s] == 0)) break;
+        if (start >= t1 && !(start == t1 && st.dur[s] == 0))
+            break;
         const double x0 = toX(start);
         const double x1 = toX(rel(st.end(s)));
         if (x1 - x0 >= mergeBelow) {
@@ -136,8 +139,10 @@ SliceId TimelineIndex::hit(
         const SliceId s = row[i];
         const double start = double(st.start[s] - origin);
         const double end = double(st.end(s) - origin);
-        if (start > t + toleranceNs) break;
-        if (start <= t && t <= end) return s;
+        if (start > t + toleranceNs)
+            break;
+        if (start <= t && t <= end)
+            return s;
         const double d = t < start ? start - t : t - end;
         if (d <= bestDistance) {
             bestDistance = d;

@@ -14,7 +14,8 @@ constexpr TimeNs kMaxAbsTime = TimeNs(1) << 62;
 
 std::string phaseText(char ph)
 {
-    if (ph >= 0x20 && ph < 0x7f) return std::string(1, ph);
+    if (ph >= 0x20 && ph < 0x7f)
+        return std::string(1, ph);
     return "\\x" + std::to_string(uint8_t(ph));
 }
 
@@ -99,8 +100,10 @@ TraceBuilder::~TraceBuilder() = default;
 
 int64_t TraceBuilder::keyOf(const RawId &id)
 {
-    if (!id.present) return 0;
-    if (id.numeric) return id.num;
+    if (!id.present)
+        return 0;
+    if (id.numeric)
+        return id.num;
     // Non-numeric ids ("Spans", "stream 7") get keys far from any real pid or tid.
     return std::numeric_limits<int64_t>::min() / 2 + int64_t(id.text);
 }
@@ -108,7 +111,8 @@ int64_t TraceBuilder::keyOf(const RawId &id)
 uint32_t TraceBuilder::laneIndex(const RawEvent &e, bool device)
 {
     const LaneKey key {keyOf(e.pid), keyOf(e.tid), device};
-    if (m_lastLane != ~0u && key == m_lastKey) return m_lastLane;
+    if (m_lastLane != ~0u && key == m_lastKey)
+        return m_lastLane;
     auto [it, inserted] = m_laneIndex.try_emplace(key, uint32_t(m_lanes.size()));
     if (inserted) {
         auto lane = std::make_unique<LaneColumns>();
@@ -134,7 +138,8 @@ bool TraceBuilder::readTime(const RawEvent &e, TimeNs &ts)
         return false;
     }
     ts = e.ts.ns;
-    if (ts < 0) diag.add("negative_ts", e.offset, "negative ts kept as is");
+    if (ts < 0)
+        diag.add("negative_ts", e.offset, "negative ts kept as is");
     return true;
 }
 
@@ -143,7 +148,8 @@ void TraceBuilder::add(const RawEvent &e)
     switch (e.ph) {
     case 'X': {
         TimeNs ts;
-        if (!readTime(e, ts)) return;
+        if (!readTime(e, ts))
+            return;
         TimeNs dur = 0;
         Diagnostics &diag = m_model->diagnostics;
         if (!e.hasDur) {
@@ -208,7 +214,8 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
 {
     const EventKind kind
         = e.hasCat ? kindFromCategory(m_model->strings.view(e.cat)) : EventKind::Other;
-    if (!e.hasName) m_model->diagnostics.add("missing_name", e.offset, "slice without name");
+    if (!e.hasName)
+        m_model->diagnostics.add("missing_name", e.offset, "slice without name");
     LaneColumns &lane = *m_lanes[laneIndex(e, isDeviceKind(kind))];
     lane.start.push_back(start);
     lane.dur.push_back(dur);
@@ -242,7 +249,8 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
 void TraceBuilder::beginSlice(const RawEvent &e)
 {
     TimeNs ts;
-    if (!readTime(e, ts)) return;
+    if (!readTime(e, ts))
+        return;
     addSlice(e, ts, 0, decimalBits(e.ts, {}));
     LaneColumns &lane = *m_lanes[m_lastLane];
     lane.flags.back() |= SliceTable::Unfinished;
@@ -252,7 +260,8 @@ void TraceBuilder::beginSlice(const RawEvent &e)
 void TraceBuilder::endSlice(const RawEvent &e)
 {
     TimeNs ts;
-    if (!readTime(e, ts)) return;
+    if (!readTime(e, ts))
+        return;
     // An E closes the innermost open B of its thread, whatever its name (as Chrome does).
     const EventKind kind
         = e.hasCat ? kindFromCategory(m_model->strings.view(e.cat)) : EventKind::Other;
@@ -279,14 +288,17 @@ void TraceBuilder::endSlice(const RawEvent &e)
         = uint8_t((lane->flags[i] & ~SliceTable::Unfinished & ~SliceTable::DurDecimalsMask)
             | (std::min<int>(e.ts.decimals, 3) << 3));
     // Args of the E event complete those of the B event, as in Chrome.
-    if (lane->externalId[i] == kNoValue) lane->externalId[i] = e.externalId;
-    if (lane->correlation[i] == kNoValue) lane->correlation[i] = e.correlation;
+    if (lane->externalId[i] == kNoValue)
+        lane->externalId[i] = e.externalId;
+    if (lane->correlation[i] == kNoValue)
+        lane->correlation[i] = e.correlation;
 }
 
 void TraceBuilder::addInstant(const RawEvent &e)
 {
     TimeNs ts;
-    if (!readTime(e, ts)) return;
+    if (!readTime(e, ts))
+        return;
     if (e.scope == 'g') {
         m_globalInstants.push_back({ts, e.name, e.offset});
         return;
@@ -300,7 +312,8 @@ void TraceBuilder::addInstant(const RawEvent &e)
 void TraceBuilder::addCounter(const RawEvent &e)
 {
     TimeNs ts;
-    if (!readTime(e, ts)) return;
+    if (!readTime(e, ts))
+        return;
     if (e.numericArgs.empty()) {
         m_model->diagnostics.add("empty_counter", e.offset, "C event without numeric args");
         return;
@@ -336,7 +349,8 @@ void TraceBuilder::addFlow(const RawEvent &e)
         return;
     }
     TimeNs ts;
-    if (!readTime(e, ts)) return;
+    if (!readTime(e, ts))
+        return;
     m_flows.push_back({e.cat, e.name, e.id.numeric ? e.id.num : int64_t(e.id.text), !e.id.numeric,
         e.ph, e.bp == 'e', keyOf(e.pid), keyOf(e.tid), ts, e.offset, m_fileOrder++});
 }
@@ -398,8 +412,10 @@ void TraceBuilder::buildLanes()
         std::vector<uint32_t> perm(src.start.size());
         std::iota(perm.begin(), perm.end(), 0);
         std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
-            if (src.start[a] != src.start[b]) return src.start[a] < src.start[b];
-            if (src.dur[a] != src.dur[b]) return src.dur[a] > src.dur[b];
+            if (src.start[a] != src.start[b])
+                return src.start[a] < src.start[b];
+            if (src.dur[a] != src.dur[b])
+                return src.dur[a] > src.dur[b];
             return a < b;
         });
 
@@ -494,7 +510,8 @@ void TraceBuilder::buildProcesses()
 
     auto processIndex = [&](int64_t pid, bool device) -> Process * {
         for (Process &p : m.processes) {
-            if (p.pid == pid && p.device == device) return &p;
+            if (p.pid == pid && p.device == device)
+                return &p;
         }
         return nullptr;
     };
@@ -512,14 +529,17 @@ void TraceBuilder::buildProcesses()
         Process *dev = processIndex(md.pid, true);
         if (md.what == processName && md.hasValue) {
             for (Process *p : {host, dev})
-                if (p) p->name = md.value;
+                if (p)
+                    p->name = md.value;
         } else if (md.what == processLabels) {
             // "GPU 0" labels the device side of a pid, anything else ("CPU") the host side.
             const bool gpu = m.strings.view(md.labels).starts_with("GPU");
-            if (Process *p = gpu ? dev : host) p->labels = md.labels;
+            if (Process *p = gpu ? dev : host)
+                p->labels = md.labels;
         } else if (md.what == processSort) {
             for (Process *p : {host, dev})
-                if (p) p->sortIndex = md.sortIndex;
+                if (p)
+                    p->sortIndex = md.sortIndex;
         } else if (md.what == threadName || md.what == threadSort) {
             Lane *hostLane = nullptr, *devLane = nullptr;
             for (Lane &lane : m.lanes) {
@@ -530,10 +550,12 @@ void TraceBuilder::buildProcesses()
                 const bool stream = m.strings.view(md.value).starts_with("stream");
                 Lane *target = hostLane && devLane ? (stream ? devLane : hostLane)
                                                    : (hostLane ? hostLane : devLane);
-                if (target) target->threadName = md.value;
+                if (target)
+                    target->threadName = md.value;
             } else if (md.what == threadSort) {
                 for (Lane *lane : {hostLane, devLane})
-                    if (lane) lane->sortIndex = md.sortIndex;
+                    if (lane)
+                        lane->sortIndex = md.sortIndex;
             }
         } else {
             m.diagnostics.add("unknown_metadata", md.offset,
@@ -554,13 +576,16 @@ void TraceBuilder::buildFlows()
     auto laneOf = [&](const FlowEndpoint &p, bool preferDevice) -> LaneId {
         for (bool device : {preferDevice, !preferDevice}) {
             auto it = m_laneIndex.find(LaneKey {p.pid, p.tid, device});
-            if (it != m_laneIndex.end()) return m_lanes[it->second]->finalId;
+            if (it != m_laneIndex.end())
+                return m_lanes[it->second]->finalId;
         }
         return kNoLane;
     };
     auto bind = [&](const FlowEndpoint &p, LaneId lane) -> SliceId {
-        if (lane == kNoLane) return kNoSlice;
-        if (p.ph == 'f' && !p.bindEnclosing) return m.firstStartingAtOrAfter(lane, p.ts);
+        if (lane == kNoLane)
+            return kNoSlice;
+        if (p.ph == 'f' && !p.bindEnclosing)
+            return m.firstStartingAtOrAfter(lane, p.ts);
         return m.innermostAt(lane, p.ts);
     };
 
@@ -654,7 +679,8 @@ void TraceBuilder::computeTimeRange()
         lo = std::min(lo, m.instants.time[i]);
         hi = std::max(hi, m.instants.time[i]);
     }
-    if (lo > hi) lo = hi = 0;
+    if (lo > hi)
+        lo = hi = 0;
     m.minTime = lo;
     m.maxTime = hi;
 }

@@ -7,7 +7,8 @@ namespace ks {
 
 FlowKind flowKindFromCategory(std::string_view c)
 {
-    if (c == "fwdbwd" || c == "forward_backward") return FlowKind::FwdBwd;
+    if (c == "fwdbwd" || c == "forward_backward")
+        return FlowKind::FwdBwd;
     // Names of the launch → GPU flow over the years: async (≤1.9), async_gpu (1.10),
     // async_cpu_to_gpu (to late 2022), ac2g.
     if (c == "ac2g" || c == "async" || c == "async_gpu" || c == "async_cpu_to_gpu")
@@ -34,10 +35,12 @@ SliceId TraceModel::innermostAt(LaneId laneId, TimeNs t) const
     auto last = slices.start.begin() + lane.sliceEnd;
     // The last slice starting at or before t; anything enclosing t is it or one of its ancestors.
     auto it = std::upper_bound(first, last, t);
-    if (it == first) return kNoSlice;
+    if (it == first)
+        return kNoSlice;
     SliceId s = SliceId(it - slices.start.begin()) - 1;
     while (s != kNoSlice) {
-        if (slices.end(s) > t || slices.start[s] == t) return s;
+        if (slices.end(s) > t || slices.start[s] == t)
+            return s;
         s = slices.parent[s];
     }
     return kNoSlice;
@@ -55,7 +58,8 @@ SliceId TraceModel::firstStartingAtOrAfter(LaneId laneId, TimeNs t) const
 LaneId TraceModel::findLane(int64_t pid, int64_t tid, bool device) const
 {
     for (LaneId l = 0; l < lanes.size(); ++l) {
-        if (lanes[l].pid == pid && lanes[l].tid == tid && lanes[l].device == device) return l;
+        if (lanes[l].pid == pid && lanes[l].tid == tid && lanes[l].device == device)
+            return l;
     }
     return kNoLane;
 }
@@ -70,7 +74,8 @@ std::string TraceModel::laneLabel(LaneId laneId) const
         return name;
     }
     const std::string tid(str(lane.tidText));
-    if (lane.device) return tid.starts_with("stream") ? tid : "stream " + tid;
+    if (lane.device)
+        return tid.starts_with("stream") ? tid : "stream " + tid;
     return "thread " + tid;
 }
 

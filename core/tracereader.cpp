@@ -66,20 +66,30 @@ Field fieldOf(const char *s, size_t n)
     case 1:
         return s[0] == 's' ? Field::Scope : Field::None;
     case 2:
-        if (is(s, n, "ph")) return Field::Ph;
-        if (is(s, n, "ts")) return Field::Ts;
-        if (is(s, n, "id")) return Field::Id;
-        if (is(s, n, "bp")) return Field::Bp;
+        if (is(s, n, "ph"))
+            return Field::Ph;
+        if (is(s, n, "ts"))
+            return Field::Ts;
+        if (is(s, n, "id"))
+            return Field::Id;
+        if (is(s, n, "bp"))
+            return Field::Bp;
         return Field::None;
     case 3:
-        if (is(s, n, "cat")) return Field::Cat;
-        if (is(s, n, "pid")) return Field::Pid;
-        if (is(s, n, "tid")) return Field::Tid;
-        if (is(s, n, "dur")) return Field::Dur;
+        if (is(s, n, "cat"))
+            return Field::Cat;
+        if (is(s, n, "pid"))
+            return Field::Pid;
+        if (is(s, n, "tid"))
+            return Field::Tid;
+        if (is(s, n, "dur"))
+            return Field::Dur;
         return Field::None;
     case 4:
-        if (is(s, n, "name")) return Field::Name;
-        if (is(s, n, "args")) return Field::Args;
+        if (is(s, n, "name"))
+            return Field::Name;
+        if (is(s, n, "args"))
+            return Field::Args;
         return Field::None;
     default:
         return Field::None;
@@ -90,21 +100,30 @@ Arg argOf(const char *s, size_t n)
 {
     switch (n) {
     case 4:
-        if (is(s, n, "grid")) return Arg::Grid;
-        if (is(s, n, "name")) return Arg::Name;
+        if (is(s, n, "grid"))
+            return Arg::Grid;
+        if (is(s, n, "name"))
+            return Arg::Name;
         return Arg::Other;
     case 5:
         return is(s, n, "block") ? Arg::Block : Arg::Other;
     case 6:
-        if (is(s, n, "stream")) return Arg::Stream;
-        if (is(s, n, "device")) return Arg::Device;
-        if (is(s, n, "labels")) return Arg::Labels;
-        if (is(s, n, "Ev Idx")) return Arg::EvIdx;
+        if (is(s, n, "stream"))
+            return Arg::Stream;
+        if (is(s, n, "device"))
+            return Arg::Device;
+        if (is(s, n, "labels"))
+            return Arg::Labels;
+        if (is(s, n, "Ev Idx"))
+            return Arg::EvIdx;
         return Arg::Other;
     case 10:
-        if (is(s, n, "Input Dims") || is(s, n, "Input dims")) return Arg::InputDims;
-        if (is(s, n, "Input type")) return Arg::InputTypes;
-        if (is(s, n, "sort_index")) return Arg::SortIndex;
+        if (is(s, n, "Input Dims") || is(s, n, "Input dims"))
+            return Arg::InputDims;
+        if (is(s, n, "Input type"))
+            return Arg::InputTypes;
+        if (is(s, n, "sort_index"))
+            return Arg::SortIndex;
         return Arg::Other;
     case 11:
         if (is(s, n, "External id") || is(s, n, "external id") || is(s, n, "correlation"))
@@ -289,11 +308,13 @@ private:
         --m_depth;
         if (m_capturing) {
             m_capture.close(c);
-            if (m_depth == m_captureDepth) finishCapture();
+            if (m_depth == m_captureDepth)
+                finishCapture();
             return true;
         }
         if (m_intArray) {
-            if (m_depth + 1 == m_intArrayDepth) m_intArray = nullptr;
+            if (m_depth + 1 == m_intArrayDepth)
+                m_intArray = nullptr;
             return true;
         }
         if (m_inArgs && m_depth == m_eventDepth) {
@@ -306,7 +327,8 @@ private:
             m_inEvent = false;
             m_inArgs = false;
             m_builder.add(m_event);
-            if (m_events % kCheckInterval == 0 && onCheckpoint && !onCheckpoint()) return false;
+            if (m_events % kCheckInterval == 0 && onCheckpoint && !onCheckpoint())
+                return false;
             return true;
         }
         if (m_inEvents && m_depth + 1 == m_eventsDepth) {
@@ -403,7 +425,8 @@ private:
                 text2 = kind == Kind::Null ? "null" : std::string(text);
             if (m_topKey == "baseTimeNanoseconds") {
                 int64_t base;
-                if (parseInteger(text, base)) m_builder.model().baseTimeNs = base;
+                if (parseInteger(text, base))
+                    m_builder.model().baseTimeNs = base;
             }
             m_builder.model().metadata[m_topKey] = std::move(text2);
         }
@@ -434,19 +457,22 @@ private:
                 wrongType();
             return;
         case Field::Cat:
-            if (!string) return wrongType();
+            if (!string)
+                return wrongType();
             m_event.cat = m_strings.intern(text);
             m_event.hasCat = true;
             return;
         case Field::Name:
-            if (!string) return wrongType();
+            if (!string)
+                return wrongType();
             m_event.name = m_strings.intern(text);
             m_event.hasName = true;
             return;
         case Field::Pid:
         case Field::Tid:
         case Field::Id:
-            if (!number && !string) return wrongType();
+            if (!number && !string)
+                return wrongType();
             readId(kind, text,
                 m_field == Field::Pid       ? m_event.pid
                     : m_field == Field::Tid ? m_event.tid
@@ -466,10 +492,12 @@ private:
             return;
         }
         case Field::Bp:
-            if (string && !text.empty()) m_event.bp = text[0];
+            if (string && !text.empty())
+                m_event.bp = text[0];
             return;
         case Field::Scope:
-            if (string && !text.empty()) m_event.scope = text[0];
+            if (string && !text.empty())
+                m_event.scope = text[0];
             return;
         case Field::Args:
             wrongType();
@@ -484,10 +512,12 @@ private:
             = (kind == Kind::Number || kind == Kind::String) && parseInteger(text, v);
         switch (m_arg) {
         case Arg::ExternalId:
-            if (integer) m_event.externalId = v;
+            if (integer)
+                m_event.externalId = v;
             break;
         case Arg::Correlation:
-            if (integer) m_event.correlation = v;
+            if (integer)
+                m_event.correlation = v;
             break;
         case Arg::Sequence:
             if (integer)
@@ -497,22 +527,28 @@ private:
                     "bad_sequence_number", m_event.offset, "Sequence number is not an integer");
             break;
         case Arg::FwdThread:
-            if (integer) m_event.fwdThread = v;
+            if (integer)
+                m_event.fwdThread = v;
             break;
         case Arg::RecordFunctionId:
-            if (integer) m_event.recordFunctionId = v;
+            if (integer)
+                m_event.recordFunctionId = v;
             break;
         case Arg::EvIdx:
-            if (integer) m_event.evIdx = v;
+            if (integer)
+                m_event.evIdx = v;
             break;
         case Arg::Stream:
-            if (integer) m_event.stream = v;
+            if (integer)
+                m_event.stream = v;
             break;
         case Arg::Device:
-            if (integer) m_event.device = v;
+            if (integer)
+                m_event.device = v;
             break;
         case Arg::SortIndex:
-            if (integer) m_event.sortIndex = v;
+            if (integer)
+                m_event.sortIndex = v;
             break;
         case Arg::Name:
             if (kind == Kind::String) {
@@ -521,7 +557,8 @@ private:
             }
             break;
         case Arg::Labels:
-            if (kind == Kind::String) m_event.argLabels = m_strings.intern(text);
+            if (kind == Kind::String)
+                m_event.argLabels = m_strings.intern(text);
             break;
         case Arg::InputDims:
         case Arg::InputTypes: {
@@ -647,7 +684,8 @@ ParseOutcome parsePass(Stream &stream,
                 cancelled = true;
                 return false;
             }
-            if (checkpoint) checkpoint();
+            if (checkpoint)
+                checkpoint();
             return true;
         };
         rapidjson::Reader reader;
@@ -664,7 +702,8 @@ ParseOutcome parsePass(Stream &stream,
         out.charAtError = s.Peek();
         return out;
     };
-    if (!repair) return run(stream);
+    if (!repair)
+        return run(stream);
     RepairStream<Stream> repaired(stream);
     ParseOutcome out = run(repaired);
     out.repairs = repaired.repairs();
@@ -784,7 +823,8 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
     }
     int lastPermille = -1;
     auto report = [&](uint64_t done, uint64_t total) {
-        if (!options.progress || total == 0) return;
+        if (!options.progress || total == 0)
+            return;
         const int permille = int(std::min<uint64_t>(1000, done * 1000 / total));
         if (permille != lastPermille) {
             lastPermille = permille;
@@ -811,7 +851,8 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
             auto checkpoint = [&] {
                 const uint64_t offset = stream.Tell();
                 report(offset, text.size());
-                if (release && offset > (8u << 20)) text.releaseBefore(offset - (8u << 20));
+                if (release && offset > (8u << 20))
+                    text.releaseBefore(offset - (8u << 20));
             };
             ParseOutcome out = parsePass(stream, repair, builder, checkpoint, options.cancel);
             out.textSize = text.size();

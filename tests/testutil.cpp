@@ -13,7 +13,8 @@ namespace ks::test {
 std::shared_ptr<const LoadedTrace> link(std::string_view json, std::string *error)
 {
     OpenResult r = openTraceText(json, "inline.json");
-    if (error) *error = r.error;
+    if (error)
+        *error = r.error;
     return r.trace;
 }
 
@@ -31,7 +32,8 @@ QString sharedTracesDir()
 QStringList sharedTraces()
 {
     const QString dir = sharedTracesDir();
-    if (dir.isEmpty()) return {};
+    if (dir.isEmpty())
+        return {};
     QStringList out;
     for (const QString &f : QDir(dir).entryList(
              {QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name))
@@ -39,7 +41,10 @@ QStringList sharedTraces()
     return out;
 }
 
-QString dataDir() { return QStringLiteral(KS_TEST_DATA_DIR); }
+QString dataDir()
+{
+    return QStringLiteral(KS_TEST_DATA_DIR);
+}
 QString pythonPath()
 {
     return QStringLiteral(KS_PYTHON);
@@ -56,7 +61,8 @@ QString appPath()
 QByteArray referenceSummary(const QString &trace, const QString &pairsCsv)
 {
     QStringList args {QStringLiteral(KS_REFERENCE_SCRIPT), trace};
-    if (!pairsCsv.isEmpty()) args << QStringLiteral("--pairs-csv") << pairsCsv;
+    if (!pairsCsv.isEmpty())
+        args << QStringLiteral("--pairs-csv") << pairsCsv;
     const ProcessResult r = run(pythonPath(), args);
     return r.exitCode == 0 ? r.out : QByteArray();
 }
@@ -71,7 +77,8 @@ QString writeTemp(const QString &name, const QByteArray &data)
 {
     const QString path = tempDir() + QLatin1Char('/') + name;
     QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
     f.write(data);
     return path;
 }
@@ -88,7 +95,8 @@ QByteArray gzip(const QByteArray &data, qsizetype keepBytes)
     deflate(&zs, Z_FINISH);
     out.resize(qsizetype(zs.total_out));
     deflateEnd(&zs);
-    if (keepBytes >= 0 && keepBytes < out.size()) out.resize(keepBytes);
+    if (keepBytes >= 0 && keepBytes < out.size())
+        out.resize(keepBytes);
     return out;
 }
 

@@ -47,7 +47,8 @@ const QColor kIdle(215, 215, 215);
 QString shortName(QString name, int max = 48)
 {
     name.remove(QStringLiteral("aten::"));
-    if (name.size() > max) name = name.left(max - 1) + QStringLiteral("…");
+    if (name.size() > max)
+        name = name.left(max - 1) + QStringLiteral("…");
     return name;
 }
 
@@ -91,7 +92,8 @@ ChartsView::ChartsView(
 void ChartsView::setKind(Kind kind)
 {
     m_kind = kind;
-    if (m_kindBox->currentIndex() != int(kind)) m_kindBox->setCurrentIndex(int(kind));
+    if (m_kindBox->currentIndex() != int(kind))
+        m_kindBox->setCurrentIndex(int(kind));
     m_count->setEnabled(kind == TopPairs);
     m_modeBox->setEnabled(kind == TopPairs);
     rebuild();
@@ -99,14 +101,16 @@ void ChartsView::setKind(Kind kind)
 
 void ChartsView::setTopCount(int n)
 {
-    if (m_count->value() != n) m_count->setValue(n);
+    if (m_count->value() != n)
+        m_count->setValue(n);
     rebuild();
 }
 
 void ChartsView::setGroupMode(bool groups)
 {
     m_groupMode = groups;
-    if (m_modeBox->currentIndex() != int(groups)) m_modeBox->setCurrentIndex(int(groups));
+    if (m_modeBox->currentIndex() != int(groups))
+        m_modeBox->setCurrentIndex(int(groups));
     rebuild();
 }
 
@@ -140,7 +144,8 @@ QChart *ChartsView::buildTopPairs()
         for (uint32_t i = 0; i < groups.size(); ++i) {
             const auto &grp = groups[i];
             QString label = qs(m_groups->text(i, PairGroupTable::FwdName));
-            if (label.isEmpty()) label = qs(m_groups->text(i, PairGroupTable::BwdNames));
+            if (label.isEmpty())
+                label = qs(m_groups->text(i, PairGroupTable::BwdNames));
             label = shortName(label) + QStringLiteral(" ×%1").arg(grp.rows.size());
             bars.push_back({i, grp.fwdGpu[0], grp.bwdGpu[0], label});
         }
@@ -151,7 +156,8 @@ QChart *ChartsView::buildTopPairs()
                 ? qs(m.sliceName(row.forward))
                 : qs(m.sliceName(g.nodes()[g.nodesOf(row).front()].node));
             label = shortName(label);
-            if (row.step != kNoValue) label += QStringLiteral(" · step %1").arg(row.step);
+            if (row.step != kNoValue)
+                label += QStringLiteral(" · step %1").arg(row.step);
             label += QStringLiteral(" · #%1").arg(r);
             bars.push_back({r, row.forwardGpu.time, row.backwardGpu.time, label});
         }
@@ -198,7 +204,8 @@ QChart *ChartsView::buildTopPairs()
                                 : tr("Top %1 op pairs by forward + backward GPU time").arg(top));
     // A click on a bar selects its pair everywhere.
     connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet *) {
-        if (index < 0 || size_t(index) >= m_barRows.size()) return;
+        if (index < 0 || size_t(index) >= m_barRows.size())
+            return;
         const OpGraph &graph = *m_selection->trace().graph;
         const PairRow &row = graph.rows()[m_barRows[size_t(index)]];
         m_selection->select(
@@ -273,7 +280,8 @@ QChart *ChartsView::buildScatter()
     double maxV = 0;
     std::vector<QString> labels;
     for (uint32_t i = 0; i < groups.size(); ++i) {
-        if (!groups[i].paired) continue;
+        if (!groups[i].paired)
+            continue;
         const double x = toMs(groups[i].fwdGpu[0]);
         const double y = toMs(groups[i].bwdGpu[0]);
         series->append(x, y);
@@ -308,7 +316,8 @@ QChart *ChartsView::buildScatter()
         diag->attachAxis(axisY);
     }
     connect(series, &QScatterSeries::hovered, this, [series, labels](const QPointF &p, bool on) {
-        if (!on) return;
+        if (!on)
+            return;
         const auto points = series->points();
         for (qsizetype i = 0; i < points.size(); ++i) {
             if (points[i] == p) {

@@ -31,7 +31,8 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     // Clicking a linked event (a kernel, the launching op, the counterpart) selects it.
     connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const QVariant v = item->data(0, SliceRole);
-        if (v.isValid() && m_selection) m_selection->select(SliceId(v.toUInt()));
+        if (v.isValid() && m_selection)
+            m_selection->select(SliceId(v.toUInt()));
     });
     connect(this, &QTreeWidget::itemClicked, this,
         [this](QTreeWidgetItem *item) { emit itemActivated(item, 0); });
@@ -78,7 +79,8 @@ QTreeWidgetItem *DetailsPanel::addLink(
 void DetailsPanel::showSlice(SliceId s)
 {
     clear();
-    if (!m_selection || s == kNoSlice) return;
+    if (!m_selection || s == kNoSlice)
+        return;
     const LoadedTrace &trace = m_selection->trace();
     const TraceModel &m = *trace.model;
     const OpGraph &g = *trace.graph;
@@ -149,7 +151,8 @@ void DetailsPanel::showSlice(SliceId s)
         else
             new QTreeWidgetItem(launch, {tr("runtime call"), tr("not found")});
         const SliceId op = g.launchingOp(s);
-        if (op != kNoSlice) addLink(launch, tr("launching op"), op);
+        if (op != kNoSlice)
+            addLink(launch, tr("launching op"), op);
         new QTreeWidgetItem(launch, {tr("side"), qs(gpuSideName(gpuSideOf(g, s)))});
         if (const GpuInfo *info = m.gpu(s)) {
             new QTreeWidgetItem(launch,

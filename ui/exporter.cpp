@@ -69,7 +69,8 @@ bool saveSvg(const QString &path,
         data.replace(m.capturedStart(), m.capturedLength(), replacement);
     }
     QSaveFile file(path);
-    if (!open(file, error)) return false;
+    if (!open(file, error))
+        return false;
     if (file.write(data) != data.size()) {
         error = QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
         return false;
@@ -80,7 +81,8 @@ bool saveSvg(const QString &path,
 bool savePng(const QString &path, const QImage &image, QString &error)
 {
     QSaveFile file(path);
-    if (!open(file, error)) return false;
+    if (!open(file, error))
+        return false;
     if (!image.save(&file, "PNG")) {
         error = QStringLiteral("%1: cannot encode the image").arg(path);
         return false;

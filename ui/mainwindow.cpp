@@ -97,7 +97,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
-        if (currentTab()) emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
+        if (currentTab())
+            emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -137,13 +138,16 @@ void MainWindow::buildMenus()
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
-        if (TraceTab *t = currentTab()) t->startFind();
+        if (TraceTab *t = currentTab())
+            t->startFind();
     });
     view->addAction(tr("Show &Everything"), this, [this] {
-        if (TraceTab *t = currentTab()) t->timeline()->showAll();
+        if (TraceTab *t = currentTab())
+            t->timeline()->showAll();
     });
     view->addAction(tr("&Fit Selection"), this, [this] {
-        if (TraceTab *t = currentTab()) t->timeline()->fitSelection();
+        if (TraceTab *t = currentTab())
+            t->timeline()->fitSelection();
     });
     view->addSeparator();
     QAction *details = view->addAction(tr("&Details Panel"));
@@ -155,15 +159,18 @@ void MainWindow::buildMenus()
 
     QMenu *navigate = menuBar()->addMenu(tr("&Navigate"));
     navigate->addAction(tr("Jump to &Counterpart"), this, [this] {
-        if (TraceTab *t = currentTab()) t->selection()->jumpToCounterpart();
+        if (TraceTab *t = currentTab())
+            t->selection()->jumpToCounterpart();
     });
     QAction *back
         = navigate->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), this, [this] {
-              if (TraceTab *t = currentTab()) t->selection()->back();
+              if (TraceTab *t = currentTab())
+                  t->selection()->back();
           });
     QAction *forward
         = navigate->addAction(tr("&Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), this, [this] {
-              if (TraceTab *t = currentTab()) t->selection()->forward();
+              if (TraceTab *t = currentTab())
+                  t->selection()->forward();
           });
     back->setShortcutContext(Qt::ApplicationShortcut);
     forward->setShortcutContext(Qt::ApplicationShortcut);
@@ -214,16 +221,19 @@ void MainWindow::buildStatusBar()
     m_progressBox->hide();
     connect(m_cancelButton, &QPushButton::clicked, this, [this] {
         m_queue.clear();
-        if (m_loader) m_loader->cancel();
+        if (m_loader)
+            m_loader->cancel();
     });
 }
 
 void MainWindow::openFiles(const QStringList &paths)
 {
     for (const QString &p : paths) {
-        if (!p.isEmpty()) m_queue.push_back(p);
+        if (!p.isEmpty())
+            m_queue.push_back(p);
     }
-    if (!m_loader) startNextLoad();
+    if (!m_loader)
+        startNextLoad();
 }
 
 QString MainWindow::demoTracePath()
@@ -233,10 +243,12 @@ QString MainWindow::demoTracePath()
     const QString path
         = (dir.isEmpty() ? QDir::tempPath() : dir) + QStringLiteral("/demo.pt.trace.json.gz");
     QFile resource(Resources::demoTrace());
-    if (!resource.open(QIODevice::ReadOnly)) return {};
+    if (!resource.open(QIODevice::ReadOnly))
+        return {};
     const QByteArray data = resource.readAll();
     QFile existing(path);
-    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == data) return path;
+    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == data)
+        return path;
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly) || out.write(data) != data.size() || !out.commit())
@@ -274,7 +286,8 @@ void MainWindow::startNextLoad()
                            .arg(name)
                            .arg(permille / 10)
                            .arg(bps / 1e6, 0, 'f', 0);
-        if (!m_queue.empty()) text += tr(" (%n more queued)", nullptr, int(m_queue.size()));
+        if (!m_queue.empty())
+            text += tr(" (%n more queued)", nullptr, int(m_queue.size()));
         m_progressLabel->setText(text);
     });
     auto done = [this, loader] {
@@ -340,7 +353,8 @@ QStringList MainWindow::recentFiles() const
 void MainWindow::addRecent(const QString &path)
 {
     // The unpacked demo is not a file the user chose.
-    if (path == demoTracePath()) return;
+    if (path == demoTracePath())
+        return;
     QStringList recent = recentFiles();
     const QString absolute = QFileInfo(path).absoluteFilePath();
     recent.removeAll(absolute);
@@ -370,14 +384,16 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
     QStringList paths;
     for (const QUrl &url : event->mimeData()->urls()) {
-        if (url.isLocalFile()) paths << url.toLocalFile();
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
     }
     openFiles(paths);
     event->acceptProposedAction();
@@ -395,18 +411,21 @@ QString MainWindow::askSavePath(const QString &title, const QString &filter, con
     QFileDialog dialog(this, title, QString(), filter);
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix(suffix);
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return {};
     return dialog.selectedFiles().first();
 }
 
 void MainWindow::exportTimeline(const QString &filter, qreal scale)
 {
     TraceTab *t = currentTab();
-    if (!t) return;
+    if (!t)
+        return;
     const bool svg = filter.contains(QLatin1String("svg"));
     const QString path = askSavePath(
         tr("Export timeline"), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty())
+        return;
     QString error;
     if (!Exporter::saveTimeline(t->timeline(), path, scale, error))
         showError(tr("Export failed"), error);
@@ -419,7 +438,8 @@ void MainWindow::exportWidget(QWidget *widget, const QString &what, const QStrin
     const bool svg = filter.contains(QLatin1String("svg"));
     const QString path = askSavePath(
         tr("Export %1").arg(what), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty())
+        return;
     QString error;
     if (!Exporter::saveWidget(widget, path, 1, error))
         showError(tr("Export failed"), error);
@@ -430,11 +450,13 @@ void MainWindow::exportWidget(QWidget *widget, const QString &what, const QStrin
 void MainWindow::exportTable(bool kernels, const QString &filter)
 {
     TraceTab *t = currentTab();
-    if (!t) return;
+    if (!t)
+        return;
     const bool json = filter.contains(QLatin1String("json"));
     const QString path = askSavePath(kernels ? tr("Export GPU events") : tr("Export pairs"), filter,
         json ? QStringLiteral("json") : QStringLiteral("csv"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty())
+        return;
     QString error;
     if (!Exporter::saveTable(kernels ? t->kernelModel() : t->pairModel(), path, error))
         showError(tr("Export failed"), error);

@@ -53,9 +53,11 @@ std::vector<SliceId> forwardOpsNamed(const LoadedTrace &trace, const QString &na
     const std::string key = name.toStdString();
     std::vector<SliceId> out;
     for (const PairRow &row : g.rows()) {
-        if (row.forward != kNoSlice && m.sliceName(row.forward) == key) out.push_back(row.forward);
+        if (row.forward != kNoSlice && m.sliceName(row.forward) == key)
+            out.push_back(row.forward);
     }
-    if (!out.empty()) return out;
+    if (!out.empty())
+        return out;
     for (SliceId s = 0; s < m.slices.size(); ++s) {
         if (!m.lanes[m.slices.lane[s]].device && m.sliceName(s) == key && !g.isBackwardNode(s))
             out.push_back(s);
@@ -70,7 +72,8 @@ QStringList closeMatches(const LoadedTrace &trace, const QString &name)
     const TraceModel &m = *trace.model;
     std::set<StringId> ids;
     for (SliceId s = 0; s < m.slices.size(); ++s) {
-        if (m.slices.kind[s] == EventKind::CpuOp) ids.insert(m.slices.name[s]);
+        if (m.slices.kind[s] == EventKind::CpuOp)
+            ids.insert(m.slices.name[s]);
     }
     std::vector<std::pair<int, QString>> scored;
     for (StringId id : ids) {
@@ -78,7 +81,8 @@ QStringList closeMatches(const LoadedTrace &trace, const QString &name)
         const bool contains = candidate.contains(name, Qt::CaseInsensitive)
             || name.contains(candidate, Qt::CaseInsensitive);
         const int d = contains ? 0 : editDistance(candidate, name);
-        if (contains || d <= std::max(3, int(name.size()) / 3)) scored.emplace_back(d, candidate);
+        if (contains || d <= std::max(3, int(name.size()) / 3))
+            scored.emplace_back(d, candidate);
     }
     std::sort(scored.begin(), scored.end());
     QStringList out;
@@ -157,7 +161,8 @@ bool parseScreenshotRequest(const QString &out,
 int renderScreenshot(const ScreenshotRequest &r)
 {
     OpenResult opened = openTrace(r.file.toStdString());
-    if (!opened.trace) return fail(ExitLoadFailed, QString::fromStdString(opened.error));
+    if (!opened.trace)
+        return fail(ExitLoadFailed, QString::fromStdString(opened.error));
     const LoadedTrace &trace = *opened.trace;
 
     SliceId selected = kNoSlice;
@@ -191,13 +196,15 @@ int renderScreenshot(const ScreenshotRequest &r)
         target = tab->pairView();
     else if (r.view == QLatin1String("chart"))
         target = tab->charts();
-    if (target != &window) target->setParent(nullptr);
+    if (target != &window)
+        target->setParent(nullptr);
     target->resize(r.size);
     target->setAttribute(Qt::WA_DontShowOnScreen, true);
     target->show();
     QApplication::processEvents();
 
-    if (selected != kNoSlice) tab->selection()->select(selected);
+    if (selected != kNoSlice)
+        tab->selection()->select(selected);
     TimelineView *timeline = tab->timeline();
     if (r.rangeUs)
         timeline->setRange(
@@ -209,8 +216,10 @@ int renderScreenshot(const ScreenshotRequest &r)
     QString error;
     const bool ok = target == timeline ? Exporter::saveTimeline(timeline, r.out, 1, error)
                                        : Exporter::saveWidget(target, r.out, 1, error, r.size);
-    if (target != &window) target->deleteLater();
-    if (!ok) return fail(ExitWriteFailed, error);
+    if (target != &window)
+        target->deleteLater();
+    if (!ok)
+        return fail(ExitWriteFailed, error);
     return ExitOk;
 }
 

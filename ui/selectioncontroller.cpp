@@ -11,9 +11,11 @@ SelectionController::SelectionController(std::shared_ptr<const LoadedTrace> trac
 
 void SelectionController::select(SliceId slice)
 {
-    if (slice == m_current) return;
+    if (slice == m_current)
+        return;
     // A new selection cuts off the forward part of the history, as in a browser.
-    if (!m_history.empty()) m_history.resize(m_position + 1);
+    if (!m_history.empty())
+        m_history.resize(m_position + 1);
     if (slice != kNoSlice) {
         m_history.push_back(slice);
         m_position = m_history.size() - 1;
@@ -24,16 +26,19 @@ void SelectionController::select(SliceId slice)
 
 bool SelectionController::jumpToCounterpart()
 {
-    if (m_current == kNoSlice) return false;
+    if (m_current == kNoSlice)
+        return false;
     const std::vector<SliceId> targets = m_trace->graph->counterparts(m_current);
-    if (targets.empty()) return false;
+    if (targets.empty())
+        return false;
     select(targets.front());
     return true;
 }
 
 void SelectionController::back()
 {
-    if (!canGoBack()) return;
+    if (!canGoBack())
+        return;
     --m_position;
     apply(m_history[m_position]);
     emit historyChanged();
@@ -41,7 +46,8 @@ void SelectionController::back()
 
 void SelectionController::forward()
 {
-    if (!canGoForward()) return;
+    if (!canGoForward())
+        return;
     ++m_position;
     apply(m_history[m_position]);
     emit historyChanged();

@@ -34,7 +34,8 @@ int TableModel::columnCount(const QModelIndex &parent) const
 
 QVariant TableModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid() || size_t(index.row()) >= m_rows.size()) return {};
+    if (!index.isValid() || size_t(index.row()) >= m_rows.size())
+        return {};
     const uint32_t row = m_rows[size_t(index.row())];
     const auto column = size_t(index.column());
     switch (role) {
@@ -66,7 +67,8 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
 
 void TableModel::sortRows(std::vector<uint32_t> &rows) const
 {
-    if (m_sortColumn < 0) return;
+    if (m_sortColumn < 0)
+        return;
     const auto column = size_t(m_sortColumn);
     const bool descending = m_sortOrder == Qt::DescendingOrder;
     // Keys once per row, then an index sort: cheap compares even for a million rows.
@@ -110,7 +112,8 @@ std::vector<uint32_t> TableModel::filtered(const QString &text, bool regex) cons
     }
     const QRegularExpression re(
         regex ? text : QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption);
-    if (!re.isValid()) return rows;
+    if (!re.isValid())
+        return rows;
     const std::string needle = text.toLower().toStdString();
     for (uint32_t r = 0; r < n; ++r) {
         for (size_t c : m_filterColumns) {
@@ -148,7 +151,8 @@ void TableModel::setFilter(const QString &text, bool regex)
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         --m_pending;
         watcher->deleteLater();
-        if (generation != m_generation) return; // a newer filter was typed meanwhile
+        if (generation != m_generation)
+            return; // a newer filter was typed meanwhile
         applyRows(watcher->result());
         emit filterApplied();
     });

@@ -15,7 +15,8 @@ constexpr Unit kUnits[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
 const Unit &unitFor(double magnitude)
 {
     for (const Unit &u : kUnits) {
-        if (magnitude >= u.ns) return u;
+        if (magnitude >= u.ns)
+            return u;
     }
     return kUnits[3];
 }
@@ -47,10 +48,12 @@ QString formatTick(double ns, double step)
 
 double niceStep(double minimum)
 {
-    if (minimum <= 1) return 1;
+    if (minimum <= 1)
+        return 1;
     const double power = std::pow(10.0, std::floor(std::log10(minimum)));
     for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (m * power >= minimum) return m * power;
+        if (m * power >= minimum)
+            return m * power;
     }
     return 10 * power;
 }

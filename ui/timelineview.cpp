@@ -31,9 +31,11 @@ QString qs(std::string_view s)
 
 bool isNumericText(std::string_view s)
 {
-    if (s.empty()) return false;
+    if (s.empty())
+        return false;
     for (char c : s) {
-        if ((c < '0' || c > '9') && c != '-') return false;
+        if ((c < '0' || c > '9') && c != '-')
+            return false;
     }
     return true;
 }
@@ -62,7 +64,8 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
         update();
     });
     connect(m_selection, &SelectionController::selectionChanged, this, [this](SliceId s) {
-        if (s != kNoSlice) revealSlice(s);
+        if (s != kNoSlice)
+            revealSlice(s);
         update();
     });
 }
@@ -103,7 +106,8 @@ void TimelineView::buildGroups()
         } else {
             g.label = (name.isEmpty() ? QStringLiteral("process") : name) + QStringLiteral(" (")
                 + qs(m.str(proc.pidText)) + QLatin1Char(')');
-            if (!labels.isEmpty()) g.label += QStringLiteral(" · ") + labels;
+            if (!labels.isEmpty())
+                g.label += QStringLiteral(" · ") + labels;
         }
         for (LaneId l = 0; l < m.lanes.size(); ++l) {
             const Lane &lane = m.lanes[l];
@@ -122,7 +126,8 @@ void TimelineView::buildGroups()
             const int64_t sy = y.sortIndex == kNoValue ? y.tid : y.sortIndex;
             return std::tuple(rank(a), sx) < std::tuple(rank(b), sy);
         });
-        if (!g.lanes.empty()) m_groups.push_back(std::move(g));
+        if (!g.lanes.empty())
+            m_groups.push_back(std::move(g));
     }
 }
 
@@ -142,7 +147,8 @@ void TimelineView::layoutTracks()
         header.label = g.label;
         m_tracks.push_back(header);
         y += kHeaderHeight;
-        if (g.collapsed) continue;
+        if (g.collapsed)
+            continue;
         for (LaneId l : g.lanes) {
             const Lane &lane = m.lanes[l];
             Track t;
@@ -213,7 +219,8 @@ int TimelineView::trackIndexAt(int contentY) const
 {
     auto it = std::upper_bound(
         m_tracks.begin(), m_tracks.end(), contentY, [](int y, const Track &t) { return y < t.y; });
-    if (it == m_tracks.begin()) return -1;
+    if (it == m_tracks.begin())
+        return -1;
     --it;
     return contentY < it->y + it->height ? int(it - m_tracks.begin()) : -1;
 }
@@ -228,7 +235,8 @@ void TimelineView::setRange(double start, double span)
     const double total = std::max(kMinSpan, double(m_model.maxTime - m_model.minTime));
     span = std::clamp(span, kMinSpan, total * 1.2);
     start = std::clamp(start, -span * 0.5, total - span * 0.5);
-    if (start == m_start && span == m_span) return;
+    if (start == m_start && span == m_span)
+        return;
     m_start = start;
     m_span = span;
     update();
@@ -255,7 +263,8 @@ void TimelineView::zoomToInterval(TimeNs a, TimeNs b)
 void TimelineView::fitSelection()
 {
     const SliceId s = m_selection->current();
-    if (s == kNoSlice) return;
+    if (s == kNoSlice)
+        return;
     const SliceTable &t = m_model.slices;
     TimeNs a = t.start[s];
     TimeNs b = t.end(s);
@@ -274,7 +283,8 @@ void TimelineView::revealSlice(SliceId s)
     const double b = double(t.end(s) - m_model.minTime);
     const double dur = std::max(1.0, b - a);
     const bool visible = a >= m_start && b <= m_start + m_span;
-    if (!visible || dur < m_span * 0.002 || dur > m_span) setRange(a - dur * 2, dur * 5);
+    if (!visible || dur < m_span * 0.002 || dur > m_span)
+        setRange(a - dur * 2, dur * 5);
     // Vertically: expand its group and scroll its row into view.
     const LaneId lane = t.lane[s];
     for (Group &g : m_groups) {
@@ -283,9 +293,11 @@ void TimelineView::revealSlice(SliceId s)
             layoutTracks();
         }
     }
-    if (m_laneCollapsed[lane] && t.depth[s] > 0) setLaneCollapsed(lane, false);
+    if (m_laneCollapsed[lane] && t.depth[s] > 0)
+        setLaneCollapsed(lane, false);
     const int ti = laneTrack(lane);
-    if (ti < 0) return;
+    if (ti < 0)
+        return;
     const int rowY = m_tracks[size_t(ti)].y + kLanePad + int(t.depth[s]) * kRowHeight;
     const int visibleHeight = height() - kRulerHeight;
     if (rowY < m_scrollY || rowY + kRowHeight > m_scrollY + visibleHeight)
@@ -325,7 +337,8 @@ int TimelineView::setFindPattern(const QString &pattern)
             tested[n] = true;
             m_nameMatches[n] = m_findRegex.match(qs(pool.view(n))).hasMatch();
         }
-        if (m_nameMatches[n]) m_findMatches.push_back(s);
+        if (m_nameMatches[n])
+            m_findMatches.push_back(s);
     }
     std::sort(m_findMatches.begin(), m_findMatches.end(),
         [&](SliceId a, SliceId b) { return std::tie(t.start[a], a) < std::tie(t.start[b], b); });
@@ -336,7 +349,8 @@ int TimelineView::setFindPattern(const QString &pattern)
 
 bool TimelineView::findNext(bool backward)
 {
-    if (m_findMatches.empty()) return false;
+    if (m_findMatches.empty())
+        return false;
     const SliceTable &t = m_model.slices;
     const SliceId cur = m_selection->current();
     auto less
@@ -374,7 +388,8 @@ std::optional<QPointF> TimelineView::anchor(SliceId s, int width, bool atEnd) co
                 y = tr.y + tr.height / 2.0;
         }
     }
-    if (!y) return std::nullopt;
+    if (!y)
+        return std::nullopt;
     const double time = double((atEnd ? t.end(s) : t.start[s]) - m_model.minTime);
     return QPointF(xOf(time, width), *y - m_scrollY + kRulerHeight);
 }
@@ -383,7 +398,8 @@ std::optional<QPoint> TimelineView::slicePoint(SliceId s) const
 {
     const SliceTable &t = m_model.slices;
     const int ti = laneTrack(t.lane[s]);
-    if (ti < 0) return std::nullopt;
+    if (ti < 0)
+        return std::nullopt;
     const Track &tr = m_tracks[size_t(ti)];
     const uint32_t depth = m_laneCollapsed[t.lane[s]] ? 0 : t.depth[s];
     const int y
@@ -392,18 +408,22 @@ std::optional<QPoint> TimelineView::slicePoint(SliceId s) const
         = std::max(xOf(double(t.start[s] - m_model.minTime), width()), double(kLabelWidth));
     const double b = std::min(xOf(double(t.end(s) - m_model.minTime), width()),
         double(kLabelWidth + tracksWidth(width())));
-    if (b < a || y < kRulerHeight || y >= height()) return std::nullopt;
+    if (b < a || y < kRulerHeight || y >= height())
+        return std::nullopt;
     return QPoint(int((a + b) / 2), y);
 }
 
 SliceId TimelineView::sliceAt(QPoint pos) const
 {
-    if (pos.x() < kLabelWidth || pos.y() < kRulerHeight) return kNoSlice;
+    if (pos.x() < kLabelWidth || pos.y() < kRulerHeight)
+        return kNoSlice;
     const int ti = trackIndexAt(pos.y() - kRulerHeight + m_scrollY);
-    if (ti < 0 || m_tracks[size_t(ti)].header) return kNoSlice;
+    if (ti < 0 || m_tracks[size_t(ti)].header)
+        return kNoSlice;
     const Track &tr = m_tracks[size_t(ti)];
     const int depth = (pos.y() - kRulerHeight + m_scrollY - tr.y - kLanePad) / kRowHeight;
-    if (depth < 0 || uint32_t(depth) >= m_index->depthCount(tr.lane)) return kNoSlice;
+    if (depth < 0 || uint32_t(depth) >= m_index->depthCount(tr.lane))
+        return kNoSlice;
     const double nsPx = nsPerPixel(width());
     return TimelineIndex::hit(m_model, m_index->row(tr.lane, uint32_t(depth)), m_model.minTime,
         timeAt(pos.x(), width()), 3 * nsPx);
@@ -442,14 +462,17 @@ void TimelineView::paintTracks(QPainter &p, QSize size)
     for (size_t i = 0; i < m_tracks.size(); ++i) {
         const Track &tr = m_tracks[i];
         const int y = top + tr.y;
-        if (y > size.height()) break;
-        if (y + tr.height < kRulerHeight) continue;
+        if (y > size.height())
+            break;
+        if (y + tr.height < kRulerHeight)
+            continue;
         if (tr.header) {
             p.fillRect(
                 QRect(kLabelWidth, y, size.width(), tr.height), palette().color(QPalette::Window));
             continue;
         }
-        if (i % 2 == 0) p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height), stripe);
+        if (i % 2 == 0)
+            p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height), stripe);
         paintLane(p, tr, y, size);
     }
     // The ruler's range selection shades the tracks.
@@ -475,7 +498,8 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
     p.setFont(font());
     for (uint32_t d = 0; d < depths; ++d) {
         const int rowY = top + kLanePad + int(d) * kRowHeight;
-        if (rowY > size.height() || rowY + kRowHeight < kRulerHeight) continue;
+        if (rowY > size.height() || rowY + kRowHeight < kRulerHeight)
+            continue;
         m_items.clear();
         TimelineIndex::scan(
             m_model, m_index->row(lane, d), m_model.minTime, m_start, nsPx, width, m_items);
@@ -485,7 +509,8 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
             const QRectF r(x0, rowY + 1, std::max(1.0, x1 - x0), kRowHeight - 2);
             QColor c
                 = SliceColors::forStyle(m_index->style(item.slice), m_model.sliceName(item.slice));
-            if (item.count > 1) c = c.darker(118); // a run of merged slices
+            if (item.count > 1)
+                c = c.darker(118); // a run of merged slices
             p.fillRect(r, c);
             if (!m_findMatches.empty() && item.count == 1 && m_nameMatches[t.name[item.slice]])
                 p.fillRect(QRectF(r.left(), r.bottom() - 2, r.width(), 3), QColor(255, 200, 0));
@@ -501,7 +526,8 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
     }
     // Outline the selection and its counterparts when they are on this lane.
     auto outline = [&](SliceId s, const QColor &color, qreal w) {
-        if (t.lane[s] != lane) return;
+        if (t.lane[s] != lane)
+            return;
         const uint32_t d = m_laneCollapsed[lane] ? 0 : t.depth[s];
         const double x0 = xOf(double(t.start[s] - m_model.minTime), size.width());
         const double x1 = std::max(x0 + 2, xOf(double(t.end(s) - m_model.minTime), size.width()));
@@ -548,7 +574,8 @@ void TimelineView::paintArrows(QPainter &p, QSize size)
         const bool forwardInTime = t.start[to] >= t.end(from);
         const auto a = anchor(from, w, forwardInTime);
         const auto b = anchor(to, w, false);
-        if (a && b) drawArrow(p, *a, *b, color, width);
+        if (a && b)
+            drawArrow(p, *a, *b, color, width);
     };
 
     if (m_showAllArrows) {
@@ -561,10 +588,12 @@ void TimelineView::paintArrows(QPainter &p, QSize size)
             return a <= hi && double(t.end(s) - m_model.minTime) >= lo;
         };
         for (const PairRow &row : m_graph.rows()) {
-            if (row.forward == kNoSlice) continue;
+            if (row.forward == kNoSlice)
+                continue;
             for (uint32_t i : m_graph.nodesOf(row)) {
                 const SliceId node = m_graph.nodes()[i].node;
-                if (inView(row.forward) || inView(node)) arrow(row.forward, node, c, 1.0);
+                if (inView(row.forward) || inView(node))
+                    arrow(row.forward, node, c, 1.0);
             }
         }
     }
@@ -579,14 +608,17 @@ void TimelineView::paintArrows(QPainter &p, QSize size)
             single = s;
         } else {
             const int n = m_graph.nodeOf(s);
-            if (n >= 0) root = m_graph.nodes()[size_t(n)].outer;
+            if (n >= 0)
+                root = m_graph.nodes()[size_t(n)].outer;
             kernels = m_graph.gpuEventsUnder(root);
         }
         int drawn = 0;
         for (SliceId g : kernels) {
-            if (++drawn > kMaxArrows) break;
+            if (++drawn > kMaxArrows)
+                break;
             const SliceId launch = m_graph.launchOf(g);
-            if (launch != kNoSlice) arrow(launch, g, SliceColors::launchArrow(), 1.2);
+            if (launch != kNoSlice)
+                arrow(launch, g, SliceColors::launchArrow(), 1.2);
         }
         if (single != kNoSlice && m_graph.launchOf(single) != kNoSlice)
             arrow(m_graph.launchOf(single), single, SliceColors::launchArrow(), 1.6);
@@ -615,8 +647,10 @@ void TimelineView::paintLabels(QPainter &p, QSize size)
     const QFontMetrics fmBold(bold);
     for (const Track &tr : m_tracks) {
         const int y = top + tr.y;
-        if (y > size.height()) break;
-        if (y + tr.height < kRulerHeight) continue;
+        if (y > size.height())
+            break;
+        if (y + tr.height < kRulerHeight)
+            continue;
         if (tr.header) {
             const bool collapsed = m_groups[size_t(tr.group)].collapsed;
             p.fillRect(QRect(0, y, kLabelWidth, tr.height), pal.color(QPalette::Button));
@@ -669,7 +703,8 @@ void TimelineView::paintRuler(QPainter &p, QSize size)
     p.setPen(pal.color(QPalette::WindowText));
     for (double t = first; t <= m_start + m_span; t += step) {
         const int x = int(std::lround(xOf(t, size.width())));
-        if (x < kLabelWidth || x > right) continue;
+        if (x < kLabelWidth || x > right)
+            continue;
         p.drawLine(x, kRulerHeight - 8, x, kRulerHeight);
         p.drawText(QRect(x + 3, 2, 120, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter,
             formatTick(t, step));
@@ -774,7 +809,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
 
 void TimelineView::mouseReleaseEvent(QMouseEvent *event)
 {
-    if (event->button() != Qt::LeftButton) return;
+    if (event->button() != Qt::LeftButton)
+        return;
     if (m_rulerDrag) {
         m_rulerDrag = false;
         if (m_rangeSelection
@@ -808,7 +844,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
 {
-    if (sliceAt(event->pos()) != kNoSlice) m_selection->jumpToCounterpart();
+    if (sliceAt(event->pos()) != kNoSlice)
+        m_selection->jumpToCounterpart();
 }
 
 void TimelineView::keyPressEvent(QKeyEvent *event)
@@ -855,7 +892,8 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
 
 bool TimelineView::event(QEvent *event)
 {
-    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::event(event);
     auto *help = static_cast<QHelpEvent *>(event);
     const SliceId s = sliceAt(help->pos());
     if (s == kNoSlice) {
@@ -870,7 +908,8 @@ bool TimelineView::event(QEvent *event)
                     formatDuration(double(t.dur[s])));
     if (t.inputDims[s] != 0)
         html += tr("<br>input dims: %1").arg(qs(m_model.str(t.inputDims[s])).toHtmlEscaped());
-    if (t.sequence[s] != kNoValue) html += tr("<br>sequence number: %1").arg(t.sequence[s]);
+    if (t.sequence[s] != kNoValue)
+        html += tr("<br>sequence number: %1").arg(t.sequence[s]);
     const GpuTotals gpu = m_graph.gpuTotalsUnder(s);
     if (gpu.count > 0)
         html += tr("<br>GPU: %1 events, %2").arg(gpu.count).arg(formatDuration(double(gpu.time)));

@@ -16,7 +16,8 @@ TraceLoader::TraceLoader(QString path, QObject *parent)
 TraceLoader::~TraceLoader()
 {
     m_cancel = true;
-    if (m_thread.joinable()) m_thread.join();
+    if (m_thread.joinable())
+        m_thread.join();
 }
 
 void TraceLoader::start()

@@ -57,7 +57,8 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    if (QWidget *banner = buildBanner()) layout->addWidget(banner);
+    if (QWidget *banner = buildBanner())
+        layout->addWidget(banner);
     layout->addWidget(buildToolbar());
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -92,10 +93,12 @@ QWidget *TraceTab::buildBanner()
     const TraceModel &m = *m_trace->model;
     uint64_t warnings = 0;
     for (const auto &[name, n] : allDiagnostics(m, *m_trace->graph)) {
-        if (!Diagnostics::isInformational(name)) warnings += n;
+        if (!Diagnostics::isInformational(name))
+            warnings += n;
     }
     const bool noSequence = !m_trace->graph->stats().hasSequenceNumbers && m.slices.size() > 0;
-    if (warnings == 0 && !m.truncated && !noSequence) return nullptr;
+    if (warnings == 0 && !m.truncated && !noSequence)
+        return nullptr;
     auto *banner = new QFrame(this);
     banner->setObjectName(QStringLiteral("diagnosticsBanner"));
     banner->setStyleSheet(QStringLiteral(
@@ -103,8 +106,10 @@ QWidget *TraceTab::buildBanner()
     auto *row = new QHBoxLayout(banner);
     row->setContentsMargins(8, 4, 8, 4);
     QString text;
-    if (m.truncated) text = tr("The file is cut off: every complete event was loaded. ");
-    if (warnings > 0) text += tr("Loaded with %n warning(s).", nullptr, int(warnings));
+    if (m.truncated)
+        text = tr("The file is cut off: every complete event was loaded. ");
+    if (warnings > 0)
+        text += tr("Loaded with %n warning(s).", nullptr, int(warnings));
     if (noSequence)
         text += tr(" This trace has no sequence numbers: forward and backward ops cannot be paired "
                    "(GPU time is still attributed).");
@@ -273,20 +278,24 @@ void TraceTab::attachPairModel()
 
 void TraceTab::setGroupMode(bool groups)
 {
-    if (groups == m_groupMode) return;
+    if (groups == m_groupMode)
+        return;
     m_groupMode = groups;
     m_pairModel = groups ? m_groupModel : m_instanceModel;
-    if (m_mode->currentIndex() != int(groups)) m_mode->setCurrentIndex(int(groups));
+    if (m_mode->currentIndex() != int(groups))
+        m_mode->setCurrentIndex(int(groups));
     attachPairModel();
     selectTableRowFor(m_selection->current());
 }
 
 void TraceTab::onPairRowActivated(const QModelIndex &index)
 {
-    if (m_syncingTable || !index.isValid()) return;
+    if (m_syncingTable || !index.isValid())
+        return;
     const OpGraph &g = *m_trace->graph;
     uint32_t pairRow = index.data(TableModel::SourceRowRole).toUInt();
-    if (m_groupMode) pairRow = m_groups->groups()[pairRow].rows.front();
+    if (m_groupMode)
+        pairRow = m_groups->groups()[pairRow].rows.front();
     const PairRow &row = g.rows()[pairRow];
     m_selection->select(
         row.forward != kNoSlice ? row.forward : g.nodes()[g.nodesOf(row).front()].node);
@@ -316,7 +325,8 @@ QWidget *TraceTab::buildKernelPage()
         [this, filter] { m_kernelModel->setFilter(filter->text(), false); });
     connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) {
-            if (m_syncingTable || !current.isValid()) return;
+            if (m_syncingTable || !current.isValid())
+                return;
             const uint32_t row = current.data(TableModel::SourceRowRole).toUInt();
             m_selection->select(m_trace->graph->gpuEvents()[row]);
         });

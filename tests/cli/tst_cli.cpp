@@ -116,7 +116,8 @@ private slots:
         QFETCH(QByteArray, message);
         for (const char *mode : {"--summary", "--export-pairs"}) {
             QStringList a {QString::fromLatin1(mode)};
-            if (QByteArray(mode) == "--export-pairs") a << QStringLiteral("-");
+            if (QByteArray(mode) == "--export-pairs")
+                a << QStringLiteral("-");
             a << path;
             const auto r = test::run(test::appPath(), a);
             QCOMPARE(r.exitCode, 2);

@@ -14,8 +14,7 @@ using namespace ks;
 
 namespace {
 
-struct Trap
-{
+struct Trap {
     std::shared_ptr<const LoadedTrace> trace;
     std::string error;
     double seconds = 0;
@@ -46,8 +45,7 @@ constexpr double kTrapSeconds = 120;
 
 } // namespace
 
-class TestBadInput : public QObject
-{
+class TestBadInput : public QObject {
     Q_OBJECT
 private slots:
     void corpusFile_data()
@@ -88,7 +86,8 @@ private slots:
             QVERIFY2(r.trace, r.error.c_str());
             QCOMPARE(r.trace->model->truncated, outcome == QLatin1String("truncated"));
             const auto all = allDiagnostics(*r.trace->model, *r.trace->graph);
-            QVERIFY2(all.count(detail.toStdString()) == 1, qPrintable(QString::fromStdString(r.trace->model->diagnostics.report())));
+            QVERIFY2(all.count(detail.toStdString()) == 1,
+                qPrintable(QString::fromStdString(r.trace->model->diagnostics.report())));
             QVERIFY(r.trace->model->eventCount > 0);
         }
         // The input file is never modified.
@@ -98,7 +97,8 @@ private slots:
 
     void oddValuesKeepWhatCanBeRead()
     {
-        const OpenResult r = openTrace(QString(test::dataDir() + QStringLiteral("/bad/odd-values.json")).toStdString());
+        const OpenResult r = openTrace(
+            QString(test::dataDir() + QStringLiteral("/bad/odd-values.json")).toStdString());
         QVERIFY(r.trace);
         const TraceModel &m = *r.trace->model;
         // 22 entries; 20 objects with a phase; by hand: usable X slices are "numbers as strings",
@@ -119,15 +119,17 @@ private slots:
                 QCOMPARE(t.sequence[s], int64_t(12));
         }
         QVERIFY(sawStrings);
-        // Fwd thread id 99 is a profiler thread id, not an OS tid: the fallback maps it to the thread
-        // whose numbers overlap the node's (tid 8 holds number 12), so the node still pairs there.
+        // Fwd thread id 99 is a profiler thread id, not an OS tid: the fallback maps it to the
+        // thread whose numbers overlap the node's (tid 8 holds number 12), so the node still pairs
+        // there.
         QCOMPARE(r.trace->graph->stats().pairsFromSequence, uint64_t(1));
         QCOMPARE(r.trace->graph->stats().unpairedBackward, uint64_t(0));
     }
 
     void trapDeepNestingInArgs()
     {
-        std::string events = R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":1,"dur":1,"args":{"Input Dims":)";
+        std::string events
+            = R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":1,"dur":1,"args":{"Input Dims":)";
         events += std::string(100000, '[') + std::string(100000, ']') + "}}";
         const Trap t = runTrap(QStringLiteral("deep.json"), test::traceWith(events));
         QVERIFY2(t.trace, t.error.c_str());
@@ -139,8 +141,8 @@ private slots:
     {
         const std::string name(50 << 20, 'n');
         const Trap t = runTrap(QStringLiteral("string.json"),
-                               test::traceWith(R"({"ph":"X","cat":"cpu_op","name":")" + name
-                                               + R"(","pid":1,"tid":1,"ts":1,"dur":1})"));
+            test::traceWith(R"({"ph":"X","cat":"cpu_op","name":")" + name
+                + R"(","pid":1,"tid":1,"ts":1,"dur":1})"));
         QVERIFY2(t.trace, t.error.c_str());
         QCOMPARE(t.trace->model->sliceName(0).size(), name.size());
         QVERIFY(t.seconds < kTrapSeconds);
@@ -154,7 +156,7 @@ private slots:
             if (i)
                 events += ',';
             events += R"({"ph":"X","name":"e","pid":1,"tid":)" + std::to_string(i % 4) + R"(,"ts":)"
-                      + std::to_string(i) + R"(,"dur":1})";
+                + std::to_string(i) + R"(,"dur":1})";
         }
         const Trap t = runTrap(QStringLiteral("tiny.json"), test::traceWith(events));
         QVERIFY2(t.trace, t.error.c_str());
@@ -169,10 +171,12 @@ private slots:
         std::string events;
         constexpr int n = 100000;
         for (int i = 0; i < n; ++i) {
-            events += R"({"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":)" + std::to_string(i * 10)
-                      + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":0}},)";
-            events += R"({"ph":"X","cat":"cpu_op","name":"MulBackward0","pid":1,"tid":2,"ts":)" + std::to_string(i * 10 + 5)
-                      + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":1}})";
+            events += R"({"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":)"
+                + std::to_string(i * 10)
+                + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":0}},)";
+            events += R"({"ph":"X","cat":"cpu_op","name":"MulBackward0","pid":1,"tid":2,"ts":)"
+                + std::to_string(i * 10 + 5)
+                + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":1}})";
             if (i + 1 < n)
                 events += ',';
         }
@@ -188,11 +192,12 @@ private slots:
 
     void trapCorrelationSharedByThousandsOfKernels()
     {
-        std::string events = R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":0,"dur":100000},)"
-                             R"({"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":1,"dur":5,"args":{"correlation":42}})";
+        std::string events
+            = R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":0,"dur":100000},)"
+              R"({"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":1,"dur":5,"args":{"correlation":42}})";
         for (int i = 0; i < 5000; ++i)
-            events += R"(,{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + std::to_string(10 + i * 2)
-                      + R"(,"dur":1,"args":{"correlation":42}})";
+            events += R"(,{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)"
+                + std::to_string(10 + i * 2) + R"(,"dur":1,"args":{"correlation":42}})";
         const Trap t = runTrap(QStringLiteral("graph.json"), test::traceWith(events));
         QVERIFY2(t.trace, t.error.c_str());
         QCOMPARE(t.trace->graph->stats().gpuEventsAttributed, uint64_t(5000));
@@ -222,7 +227,8 @@ private slots:
         timer.start();
         const OpenResult r = openTrace(fifo.toStdString());
         QVERIFY(!r.trace);
-        QCOMPARE(QString::fromStdString(r.error), fifo + QStringLiteral(": byte 0: not a regular file"));
+        QCOMPARE(
+            QString::fromStdString(r.error), fifo + QStringLiteral(": byte 0: not a regular file"));
         QVERIFY(timer.elapsed() < 5000);
     }
 };

@@ -101,7 +101,8 @@ private slots:
         QCOMPARE(sequenceTable.rowCount(), table.rowCount());
         for (size_t r = 0; r < table.rowCount(); ++r) {
             for (size_t c = 0; c < PairTable::ColumnCount; ++c) {
-                if (c != PairTable::Link) QCOMPARE(sequenceTable.text(r, c), table.text(r, c));
+                if (c != PairTable::Link)
+                    QCOMPARE(sequenceTable.text(r, c), table.text(r, c));
             }
             QCOMPARE(sequenceTable.text(r, PairTable::Link), std::string("sequence"));
         }

@@ -38,7 +38,8 @@ std::vector<SliceId> slicesNamed(const TraceModel &m, std::string_view name)
 {
     std::vector<SliceId> out;
     for (SliceId s = 0; s < m.slices.size(); ++s) {
-        if (m.sliceName(s) == name) out.push_back(s);
+        if (m.sliceName(s) == name)
+            out.push_back(s);
     }
     std::stable_sort(out.begin(), out.end(),
         [&](SliceId a, SliceId b) { return m.slices.start[a] < m.slices.start[b]; });
@@ -56,7 +57,8 @@ SliceId find(const TraceModel &m, std::string_view name, size_t k = 0)
 SliceId gpuEvent(const OpGraph &g, std::string_view name)
 {
     for (SliceId s : g.gpuEvents()) {
-        if (g.model().sliceName(s) == name) return s;
+        if (g.model().sliceName(s) == name)
+            return s;
     }
     return kNoSlice;
 }
@@ -114,7 +116,8 @@ QString cell(const PairTable &t, size_t row, PairTable::Column column)
 QJsonArray readJsonArray(const QString &path)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
     return error.error == QJsonParseError::NoError ? doc.array() : QJsonArray();

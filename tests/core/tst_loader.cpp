@@ -42,7 +42,8 @@ int diag(const TraceModel &m, const char *counter)
 qint64 diagOffset(const TraceModel &m, const char *counter)
 {
     for (const Diagnostics::Example &e : m.diagnostics.examples()) {
-        if (e.counter == counter) return qint64(e.offset);
+        if (e.counter == counter)
+            return qint64(e.offset);
     }
     return -1;
 }
@@ -50,7 +51,8 @@ qint64 diagOffset(const TraceModel &m, const char *counter)
 SliceId sliceNamed(const TraceModel &m, std::string_view name)
 {
     for (SliceId s = 0; s < m.slices.size(); ++s) {
-        if (m.sliceName(s) == name) return s;
+        if (m.sliceName(s) == name)
+            return s;
     }
     return kNoSlice;
 }
@@ -67,7 +69,8 @@ QByteArray joinedNames(const TraceModel &m)
 {
     QByteArray out;
     for (const std::string &n : sliceNames(m)) {
-        if (!out.isEmpty()) out += ',';
+        if (!out.isEmpty())
+            out += ',';
         out += bytes(n);
     }
     return out;
@@ -77,7 +80,8 @@ std::string join(std::initializer_list<std::string> events)
 {
     std::string out;
     for (const std::string &e : events) {
-        if (!out.empty()) out += ',';
+        if (!out.empty())
+            out += ',';
         out += e;
     }
     return out;
@@ -94,7 +98,8 @@ std::string slice(std::string_view name,
     std::string e = R"({"ph":"X","cat":")" + std::string(cat) + R"(","name":")" + std::string(name)
         + R"(","pid":1,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::string(ts) + R"(,"dur":)"
         + std::string(dur);
-    if (!more.empty()) e += "," + std::string(more);
+    if (!more.empty())
+        e += "," + std::string(more);
     return e + "}";
 }
 
@@ -110,8 +115,10 @@ std::string flow(char ph,
     std::string e = R"({"ph":")" + std::string(1, ph) + R"(","cat":")" + std::string(cat)
         + R"(","name":")" + std::string(cat) + R"(","pid":)" + std::string(pid) + R"(,"tid":)"
         + std::string(tid) + R"(,"ts":)" + std::string(ts);
-    if (!id.empty()) e += R"(,"id":)" + std::string(id);
-    if (enclosing) e += R"(,"bp":"e")";
+    if (!id.empty())
+        e += R"(,"id":)" + std::string(id);
+    if (enclosing)
+        e += R"(,"bp":"e")";
     return e + "}";
 }
 
@@ -124,7 +131,8 @@ QString treeProblem(const TraceModel &m)
     const SliceTable &t = m.slices;
     auto isAncestor = [&](SliceId a, SliceId d) {
         for (SliceId p = t.parent[d]; p != kNoSlice; p = t.parent[p]) {
-            if (p == a) return true;
+            if (p == a)
+                return true;
         }
         return false;
     };
@@ -136,7 +144,8 @@ QString treeProblem(const TraceModel &m)
         expectedBegin = lane.sliceEnd;
         uint32_t maxDepth = 0;
         for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
-            if (t.lane[s] != l) return QStringLiteral("slice %1: wrong lane").arg(s);
+            if (t.lane[s] != l)
+                return QStringLiteral("slice %1: wrong lane").arg(s);
             if (s > lane.sliceBegin) {
                 const SliceId p = s - 1;
                 if (t.start[p] > t.start[s] || (t.start[p] == t.start[s] && t.dur[p] < t.dur[s]))
@@ -144,7 +153,8 @@ QString treeProblem(const TraceModel &m)
             }
             const SliceId parent = t.parent[s];
             if (parent == kNoSlice) {
-                if (t.depth[s] != 0) return QStringLiteral("slice %1: depth without parent").arg(s);
+                if (t.depth[s] != 0)
+                    return QStringLiteral("slice %1: depth without parent").arg(s);
             } else {
                 if (parent >= s || parent < lane.sliceBegin)
                     return QStringLiteral("slice %1: parent outside lane or after it").arg(s);
@@ -168,7 +178,8 @@ QString treeProblem(const TraceModel &m)
         if (lane.sliceEnd > lane.sliceBegin && lane.maxDepth != maxDepth)
             return QStringLiteral("lane %1: maxDepth").arg(l);
     }
-    if (expectedBegin != t.size()) return QStringLiteral("lanes do not cover the slice table");
+    if (expectedBegin != t.size())
+        return QStringLiteral("lanes do not cover the slice table");
     return {};
 }
 
@@ -178,7 +189,8 @@ std::string manyEvents(int n, std::string_view tail = {})
     std::string out = R"({"schemaVersion":1,"traceEvents":[)";
     out.reserve(size_t(n) * 80 + 64);
     for (int i = 0; i < n; ++i) {
-        if (i) out += ',';
+        if (i)
+            out += ',';
         out += R"({"ph":"X","cat":"cpu_op","name":"op)";
         out += std::to_string(i);
         out += R"(","pid":1,"tid":1,"ts":)";
@@ -204,8 +216,10 @@ QByteArray gunzipPrefix(const QByteArray &gz)
         zs.avail_out = sizeof buf;
         const int rc = inflate(&zs, Z_NO_FLUSH);
         out.append(buf, qsizetype(sizeof buf - zs.avail_out));
-        if (rc != Z_OK) break;
-        if (zs.avail_in == 0 && zs.avail_out != 0) break;
+        if (rc != Z_OK)
+            break;
+        if (zs.avail_in == 0 && zs.avail_out != 0)
+            break;
     }
     inflateEnd(&zs);
     return out;
@@ -233,7 +247,8 @@ bool loadWithin(
     if (!done) {
         // A reader blocked in open() on a FIFO returns once a writer comes and goes.
         const int fd = ::open(p.c_str(), O_WRONLY | O_NONBLOCK);
-        if (fd >= 0) ::close(fd);
+        if (fd >= 0)
+            ::close(fd);
     }
     worker.join();
     result = future.get();
@@ -758,7 +773,8 @@ void TestLoader::countersFormSortedSeriesPerArg()
     QCOMPARE(int(m.counters.size()), 5);
     auto series = [&](int64_t pid, std::string_view name) -> const CounterSeries * {
         for (const CounterSeries &c : m.counters) {
-            if (c.pid == pid && m.str(c.name) == name) return &c;
+            if (c.pid == pid && m.str(c.name) == name)
+                return &c;
         }
         return nullptr;
     };
@@ -947,7 +963,8 @@ void TestLoader::flowEndBindsToEnclosingOrNextSlice()
                   d = sliceNamed(m, "d");
     auto edge = [&](int64_t id, SliceId from) -> const FlowEdge * {
         for (const FlowEdge &e : m.flows) {
-            if (e.id == id && e.from == from) return &e;
+            if (e.id == id && e.from == from)
+                return &e;
         }
         return nullptr;
     };
@@ -1046,7 +1063,8 @@ void TestLoader::flowAnomaliesAreCounted()
         QCOMPARE(m.flows[0].to, sliceNamed(m, "c"));
         QCOMPARE(qint64(m.flows[0].toTime), qint64(5000));
     }
-    if (counter == "flow_endpoint_unbound") QCOMPARE(m.flows[0].from, kNoSlice);
+    if (counter == "flow_endpoint_unbound")
+        QCOMPARE(m.flows[0].from, kNoSlice);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1420,7 +1438,8 @@ void TestLoader::unusableTsSkipsOnlyThatEvent()
     QFETCH(QByteArray, ts);
     QFETCH(QByteArray, counter);
     std::string bad = R"({"ph":"X","cat":"cpu_op","name":"bad","pid":1,"tid":1,"dur":1)";
-    if (!ts.isEmpty()) bad += R"(,"ts":)" + ts.toStdString();
+    if (!ts.isEmpty())
+        bad += R"(,"ts":)" + ts.toStdString();
     bad += "}";
     const std::string json = test::traceWith(join({slice("before", 1, "0", "1"), bad,
         R"({"ph":"i","name":"bad instant","pid":1,"tid":1)"
@@ -1433,7 +1452,8 @@ void TestLoader::unusableTsSkipsOnlyThatEvent()
     // Numbers beyond a double may be rewritten by the repairing pass (and counted as a repair);
     // nothing else may be reported.
     QCOMPARE(int(m.diagnostics.total() - m.diagnostics.count("repaired_strings")), 2);
-    if (!ts.contains("e400")) QCOMPARE(diag(m, "repaired_strings"), 0);
+    if (!ts.contains("e400"))
+        QCOMPARE(diag(m, "repaired_strings"), 0);
     QCOMPARE(diag(m, "syntax_error"), 0);
     QCOMPARE(diagOffset(m, counter.constData()), qint64(json.find(bad)));
     QVERIFY(!m.truncated);
@@ -1468,7 +1488,8 @@ void TestLoader::unusableDurGivesZeroDuration()
     QFETCH(QByteArray, dur);
     QFETCH(QByteArray, counter);
     std::string e = R"({"ph":"X","cat":"cpu_op","name":"odd","pid":1,"tid":1,"ts":7)";
-    if (!dur.isEmpty()) e += R"(,"dur":)" + dur.toStdString();
+    if (!dur.isEmpty())
+        e += R"(,"dur":)" + dur.toStdString();
     e += "}";
     LOAD_OR_FAIL(m, test::traceWith(join({e, slice("ok", 1, "0", "1")})));
     QCOMPARE(joinedNames(m), QByteArray("ok,odd"));
@@ -1518,22 +1539,28 @@ void TestLoader::wrongFieldTypesAreCounted()
     std::string e = "{";
     bool replaced = false;
     for (const auto &[k, v] : fields) {
-        if (e.size() > 1) e += ',';
+        if (e.size() > 1)
+            e += ',';
         const bool here = k == key.toStdString();
         replaced = replaced || here;
         e += '"' + k + "\":" + (here ? value.toStdString() : v);
     }
-    if (!replaced) e += ",\"" + key.toStdString() + "\":" + value.toStdString();
+    if (!replaced)
+        e += ",\"" + key.toStdString() + "\":" + value.toStdString();
     e += "}";
     const std::string json = test::traceWith(join({slice("ok", 1, "0", "1"), e}));
     LOAD_OR_FAIL(m, json);
     QCOMPARE(diag(m, "wrong_type"), 1);
     QCOMPARE(diagOffset(m, "wrong_type"), qint64(json.find(e)));
     QCOMPARE(int(m.slices.size()), kept ? 2 : 1);
-    if (!alsoCounted.isEmpty()) QCOMPARE(diag(m, alsoCounted.constData()), 1);
-    if (kept && key == "name") QCOMPARE(bytes(m.sliceName(1)), QByteArray());
-    if (kept && key == "dur") QCOMPARE(qint64(m.slices.dur[1]), qint64(0));
-    if (kept && key == "cat") QCOMPARE(int(m.slices.kind[1]), int(EventKind::Other));
+    if (!alsoCounted.isEmpty())
+        QCOMPARE(diag(m, alsoCounted.constData()), 1);
+    if (kept && key == "name")
+        QCOMPARE(bytes(m.sliceName(1)), QByteArray());
+    if (kept && key == "dur")
+        QCOMPARE(qint64(m.slices.dur[1]), qint64(0));
+    if (kept && key == "cat")
+        QCOMPARE(int(m.slices.kind[1]), int(EventKind::Other));
     QVERIFY(!m.truncated);
 }
 
@@ -1825,7 +1852,8 @@ void TestLoader::notATraceFailsWithOffset()
     const qint64 at = errorOffset(r.error, QStringLiteral("inline.json"));
     QVERIFY2(at >= 0, r.error.c_str());
     QVERIFY2(at <= text.size(), r.error.c_str());
-    if (offset >= 0) QCOMPARE(at, offset);
+    if (offset >= 0)
+        QCOMPARE(at, offset);
     if (!reason.isEmpty())
         QVERIFY2(QString::fromStdString(r.error).contains(reason), r.error.c_str());
     QVERIFY2(r.error.find('\n') == std::string::npos, r.error.c_str()); // one line
@@ -2049,7 +2077,8 @@ void TestLoader::cancelWhileLoadingStops()
     LoadOptions options;
     options.cancel = &cancel;
     options.progress = [&](int) {
-        if (++calls == 1) cancel = true; // the user presses Cancel once loading has started
+        if (++calls == 1)
+            cancel = true; // the user presses Cancel once loading has started
     };
     const LoadResult r = loadTrace(path.toStdString(), options);
     QCOMPARE(int(r.status), int(LoadResult::Status::Cancelled));

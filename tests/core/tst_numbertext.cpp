@@ -210,7 +210,8 @@ void TestNumberText::parseDoubleAcceptsJsonNumbersOnly()
     QFETCH(double, value);
     double out = 0;
     QCOMPARE(parseDouble(std::string_view(text.constData(), size_t(text.size())), out), ok);
-    if (ok) QCOMPARE(out, value);
+    if (ok)
+        QCOMPARE(out, value);
 }
 
 void TestNumberText::appendMicrosFormatsWithFixedDecimals_data()

@@ -29,7 +29,8 @@ Loaded &loaded(const QString &path)
 {
     static std::map<QString, Loaded> cache;
     auto it = cache.find(path);
-    if (it != cache.end()) return it->second;
+    if (it != cache.end())
+        return it->second;
     Loaded l;
     OpenResult r = openTrace(path.toStdString());
     l.trace = r.trace;
@@ -37,7 +38,8 @@ Loaded &loaded(const QString &path)
         + QStringLiteral(".csv");
     l.reference = QJsonDocument::fromJson(test::referenceSummary(path, csv)).object();
     QFile f(csv);
-    if (f.open(QIODevice::ReadOnly)) l.referenceCsv = f.readAll();
+    if (f.open(QIODevice::ReadOnly))
+        l.referenceCsv = f.readAll();
     return cache.emplace(path, std::move(l)).first->second;
 }
 
@@ -126,13 +128,15 @@ private slots:
         Loaded &l = loaded(path);
         QVERIFY(l.trace);
         const OpGraph &withFlows = *l.trace->graph;
-        if (withFlows.stats().pairsFromFlows == 0) QSKIP("no fwdbwd flows in this trace");
+        if (withFlows.stats().pairsFromFlows == 0)
+            QSKIP("no fwdbwd flows in this trace");
         const auto noFlows = OpGraph::build(*l.trace->model, LinkOptions {false});
         QCOMPARE(noFlows->stats().pairsFromFlows, uint64_t(0));
         QCOMPARE(noFlows->nodes().size(), withFlows.nodes().size());
         uint64_t flowPairs = 0, same = 0;
         for (size_t i = 0; i < withFlows.nodes().size(); ++i) {
-            if (withFlows.nodes()[i].method != LinkMethod::Flow) continue;
+            if (withFlows.nodes()[i].method != LinkMethod::Flow)
+                continue;
             ++flowPairs;
             same += noFlows->nodes()[i].creator == withFlows.nodes()[i].creator;
         }

@@ -30,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (ks::LaneId l = 0; l < m.lanes.size(); ++l) {
         for (uint32_t d = 0; d < index.depthCount(l) && d < 64; ++d) {
             items.clear();
-            ks::TimelineIndex::scan(m, index.row(l, d), m.minTime, 0, double(m.maxTime - m.minTime + 1) / 500, 500, items);
+            ks::TimelineIndex::scan(m, index.row(l, d), m.minTime, 0,
+                double(m.maxTime - m.minTime + 1) / 500, 500, items);
         }
     }
     for (ks::SliceId s = 0; s < m.slices.size() && s < 64; ++s) {
@@ -41,6 +42,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)ks::readEventDetailsText(text, m.slices.offset[s], details, error);
     }
     // The sequence-only linker must cope with whatever the flows left out.
-    (void)ks::OpGraph::build(m, ks::LinkOptions{false});
+    (void)ks::OpGraph::build(m, ks::LinkOptions {false});
     return 0;
 }

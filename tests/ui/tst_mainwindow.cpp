@@ -47,7 +47,8 @@ TraceTab *openAndWait(MainWindow &window, const QString &path)
 {
     QSignalSpy opened(&window, &MainWindow::traceOpened);
     window.openFiles({path});
-    if (!opened.wait(60000)) return nullptr;
+    if (!opened.wait(60000))
+        return nullptr;
     return opened.takeFirst().at(0).value<TraceTab *>();
 }
 
@@ -75,7 +76,8 @@ private slots:
     // Issue: click a known forward op → selected; J → its backward node, in view; Alt+Left → back.
     void clickJumpAndBackOnSharedTrace()
     {
-        if (test::sharedTracesDir().isEmpty()) QSKIP("../shared/traces is absent");
+        if (test::sharedTracesDir().isEmpty())
+            QSKIP("../shared/traces is absent");
         MainWindow window;
         window.resize(1600, 1000);
         window.show();

@@ -122,7 +122,8 @@ void DemoModel::loadBatch()
     {
         Simulator::Scope next = m_sim.annotation(kDataLoader);
         m_sim.work(15'000, 30'000); // sampler and Dataset.__getitem__ in Python
-        if (!m_firstStep) m_sim.memoryEvent(-kImageBytes, false); // the previous batch is released
+        if (!m_firstStep)
+            m_sim.memoryEvent(-kImageBytes, false); // the previous batch is released
         // default_collate: torch.stack per field, with grad mode on (numbers, no nodes).
         for (const bool images : {true, false}) {
             Simulator::Scope stack = m_sim.op("aten::stack", dimsJson({{}, {}}),
@@ -130,7 +131,8 @@ void DemoModel::loadBatch()
             {
                 Simulator::Scope empty = m_sim.op("aten::empty", dimsJson({{}, {}, {}, {}, {}, {}}),
                     typesJson({"ScalarList", "Scalar", "Scalar", "Device", "Scalar", "Scalar"}));
-                if (images) m_sim.memoryEvent(kImageBytes, false);
+                if (images)
+                    m_sim.memoryEvent(kImageBytes, false);
             }
             Simulator::Scope cat
                 = m_sim.op("aten::cat", dimsJson({{}, {}}), typesJson({"TensorList", "Scalar"}));
@@ -152,7 +154,8 @@ void DemoModel::copyToDevice(const Shape &shape, std::string_view type, int64_t 
     {
         Simulator::Scope empty = m_sim.op("aten::empty_strided", dimsJson({{}, {}, {}, {}, {}, {}}),
             typesJson({"ScalarList", "ScalarList", "Scalar", "Scalar", "Device", "Scalar"}));
-        if (bytes == kImageBytes) m_sim.memoryEvent(bytes, true);
+        if (bytes == kImageBytes)
+            m_sim.memoryEvent(bytes, true);
     }
     Simulator::Scope copy
         = m_sim.op("aten::copy_", dimsJson({shape, shape, {}}), typesJson({type, type, "Scalar"}));
@@ -362,7 +365,8 @@ void DemoModel::linear(const Module &module,
             {bias}, [this, flatOut] { biasGradient(flatOut); });
         m_sim.work(3000, 8000); // cuBLAS heuristics
         m_sim.launchKernel(gemm, kComputeStream, gemmNs(flat[0], outFeatures, inFeatures));
-        if (splitKReduce) m_sim.launchKernel(*splitKReduce);
+        if (splitKReduce)
+            m_sim.launchKernel(*splitKReduce);
     }
     if (folded) {
         const Shape y = withLast(x, outFeatures);

@@ -105,7 +105,8 @@ void EventWriter::write(const TraceEvent &event)
         appendQuoted(m_text, category);
         m_text += ", \"name\": ";
         appendQuoted(m_text, category);
-        if (event.phase == Phase::FlowEnd) m_text += ", \"bp\": \"e\"";
+        if (event.phase == Phase::FlowEnd)
+            m_text += ", \"bp\": \"e\"";
         m_text += "\n  }";
         m_sink.write(m_text);
         return;
@@ -126,7 +127,8 @@ void EventWriter::write(const TraceEvent &event)
         m_text += ",\n    \"args\": {\n      ";
         m_text += event.args;
         if (event.hasEvIdx) {
-            if (!event.args.empty()) m_text += ", ";
+            if (!event.args.empty())
+                m_text += ", ";
             m_text += "\"Ev Idx\": ";
             appendInt(m_text, m_evIdx++);
         }

@@ -54,7 +54,8 @@ inline void appendQuoted(std::string &out, std::string_view text)
 {
     out += '"';
     for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
+        if (c == '"' || c == '\\')
+            out += '\\';
         out += c;
     }
     out += '"';
@@ -77,11 +78,13 @@ inline std::string dimsJson(const std::vector<Shape> &shapes)
     std::string out = "[";
     bool firstShape = true;
     for (const Shape &shape : shapes) {
-        if (!firstShape) out += ", ";
+        if (!firstShape)
+            out += ", ";
         firstShape = false;
         out += '[';
         for (size_t i = 0; i < shape.size(); ++i) {
-            if (i) out += ", ";
+            if (i)
+                out += ", ";
             appendInt(out, shape[i]);
         }
         out += ']';
@@ -96,7 +99,8 @@ inline std::string typesJson(std::initializer_list<std::string_view> types)
     std::string out = "[";
     bool first = true;
     for (std::string_view type : types) {
-        if (!first) out += ", ";
+        if (!first)
+            out += ", ";
         first = false;
         appendQuoted(out, type);
     }

@@ -55,7 +55,8 @@ template<typename T> std::optional<T> parseNumber(std::string_view text)
 {
     T value {};
     const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (result.ec != std::errc() || result.ptr != text.data() + text.size()) return std::nullopt;
+    if (result.ec != std::errc() || result.ptr != text.data() + text.size())
+        return std::nullopt;
     return value;
 }
 
@@ -149,11 +150,14 @@ int main(int argc, char **argv)
     const int64_t targetBytes = options.targetMb * kBytesPerMb - kTrailerBytes;
     for (int step = kFirstStep;; ++step) {
         model.trainStep(step);
-        if (withTruth) truth.addRows(simulator.stepRows());
-        if (sink.failed()) break;
+        if (withTruth)
+            truth.addRows(simulator.stepRows());
+        if (sink.failed())
+            break;
         const bool done = options.targetMb > 0 ? int64_t(sink.bytesWritten()) >= targetBytes
                                                : simulator.stepsWritten() >= options.steps;
-        if (done) break;
+        if (done)
+            break;
     }
     simulator.writeTrailer();
 

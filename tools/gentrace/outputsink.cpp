@@ -23,7 +23,8 @@ bool OutputSink::open(const std::string &path)
     if (endsWith(path, ".gz")) {
         // Level 6 is zlib's default and what Python's gzip module uses for kineto traces.
         m_gz = gzopen(path.c_str(), "wb6");
-        if (m_gz) gzbuffer(m_gz, 1 << 18);
+        if (m_gz)
+            gzbuffer(m_gz, 1 << 18);
         return m_gz != nullptr;
     }
     m_file = std::fopen(path.c_str(), "wb");
@@ -34,12 +35,14 @@ void OutputSink::write(std::string_view text)
 {
     m_bytes += text.size();
     m_buffer.append(text);
-    if (m_buffer.size() >= kBufferSize) flushBuffer();
+    if (m_buffer.size() >= kBufferSize)
+        flushBuffer();
 }
 
 void OutputSink::flushBuffer()
 {
-    if (m_buffer.empty() || m_failed) return;
+    if (m_buffer.empty() || m_failed)
+        return;
     if (m_gz) {
         if (gzwrite(m_gz, m_buffer.data(), unsigned(m_buffer.size())) != int(m_buffer.size()))
             m_failed = true;
@@ -54,11 +57,13 @@ bool OutputSink::close()
 {
     flushBuffer();
     if (m_gz) {
-        if (gzclose(m_gz) != Z_OK) m_failed = true;
+        if (gzclose(m_gz) != Z_OK)
+            m_failed = true;
         m_gz = nullptr;
     }
     if (m_file) {
-        if (std::fclose(m_file) != 0) m_failed = true;
+        if (std::fclose(m_file) != 0)
+            m_failed = true;
         m_file = nullptr;
     }
     return !m_failed;

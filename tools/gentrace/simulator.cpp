@@ -23,7 +23,8 @@ constexpr std::string_view kAccumulateGrad = "torch::autograd::AccumulateGrad";
 
 void appendMember(std::string &out, std::string_view key, int64_t value)
 {
-    if (!out.empty()) out += ", ";
+    if (!out.empty())
+        out += ", ";
     appendQuoted(out, key);
     out += ": ";
     appendInt(out, value);
@@ -46,8 +47,10 @@ void appendTriple(std::string &out, std::string_view key, const std::array<int, 
 std::string gpuArgsPrefix(int64_t externalId, bool withQueued, int stream, int64_t correlation)
 {
     std::string args;
-    if (externalId > 0) appendMember(args, "External id", externalId);
-    if (withQueued) appendMember(args, "queued", 0);
+    if (externalId > 0)
+        appendMember(args, "External id", externalId);
+    if (withQueued)
+        appendMember(args, "queued", 0);
     appendMember(args, "device", 0);
     appendMember(args, "context", 1);
     appendMember(args, "stream", stream);
@@ -78,7 +81,8 @@ int64_t Rng::jitter(int64_t base, int percent)
 
 void Simulator::Scope::close()
 {
-    if (!m_sim) return;
+    if (!m_sim)
+        return;
     for (int i = 0; i < m_depth; ++i)
         m_sim->closeSlice();
     m_sim = nullptr;
@@ -145,7 +149,8 @@ void Simulator::closeSlice()
     thread.stack.pop_back();
     TraceEvent &event = (*slice.buffer)[slice.index];
     event.dur = thread.now - event.ts;
-    if (slice.category == Category::CpuOp) --thread.openCpuOps;
+    if (slice.category == Category::CpuOp)
+        --thread.openCpuOps;
 }
 
 Simulator::OpenSlice &Simulator::openCpuOp(std::string_view name, std::string args)
@@ -189,7 +194,8 @@ int64_t Simulator::innermostExternalId() const
 {
     const auto &stack = m_current->stack;
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-        if (it->category == Category::CpuOp) return it->externalId;
+        if (it->category == Category::CpuOp)
+            return it->externalId;
     }
     return 0;
 }
@@ -198,7 +204,8 @@ int64_t Simulator::innermostPythonId() const
 {
     const auto &stack = m_current->stack;
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-        if (it->category == Category::PythonFunction) return it->pythonId;
+        if (it->category == Category::PythonFunction)
+            return it->pythonId;
     }
     return 0;
 }
@@ -207,7 +214,8 @@ std::string_view Simulator::innermostModule() const
 {
     const auto &stack = m_current->stack;
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-        if (!it->moduleName.empty()) return it->moduleName;
+        if (!it->moduleName.empty())
+            return it->moduleName;
     }
     return {};
 }
@@ -336,7 +344,8 @@ Simulator::Launch Simulator::runtimeCall(
     // CUPTI also counts runtime calls the profiler blocklists, so correlations have gaps;
     // never let one equal the External id (that would look like the 2022-2024 kineto bug).
     m_correlation += m_rng.range(1, 4);
-    if (m_correlation == launch.externalId) ++m_correlation;
+    if (m_correlation == launch.externalId)
+        ++m_correlation;
     launch.correlation = m_correlation;
     if (!thread.stack.empty()) {
         launch.fwdOwner = thread.stack.back().fwdOwner;
@@ -352,7 +361,8 @@ Simulator::Launch Simulator::runtimeCall(
     event.tid = thread.tid;
     event.ts = thread.now;
     event.dur = durationNs;
-    if (launch.externalId > 0) appendMember(event.args, "External id", launch.externalId);
+    if (launch.externalId > 0)
+        appendMember(event.args, "External id", launch.externalId);
     appendMember(event.args, "cbid", cbid);
     appendMember(event.args, "correlation", launch.correlation);
     m_device.push_back(std::move(event));
@@ -568,9 +578,11 @@ void Simulator::runBackward()
         row.bwdNames.push_back(node->name);
         row.sequenceNumbers.push_back(node->sequenceNumber);
 
-        if (node->body) node->body();
+        if (node->body)
+            node->body();
         closeSlice();
-        if (node->afterNode) node->afterNode();
+        if (node->afterNode)
+            node->afterNode();
         closeSlice();
         for (const Shape &shape : node->gradients)
             accumulateGrad(shape);
@@ -620,7 +632,8 @@ void Simulator::endStep()
     flushStep();
     m_finishedRows.clear();
     for (PairRow &row : m_rows) {
-        if (!row.bwdNames.empty()) m_finishedRows.push_back(std::move(row));
+        if (!row.bwdNames.empty())
+            m_finishedRows.push_back(std::move(row));
     }
     m_rows.clear();
     ++m_steps;

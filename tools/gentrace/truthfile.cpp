@@ -8,7 +8,8 @@ namespace ks::gentrace {
 
 bool TruthFile::open(const std::string &path)
 {
-    if (!m_sink.open(path)) return false;
+    if (!m_sink.open(path))
+        return false;
     m_sink.write("{\n  \"pairs\": [");
     return true;
 }
@@ -24,12 +25,14 @@ void TruthFile::addRows(const std::vector<PairRow> &rows)
         appendMicros(m_text, row.ts);
         m_text += "\", \"bwd_names\": [";
         for (size_t i = 0; i < row.bwdNames.size(); ++i) {
-            if (i) m_text += ", ";
+            if (i)
+                m_text += ", ";
             appendQuoted(m_text, row.bwdNames[i]);
         }
         m_text += "], \"sequence_numbers\": [";
         for (size_t i = 0; i < row.sequenceNumbers.size(); ++i) {
-            if (i) m_text += ", ";
+            if (i)
+                m_text += ", ";
             appendInt(m_text, row.sequenceNumbers[i]);
         }
         m_text += "], \"fwd_gpu_events\": ";
