@@ -41,6 +41,21 @@ size_t utf8SequenceLength(std::string_view s, size_t i)
     return n;
 }
 
+bool isValidUtf8(std::string_view text)
+{
+    for (size_t i = 0; i < text.size();) {
+        if (uint8_t(text[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        const size_t n = utf8SequenceLength(text, i);
+        if (n == 0)
+            return false;
+        i += n;
+    }
+    return true;
+}
+
 void appendValidUtf8(std::string &out, std::string_view text)
 {
     for (size_t i = 0; i < text.size();) {

@@ -16,6 +16,9 @@ void appendJsonString(std::string &out, std::string_view text);
 //! Appends \a text with invalid UTF-8 sequences replaced by U+FFFD.
 void appendValidUtf8(std::string &out, std::string_view text);
 
+//! True when \a text is valid UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
+bool isValidUtf8(std::string_view text);
+
 //! Length of the valid UTF-8 sequence starting at \a s[i], or 0 if it is invalid.
 size_t utf8SequenceLength(std::string_view s, size_t i);
 

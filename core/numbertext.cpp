@@ -92,7 +92,7 @@ bool parseInteger(std::string_view text, int64_t &out)
         return false;
     const char *first = text.data();
     const char *last = first + text.size();
-    if (*first == '+')
+    if (*first == '+' && last - first > 1 && first[1] != '-')
         ++first;
     int64_t v = 0;
     auto [ptr, ec] = std::from_chars(first, last, v);

@@ -55,6 +55,7 @@ struct RawEvent {
     StringId argLabels = 0; //!< metadata `args.labels`
     bool hasArgName = false;
     std::vector<std::pair<StringId, double>> numericArgs; //!< for counter (`C`) events
+    uint32_t numberArgs = 0; //!< number-valued args, usable or not (NaN, Infinity)
 
     void reset()
     {

@@ -192,6 +192,10 @@ private:
             return;
         case 'u':
             break;
+        case 0:
+            // The text ends after the backslash: a cut-off file, not something to repair.
+            emit('\\');
+            return;
         default:
             // "\q": keep both characters by escaping the backslash.
             repaired();

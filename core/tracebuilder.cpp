@@ -320,9 +320,13 @@ void TraceBuilder::addCounter(const RawEvent &e)
     }
     const int64_t pid = keyOf(e.pid);
     const std::string base(m_model->strings.view(e.name));
+    const bool single = e.numberArgs == 1;
     for (const auto &[arg, value] : e.numericArgs) {
-        const std::string seriesName = base + '.' + std::string(m_model->strings.view(arg));
-        const CounterKey key {pid, m_model->strings.intern(seriesName)};
+        // One series per arg; a counter with a single arg is simply named after its event.
+        const StringId name = single
+            ? e.name
+            : m_model->strings.intern(base + '.' + std::string(m_model->strings.view(arg)));
+        const CounterKey key {pid, name};
         auto [it, inserted] = m_counterIndex.try_emplace(key, uint32_t(m_model->counters.size()));
         if (inserted) {
             CounterSeries series;

@@ -13,6 +13,7 @@
 #include <rapidjson/reader.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
 namespace ks {
@@ -200,9 +201,7 @@ public:
             m_field = fieldOf(s, n);
         } else if (m_inArgs && m_depth == m_eventDepth + 1) {
             m_arg = argOf(s, n);
-            m_argKey = std::string_view(s, n);
-            if (m_arg == Arg::Other)
-                m_argKeyCopy.assign(s, n); // RapidJSON's buffer is reused before the value
+            m_argKey.assign(s, n); // RapidJSON reuses its buffer for the value that follows
         } else if (m_rootObject && m_depth == 1) {
             m_topKey.assign(s, n);
         }
@@ -269,11 +268,10 @@ private:
             return true;
         }
         if (m_inEvent && depth == m_eventDepth) {
-            if (m_field == Field::Args && c == '{') {
+            if (m_field == Field::Args && c == '{')
                 m_inArgs = true;
-            } else if (m_field != Field::None && m_field != Field::Args) {
+            else if (m_field != Field::None)
                 wrongType();
-            }
             m_field = Field::None;
             return true;
         }
@@ -462,12 +460,17 @@ private:
             m_event.cat = m_strings.intern(text);
             m_event.hasCat = true;
             return;
-        case Field::Name:
+        case Field::Name: {
             if (!string)
                 return wrongType();
+            const size_t known = m_strings.size();
             m_event.name = m_strings.intern(text);
             m_event.hasName = true;
+            // Checked once per distinct name: the UI and exports show such bytes as U+FFFD.
+            if (m_strings.size() != known && !isValidUtf8(text))
+                m_diag.add("invalid_utf8_names", m_event.offset, "a name is not valid UTF-8");
             return;
+        }
         case Field::Pid:
         case Field::Tid:
         case Field::Id:
@@ -578,14 +581,13 @@ private:
             break;
         }
         // Counter events plot every numeric arg; they are rare, so only they pay for this.
+        if (kind == Kind::Number)
+            ++m_event.numberArgs;
         if (kind == Kind::Number && (m_event.ph == 'C' || m_event.ph == 0)
             && m_event.numericArgs.size() < kMaxNumericArgs) {
             double d;
-            if (parseDouble(text, d)) {
-                const std::string_view key
-                    = m_arg == Arg::Other ? std::string_view(m_argKeyCopy) : m_argKey;
-                m_event.numericArgs.emplace_back(m_strings.intern(key), d);
-            }
+            if (parseDouble(text, d) && std::isfinite(d))
+                m_event.numericArgs.emplace_back(m_strings.intern(m_argKey), d);
         }
     }
 
@@ -610,8 +612,7 @@ private:
     bool m_inArgs = false;
     Field m_field = Field::None;
     Arg m_arg = Arg::Other;
-    std::string_view m_argKey;
-    std::string m_argKeyCopy;
+    std::string m_argKey;
     RawEvent m_event;
     uint64_t m_events = 0;
 
@@ -653,6 +654,7 @@ struct ParseOutcome {
     std::string gzipProblem;
     bool gzipCutOff = false;
     char charAtError = 0; //!< the character the parser stopped on
+    uint64_t tellAtError = 0; //!< where the stream was when the parser stopped
 };
 
 bool repairable(rapidjson::ParseErrorCode code)
@@ -700,6 +702,7 @@ ParseOutcome parsePass(Stream &stream,
         out.eventOffset = handler.eventOffset();
         out.notATrace = handler.notATraceReason();
         out.charAtError = s.Peek();
+        out.tellAtError = s.Tell();
         return out;
     };
     if (!repair)
@@ -752,7 +755,11 @@ LoadResult finishLoad(
 
     const bool parseError = outcome.result.IsError();
     const uint64_t at = parseError ? outcome.result.Offset() : 0;
-    const bool atEnd = parseError && at >= outcome.textSize;
+    // At the end also when the parser stopped on the last character because the text ran out
+    // (a backslash at the very end is reported as an invalid escape at the backslash).
+    const bool atEnd = parseError
+        && (at >= outcome.textSize
+            || (outcome.charAtError == 0 && outcome.tellAtError >= outcome.textSize));
     // RapidJSON reads a zero byte as the end of input; inside the file it means binary data.
     const auto parseReason = [&]() -> std::string {
         if (!atEnd && outcome.charAtError == 0)
@@ -787,7 +794,8 @@ LoadResult finishLoad(
         const std::string reason = parseReason();
         if (atEnd) {
             truncated = true;
-            diag.add("truncated", at, "the file ends in the middle of the JSON");
+            diag.add("truncated", std::max<uint64_t>(at, outcome.textSize),
+                "the file ends in the middle of the JSON");
         } else {
             diag.add("syntax_error", at, reason + ": the rest of the file was not read");
         }
@@ -826,7 +834,8 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
         if (!options.progress || total == 0)
             return;
         const int permille = int(std::min<uint64_t>(1000, done * 1000 / total));
-        if (permille != lastPermille) {
+        // Monotonic: a repairing second pass restarts from the beginning of the file.
+        if (permille > lastPermille) {
             lastPermille = permille;
             options.progress(permille);
         }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// Load + link against the parse floor, in one process and one run:
+//   baseline = read the whole file into memory, then RapidJSON's Reader with a handler that does
+//              nothing (what "just parsing the JSON" costs);
+//   ours     = kinetoscope's load + link, everything before the first frame.
+// Prints one JSON object per file; benchmarks/run.sh turns them into the report.
+#include "loadedtrace.h"
+
+#include <rapidjson/reader.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
+
+namespace {
+
+double seconds(std::chrono::steady_clock::time_point a)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+}
+
+double baseline(const std::string &path, size_t &bytes)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    bytes = text.size();
+    rapidjson::BaseReaderHandler<> handler;
+    rapidjson::Reader reader;
+    rapidjson::StringStream stream(text.c_str());
+    reader.Parse(stream, handler);
+    return seconds(t0);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_load FILE [--repeat N] [--no-baseline]\n");
+        return 1;
+    }
+    const std::string path = argv[1];
+    int repeat = 3;
+    bool withBaseline = true;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--repeat" && i + 1 < argc)
+            repeat = std::atoi(argv[++i]);
+        else if (a == "--no-baseline")
+            withBaseline = false;
+    }
+    // Best of N for both, alternating, so that both see the same page cache and machine state.
+    double bestBase = 1e30, bestOurs = 1e30, bestLoadOnly = 1e30;
+    size_t bytes = 0;
+    uint64_t events = 0, slices = 0, pairs = 0;
+    size_t modelBytes = 0;
+    for (int r = 0; r < repeat; ++r) {
+        if (withBaseline)
+            bestBase = std::min(bestBase, baseline(path, bytes));
+        const auto t0 = std::chrono::steady_clock::now();
+        ks::LoadResult loaded = ks::loadTrace(path);
+        const double loadOnly = seconds(t0);
+        if (!loaded.model) {
+            std::fprintf(stderr, "%s\n", loaded.error.c_str());
+            return 2;
+        }
+        auto graph = ks::OpGraph::build(*loaded.model);
+        const double total = seconds(t0);
+        bestOurs = std::min(bestOurs, total);
+        bestLoadOnly = std::min(bestLoadOnly, loadOnly);
+        events = loaded.model->eventCount;
+        slices = loaded.model->slices.size();
+        pairs = graph->stats().pairs();
+        modelBytes = loaded.model->memoryUsage();
+    }
+    std::printf("{\"file\": \"%s\", \"baseline_s\": %.4f, \"load_link_s\": %.4f, \"load_s\": %.4f, "
+                "\"link_s\": %.4f, \"text_bytes\": %zu, \"events\": %llu, \"slices\": %llu, \"pairs\": %llu, "
+                "\"model_bytes\": %zu}\n",
+                path.c_str(), withBaseline ? bestBase : -1.0, bestOurs, bestLoadOnly, bestOurs - bestLoadOnly, bytes,
+                (unsigned long long)events, (unsigned long long)slices, (unsigned long long)pairs, modelBytes);
+    return 0;
+}
