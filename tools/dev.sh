@@ -50,7 +50,7 @@ fi
 build release
 ctest --preset release -j "$jobs"
 build asan
-ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --preset asan -j "$jobs"
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --preset asan -j "$jobs"
 if [[ -x tools/fuzz.sh ]]; then
     tools/fuzz.sh 60
 fi
