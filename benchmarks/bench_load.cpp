@@ -78,9 +78,11 @@ int main(int argc, char **argv)
         modelBytes = loaded.model->memoryUsage();
     }
     std::printf("{\"file\": \"%s\", \"baseline_s\": %.4f, \"load_link_s\": %.4f, \"load_s\": %.4f, "
-                "\"link_s\": %.4f, \"text_bytes\": %zu, \"events\": %llu, \"slices\": %llu, \"pairs\": %llu, "
+                "\"link_s\": %.4f, \"text_bytes\": %zu, \"events\": %llu, \"slices\": %llu, "
+                "\"pairs\": %llu, "
                 "\"model_bytes\": %zu}\n",
-                path.c_str(), withBaseline ? bestBase : -1.0, bestOurs, bestLoadOnly, bestOurs - bestLoadOnly, bytes,
-                (unsigned long long)events, (unsigned long long)slices, (unsigned long long)pairs, modelBytes);
+        path.c_str(), withBaseline ? bestBase : -1.0, bestOurs, bestLoadOnly,
+        bestOurs - bestLoadOnly, bytes, (unsigned long long)events, (unsigned long long)slices,
+        (unsigned long long)pairs, modelBytes);
     return 0;
 }

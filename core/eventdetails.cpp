@@ -147,7 +147,7 @@ bool readEventDetailsText(
         return false;
     }
     const std::string copy(text.substr(offset)); // zero-terminated
-    MappedStream stream(copy.c_str());
+    rapidjson::StringStream stream(copy.c_str());
     return parseEvent(stream, out, error);
 }
 
@@ -163,7 +163,7 @@ bool readEventDetails(
             error = "the file changed since it was loaded";
             return false;
         }
-        MappedStream stream(text.data() + offset);
+        rapidjson::StringStream stream(text.data() + offset);
         return parseEvent(stream, out, error);
     }
     GzipText gz(*file);

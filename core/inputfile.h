@@ -35,9 +35,11 @@ private:
 };
 
 /*!
- * A plain file mapped into memory and followed by a zero byte, so that RapidJSON can read it
- * without a bounds check per character (the zero reads as end of input). Pages behind the
- * parser are released as it goes, so resident memory stays small for huge files.
+ * A plain file mapped into memory and followed by a zero byte, so that RapidJSON reads it as a
+ * rapidjson::StringStream: no bounds check per character (the zero reads as end of input), and
+ * RapidJSON's SIMD scanning of whitespace and strings, which may read up to 15 bytes past the
+ * zero — still inside the extra page. Pages behind the parser are released as it goes, so
+ * resident memory stays small for huge files.
  */
 class MappedText {
 public:
@@ -57,27 +59,6 @@ private:
     uint64_t m_size = 0;
     uint64_t m_mappedBytes = 0;
     uint64_t m_released = 0;
-};
-
-//! RapidJSON input stream over MappedText: no bounds checks, the trailing zero ends it.
-struct MappedStream {
-    using Ch = char;
-    //! \a text must be followed by a zero byte.
-    explicit MappedStream(const char *text)
-        : cur(text)
-        , begin(text)
-    {
-    }
-    Ch Peek() const { return *cur; }
-    Ch Take() { return *cur++; }
-    size_t Tell() const { return size_t(cur - begin); }
-    Ch *PutBegin() { return nullptr; }
-    void Put(Ch) { }
-    void Flush() { }
-    size_t PutEnd(Ch *) { return 0; }
-
-    const char *cur;
-    const char *begin;
 };
 
 /*!

@@ -5,6 +5,7 @@
 #include "stringpool.h"
 #include "tracetypes.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -15,7 +16,8 @@ struct RawId {
     bool present = false;
     bool numeric = false; //!< a number, or a string holding an integer ("25738")
     int64_t num = 0;
-    StringId text = 0; //!< the text as written ("stream 7", "25738", "Spans")
+    StringId text = 0; //!< interned text of a non-numeric id ("stream 7", "Spans"), else 0
+    std::string written; //!< the text as written; interned only where it is kept (new lanes)
 };
 
 /*!

@@ -11,11 +11,15 @@ constexpr size_t kBlockSize = 256 * 1024;
 
 StringPool::StringPool()
 {
+    m_slots.assign(1024, 0);
+    m_slotHash.assign(1024, 0);
     m_views.push_back({});
-    m_index.emplace(std::string_view(), 0);
+    const uint64_t h = hash({});
+    m_slots[h & 1023] = 1;
+    m_slotHash[h & 1023] = uint32_t(h >> 32);
 }
 
-size_t StringPool::Hash::operator()(std::string_view s) const noexcept
+uint64_t StringPool::hash(std::string_view s) noexcept
 {
     // FNV-1a over 8-byte words: names are short and this is on the parser's hot path.
     uint64_t h = 1469598103934665603ull;
@@ -28,7 +32,26 @@ size_t StringPool::Hash::operator()(std::string_view s) const noexcept
     }
     for (; i < s.size(); ++i)
         h = (h ^ uint8_t(s[i])) * 1099511628211ull;
-    return size_t(h ^ (h >> 32));
+    h ^= h >> 31;
+    h *= 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+void StringPool::grow()
+{
+    const size_t capacity = m_slots.size() * 2;
+    std::vector<uint32_t> slots(capacity, 0), hashes(capacity, 0);
+    const size_t mask = capacity - 1;
+    for (StringId id = 0; id < m_views.size(); ++id) {
+        const uint64_t h = hash(m_views[id]);
+        size_t i = h & mask;
+        while (slots[i] != 0)
+            i = (i + 1) & mask;
+        slots[i] = id + 1;
+        hashes[i] = uint32_t(h >> 32);
+    }
+    m_slots = std::move(slots);
+    m_slotHash = std::move(hashes);
 }
 
 std::string_view StringPool::store(std::string_view text)
@@ -53,27 +76,39 @@ std::string_view StringPool::store(std::string_view text)
 
 StringId StringPool::intern(std::string_view text)
 {
-    auto it = m_index.find(text);
-    if (it != m_index.end())
-        return it->second;
-    const std::string_view stored = store(text);
+    const uint64_t h = hash(text);
+    const auto tag = uint32_t(h >> 32);
+    const size_t mask = m_slots.size() - 1;
+    size_t i = h & mask;
+    for (; m_slots[i] != 0; i = (i + 1) & mask) {
+        if (m_slotHash[i] == tag && m_views[m_slots[i] - 1] == text)
+            return m_slots[i] - 1;
+    }
     const auto id = StringId(m_views.size());
-    m_views.push_back(stored);
-    m_index.emplace(stored, id);
+    m_views.push_back(store(text));
+    m_slots[i] = id + 1;
+    m_slotHash[i] = tag;
+    if (m_views.size() * 2 > m_slots.size())
+        grow(); // keeps the load factor under one half
     return id;
 }
 
 StringId StringPool::find(std::string_view text) const
 {
-    auto it = m_index.find(text);
-    return it == m_index.end() ? npos : it->second;
+    const uint64_t h = hash(text);
+    const auto tag = uint32_t(h >> 32);
+    const size_t mask = m_slots.size() - 1;
+    for (size_t i = h & mask; m_slots[i] != 0; i = (i + 1) & mask) {
+        if (m_slotHash[i] == tag && m_views[m_slots[i] - 1] == text)
+            return m_slots[i] - 1;
+    }
+    return npos;
 }
 
 size_t StringPool::memoryUsage() const
 {
     return m_blocks.size() * kBlockSize + m_largeBytes
-        + m_views.capacity() * sizeof(std::string_view)
-        + m_index.size() * (sizeof(std::string_view) + sizeof(StringId) + 2 * sizeof(void *));
+        + m_views.capacity() * sizeof(std::string_view) + m_slots.capacity() * 2 * sizeof(uint32_t);
 }
 
 } // namespace ks

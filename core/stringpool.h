@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ks {
@@ -37,9 +36,8 @@ public:
 private:
     std::string_view store(std::string_view text);
 
-    struct Hash {
-        size_t operator()(std::string_view s) const noexcept;
-    };
+    static uint64_t hash(std::string_view s) noexcept;
+    void grow();
 
     std::vector<std::unique_ptr<char[]>> m_blocks;
     std::vector<std::unique_ptr<char[]>> m_large; // strings too big to share a block
@@ -47,7 +45,10 @@ private:
     size_t m_blockUsed = 0;
     size_t m_blockSize = 0;
     std::vector<std::string_view> m_views;
-    std::unordered_map<std::string_view, StringId, Hash> m_index;
+    // Open addressing with linear probing: slot = id + 1 (0 empty), with the id's hash alongside
+    // so that most probes compare one integer and touch no string.
+    std::vector<uint32_t> m_slots;
+    std::vector<uint32_t> m_slotHash;
 };
 
 } // namespace ks

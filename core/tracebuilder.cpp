@@ -116,8 +116,8 @@ uint32_t TraceBuilder::laneIndex(const RawEvent &e, bool device)
     auto [it, inserted] = m_laneIndex.try_emplace(key, uint32_t(m_lanes.size()));
     if (inserted) {
         auto lane = std::make_unique<LaneColumns>();
-        lane->pidText = e.pid.text;
-        lane->tidText = e.tid.text;
+        lane->pidText = m_model->strings.intern(e.pid.written);
+        lane->tidText = m_model->strings.intern(e.tid.written);
         m_lanes.push_back(std::move(lane));
         m_laneKeys.push_back(key);
     }
@@ -342,8 +342,9 @@ void TraceBuilder::addCounter(const RawEvent &e)
 
 void TraceBuilder::addMetadata(const RawEvent &e)
 {
-    m_metadata.push_back({e.name, keyOf(e.pid), keyOf(e.tid), e.pid.text, e.argName, e.hasArgName,
-        e.argLabels, e.sortIndex, e.offset});
+    m_metadata.push_back(
+        {e.name, keyOf(e.pid), keyOf(e.tid), m_model->strings.intern(e.pid.written), e.argName,
+            e.hasArgName, e.argLabels, e.sortIndex, e.offset});
 }
 
 void TraceBuilder::addFlow(const RawEvent &e)

@@ -431,12 +431,14 @@ private:
         return true;
     }
 
-    static void readId(Kind kind, std::string_view text, RawId &id, StringPool &strings)
+    static void readId(std::string_view text, RawId &id, StringPool &strings)
     {
+        // Ids are mostly numbers, unique per flow: interning them all would grow the pool
+        // with every correlation id. Only non-numeric ids need an interned key.
         id.present = true;
-        id.text = strings.intern(text);
         id.numeric = parseInteger(text, id.num);
-        (void)kind;
+        id.written.assign(text);
+        id.text = id.numeric ? 0 : strings.intern(text);
     }
 
     void eventField(Kind kind, std::string_view text)
@@ -476,7 +478,7 @@ private:
         case Field::Id:
             if (!number && !string)
                 return wrongType();
-            readId(kind, text,
+            readId(text,
                 m_field == Field::Pid       ? m_event.pid
                     : m_field == Field::Tid ? m_event.tid
                                             : m_event.id,
@@ -856,7 +858,7 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
         // Resident memory stays small on huge files: pages well behind the parser are dropped.
         const bool release = text.size() > (64u << 20);
         PassFn pass = [&](TraceBuilder &builder, bool repair) {
-            MappedStream stream(text.data());
+            rapidjson::StringStream stream(text.data());
             auto checkpoint = [&] {
                 const uint64_t offset = stream.Tell();
                 report(offset, text.size());
@@ -899,9 +901,9 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
 
 LoadResult loadTraceText(std::string_view text, const std::string &name)
 {
-    const std::string copy(text); // zero-terminated, as MappedStream needs
+    const std::string copy(text); // zero-terminated, as StringStream needs
     PassFn pass = [&](TraceBuilder &builder, bool repair) {
-        MappedStream stream(copy.c_str());
+        rapidjson::StringStream stream(copy.c_str());
         ParseOutcome out = parsePass(stream, repair, builder, {}, nullptr);
         out.textSize = copy.size();
         return out;
