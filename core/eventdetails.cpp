@@ -157,19 +157,12 @@ bool readEventDetails(
     auto file = InputFile::open(model.path, error);
     if (!file)
         return false;
-    if (!file->compressed()) {
-        MappedText text(*file);
-        if (!text.ok() || offset >= text.size()) {
-            error = "the file changed since it was loaded";
-            return false;
-        }
-        rapidjson::StringStream stream(text.data() + offset);
-        return parseEvent(stream, out, error);
-    }
-    GzipText gz(*file);
-    ChunkStream stream(gz);
-    stream.skipTo(offset);
-    if (stream.Tell() != offset) {
+    // Plain files are read from the event on; gzip is inflated up to it.
+    ChunkedText text(*file, file->compressed() ? 0 : offset);
+    ChunkStream stream(text);
+    if (file->compressed())
+        stream.skipTo(offset);
+    if (stream.atEnd()) {
         error = "the file changed since it was loaded";
         return false;
     }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "inputfile.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -51,52 +52,23 @@ std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string 
     return file;
 }
 
-MappedText::MappedText(const InputFile &file)
-    : m_size(file.size())
-{
-    // Reserve one page more than the file and map the file over the start: the extra page is
-    // anonymous memory and reads as zero, the end marker the stream relies on.
-    const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
-    m_mappedBytes = (m_size / page + 1) * page;
-    void *area = ::mmap(nullptr, m_mappedBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (area == MAP_FAILED)
-        return;
-    if (m_size > 0) {
-        void *mapped = ::mmap(area, m_size, PROT_READ, MAP_PRIVATE | MAP_FIXED, file.fd(), 0);
-        if (mapped == MAP_FAILED) {
-            ::munmap(area, m_mappedBytes);
-            return;
-        }
-        ::madvise(area, m_size, MADV_SEQUENTIAL);
-    }
-    m_data = static_cast<char *>(area);
-}
+namespace {
+constexpr size_t kMaxReady = 8; // chunks the reader may run ahead of the parser
+} // namespace
 
-MappedText::~MappedText()
-{
-    if (m_data)
-        ::munmap(m_data, m_mappedBytes);
-}
-
-void MappedText::releaseBefore(uint64_t offset)
-{
-    const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
-    const uint64_t end = offset / page * page;
-    if (!m_data || end <= m_released)
-        return;
-    // Clean file pages: dropping them costs nothing and a later read would fault them back in.
-    ::madvise(m_data + m_released, end - m_released, MADV_DONTNEED);
-    m_released = end;
-}
-
-GzipText::GzipText(const InputFile &file)
+ChunkedText::ChunkedText(const InputFile &file, uint64_t plainOffset)
     : m_fd(file.fd())
-    , m_fileSize(file.size())
 {
-    m_thread = std::thread([this] { run(); });
+    m_thread = std::thread([this, compressed = file.compressed(), plainOffset] {
+        if (compressed)
+            inflate();
+        else
+            read(plainOffset);
+        finish();
+    });
 }
 
-GzipText::~GzipText()
+ChunkedText::~ChunkedText()
 {
     {
         std::lock_guard lock(m_mutex);
@@ -106,7 +78,7 @@ GzipText::~GzipText()
     m_thread.join();
 }
 
-GzipText::Chunk GzipText::next()
+ChunkedText::Chunk ChunkedText::next()
 {
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] { return !m_ready.empty() || m_done; });
@@ -119,7 +91,7 @@ GzipText::Chunk GzipText::next()
     return c;
 }
 
-void GzipText::recycle(Chunk chunk)
+void ChunkedText::recycle(Chunk chunk)
 {
     if (!chunk.data)
         return;
@@ -127,87 +99,104 @@ void GzipText::recycle(Chunk chunk)
     m_free.push_back(std::move(chunk));
 }
 
-void GzipText::run()
+bool ChunkedText::takeBuffer(Chunk &chunk)
+{
+    std::unique_lock lock(m_mutex);
+    m_changed.wait(lock, [&] { return m_ready.size() < kMaxReady || m_stop; });
+    if (m_stop)
+        return false;
+    if (!m_free.empty()) {
+        chunk = std::move(m_free.front());
+        m_free.pop_front();
+    }
+    lock.unlock();
+    if (!chunk.data)
+        chunk.data = std::make_unique<char[]>(kChunkSize + 1);
+    chunk.size = 0;
+    return true;
+}
+
+void ChunkedText::publish(Chunk &chunk)
+{
+    chunk.data[chunk.size] = 0;
+    std::lock_guard lock(m_mutex);
+    m_ready.push_back(std::move(chunk));
+    chunk = Chunk();
+    m_changed.notify_all();
+}
+
+void ChunkedText::finish()
+{
+    std::lock_guard lock(m_mutex);
+    m_done = true;
+    m_changed.notify_all();
+}
+
+void ChunkedText::read(uint64_t offset)
+{
+    Chunk chunk;
+    while (takeBuffer(chunk)) {
+        const ssize_t n = ::pread(m_fd, chunk.data.get(), kChunkSize, off_t(offset));
+        if (n <= 0)
+            break;
+        offset += uint64_t(n);
+        chunk.size = size_t(n);
+        chunk.compressedEnd = offset;
+        publish(chunk);
+    }
+}
+
+void ChunkedText::inflate()
 {
     constexpr size_t kInSize = 256 * 1024;
-    constexpr size_t kMaxReady = 8; // how far the inflater may run ahead of the parser
     auto in = std::make_unique<unsigned char[]>(kInSize);
     z_stream zs {};
     // 16 + MAX_WBITS: gzip wrapper only.
     if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
-        std::lock_guard lock(m_mutex);
         m_corruptReason = "cannot initialise zlib";
-        m_done = true;
-        m_changed.notify_all();
         return;
     }
     uint64_t consumed = 0; // compressed bytes handed to zlib
     bool finished = false; // the last member ended cleanly
     bool fileEnd = false;
+    auto refill = [&] {
+        const ssize_t n = ::pread(m_fd, in.get(), kInSize, off_t(consumed));
+        if (n <= 0) {
+            fileEnd = true;
+            return;
+        }
+        zs.next_in = in.get();
+        zs.avail_in = uInt(n);
+        consumed += uint64_t(n);
+    };
     Chunk chunk;
-    auto takeBuffer = [&] {
-        std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [&] { return m_ready.size() < kMaxReady || m_stop; });
-        if (!m_free.empty()) {
-            chunk = std::move(m_free.front());
-            m_free.pop_front();
-        }
-        if (!chunk.data)
-            chunk.data = std::make_unique<char[]>(kChunkSize + 1);
-        chunk.size = 0;
-    };
-    auto publish = [&] {
-        chunk.data[chunk.size] = 0;
-        chunk.compressedEnd = consumed - zs.avail_in;
-        std::lock_guard lock(m_mutex);
-        m_ready.push_back(std::move(chunk));
-        chunk = Chunk();
-        m_changed.notify_all();
-    };
-    auto stopping = [&] {
-        std::lock_guard lock(m_mutex);
-        return m_stop;
-    };
-
-    takeBuffer();
-    while (!stopping()) {
-        if (zs.avail_in == 0 && !fileEnd) {
-            const ssize_t n = ::pread(m_fd, in.get(), kInSize, off_t(consumed));
-            if (n <= 0) {
-                fileEnd = true;
-            } else {
-                zs.next_in = in.get();
-                zs.avail_in = uInt(n);
-                consumed += uint64_t(n);
-            }
-        }
+    if (!takeBuffer(chunk)) {
+        inflateEnd(&zs);
+        return;
+    }
+    while (true) {
+        if (zs.avail_in == 0 && !fileEnd)
+            refill();
         if (zs.avail_in == 0 && fileEnd) {
-            if (!finished)
-                m_cutOff = true;
+            m_cutOff = !finished;
             break;
         }
         zs.next_out = reinterpret_cast<Bytef *>(chunk.data.get() + chunk.size);
         zs.avail_out = uInt(kChunkSize - chunk.size);
         finished = false;
-        const int rc = inflate(&zs, Z_NO_FLUSH);
+        const int rc = ::inflate(&zs, Z_NO_FLUSH);
         chunk.size = kChunkSize - zs.avail_out;
         if (chunk.size == kChunkSize) {
-            publish();
-            takeBuffer();
+            chunk.compressedEnd = consumed - zs.avail_in;
+            publish(chunk);
+            if (!takeBuffer(chunk))
+                break;
         }
         if (rc == Z_STREAM_END) {
             finished = true;
             // Concatenated members continue; anything else after the stream is ignored.
-            if (zs.avail_in == 0 && !fileEnd) {
-                const ssize_t n = ::pread(m_fd, in.get(), kInSize, off_t(consumed));
-                if (n > 0) {
-                    zs.next_in = in.get();
-                    zs.avail_in = uInt(n);
-                    consumed += uint64_t(n);
-                } else {
-                    fileEnd = true;
-                }
-            }
+            if (zs.avail_in == 0 && !fileEnd)
+                refill();
             if (zs.avail_in == 0)
                 break;
             if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
@@ -222,21 +211,15 @@ void GzipText::run()
             m_corruptAt = consumed - zs.avail_in;
             break;
         }
-        if (rc == Z_BUF_ERROR && zs.avail_in == 0 && fileEnd) {
-            m_cutOff = true;
-            break;
-        }
     }
     inflateEnd(&zs);
-    if (chunk.data && chunk.size > 0)
-        publish();
-    std::lock_guard lock(m_mutex);
-    m_done = true;
-    m_changed.notify_all();
-    (void)m_fileSize;
+    if (chunk.data && chunk.size > 0) {
+        chunk.compressedEnd = consumed - zs.avail_in;
+        publish(chunk);
+    }
 }
 
-ChunkStream::ChunkStream(GzipText &source)
+ChunkStream::ChunkStream(ChunkedText &source)
     : m_source(source)
 {
     m_cur = m_base = m_last = m_empty;
@@ -264,10 +247,10 @@ void ChunkStream::advance()
         m_chunkOffset += m_chunk.size;
         const uint64_t compressed = m_chunk.compressedEnd;
         m_source.recycle(std::move(m_chunk));
-        m_chunk = GzipText::Chunk();
+        m_chunk = ChunkedText::Chunk();
         m_chunk.compressedEnd = compressed;
     }
-    GzipText::Chunk next = m_source.next();
+    ChunkedText::Chunk next = m_source.next();
     if (next.size == 0) {
         m_end = true;
         m_cur = m_base = m_last = m_empty;

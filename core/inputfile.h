@@ -35,38 +35,14 @@ private:
 };
 
 /*!
- * A plain file mapped into memory and followed by a zero byte, so that RapidJSON reads it as a
- * rapidjson::StringStream: no bounds check per character (the zero reads as end of input), and
- * RapidJSON's SIMD scanning of whitespace and strings, which may read up to 15 bytes past the
- * zero — still inside the extra page. Pages behind the parser are released as it goes, so
- * resident memory stays small for huge files.
+ * The text of a trace file, read on its own thread in chunks a bounded queue ahead of the parser,
+ * so that reading (and, for gzip, inflating) overlaps parsing. Plain files are read with pread
+ * into a few recycled buffers: faster than mapping the file (no page-table work per 4 KB page)
+ * and resident memory stays a few MB whatever the file size. Concatenated gzip members are read
+ * as one stream; a cut-off or corrupt stream ends the text where it breaks (cutOff(),
+ * corruptReason()).
  */
-class MappedText {
-public:
-    explicit MappedText(const InputFile &file);
-    ~MappedText();
-    MappedText(const MappedText &) = delete;
-    MappedText &operator=(const MappedText &) = delete;
-
-    bool ok() const { return m_data != nullptr; }
-    const char *data() const { return m_data; }
-    uint64_t size() const { return m_size; }
-    //! Tells the kernel that [0, offset) will not be read again.
-    void releaseBefore(uint64_t offset);
-
-private:
-    char *m_data = nullptr;
-    uint64_t m_size = 0;
-    uint64_t m_mappedBytes = 0;
-    uint64_t m_released = 0;
-};
-
-/*!
- * Inflates a gzip file on its own thread, a bounded queue of chunks ahead of the parser, so
- * that inflating and parsing overlap. Concatenated gzip members are read as one stream.
- * A cut-off or corrupt stream ends the text where it breaks; corrupt() and cutOff() tell.
- */
-class GzipText {
+class ChunkedText {
 public:
     static constexpr size_t kChunkSize = 1 << 20;
 
@@ -76,10 +52,11 @@ public:
         uint64_t compressedEnd = 0; //!< compressed bytes consumed when this chunk was complete
     };
 
-    explicit GzipText(const InputFile &file);
-    ~GzipText();
-    GzipText(const GzipText &) = delete;
-    GzipText &operator=(const GzipText &) = delete;
+    //! Starts reading; plain files from \a plainOffset (gzip always from its start).
+    explicit ChunkedText(const InputFile &file, uint64_t plainOffset = 0);
+    ~ChunkedText();
+    ChunkedText(const ChunkedText &) = delete;
+    ChunkedText &operator=(const ChunkedText &) = delete;
 
     //! Next chunk in order; an empty chunk (size 0) means the end of the text.
     Chunk next();
@@ -92,10 +69,14 @@ public:
     bool trailingGarbage() const { return m_trailingGarbage; }
 
 private:
-    void run();
+    void read(uint64_t offset);
+    void inflate();
+    //! Waits for room in the queue and returns a buffer; false when asked to stop.
+    bool takeBuffer(Chunk &chunk);
+    void publish(Chunk &chunk);
+    void finish();
 
     int m_fd;
-    uint64_t m_fileSize;
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_changed;
@@ -111,13 +92,13 @@ private:
 };
 
 /*!
- * RapidJSON input stream over GzipText chunks. Each chunk ends with a zero byte so Peek()
+ * RapidJSON input stream over ChunkedText chunks. Each chunk ends with a zero byte so Peek()
  * needs no check; Take() checks once per character whether the chunk is used up.
  */
 class ChunkStream {
 public:
     using Ch = char;
-    explicit ChunkStream(GzipText &source);
+    explicit ChunkStream(ChunkedText &source);
     ~ChunkStream();
 
     Ch Peek() const { return *m_cur; }
@@ -147,8 +128,8 @@ public:
 private:
     void advance();
 
-    GzipText &m_source;
-    GzipText::Chunk m_chunk;
+    ChunkedText &m_source;
+    ChunkedText::Chunk m_chunk;
     const char *m_cur = nullptr;
     const char *m_base = nullptr; //!< start of the current chunk's text
     const char *m_last = nullptr; //!< last character of the chunk (the one before the zero)

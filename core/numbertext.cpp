@@ -87,6 +87,18 @@ bool parseMicros(std::string_view text, MicrosText &out)
 
 bool parseInteger(std::string_view text, int64_t &out)
 {
+    // Fast path for what traces almost always hold: a plain run of at most 18 digits.
+    if (!text.empty() && text.size() <= 18) {
+        const bool negative = text[0] == '-';
+        size_t i = negative ? 1 : 0;
+        int64_t v = 0;
+        for (; i < text.size() && isDigit(text[i]); ++i)
+            v = v * 10 + (text[i] - '0');
+        if (i == text.size() && i > size_t(negative)) {
+            out = negative ? -v : v;
+            return true;
+        }
+    }
     text = trimmed(text);
     if (text.empty())
         return false;

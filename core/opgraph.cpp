@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <thread>
 
 namespace ks {
 
@@ -69,8 +70,10 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
 {
     std::unique_ptr<OpGraph> g(new OpGraph(model));
     g->m_options = options;
+    // GPU attribution and forward/backward pairing are independent: one runs on a second core.
+    // They write disjoint members (the GPU tables and their counters vs. nodes and steps).
+    std::thread gpu([&g] { g->attributeGpu(); });
     g->findSteps();
-    g->attributeGpu();
     g->findNodes();
     if (options.useFlows)
         g->pairByFlows();
@@ -78,6 +81,7 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
     if (g->m_stats.pairsFromFlows > 0)
         g->pairBySequence(true);
     g->pairBySequence(false);
+    gpu.join();
     g->buildRows();
     return g;
 }
@@ -99,15 +103,22 @@ void OpGraph::attributeGpu()
 
     // §9 step 4: GPU event → launch by correlation; the launch flow is the fallback.
     std::unordered_map<int64_t, SliceId> launchByCorrelation;
+    // Ops by External id: only for launches outside every op, so built on first need.
     std::unordered_multimap<int64_t, SliceId> opsByExternalId;
+    bool opsIndexed = false;
+    auto indexOps = [&] {
+        opsIndexed = true;
+        for (SliceId s = 0; s < t.size(); ++s) {
+            if (t.kind[s] == EventKind::CpuOp && t.externalId[s] != kNoValue)
+                opsByExternalId.emplace(t.externalId[s], s);
+        }
+    };
     for (LaneId l = 0; l < m.lanes.size(); ++l) {
         if (m.lanes[l].device)
             continue;
         for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
             if (t.kind[s] == EventKind::Runtime && t.correlation[s] != kNoValue)
                 launchByCorrelation.try_emplace(t.correlation[s], s);
-            else if (t.kind[s] == EventKind::CpuOp && t.externalId[s] != kNoValue)
-                opsByExternalId.emplace(t.externalId[s], s);
         }
     }
     std::unordered_map<SliceId, SliceId> launchByFlow;
@@ -163,8 +174,11 @@ void OpGraph::attributeGpu()
                     break;
                 }
             }
-        } else if (op == kNoSlice && usefulExt && opsByExternalId.count(ext) == 1) {
-            op = opsByExternalId.find(ext)->second;
+        } else if (op == kNoSlice && usefulExt) {
+            if (!opsIndexed)
+                indexOps();
+            if (opsByExternalId.count(ext) == 1)
+                op = opsByExternalId.find(ext)->second;
         }
         m_launchingOp[i] = op;
         if (op != kNoSlice)

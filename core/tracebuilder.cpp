@@ -2,8 +2,10 @@
 #include "tracebuilder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <string>
+#include <thread>
 
 namespace ks {
 
@@ -377,6 +379,21 @@ void TraceBuilder::closeOpenBegins()
     }
 }
 
+std::vector<uint32_t> TraceBuilder::preorder(const LaneColumns &src)
+{
+    // Pre-order of the nesting tree: parents first, then longer slices first at equal start.
+    std::vector<uint32_t> perm(src.start.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
+        if (src.start[a] != src.start[b])
+            return src.start[a] < src.start[b];
+        if (src.dur[a] != src.dur[b])
+            return src.dur[a] > src.dur[b];
+        return a < b;
+    });
+    return perm;
+}
+
 void TraceBuilder::buildLanes()
 {
     std::vector<uint32_t> order(m_lanes.size());
@@ -399,6 +416,21 @@ void TraceBuilder::buildLanes()
     t.subtreeEnd.reserve(total);
     t.lane.reserve(total);
 
+    // The sorts are the expensive part: both cores do them, largest lanes first.
+    std::vector<std::vector<uint32_t>> perms(m_lanes.size());
+    std::vector<uint32_t> bySize = order;
+    std::sort(bySize.begin(), bySize.end(), [&](uint32_t a, uint32_t b) {
+        return m_lanes[a]->start.size() > m_lanes[b]->start.size();
+    });
+    std::atomic<size_t> next {0};
+    auto sortLanes = [&] {
+        for (size_t i = next++; i < bySize.size(); i = next++)
+            perms[bySize[i]] = preorder(*m_lanes[bySize[i]]);
+    };
+    std::thread helper(sortLanes);
+    sortLanes();
+    helper.join();
+
     std::vector<SliceId> stack;
     for (uint32_t builderIndex : order) {
         LaneColumns &src = *m_lanes[builderIndex];
@@ -413,17 +445,7 @@ void TraceBuilder::buildLanes()
         lane.tidText = src.tidText;
         lane.device = key.device;
 
-        // Pre-order of the nesting tree: parents first, then longer slices first at equal start.
-        std::vector<uint32_t> perm(src.start.size());
-        std::iota(perm.begin(), perm.end(), 0);
-        std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
-            if (src.start[a] != src.start[b])
-                return src.start[a] < src.start[b];
-            if (src.dur[a] != src.dur[b])
-                return src.dur[a] > src.dur[b];
-            return a < b;
-        });
-
+        const std::vector<uint32_t> &perm = perms[builderIndex];
         const auto base = SliceId(t.start.size());
         lane.sliceBegin = base;
         appendPermuted(t.start, src.start, perm);
@@ -439,6 +461,7 @@ void TraceBuilder::buildLanes()
         appendPermuted(t.inputDims, src.inputDims, perm);
         appendPermuted(t.extra, src.extra, perm);
         appendPermuted(t.offset, src.offset, perm);
+        std::vector<uint32_t>().swap(perms[builderIndex]);
         const auto end = SliceId(t.start.size());
         lane.sliceEnd = end;
 
@@ -570,13 +593,17 @@ void TraceBuilder::buildProcesses()
     m_metadata.clear();
 }
 
-void TraceBuilder::buildFlows()
+void TraceBuilder::sortFlows()
 {
-    TraceModel &m = *m_model;
     std::sort(m_flows.begin(), m_flows.end(), [](const FlowEndpoint &a, const FlowEndpoint &b) {
         return std::tie(a.cat, a.name, a.idIsText, a.id, a.order)
             < std::tie(b.cat, b.name, b.idIsText, b.id, b.order);
     });
+}
+
+void TraceBuilder::buildFlows()
+{
+    TraceModel &m = *m_model;
 
     auto laneOf = [&](const FlowEndpoint &p, bool preferDevice) -> LaneId {
         for (bool device : {preferDevice, !preferDevice}) {
@@ -711,11 +738,16 @@ void TraceBuilder::buildCounters()
 std::unique_ptr<TraceModel> TraceBuilder::finish()
 {
     closeOpenBegins();
+    // Flow endpoints and counters sort on a second thread while the lanes are built.
+    std::thread flows([this] {
+        sortFlows();
+        buildCounters();
+    });
     buildLanes();
+    flows.join();
     buildInstants();
     buildProcesses();
     buildFlows();
-    buildCounters();
     computeTimeRange();
     m_lanes.clear();
     m_laneKeys.clear();

@@ -53,10 +53,12 @@ private:
     void addFlow(const RawEvent &e);
     bool readTime(const RawEvent &e, TimeNs &ts);
 
+    static std::vector<uint32_t> preorder(const LaneColumns &lane);
     void closeOpenBegins();
     void buildLanes();
     void buildInstants();
     void buildProcesses();
+    void sortFlows();
     void buildFlows();
     void buildCounters();
     void computeTimeRange();

@@ -201,7 +201,9 @@ public:
             m_field = fieldOf(s, n);
         } else if (m_inArgs && m_depth == m_eventDepth + 1) {
             m_arg = argOf(s, n);
-            m_argKey.assign(s, n); // RapidJSON reuses its buffer for the value that follows
+            // Counters plot every arg under its name; RapidJSON reuses its buffer for the value.
+            if (m_event.ph == 'C' || m_event.ph == 0)
+                m_argKey.assign(s, n);
         } else if (m_rootObject && m_depth == 1) {
             m_topKey.assign(s, n);
         }
@@ -459,7 +461,12 @@ private:
         case Field::Cat:
             if (!string)
                 return wrongType();
-            m_event.cat = m_strings.intern(text);
+            // A handful of categories alternate over millions of events: remember the last one.
+            if (text != m_lastCat) {
+                m_lastCat.assign(text);
+                m_lastCatId = m_strings.intern(text);
+            }
+            m_event.cat = m_lastCatId;
             m_event.hasCat = true;
             return;
         case Field::Name: {
@@ -615,6 +622,8 @@ private:
     Field m_field = Field::None;
     Arg m_arg = Arg::Other;
     std::string m_argKey;
+    std::string m_lastCat;
+    StringId m_lastCatId = m_strings.intern({});
     RawEvent m_event;
     uint64_t m_events = 0;
 
@@ -843,58 +852,27 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
         }
     };
 
-    if (!file->compressed()) {
-        if (file->size() == 0) {
-            LoadResult r;
-            r.error = failure(path, 0, "empty file");
-            return r;
-        }
-        MappedText text(*file);
-        if (!text.ok()) {
-            LoadResult r;
-            r.error = failure(path, 0, "cannot map the file into memory");
-            return r;
-        }
-        // Resident memory stays small on huge files: pages well behind the parser are dropped.
-        const bool release = text.size() > (64u << 20);
-        PassFn pass = [&](TraceBuilder &builder, bool repair) {
-            rapidjson::StringStream stream(text.data());
-            auto checkpoint = [&] {
-                const uint64_t offset = stream.Tell();
-                report(offset, text.size());
-                if (release && offset > (8u << 20))
-                    text.releaseBefore(offset - (8u << 20));
-            };
-            ParseOutcome out = parsePass(stream, repair, builder, checkpoint, options.cancel);
-            out.textSize = text.size();
-            return out;
-        };
-        LoadResult r = finishLoad(path, pass, false, file->size());
-        report(1, 1);
-        return r;
-    }
-
     PassFn pass = [&](TraceBuilder &builder, bool repair) {
-        GzipText gz(*file); // inflates from the start of the file on its own thread
-        ChunkStream stream(gz);
+        ChunkedText text(*file); // each pass reads (and inflates) the file again from its start
+        ChunkStream stream(text);
         auto checkpoint = [&] { report(stream.compressedOffset(), file->size()); };
         ParseOutcome out = parsePass(stream, repair, builder, checkpoint, options.cancel);
         out.textSize = stream.atEnd() ? stream.textSeen() : ~uint64_t(0);
         if (!stream.atEnd()) {
-            // Stopped early (cancel or a syntax error): the inflater may still be running.
-        } else if (!gz.corruptReason().empty()) {
+            // Stopped early (cancel or a syntax error): the reader may still be running.
+        } else if (!text.corruptReason().empty()) {
             out.gzipProblem = "corrupt gzip data at compressed byte "
-                + std::to_string(gz.corruptAt()) + " (" + gz.corruptReason() + ")";
-        } else if (gz.cutOff()) {
+                + std::to_string(text.corruptAt()) + " (" + text.corruptReason() + ")";
+        } else if (text.cutOff()) {
             out.gzipProblem = "the gzip stream is cut off";
             out.gzipCutOff = true;
         }
-        if (stream.atEnd() && gz.trailingGarbage())
+        if (stream.atEnd() && text.trailingGarbage())
             builder.diagnostics().add(
                 "gzip_trailing_garbage", out.textSize, "data after the gzip stream ignored");
         return out;
     };
-    LoadResult r = finishLoad(path, pass, true, file->size());
+    LoadResult r = finishLoad(path, pass, file->compressed(), file->size());
     report(1, 1);
     return r;
 }

@@ -411,7 +411,7 @@ void TestLoader::objectLayoutKeepsOtherTopLevelKeysAsMetadata()
 void TestLoader::bareArrayLayoutLoads()
 {
     const std::string json
-        = "[" + slice("a", 1, "0", "10") + ",\n " + slice("b", 2, "5", "1") + "]";
+        = std::string("[") + slice("a", 1, "0", "10") + ",\n " + slice("b", 2, "5", "1") + "]";
     LOAD_OR_FAIL(m, json);
     QVERIFY(m.arrayLayout);
     QVERIFY(m.metadata.empty());
@@ -1568,7 +1568,7 @@ void TestLoader::wrongFieldTypesAreCounted()
 void TestLoader::entriesThatAreNotObjectsAreCounted()
 {
     const std::string json = test::traceWith(join({"1", R"("x")",
-        "[" + slice("nested", 1, "0", "1") + "]", "null", slice("ok", 1, "0", "1"), "true", "{}"}));
+        std::string("[") + slice("nested", 1, "0", "1") + "]", "null", slice("ok", 1, "0", "1"), "true", "{}"}));
     LOAD_OR_FAIL(m, json);
     QCOMPARE(diag(m, "event_not_object"), 5);
     QCOMPARE(joinedNames(m), QByteArray("ok")); // an event inside an array entry is not an entry
