@@ -101,8 +101,9 @@ void OpGraph::attributeGpu()
     const TraceModel &m = m_model;
     const SliceTable &t = m.slices;
 
-    // §9 step 4: GPU event → launch by correlation; the launch flow is the fallback.
-    std::unordered_map<int64_t, SliceId> launchByCorrelation;
+    // §9 step 4: GPU event → launch by correlation; the launch flow is the fallback. Sorted
+    // vectors rather than hash maps: millions of entries, looked up once each.
+    std::vector<std::pair<int64_t, SliceId>> launchByCorrelation;
     // Ops by External id: only for launches outside every op, so built on first need.
     std::unordered_multimap<int64_t, SliceId> opsByExternalId;
     bool opsIndexed = false;
@@ -118,15 +119,22 @@ void OpGraph::attributeGpu()
             continue;
         for (SliceId s = m.lanes[l].sliceBegin; s < m.lanes[l].sliceEnd; ++s) {
             if (t.kind[s] == EventKind::Runtime && t.correlation[s] != kNoValue)
-                launchByCorrelation.try_emplace(t.correlation[s], s);
+                launchByCorrelation.emplace_back(t.correlation[s], s);
         }
     }
-    std::unordered_map<SliceId, SliceId> launchByFlow;
+    // On a duplicate correlation the first launch in lane order wins.
+    std::stable_sort(launchByCorrelation.begin(), launchByCorrelation.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::vector<std::pair<SliceId, SliceId>> launchByFlow; // GPU event → launch
     for (const FlowEdge &e : m.flows) {
         if (e.kind == FlowKind::LaunchToGpu && e.from != kNoSlice && e.to != kNoSlice
             && t.kind[e.from] == EventKind::Runtime)
-            launchByFlow.try_emplace(e.to, e.from);
+            launchByFlow.emplace_back(e.to, e.from);
     }
+    std::stable_sort(launchByFlow.begin(), launchByFlow.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
+    // Kernel names are long and few: decide "communication" once per name.
+    std::unordered_map<StringId, bool> communicationName;
 
     for (LaneId l = 0; l < m.lanes.size(); ++l) {
         if (!m.lanes[l].device)
@@ -138,23 +146,25 @@ void OpGraph::attributeGpu()
     }
     m_launch.assign(m_gpuEvents.size(), kNoSlice);
     m_launchingOp.assign(m_gpuEvents.size(), kNoSlice);
-    m_gpuIndex.reserve(m_gpuEvents.size());
     m_stats.gpuEvents = m_gpuEvents.size();
 
     for (uint32_t i = 0; i < m_gpuEvents.size(); ++i) {
         const SliceId g = m_gpuEvents[i];
-        m_gpuIndex.emplace(g, i);
-        if (isCommunication(m.sliceName(g)))
-            ++m_stats.communicationGpuEvents;
+        auto [name, fresh] = communicationName.try_emplace(t.name[g], false);
+        if (fresh)
+            name->second = isCommunication(m.sliceName(g));
+        m_stats.communicationGpuEvents += name->second;
         SliceId launch = kNoSlice;
         if (t.correlation[g] != kNoValue) {
-            auto it = launchByCorrelation.find(t.correlation[g]);
-            if (it != launchByCorrelation.end())
+            auto it = std::lower_bound(launchByCorrelation.begin(), launchByCorrelation.end(),
+                std::pair(t.correlation[g], SliceId(0)));
+            if (it != launchByCorrelation.end() && it->first == t.correlation[g])
                 launch = it->second;
         }
         if (launch == kNoSlice) {
-            auto it = launchByFlow.find(g);
-            if (it != launchByFlow.end())
+            auto it = std::lower_bound(
+                launchByFlow.begin(), launchByFlow.end(), std::pair(g, SliceId(0)));
+            if (it != launchByFlow.end() && it->first == g)
                 launch = it->second;
         }
         if (launch == kNoSlice)
@@ -579,16 +589,23 @@ SliceId OpGraph::moduleOf(SliceId slice) const
     return kNoSlice;
 }
 
+int OpGraph::gpuIndex(SliceId gpuEvent) const
+{
+    // GPU events are collected lane by lane in slice order: sorted.
+    auto it = std::lower_bound(m_gpuEvents.begin(), m_gpuEvents.end(), gpuEvent);
+    return it != m_gpuEvents.end() && *it == gpuEvent ? int(it - m_gpuEvents.begin()) : -1;
+}
+
 SliceId OpGraph::launchOf(SliceId gpuEvent) const
 {
-    auto it = m_gpuIndex.find(gpuEvent);
-    return it == m_gpuIndex.end() ? kNoSlice : m_launch[it->second];
+    const int i = gpuIndex(gpuEvent);
+    return i < 0 ? kNoSlice : m_launch[size_t(i)];
 }
 
 SliceId OpGraph::launchingOp(SliceId gpuEvent) const
 {
-    auto it = m_gpuIndex.find(gpuEvent);
-    return it == m_gpuIndex.end() ? kNoSlice : m_launchingOp[it->second];
+    const int i = gpuIndex(gpuEvent);
+    return i < 0 ? kNoSlice : m_launchingOp[size_t(i)];
 }
 
 std::span<const SliceId> OpGraph::gpuEventsUnder(SliceId slice) const

@@ -106,6 +106,8 @@ public:
     // GPU attribution
     //! All GPU work events (kernels, memcpys, memsets), in slice order.
     const std::vector<SliceId> &gpuEvents() const { return m_gpuEvents; }
+    //! Index of \a gpuEvent in gpuEvents(), or -1.
+    int gpuIndex(SliceId gpuEvent) const;
     //! The runtime/driver call that launched \a gpuEvent, kNoSlice if unknown.
     SliceId launchOf(SliceId gpuEvent) const;
     //! The host op that launched \a gpuEvent (§9 step 5), kNoSlice if unattributed.
@@ -161,7 +163,6 @@ private:
     std::vector<SliceId> m_gpuEvents;
     std::vector<SliceId> m_launch; //!< parallel to m_gpuEvents
     std::vector<SliceId> m_launchingOp; //!< parallel to m_gpuEvents
-    std::unordered_map<SliceId, uint32_t> m_gpuIndex; //!< GPU event → index in m_gpuEvents
     // GPU events sorted by launch slice, with prefix sums, for subtree queries.
     std::vector<SliceId> m_launchSorted;
     std::vector<SliceId> m_gpuByLaunch;

@@ -23,7 +23,8 @@ PairGroupTable::PairGroupTable(const OpGraph &graph)
             key = std::string(m.sliceName(row.forward)) + '\x1f'
                 + std::string(m.str(t.inputDims[row.forward]));
         } else {
-            key = "\x1e" + m_pairs.text(r, PairTable::BwdNames);
+            key = '\x1e';
+            key += m_pairs.text(r, PairTable::BwdNames);
         }
         auto [it, inserted] = byKey.try_emplace(key, uint32_t(m_groups.size()));
         if (inserted)
