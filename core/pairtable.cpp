@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace ks {
 
@@ -44,6 +45,23 @@ std::string microsText(TimeNs ns)
 PairTable::PairTable(const OpGraph &graph)
     : m_graph(graph)
 {
+    // "AddmmBackward0;TBackward0": a few distinct combinations over all rows, joined once.
+    const TraceModel &m = graph.model();
+    std::unordered_map<std::string, uint32_t> combos;
+    m_bwdNames.reserve(graph.rows().size());
+    std::string joined;
+    for (const PairRow &row : graph.rows()) {
+        joined.clear();
+        for (uint32_t i : graph.nodesOf(row)) {
+            if (!joined.empty())
+                joined += ';';
+            joined += m.sliceName(graph.nodes()[i].node);
+        }
+        auto [it, inserted] = combos.try_emplace(joined, uint32_t(m_bwdCombos.size()));
+        if (inserted)
+            m_bwdCombos.push_back(joined);
+        m_bwdNames.push_back(it->second);
+    }
 }
 
 std::string_view PairTable::columnName(size_t column) const
@@ -114,15 +132,8 @@ std::string PairTable::text(size_t r, size_t column) const
     }
     case Link:
         return std::string(linkMethodName(row.link));
-    case BwdNames: {
-        std::string out;
-        for (uint32_t i : m_graph.nodesOf(row)) {
-            if (!out.empty())
-                out += ';';
-            out += m.sliceName(m_graph.nodes()[i].node);
-        }
-        return out;
-    }
+    case BwdNames:
+        return m_bwdCombos[m_bwdNames[r]];
     case BwdPid:
         return std::string(m.str(m.lanes[t.lane[b]].pidText));
     case BwdTid:
@@ -147,12 +158,63 @@ std::string PairTable::text(size_t r, size_t column) const
     return {};
 }
 
+bool PairTable::textView(size_t r, size_t column, std::string_view &out) const
+{
+    const PairRow &row = m_graph.rows()[r];
+    const TraceModel &m = m_graph.model();
+    const SliceTable &t = m.slices;
+    const SliceId f = row.forward;
+    switch (column) {
+    case FwdName:
+        out = f == kNoSlice ? std::string_view() : m.sliceName(f);
+        return true;
+    case FwdPid:
+    case FwdTid:
+        out = f == kNoSlice
+            ? std::string_view()
+            : m.str(column == FwdPid ? m.lanes[t.lane[f]].pidText : m.lanes[t.lane[f]].tidText);
+        return true;
+    case InputDims:
+        out = f == kNoSlice ? std::string_view() : m.str(t.inputDims[f]);
+        return true;
+    case Link:
+        out = linkMethodName(row.link);
+        return true;
+    case Module:
+        out = row.module == kNoSlice ? std::string_view() : m.sliceName(row.module);
+        return true;
+    case BwdNames:
+        out = m_bwdCombos[m_bwdNames[r]];
+        return true;
+    case BwdPid:
+    case BwdTid: {
+        const Lane &lane = m.lanes[t.lane[firstNode(row)]];
+        out = m.str(column == BwdPid ? lane.pidText : lane.tidText);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+bool PairTable::sortsByNumber(size_t column) const
+{
+    return isNumeric(column) || column == SequenceNumbers;
+}
+
 double PairTable::number(size_t r, size_t column) const
 {
     const PairRow &row = m_graph.rows()[r];
     const SliceTable &t = m_graph.model().slices;
     const bool hasForward = row.forward != kNoSlice;
     switch (column) {
+    case SequenceNumbers: {
+        // Sorted by the smallest number: the order in which autograd created the nodes.
+        int64_t lowest = std::numeric_limits<int64_t>::max();
+        for (uint32_t i : m_graph.nodesOf(row))
+            lowest = std::min(lowest, t.sequence[m_graph.nodes()[i].node]);
+        return double(lowest);
+    }
     case FwdTs:
         return hasForward ? double(t.start[row.forward]) : kNaN;
     case FwdDur:

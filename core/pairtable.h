@@ -42,6 +42,8 @@ public:
     std::string_view columnName(size_t column) const override;
     bool isNumeric(size_t column) const override;
     std::string text(size_t row, size_t column) const override;
+    bool textView(size_t row, size_t column, std::string_view &out) const override;
+    bool sortsByNumber(size_t column) const override;
     double number(size_t row, size_t column) const override;
     void appendJson(std::string &out, size_t row, size_t column) const override;
 
@@ -50,6 +52,8 @@ public:
 private:
     SliceId firstNode(const PairRow &row) const;
     const OpGraph &m_graph;
+    std::vector<std::string> m_bwdCombos; //!< distinct bwd_names texts
+    std::vector<uint32_t> m_bwdNames; //!< per row: index into m_bwdCombos
 };
 
 /*!

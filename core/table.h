@@ -24,7 +24,18 @@ public:
     virtual bool isNumeric(size_t column) const = 0;
     //! The cell as CSV shows it, unquoted; empty for no value.
     virtual std::string text(size_t row, size_t column) const = 0;
-    //! Numeric sort key of a numeric column; NaN when the cell is empty.
+    /*!
+     * The cell's text without building a string, for columns backed by stored strings (names,
+     * input dims); false when the column computes its text. Lets a million-row sort skip a
+     * million allocations.
+     */
+    virtual bool textView(size_t /*row*/, size_t /*column*/, std::string_view & /*out*/) const
+    {
+        return false;
+    }
+    //! True when the column sorts by number() (numeric columns, and a few text ones).
+    virtual bool sortsByNumber(size_t column) const { return isNumeric(column); }
+    //! Numeric sort key of a column that sortsByNumber(); NaN when the cell is empty.
     virtual double number(size_t row, size_t column) const = 0;
     //! Appends the cell as a JSON value (null when empty).
     virtual void appendJson(std::string &out, size_t row, size_t column) const = 0;

@@ -49,7 +49,7 @@ QVariant TableModel::data(const QModelIndex &index, int role) const
     case SourceRowRole:
         return row;
     case SortRole:
-        return m_table->isNumeric(column)
+        return m_table->sortsByNumber(column)
             ? QVariant(m_table->number(row, column))
             : QVariant(QString::fromStdString(m_table->text(row, column)));
     default:
@@ -72,7 +72,7 @@ void TableModel::sortRows(std::vector<uint32_t> &rows) const
     const auto column = size_t(m_sortColumn);
     const bool descending = m_sortOrder == Qt::DescendingOrder;
     // Keys once per row, then an index sort: cheap compares even for a million rows.
-    if (m_table->isNumeric(column)) {
+    if (m_table->sortsByNumber(column)) {
         std::vector<double> keys(m_table->rowCount(), std::nan(""));
         for (uint32_t r : rows)
             keys[r] = m_table->number(r, column);
@@ -81,6 +81,15 @@ void TableModel::sortRows(std::vector<uint32_t> &rows) const
             if (std::isnan(x) || std::isnan(y))
                 return !std::isnan(x) && std::isnan(y); // empty cells last either way
             return descending ? x > y : x < y;
+        });
+    } else if (std::string_view probe;
+               m_table->textView(rows.empty() ? 0 : rows.front(), column, probe)) {
+        // Stored strings: compare views, no string built per row.
+        std::vector<std::string_view> keys(m_table->rowCount());
+        for (uint32_t r : rows)
+            m_table->textView(r, column, keys[r]);
+        std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+            return descending ? keys[b] < keys[a] : keys[a] < keys[b];
         });
     } else {
         std::vector<std::string> keys(m_table->rowCount());

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// The window's hot paths on a large trace (offscreen, the real widgets):
+//   timeline: 1920×1080 frames over a fixed script (full view, then 200 seeded random zooms and
+//             pans): median and 99th percentile paint time;
+//   hit test and jump: a click's sliceAt() and the counterpart lookup, mean and max;
+//   table:    sorting the pair table by every column, scaled to 1 M rows by repetition, and the
+//             longest stall of the event loop while a filter runs.
+// Prints one JSON object; benchmarks/run.sh collects it.
+#include "pairtable.h"
+#include "selectioncontroller.h"
+#include "tablemodel.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+using namespace ks;
+
+namespace {
+
+//! The pair table repeated until it has \a rows rows: realistic cells, a million rows.
+class RepeatedTable : public Table {
+public:
+    RepeatedTable(std::shared_ptr<const Table> inner, size_t rows)
+        : m_inner(std::move(inner))
+        , m_rows(rows)
+    {
+    }
+    size_t rowCount() const override { return m_rows; }
+    size_t columnCount() const override { return m_inner->columnCount(); }
+    std::string_view columnName(size_t c) const override { return m_inner->columnName(c); }
+    bool isNumeric(size_t c) const override { return m_inner->isNumeric(c); }
+    bool sortsByNumber(size_t c) const override { return m_inner->sortsByNumber(c); }
+    std::string text(size_t r, size_t c) const override
+    {
+        return m_inner->text(r % m_inner->rowCount(), c);
+    }
+    double number(size_t r, size_t c) const override
+    {
+        return m_inner->number(r % m_inner->rowCount(), c);
+    }
+    bool textView(size_t r, size_t c, std::string_view &out) const override
+    {
+        return m_inner->textView(r % m_inner->rowCount(), c, out);
+    }
+    void appendJson(std::string &out, size_t r, size_t c) const override
+    {
+        m_inner->appendJson(out, r % m_inner->rowCount(), c);
+    }
+
+private:
+    std::shared_ptr<const Table> m_inner;
+    size_t m_rows;
+};
+
+double percentile(std::vector<double> v, double p)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5))];
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_views FILE [--table-rows N]\n");
+        return 1;
+    }
+    size_t tableRows = 1'000'000;
+    for (int i = 2; i + 1 < argc; ++i) {
+        if (QByteArray(argv[i]) == "--table-rows")
+            tableRows = size_t(std::atoll(argv[i + 1]));
+    }
+    OpenResult opened = openTrace(argv[1]);
+    if (!opened.trace) {
+        std::fprintf(stderr, "%s\n", opened.error.c_str());
+        return 2;
+    }
+    const TraceModel &m = *opened.trace->model;
+    SelectionController selection(opened.trace);
+    TimelineView view(&selection);
+    const QSize size(1920, 1080);
+    view.resize(size);
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+
+    // Timeline frames.
+    std::mt19937_64 rng(42);
+    const double total = double(m.maxTime - m.minTime);
+    std::vector<double> frames;
+    auto frame = [&] {
+        QElapsedTimer t;
+        t.start();
+        QPainter p(&image);
+        view.render(p, size);
+        p.end();
+        frames.push_back(double(t.nsecsElapsed()) / 1e6);
+    };
+    view.showAll();
+    frame();
+    std::uniform_real_distribution<double> unit(0, 1);
+    for (int i = 0; i < 200; ++i) {
+        // Log-uniform spans from 10 µs to the whole trace, anywhere in it.
+        const double span = std::exp(
+            std::log(1e4) + unit(rng) * (std::log(std::max(total, 2e4)) - std::log(1e4)));
+        view.setRange(unit(rng) * std::max(0.0, total - span), span);
+        frame();
+    }
+
+    // Hit test and jump to counterpart, at random points of a mid-zoom view.
+    view.setRange(total * 0.4, total * 0.01);
+    std::vector<double> hits, jumps;
+    std::uniform_int_distribution<int> xs(TimelineView::kLabelWidth + 1, size.width() - 20);
+    std::uniform_int_distribution<int> ys(TimelineView::kRulerHeight + 1, size.height() - 1);
+    for (int i = 0; i < 2000; ++i) {
+        QElapsedTimer t;
+        t.start();
+        const SliceId s = view.sliceAt(QPoint(xs(rng), ys(rng)));
+        hits.push_back(double(t.nsecsElapsed()) / 1e3);
+        if (s != kNoSlice) {
+            t.restart();
+            (void)opened.trace->graph->counterparts(s);
+            jumps.push_back(double(t.nsecsElapsed()) / 1e3);
+        }
+    }
+
+    // Table: sort every column of a million rows; a filter's longest event-loop stall.
+    auto pairs = std::make_shared<PairTable>(*opened.trace->graph);
+    auto big = std::make_shared<RepeatedTable>(pairs, tableRows);
+    TableModel model(big, {PairTable::FwdName, PairTable::BwdNames, PairTable::Module});
+    double worstSort = 0;
+    for (int c = 0; c < model.columnCount(); ++c) {
+        QElapsedTimer t;
+        t.start();
+        model.sort(c, c % 2 ? Qt::DescendingOrder : Qt::AscendingOrder);
+        const double ms = double(t.nsecsElapsed()) / 1e6;
+        if (qEnvironmentVariableIsSet("KS_BENCH_VERBOSE"))
+            std::fprintf(
+                stderr, "sort %s: %.1f ms\n", std::string(big->columnName(size_t(c))).c_str(), ms);
+        worstSort = std::max(worstSort, ms);
+    }
+    double worstStall = 0;
+    {
+        QElapsedTimer sinceTick;
+        sinceTick.start();
+        QTimer tick;
+        tick.setInterval(5);
+        QObject::connect(&tick, &QTimer::timeout, [&] {
+            worstStall = std::max(worstStall, double(sinceTick.nsecsElapsed()) / 1e6 - 5);
+            sinceTick.restart();
+        });
+        tick.start();
+        QElapsedTimer t;
+        t.start();
+        model.setFilter(QStringLiteral("conv"), false);
+        while (model.filterPending())
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        model.setFilter(QString(), false);
+        while (model.filterPending())
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        tick.stop();
+    }
+
+    double hitMean = 0, jumpMean = 0;
+    for (double h : hits)
+        hitMean += h;
+    for (double j : jumps)
+        jumpMean += j;
+    hitMean /= std::max<size_t>(1, hits.size());
+    jumpMean /= std::max<size_t>(1, jumps.size());
+    std::printf(
+        "{\"file\": \"%s\", \"slices\": %zu, \"frame_median_ms\": %.3f, \"frame_p99_ms\": %.3f, "
+        "\"frame_max_ms\": %.3f, \"hit_mean_us\": %.2f, \"hit_max_us\": %.2f, \"jump_mean_us\": "
+        "%.2f, "
+        "\"jump_max_us\": %.2f, \"table_rows\": %zu, \"sort_worst_ms\": %.1f, \"filter_stall_ms\": "
+        "%.1f}\n",
+        argv[1], m.slices.size(), percentile(frames, 0.5), percentile(frames, 0.99),
+        percentile(frames, 1.0), hitMean, percentile(hits, 1.0), jumpMean, percentile(jumps, 1.0),
+        tableRows, worstSort, worstStall);
+    return 0;
+}
