@@ -431,6 +431,25 @@ SliceId TimelineView::sliceAt(QPoint pos) const
 
 // ---- painting ---------------------------------------------------------------------------
 
+QRgb TimelineView::colorOf(SliceId s) const
+{
+    // HSL → RGB per slice and frame is measurable: colours are cached per (name, style).
+    const SliceStyle style = m_index->style(s);
+    const uint64_t key = (uint64_t(m_model.slices.name[s]) << 8) | uint64_t(style);
+    auto [it, inserted] = m_colors.try_emplace(key, 0);
+    if (inserted)
+        it->second = SliceColors::forStyle(style, m_model.sliceName(s)).rgb();
+    return it->second;
+}
+
+QRgb TimelineView::mergedColor(SliceStyle style) const
+{
+    QRgb &c = m_mergedColors[size_t(style)];
+    if (c == 0)
+        c = SliceColors::forStyle(style, {}).darker(125).rgb();
+    return c;
+}
+
 void TimelineView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -503,18 +522,36 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
         m_items.clear();
         TimelineIndex::scan(
             m_model, m_index->row(lane, d), m_model.minTime, m_start, nsPx, width, m_items);
+        // Adjacent runs of merged slices share one neutral colour per style and become one
+        // rectangle: a zoomed-out row of a million slices costs a few fills.
+        QRectF pending;
+        QRgb pendingColor = 0;
+        auto flush = [&] {
+            if (!pending.isNull())
+                p.fillRect(pending, QColor::fromRgb(pendingColor));
+            pending = QRectF();
+        };
         for (const TimelineIndex::Item &item : m_items) {
             const double x0 = std::max(-2.0, item.x0) + kLabelWidth;
             const double x1 = std::min(double(width) + 2, item.x1) + kLabelWidth;
             const QRectF r(x0, rowY + 1, std::max(1.0, x1 - x0), kRowHeight - 2);
-            QColor c
-                = SliceColors::forStyle(m_index->style(item.slice), m_model.sliceName(item.slice));
-            if (item.count > 1)
-                c = c.darker(118); // a run of merged slices
+            if (item.count > 1) {
+                const QRgb c = mergedColor(m_index->style(item.slice));
+                if (!pending.isNull() && c == pendingColor && r.left() <= pending.right() + 0.5) {
+                    pending.setRight(std::max(pending.right(), r.right()));
+                } else {
+                    flush();
+                    pending = r;
+                    pendingColor = c;
+                }
+                continue;
+            }
+            flush();
+            const QColor c = QColor::fromRgb(colorOf(item.slice));
             p.fillRect(r, c);
-            if (!m_findMatches.empty() && item.count == 1 && m_nameMatches[t.name[item.slice]])
+            if (!m_findMatches.empty() && m_nameMatches[t.name[item.slice]])
                 p.fillRect(QRectF(r.left(), r.bottom() - 2, r.width(), 3), QColor(255, 200, 0));
-            if (item.count == 1 && r.width() > 28) {
+            if (r.width() > 28) {
                 const QString text = fm.elidedText(
                     qs(m_model.sliceName(item.slice)), Qt::ElideRight, int(r.width()) - 6);
                 if (!text.isEmpty() && text != QStringLiteral("…")) {
@@ -523,6 +560,7 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
                 }
             }
         }
+        flush();
     }
     // Outline the selection and its counterparts when they are on this lane.
     auto outline = [&](SliceId s, const QColor &color, qreal w) {

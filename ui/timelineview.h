@@ -7,7 +7,9 @@
 #include <QRegularExpression>
 #include <QWidget>
 
+#include <array>
 #include <memory>
+#include <unordered_map>
 #include <optional>
 #include <vector>
 
@@ -102,6 +104,8 @@ private:
     int tracksWidth(int width) const;
     std::optional<QPointF> anchor(SliceId slice, int width, bool atEnd) const;
 
+    QRgb colorOf(SliceId slice) const;
+    QRgb mergedColor(SliceStyle style) const;
     void paintAll(QPainter &p, QSize size);
     void paintTracks(QPainter &p, QSize size);
     void paintLane(QPainter &p, const Track &track, int top, QSize size);
@@ -144,6 +148,8 @@ private:
     std::optional<std::pair<double, double>> m_rangeSelection;
 
     mutable std::vector<TimelineIndex::Item> m_items; //!< scratch buffer for painting
+    mutable std::unordered_map<uint64_t, QRgb> m_colors; //!< (name, style) → colour
+    mutable std::array<QRgb, 16> m_mergedColors {};        //!< per SliceStyle, 0 until computed
 };
 
 } // namespace ks
