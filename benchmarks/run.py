@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Kinetoscope benchmarks: every target of the scale issue, with its baseline, in one run.
+
+    python3 benchmarks/run.py                    # 100 MB, 1 GB, 2 GB generated traces (+ gzip copies)
+    python3 benchmarks/run.py --sizes 100        # only some sizes (MB)
+    python3 benchmarks/run.py --quick            # a 20 MB trace: shows the harness works (CI)
+
+Generates the inputs with tools/gentrace, then measures per trace: load + link against the parse
+floor (read the file + RapidJSON Reader with a no-op handler, same process, best of N), the gzip
+copy, the peak resident memory of `kinetoscope --summary`, Python's json.load and Node's
+JSON.parse (when present), and on the largest trace the timeline's frame times, hit test, jump,
+table sort and filter stall. Prints a table and writes build/bench/results.json.
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+
+
+def peak_rss_kb(cmd):
+    code = ("import resource,subprocess,sys;"
+            "subprocess.run(sys.argv[1:],check=True,capture_output=True);"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    return int(run([sys.executable, "-c", code] + cmd).stdout.strip())
+
+
+def timed(cmd):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="100,1000,2000", help="trace sizes in MB, comma-separated")
+    ap.add_argument("--quick", action="store_true", help="one 20 MB trace, no peers (CI)")
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build", "release"),
+                    help="an already built tree (default: build the release preset)")
+    ap.add_argument("--data-dir", default=os.path.join(ROOT, "build", "bench"))
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    sizes = [20] if args.quick else [int(s) for s in args.sizes.split(",")]
+    repeat = 1 if args.quick else args.repeat
+
+    if args.build_dir == os.path.join(ROOT, "build", "release"):
+        if not os.path.exists(os.path.join(args.build_dir, "build.ninja")):
+            run(["cmake", "--preset", "release"], cwd=ROOT)
+        run(["cmake", "--build", "--preset", "release", "--target", "kinetoscope", "kinetoscope-gentrace",
+             "bench_load", "bench_views"], cwd=ROOT)
+    b = args.build_dir
+    gentrace = os.path.join(b, "tools", "kinetoscope-gentrace")
+    app = os.path.join(b, "app", "kinetoscope")
+    bench_load = os.path.join(b, "benchmarks", "bench_load")
+    bench_views = os.path.join(b, "benchmarks", "bench_views")
+    os.makedirs(args.data_dir, exist_ok=True)
+
+    results = {"machine": machine(), "traces": []}
+    for mb in sizes:
+        plain = os.path.join(args.data_dir, f"trace-{mb}mb.json")
+        gz = plain + ".gz"
+        for path in (plain, gz):
+            if not os.path.exists(path):
+                run([gentrace, "--target-mb", str(mb), path])
+        entry = {"size_mb": mb, "file": plain}
+        load = json.loads(run([bench_load, plain, "--repeat", str(repeat)]).stdout)
+        entry.update(load)
+        entry["ratio_to_parse_floor"] = load["load_link_s"] / load["baseline_s"]
+        gzload = json.loads(run([bench_load, gz, "--repeat", str(repeat), "--no-baseline"]).stdout)
+        entry["gzip_load_link_s"] = gzload["load_link_s"]
+        entry["gzip_ratio_to_plain"] = gzload["load_link_s"] / load["load_link_s"]
+        entry["peak_rss_kb"] = peak_rss_kb([app, "--summary", plain])
+        entry["peak_rss_ratio_to_file"] = entry["peak_rss_kb"] * 1024 / os.path.getsize(plain)
+        entry["bytes_per_event"] = load["model_bytes"] / max(1, load["events"])
+        entry["mb_per_s"] = os.path.getsize(plain) / 1e6 / load["load_link_s"]
+        if not args.quick and mb <= 200:
+            entry["python_json_load_s"] = timed([sys.executable, "-c", "import json,sys; json.load(open(sys.argv[1]))", plain])
+            if shutil.which("node"):
+                entry["node_json_parse_s"] = timed(["node", "-e", "JSON.parse(require('fs').readFileSync(process.argv[1],'utf8'))", plain])
+        results["traces"].append(entry)
+        print(f"{mb:>6} MB: load+link {load['load_link_s']:.3f} s = {entry['ratio_to_parse_floor']:.2f}x parse floor "
+              f"({load['baseline_s']:.3f} s); gzip {entry['gzip_ratio_to_plain']:.2f}x; peak RSS "
+              f"{entry['peak_rss_kb'] / 1024:.0f} MB = {entry['peak_rss_ratio_to_file']:.2f}x file; "
+              f"{entry['events']} events", flush=True)
+        if "python_json_load_s" in entry:
+            print(f"        Python json.load {entry['python_json_load_s']:.2f} s"
+                  + (f", Node JSON.parse {entry['node_json_parse_s']:.2f} s" if "node_json_parse_s" in entry else ""))
+
+    largest = results["traces"][-1]["file"]
+    views = json.loads(run([bench_views, largest, "--table-rows", "100000" if args.quick else "1000000"]).stdout)
+    results["views"] = views
+    print(f"views on {os.path.basename(largest)} ({views['slices']} slices): frame median {views['frame_median_ms']:.1f} ms, "
+          f"p99 {views['frame_p99_ms']:.1f} ms; hit {views['hit_mean_us']:.1f} µs (max {views['hit_max_us']:.1f}); "
+          f"jump {views['jump_mean_us']:.1f} µs (max {views['jump_max_us']:.1f}); sort {views['table_rows']} rows worst "
+          f"{views['sort_worst_ms']:.0f} ms; filter stall {views['filter_stall_ms']:.0f} ms")
+    out = os.path.join(args.data_dir, "results.json")
+    with open(out, "w") as f:
+        json.dump(results, f, indent=2)
+    print(f"results: {out}")
+
+
+def machine():
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gb": round(mem, 1)}
+
+
+if __name__ == "__main__":
+    main()
