@@ -12,6 +12,7 @@
 #include <QCoreApplication>
 
 #include <cstdio>
+#include <malloc.h>
 
 namespace {
 
@@ -57,6 +58,11 @@ int usageError(const QCommandLineParser &parser, const QString &message)
 
 int main(int argc, char *argv[])
 {
+    // Trace tables are large arrays that are built, moved and freed while loading. glibc's
+    // adaptive threshold would soon serve them from the heap, which never shrinks: with a fixed
+    // threshold they are mapped and unmapped, and resident memory stays near the model's size.
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);

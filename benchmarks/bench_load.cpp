@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <malloc.h>
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
@@ -39,6 +40,7 @@ double baseline(const std::string &path, size_t &bytes)
 
 int main(int argc, char **argv)
 {
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024); // as the application does (app/main.cpp)
     if (argc < 2) {
         std::fprintf(stderr, "usage: bench_load FILE [--repeat N] [--no-baseline]\n");
         return 1;

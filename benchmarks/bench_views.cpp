@@ -115,7 +115,8 @@ int main(int argc, char **argv)
         view.setRange(unit(rng) * std::max(0.0, total - span), span);
         frame();
         if (qEnvironmentVariableIsSet("KS_BENCH_VERBOSE") && frames.back() > 12)
-            std::fprintf(stderr, "slow frame %.1f ms: span %.0f ns (%.4f of the trace)\n", frames.back(), span, span / total);
+            std::fprintf(stderr, "slow frame %.1f ms: span %.0f ns (%.4f of the trace)\n",
+                frames.back(), span, span / total);
     }
 
     // Hit test and jump to counterpart, at random points of a mid-zoom view.

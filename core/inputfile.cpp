@@ -53,7 +53,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string 
 }
 
 namespace {
-constexpr size_t kMaxReady = 8; // chunks the reader may run ahead of the parser
+constexpr size_t kMaxReady = 4; // chunks the reader may run ahead of the parser
 } // namespace
 
 ChunkedText::ChunkedText(const InputFile &file, uint64_t plainOffset)

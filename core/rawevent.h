@@ -18,21 +18,24 @@ struct RawId {
     int64_t num = 0;
     StringId text = 0; //!< interned text of a non-numeric id ("stream 7", "Spans"), else 0
     std::string written; //!< the text as written; interned only where it is kept (new lanes)
+
+    void reset()
+    {
+        present = numeric = false;
+        num = 0;
+        text = 0;
+        written.clear();
+    }
 };
 
-/*!
- * One entry of traceEvents after the JSON layer, before it is placed in the model. The reader
- * fills it field by field (keys come in any order) and hands it to the TraceBuilder at the
- * closing brace.
- */
-struct RawEvent {
+//! The plain fields of a RawEvent, reset in one assignment.
+struct RawEventFields {
     uint64_t offset = 0; //!< byte offset of the event's '{' in the decompressed text
     char ph = 0;
     bool hasName = false;
     bool hasCat = false;
     StringId name = 0;
     StringId cat = 0;
-    RawId pid, tid, id;
     bool hasTs = false, tsValid = false;
     bool hasDur = false, durValid = false;
     MicrosText ts, dur;
@@ -56,16 +59,27 @@ struct RawEvent {
     StringId argName = 0; //!< metadata `args.name` (thread and process names)
     StringId argLabels = 0; //!< metadata `args.labels`
     bool hasArgName = false;
-    std::vector<std::pair<StringId, double>> numericArgs; //!< for counter (`C`) events
     uint32_t numberArgs = 0; //!< number-valued args, usable or not (NaN, Infinity)
+};
+
+/*!
+ * One entry of traceEvents after the JSON layer, before it is placed in the model. The reader
+ * fills it field by field (keys come in any order) and hands it to the TraceBuilder at the
+ * closing brace.
+ */
+struct RawEvent : RawEventFields {
+    RawId pid, tid, id;
+    std::vector<std::pair<StringId, double>> numericArgs; //!< for counter (`C`) events
 
     void reset()
     {
-        // Keep the vector's capacity: one RawEvent is reused for every event of the file.
-        auto args = std::move(numericArgs);
-        args.clear();
-        *this = RawEvent();
-        numericArgs = std::move(args);
+        // One RawEvent serves every event of the file: the plain fields are reset in one
+        // assignment, the strings and the vector are cleared and keep their capacity.
+        static_cast<RawEventFields &>(*this) = RawEventFields();
+        pid.reset();
+        tid.reset();
+        id.reset();
+        numericArgs.clear();
     }
 };
 

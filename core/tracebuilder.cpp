@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tracebuilder.h"
 
+#include "podvector.h"
+
 #include <algorithm>
 #include <atomic>
 #include <numeric>
@@ -29,25 +31,24 @@ uint8_t decimalBits(const MicrosText &ts, const MicrosText &dur)
 }
 
 template<typename T>
-void appendPermuted(std::vector<T> &dst, std::vector<T> &src, const std::vector<uint32_t> &perm)
+void appendPermuted(std::vector<T> &dst, PodVector<T> &src, const std::vector<uint32_t> &perm)
 {
-    dst.reserve(dst.size() + perm.size());
     for (uint32_t i : perm)
         dst.push_back(src[i]);
-    std::vector<T>().swap(src); // release the lane's copy right away: peak memory matters
+    src.release(); // the lane's copy goes right away: peak memory matters
 }
 
 } // namespace
 
 struct TraceBuilder::LaneColumns {
-    std::vector<TimeNs> start, dur;
-    std::vector<StringId> name, cat;
-    std::vector<EventKind> kind;
-    std::vector<uint8_t> flags;
-    std::vector<int64_t> externalId, correlation, sequence, fwdThread;
-    std::vector<StringId> inputDims;
-    std::vector<uint32_t> extra;
-    std::vector<uint64_t> offset;
+    PodVector<TimeNs> start, dur;
+    PodVector<StringId> name, cat;
+    PodVector<EventKind> kind;
+    PodVector<uint8_t> flags;
+    PodVector<int64_t> externalId, correlation, sequence, fwdThread;
+    PodVector<StringId> inputDims;
+    PodVector<uint32_t> extra;
+    PodVector<uint64_t> offset;
     std::vector<uint32_t> openBegins; //!< B slices waiting for their E, innermost last
 
     std::vector<TimeNs> instantTime;
@@ -411,10 +412,11 @@ void TraceBuilder::buildLanes()
     if (total >= kNoSlice) {
         m.diagnostics.add("too_many_slices", 0, "more than 4 billion slices: the trace is cut");
     }
-    t.depth.reserve(total);
-    t.parent.reserve(total);
-    t.subtreeEnd.reserve(total);
-    t.lane.reserve(total);
+    // Exact capacity up front: growing a column lane by lane would briefly hold it twice.
+    auto reserve = [total](auto &...columns) { (columns.reserve(total), ...); };
+    reserve(t.start, t.dur, t.name, t.category, t.kind, t.flags, t.externalId, t.correlation,
+        t.sequence, t.fwdThread, t.inputDims, t.extra, t.offset, t.depth, t.parent, t.subtreeEnd,
+        t.lane);
 
     // The sorts are the expensive part: both cores do them, largest lanes first.
     std::vector<std::vector<uint32_t>> perms(m_lanes.size());
