@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <unordered_map>
 
 namespace ks {
 
@@ -84,10 +85,30 @@ void TableModel::sortRows(std::vector<uint32_t> &rows) const
         });
     } else if (std::string_view probe;
                m_table->textView(rows.empty() ? 0 : rows.front(), column, probe)) {
-        // Stored strings: compare views, no string built per row.
-        std::vector<std::string_view> keys(m_table->rowCount());
+        // Stored strings repeat (op names, dims): rank the distinct ones by text once, keyed by
+        // their storage address, then sort the rows by an integer rank.
+        std::unordered_map<const char *, uint32_t> idOf;
+        std::vector<std::string_view> distinct;
+        std::vector<uint32_t> keys(m_table->rowCount());
+        for (uint32_t r : rows) {
+            std::string_view view;
+            m_table->textView(r, column, view);
+            auto [it, inserted] = idOf.try_emplace(view.data(), uint32_t(distinct.size()));
+            if (inserted)
+                distinct.push_back(view);
+            keys[r] = it->second;
+        }
+        std::vector<uint32_t> byText(distinct.size());
+        std::iota(byText.begin(), byText.end(), 0);
+        std::sort(byText.begin(), byText.end(),
+            [&](uint32_t a, uint32_t b) { return distinct[a] < distinct[b]; });
+        std::vector<uint32_t> rank(distinct.size());
+        for (uint32_t i = 0; i < byText.size();
+             ++i) // equal texts at different addresses share a rank
+            rank[byText[i]]
+                = i > 0 && distinct[byText[i]] == distinct[byText[i - 1]] ? rank[byText[i - 1]] : i;
         for (uint32_t r : rows)
-            m_table->textView(r, column, keys[r]);
+            keys[r] = rank[keys[r]];
         std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
             return descending ? keys[b] < keys[a] : keys[a] < keys[b];
         });
