@@ -143,6 +143,8 @@ int main(int argc, char *argv[])
 
     QApplication app(argc, argv);
     QApplication::setWindowIcon(QIcon(ks::Resources::appIcon()));
+    // Matches the installed desktop entry, so desktops group the window with its launcher.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.kinetoscope.kinetoscope"));
     ks::MainWindow window;
     window.show();
     if (parser.isSet(o.demo))

@@ -20,8 +20,8 @@ esac
 packages=(g++ cmake ninja-build pkg-config python3 fonts-dejavu-core
     qt6-base-dev qt6-charts-dev qt6-svg-dev rapidjson-dev zlib1g-dev)
 if [[ $mode == test ]]; then
-    # The fuzzer is built with clang's libFuzzer; gdb gives readable backtraces on failures.
-    packages+=(clang libclang-rt-dev)
+    # The fuzzer is built with clang's libFuzzer; the package checks validate the .deb.
+    packages+=(clang libclang-rt-dev desktop-file-utils appstream dpkg-dev shared-mime-info)
 fi
 
 missing=()
@@ -49,6 +49,9 @@ fi
 
 build release
 ctest --preset release -j "$jobs"
+echo "== checking the Debian package"
+build/release/tools/kinetoscope-gentrace --steps 2 build/release/package-check.pt.trace.json.gz
+bash packaging/check-package.sh build/release build/release/package-check.pt.trace.json.gz
 build asan
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --preset asan -j "$jobs"
 if [[ -x tools/fuzz.sh ]]; then
