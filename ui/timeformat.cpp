@@ -33,7 +33,8 @@ QString formatDuration(double ns)
 
 QString formatTick(double ns, double step)
 {
-    const Unit &u = unitFor(step);
+    // The unit follows the value (354.5 ms, not 354500 µs); decimals follow the step.
+    const Unit &u = unitFor(std::max(std::fabs(ns), step));
     const double v = ns / u.ns;
     const double stepInUnit = step / u.ns;
     // Enough decimals to tell neighbouring ticks apart.

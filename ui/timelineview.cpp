@@ -638,30 +638,33 @@ void TimelineView::paintArrows(QPainter &p, QSize size)
 
     const SliceId s = m_selection->current();
     if (s != kNoSlice) {
-        // Launch → GPU work, then the pair arrows on top.
-        SliceId root = s;
-        std::span<const SliceId> kernels;
-        SliceId single = kNoSlice;
-        if (isGpuWork(t.kind[s])) {
-            single = s;
-        } else {
-            const int n = m_graph.nodeOf(s);
-            if (n >= 0)
-                root = m_graph.nodes()[size_t(n)].outer;
-            kernels = m_graph.gpuEventsUnder(root);
-        }
+        // Launch → GPU work for the selection and for its counterparts (so both sides' kernels
+        // show), then the pair arrows on top.
+        const std::vector<SliceId> counterparts = m_graph.counterparts(s);
+        auto outerOf = [&](SliceId x) {
+            const int n = m_graph.nodeOf(x);
+            return n >= 0 ? m_graph.nodes()[size_t(n)].outer : x;
+        };
         int drawn = 0;
-        for (SliceId g : kernels) {
-            if (++drawn > kMaxArrows)
-                break;
-            const SliceId launch = m_graph.launchOf(g);
-            if (launch != kNoSlice)
-                arrow(launch, g, SliceColors::launchArrow(), 1.2);
+        auto launchArrows = [&](SliceId root, qreal width) {
+            for (SliceId g : m_graph.gpuEventsUnder(root)) {
+                if (++drawn > kMaxArrows)
+                    return;
+                const SliceId launch = m_graph.launchOf(g);
+                if (launch != kNoSlice)
+                    arrow(launch, g, SliceColors::launchArrow(), width);
+            }
+        };
+        if (isGpuWork(t.kind[s])) {
+            if (m_graph.launchOf(s) != kNoSlice)
+                arrow(m_graph.launchOf(s), s, SliceColors::launchArrow(), 1.6);
+        } else {
+            launchArrows(outerOf(s), 1.2);
+            for (SliceId c : counterparts)
+                launchArrows(outerOf(c), 1.0);
         }
-        if (single != kNoSlice && m_graph.launchOf(single) != kNoSlice)
-            arrow(m_graph.launchOf(single), single, SliceColors::launchArrow(), 1.6);
         const bool forwardSide = m_graph.isForwardSide(s);
-        for (SliceId c : m_graph.counterparts(s)) {
+        for (SliceId c : counterparts) {
             if (forwardSide)
                 arrow(s, c, SliceColors::pairArrow(), 2.2);
             else

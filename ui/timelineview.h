@@ -9,8 +9,8 @@
 
 #include <array>
 #include <memory>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 class QScrollBar;
@@ -149,7 +149,7 @@ private:
 
     mutable std::vector<TimelineIndex::Item> m_items; //!< scratch buffer for painting
     mutable std::unordered_map<uint64_t, QRgb> m_colors; //!< (name, style) → colour
-    mutable std::array<QRgb, 16> m_mergedColors {};        //!< per SliceStyle, 0 until computed
+    mutable std::array<QRgb, 16> m_mergedColors {}; //!< per SliceStyle, 0 until computed
 };
 
 } // namespace ks

@@ -268,7 +268,18 @@ QWidget *TraceTab::buildPairPage()
 void TraceTab::attachPairModel()
 {
     m_pairView->setModel(m_pairModel);
-    m_pairView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    QHeaderView *header = m_pairView->horizontalHeader();
+    header->setSortIndicator(-1, Qt::AscendingOrder);
+    // What a user reads first comes first: names and GPU times, then the rest. Only the view
+    // moves its sections; exports keep the command line's column order.
+    const std::vector<int> first = m_groupMode
+        ? std::vector<int> {PairGroupTable::FwdName, PairGroupTable::Count,
+            PairGroupTable::BwdNames, PairGroupTable::FwdGpuUsTotal, PairGroupTable::BwdGpuUsTotal}
+        : std::vector<int> {PairTable::FwdName, PairTable::BwdNames, PairTable::FwdGpuUs,
+            PairTable::BwdGpuUs, PairTable::FwdGpuEvents, PairTable::BwdGpuEvents, PairTable::Link,
+            PairTable::Step};
+    for (int visual = 0; visual < int(first.size()); ++visual)
+        header->moveSection(header->visualIndex(first[size_t(visual)]), visual);
     m_pairView->resizeColumnsToContents();
     for (int c = 0; c < m_pairModel->columnCount(); ++c)
         m_pairView->setColumnWidth(c, std::min(m_pairView->columnWidth(c), 320));
