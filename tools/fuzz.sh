@@ -15,11 +15,11 @@ cmake --build --preset fuzz --target fuzz_trace kinetoscope-gentrace
 corpus=build/fuzz/corpus
 mkdir -p "$corpus" build/fuzz/artifacts
 if [[ -z $(ls -A "$corpus") ]]; then
-    build/fuzz/tools/kinetoscope-gentrace --steps 1 "$corpus/gen-1step.json"
     # Small slices of a generated trace make good seeds: every event kind in a few KB.
-    head -c 6000 "$corpus/gen-1step.json" >"$corpus/gen-head.json"
+    build/fuzz/tools/kinetoscope-gentrace --steps 1 build/fuzz/gen-1step.json
+    for n in 3000 6000 12000; do head -c $n build/fuzz/gen-1step.json >"$corpus/gen-head-$n.json"; done
     cp tests/data/bad/* "$corpus/" 2>/dev/null || true
 fi
 echo "== fuzzing for ${seconds}s"
 build/fuzz/tests/fuzz/fuzz_trace "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3000 \
-    -max_len=65536 -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 "$@" 2>&1 | tail -n 25
+    -max_len=16384 -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 "$@" 2>&1 | tail -n 25

@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 double(m.maxTime - m.minTime + 1) / 500, 500, items);
         }
     }
-    for (ks::SliceId s = 0; s < m.slices.size() && s < 64; ++s) {
+    for (ks::SliceId s = 0; s < m.slices.size() && s < 8; ++s) {
         (void)g.counterparts(s);
         (void)g.rowOf(s);
         ks::EventDetails details;
