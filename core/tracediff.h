@@ -16,18 +16,26 @@ namespace ks {
  * Which steps of the two traces are compared (TraceDiff::compare).
  *
  * - Neither step set, meanOverSteps false: step by position. The k-th step of the base (in
- *   ascending ProfilerStep number) is compared with the k-th step of the candidate; steps that
- *   one side lacks are entirely "only" on the other side. Pair rows outside any step are compared
- *   with the other side's rows outside any step.
+ *   ascending ProfilerStep number, among the steps that hold pair rows) is compared with the
+ *   k-th step of the candidate; steps that one side lacks are entirely "only" on the other side.
+ *   Pair rows outside any step are compared with the other side's rows outside any step.
  * - baseStep and/or candidateStep set: only that ProfilerStep#N of each side; a side left unset
  *   takes the other side's number.
  * - meanOverSteps: every step of each side is folded into one mean step first (see TraceDiff),
  *   then the two mean steps are compared; rows outside any step are compared as above.
+ *
+ * A trace without any ProfilerStep compared with one that has steps (step by position or
+ * mean) counts as a single step: all of its rows face the other side's first (or mean) step.
  */
 struct DiffOptions {
     std::optional<int64_t> baseStep;
     std::optional<int64_t> candidateStep;
     bool meanOverSteps = false;
+    /*!
+     * Largest middle part (base items × candidate items) aligned exactly; larger ones are
+     * aligned by occurrence (TraceDiff, step 3). The exact alignment needs one byte per cell.
+     */
+    size_t exactAlignCells = size_t(1) << 24;
 };
 
 //! The figures compared for each pair (and summed for groups).
@@ -76,7 +84,7 @@ struct DiffSide {
 struct DiffEntry {
     DiffStatus status = DiffStatus::Matched;
     uint8_t changes = 0; //!< DiffChange bits
-    uint32_t slot = 0; //!< index into TraceDiff::slots()
+    uint32_t slot = 0; //!< index into TraceDiff::stepSlots()
     uint32_t position = 0; //!< order in the aligned sequence of all entries (structural order)
     DiffSide base;
     DiffSide candidate;
@@ -134,12 +142,13 @@ struct DiffGroup {
  *    names and the recompute flag; rows without a forward op use their backward node names.
  * 3. The two key sequences are aligned like a text diff: a longest common subsequence of equal
  *    keys. Common leading and trailing runs are matched first; the middle is aligned exactly
- *    (dynamic programming) when it has at most kExactAlignCells base × candidate cells, else by
- *    occurrence (the k-th key K of one side with the k-th of the other), keeping the longest
- *    non-crossing chain of those matches.
+ *    (dynamic programming) when it has at most DiffOptions::exactAlignCells base × candidate
+ *    cells, else by occurrence (the k-th key K of one side with the k-th of the other), keeping
+ *    the longest non-crossing chain of those matches.
  *    Tie-breaking: among equally long alignments, rows are matched as early as possible, so with
- *    repeated identical layers an inserted or removed copy is reported at the end of the run,
- *    and where a base row and a candidate row are both left over, the base row comes first.
+ *    repeated identical layers an inserted or removed copy is reported at the end of the run
+ *    (except that a run common to the ends of both sequences stays matched to the end); where
+ *    either a base row or a candidate row can be left out, the base row is left out.
  * 4. Between two consecutive matches of step 3, left-over rows are aligned again by op name
  *    alone (backward node names for rows without a forward op), same rules: these are the
  *    ShapeChanged / Changed entries, with the differing parts in DiffEntry::changes.
@@ -154,9 +163,6 @@ struct DiffGroup {
  */
 class TraceDiff {
 public:
-    //! Alignments larger than this (base items × candidate items) fall back to occurrences.
-    static constexpr size_t kExactAlignCells = size_t(1) << 24;
-
     /*!
      * Compares \a candidate against \a base. Returns null, with \a error set, when a requested
      * step is not in a trace or the options contradict each other.
@@ -169,7 +175,7 @@ public:
     const OpGraph &base() const { return m_base; }
     const OpGraph &candidate() const { return m_candidate; }
     const DiffOptions &options() const { return m_options; }
-    const std::vector<DiffSlot> &slots() const { return m_slots; }
+    const std::vector<DiffSlot> &stepSlots() const { return m_slots; }
     //! All entries in structural order (slot by slot, aligned order within a slot).
     const std::vector<DiffEntry> &entries() const { return m_entries; }
     //! Entries of each status.

@@ -253,6 +253,26 @@ private slots:
         QCOMPARE(window.tabs()->count(), 1); // only the welcome page
     }
 
+    // A cut-off file opens with every complete event and says so in a banner; a clean one has none.
+    void truncatedTraceShowsABanner()
+    {
+        QFile in(m_demo);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray gz = in.readAll();
+        const QString cut = test::writeTemp(QStringLiteral("cut.pt.trace.json.gz"), gz.left(gz.size() / 2));
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, cut);
+        QVERIFY(tab);
+        QVERIFY(tab->selection()->trace().model->truncated);
+        auto *banner = tab->findChild<QWidget *>(QStringLiteral("diagnosticsBanner"));
+        QVERIFY(banner);
+        QVERIFY(banner->isVisible());
+        TraceTab *clean = openAndWait(window, m_demo);
+        QVERIFY(clean);
+        QVERIFY(!clean->findChild<QWidget *>(QStringLiteral("diagnosticsBanner")));
+    }
+
     void cancelStopsLoading()
     {
         const QString big = test::tempDir() + QStringLiteral("/big.json");
