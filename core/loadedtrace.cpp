@@ -16,6 +16,7 @@ OpenResult link(LoadResult loaded, std::chrono::steady_clock::time_point started
     auto trace = std::make_shared<LoadedTrace>();
     trace->model = std::move(loaded.model);
     trace->graph = OpGraph::build(*trace->model);
+    trace->modules = ModuleTree::build(*trace->graph);
     trace->seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out.trace = std::move(trace);

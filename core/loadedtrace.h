@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "moduletree.h"
 #include "opgraph.h"
 #include "tracereader.h"
 
@@ -15,6 +16,7 @@ namespace ks {
 struct LoadedTrace {
     std::unique_ptr<TraceModel> model;
     std::unique_ptr<OpGraph> graph;
+    std::unique_ptr<ModuleTree> modules; //!< where the time goes, by nn.Module (or scope)
     double seconds = 0; //!< load + link wall time
 };
 

@@ -312,7 +312,9 @@ GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
         return graph.isForwardSide(launch) ? GpuSide::Forward : GpuSide::Backward;
     const TraceModel &m = graph.model();
     for (SliceId a = m.slices.parent[launch]; a != kNoSlice; a = m.slices.parent[a]) {
-        if (OpGraph::isEvaluateWrapper(m.sliceName(a)) || graph.isBackwardNode(a))
+        // 1.9 files have no evaluate_function wrappers: AccumulateGrad and hooks say it themselves.
+        if (OpGraph::isEvaluateWrapper(m.sliceName(a)) || graph.isBackwardNode(a)
+            || OpGraph::isUnpairedBackwardWork(m.sliceName(a)))
             return GpuSide::BackwardOther;
     }
     return GpuSide::Other;

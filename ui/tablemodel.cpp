@@ -49,6 +49,9 @@ QVariant TableModel::data(const QModelIndex &index, int role) const
                                           : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case SourceRowRole:
         return row;
+    case Qt::BackgroundRole:
+    case Qt::ForegroundRole:
+        return m_rowRoles ? m_rowRoles(row, role) : QVariant();
     case SortRole:
         return m_table->sortsByNumber(column)
             ? QVariant(m_table->number(row, column))

@@ -7,6 +7,7 @@
 #include <QFutureWatcher>
 #include <QRegularExpression>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -52,6 +53,15 @@ public:
 
     static constexpr size_t kSyncFilterRows = 20000;
 
+    /*!
+     * Extra roles per table row (colours for BackgroundRole / ForegroundRole, …): \a provider
+     * gets the table row and the role and returns an invalid QVariant for the default.
+     */
+    void setRowRoles(std::function<QVariant(uint32_t row, int role)> provider)
+    {
+        m_rowRoles = std::move(provider);
+    }
+
 signals:
     void filterApplied();
 
@@ -61,6 +71,7 @@ private:
     void sortRows(std::vector<uint32_t> &rows) const;
 
     std::shared_ptr<const Table> m_table;
+    std::function<QVariant(uint32_t, int)> m_rowRoles;
     std::vector<size_t> m_filterColumns;
     std::vector<uint32_t> m_rows;
     std::vector<int> m_viewRowOf;

@@ -1567,8 +1567,9 @@ void TestLoader::wrongFieldTypesAreCounted()
 
 void TestLoader::entriesThatAreNotObjectsAreCounted()
 {
-    const std::string json = test::traceWith(join({"1", R"("x")",
-        std::string("[") + slice("nested", 1, "0", "1") + "]", "null", slice("ok", 1, "0", "1"), "true", "{}"}));
+    const std::string json = test::traceWith(
+        join({"1", R"("x")", std::string("[") + slice("nested", 1, "0", "1") + "]", "null",
+            slice("ok", 1, "0", "1"), "true", "{}"}));
     LOAD_OR_FAIL(m, json);
     QCOMPARE(diag(m, "event_not_object"), 5);
     QCOMPARE(joinedNames(m), QByteArray("ok")); // an event inside an array entry is not an entry

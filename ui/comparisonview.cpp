@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+#include "comparisonview.h"
+
+#include "difftable.h"
+#include "selectioncontroller.h"
+#include "tablemodel.h"
+#include "timeformat.h"
+#include "timelineview.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace ks {
+
+namespace {
+
+QString fileName(const LoadedTrace &t)
+{
+    return QFileInfo(QString::fromStdString(t.model->path)).fileName();
+}
+
+//! Slower in red, faster in green, one side only in amber: the stronger, the larger the change.
+QColor changeColor(double delta, double base)
+{
+    if (delta == 0)
+        return {};
+    const double rel = base > 0 ? std::min(1.0, std::fabs(delta) / base) : 1.0;
+    const int alpha = 30 + int(120 * rel);
+    return delta > 0 ? QColor(220, 40, 40, alpha) : QColor(30, 160, 60, alpha);
+}
+
+} // namespace
+
+ComparisonView::ComparisonView(std::shared_ptr<const LoadedTrace> base,
+    std::shared_ptr<const LoadedTrace> candidate,
+    const DiffOptions &options,
+    QWidget *parent)
+    : QWidget(parent)
+    , m_base(std::move(base))
+    , m_candidate(std::move(candidate))
+    , m_options(options)
+{
+    std::string error;
+    m_compared = ComparedTraces::make(m_base, m_candidate, m_options, error);
+    m_error = QString::fromStdString(error);
+    if (!m_compared)
+        return;
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildToolbar());
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_table = new QTableView(splitter);
+    m_table->setObjectName(QStringLiteral("diffTable"));
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSortingEnabled(true);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(20);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+
+    m_timelines = new QWidget(splitter);
+    auto *tl = new QVBoxLayout(m_timelines);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->setSpacing(0);
+    m_baseSelection = new SelectionController(m_base, this);
+    m_candidateSelection = new SelectionController(m_candidate, this);
+    m_baseTimeline = new TimelineView(m_baseSelection, m_timelines);
+    m_candidateTimeline = new TimelineView(m_candidateSelection, m_timelines);
+    auto caption = [&](const QString &text) {
+        auto *label = new QLabel(text, m_timelines);
+        label->setStyleSheet(
+            QStringLiteral("font-weight: bold; padding: 2px 6px; background: palette(button);"));
+        return label;
+    };
+    tl->addWidget(caption(tr("Base: %1").arg(fileName(*m_base))));
+    tl->addWidget(m_baseTimeline, 1);
+    tl->addWidget(caption(tr("Candidate: %1").arg(fileName(*m_candidate))));
+    tl->addWidget(m_candidateTimeline, 1);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_timelines);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    layout->addWidget(splitter, 1);
+
+    rebuildModel();
+}
+
+ComparisonView::~ComparisonView() = default;
+
+QWidget *ComparisonView::buildToolbar()
+{
+    auto *bar = new QWidget(this);
+    auto *row = new QHBoxLayout(bar);
+    row->setContentsMargins(6, 2, 6, 2);
+    m_groupingBox = new QComboBox(bar);
+    m_groupingBox->setObjectName(QStringLiteral("diffGrouping"));
+    m_groupingBox->addItems(
+        {tr("Pairs"), tr("By op (name + input dims)"), tr("By module"), tr("By module type")});
+    connect(m_groupingBox, &QComboBox::currentIndexChanged, this,
+        [this](int i) { setGrouping(Grouping(i)); });
+    row->addWidget(m_groupingBox);
+
+    m_stepBox = new QComboBox(bar);
+    m_stepBox->setObjectName(QStringLiteral("diffSteps"));
+    m_stepBox->addItem(tr("Steps by position"));
+    m_stepBox->addItem(tr("Mean over steps"));
+    for (const ProfilerStep &s : m_base->graph->steps())
+        m_stepBox->addItem(
+            tr("ProfilerStep#%1 of each").arg(s.number), QVariant::fromValue<qlonglong>(s.number));
+    m_stepBox->setCurrentIndex(m_options.meanOverSteps ? 1 : 0);
+    connect(m_stepBox, &QComboBox::activated, this, [this](int i) {
+        m_options.meanOverSteps = i == 1;
+        m_options.baseStep.reset();
+        m_options.candidateStep.reset();
+        if (i >= 2) {
+            m_options.baseStep = m_stepBox->itemData(i).toLongLong();
+            m_options.candidateStep = m_options.baseStep;
+        }
+        recompare();
+    });
+    row->addWidget(m_stepBox);
+
+    m_filter = new QLineEdit(bar);
+    m_filter->setPlaceholderText(tr("Filter op or module names"));
+    m_filter->setClearButtonEnabled(true);
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    timer->setInterval(150);
+    connect(m_filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
+    connect(timer, &QTimer::timeout, this, [this] { m_model->setFilter(m_filter->text(), false); });
+    row->addWidget(m_filter, 1);
+
+    m_summary = new QLabel(bar);
+    row->addWidget(m_summary);
+    return bar;
+}
+
+void ComparisonView::recompare()
+{
+    std::string error;
+    auto compared = ComparedTraces::make(m_base, m_candidate, m_options, error);
+    if (!compared) {
+        m_summary->setText(QString::fromStdString(error));
+        return;
+    }
+    m_compared = std::move(compared);
+    rebuildModel();
+}
+
+void ComparisonView::setGrouping(Grouping grouping)
+{
+    m_grouping = grouping;
+    if (m_groupingBox->currentIndex() != int(grouping))
+        m_groupingBox->setCurrentIndex(int(grouping));
+    rebuildModel();
+}
+
+void ComparisonView::rebuildModel()
+{
+    const TraceDiff &diff = *m_compared->diff;
+    std::shared_ptr<Table> table;
+    std::vector<size_t> filterColumns;
+    if (m_grouping == Pairs) {
+        auto pairs = std::make_shared<DiffTable>(diff);
+        filterColumns = {DiffTable::FwdName, DiffTable::BwdNamesBase, DiffTable::BwdNamesCandidate,
+            DiffTable::ModuleBase, DiffTable::ModuleCandidate};
+        table = pairs;
+    } else {
+        const DiffGrouping g = m_grouping == ByOp ? DiffGrouping::Op
+            : m_grouping == ByModule              ? DiffGrouping::Module
+                                                  : DiffGrouping::ModuleType;
+        table = std::make_shared<DiffGroupTable>(diff, g);
+        filterColumns = {0};
+    }
+    auto *model = new TableModel(table, filterColumns, this);
+    // Colour each row by the change of its GPU time, forward + backward.
+    std::weak_ptr<Table> weak = table;
+    model->setRowRoles([weak, grouping = m_grouping](uint32_t row, int role) -> QVariant {
+        auto t = weak.lock();
+        if (!t || role != Qt::BackgroundRole)
+            return {};
+        if (grouping == Pairs) {
+            const DiffEntry &e = static_cast<const DiffTable &>(*t).entry(row);
+            if (e.status == DiffStatus::OnlyBase || e.status == DiffStatus::OnlyCandidate)
+                return QColor(240, 180, 40, 90);
+            const double delta = e.delta(DiffMetric::FwdGpu) + e.delta(DiffMetric::BwdGpu);
+            const double base = e.base.values[size_t(DiffMetric::FwdGpu)]
+                + e.base.values[size_t(DiffMetric::BwdGpu)];
+            const QColor c = changeColor(delta, base);
+            return c.isValid() ? QVariant(c) : QVariant();
+        }
+        const DiffGroup &g = static_cast<const DiffGroupTable &>(*t).group(row);
+        const double delta = g.delta(DiffMetric::FwdGpu) + g.delta(DiffMetric::BwdGpu);
+        const QColor c = changeColor(
+            delta, g.base[size_t(DiffMetric::FwdGpu)] + g.base[size_t(DiffMetric::BwdGpu)]);
+        return c.isValid() ? QVariant(c) : QVariant();
+    });
+    TableModel *old = m_model;
+    m_model = model;
+    m_table->setModel(model);
+    delete old;
+    m_table->resizeColumnsToContents();
+    for (int c = 0; c < model->columnCount(); ++c)
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex &current) {
+            if (current.isValid())
+                selectRow(current.row());
+        });
+    if (!m_filter->text().isEmpty())
+        model->setFilter(m_filter->text(), false);
+
+    const DiffValues &b = diff.baseTotals(), &c = diff.candidateTotals();
+    const double gpuBase = b[size_t(DiffMetric::FwdGpu)] + b[size_t(DiffMetric::BwdGpu)];
+    const double gpuCand = c[size_t(DiffMetric::FwdGpu)] + c[size_t(DiffMetric::BwdGpu)];
+    m_summary->setText(
+        tr("%1 matched · %2 changed shape · %3 only in base · %4 only in candidate · GPU %5 → %6")
+            .arg(diff.count(DiffStatus::Matched))
+            .arg(diff.count(DiffStatus::ShapeChanged) + diff.count(DiffStatus::Changed))
+            .arg(diff.count(DiffStatus::OnlyBase))
+            .arg(diff.count(DiffStatus::OnlyCandidate))
+            .arg(formatDuration(gpuBase), formatDuration(gpuCand)));
+}
+
+void ComparisonView::selectRow(int viewRow)
+{
+    if (m_grouping != Pairs || viewRow < 0 || viewRow >= m_model->rowCount())
+        return;
+    const auto &table = static_cast<const DiffTable &>(m_model->table());
+    const DiffEntry &e = table.entry(m_model->sourceRow(viewRow));
+    if (m_table->currentIndex().row() != viewRow)
+        m_table->selectRow(viewRow);
+    // Each side: its forward op (or first node), and the span from it to its last backward node.
+    struct Side {
+        SliceId slice = kNoSlice;
+        TimeNs from = 0, to = 0;
+    };
+    auto sideOf = [](const LoadedTrace &trace, const DiffSide &d) {
+        Side side;
+        if (!d.present())
+            return side;
+        const OpGraph &g = *trace.graph;
+        const SliceTable &t = trace.model->slices;
+        const PairRow &row = g.rows()[size_t(d.row)];
+        side.slice = row.forward != kNoSlice ? row.forward : g.nodes()[g.nodesOf(row).front()].node;
+        side.from = t.start[side.slice];
+        side.to = t.end(side.slice);
+        for (uint32_t i : g.nodesOf(row)) {
+            side.from = std::min(side.from, t.start[g.nodes()[i].node]);
+            side.to = std::max(side.to, t.end(g.nodes()[i].outer));
+        }
+        return side;
+    };
+    const Side b = sideOf(*m_base, e.base);
+    const Side c = sideOf(*m_candidate, e.candidate);
+    m_baseSelection->select(b.slice);
+    m_candidateSelection->select(c.slice);
+    // The same span on both: the two pairs line up under each other.
+    const double span = double(std::max(b.slice != kNoSlice ? b.to - b.from : 0,
+                            c.slice != kNoSlice ? c.to - c.from : 0))
+            * 1.1
+        + 1000;
+    if (b.slice != kNoSlice)
+        m_baseTimeline->setRange(double(b.from - m_base->model->minTime) - span * 0.05, span);
+    if (c.slice != kNoSlice)
+        m_candidateTimeline->setRange(
+            double(c.from - m_candidate->model->minTime) - span * 0.05, span);
+}
+
+} // namespace ks
