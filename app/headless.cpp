@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "headless.h"
 
+#include "comparedtraces.h"
+#include "difftable.h"
 #include "loadedtrace.h"
+#include "moduletable.h"
 #include "pairtable.h"
 #include "summary.h"
 
@@ -39,6 +42,53 @@ int runExport(const std::string &out, const std::string &file, bool kernels)
     const KernelTable kernelTable(*trace->graph);
     const Table &table = kernels ? static_cast<const Table &>(kernelTable) : pairs;
     if (!exportTable(table, out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return ExitOk;
+}
+
+int runExportModules(const std::string &out, const std::string &file, bool perStep)
+{
+    auto trace = loadOrReport(file);
+    if (!trace)
+        return ExitLoadFailed;
+    // Say where the hierarchy came from: modules, annotations or bare op names.
+    std::fprintf(stderr, "%s\n",
+        std::string(ModuleTree::sourceDescription(trace->modules->source())).c_str());
+    const ModuleTable table(
+        *trace->modules, perStep ? ModuleTable::Rows::EachStep : ModuleTable::Rows::WholeTrace);
+    std::string error;
+    if (!exportTable(table, out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return ExitOk;
+}
+
+int runCompareExport(const CompareRequest &request)
+{
+    auto base = loadOrReport(request.base);
+    if (!base)
+        return ExitLoadFailed;
+    auto candidate = loadOrReport(request.candidate);
+    if (!candidate)
+        return ExitLoadFailed;
+    std::string error;
+    auto compared = ComparedTraces::make(base, candidate, request.options, error);
+    if (!compared) {
+        std::fprintf(stderr, "kinetoscope: %s\n", error.c_str());
+        return ExitUsage;
+    }
+    std::unique_ptr<Table> table;
+    if (request.diffBy == "pairs")
+        table = std::make_unique<DiffTable>(*compared->diff);
+    else
+        table = std::make_unique<DiffGroupTable>(*compared->diff,
+            request.diffBy == "ops"           ? DiffGrouping::Op
+                : request.diffBy == "modules" ? DiffGrouping::Module
+                                              : DiffGrouping::ModuleType);
+    if (!exportTable(*table, request.out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;
     }

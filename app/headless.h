@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "tracediff.h"
+
 #include <string>
 
 namespace ks {
@@ -12,5 +14,16 @@ enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed =
 int runSummary(const std::string &file);
 //! `--export-pairs OUT FILE` / `--export-kernels OUT FILE`.
 int runExport(const std::string &out, const std::string &file, bool kernels);
+//! `--export-modules OUT FILE [--per-step]`.
+int runExportModules(const std::string &out, const std::string &file, bool perStep);
+
+//! How `--compare` lines the two traces up and what `--export-diff` writes.
+struct CompareRequest {
+    std::string base, candidate, out;
+    std::string diffBy = "pairs"; //!< pairs | ops | modules | module-types
+    DiffOptions options;
+};
+//! `--compare BASE CANDIDATE --export-diff OUT`.
+int runCompareExport(const CompareRequest &request);
 
 } // namespace ks

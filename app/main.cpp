@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// kinetoscope: the command line of cli.md. Headless modes never open a window.
+// kinetoscope: the command line of docs/cli.md. Headless modes never open a window.
 #include "headless.h"
 #include "version.h"
 
@@ -16,35 +16,70 @@
 
 namespace {
 
+QCommandLineOption flag(const char *name, const char *help)
+{
+    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
+}
+
+QCommandLineOption valued(
+    const char *name, const char *help, const char *value, const char *defaultValue = nullptr)
+{
+    QCommandLineOption o(
+        QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value));
+    if (defaultValue)
+        o.setDefaultValue(QString::fromLatin1(defaultValue));
+    return o;
+}
+
 struct Options {
-    QCommandLineOption demo {
-        QStringLiteral("demo"), QStringLiteral("Open the window on the bundled demo trace.")};
-    QCommandLineOption summary {QStringLiteral("summary"),
-        QStringLiteral("Print a JSON summary of FILE to stdout and exit."), QStringLiteral("FILE")};
-    QCommandLineOption exportPairs {QStringLiteral("export-pairs"),
-        QStringLiteral(
-            "Write the op-pair table of FILE to OUT (CSV; JSON when OUT ends in .json) and exit."),
-        QStringLiteral("OUT")};
-    QCommandLineOption exportKernels {QStringLiteral("export-kernels"),
-        QStringLiteral("Write one row per GPU event of FILE, with its launching op and pair, to "
-                       "OUT and exit."),
-        QStringLiteral("OUT")};
-    QCommandLineOption screenshot {QStringLiteral("screenshot"),
-        QStringLiteral(
-            "Render a view of FILE to OUT (.png or .svg) without showing a window, and exit."),
-        QStringLiteral("OUT")};
-    QCommandLineOption view {QStringLiteral("view"),
-        QStringLiteral("View for --screenshot: timeline, table, chart or window (default)."),
-        QStringLiteral("VIEW"), QStringLiteral("window")};
-    QCommandLineOption select {QStringLiteral("select"),
-        QStringLiteral("Select the K-th (0-based, in time order) forward op named NAME first."),
-        QStringLiteral("NAME[#K]")};
-    QCommandLineOption range {QStringLiteral("range"),
-        QStringLiteral("Visible time range, microseconds from the start of the trace."),
-        QStringLiteral("START_US:END_US")};
-    QCommandLineOption size {QStringLiteral("size"),
-        QStringLiteral("Image size in pixels (default 1600x900)."), QStringLiteral("WIDTHxHEIGHT"),
-        QStringLiteral("1600x900")};
+    QCommandLineOption demo = flag("demo", "Open the window on the bundled demo trace.");
+    QCommandLineOption summary
+        = valued("summary", "Print a JSON summary of FILE to stdout and exit.", "FILE");
+    QCommandLineOption exportPairs = valued("export-pairs",
+        "Write the op-pair table of FILE to OUT (CSV; JSON when OUT ends in .json) and exit.",
+        "OUT");
+    QCommandLineOption exportKernels = valued("export-kernels",
+        "Write one row per GPU event of FILE, with its launching op and pair, to OUT and exit.",
+        "OUT");
+    QCommandLineOption exportModules = valued("export-modules",
+        "Write the module tree of FILE, one row per module path, to OUT and exit.",
+        "OUT");
+    QCommandLineOption perStep
+        = flag("per-step", "With --export-modules: one row per module and ProfilerStep.");
+    QCommandLineOption screenshot = valued("screenshot",
+        "Render a view of FILE (or of a --compare) to OUT (.png or .svg) without a window, and "
+        "exit.",
+        "OUT");
+    QCommandLineOption view = valued(
+        "view", "View for --screenshot: timeline, table, chart or window (default).", "VIEW");
+    QCommandLineOption select = valued("select",
+        "Select the K-th (0-based, in time order) forward op named NAME first.",
+        "NAME[#K]");
+    QCommandLineOption range = valued("range",
+        "Visible time range, microseconds from the start of the trace.",
+        "START_US:END_US");
+    QCommandLineOption size
+        = valued("size", "Image size in pixels (default 1600x900).", "WIDTHxHEIGHT");
+    QCommandLineOption compare = valued("compare",
+        "Compare FILE (the candidate) against BASE pair by pair: with --export-diff or "
+        "--screenshot, "
+        "or in the window.",
+        "BASE");
+    QCommandLineOption exportDiff = valued("export-diff",
+        "With --compare: write the comparison to OUT (CSV; JSON when OUT ends in .json) and exit.",
+        "OUT");
+    QCommandLineOption diffBy = valued("diff-by",
+        "With --export-diff: pairs (default), ops, modules or module-types.",
+        "ROWS",
+        "pairs");
+    QCommandLineOption step
+        = valued("step", "With --compare: compare ProfilerStep#N of both traces.", "N");
+    QCommandLineOption baseStep
+        = valued("base-step", "With --compare: the base trace's step.", "N");
+    QCommandLineOption candidateStep
+        = valued("candidate-step", "With --compare: the candidate's step.", "N");
+    QCommandLineOption meanSteps
+        = flag("mean-steps", "With --compare: compare the mean over all steps.");
 };
 
 int usageError(const QCommandLineParser &parser, const QString &message)
@@ -52,6 +87,48 @@ int usageError(const QCommandLineParser &parser, const QString &message)
     std::fprintf(
         stderr, "kinetoscope: %s\n\n%s", qPrintable(message), qPrintable(parser.helpText()));
     return ks::ExitUsage;
+}
+
+//! The step options of --compare; false with \a error when they are malformed or contradict.
+bool readDiffOptions(
+    const QCommandLineParser &parser, const Options &o, ks::DiffOptions &options, QString &error)
+{
+    auto number = [&](const QCommandLineOption &opt, std::optional<int64_t> &out) {
+        if (!parser.isSet(opt))
+            return true;
+        bool ok = false;
+        out = parser.value(opt).toLongLong(&ok);
+        if (!ok)
+            error = QStringLiteral("--%1 needs a step number").arg(opt.names().first());
+        return ok;
+    };
+    std::optional<int64_t> both;
+    if (!number(o.step, both) || !number(o.baseStep, options.baseStep)
+        || !number(o.candidateStep, options.candidateStep))
+        return false;
+    if (both) {
+        if (options.baseStep || options.candidateStep) {
+            error
+                = QStringLiteral("--step cannot be combined with --base-step or --candidate-step");
+            return false;
+        }
+        options.baseStep = options.candidateStep = both;
+    }
+    options.meanOverSteps = parser.isSet(o.meanSteps);
+    static const QStringList rows = {QStringLiteral("pairs"), QStringLiteral("ops"),
+        QStringLiteral("modules"), QStringLiteral("module-types")};
+    if (!rows.contains(parser.value(o.diffBy))) {
+        error = QStringLiteral("--diff-by must be one of pairs, ops, modules, module-types");
+        return false;
+    }
+    return true;
+}
+
+void useOffscreenPlatform()
+{
+    // Headless: the offscreen platform needs no display.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
 } // namespace
@@ -77,9 +154,10 @@ int main(int argc, char *argv[])
                        "profiler traces."));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    Options o;
+    const Options o;
     for (const QCommandLineOption &opt : {o.demo, o.summary, o.exportPairs, o.exportKernels,
-             o.screenshot, o.view, o.select, o.range, o.size})
+             o.exportModules, o.perStep, o.screenshot, o.view, o.select, o.range, o.size, o.compare,
+             o.exportDiff, o.diffBy, o.step, o.baseStep, o.candidateStep, o.meanSteps})
         parser.addOption(opt);
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -96,17 +174,33 @@ int main(int argc, char *argv[])
     }
 
     const QStringList files = parser.positionalArguments();
+    const bool comparing = parser.isSet(o.compare);
     const int modes = int(parser.isSet(o.summary)) + int(parser.isSet(o.exportPairs))
-        + int(parser.isSet(o.exportKernels)) + int(parser.isSet(o.screenshot));
+        + int(parser.isSet(o.exportKernels)) + int(parser.isSet(o.exportModules))
+        + int(parser.isSet(o.screenshot)) + int(parser.isSet(o.exportDiff));
     if (modes > 1)
         return usageError(parser,
             QStringLiteral(
-                "choose one of --summary, --export-pairs, --export-kernels, --screenshot"));
+                "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
+                "--export-diff, --screenshot"));
     const bool screenshotOnly = parser.isSet(o.view) || parser.isSet(o.select)
         || parser.isSet(o.range) || parser.isSet(o.size);
     if (screenshotOnly && !parser.isSet(o.screenshot))
         return usageError(
             parser, QStringLiteral("--view, --select, --range and --size go with --screenshot"));
+    const bool compareOnly = parser.isSet(o.exportDiff) || parser.isSet(o.diffBy)
+        || parser.isSet(o.step) || parser.isSet(o.baseStep) || parser.isSet(o.candidateStep)
+        || parser.isSet(o.meanSteps);
+    if (compareOnly && !comparing)
+        return usageError(parser,
+            QStringLiteral("--export-diff, --diff-by and the step options go with --compare"));
+    if (parser.isSet(o.perStep) && !parser.isSet(o.exportModules))
+        return usageError(parser, QStringLiteral("--per-step goes with --export-modules"));
+    if (comparing
+        && (parser.isSet(o.summary) || parser.isSet(o.exportPairs) || parser.isSet(o.exportKernels)
+            || parser.isSet(o.exportModules)))
+        return usageError(parser,
+            QStringLiteral("--compare goes with --export-diff, --screenshot or the window"));
 
     if (parser.isSet(o.summary)) {
         if (!files.isEmpty())
@@ -114,15 +208,39 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         return ks::runSummary(parser.value(o.summary).toStdString());
     }
-    if (parser.isSet(o.exportPairs) || parser.isSet(o.exportKernels)) {
-        const bool kernels = parser.isSet(o.exportKernels);
+    if (parser.isSet(o.exportPairs) || parser.isSet(o.exportKernels)
+        || parser.isSet(o.exportModules)) {
+        const QCommandLineOption &mode = parser.isSet(o.exportPairs) ? o.exportPairs
+            : parser.isSet(o.exportKernels)                          ? o.exportKernels
+                                                                     : o.exportModules;
         if (files.size() != 1)
             return usageError(parser,
-                QStringLiteral("--export-%1 OUT FILE needs exactly one FILE")
-                    .arg(kernels ? QStringLiteral("kernels") : QStringLiteral("pairs")));
+                QStringLiteral("--%1 OUT FILE needs exactly one FILE").arg(mode.names().first()));
         QCoreApplication app(argc, argv);
-        const QString out = parser.value(kernels ? o.exportKernels : o.exportPairs);
-        return ks::runExport(out.toStdString(), files.first().toStdString(), kernels);
+        const std::string out = parser.value(mode).toStdString();
+        if (&mode == &o.exportModules)
+            return ks::runExportModules(out, files.first().toStdString(), parser.isSet(o.perStep));
+        return ks::runExport(out, files.first().toStdString(), &mode == &o.exportKernels);
+    }
+
+    ks::DiffOptions diffOptions;
+    if (comparing) {
+        QString error;
+        if (files.size() != 1)
+            return usageError(
+                parser, QStringLiteral("--compare BASE CANDIDATE needs exactly one CANDIDATE"));
+        if (!readDiffOptions(parser, o, diffOptions, error))
+            return usageError(parser, error);
+    }
+    if (parser.isSet(o.exportDiff)) {
+        QCoreApplication app(argc, argv);
+        ks::CompareRequest request;
+        request.base = parser.value(o.compare).toStdString();
+        request.candidate = files.first().toStdString();
+        request.out = parser.value(o.exportDiff).toStdString();
+        request.diffBy = parser.value(o.diffBy).toStdString();
+        request.options = diffOptions;
+        return ks::runCompareExport(request);
     }
     if (parser.isSet(o.screenshot)) {
         if (files.size() != 1)
@@ -134,9 +252,16 @@ int main(int argc, char *argv[])
                 parser.value(o.view), parser.value(o.select), parser.value(o.range),
                 parser.value(o.size), request, error))
             return usageError(parser, error);
-        // Headless: the offscreen platform needs no display.
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
+        if (comparing) {
+            if (request.view == QLatin1String("chart") || !request.selectName.isEmpty()
+                || request.rangeUs)
+                return usageError(parser,
+                    QStringLiteral("a comparison screenshot takes --view window, table or "
+                                   "timeline, and --size"));
+            request.compareBase = parser.value(o.compare);
+            request.diffOptions = diffOptions;
+        }
+        useOffscreenPlatform();
         QApplication app(argc, argv);
         return ks::renderScreenshot(request);
     }
@@ -149,6 +274,9 @@ int main(int argc, char *argv[])
     window.show();
     if (parser.isSet(o.demo))
         window.openDemo();
-    window.openFiles(files);
+    if (comparing)
+        window.openComparison(parser.value(o.compare), files.first(), diffOptions);
+    else
+        window.openFiles(files);
     return app.exec();
 }

@@ -210,6 +210,24 @@ void ComparisonView::rebuildModel()
     m_model = model;
     m_table->setModel(model);
     delete old;
+    // The table is already ordered by the largest change; show the changes first.
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSortIndicator(-1, Qt::AscendingOrder);
+    std::vector<int> first;
+    auto metric = [&](DiffMetric m) {
+        return int(m_grouping == Pairs
+                ? DiffTable::metricColumn(m)
+                : static_cast<const DiffGroupTable &>(*table).metricColumn(m));
+    };
+    const int fwd = metric(DiffMetric::FwdGpu), bwd = metric(DiffMetric::BwdGpu);
+    if (m_grouping == Pairs)
+        first = {DiffTable::FwdName, DiffTable::Status};
+    else
+        first = {0};
+    for (int c : {fwd + 2, fwd + 3, bwd + 2, bwd + 3, fwd, fwd + 1, bwd, bwd + 1})
+        first.push_back(c);
+    for (int visual = 0; visual < int(first.size()); ++visual)
+        header->moveSection(header->visualIndex(first[size_t(visual)]), visual);
     m_table->resizeColumnsToContents();
     for (int c = 0; c < model->columnCount(); ++c)
         m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));

@@ -2,8 +2,12 @@
 #include "mainwindow.h"
 
 #include "chartsview.h"
+#include "comparisonview.h"
 #include "detailspanel.h"
 #include "exporter.h"
+#include "iciclechart.h"
+#include "modulesview.h"
+#include "moduletable.h"
 #include "resources.h"
 #include "tablemodel.h"
 #include "timelineview.h"
@@ -95,6 +99,22 @@ void MainWindow::buildMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
+    file->addAction(tr("&Compare Two Traces…"), this, [this] {
+        // The current trace is the base when there is one; otherwise ask for it too.
+        QString base;
+        if (TraceTab *t = currentTab())
+            base = QString::fromStdString(t->selection()->trace().model->path);
+        else
+            base = QFileDialog::getOpenFileName(
+                this, tr("Base trace (before)"), QString(), kTraceFilter);
+        if (base.isEmpty())
+            return;
+        const QString candidate = QFileDialog::getOpenFileName(this,
+            tr("Candidate trace (after), compared with %1").arg(QFileInfo(base).fileName()),
+            QString(), kTraceFilter);
+        if (!candidate.isEmpty())
+            openComparison(base, candidate);
+    });
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
         if (currentTab())
@@ -119,7 +139,30 @@ void MainWindow::buildMenus()
         if (TraceTab *t = currentTab())
             exportWidget(t->charts()->chartView(), tr("chart"), tr("SVG images (*.svg)"));
     });
+    exportMenu->addAction(tr("Module Icicle as PNG…"), this, [this] {
+        if (TraceTab *t = currentTab())
+            exportWidget(t->modules()->icicle(), tr("module icicle"), tr("PNG images (*.png)"));
+    });
+    exportMenu->addAction(tr("Module Icicle as SVG…"), this, [this] {
+        if (TraceTab *t = currentTab())
+            exportWidget(t->modules()->icicle(), tr("module icicle"), tr("SVG images (*.svg)"));
+    });
     exportMenu->addSeparator();
+    exportMenu->addAction(tr("Module Tree as CSV…"), this, [this] {
+        TraceTab *t = currentTab();
+        if (!t)
+            return;
+        const QString path = askSavePath(tr("Export modules"),
+            tr("CSV files (*.csv);;JSON files (*.json)"), QStringLiteral("csv"));
+        if (path.isEmpty())
+            return;
+        std::string error;
+        if (!ks::exportTable(
+                ModuleTable(*t->selection()->trace().modules), path.toStdString(), error))
+            showError(tr("Export failed"), QString::fromStdString(error));
+        else
+            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    });
     exportMenu->addAction(
         tr("Pair Table as CSV…"), this, [this] { exportTable(false, tr("CSV files (*.csv)")); });
     exportMenu->addAction(
@@ -230,7 +273,7 @@ void MainWindow::openFiles(const QStringList &paths)
 {
     for (const QString &p : paths) {
         if (!p.isEmpty())
-            m_queue.push_back(p);
+            m_queue.push_back({p, false});
     }
     if (!m_loader)
         startNextLoad();
@@ -272,7 +315,8 @@ void MainWindow::startNextLoad()
         m_progressBox->hide();
         return;
     }
-    const QString path = m_queue.front();
+    const QString path = m_queue.front().path;
+    const bool forComparison = m_queue.front().forComparison;
     m_queue.pop_front();
     auto *loader = new TraceLoader(path, this);
     m_loader = loader;
@@ -296,18 +340,28 @@ void MainWindow::startNextLoad()
         startNextLoad();
     };
     connect(loader, &TraceLoader::finished, this,
-        [this, path, name, done](std::shared_ptr<const LoadedTrace> trace) {
+        [this, path, name, done, forComparison](std::shared_ptr<const LoadedTrace> trace) {
             addRecent(path);
             statusBar()->showMessage(
                 tr("Loaded %1 in %2 s").arg(name).arg(trace->seconds, 0, 'f', 2), 5000);
-            addTrace(std::move(trace), name);
+            if (forComparison)
+                comparisonTraceLoaded(path, trace);
+            else
+                addTrace(std::move(trace), name);
             done();
         });
-    connect(loader, &TraceLoader::failed, this, [this, done](const QString &message) {
-        emit loadFailed(message);
-        showError(tr("Cannot open trace"), message);
-        done();
-    });
+    connect(loader, &TraceLoader::failed, this,
+        [this, done, path, forComparison](const QString &message) {
+            if (forComparison) {
+                // The comparison cannot happen without both traces.
+                std::erase_if(m_pendingComparisons, [&](const PendingComparison &c) {
+                    return c.base == path || c.candidate == path;
+                });
+            }
+            emit loadFailed(message);
+            showError(tr("Cannot open trace"), message);
+            done();
+        });
     connect(loader, &TraceLoader::cancelled, this, [this, name, done] {
         statusBar()->showMessage(tr("Loading %1 cancelled").arg(name), 5000);
         done();
@@ -330,6 +384,60 @@ TraceTab *MainWindow::addTrace(std::shared_ptr<const LoadedTrace> trace, const Q
     onCurrentTabChanged();
     emit traceOpened(tab);
     return tab;
+}
+
+void MainWindow::openComparison(
+    const QString &base, const QString &candidate, const DiffOptions &options)
+{
+    m_pendingComparisons.push_back({base, candidate, options, nullptr, nullptr});
+    m_queue.push_back({base, true});
+    m_queue.push_back({candidate, true});
+    if (!m_loader)
+        startNextLoad();
+}
+
+void MainWindow::comparisonTraceLoaded(
+    const QString &path, const std::shared_ptr<const LoadedTrace> &trace)
+{
+    for (auto it = m_pendingComparisons.begin(); it != m_pendingComparisons.end(); ++it) {
+        if (it->base == path && !it->baseTrace)
+            it->baseTrace = trace;
+        else if (it->candidate == path && !it->candidateTrace)
+            it->candidateTrace = trace;
+        else
+            continue;
+        if (it->baseTrace && it->candidateTrace) {
+            PendingComparison ready = std::move(*it);
+            m_pendingComparisons.erase(it);
+            addComparison(ready.baseTrace, ready.candidateTrace, ready.options);
+        }
+        return;
+    }
+}
+
+ComparisonView *MainWindow::addComparison(std::shared_ptr<const LoadedTrace> base,
+    std::shared_ptr<const LoadedTrace> candidate,
+    const DiffOptions &options)
+{
+    auto *view = new ComparisonView(base, candidate, options, m_tabs);
+    if (!view->isValid()) {
+        m_comparisonError = view->error();
+        delete view;
+        showError(tr("Cannot compare"), m_comparisonError);
+        return nullptr;
+    }
+    if (m_tabs->count() == 1 && m_tabs->widget(0)->objectName() == QLatin1String("emptyHint")) {
+        QWidget *hint = m_tabs->widget(0);
+        m_tabs->removeTab(0);
+        hint->deleteLater();
+    }
+    const QString title
+        = tr("%1 ↔ %2").arg(QFileInfo(QString::fromStdString(base->model->path)).fileName(),
+            QFileInfo(QString::fromStdString(candidate->model->path)).fileName());
+    const int index = m_tabs->addTab(view, title);
+    m_tabs->setCurrentIndex(index);
+    emit comparisonOpened(view);
+    return view;
 }
 
 TraceTab *MainWindow::currentTab() const
@@ -395,7 +503,13 @@ void MainWindow::dropEvent(QDropEvent *event)
         if (url.isLocalFile())
             paths << url.toLocalFile();
     }
-    openFiles(paths);
+    // Shift + drop of one file onto a trace compares it (the candidate) with that trace.
+    TraceTab *tab = currentTab();
+    if ((event->modifiers() & Qt::ShiftModifier) && tab && paths.size() == 1)
+        openComparison(
+            QString::fromStdString(tab->selection()->trace().model->path), paths.first());
+    else
+        openFiles(paths);
     event->acceptProposedAction();
 }
 
@@ -418,6 +532,10 @@ QString MainWindow::askSavePath(const QString &title, const QString &filter, con
 
 void MainWindow::exportTimeline(const QString &filter, qreal scale)
 {
+    if (auto *comparison = qobject_cast<ComparisonView *>(m_tabs->currentWidget())) {
+        exportWidget(comparison->timelines(), tr("timelines"), filter);
+        return;
+    }
     TraceTab *t = currentTab();
     if (!t)
         return;
@@ -450,7 +568,8 @@ void MainWindow::exportWidget(QWidget *widget, const QString &what, const QStrin
 void MainWindow::exportTable(bool kernels, const QString &filter)
 {
     TraceTab *t = currentTab();
-    if (!t)
+    auto *comparison = qobject_cast<ComparisonView *>(m_tabs->currentWidget());
+    if (!t && !comparison)
         return;
     const bool json = filter.contains(QLatin1String("json"));
     const QString path = askSavePath(kernels ? tr("Export GPU events") : tr("Export pairs"), filter,
@@ -458,7 +577,10 @@ void MainWindow::exportTable(bool kernels, const QString &filter)
     if (path.isEmpty())
         return;
     QString error;
-    if (!Exporter::saveTable(kernels ? t->kernelModel() : t->pairModel(), path, error))
+    const TableModel *model = comparison ? comparison->model()
+        : kernels                        ? t->kernelModel()
+                                         : t->pairModel();
+    if (!Exporter::saveTable(model, path, error))
         showError(tr("Export failed"), error);
     else
         statusBar()->showMessage(tr("Saved %1").arg(path), 5000);

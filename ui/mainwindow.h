@@ -2,6 +2,7 @@
 #pragma once
 
 #include "loadedtrace.h"
+#include "tracediff.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -20,6 +21,7 @@ class QTabWidget;
 
 namespace ks {
 
+class ComparisonView;
 class DetailsPanel;
 class TraceLoader;
 class TraceTab;
@@ -40,6 +42,17 @@ public:
     void openDemo();
     //! Adds a tab for an already loaded trace.
     TraceTab *addTrace(std::shared_ptr<const LoadedTrace> trace, const QString &title);
+    //! Loads \a base and \a candidate in the background and opens their comparison in a tab.
+    void openComparison(
+        const QString &base, const QString &candidate, const DiffOptions &options = {});
+    /*!
+     * Adds a comparison tab; null when the options name a step a trace lacks (the reason is in
+     * lastComparisonError(), and shown in a dialog).
+     */
+    ComparisonView *addComparison(std::shared_ptr<const LoadedTrace> base,
+        std::shared_ptr<const LoadedTrace> candidate,
+        const DiffOptions &options = {});
+    const QString &lastComparisonError() const { return m_comparisonError; }
     TraceTab *currentTab() const;
     QTabWidget *tabs() const { return m_tabs; }
     DetailsPanel *details() const { return m_details; }
@@ -53,6 +66,7 @@ public:
 
 signals:
     void traceOpened(ks::TraceTab *tab);
+    void comparisonOpened(ks::ComparisonView *view);
     void loadFailed(const QString &message);
 
 protected:
@@ -74,12 +88,26 @@ private:
     QTabWidget *m_tabs;
     DetailsPanel *m_details;
     QMenu *m_recentMenu = nullptr;
-    std::deque<QString> m_queue;
+    struct QueuedLoad {
+        QString path;
+        bool forComparison = false; //!< goes to a pending comparison, not a tab of its own
+    };
+    std::deque<QueuedLoad> m_queue;
     QPointer<TraceLoader> m_loader;
     QWidget *m_progressBox = nullptr;
     QLabel *m_progressLabel = nullptr;
     QProgressBar *m_progressBar = nullptr;
     QPushButton *m_cancelButton = nullptr;
+    QString m_comparisonError;
+    //! A comparison waiting for its traces: paths, options, and what has loaded so far.
+    struct PendingComparison {
+        QString base, candidate;
+        DiffOptions options;
+        std::shared_ptr<const LoadedTrace> baseTrace, candidateTrace;
+    };
+    std::vector<PendingComparison> m_pendingComparisons;
+    void comparisonTraceLoaded(
+        const QString &path, const std::shared_ptr<const LoadedTrace> &trace);
 };
 
 } // namespace ks

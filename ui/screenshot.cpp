@@ -2,6 +2,7 @@
 #include "screenshot.h"
 
 #include "chartsview.h"
+#include "comparisonview.h"
 #include "exporter.h"
 #include "mainwindow.h"
 #include "timelineview.h"
@@ -158,8 +159,45 @@ bool parseScreenshotRequest(const QString &out,
     return true;
 }
 
+namespace {
+
+//! `--compare BASE FILE --screenshot OUT`: the comparison view, its largest change selected.
+int renderComparison(const ScreenshotRequest &r)
+{
+    OpenResult base = openTrace(r.compareBase.toStdString());
+    if (!base.trace)
+        return fail(ExitLoadFailed, QString::fromStdString(base.error));
+    OpenResult candidate = openTrace(r.file.toStdString());
+    if (!candidate.trace)
+        return fail(ExitLoadFailed, QString::fromStdString(candidate.error));
+    MainWindow window;
+    ComparisonView *view = window.addComparison(base.trace, candidate.trace, r.diffOptions);
+    if (!view)
+        return fail(ExitUsage, QStringLiteral("kinetoscope: ") + window.lastComparisonError());
+    QWidget *target = r.view == QLatin1String("table") ? static_cast<QWidget *>(view->table())
+        : r.view == QLatin1String("timeline")          ? view->timelines()
+                                                       : static_cast<QWidget *>(&window);
+    if (target != &window)
+        target->setParent(nullptr);
+    target->resize(r.size);
+    target->setAttribute(Qt::WA_DontShowOnScreen, true);
+    target->show();
+    QApplication::processEvents();
+    view->selectRow(0);
+    QApplication::processEvents();
+    QString error;
+    const bool ok = Exporter::saveWidget(target, r.out, 1, error, r.size);
+    if (target != &window)
+        target->deleteLater();
+    return ok ? ExitOk : fail(ExitWriteFailed, error);
+}
+
+} // namespace
+
 int renderScreenshot(const ScreenshotRequest &r)
 {
+    if (!r.compareBase.isEmpty())
+        return renderComparison(r);
     OpenResult opened = openTrace(r.file.toStdString());
     if (!opened.trace)
         return fail(ExitLoadFailed, QString::fromStdString(opened.error));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "tracediff.h"
+
 #include <QSize>
 #include <QString>
 
@@ -18,6 +20,8 @@ struct ScreenshotRequest {
     int selectIndex = 0; //!< K of NAME#K
     std::optional<std::pair<double, double>> rangeUs;
     QSize size {1600, 900};
+    QString compareBase; //!< set: a comparison of file (the candidate) against this base
+    DiffOptions diffOptions;
 };
 
 //! Validates the options; false with a usage message in \a error.

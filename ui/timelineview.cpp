@@ -305,6 +305,13 @@ void TimelineView::revealSlice(SliceId s)
     update();
 }
 
+void TimelineView::setHighlight(std::vector<SliceId> slices)
+{
+    std::sort(slices.begin(), slices.end());
+    m_highlight = std::move(slices);
+    update();
+}
+
 void TimelineView::setShowAllArrows(bool on)
 {
     m_showAllArrows = on;
@@ -561,6 +568,23 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
             }
         }
         flush();
+    }
+    // Highlighted slices (a module's work) get a translucent wash and an outline.
+    const Lane &laneInfo = m_model.lanes[lane];
+    auto first = std::lower_bound(m_highlight.begin(), m_highlight.end(), laneInfo.sliceBegin);
+    auto last = std::lower_bound(first, m_highlight.end(), laneInfo.sliceEnd);
+    for (auto it = first; it != last; ++it) {
+        const SliceId h = *it;
+        const uint32_t d = m_laneCollapsed[lane] ? 0 : t.depth[h];
+        const double x0 = xOf(double(t.start[h] - m_model.minTime), size.width());
+        const double x1 = std::max(x0 + 2, xOf(double(t.end(h) - m_model.minTime), size.width()));
+        if (x1 < kLabelWidth || x0 > size.width())
+            continue;
+        const QRectF r(x0, top + kLanePad + d * kRowHeight + 0.5, x1 - x0, kRowHeight - 1);
+        p.fillRect(r, QColor(255, 215, 0, 90));
+        p.setPen(QPen(QColor(200, 140, 0), 1.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r);
     }
     // Outline the selection and its counterparts when they are on this lane.
     auto outline = [&](SliceId s, const QColor &color, qreal w) {

@@ -46,6 +46,9 @@ public:
     //! Makes \a slice visible: scrolls to its lane and zooms when it is off screen or tiny.
     void revealSlice(SliceId slice);
 
+    //! Highlights \a slices (a module's calls and backward nodes), any lanes; empty clears.
+    void setHighlight(std::vector<SliceId> slices);
+    const std::vector<SliceId> &highlight() const { return m_highlight; }
     void setShowAllArrows(bool on);
     bool showAllArrows() const { return m_showAllArrows; }
     //! Highlights matches of \a pattern (a regular expression over names); empty clears.
@@ -135,6 +138,7 @@ private:
     QScrollBar *m_scrollBar;
 
     bool m_showAllArrows = false;
+    std::vector<SliceId> m_highlight; //!< sorted, so each lane's share is one range
     QRegularExpression m_findRegex;
     std::vector<SliceId> m_findMatches;
     std::vector<bool> m_nameMatches; //!< by StringId

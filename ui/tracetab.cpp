@@ -2,6 +2,7 @@
 #include "tracetab.h"
 
 #include "chartsview.h"
+#include "modulesview.h"
 #include "pairgroups.h"
 #include "pairtable.h"
 #include "summary.h"
@@ -69,6 +70,25 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     m_bottom->addTab(buildKernelPage(), tr("GPU events"));
     m_charts = new ChartsView(m_selection, m_groups, m_bottom);
     m_bottom->addTab(m_charts, tr("Charts"));
+    m_modules = new ModulesView(*m_trace->modules, m_bottom);
+    m_bottom->addTab(m_modules, tr("Modules"));
+    // A module's calls and its backward nodes — scattered over the backward pass — light up in the
+    // timeline, framed from the first to the last.
+    connect(m_modules, &ModulesView::moduleSelected, this, [this](ModuleId id) {
+        std::vector<SliceId> slices = m_trace->modules->highlightSlices(id, true);
+        if (id == 0)
+            slices.clear(); // the root is everything
+        if (!slices.empty()) {
+            const SliceTable &t = m_trace->model->slices;
+            TimeNs from = t.start[slices.front()], to = t.end(slices.front());
+            for (SliceId s : slices) {
+                from = std::min(from, t.start[s]);
+                to = std::max(to, t.end(s));
+            }
+            m_timeline->zoomToInterval(from, to);
+        }
+        m_timeline->setHighlight(std::move(slices));
+    });
     splitter->addWidget(m_bottom);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);

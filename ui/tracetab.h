@@ -21,6 +21,7 @@ class TableModel;
 class TimelineView;
 class PairGroupTable;
 class ChartsView;
+class ModulesView;
 
 /*!
  * One open trace: the timeline above, the pair and kernel tables (and charts) below, sharing one
@@ -38,6 +39,7 @@ public:
     TableModel *pairModel() const { return m_pairModel; }
     TableModel *kernelModel() const { return m_kernelModel; }
     ChartsView *charts() const { return m_charts; }
+    ModulesView *modules() const { return m_modules; }
     QLineEdit *pairFilter() const { return m_filter; }
     QTabWidget *bottomTabs() const { return m_bottom; }
     //! Switches the pair table between one row per pair and one row per op kind.
@@ -74,6 +76,7 @@ private:
     TableModel *m_kernelModel = nullptr;
     std::shared_ptr<const PairGroupTable> m_groups;
     ChartsView *m_charts = nullptr;
+    ModulesView *m_modules = nullptr;
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_regex = nullptr;
     QComboBox *m_mode = nullptr;

@@ -259,7 +259,8 @@ private slots:
         QFile in(m_demo);
         QVERIFY(in.open(QIODevice::ReadOnly));
         const QByteArray gz = in.readAll();
-        const QString cut = test::writeTemp(QStringLiteral("cut.pt.trace.json.gz"), gz.left(gz.size() / 2));
+        const QString cut
+            = test::writeTemp(QStringLiteral("cut.pt.trace.json.gz"), gz.left(gz.size() / 2));
         MainWindow window;
         window.show();
         TraceTab *tab = openAndWait(window, cut);

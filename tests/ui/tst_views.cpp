@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// The Modules tab and the comparison view, driven as a user would (offscreen).
+#include "comparisonview.h"
+#include "difftable.h"
+#include "exporter.h"
+#include "iciclechart.h"
+#include "mainwindow.h"
+#include "modulesview.h"
+#include "tablemodel.h"
+#include "testutil.h"
+#include "timelineview.h"
+#include "tracetab.h"
+
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTableView>
+#include <QTest>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
+
+#include <set>
+
+using namespace ks;
+
+namespace {
+QString mi300()
+{
+    return test::sharedTracesDir()
+        + QStringLiteral("/tl_mi300_ddp_resnet18_no_pool_train_resnet18.json.gz");
+}
+} // namespace
+
+class TestViews : public QObject {
+    Q_OBJECT
+    QString m_demo;
+    QString m_slow; // the demo with every kernel of one op twice as long
+
+private slots:
+    void initTestCase()
+    {
+        qRegisterMetaType<ks::TraceTab *>();
+        qRegisterMetaType<ks::ComparisonView *>();
+        m_demo = test::tempDir() + QStringLiteral("/demo.json");
+        QCOMPARE(test::run(test::gentracePath(), {m_demo}).exitCode, 0);
+    }
+
+    // Selecting a module in the tree highlights its calls and backward nodes in the timeline;
+    // the icicle selects the same module and exports as PNG and SVG.
+    void moduleSelectionHighlightsItsWork()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        QVERIFY(opened.trace);
+        MainWindow window;
+        window.resize(1600, 1000);
+        TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
+        window.show();
+        const ModuleTree &tree = *opened.trace->modules;
+        QCOMPARE(tree.source(), ModuleTree::Source::Modules);
+        const ModuleId linear = tree.find("DemoNet_0/TransformerBlock_0/SelfAttention_0/Linear_1");
+        QVERIFY2(linear != kNoModule, "the demo model has an attention block with linear layers");
+        tab->modules()->selectModule(linear);
+        const std::vector<SliceId> &lit = tab->timeline()->highlight();
+        QCOMPARE(lit, tree.highlightSlices(linear, true));
+        // Its forward calls (one per step) and its backward nodes, on two threads.
+        const SliceTable &t = opened.trace->model->slices;
+        std::set<LaneId> lanes;
+        for (SliceId s : lit)
+            lanes.insert(t.lane[s]);
+        QCOMPARE(lanes.size(), size_t(2));
+        QCOMPARE(tree.forwardSlices(linear).size(), size_t(3));
+        QVERIFY(!tree.backwardNodes(linear).empty());
+        // The highlight is drawn: the wash colour appears in the timeline.
+        const QImage image = tab->timeline()->grab().toImage();
+        int washed = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = TimelineView::kLabelWidth; x < image.width(); x += 2) {
+                const QColor c = image.pixelColor(x, y);
+                washed += c.red() > 180 && c.green() > 130 && c.blue() < 120
+                    && c.red() - c.blue() > 100;
+            }
+        QVERIFY(washed > 10);
+
+        // The icicle: clicking the module's box selects it in the tree too.
+        IcicleChart *icicle = tab->modules()->icicle();
+        icicle->resize(1200, 200);
+        const QRectF box = icicle->boxOf(linear);
+        QVERIFY(!box.isEmpty());
+        tab->modules()->selectModule(0);
+        QTest::mouseClick(icicle, Qt::LeftButton, {}, box.center().toPoint());
+        QCOMPARE(tab->modules()->selectedModule(), linear);
+        QString error;
+        const QString png = test::tempDir() + QStringLiteral("/icicle.png");
+        const QString svg = test::tempDir() + QStringLiteral("/icicle.svg");
+        QVERIFY(Exporter::saveWidget(icicle, png, 1, error));
+        QVERIFY(Exporter::saveWidget(icicle, svg, 1, error));
+        QImage picture;
+        QVERIFY(picture.load(png));
+        QCOMPARE(picture.size(), QSize(1200, 200));
+        QVERIFY(QSvgRenderer(svg).isValid());
+    }
+
+    void moduleTreeSortsAndFilters()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        ModulesView view(*opened.trace->modules);
+        QTreeWidget *tree = view.tree();
+        tree->sortByColumn(4, Qt::DescendingOrder); // bwd GPU µs
+        QTreeWidgetItem *root = tree->topLevelItem(0);
+        QVERIFY(root);
+        QTreeWidgetItem *net = root->child(0);
+        for (int i = 1; i < net->childCount(); ++i)
+            QVERIFY(net->child(i - 1)->data(4, Qt::UserRole).toDouble()
+                >= net->child(i)->data(4, Qt::UserRole).toDouble());
+        // A filter keeps the matches and their ancestors.
+        auto *filter = view.findChild<QLineEdit *>();
+        QVERIFY(filter);
+        filter->setText(QStringLiteral("LayerNorm"));
+        int shown = 0;
+        for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+            if (!(*it)->isHidden() && (*it)->childCount() == 0)
+                QVERIFY((*it)->toolTip(0).contains(QLatin1String("LayerNorm")));
+            shown += !(*it)->isHidden();
+        }
+        QVERIFY(shown >= 3);
+    }
+
+    // The comparison: a candidate whose conv kernels ran twice as long shows exactly the conv
+    // pairs changed; selecting one selects it in both timelines, framed on the same span.
+    void comparisonFindsTheSlowerPairs()
+    {
+        QFile in(m_demo);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        // Double the duration of every implicit-GEMM convolution kernel in the candidate.
+        QByteArray out;
+        qsizetype pos = 0;
+        int scaled = 0;
+        while (true) {
+            const qsizetype k = text.indexOf("\"name\": \"sm80_xmma_fprop_implicit_gemm", pos);
+            if (k < 0)
+                break;
+            const qsizetype d = text.indexOf("\"dur\": ", k);
+            const qsizetype end = text.indexOf(',', d);
+            const double dur = text.mid(d + 7, end - d - 7).toDouble();
+            out += text.mid(pos, d + 7 - pos) + QByteArray::number(dur * 2, 'f', 3);
+            pos = end;
+            ++scaled;
+        }
+        out += text.mid(pos);
+        QVERIFY(scaled > 0);
+        m_slow = test::writeTemp(QStringLiteral("slow.json"), out);
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy opened(&window, &MainWindow::comparisonOpened);
+        window.openComparison(m_demo, m_slow);
+        QVERIFY(opened.wait(60000));
+        auto *view = opened.first().first().value<ComparisonView *>();
+        QVERIFY(view);
+        const TraceDiff &diff = view->diff();
+        QCOMPARE(diff.count(DiffStatus::OnlyBase), 0u);
+        QCOMPARE(diff.count(DiffStatus::OnlyCandidate), 0u);
+        int changed = 0;
+        for (const DiffEntry &e : diff.entries()) {
+            if (e.delta(DiffMetric::FwdGpu) != 0) {
+                ++changed;
+                QCOMPARE(std::string(diff.base().model().sliceName(
+                             diff.base().rows()[size_t(e.base.row)].forward)),
+                    std::string("aten::conv2d"));
+                QVERIFY(e.delta(DiffMetric::FwdGpu) > 0);
+            }
+            QCOMPARE(e.delta(DiffMetric::BwdGpu), 0.0);
+        }
+        QCOMPARE(changed, 6); // two convolutions × three steps
+        // The first row is the largest change: a conv2d; selecting it selects both sides.
+        view->selectRow(0);
+        QCOMPARE(view->table()->model()->index(0, DiffTable::FwdName).data().toString(),
+            QStringLiteral("aten::conv2d"));
+        const SliceId b = view->baseSelection()->current();
+        const SliceId c = view->candidateSelection()->current();
+        QVERIFY(b != kNoSlice && c != kNoSlice);
+        QVERIFY(view->baseTimeline()->slicePoint(b));
+        QVERIFY(view->candidateTimeline()->slicePoint(c));
+        QCOMPARE(view->baseTimeline()->rangeSpan(), view->candidateTimeline()->rangeSpan());
+        // Grouped by op: one group changed.
+        view->setGrouping(ComparisonView::ByOp);
+        QVERIFY(view->model()->rowCount() > 1);
+    }
+
+    void moduleTreeOnASharedTrace()
+    {
+        if (test::sharedTracesDir().isEmpty())
+            QSKIP("../shared/traces is absent");
+        OpenResult opened = openTrace(mi300().toStdString());
+        QVERIFY(opened.trace);
+        ModulesView view(*opened.trace->modules);
+        view.resize(1400, 800);
+        // Verified against tests/reference/module_reference.py (see tst_moduletree).
+        const ModuleId conv
+            = opened.trace->modules->find("ResNet_0/Sequential_0/BasicBlock_0/Conv2d_1");
+        QVERIFY(conv != kNoModule);
+        view.selectModule(conv);
+        QTreeWidgetItem *item = view.tree()->currentItem();
+        QCOMPARE(item->text(2), QStringLiteral("3844.082"));
+        QCOMPARE(item->text(4), QStringLiteral("9189.145"));
+        view.grab().save(test::tempDir() + QStringLiteral("/modules-mi300.png"));
+    }
+};
+
+QTEST_MAIN(TestViews)
+#include "tst_views.moc"

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#include "modulesview.h"
+
+#include "iciclechart.h"
+#include "pairtable.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ks {
+
+namespace {
+
+enum Column { Name, Calls, FwdGpu, FwdGpuSelf, BwdGpu, BwdGpuSelf, BwdOther, Cpu, ColumnCount };
+
+//! Sorts numerically on the numeric columns (the number is kept in Qt::UserRole).
+class ModuleItem : public QTreeWidgetItem {
+public:
+    using QTreeWidgetItem::QTreeWidgetItem;
+    bool operator<(const QTreeWidgetItem &other) const override
+    {
+        const int c = treeWidget() ? treeWidget()->sortColumn() : 0;
+        if (c == Name)
+            return text(c) < other.text(c);
+        return data(c, Qt::UserRole).toDouble() < other.data(c, Qt::UserRole).toDouble();
+    }
+};
+
+QString us(TimeNs ns)
+{
+    return QString::fromStdString(microsText(ns));
+}
+
+} // namespace
+
+ModulesView::ModulesView(const ModuleTree &tree, QWidget *parent)
+    : QWidget(parent)
+    , m_modules(tree)
+    , m_step(ModuleTree::kWholeTrace)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 2, 0, 0);
+    auto *row = new QHBoxLayout;
+    row->setContentsMargins(6, 0, 6, 0);
+    m_stepBox = new QComboBox(this);
+    m_stepBox->setObjectName(QStringLiteral("moduleStep"));
+    m_stepBox->addItem(tr("Whole trace"));
+    for (const ProfilerStep &s : tree.steps())
+        m_stepBox->addItem(tr("ProfilerStep#%1").arg(s.number));
+    connect(m_stepBox, &QComboBox::currentIndexChanged, this, [this](int i) { setStep(i - 1); });
+    row->addWidget(m_stepBox);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter modules"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, this, &ModulesView::applyFilter);
+    row->addWidget(m_filter, 1);
+    m_source
+        = new QLabel(QString::fromUtf8(ModuleTree::sourceDescription(tree.source()).data()), this);
+    m_source->setObjectName(QStringLiteral("moduleSource"));
+    m_source->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    row->addWidget(m_source);
+    layout->addLayout(row);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_tree = new QTreeWidget(splitter);
+    m_tree->setObjectName(QStringLiteral("moduleTree"));
+    m_tree->setColumnCount(ColumnCount);
+    m_tree->setHeaderLabels({tr("module"), tr("calls"), tr("fwd GPU µs"), tr("fwd GPU self"),
+        tr("bwd GPU µs"), tr("bwd GPU self"), tr("bwd other µs"), tr("CPU µs")});
+    m_tree->setSortingEnabled(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->header()->setSortIndicator(-1, Qt::AscendingOrder);
+    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        if (!item)
+            return;
+        const auto id = ModuleId(item->data(0, Qt::UserRole).toUInt());
+        if (id != m_selected) {
+            m_selected = id;
+            m_icicle->setSelected(id);
+            emit moduleSelected(id);
+        }
+    });
+
+    auto *scroll = new QScrollArea(splitter);
+    m_icicle = new IcicleChart(tree, scroll);
+    m_icicle->setObjectName(QStringLiteral("icicle"));
+    scroll->setWidget(m_icicle);
+    scroll->setWidgetResizable(true);
+    connect(m_icicle, &IcicleChart::moduleClicked, this, &ModulesView::selectModule);
+    splitter->addWidget(m_tree);
+    splitter->addWidget(scroll);
+    layout->addWidget(splitter, 1);
+    fill();
+}
+
+void ModulesView::fill()
+{
+    m_tree->clear();
+    const auto &nodes = m_modules.nodes();
+    m_items.assign(nodes.size(), nullptr);
+    for (ModuleId id = 0; id < nodes.size(); ++id) {
+        const ModuleNode &n = nodes[id];
+        const ModuleTimes &t = m_modules.times(id, m_step);
+        auto *item
+            = n.parent == kNoModule ? new ModuleItem(m_tree) : new ModuleItem(m_items[n.parent]);
+        m_items[id] = item;
+        item->setText(Name, QString::fromStdString(n.name));
+        item->setToolTip(Name, QString::fromStdString(n.path));
+        item->setData(0, Qt::UserRole, uint(id));
+        const std::pair<int, double> numbers[] = {{Calls, double(t.calls)},
+            {FwdGpu, double(t.forwardTotal.time)}, {FwdGpuSelf, double(t.forwardSelf.time)},
+            {BwdGpu, double(t.backwardTotal.time)}, {BwdGpuSelf, double(t.backwardSelf.time)},
+            {BwdOther, double(t.backwardOtherTotal.time)}, {Cpu, double(t.cpuTotal)}};
+        for (const auto &[c, v] : numbers) {
+            item->setData(c, Qt::UserRole, v);
+            item->setText(c, c == Calls ? QString::number(t.calls) : us(TimeNs(v)));
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        }
+    }
+    m_tree->expandToDepth(2);
+    m_tree->header()->resizeSections(QHeaderView::ResizeToContents);
+    m_tree->setColumnWidth(Name, std::min(m_tree->columnWidth(Name) + 40, 380));
+    if (m_selected < m_items.size())
+        m_tree->setCurrentItem(m_items[m_selected]);
+    applyFilter(m_filter->text());
+}
+
+void ModulesView::setStep(int stepIndex)
+{
+    m_step = stepIndex;
+    m_icicle->setStep(stepIndex);
+    fill();
+}
+
+void ModulesView::selectModule(ModuleId id)
+{
+    if (id >= m_items.size())
+        return;
+    m_tree->setCurrentItem(m_items[id]); // emits moduleSelected through currentItemChanged
+    m_tree->scrollToItem(m_items[id]);
+}
+
+void ModulesView::applyFilter(const QString &text)
+{
+    // A module shows when it or a descendant matches; ancestors stay to give the path.
+    const auto &nodes = m_modules.nodes();
+    std::vector<bool> visible(nodes.size(), text.isEmpty());
+    if (!text.isEmpty()) {
+        for (ModuleId id = ModuleId(nodes.size()); id-- > 0;) {
+            const bool match
+                = QString::fromStdString(nodes[id].path).contains(text, Qt::CaseInsensitive);
+            if (match)
+                visible[id] = true;
+            if (visible[id] && nodes[id].parent != kNoModule)
+                visible[nodes[id].parent] = true;
+        }
+    }
+    for (ModuleId id = 0; id < nodes.size(); ++id)
+        m_items[id]->setHidden(!visible[id]);
+}
+
+} // namespace ks
