@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The command line of cli.md, run as a user runs it: the real binary, its exit codes, its stdout.
+#include "comparedtraces.h"
+#include "moduletable.h"
 #include "pairtable.h"
 #include "testutil.h"
 
@@ -192,6 +194,73 @@ private slots:
         const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
         QCOMPARE(size_t(lines.size() - 1), opened.trace->graph->gpuEvents().size());
         QVERIFY(lines.first().startsWith("name,kind,device,stream,ts,dur,correlation,launch_name"));
+    }
+
+    void exportModulesOneRowPerModulePath()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        QVERIFY(opened.trace);
+        const size_t modules = opened.trace->modules->nodes().size();
+        const QString csv = test::tempDir() + QStringLiteral("/modules.csv");
+        const auto r = test::run(test::appPath(), args({QStringLiteral("--export-modules"), csv, m_demo}));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.contains("nn.Module")); // says where the tree came from
+        const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
+        QCOMPARE(size_t(lines.size() - 1), modules);
+        QVERIFY(lines.first().startsWith("module,name,depth,step,calls,"));
+        QVERIFY(lines[1].startsWith("(all),"));
+        const auto perStep = test::run(test::appPath(),
+            args({QStringLiteral("--export-modules"), QStringLiteral("-"), QStringLiteral("--per-step"), m_demo}));
+        QCOMPARE(perStep.exitCode, 0);
+        QCOMPARE(size_t(perStep.out.trimmed().split('\n').size() - 1), modules * 3); // three steps
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--per-step"), m_demo})).exitCode, 1);
+    }
+
+    void compareExportsTheDiff()
+    {
+        const QString candidate = test::tempDir() + QStringLiteral("/candidate.json");
+        QCOMPARE(test::run(test::gentracePath(), args({QStringLiteral("--seed"), QStringLiteral("5"), candidate})).exitCode, 0);
+        OpenResult base = openTrace(m_demo.toStdString()), cand = openTrace(candidate.toStdString());
+        std::string error;
+        auto compared = ComparedTraces::make(base.trace, cand.trace, {}, error);
+        QVERIFY(compared);
+        const QString csv = test::tempDir() + QStringLiteral("/diff.csv");
+        const auto r = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"), csv, candidate}));
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
+        QCOMPARE(size_t(lines.size() - 1), compared->diff->entries().size());
+        QVERIFY(lines.first().startsWith("status,changes,fwd_name,"));
+        // Same model, other seed: every pair matches, only times differ.
+        QCOMPARE(compared->diff->count(DiffStatus::Matched), uint32_t(compared->diff->entries().size()));
+        const auto ops = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
+                                                            QStringLiteral("-"), QStringLiteral("--diff-by"), QStringLiteral("ops"), candidate}));
+        QCOMPARE(ops.exitCode, 0);
+        QVERIFY(ops.out.startsWith("fwd_name,input_dims,bwd_names,"));
+        const auto step = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
+                                                             QStringLiteral("-"), QStringLiteral("--step"), QStringLiteral("11"), candidate}));
+        QCOMPARE(step.exitCode, 0);
+        QCOMPARE(step.out.trimmed().split('\n').size() - 1, 30); // the demo has 30 pair rows per step
+        const auto missingStep = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
+                                                                    QStringLiteral("-"), QStringLiteral("--step"), QStringLiteral("99"), candidate}));
+        QCOMPARE(missingStep.exitCode, 1);
+        QVERIFY(missingStep.err.contains("99"));
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-diff"), csv, candidate})).exitCode, 1);
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"), csv})).exitCode, 1);
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--compare"), test::tempDir() + QStringLiteral("/none.json"),
+                                                    QStringLiteral("--export-diff"), csv, candidate})).exitCode, 2);
+        const QString png = test::tempDir() + QStringLiteral("/compare.png");
+        const auto shot = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--screenshot"), png,
+                                                             QStringLiteral("--size"), QStringLiteral("1200x800"), candidate}));
+        QCOMPARE(shot.exitCode, 0);
+        // PNG: width and height are the big-endian words at bytes 16 and 20 (IHDR).
+        const QByteArray header = readFile(png).left(24);
+        QVERIFY(header.startsWith("\x89PNG"));
+        auto word = [&](int at) {
+            return (uint32_t(uint8_t(header[at])) << 24) | (uint32_t(uint8_t(header[at + 1])) << 16)
+                | (uint32_t(uint8_t(header[at + 2])) << 8) | uint32_t(uint8_t(header[at + 3]));
+        };
+        QCOMPARE(word(16), 1200u);
+        QCOMPARE(word(20), 800u);
     }
 
     // A write that fails (here: the file-size limit, like a full disk) exits 3 and leaves the
