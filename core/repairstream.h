@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -114,12 +115,13 @@ private:
                 size_t j = k + 1;
                 if (j < n && (token[j] == '+' || token[j] == '-'))
                     negative = token[j++] == '-';
-                for (; j < n && exponent < 100000; ++j)
-                    exponent = exponent * 10 + (token[j] - '0');
+                // Digits only ("--e--" is a token too), capped: only "beyond ±300" matters.
+                for (; j < n && token[j] >= '0' && token[j] <= '9'; ++j)
+                    exponent = std::min(exponent * 10 + (token[j] - '0'), 100000);
                 break;
             }
         }
-        const bool tooBig = exponent > 300;
+        const bool tooBig = exponent > 300 && !negative; // tiny values just round to zero
         if (tooBig) {
             repaired();
             emit('"');
@@ -128,7 +130,6 @@ private:
             emit(token[k]);
         if (tooBig)
             emit('"');
-        (void)negative;
     }
 
     void fill()
