@@ -342,6 +342,8 @@ private slots:
     void entriesThatAreNotObjectsAreCounted();
     void overlappingHostSlicesAreCounted();
     void deepNestingInArgsDoesNotCrash();
+    void deepNestingAndRepairsKeepOffsets_data();
+    void deepNestingAndRepairsKeepOffsets();
     void longStringsAreKept();
     void invalidStringsAreRepaired_data();
     void invalidStringsAreRepaired();
@@ -1609,6 +1611,35 @@ void TestLoader::deepNestingInArgsDoesNotCrash()
     QCOMPARE(qint64(m.slices.externalId[0]), qint64(5));
     QCOMPARE(qint64(m.str(m.slices.inputDims[1]).size()), qint64(2 * kDepth));
     QCOMPARE(diag(m, "wrong_type"), 1);
+    QVERIFY(!m.truncated);
+}
+
+void TestLoader::deepNestingAndRepairsKeepOffsets_data()
+{
+    QTest::addColumn<bool>("deepFirst");
+    QTest::addRow("repair, then too deep") << false;
+    QTest::addRow("too deep, then repair") << true;
+}
+
+void TestLoader::deepNestingAndRepairsKeepOffsets()
+{
+    // The loader re-reads the text when recursion would go too deep and when strings need
+    // repairing; whichever comes first, the result must be the same as one careful read.
+    QFETCH(bool, deepFirst);
+    const std::string deep = std::string(5000, '[') + std::string(5000, ']');
+    const std::string a = slice("a", 1, "0", "10", "cpu_op", R"("args":{"x":)" + deep + "}");
+    const std::string b
+        = "{\"ph\":\"X\",\"name\":\"b\001b\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":1}";
+    const std::string c = slice("c", 1, "30", "1");
+    const std::string json = test::traceWith(deepFirst ? join({a, b, c}) : join({b, a, c}));
+    LOAD_OR_FAIL(m, json);
+    QCOMPARE(int(m.slices.size()), 3);
+    QCOMPARE(qint64(m.slices.offset[sliceNamed(m, "a")]), qint64(json.find(a)));
+    QCOMPARE(qint64(m.slices.offset[sliceNamed(m, "b\001b")]), qint64(json.find(b)));
+    QCOMPARE(qint64(m.slices.offset[sliceNamed(m, "c")]), qint64(json.find(c)));
+    QCOMPARE(diag(m, "repaired_strings"), 1);
+    QCOMPARE(diagOffset(m, "repaired_strings"), qint64(json.find('\001')));
+    QCOMPARE(diag(m, "syntax_error"), 0);
     QVERIFY(!m.truncated);
 }
 
