@@ -92,6 +92,9 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     splitter->addWidget(m_bottom);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // The table's size hint would take most of the height: start with the timeline at 60 %, so
+    // that the forward, backward and GPU lanes are in view together.
+    splitter->setSizes({600, 400});
     layout->addWidget(splitter, 1);
 
     connect(
