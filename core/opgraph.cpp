@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "opgraph.h"
 
+#include "bothcores.h"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <thread>
 
 namespace ks {
 
@@ -72,16 +73,18 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
     g->m_options = options;
     // GPU attribution and forward/backward pairing are independent: one runs on a second core.
     // They write disjoint members (the GPU tables and their counters vs. nodes and steps).
-    std::thread gpu([&g] { g->attributeGpu(); });
-    g->findSteps();
-    g->findNodes();
-    if (options.useFlows)
-        g->pairByFlows();
-    // With flows, the fallback first only cross-checks them, then pairs what they missed.
-    if (g->m_stats.pairsFromFlows > 0)
-        g->pairBySequence(true);
-    g->pairBySequence(false);
-    gpu.join();
+    runOnBothCores(
+        model.slices.size(), [&g] { g->attributeGpu(); },
+        [&g, &options] {
+            g->findSteps();
+            g->findNodes();
+            if (options.useFlows)
+                g->pairByFlows();
+            // With flows, the fallback first only cross-checks them, then pairs what they missed.
+            if (g->m_stats.pairsFromFlows > 0)
+                g->pairBySequence(true);
+            g->pairBySequence(false);
+        });
     g->buildRows();
     return g;
 }

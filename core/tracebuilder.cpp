@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "tracebuilder.h"
 
+#include "bothcores.h"
+
 #include "podvector.h"
 
 #include <algorithm>
 #include <atomic>
 #include <numeric>
 #include <string>
-#include <thread>
 
 namespace ks {
 
@@ -429,9 +430,7 @@ void TraceBuilder::buildLanes()
         for (size_t i = next++; i < bySize.size(); i = next++)
             perms[bySize[i]] = preorder(*m_lanes[bySize[i]]);
     };
-    std::thread helper(sortLanes);
-    sortLanes();
-    helper.join();
+    runOnBothCores(total, sortLanes, sortLanes);
 
     std::vector<SliceId> stack;
     for (uint32_t builderIndex : order) {
@@ -741,12 +740,16 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
 {
     closeOpenBegins();
     // Flow endpoints and counters sort on a second thread while the lanes are built.
-    std::thread flows([this] {
-        sortFlows();
-        buildCounters();
-    });
-    buildLanes();
-    flows.join();
+    size_t events = m_flows.size();
+    for (const auto &lane : m_lanes)
+        events += lane->start.size();
+    runOnBothCores(
+        events,
+        [this] {
+            sortFlows();
+            buildCounters();
+        },
+        [this] { buildLanes(); });
     buildInstants();
     buildProcesses();
     buildFlows();
