@@ -21,5 +21,14 @@ if [[ -z $(ls -A "$corpus") ]]; then
     cp tests/data/bad/* "$corpus/" 2>/dev/null || true
 fi
 echo "== fuzzing for ${seconds}s"
-build/fuzz/tests/fuzz/fuzz_trace "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3000 \
-    -max_len=16384 -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 "$@" 2>&1 | tail -n 25
+cd build/fuzz # with -jobs=N libFuzzer writes its workers' logs (fuzz-K.log) here
+rm -f fuzz.log fuzz-*.log
+status=0
+tests/fuzz/fuzz_trace corpus -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3000 \
+    -max_len=16384 -artifact_prefix=artifacts/ -print_final_stats=1 "$@" >fuzz.log 2>&1 || status=$?
+tail -n 25 fuzz.log
+shopt -s nullglob
+total=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log fuzz-*.log \
+    | awk '{ n += $1 } END { print n + 0 }')
+echo "== $total executions, exit status $status (logs: build/fuzz/fuzz*.log)"
+exit "$status"
