@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "diagnostics.h"
 
+#include <algorithm>
+
 namespace ks {
 
 void Diagnostics::add(const std::string &counter, uint64_t offset, const std::string &message)
@@ -14,6 +16,18 @@ void Diagnostics::addCount(const std::string &counter, uint64_t count)
 {
     if (count > 0)
         m_counts[counter] += count;
+}
+
+void Diagnostics::merge(const Diagnostics &other)
+{
+    for (const Example &e : other.m_examples) {
+        const auto have = std::count_if(m_examples.begin(), m_examples.end(),
+            [&](const Example &x) { return x.counter == e.counter; });
+        if (have < kExamplesPerCounter)
+            m_examples.push_back(e);
+    }
+    for (const auto &[counter, n] : other.m_counts)
+        m_counts[counter] += n;
 }
 
 uint64_t Diagnostics::count(const std::string &counter) const

@@ -25,6 +25,8 @@ public:
 
     void add(const std::string &counter, uint64_t offset, const std::string &message);
     void addCount(const std::string &counter, uint64_t count = 1);
+    //! Adds the counts and examples of \a other.
+    void merge(const Diagnostics &other);
 
     uint64_t count(const std::string &counter) const;
     uint64_t total() const;

@@ -36,6 +36,7 @@ struct RawEventFields {
     bool hasCat = false;
     StringId name = 0;
     StringId cat = 0;
+    EventKind kind = EventKind::Other; //!< from the category, by the reader
     bool hasTs = false, tsValid = false;
     bool hasDur = false, durValid = false;
     MicrosText ts, dur;

@@ -56,7 +56,7 @@ struct TraceBuilder::LaneColumns {
     std::vector<StringId> instantName;
     std::vector<uint64_t> instantOffset;
 
-    StringId pidText = 0, tidText = 0;
+    std::string pidWritten, tidWritten; //!< interned at finish(): strings belong to the parser
     LaneId finalId = kNoLane;
 };
 
@@ -75,7 +75,6 @@ struct TraceBuilder::FlowEndpoint {
 struct TraceBuilder::MetadataEntry {
     StringId what; //!< process_name, thread_name, …
     int64_t pid, tid;
-    StringId pidText;
     StringId value;
     bool hasValue;
     StringId labels;
@@ -120,8 +119,8 @@ uint32_t TraceBuilder::laneIndex(const RawEvent &e, bool device)
     auto [it, inserted] = m_laneIndex.try_emplace(key, uint32_t(m_lanes.size()));
     if (inserted) {
         auto lane = std::make_unique<LaneColumns>();
-        lane->pidText = m_model->strings.intern(e.pid.written);
-        lane->tidText = m_model->strings.intern(e.tid.written);
+        lane->pidWritten = e.pid.written;
+        lane->tidWritten = e.tid.written;
         m_lanes.push_back(std::move(lane));
         m_laneKeys.push_back(key);
     }
@@ -216,8 +215,7 @@ void TraceBuilder::add(const RawEvent &e)
 
 void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t flags)
 {
-    const EventKind kind
-        = e.hasCat ? kindFromCategory(m_model->strings.view(e.cat)) : EventKind::Other;
+    const EventKind kind = e.kind;
     if (!e.hasName)
         m_model->diagnostics.add("missing_name", e.offset, "slice without name");
     LaneColumns &lane = *m_lanes[laneIndex(e, isDeviceKind(kind))];
@@ -267,9 +265,7 @@ void TraceBuilder::endSlice(const RawEvent &e)
     if (!readTime(e, ts))
         return;
     // An E closes the innermost open B of its thread, whatever its name (as Chrome does).
-    const EventKind kind
-        = e.hasCat ? kindFromCategory(m_model->strings.view(e.cat)) : EventKind::Other;
-    LaneKey key {keyOf(e.pid), keyOf(e.tid), isDeviceKind(kind)};
+    LaneKey key {keyOf(e.pid), keyOf(e.tid), isDeviceKind(e.kind)};
     auto it = m_laneIndex.find(key);
     if (it == m_laneIndex.end()) {
         key.device = !key.device; // an E without category may close a device-side B
@@ -323,13 +319,7 @@ void TraceBuilder::addCounter(const RawEvent &e)
         return;
     }
     const int64_t pid = keyOf(e.pid);
-    const std::string base(m_model->strings.view(e.name));
-    const bool single = e.numberArgs == 1;
-    for (const auto &[arg, value] : e.numericArgs) {
-        // One series per arg; a counter with a single arg is simply named after its event.
-        const StringId name = single
-            ? e.name
-            : m_model->strings.intern(base + '.' + std::string(m_model->strings.view(arg)));
+    for (const auto &[name, value] : e.numericArgs) { // one series per arg, named by the reader
         const CounterKey key {pid, name};
         auto [it, inserted] = m_counterIndex.try_emplace(key, uint32_t(m_model->counters.size()));
         if (inserted) {
@@ -346,9 +336,8 @@ void TraceBuilder::addCounter(const RawEvent &e)
 
 void TraceBuilder::addMetadata(const RawEvent &e)
 {
-    m_metadata.push_back(
-        {e.name, keyOf(e.pid), keyOf(e.tid), m_model->strings.intern(e.pid.written), e.argName,
-            e.hasArgName, e.argLabels, e.sortIndex, e.offset});
+    m_metadata.push_back({e.name, keyOf(e.pid), keyOf(e.tid), e.argName, e.hasArgName, e.argLabels,
+        e.sortIndex, e.offset});
 }
 
 void TraceBuilder::addFlow(const RawEvent &e)
@@ -442,8 +431,8 @@ void TraceBuilder::buildLanes()
         Lane lane;
         lane.pid = key.pid;
         lane.tid = key.tid;
-        lane.pidText = src.pidText;
-        lane.tidText = src.tidText;
+        lane.pidText = m.strings.intern(src.pidWritten);
+        lane.tidText = m.strings.intern(src.tidWritten);
         lane.device = key.device;
 
         const std::vector<uint32_t> &perm = perms[builderIndex];

@@ -23,6 +23,11 @@ public:
     Diagnostics &diagnostics() { return m_model->diagnostics; }
     TraceModel &model() { return *m_model; }
 
+    /*!
+     * Places one event. May run on a thread of its own beside the parser: it touches neither the
+     * string pool nor anything else the parser writes (names are interned, kinds and counter
+     * series named by the reader).
+     */
     void add(const RawEvent &event);
 
     //! Sorts, nests and binds; the builder is empty afterwards.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tracereader.h"
 
+#include "eventsink.h"
 #include "inputfile.h"
 #include "jsoncapture.h"
 #include "jsonwrite.h"
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace ks {
 
@@ -152,10 +154,10 @@ class EventHandler {
 public:
     using TellFn = size_t (*)(const void *);
 
-    EventHandler(TraceBuilder &builder, const void *stream, TellFn tell)
-        : m_builder(builder)
-        , m_strings(builder.strings())
-        , m_diag(builder.diagnostics())
+    //! Interns into \a strings, which no one else touches until the parse is over.
+    EventHandler(EventSink &sink, StringPool &strings, const void *stream, TellFn tell)
+        : m_sink(sink)
+        , m_strings(strings)
         , m_stream(stream)
         , m_tell(tell)
     {
@@ -173,7 +175,17 @@ public:
     const std::string &notATraceReason() const { return m_notATrace; }
     uint64_t events() const { return m_events; }
     bool insideEvent() const { return m_inEvent; }
-    uint64_t eventOffset() const { return m_event.offset; }
+    uint64_t eventOffset() const { return m_event->offset; }
+    //! What the handler found odd (the builder keeps its own until the parse is over).
+    Diagnostics &diagnostics() { return m_diag; }
+    //! Writes what the file says outside traceEvents into \a model.
+    void applyTopLevel(TraceModel &model)
+    {
+        model.arrayLayout = m_arrayLayout;
+        model.baseTimeNs = m_baseTimeNs;
+        for (auto &[key, value] : m_metadata)
+            model.metadata[key] = std::move(value);
+    }
 
     bool Null() { return scalar(Kind::Null, {}); }
     bool Bool(bool b) { return scalar(Kind::Bool, b ? "true" : "false"); }
@@ -202,7 +214,7 @@ public:
         } else if (m_inArgs && m_depth == m_eventDepth + 1) {
             m_arg = argOf(s, n);
             // Counters plot every arg under its name; RapidJSON reuses its buffer for the value.
-            if (m_event.ph == 'C' || m_event.ph == 0)
+            if (m_event->ph == 'C' || m_event->ph == 0)
                 m_argKey.assign(s, n);
         } else if (m_rootObject && m_depth == 1) {
             m_topKey.assign(s, n);
@@ -237,7 +249,7 @@ private:
             m_sawRoot = true;
             if (c == '[') {
                 m_rootIsTrace = true;
-                m_builder.model().arrayLayout = true;
+                m_arrayLayout = true;
                 enterEvents();
             } else {
                 m_rootIsTrace = true;
@@ -264,8 +276,9 @@ private:
             }
             m_inEvent = true;
             m_eventDepth = m_depth;
-            m_event.reset();
-            m_event.offset = tell();
+            m_event = &m_sink.next();
+            m_event->reset();
+            m_event->offset = tell();
             m_field = Field::None;
             return true;
         }
@@ -288,10 +301,10 @@ private:
             case Arg::Grid:
             case Arg::Block:
                 if (c == '[') {
-                    m_intArray = m_arg == Arg::Grid ? m_event.grid : m_event.block;
+                    m_intArray = m_arg == Arg::Grid ? m_event->grid : m_event->block;
                     m_intArrayIndex = 0;
                     m_intArrayDepth = m_depth;
-                    m_event.hasGrid = true;
+                    m_event->hasGrid = true;
                 }
                 break;
             default:
@@ -326,7 +339,8 @@ private:
             ++m_events;
             m_inEvent = false;
             m_inArgs = false;
-            m_builder.add(m_event);
+            nameCounterSeries();
+            m_sink.commit();
             if (m_events % kCheckInterval == 0 && onCheckpoint && !onCheckpoint())
                 return false;
             return true;
@@ -356,24 +370,40 @@ private:
     {
         m_capturing = false;
         if (m_capture.overflow())
-            m_diag.add("value_too_large", m_event.offset, "a value over 1 MB was cut");
+            m_diag.add("value_too_large", m_event->offset, "a value over 1 MB was cut");
         if (m_captureDepth == 1) {
-            m_builder.model().metadata[m_topKey] = std::move(m_metadataText);
+            m_metadata[m_topKey] = std::move(m_metadataText);
             m_metadataText.clear();
             return;
         }
         const StringId id = m_strings.intern(m_captureText);
         if (m_captureArg == Arg::InputDims)
-            m_event.inputDims = id;
+            m_event->inputDims = id;
         else
-            m_event.inputTypes = id;
+            m_event->inputTypes = id;
+    }
+
+    /*!
+     * A counter event plots one series per numeric arg, named "event.arg", or after the event
+     * alone when it has a single numeric arg. Named here, on the thread that owns the strings.
+     */
+    void nameCounterSeries()
+    {
+        if (m_event->ph != 'C' || m_event->numericArgs.empty())
+            return;
+        const std::string base(m_strings.view(m_event->name));
+        for (auto &series : m_event->numericArgs) {
+            series.first = m_event->numberArgs == 1
+                ? m_event->name
+                : m_strings.intern(base + '.' + std::string(m_strings.view(series.first)));
+        }
     }
 
     void wrongType()
     {
         static constexpr const char *kNames[]
             = {"", "ph", "cat", "name", "pid", "tid", "ts", "dur", "id", "bp", "s", "args"};
-        m_diag.add("wrong_type", m_event.offset,
+        m_diag.add("wrong_type", m_event->offset,
             std::string("field '") + kNames[int(m_field)] + "' has the wrong type");
     }
 
@@ -426,9 +456,9 @@ private:
             if (m_topKey == "baseTimeNanoseconds") {
                 int64_t base;
                 if (parseInteger(text, base))
-                    m_builder.model().baseTimeNs = base;
+                    m_baseTimeNs = base;
             }
-            m_builder.model().metadata[m_topKey] = std::move(text2);
+            m_metadata[m_topKey] = std::move(text2);
         }
         return true;
     }
@@ -452,9 +482,9 @@ private:
             return;
         case Field::Ph:
             if (string && text.size() == 1)
-                m_event.ph = text[0];
+                m_event->ph = text[0];
             else if (string)
-                m_event.ph = text.empty() ? '?' : '?';
+                m_event->ph = text.empty() ? '?' : '?';
             else
                 wrongType();
             return;
@@ -465,19 +495,21 @@ private:
             if (text != m_lastCat) {
                 m_lastCat.assign(text);
                 m_lastCatId = m_strings.intern(text);
+                m_lastCatKind = kindFromCategory(text);
             }
-            m_event.cat = m_lastCatId;
-            m_event.hasCat = true;
+            m_event->cat = m_lastCatId;
+            m_event->kind = m_lastCatKind;
+            m_event->hasCat = true;
             return;
         case Field::Name: {
             if (!string)
                 return wrongType();
             const size_t known = m_strings.size();
-            m_event.name = m_strings.intern(text);
-            m_event.hasName = true;
+            m_event->name = m_strings.intern(text);
+            m_event->hasName = true;
             // Checked once per distinct name: the UI and exports show such bytes as U+FFFD.
             if (m_strings.size() != known && !isValidUtf8(text))
-                m_diag.add("invalid_utf8_names", m_event.offset, "a name is not valid UTF-8");
+                m_diag.add("invalid_utf8_names", m_event->offset, "a name is not valid UTF-8");
             return;
         }
         case Field::Pid:
@@ -486,30 +518,30 @@ private:
             if (!number && !string)
                 return wrongType();
             readId(text,
-                m_field == Field::Pid       ? m_event.pid
-                    : m_field == Field::Tid ? m_event.tid
-                                            : m_event.id,
+                m_field == Field::Pid       ? m_event->pid
+                    : m_field == Field::Tid ? m_event->tid
+                                            : m_event->id,
                 m_strings);
             return;
         case Field::Ts:
         case Field::Dur: {
             const bool ts = m_field == Field::Ts;
-            (ts ? m_event.hasTs : m_event.hasDur) = true;
+            (ts ? m_event->hasTs : m_event->hasDur) = true;
             if (!number && !string) {
                 wrongType();
                 return;
             }
-            (ts ? m_event.tsValid : m_event.durValid)
-                = parseMicros(text, ts ? m_event.ts : m_event.dur);
+            (ts ? m_event->tsValid : m_event->durValid)
+                = parseMicros(text, ts ? m_event->ts : m_event->dur);
             return;
         }
         case Field::Bp:
             if (string && !text.empty())
-                m_event.bp = text[0];
+                m_event->bp = text[0];
             return;
         case Field::Scope:
             if (string && !text.empty())
-                m_event.scope = text[0];
+                m_event->scope = text[0];
             return;
         case Field::Args:
             wrongType();
@@ -525,52 +557,52 @@ private:
         switch (m_arg) {
         case Arg::ExternalId:
             if (integer)
-                m_event.externalId = v;
+                m_event->externalId = v;
             break;
         case Arg::Correlation:
             if (integer)
-                m_event.correlation = v;
+                m_event->correlation = v;
             break;
         case Arg::Sequence:
             if (integer)
-                m_event.sequence = v;
+                m_event->sequence = v;
             else
                 m_diag.add(
-                    "bad_sequence_number", m_event.offset, "Sequence number is not an integer");
+                    "bad_sequence_number", m_event->offset, "Sequence number is not an integer");
             break;
         case Arg::FwdThread:
             if (integer)
-                m_event.fwdThread = v;
+                m_event->fwdThread = v;
             break;
         case Arg::RecordFunctionId:
             if (integer)
-                m_event.recordFunctionId = v;
+                m_event->recordFunctionId = v;
             break;
         case Arg::EvIdx:
             if (integer)
-                m_event.evIdx = v;
+                m_event->evIdx = v;
             break;
         case Arg::Stream:
             if (integer)
-                m_event.stream = v;
+                m_event->stream = v;
             break;
         case Arg::Device:
             if (integer)
-                m_event.device = v;
+                m_event->device = v;
             break;
         case Arg::SortIndex:
             if (integer)
-                m_event.sortIndex = v;
+                m_event->sortIndex = v;
             break;
         case Arg::Name:
             if (kind == Kind::String) {
-                m_event.argName = m_strings.intern(text);
-                m_event.hasArgName = true;
+                m_event->argName = m_strings.intern(text);
+                m_event->hasArgName = true;
             }
             break;
         case Arg::Labels:
             if (kind == Kind::String)
-                m_event.argLabels = m_strings.intern(text);
+                m_event->argLabels = m_strings.intern(text);
             break;
         case Arg::InputDims:
         case Arg::InputTypes: {
@@ -580,7 +612,7 @@ private:
                 appendJsonString(json, text);
             else
                 json = kind == Kind::Null ? "null" : std::string(text);
-            (m_arg == Arg::InputDims ? m_event.inputDims : m_event.inputTypes)
+            (m_arg == Arg::InputDims ? m_event->inputDims : m_event->inputTypes)
                 = m_strings.intern(json);
             break;
         }
@@ -591,18 +623,18 @@ private:
         }
         // Counter events plot every numeric arg; they are rare, so only they pay for this.
         if (kind == Kind::Number)
-            ++m_event.numberArgs;
-        if (kind == Kind::Number && (m_event.ph == 'C' || m_event.ph == 0)
-            && m_event.numericArgs.size() < kMaxNumericArgs) {
+            ++m_event->numberArgs;
+        if (kind == Kind::Number && (m_event->ph == 'C' || m_event->ph == 0)
+            && m_event->numericArgs.size() < kMaxNumericArgs) {
             double d;
             if (parseDouble(text, d) && std::isfinite(d))
-                m_event.numericArgs.emplace_back(m_strings.intern(m_argKey), d);
+                m_event->numericArgs.emplace_back(m_strings.intern(m_argKey), d);
         }
     }
 
-    TraceBuilder &m_builder;
+    EventSink &m_sink;
     StringPool &m_strings;
-    Diagnostics &m_diag;
+    Diagnostics m_diag;
     const void *m_stream;
     TellFn m_tell;
 
@@ -624,7 +656,11 @@ private:
     std::string m_argKey;
     std::string m_lastCat;
     StringId m_lastCatId = m_strings.intern({});
-    RawEvent m_event;
+    EventKind m_lastCatKind = EventKind::Other;
+    RawEvent *m_event = &m_sink.next();
+    bool m_arrayLayout = false;
+    int64_t m_baseTimeNs = 0;
+    std::map<std::string, std::string> m_metadata;
     uint64_t m_events = 0;
 
     bool m_capturing = false;
@@ -685,12 +721,14 @@ template<typename Stream>
 ParseOutcome parsePass(Stream &stream,
     bool repair,
     TraceBuilder &builder,
+    bool builderThread,
     const std::function<void()> &checkpoint,
     const std::atomic<bool> *cancel)
 {
     auto run = [&](auto &s) {
         using S = std::remove_reference_t<decltype(s)>;
-        EventHandler handler(builder, &s, &tellOf<S>);
+        EventSink sink(builder, builderThread);
+        EventHandler handler(sink, builder.strings(), &s, &tellOf<S>);
         bool cancelled = false;
         handler.onCheckpoint = [&] {
             if (cancel && cancel->load(std::memory_order_relaxed)) {
@@ -704,6 +742,9 @@ ParseOutcome parsePass(Stream &stream,
         rapidjson::Reader reader;
         ParseOutcome out;
         out.result = reader.Parse<kParseFlags>(s, handler);
+        sink.finish();
+        builder.diagnostics().merge(handler.diagnostics());
+        handler.applyTopLevel(builder.model());
         out.events = handler.events();
         out.cancelled = cancelled;
         out.sawRoot = handler.sawRoot();
@@ -856,7 +897,7 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
         ChunkedText text(*file); // each pass reads (and inflates) the file again from its start
         ChunkStream stream(text);
         auto checkpoint = [&] { report(stream.compressedOffset(), file->size()); };
-        ParseOutcome out = parsePass(stream, repair, builder, checkpoint, options.cancel);
+        ParseOutcome out = parsePass(stream, repair, builder, true, checkpoint, options.cancel);
         out.textSize = stream.atEnd() ? stream.textSeen() : ~uint64_t(0);
         if (!stream.atEnd()) {
             // Stopped early (cancel or a syntax error): the reader may still be running.
@@ -882,7 +923,8 @@ LoadResult loadTraceText(std::string_view text, const std::string &name)
     const std::string copy(text); // zero-terminated, as StringStream needs
     PassFn pass = [&](TraceBuilder &builder, bool repair) {
         rapidjson::StringStream stream(copy.c_str());
-        ParseOutcome out = parsePass(stream, repair, builder, {}, nullptr);
+        // Tests and the fuzzer load thousands of tiny texts: no builder thread for them.
+        ParseOutcome out = parsePass(stream, repair, builder, false, {}, nullptr);
         out.textSize = copy.size();
         return out;
     };

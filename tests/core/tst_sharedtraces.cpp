@@ -12,6 +12,8 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <zlib.h>
+
 #include <map>
 
 using namespace ks;
@@ -41,6 +43,20 @@ Loaded &loaded(const QString &path)
     if (f.open(QIODevice::ReadOnly))
         l.referenceCsv = f.readAll();
     return cache.emplace(path, std::move(l)).first->second;
+}
+
+//! The JSON text of a trace file, inflated when it is gzip (zlib reads plain files as they are).
+std::string textOf(const QString &path)
+{
+    std::string text;
+    gzFile f = gzopen(QFile::encodeName(path).constData(), "rb");
+    if (!f)
+        return text;
+    char buffer[1 << 16];
+    for (int n; (n = gzread(f, buffer, sizeof buffer)) > 0;)
+        text.append(buffer, size_t(n));
+    gzclose(f);
+    return text;
 }
 
 QStringList strings(std::initializer_list<const char *> items)
@@ -117,6 +133,36 @@ private slots:
             }
             QCOMPARE(a.size(), b.size());
         }
+    }
+
+    // Files load with a builder thread beside the parser, texts in memory without one: the
+    // model must not depend on which.
+    void builderThreadChangesNothing_data() { addTraces(); }
+    void builderThreadChangesNothing()
+    {
+        QFETCH(QString, path);
+        const Loaded &l = loaded(path);
+        QVERIFY(l.trace);
+        const std::string text = textOf(path);
+        QVERIFY(!text.empty());
+        const OpenResult direct = openTraceText(text, path.toStdString());
+        QVERIFY(direct.trace);
+        const TraceModel &a = *l.trace->model, &b = *direct.trace->model;
+        QCOMPARE(a.eventCount, b.eventCount);
+        QVERIFY(a.slices.start == b.slices.start);
+        QVERIFY(a.slices.dur == b.slices.dur);
+        QVERIFY(a.slices.name == b.slices.name);
+        QVERIFY(a.slices.kind == b.slices.kind);
+        QVERIFY(a.slices.lane == b.slices.lane);
+        QVERIFY(a.slices.parent == b.slices.parent);
+        QVERIFY(a.slices.offset == b.slices.offset);
+        QVERIFY(a.slices.correlation == b.slices.correlation);
+        QCOMPARE(a.strings.size(), b.strings.size());
+        QCOMPARE(a.diagnostics.report(), b.diagnostics.report());
+        QCOMPARE(
+            tableToCsv(PairTable(*l.trace->graph)), tableToCsv(PairTable(*direct.trace->graph)));
+        QCOMPARE(tableToCsv(KernelTable(*l.trace->graph)),
+            tableToCsv(KernelTable(*direct.trace->graph)));
     }
 
     // trace-format.md §9: with flows ignored, the sequence-number fallback must find the same
