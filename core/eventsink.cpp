@@ -3,21 +3,23 @@
 
 #include "tracebuilder.h"
 
-#include <algorithm>
-
 namespace ks {
 
 EventSink::EventSink(TraceBuilder &builder, bool builderThread)
     : m_builder(builder)
+    , m_threaded(builderThread)
     , m_batches(builderThread ? kBatches : 1)
 {
+    // Every allocation up front: handing over must not throw between the two threads.
+    m_full.reserve(m_batches.size());
+    m_free.reserve(m_batches.size());
     for (Batch &b : m_batches) {
         b.events.resize(builderThread ? kBatchEvents : 1);
         m_free.push_back(&b);
     }
     m_current = m_free.back();
     m_free.pop_back();
-    if (builderThread)
+    if (m_threaded)
         m_thread = std::thread([this] { run(); });
 }
 
@@ -26,18 +28,19 @@ EventSink::~EventSink()
     try {
         finish();
     } catch (...) {
-        // finish() has reported it already, or the caller is unwinding from something else.
+        // Unwinding already (the parse threw), or the caller did not call finish(): nothing to add.
     }
 }
 
-void EventSink::commit()
+bool EventSink::commit()
 {
-    if (!m_thread.joinable()) {
+    if (!m_threaded) {
         m_builder.add(m_current->events[0]);
-        return;
+        return true;
     }
     if (++m_current->count == m_current->events.size())
         handOver();
+    return !m_failed.load(std::memory_order_relaxed);
 }
 
 void EventSink::handOver()
@@ -74,7 +77,9 @@ void EventSink::run()
                 for (size_t i = 0; i < batch->count; ++i)
                     m_builder.add(batch->events[i]);
             } catch (...) {
-                m_error = std::current_exception(); // the rest is only drained: finish() throws
+                // Out of memory, most likely: the parser stops at its next commit, finish() throws.
+                m_error = std::current_exception();
+                m_failed = true;
             }
         }
         batch->count = 0;
@@ -87,24 +92,19 @@ void EventSink::run()
 
 void EventSink::finish()
 {
-    if (!m_thread.joinable())
+    if (!m_threaded || m_finished)
         return;
+    m_finished = true;
     {
         std::lock_guard lock(m_mutex);
-        if (m_current->count > 0) {
-            m_full.push_back(m_current);
-            m_current = nullptr;
-        }
+        if (m_current->count > 0)
+            m_full.push_back(m_current); // the open event, if any, lies beyond count: not added
         m_done = true;
     }
     m_changed.notify_all();
     m_thread.join();
-    if (!m_current) { // keep next() valid for a caller that still looks at the open event
-        m_current = m_free.back();
-        m_free.pop_back();
-    }
     if (m_error)
-        std::rethrow_exception(std::exchange(m_error, nullptr));
+        std::rethrow_exception(m_error);
 }
 
 } // namespace ks

@@ -3,6 +3,7 @@
 
 #include "rawevent.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -30,10 +31,10 @@ public:
     EventSink(const EventSink &) = delete;
     EventSink &operator=(const EventSink &) = delete;
 
-    //! The event to fill: the same one until commit().
+    //! The event to fill: the same one until commit(). Not after finish().
     RawEvent &next() { return m_current->events[m_current->count]; }
-    //! The event from next() is complete.
-    void commit();
+    //! The event from next() is complete. False when the builder failed: stop, finish() throws.
+    bool commit();
     //! Every committed event is in the builder; rethrows what the builder thread threw.
     void finish();
 
@@ -49,6 +50,8 @@ private:
     void run();
 
     TraceBuilder &m_builder;
+    const bool m_threaded;
+    bool m_finished = false;
     std::vector<Batch> m_batches;
     Batch *m_current = nullptr;
 
@@ -59,7 +62,8 @@ private:
     bool m_builderWaiting = false;
     bool m_parserWaiting = false;
     bool m_done = false;
-    std::exception_ptr m_error;
+    std::exception_ptr m_error; //!< written by the builder thread, read after joining it
+    std::atomic<bool> m_failed {false};
     std::thread m_thread;
 };
 

@@ -30,10 +30,10 @@ OpenResult openTrace(const std::string &path, const LoadOptions &options)
     return link(loadTrace(path, options), started);
 }
 
-OpenResult openTraceText(std::string_view text, const std::string &name)
+OpenResult openTraceText(std::string_view text, const std::string &name, bool builderThread)
 {
     const auto started = std::chrono::steady_clock::now();
-    return link(loadTraceText(text, name), started);
+    return link(loadTraceText(text, name, builderThread), started);
 }
 
 } // namespace ks

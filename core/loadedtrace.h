@@ -28,7 +28,8 @@ struct OpenResult {
 
 //! Loads and links \a path (everything before the first frame).
 OpenResult openTrace(const std::string &path, const LoadOptions &options = {});
-//! The same for text in memory.
-OpenResult openTraceText(std::string_view text, const std::string &name);
+//! The same for text in memory (see loadTraceText()).
+OpenResult openTraceText(
+    std::string_view text, const std::string &name, bool builderThread = false);
 
 } // namespace ks

@@ -18,13 +18,17 @@ struct RawId {
     int64_t num = 0;
     StringId text = 0; //!< interned text of a non-numeric id ("stream 7", "Spans"), else 0
     std::string written; //!< the text as written; interned only where it is kept (new lanes)
+    static constexpr size_t kKeptCapacity = 64;
 
     void reset()
     {
         present = numeric = false;
         num = 0;
         text = 0;
-        written.clear();
+        if (written.capacity() > kKeptCapacity)
+            std::string().swap(written); // thousands of slots must not each keep a long id
+        else
+            written.clear();
     }
 };
 
@@ -74,13 +78,16 @@ struct RawEvent : RawEventFields {
 
     void reset()
     {
-        // One RawEvent serves every event of the file: the plain fields are reset in one
-        // assignment, the strings and the vector are cleared and keep their capacity.
+        // Each RawEvent (a slot of the EventSink) serves many events: the plain fields are reset
+        // in one assignment, the strings and the vector are cleared and keep a small capacity.
         static_cast<RawEventFields &>(*this) = RawEventFields();
         pid.reset();
         tid.reset();
         id.reset();
-        numericArgs.clear();
+        if (numericArgs.capacity() > 16)
+            decltype(numericArgs)().swap(numericArgs);
+        else
+            numericArgs.clear();
     }
 };
 

@@ -340,7 +340,8 @@ private:
             m_inEvent = false;
             m_inArgs = false;
             nameCounterSeries();
-            m_sink.commit();
+            if (!m_sink.commit())
+                return false; // the builder failed: the load throws what it threw
             if (m_events % kCheckInterval == 0 && onCheckpoint && !onCheckpoint())
                 return false;
             return true;
@@ -363,6 +364,8 @@ private:
     {
         m_capturing = true;
         m_captureDepth = depth;
+        // A value too large is reported at its event, or where it starts outside traceEvents.
+        m_captureOffset = depth == 1 ? tell() : m_event->offset;
         m_capture.start(out);
     }
 
@@ -370,7 +373,7 @@ private:
     {
         m_capturing = false;
         if (m_capture.overflow())
-            m_diag.add("value_too_large", m_event->offset, "a value over 1 MB was cut");
+            m_diag.add("value_too_large", m_captureOffset, "a value over 1 MB was cut");
         if (m_captureDepth == 1) {
             m_metadata[m_topKey] = std::move(m_metadataText);
             m_metadataText.clear();
@@ -665,6 +668,7 @@ private:
 
     bool m_capturing = false;
     uint32_t m_captureDepth = 0;
+    uint64_t m_captureOffset = 0;
     Arg m_captureArg = Arg::Other;
     JsonCapture m_capture;
     std::string m_captureText;
@@ -918,13 +922,12 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
     return r;
 }
 
-LoadResult loadTraceText(std::string_view text, const std::string &name)
+LoadResult loadTraceText(std::string_view text, const std::string &name, bool builderThread)
 {
     const std::string copy(text); // zero-terminated, as StringStream needs
     PassFn pass = [&](TraceBuilder &builder, bool repair) {
         rapidjson::StringStream stream(copy.c_str());
-        // Tests and the fuzzer load thousands of tiny texts: no builder thread for them.
-        ParseOutcome out = parsePass(stream, repair, builder, false, {}, nullptr);
+        ParseOutcome out = parsePass(stream, repair, builder, builderThread, {}, nullptr);
         out.textSize = copy.size();
         return out;
     };

@@ -33,7 +33,12 @@ struct LoadResult {
  */
 LoadResult loadTrace(const std::string &path, const LoadOptions &options = {});
 
-//! The same over text in memory (tests, fuzzing); \a name stands for the path in messages.
-LoadResult loadTraceText(std::string_view text, const std::string &name = "<memory>");
+/*!
+ * The same over text in memory (tests, fuzzing); \a name stands for the path in messages. Files
+ * always place events on a builder thread beside the parser; texts, mostly tiny, only when
+ * \a builderThread says so.
+ */
+LoadResult loadTraceText(
+    std::string_view text, const std::string &name = "<memory>", bool builderThread = false);
 
 } // namespace ks

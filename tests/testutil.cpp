@@ -10,9 +10,15 @@
 
 namespace ks::test {
 
+bool builderThread()
+{
+    static const bool on = qEnvironmentVariableIntValue("KS_TEST_BUILDER_THREAD") == 1;
+    return on;
+}
+
 std::shared_ptr<const LoadedTrace> link(std::string_view json, std::string *error)
 {
-    OpenResult r = openTraceText(json, "inline.json");
+    OpenResult r = openTraceText(json, "inline.json", builderThread());
     if (error)
         *error = r.error;
     return r.trace;
@@ -20,7 +26,7 @@ std::shared_ptr<const LoadedTrace> link(std::string_view json, std::string *erro
 
 LoadResult load(std::string_view json)
 {
-    return loadTraceText(json, "inline.json");
+    return loadTraceText(json, "inline.json", builderThread());
 }
 
 QString sharedTracesDir()

@@ -12,6 +12,8 @@
 
 namespace ks::test {
 
+//! Whether inline JSON loads with the loader's builder thread (KS_TEST_BUILDER_THREAD=1).
+bool builderThread();
 //! Loads and links JSON text given inline in a test; QFAIL-friendly: null when it failed.
 std::shared_ptr<const LoadedTrace> link(std::string_view json, std::string *error = nullptr);
 //! Loads (without linking) JSON text.

@@ -3,7 +3,8 @@
 # The two set-up commands of the README, for a fresh Debian 12 machine (as root or with sudo):
 #   tools/dev.sh run    install missing Debian packages, build, open the window on the demo trace
 #   tools/dev.sh test   install missing Debian packages, build, run the whole test suite
-#                       (release build, then the ASan+UBSan build, then a short fuzzing run)
+#                       (release build, the ASan+UBSan build, the threaded tests under
+#                       ThreadSanitizer, then a short fuzzing run)
 # Later runs rebuild incrementally. .ci/run calls "tools/dev.sh test" unchanged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,9 +38,11 @@ if ((${#missing[@]})); then
 fi
 
 jobs=$(nproc)
-build() { # preset
-    [[ -f build/$1/build.ninja ]] || cmake --preset "$1"
-    cmake --build --preset "$1" -j "$jobs"
+build() { # preset [target…]
+    local preset=$1
+    shift
+    [[ -f build/$preset/build.ninja ]] || cmake --preset "$preset"
+    cmake --build --preset "$preset" -j "$jobs" ${1:+--target "$@"}
 }
 
 if [[ $mode == run ]]; then
@@ -54,6 +57,10 @@ build/release/tools/kinetoscope-gentrace --steps 2 build/release/package-check.p
 bash packaging/check-package.sh build/release build/release/package-check.pt.trace.json.gz
 build asan
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --preset asan -j "$jobs"
+echo "== ThreadSanitizer: the loader's builder thread, the linker's threads"
+build tsan tst_loader tst_linker tst_sharedtraces
+TSAN_OPTIONS="die_after_fork=0 suppressions=$PWD/tools/tsan-suppressions.txt" ctest --preset tsan \
+    -j "$jobs" -R '^(tst_loader_builder_thread|tst_linker_builder_thread|tst_sharedtraces)$'
 if [[ -x tools/fuzz.sh ]]; then
     tools/fuzz.sh 60
 fi

@@ -342,6 +342,8 @@ private slots:
     void entriesThatAreNotObjectsAreCounted();
     void overlappingHostSlicesAreCounted();
     void deepNestingInArgsDoesNotCrash();
+    void eventsAcrossManyBatches_data();
+    void eventsAcrossManyBatches();
     void deepNestingAndRepairsKeepOffsets_data();
     void deepNestingAndRepairsKeepOffsets();
     void longStringsAreKept();
@@ -1612,6 +1614,46 @@ void TestLoader::deepNestingInArgsDoesNotCrash()
     QCOMPARE(qint64(m.str(m.slices.inputDims[1]).size()), qint64(2 * kDepth));
     QCOMPARE(diag(m, "wrong_type"), 1);
     QVERIFY(!m.truncated);
+}
+
+void TestLoader::eventsAcrossManyBatches_data()
+{
+    // The builder thread receives events in batches of 2048, four batches in flight: counts
+    // around those edges, whole or cut off in the middle of the last event.
+    QTest::addColumn<int>("count");
+    QTest::addColumn<bool>("cut");
+    for (int n : {2047, 2048, 2049, 8192, 9000}) {
+        QTest::addRow("%d", n) << n << false;
+        QTest::addRow("%d cut", n) << n << true;
+    }
+}
+
+void TestLoader::eventsAcrossManyBatches()
+{
+    QFETCH(int, count);
+    QFETCH(bool, cut);
+    std::string events;
+    for (int i = 0; i < count; ++i) {
+        if (i > 0)
+            events += ',';
+        events += slice("op" + std::to_string(i % 7), 1 + i % 3, std::to_string(10 * i), "5");
+    }
+    std::string json = test::traceWith(events);
+    if (cut)
+        json.resize(json.rfind("\"dur\""));
+    LOAD_OR_FAIL(m, json);
+    const int complete = cut ? count - 1 : count;
+    QCOMPARE(int(m.slices.size()), complete);
+    QCOMPARE(m.truncated, cut);
+    // Every slice arrived once, in its lane, with its own offset.
+    std::vector<uint64_t> offsets(m.slices.offset.begin(), m.slices.offset.end());
+    std::sort(offsets.begin(), offsets.end());
+    QVERIFY(std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end());
+    QCOMPARE(int(m.lanes.size()), std::min(complete, 3));
+    const SliceId last = SliceId(
+        std::max_element(m.slices.start.begin(), m.slices.start.end()) - m.slices.start.begin());
+    QCOMPARE(qint64(m.slices.start[last]), qint64(10'000) * (complete - 1));
+    QCOMPARE(std::string(m.str(m.slices.name[last])), "op" + std::to_string((complete - 1) % 7));
 }
 
 void TestLoader::deepNestingAndRepairsKeepOffsets_data()

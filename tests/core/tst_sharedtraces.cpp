@@ -159,6 +159,22 @@ private slots:
         QVERIFY(a.slices.correlation == b.slices.correlation);
         QCOMPARE(a.strings.size(), b.strings.size());
         QCOMPARE(a.diagnostics.report(), b.diagnostics.report());
+        QCOMPARE(a.metadata, b.metadata);
+        QCOMPARE(a.lanes.size(), b.lanes.size());
+        for (size_t l = 0; l < a.lanes.size(); ++l) {
+            QCOMPARE(a.str(a.lanes[l].pidText), b.str(b.lanes[l].pidText));
+            QCOMPARE(a.str(a.lanes[l].tidText), b.str(b.lanes[l].tidText));
+            QCOMPARE(a.str(a.lanes[l].threadName), b.str(b.lanes[l].threadName));
+        }
+        QCOMPARE(a.processes.size(), b.processes.size());
+        for (size_t p = 0; p < a.processes.size(); ++p)
+            QCOMPARE(a.str(a.processes[p].name), b.str(b.processes[p].name));
+        QVERIFY(a.instants.time == b.instants.time);
+        QVERIFY(a.instants.lane == b.instants.lane);
+        QCOMPARE(a.flows.size(), b.flows.size());
+        for (size_t f = 0; f < a.flows.size(); ++f)
+            QVERIFY(a.flows[f].from == b.flows[f].from && a.flows[f].to == b.flows[f].to);
+        QCOMPARE(a.counters.size(), b.counters.size());
         QCOMPARE(
             tableToCsv(PairTable(*l.trace->graph)), tableToCsv(PairTable(*direct.trace->graph)));
         QCOMPARE(tableToCsv(KernelTable(*l.trace->graph)),
