@@ -1699,8 +1699,18 @@ void TestLoader::longStringsAreKept()
     QCOMPARE(qint64(m.sliceName(0).size()), qint64(longName.size()));
     QVERIFY(m.sliceName(0) == longName);
     QCOMPARE(diag(m, "value_too_large"), 1);
+    QCOMPARE(diagOffset(m, "value_too_large"),
+        qint64(json.find(R"({"ph":"X","cat":"cpu_op","name":"dims")")));
     QVERIFY(m.str(m.slices.inputDims[1]).size() <= (1u << 20));
     QCOMPARE(bytes(m.sliceName(2)), QByteArray("after"));
+
+    // Outside traceEvents, a value too large is reported where it starts.
+    const std::string topLevel
+        = test::traceWith(slice("a", 1, "0", "1"))
+              .insert(1, R"("distributedInfo": {"ranks": [")" + longDim + R"("]}, )");
+    LOAD_OR_FAIL(t, topLevel);
+    QCOMPARE(diag(t, "value_too_large"), 1);
+    QCOMPARE(diagOffset(t, "value_too_large"), qint64(topLevel.find(R"({"ranks")")));
 }
 
 void TestLoader::invalidStringsAreRepaired_data()
