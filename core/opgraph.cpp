@@ -4,6 +4,7 @@
 #include "bothcores.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <numeric>
 
@@ -18,13 +19,11 @@ bool parseStepNumber(std::string_view name, int64_t &n)
     constexpr std::string_view prefix = "ProfilerStep#";
     if (!name.starts_with(prefix) || name.size() == prefix.size())
         return false;
-    n = 0;
-    for (char c : name.substr(prefix.size())) {
-        if (c < '0' || c > '9')
-            return false;
-        n = n * 10 + (c - '0');
-    }
-    return true;
+    const std::string_view digits = name.substr(prefix.size());
+    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
+    // A number beyond int64 (found by the fuzzer) is no step number.
+    return std::from_chars(digits.data(), digits.data() + digits.size(), n).ec == std::errc();
 }
 
 } // namespace

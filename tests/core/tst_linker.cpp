@@ -277,6 +277,7 @@ private slots:
     void traceWithoutSequenceNumbersHasNoPairs();
     void reusedSequenceNumberTakesClosestPrecedingCreator();
     void pairMayStraddleStepsAndRowsSortByFirstEvent();
+    void stepNamesNeedAFittingNumber();
 
     // Display level, counterparts, GPU time per row (§9 steps 10–12)
     void linearRowOwnsBothNodes();
@@ -1517,6 +1518,23 @@ void TestLinker::counterpartsAndRowOfFollowTheDisplayRow()
     QCOMPARE(side(g, fwdKernel), S("forward"));
     QCOMPARE(side(g, bwdKernel), S("backward"));
     QCOMPARE(side(g, gpuEvent(g, "gemm_wgrad")), S("backward"));
+}
+
+void TestLinker::stepNamesNeedAFittingNumber()
+{
+    // Found by the fuzzer: a step number beyond int64 overflowed. Such a name is no step.
+    const std::string events = R"json(
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#9223372036854775807","pid":1,"tid":1,"ts":0,"dur":10},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#9223372036854775808","pid":1,"tid":1,"ts":20,"dur":10},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#33333333333333333333333333","pid":1,"tid":1,"ts":40,"dur":10},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#12a","pid":1,"tid":1,"ts":60,"dur":10},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#","pid":1,"tid":1,"ts":80,"dur":10}
+)json";
+    const auto trace = test::link(test::traceWith(events));
+    QVERIFY(trace);
+    const OpGraph &g = *trace->graph;
+    QCOMPARE(g.steps().size(), size_t(1));
+    QCOMPARE(g.steps()[0].number, std::numeric_limits<int64_t>::max());
 }
 
 void TestLinker::displayClimbStopsAtStepsAnnotationsAndPython()
