@@ -16,13 +16,18 @@ OpenResult link(LoadResult loaded, std::chrono::steady_clock::time_point started
     auto trace = std::make_shared<LoadedTrace>();
     trace->model = std::move(loaded.model);
     trace->graph = OpGraph::build(*trace->model);
-    trace->modules = ModuleTree::build(*trace->graph);
     trace->seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out.trace = std::move(trace);
     return out;
 }
 } // namespace
+
+const ModuleTree &LoadedTrace::modules() const
+{
+    std::call_once(m_modulesBuilt, [this] { m_modules = ModuleTree::build(*graph); });
+    return *m_modules;
+}
 
 OpenResult openTrace(const std::string &path, const LoadOptions &options)
 {

@@ -6,6 +6,7 @@
 #include "tracereader.h"
 
 #include <memory>
+#include <mutex>
 
 namespace ks {
 
@@ -16,8 +17,17 @@ namespace ks {
 struct LoadedTrace {
     std::unique_ptr<TraceModel> model;
     std::unique_ptr<OpGraph> graph;
-    std::unique_ptr<ModuleTree> modules; //!< where the time goes, by nn.Module (or scope)
     double seconds = 0; //!< load + link wall time
+
+    /*!
+     * Where the time goes, by nn.Module (or scope). Built on first use, from any thread (others
+     * wait for it): the first frame does not need it, so the window builds it in the background.
+     */
+    const ModuleTree &modules() const;
+
+private:
+    mutable std::once_flag m_modulesBuilt;
+    mutable std::unique_ptr<ModuleTree> m_modules;
 };
 
 struct OpenResult {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "timelineindex.h"
 
+#include "bothcores.h"
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <numeric>
 
 namespace ks {
 
@@ -57,30 +61,46 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
     m_rows.resize(m.lanes.size());
     m_style.resize(t.size());
     m_roles.assign(m.lanes.size(), RoleNone);
-    for (LaneId l = 0; l < m.lanes.size(); ++l) {
-        const Lane &lane = m.lanes[l];
-        m_rows[l].resize(lane.sliceEnd > lane.sliceBegin ? lane.maxDepth + 1 : 0);
-        // Pre-order with a stack of "inside backward" flags gives every slice its side.
-        std::vector<std::pair<SliceId, bool>> stack;
-        for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
-            while (!stack.empty() && t.subtreeEnd[stack.back().first] <= s)
-                stack.pop_back();
-            const bool parentBackward = !stack.empty() && stack.back().second;
-            const bool startsBackward
-                = graph.isBackwardNode(s) || OpGraph::isEvaluateWrapper(m.sliceName(s));
-            const bool backward = parentBackward || startsBackward;
-            SliceStyle style = baseStyle(m, s);
-            if (style == SliceStyle::Forward && backward)
-                style = SliceStyle::Backward;
-            m_style[s] = style;
-            stack.emplace_back(s, backward);
-            m_rows[l][t.depth[s]].push_back(s);
-        }
-    }
+    // Lanes are independent: both cores index them, largest first.
+    std::vector<LaneId> bySize(m.lanes.size());
+    std::iota(bySize.begin(), bySize.end(), LaneId(0));
+    std::sort(bySize.begin(), bySize.end(), [&](LaneId a, LaneId b) {
+        return m.lanes[a].sliceEnd - m.lanes[a].sliceBegin
+            > m.lanes[b].sliceEnd - m.lanes[b].sliceBegin;
+    });
+    std::atomic<size_t> next {0};
+    auto indexLanes = [&] {
+        for (size_t i = next++; i < bySize.size(); i = next++)
+            indexLane(m, graph, bySize[i]);
+    };
+    runOnBothCores(t.size(), indexLanes, indexLanes);
     for (const BackwardNode &n : graph.nodes()) {
         m_roles[t.lane[n.node]] |= RoleBackward;
         if (n.creator != kNoSlice)
             m_roles[t.lane[n.creator]] |= RoleForward;
+    }
+}
+
+void TimelineIndex::indexLane(const TraceModel &m, const OpGraph &graph, LaneId l)
+{
+    const SliceTable &t = m.slices;
+    const Lane &lane = m.lanes[l];
+    m_rows[l].resize(lane.sliceEnd > lane.sliceBegin ? lane.maxDepth + 1 : 0);
+    // Pre-order with a stack of "inside backward" flags gives every slice its side.
+    std::vector<std::pair<SliceId, bool>> stack;
+    for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
+        while (!stack.empty() && t.subtreeEnd[stack.back().first] <= s)
+            stack.pop_back();
+        const bool parentBackward = !stack.empty() && stack.back().second;
+        const bool startsBackward
+            = graph.isBackwardNode(s) || OpGraph::isEvaluateWrapper(m.sliceName(s));
+        const bool backward = parentBackward || startsBackward;
+        SliceStyle style = baseStyle(m, s);
+        if (style == SliceStyle::Forward && backward)
+            style = SliceStyle::Backward;
+        m_style[s] = style;
+        stack.emplace_back(s, backward);
+        m_rows[l][t.depth[s]].push_back(s);
     }
 }
 

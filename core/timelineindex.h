@@ -71,6 +71,8 @@ public:
         double toleranceNs);
 
 private:
+    void indexLane(const TraceModel &model, const OpGraph &graph, LaneId lane);
+
     std::vector<std::vector<std::vector<SliceId>>> m_rows;
     std::vector<SliceStyle> m_style;
     std::vector<uint8_t> m_roles;

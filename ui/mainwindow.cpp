@@ -158,7 +158,7 @@ void MainWindow::buildMenus()
             return;
         std::string error;
         if (!ks::exportTable(
-                ModuleTable(*t->selection()->trace().modules), path.toStdString(), error))
+                ModuleTable(t->selection()->trace().modules()), path.toStdString(), error))
             showError(tr("Export failed"), QString::fromStdString(error));
         else
             statusBar()->showMessage(tr("Saved %1").arg(path), 5000);

@@ -23,6 +23,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -30,6 +31,15 @@
 namespace ks {
 
 namespace {
+
+//! A tab page whose view is created when it is first shown.
+QWidget *emptyPage(QWidget *parent)
+{
+    auto *page = new QWidget(parent);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    return page;
+}
 
 QTableView *makeTableView(QWidget *parent)
 {
@@ -68,27 +78,19 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     m_bottom->setDocumentMode(true);
     m_bottom->addTab(buildPairPage(), tr("Op pairs"));
     m_bottom->addTab(buildKernelPage(), tr("GPU events"));
-    m_charts = new ChartsView(m_selection, m_groups, m_bottom);
-    m_bottom->addTab(m_charts, tr("Charts"));
-    m_modules = new ModulesView(*m_trace->modules, m_bottom);
-    m_bottom->addTab(m_modules, tr("Modules"));
-    // A module's calls and its backward nodes — scattered over the backward pass — light up in the
-    // timeline, framed from the first to the last.
-    connect(m_modules, &ModulesView::moduleSelected, this, [this](ModuleId id) {
-        std::vector<SliceId> slices = m_trace->modules->highlightSlices(id, true);
-        if (id == 0)
-            slices.clear(); // the root is everything
-        if (!slices.empty()) {
-            const SliceTable &t = m_trace->model->slices;
-            TimeNs from = t.start[slices.front()], to = t.end(slices.front());
-            for (SliceId s : slices) {
-                from = std::min(from, t.start[s]);
-                to = std::max(to, t.end(s));
-            }
-            m_timeline->zoomToInterval(from, to);
-        }
-        m_timeline->setHighlight(std::move(slices));
+    // The charts and the module tree are not needed for the first frame: their pages fill in
+    // when first shown, and the module tree is built in the background meanwhile.
+    m_chartsPage = emptyPage(m_bottom);
+    m_bottom->addTab(m_chartsPage, tr("Charts"));
+    m_modulesPage = emptyPage(m_bottom);
+    m_bottom->addTab(m_modulesPage, tr("Modules"));
+    connect(m_bottom, &QTabWidget::currentChanged, this, [this] {
+        if (m_bottom->currentWidget() == m_chartsPage)
+            charts();
+        else if (m_bottom->currentWidget() == m_modulesPage)
+            modules();
     });
+    QThreadPool::globalInstance()->start([trace = m_trace] { trace->modules(); });
     splitter->addWidget(m_bottom);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
@@ -229,6 +231,41 @@ QWidget *TraceTab::buildToolbar()
     stats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(stats, 1);
     return bar;
+}
+
+ChartsView *TraceTab::charts()
+{
+    if (!m_charts) {
+        m_charts = new ChartsView(m_selection, m_groups, m_chartsPage);
+        m_chartsPage->layout()->addWidget(m_charts);
+    }
+    return m_charts;
+}
+
+ModulesView *TraceTab::modules()
+{
+    if (m_modules)
+        return m_modules;
+    m_modules = new ModulesView(m_trace->modules(), m_modulesPage); // waits if still building
+    m_modulesPage->layout()->addWidget(m_modules);
+    // A module's calls and its backward nodes — scattered over the backward pass — light up in the
+    // timeline, framed from the first to the last.
+    connect(m_modules, &ModulesView::moduleSelected, this, [this](ModuleId id) {
+        std::vector<SliceId> slices = m_trace->modules().highlightSlices(id, true);
+        if (id == 0)
+            slices.clear(); // the root is everything
+        if (!slices.empty()) {
+            const SliceTable &t = m_trace->model->slices;
+            TimeNs from = t.start[slices.front()], to = t.end(slices.front());
+            for (SliceId s : slices) {
+                from = std::min(from, t.start[s]);
+                to = std::max(to, t.end(s));
+            }
+            m_timeline->zoomToInterval(from, to);
+        }
+        m_timeline->setHighlight(std::move(slices));
+    });
+    return m_modules;
 }
 
 QWidget *TraceTab::buildPairPage()

@@ -38,8 +38,10 @@ public:
     QTableView *pairView() const { return m_pairView; }
     TableModel *pairModel() const { return m_pairModel; }
     TableModel *kernelModel() const { return m_kernelModel; }
-    ChartsView *charts() const { return m_charts; }
-    ModulesView *modules() const { return m_modules; }
+    //! The Charts page's view, created on first use.
+    ChartsView *charts();
+    //! The Modules page's view, created on first use (waits for the module tree if need be).
+    ModulesView *modules();
     QLineEdit *pairFilter() const { return m_filter; }
     QTabWidget *bottomTabs() const { return m_bottom; }
     //! Switches the pair table between one row per pair and one row per op kind.
@@ -75,6 +77,8 @@ private:
     TableModel *m_groupModel = nullptr;
     TableModel *m_kernelModel = nullptr;
     std::shared_ptr<const PairGroupTable> m_groups;
+    QWidget *m_chartsPage = nullptr;
+    QWidget *m_modulesPage = nullptr;
     ChartsView *m_charts = nullptr;
     ModulesView *m_modules = nullptr;
     QLineEdit *m_filter = nullptr;

@@ -200,9 +200,10 @@ private slots:
     {
         OpenResult opened = openTrace(m_demo.toStdString());
         QVERIFY(opened.trace);
-        const size_t modules = opened.trace->modules->nodes().size();
+        const size_t modules = opened.trace->modules().nodes().size();
         const QString csv = test::tempDir() + QStringLiteral("/modules.csv");
-        const auto r = test::run(test::appPath(), args({QStringLiteral("--export-modules"), csv, m_demo}));
+        const auto r
+            = test::run(test::appPath(), args({QStringLiteral("--export-modules"), csv, m_demo}));
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.err.contains("nn.Module")); // says where the tree came from
         const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
@@ -210,47 +211,72 @@ private slots:
         QVERIFY(lines.first().startsWith("module,name,depth,step,calls,"));
         QVERIFY(lines[1].startsWith("(all),"));
         const auto perStep = test::run(test::appPath(),
-            args({QStringLiteral("--export-modules"), QStringLiteral("-"), QStringLiteral("--per-step"), m_demo}));
+            args({QStringLiteral("--export-modules"), QStringLiteral("-"),
+                QStringLiteral("--per-step"), m_demo}));
         QCOMPARE(perStep.exitCode, 0);
         QCOMPARE(size_t(perStep.out.trimmed().split('\n').size() - 1), modules * 3); // three steps
-        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--per-step"), m_demo})).exitCode, 1);
+        QCOMPARE(
+            test::run(test::appPath(), args({QStringLiteral("--per-step"), m_demo})).exitCode, 1);
     }
 
     void compareExportsTheDiff()
     {
         const QString candidate = test::tempDir() + QStringLiteral("/candidate.json");
-        QCOMPARE(test::run(test::gentracePath(), args({QStringLiteral("--seed"), QStringLiteral("5"), candidate})).exitCode, 0);
-        OpenResult base = openTrace(m_demo.toStdString()), cand = openTrace(candidate.toStdString());
+        QCOMPARE(test::run(test::gentracePath(),
+                     args({QStringLiteral("--seed"), QStringLiteral("5"), candidate}))
+                     .exitCode,
+            0);
+        OpenResult base = openTrace(m_demo.toStdString()),
+                   cand = openTrace(candidate.toStdString());
         std::string error;
         auto compared = ComparedTraces::make(base.trace, cand.trace, {}, error);
         QVERIFY(compared);
         const QString csv = test::tempDir() + QStringLiteral("/diff.csv");
-        const auto r = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"), csv, candidate}));
+        const auto r = test::run(test::appPath(),
+            args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"), csv,
+                candidate}));
         QCOMPARE(r.exitCode, 0);
         const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
         QCOMPARE(size_t(lines.size() - 1), compared->diff->entries().size());
         QVERIFY(lines.first().startsWith("status,changes,fwd_name,"));
         // Same model, other seed: every pair matches, only times differ.
-        QCOMPARE(compared->diff->count(DiffStatus::Matched), uint32_t(compared->diff->entries().size()));
-        const auto ops = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
-                                                            QStringLiteral("-"), QStringLiteral("--diff-by"), QStringLiteral("ops"), candidate}));
+        QCOMPARE(
+            compared->diff->count(DiffStatus::Matched), uint32_t(compared->diff->entries().size()));
+        const auto ops = test::run(test::appPath(),
+            args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
+                QStringLiteral("-"), QStringLiteral("--diff-by"), QStringLiteral("ops"),
+                candidate}));
         QCOMPARE(ops.exitCode, 0);
         QVERIFY(ops.out.startsWith("fwd_name,input_dims,bwd_names,"));
-        const auto step = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
-                                                             QStringLiteral("-"), QStringLiteral("--step"), QStringLiteral("11"), candidate}));
+        const auto step = test::run(test::appPath(),
+            args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
+                QStringLiteral("-"), QStringLiteral("--step"), QStringLiteral("11"), candidate}));
         QCOMPARE(step.exitCode, 0);
-        QCOMPARE(step.out.trimmed().split('\n').size() - 1, 30); // the demo has 30 pair rows per step
-        const auto missingStep = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
-                                                                    QStringLiteral("-"), QStringLiteral("--step"), QStringLiteral("99"), candidate}));
+        QCOMPARE(
+            step.out.trimmed().split('\n').size() - 1, 30); // the demo has 30 pair rows per step
+        const auto missingStep = test::run(test::appPath(),
+            args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"),
+                QStringLiteral("-"), QStringLiteral("--step"), QStringLiteral("99"), candidate}));
         QCOMPARE(missingStep.exitCode, 1);
         QVERIFY(missingStep.err.contains("99"));
-        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-diff"), csv, candidate})).exitCode, 1);
-        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"), csv})).exitCode, 1);
-        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--compare"), test::tempDir() + QStringLiteral("/none.json"),
-                                                    QStringLiteral("--export-diff"), csv, candidate})).exitCode, 2);
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-diff"), csv, candidate}))
+                     .exitCode,
+            1);
+        QCOMPARE(
+            test::run(test::appPath(),
+                args({QStringLiteral("--compare"), m_demo, QStringLiteral("--export-diff"), csv}))
+                .exitCode,
+            1);
+        QCOMPARE(
+            test::run(test::appPath(),
+                args({QStringLiteral("--compare"), test::tempDir() + QStringLiteral("/none.json"),
+                    QStringLiteral("--export-diff"), csv, candidate}))
+                .exitCode,
+            2);
         const QString png = test::tempDir() + QStringLiteral("/compare.png");
-        const auto shot = test::run(test::appPath(), args({QStringLiteral("--compare"), m_demo, QStringLiteral("--screenshot"), png,
-                                                             QStringLiteral("--size"), QStringLiteral("1200x800"), candidate}));
+        const auto shot = test::run(test::appPath(),
+            args({QStringLiteral("--compare"), m_demo, QStringLiteral("--screenshot"), png,
+                QStringLiteral("--size"), QStringLiteral("1200x800"), candidate}));
         QCOMPARE(shot.exitCode, 0);
         // PNG: width and height are the big-endian words at bytes 16 and 20 (IHDR).
         const QByteArray header = readFile(png).left(24);

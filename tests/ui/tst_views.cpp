@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The Modules tab and the comparison view, driven as a user would (offscreen).
+#include "chartsview.h"
 #include "comparisonview.h"
 #include "difftable.h"
 #include "exporter.h"
@@ -46,6 +47,31 @@ private slots:
         QCOMPARE(test::run(test::gentracePath(), {m_demo}).exitCode, 0);
     }
 
+    // The Charts and Modules pages are not needed for the first frame: their views appear when
+    // the user first opens them (the module tree meanwhile builds in the background).
+    void chartsAndModulesAppearWhenFirstShown()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        QVERIFY(opened.trace);
+        MainWindow window;
+        TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
+        window.show();
+        QTabWidget *tabs = tab->bottomTabs();
+        QCOMPARE(tabs->tabText(2), QStringLiteral("Charts"));
+        QCOMPARE(tabs->tabText(3), QStringLiteral("Modules"));
+        QVERIFY(!tab->findChild<ChartsView *>());
+        QVERIFY(!tab->findChild<ModulesView *>());
+        tabs->setCurrentIndex(2);
+        QVERIFY(tabs->widget(2)->findChild<ChartsView *>());
+        QVERIFY(!tab->findChild<ModulesView *>());
+        tabs->setCurrentIndex(3);
+        auto *modules = tabs->widget(3)->findChild<ModulesView *>();
+        QVERIFY(modules);
+        QCOMPARE(modules, tab->modules());
+        QTRY_VERIFY(modules->isVisible()); // shown by its layout from the event loop
+        QVERIFY(modules->findChild<QTreeWidget *>()->topLevelItemCount() > 0);
+    }
+
     // Selecting a module in the tree highlights its calls and backward nodes in the timeline;
     // the icicle selects the same module and exports as PNG and SVG.
     void moduleSelectionHighlightsItsWork()
@@ -56,7 +82,7 @@ private slots:
         window.resize(1600, 1000);
         TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
         window.show();
-        const ModuleTree &tree = *opened.trace->modules;
+        const ModuleTree &tree = opened.trace->modules();
         QCOMPARE(tree.source(), ModuleTree::Source::Modules);
         const ModuleId linear = tree.find("DemoNet_0/TransformerBlock_0/SelfAttention_0/Linear_1");
         QVERIFY2(linear != kNoModule, "the demo model has an attention block with linear layers");
@@ -104,7 +130,7 @@ private slots:
     void moduleTreeSortsAndFilters()
     {
         OpenResult opened = openTrace(m_demo.toStdString());
-        ModulesView view(*opened.trace->modules);
+        ModulesView view(opened.trace->modules());
         QTreeWidget *tree = view.tree();
         tree->sortByColumn(4, Qt::DescendingOrder); // bwd GPU µs
         QTreeWidgetItem *root = tree->topLevelItem(0);
@@ -196,11 +222,11 @@ private slots:
             QSKIP("../shared/traces is absent");
         OpenResult opened = openTrace(mi300().toStdString());
         QVERIFY(opened.trace);
-        ModulesView view(*opened.trace->modules);
+        ModulesView view(opened.trace->modules());
         view.resize(1400, 800);
         // Verified against tests/reference/module_reference.py (see tst_moduletree).
         const ModuleId conv
-            = opened.trace->modules->find("ResNet_0/Sequential_0/BasicBlock_0/Conv2d_1");
+            = opened.trace->modules().find("ResNet_0/Sequential_0/BasicBlock_0/Conv2d_1");
         QVERIFY(conv != kNoModule);
         view.selectModule(conv);
         QTreeWidgetItem *item = view.tree()->currentItem();
