@@ -124,6 +124,18 @@ bool readDiffOptions(
     return true;
 }
 
+/*!
+ * Whether a window can be opened: Qt aborts with a page about platform plugins when there is no
+ * display, which tells a user on a headless machine nothing useful.
+ */
+bool haveDisplay(const QStringList &arguments)
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY")
+        || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+        || arguments.contains(QStringLiteral("-platform"));
+}
+
 void useOffscreenPlatform()
 {
     // Headless: the offscreen platform needs no display.
@@ -243,14 +255,20 @@ int main(int argc, char *argv[])
         return ks::runCompareExport(request);
     }
     if (parser.isSet(o.screenshot)) {
-        if (files.size() != 1)
+        const bool demo = parser.isSet(o.demo) && files.isEmpty() && !comparing;
+        if (files.size() != 1 && !demo)
             return usageError(
-                parser, QStringLiteral("--screenshot OUT FILE needs exactly one FILE"));
+                parser, QStringLiteral("--screenshot OUT FILE needs exactly one FILE (or --demo)"));
+        QString file = demo ? ks::MainWindow::demoTracePath() : files.first();
+        if (file.isEmpty()) {
+            std::fputs("kinetoscope: the demo trace could not be unpacked\n", stderr);
+            return ks::ExitLoadFailed;
+        }
         ks::ScreenshotRequest request;
         QString error;
-        if (!ks::parseScreenshotRequest(parser.value(o.screenshot), files.first(),
-                parser.value(o.view), parser.value(o.select), parser.value(o.range),
-                parser.value(o.size), request, error))
+        if (!ks::parseScreenshotRequest(parser.value(o.screenshot), file, parser.value(o.view),
+                parser.value(o.select), parser.value(o.range), parser.value(o.size), request,
+                error))
             return usageError(parser, error);
         if (comparing) {
             if (request.view == QLatin1String("chart") || !request.selectName.isEmpty()
@@ -266,6 +284,13 @@ int main(int argc, char *argv[])
         return ks::renderScreenshot(request);
     }
 
+    if (!haveDisplay(arguments)) {
+        std::fputs("kinetoscope: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are "
+                   "not set): run it in a desktop session, over ssh -X, or under xvfb-run; or "
+                   "render without a window: kinetoscope --demo --screenshot demo.png\n",
+            stderr);
+        return ks::ExitUsage;
+    }
     QApplication app(argc, argv);
     QApplication::setWindowIcon(QIcon(ks::Resources::appIcon()));
     // Matches the installed desktop entry, so desktops group the window with its launcher.

@@ -26,6 +26,21 @@ bool parseStepNumber(std::string_view name, int64_t &n)
     return std::from_chars(digits.data(), digits.data() + digits.size(), n).ec == std::errc();
 }
 
+//! std::equal_range of \a key over \a v by \a proj, counting comparisons into \a steps.
+template<typename T, typename Key, typename Proj>
+auto equalRangeCounted(const std::vector<T> &v, const Key &key, Proj proj, uint64_t &steps)
+{
+    auto lo = std::lower_bound(v.begin(), v.end(), key, [&](const T &e, const Key &k) {
+        ++steps;
+        return proj(e) < k;
+    });
+    auto hi = std::upper_bound(lo, v.end(), key, [&](const Key &k, const T &e) {
+        ++steps;
+        return k < proj(e);
+    });
+    return std::pair(lo, hi);
+}
+
 } // namespace
 
 std::string_view linkMethodName(LinkMethod method)
@@ -318,14 +333,16 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
     const SliceTable &t = m.slices;
     if (m_nodes.empty())
         return;
+    // Every comparison below is counted: the cost stays O(n log n) whatever the trace holds
+    // (thousands of ops sharing one number included), and the tests check it by this count.
+    uint64_t &steps = m_stats.pairingSteps;
 
-    // §9 step 8a: forward candidates, sorted by (lane, number, start, end).
+    // §9 step 8a: forward candidates, grouped by (lane, number).
     struct Candidate {
         LaneId lane;
         int64_t seq;
         TimeNs start, end;
         SliceId slice;
-        auto key() const { return std::tie(lane, seq, start, end); }
     };
     std::vector<Candidate> cands;
     for (LaneId l = 0; l < m.lanes.size(); ++l) {
@@ -337,58 +354,90 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
                 cands.push_back({l, t.sequence[s], t.start[s], t.end(s), s});
         }
     }
-    std::sort(cands.begin(), cands.end(),
-        [](const Candidate &a, const Candidate &b) { return a.key() < b.key(); });
-    auto range = [&](LaneId lane, int64_t seq) {
-        auto lo = std::lower_bound(cands.begin(), cands.end(), std::pair(lane, seq),
-            [](const Candidate &c, const std::pair<LaneId, int64_t> &k) {
-                return std::tie(c.lane, c.seq) < std::tie(k.first, k.second);
-            });
-        auto hi = lo;
-        while (hi != cands.end() && hi->lane == lane && hi->seq == seq)
-            ++hi;
-        return std::pair(lo, hi);
+    // Within a group, by end: the candidates that ended before a node starts are then a prefix.
+    std::sort(cands.begin(), cands.end(), [](const Candidate &a, const Candidate &b) {
+        return std::tie(a.lane, a.seq, a.end, a.slice) < std::tie(b.lane, b.seq, b.end, b.slice);
+    });
+    auto group = [&](LaneId lane, int64_t seq) {
+        return equalRangeCounted(
+            cands, std::pair(lane, seq),
+            [](const Candidate &c) { return std::pair(c.lane, c.seq); }, steps);
     };
-
-    // §9 step 8b: which host thread is profiler thread T (per process)?
-    using ThreadKey = std::pair<int64_t, int64_t>; // (pid, Fwd thread id)
-    std::map<ThreadKey, std::vector<uint32_t>> nodesByThread;
-    for (uint32_t i = 0; i < m_nodes.size(); ++i) {
-        const SliceId n = m_nodes[i].node;
-        nodesByThread[{m.lanes[t.lane[n]].pid, t.fwdThread[n]}].push_back(i);
+    // best[i]: the creator among the group's candidates up to i (by end) — the latest start,
+    // then the later end, then the first in the file (a candidate's end never precedes its start,
+    // so every one that ended before the node also started before it).
+    std::vector<uint32_t> best(cands.size());
+    for (uint32_t i = 0; i < cands.size(); ++i) {
+        const bool first
+            = i == 0 || cands[i].lane != cands[i - 1].lane || cands[i].seq != cands[i - 1].seq;
+        best[i] = i;
+        if (!first) {
+            const Candidate &a = cands[best[i - 1]], &b = cands[i];
+            if (std::tie(a.start, a.end) >= std::tie(b.start, b.end)
+                && !(std::tie(a.start, a.end) == std::tie(b.start, b.end) && b.slice < a.slice))
+                best[i] = best[i - 1];
+        }
     }
-    std::vector<LaneId> candidateLanes;
+
+    // §9 step 8b: which host thread is profiler thread T (per process)? Each number a node of T
+    // carries votes for the threads whose forward ops carry it too.
+    using ThreadKey = std::pair<int64_t, int64_t>; // (pid, Fwd thread id)
+    std::map<ThreadKey, std::vector<int64_t>> numbersByThread;
+    for (const BackwardNode &node : m_nodes)
+        numbersByThread[{m.lanes[t.lane[node.node]].pid, t.fwdThread[node.node]}].push_back(
+            t.sequence[node.node]);
+    struct LaneNumber {
+        int64_t pid, seq;
+        LaneId lane;
+        auto key() const { return std::tie(pid, seq, lane); }
+    };
+    std::vector<LaneNumber> laneNumbers;
+    laneNumbers.reserve(cands.size());
     for (const Candidate &c : cands) {
-        if (candidateLanes.empty() || candidateLanes.back() != c.lane)
-            candidateLanes.push_back(c.lane);
+        const LaneNumber n {m.lanes[c.lane].pid, c.seq, c.lane};
+        if (laneNumbers.empty() || laneNumbers.back().key() != n.key())
+            laneNumbers.push_back(n);
+    }
+    std::sort(laneNumbers.begin(), laneNumbers.end(),
+        [](const LaneNumber &a, const LaneNumber &b) { return a.key() < b.key(); });
+    // A number that this many threads of one process carry says nothing about which one is T
+    // (and would make the vote quadratic on a hostile file).
+    constexpr ptrdiff_t kMaxThreadsPerNumber = 64;
+    // Pairs found by flows are the best evidence, when there are any.
+    std::map<ThreadKey, std::map<LaneId, uint64_t>> flowVotes;
+    if (!crossCheckOnly) {
+        for (const BackwardNode &node : m_nodes) {
+            if (node.method == LinkMethod::Flow)
+                ++flowVotes[{m.lanes[t.lane[node.node]].pid, t.fwdThread[node.node]}]
+                           [t.lane[node.creator]];
+        }
     }
     std::map<ThreadKey, LaneId> laneOfThread;
-    for (const auto &[key, nodeIndices] : nodesByThread) {
+    for (auto &[key, numbers] : numbersByThread) {
         std::map<LaneId, uint64_t> votes;
-        if (!crossCheckOnly) {
-            for (uint32_t i : nodeIndices) {
-                if (m_nodes[i].method == LinkMethod::Flow)
-                    ++votes[t.lane[m_nodes[i].creator]];
-            }
-        }
+        if (auto it = flowVotes.find(key); it != flowVotes.end())
+            votes = std::move(it->second);
         if (votes.empty()) {
-            for (LaneId lane : candidateLanes) {
-                if (m.lanes[lane].pid != key.first)
-                    continue;
-                uint64_t overlap = 0;
-                for (uint32_t i : nodeIndices) {
-                    auto [lo, hi] = range(lane, t.sequence[m_nodes[i].node]);
-                    overlap += lo != hi;
+            std::sort(numbers.begin(), numbers.end());
+            for (size_t i = 0; i < numbers.size();) {
+                size_t j = i;
+                while (j < numbers.size() && numbers[j] == numbers[i])
+                    ++j;
+                auto [lo, hi] = equalRangeCounted(
+                    laneNumbers, std::pair(key.first, numbers[i]),
+                    [](const LaneNumber &n) { return std::pair(n.pid, n.seq); }, steps);
+                if (hi - lo <= kMaxThreadsPerNumber) {
+                    for (auto it = lo; it != hi; ++it, ++steps)
+                        votes[it->lane] += j - i;
                 }
-                if (overlap > 0)
-                    votes[lane] = overlap;
+                i = j;
             }
         }
         if (votes.empty())
             continue;
-        auto best = std::max_element(
+        auto winner = std::max_element(
             votes.begin(), votes.end(), [](auto &a, auto &b) { return a.second < b.second; });
-        laneOfThread[key] = best->first;
+        laneOfThread[key] = winner->first;
     }
 
     // §9 step 8c: the creator is the last-starting candidate that ended before the node began.
@@ -400,20 +449,14 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
         auto lane = laneOfThread.find({m.lanes[t.lane[n]].pid, t.fwdThread[n]});
         SliceId creator = kNoSlice;
         if (lane != laneOfThread.end()) {
-            auto [lo, hi] = range(lane->second, t.sequence[n]);
-            // Sorted by (start, end): from the last candidate starting before the node, walk back
-            // to the first that also ended before it — latest start, and the later end on ties.
-            // Only ops still open at the node's start are skipped, so this stays short even when
-            // thousands of ops share the number.
-            auto it = std::upper_bound(
-                lo, hi, t.start[n], [](TimeNs v, const Candidate &c) { return v < c.start; });
-            while (it != lo) {
-                --it;
-                if (it->end <= t.start[n]) {
-                    creator = it->slice;
-                    break;
-                }
-            }
+            auto [lo, hi] = group(lane->second, t.sequence[n]);
+            const auto ended
+                = std::upper_bound(lo, hi, t.start[n], [&steps](TimeNs v, const Candidate &c) {
+                      ++steps;
+                      return v < c.end;
+                  });
+            if (ended != lo)
+                creator = cands[best[size_t(ended - cands.begin()) - 1]].slice;
         }
         if (crossCheckOnly) {
             ++m_stats.flowPairsCheckedBySequence;

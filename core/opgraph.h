@@ -83,6 +83,8 @@ struct LinkStats {
     uint64_t unpairedBackward = 0;
     uint64_t recomputeRows = 0;
     bool hasSequenceNumbers = false;
+    //! Comparisons made by the sequence-number fallback: its cost, O(n log n) on any input.
+    uint64_t pairingSteps = 0;
     //! Cross-check: nodes paired by flow that the fallback alone pairs the same way.
     uint64_t flowPairsCheckedBySequence = 0;
     uint64_t flowPairsAgreeingWithSequence = 0;

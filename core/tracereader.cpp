@@ -174,6 +174,10 @@ public:
     bool sawEventsArray() const { return m_sawEventsArray; }
     const std::string &notATraceReason() const { return m_notATrace; }
     uint64_t events() const { return m_events; }
+    //! Complete event objects that have a phase: what makes a file a trace.
+    uint64_t phasedEvents() const { return m_phasedEvents; }
+    //! Where the first traceEvents entry starts (the offset named when none is an event).
+    uint64_t firstEntryOffset() const { return m_firstEntryOffset; }
     bool insideEvent() const { return m_inEvent; }
     uint64_t eventOffset() const { return m_event->offset; }
     //! What the handler found odd (the builder keeps its own until the parse is over).
@@ -269,6 +273,7 @@ private:
             return true;
         }
         if (m_inEvents && depth == m_eventsDepth) {
+            noteEntry();
             if (c != '{') {
                 ++m_events; // counted when it starts: it is skipped whole
                 m_diag.add("event_not_object", tell(), "traceEvents entry is not an object");
@@ -337,6 +342,7 @@ private:
         if (m_inEvent && m_depth + 1 == m_eventDepth) {
             // An event counts once complete: one cut off by the end of the file was not read.
             ++m_events;
+            m_phasedEvents += m_event->ph != 0;
             m_inEvent = false;
             m_inArgs = false;
             nameCounterSeries();
@@ -351,6 +357,12 @@ private:
             return true;
         }
         return true;
+    }
+
+    void noteEntry()
+    {
+        if (m_firstEntryOffset == ~uint64_t(0))
+            m_firstEntryOffset = tell();
     }
 
     void enterEvents()
@@ -437,6 +449,7 @@ private:
             return true;
         }
         if (m_inEvents && m_depth == m_eventsDepth) {
+            noteEntry();
             ++m_events;
             m_diag.add("event_not_object", tell(), "traceEvents entry is not an object");
             return true;
@@ -665,6 +678,8 @@ private:
     int64_t m_baseTimeNs = 0;
     std::map<std::string, std::string> m_metadata;
     uint64_t m_events = 0;
+    uint64_t m_phasedEvents = 0;
+    uint64_t m_firstEntryOffset = ~uint64_t(0);
 
     bool m_capturing = false;
     uint32_t m_captureDepth = 0;
@@ -692,6 +707,8 @@ constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag
 struct ParseOutcome {
     rapidjson::ParseResult result;
     uint64_t events = 0;
+    uint64_t phasedEvents = 0; //!< complete event objects with a phase
+    uint64_t firstEntryOffset = 0;
     bool cancelled = false;
     bool sawRoot = false;
     bool rootIsTrace = false;
@@ -750,6 +767,8 @@ ParseOutcome parsePass(Stream &stream,
         builder.diagnostics().merge(handler.diagnostics());
         handler.applyTopLevel(builder.model());
         out.events = handler.events();
+        out.phasedEvents = handler.phasedEvents();
+        out.firstEntryOffset = handler.firstEntryOffset();
         out.cancelled = cancelled;
         out.sawRoot = handler.sawRoot();
         out.rootIsTrace = handler.rootIsTrace();
@@ -842,6 +861,17 @@ LoadResult finishLoad(
         if (parseError)
             reason = atEnd ? "the file ends before the first event" : parseReason();
         result.error = failure(path, at, reason);
+        return result;
+    }
+    if (outcome.phasedEvents == 0) {
+        // Entries, but not one complete event with a phase ("[[[[…", "[1, 2]", "[{}]"): whatever
+        // this is, it is not a trace, and a "loaded" trace with nothing in it would hide that.
+        std::string reason = "no complete trace event (an object with \"ph\") in traceEvents";
+        if (parseError && !atEnd)
+            reason = parseReason() + " before any complete trace event";
+        else if (parseError)
+            reason = "the file ends before the first complete trace event";
+        result.error = failure(path, parseError && !atEnd ? at : outcome.firstEntryOffset, reason);
         return result;
     }
 

@@ -44,7 +44,7 @@ struct ProcessResult {
     QByteArray out;
     QByteArray err;
 };
-//! Runs \a program with \a args (offscreen, 120 s limit).
+//! Runs \a program with \a args (offscreen; gives up on a hung program after 500 s).
 ProcessResult run(const QString &program, const QStringList &args);
 
 //! A minimal, valid modern (2.x layout) trace wrapped around \a events (comma-separated JSON).

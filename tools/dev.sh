@@ -19,10 +19,10 @@ run | test) ;;
 esac
 
 packages=(g++ cmake ninja-build pkg-config python3 fonts-dejavu-core
-    qt6-base-dev qt6-charts-dev qt6-svg-dev rapidjson-dev zlib1g-dev)
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev rapidjson-dev zlib1g-dev)
 if [[ $mode == test ]]; then
     # The fuzzer is built with clang's libFuzzer; the package checks validate the .deb.
-    packages+=(clang libclang-rt-dev desktop-file-utils appstream dpkg-dev shared-mime-info)
+    packages+=(clang libclang-rt-dev desktop-file-utils appstream dpkg-dev file shared-mime-info)
 fi
 
 missing=()
@@ -47,6 +47,10 @@ build() { # preset [target…]
 
 if [[ $mode == run ]]; then
     build release
+    if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-}${QT_QPA_PLATFORM:-} ]]; then
+        echo "== built; no display here for the window: run this in a desktop session, over ssh -X or under xvfb-run, or see the demo without one: build/release/app/kinetoscope --demo --screenshot demo.png" >&2
+        exit 1
+    fi
     exec build/release/app/kinetoscope --demo
 fi
 

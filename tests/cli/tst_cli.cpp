@@ -6,9 +6,12 @@
 #include "testutil.h"
 
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QSet>
 #include <QTest>
 
 using namespace ks;
@@ -111,6 +114,9 @@ private slots:
         QTest::newRow("cut before any event")
             << test::writeTemp(QStringLiteral("cut.json"), "{\"traceEvents\": [{\"ph\":\"X\"")
             << QByteArray(": byte 26: the file ends before the first event");
+        QTest::newRow("brackets only")
+            << test::writeTemp(QStringLiteral("brackets.json"), QByteArray(100000, '['))
+            << QByteArray(": byte 1: the file ends before the first complete trace event");
     }
     void loadFailuresExitTwoWithOffset()
     {
@@ -127,6 +133,40 @@ private slots:
             QCOMPARE(r.err.count('\n'), 1); // one line
             QVERIFY(r.out.isEmpty());
         }
+    }
+
+    void windowWithoutDisplaySaysHowInOneLine()
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            env.remove(QString::fromLatin1(name));
+        p.setProcessEnvironment(env);
+        p.start(test::appPath(), {QStringLiteral("--demo")});
+        QVERIFY(p.waitForFinished(500000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit); // not Qt's abort
+        QCOMPARE(p.exitCode(), 1);
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(err.count('\n'), 1);
+        QVERIFY2(err.contains("no display") && err.contains("--screenshot"), err.constData());
+    }
+
+    void demoScreenshotNeedsNoFile()
+    {
+        const QString out = test::tempDir() + QStringLiteral("/demo.png");
+        const auto r = test::run(test::appPath(),
+            {QStringLiteral("--demo"), QStringLiteral("--screenshot"), out,
+                QStringLiteral("--view"), QStringLiteral("timeline"), QStringLiteral("--size"),
+                QStringLiteral("640x400")});
+        QCOMPARE(r.exitCode, 0);
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(640, 400));
+        // The demo's slices drawn, not an empty frame: many distinct colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 4)
+            for (int x = 0; x < image.width(); x += 4)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
     }
 
     void truncatedTraceLoadsAndSaysSo()

@@ -6,7 +6,6 @@
 #include "testutil.h"
 #include "timelineindex.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
 
@@ -17,15 +16,16 @@ namespace {
 struct Trap {
     std::shared_ptr<const LoadedTrace> trace;
     std::string error;
-    double seconds = 0;
 };
 
-//! Loads and links \a text from a file, timing it; also builds what the window would.
+/*!
+ * Loads and links \a text from a file and builds what the window would. No verdict here rests
+ * on how long that takes (a busy machine would fail it at random): a blow-up shows as CTest's
+ * timeout, and where the cost matters the tests count the work done (benchmarks/ time it).
+ */
 Trap runTrap(const QString &name, const std::string &text)
 {
     const QString path = test::writeTemp(name, QByteArray::fromStdString(text));
-    QElapsedTimer timer;
-    timer.start();
     OpenResult r = openTrace(path.toStdString());
     Trap t;
     t.trace = r.trace;
@@ -35,13 +35,42 @@ Trap runTrap(const QString &name, const std::string &text)
         const TimelineIndex index(*t.trace->model, *t.trace->graph);
         (void)index;
     }
-    t.seconds = double(timer.elapsed()) / 1000.0;
     return t;
 }
 
-// Generous: a quadratic step on these inputs takes hours, a linear one a few seconds even under
-// the sanitizers. This is a guard against blow-ups, not a speed target (see benchmarks/).
-constexpr double kTrapSeconds = 120;
+/*!
+ * \a n forward ops and \a n backward nodes, all with sequence number 7. Flat: each op ends
+ * before the next starts, and each node's creator is the op just before it. Nested: one short op,
+ * then \a n ops nested one in the other and still open while the nodes run — every node's creator
+ * is the short op, and a search that steps back over the open ops is quadratic.
+ */
+std::string sharedNumberTrace(int n, bool nested)
+{
+    std::string events;
+    auto op = [&](int64_t ts, int64_t dur) {
+        events += R"({"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":)"
+            + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur)
+            + R"(,"args":{"Sequence number":7,"Fwd thread id":0}},)";
+    };
+    auto node = [&](int64_t ts) {
+        events += R"({"ph":"X","cat":"cpu_op","name":"MulBackward0","pid":1,"tid":2,"ts":)"
+            + std::to_string(ts) + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":1}},)";
+    };
+    if (nested) {
+        op(0, 2);
+        for (int i = 0; i < n; ++i)
+            op(10 + i, 8 * int64_t(n) - 2 * i);
+        for (int i = 0; i < n; ++i)
+            node(10 + n + 3 * int64_t(i));
+    } else {
+        for (int i = 0; i < n; ++i) {
+            op(i * 10, 2);
+            node(i * 10 + 5);
+        }
+    }
+    events.pop_back();
+    return test::traceWith(events);
+}
 
 } // namespace
 
@@ -134,7 +163,6 @@ private slots:
         const Trap t = runTrap(QStringLiteral("deep.json"), test::traceWith(events));
         QVERIFY2(t.trace, t.error.c_str());
         QCOMPARE(t.trace->model->slices.size(), size_t(1));
-        QVERIFY(t.seconds < kTrapSeconds);
     }
 
     void trapHugeString()
@@ -145,7 +173,6 @@ private slots:
                 + R"(","pid":1,"tid":1,"ts":1,"dur":1})"));
         QVERIFY2(t.trace, t.error.c_str());
         QCOMPARE(t.trace->model->sliceName(0).size(), name.size());
-        QVERIFY(t.seconds < kTrapSeconds);
     }
 
     void trapTwoMillionTinyEvents()
@@ -161,33 +188,39 @@ private slots:
         const Trap t = runTrap(QStringLiteral("tiny.json"), test::traceWith(events));
         QVERIFY2(t.trace, t.error.c_str());
         QCOMPARE(t.trace->model->slices.size(), size_t(2'000'000));
-        QVERIFY(t.seconds < kTrapSeconds);
     }
 
+    void trapManyNodesShareOneSequenceNumber_data()
+    {
+        QTest::addColumn<bool>("nested");
+        QTest::addRow("one after the other") << false;
+        QTest::addRow("all still open") << true;
+    }
     void trapManyNodesShareOneSequenceNumber()
     {
-        // 100 000 forward ops and 100 000 backward nodes, all with number 7: each node's creator
-        // is the last forward op that ended before it — the one just before it in time.
-        std::string events;
-        constexpr int n = 100000;
-        for (int i = 0; i < n; ++i) {
-            events += R"({"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":)"
-                + std::to_string(i * 10)
-                + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":0}},)";
-            events += R"({"ph":"X","cat":"cpu_op","name":"MulBackward0","pid":1,"tid":2,"ts":)"
-                + std::to_string(i * 10 + 5)
-                + R"(,"dur":2,"args":{"Sequence number":7,"Fwd thread id":1}})";
-            if (i + 1 < n)
-                events += ',';
+        QFETCH(bool, nested);
+        // n and 4n in the same run: n log n grows by a little more than 4, a quadratic step by 16.
+        constexpr int n = 25000;
+        uint64_t steps[2] = {};
+        for (int k = 0; k < 2; ++k) {
+            const int count = k == 0 ? n : 4 * n;
+            const Trap t
+                = runTrap(QStringLiteral("shared-seq.json"), sharedNumberTrace(count, nested));
+            QVERIFY2(t.trace, t.error.c_str());
+            const OpGraph &g = *t.trace->graph;
+            QCOMPARE(g.stats().pairsFromSequence, uint64_t(count));
+            const SliceTable &st = t.trace->model->slices;
+            for (const BackwardNode &node : g.nodes()) {
+                if (nested)
+                    QCOMPARE(st.start[node.creator], TimeNs(0));
+                else
+                    QCOMPARE(st.start[node.creator] + 5000, st.start[node.node]);
+            }
+            steps[k] = g.stats().pairingSteps;
         }
-        const Trap t = runTrap(QStringLiteral("shared-seq.json"), test::traceWith(events));
-        QVERIFY2(t.trace, t.error.c_str());
-        const OpGraph &g = *t.trace->graph;
-        QCOMPARE(g.stats().pairsFromSequence, uint64_t(n));
-        const SliceTable &st = t.trace->model->slices;
-        for (const BackwardNode &node : g.nodes())
-            QCOMPARE(st.start[node.creator] + 5000, st.start[node.node]);
-        QVERIFY(t.seconds < kTrapSeconds);
+        QVERIFY2(steps[0] > uint64_t(n), "the work counter counts nothing");
+        QVERIFY2(steps[1] < 6 * steps[0],
+            qPrintable(QStringLiteral("%1 steps for n, %2 for 4n").arg(steps[0]).arg(steps[1])));
     }
 
     void trapCorrelationSharedByThousandsOfKernels()
@@ -203,7 +236,6 @@ private slots:
         QCOMPARE(t.trace->graph->stats().gpuEventsAttributed, uint64_t(5000));
         QCOMPARE(t.trace->graph->gpuTotalsUnder(0).count, uint32_t(5000));
         QCOMPARE(t.trace->graph->gpuTotalsUnder(0).time, TimeNs(5000 * 1000));
-        QVERIFY(t.seconds < kTrapSeconds);
     }
 
     void trapMillionEmptyObjects()
@@ -216,20 +248,17 @@ private slots:
         QCOMPARE(t.trace->model->eventCount, uint64_t(1'000'001));
         QCOMPARE(t.trace->model->diagnostics.count("missing_ph"), uint64_t(1'000'000));
         QCOMPARE(t.trace->model->slices.size(), size_t(1));
-        QVERIFY(t.seconds < kTrapSeconds);
     }
 
     void fifoAndDirectoryFailFast()
     {
         const QString fifo = test::tempDir() + QStringLiteral("/fifo.json");
         QCOMPARE(test::run(QStringLiteral("mkfifo"), {fifo}).exitCode, 0);
-        QElapsedTimer timer;
-        timer.start();
+        // Opening a FIFO for reading would block until a writer comes: the loader must not.
         const OpenResult r = openTrace(fifo.toStdString());
         QVERIFY(!r.trace);
         QCOMPARE(
             QString::fromStdString(r.error), fifo + QStringLiteral(": byte 0: not a regular file"));
-        QVERIFY(timer.elapsed() < 5000);
     }
 };
 

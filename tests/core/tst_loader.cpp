@@ -6,7 +6,6 @@
 #include "tracereader.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
@@ -16,12 +15,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fcntl.h>
-#include <future>
 #include <initializer_list>
 #include <string>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -234,26 +230,6 @@ qint64 errorOffset(const std::string &error, const QString &name)
         QRegularExpression::DotMatchesEverythingOption);
     const auto match = re.match(QString::fromStdString(error));
     return match.hasMatch() ? match.captured(1).toLongLong() : -1;
-}
-
-//! Runs loadTrace on a thread and gives up (unblocking a FIFO) after \a seconds.
-bool loadWithin(
-    const QString &path, int seconds, LoadResult &result, const LoadOptions &options = {})
-{
-    std::promise<LoadResult> promise;
-    std::future<LoadResult> future = promise.get_future();
-    const std::string p = path.toStdString();
-    std::thread worker([&] { promise.set_value(ks::loadTrace(p, options)); });
-    const bool done = future.wait_for(std::chrono::seconds(seconds)) == std::future_status::ready;
-    if (!done) {
-        // A reader blocked in open() on a FIFO returns once a writer comes and goes.
-        const int fd = ::open(p.c_str(), O_WRONLY | O_NONBLOCK);
-        if (fd >= 0)
-            ::close(fd);
-    }
-    worker.join();
-    result = future.get();
-    return done;
 }
 
 } // namespace
@@ -1927,6 +1903,19 @@ void TestLoader::notATraceFailsWithOffset_data()
     QTest::addRow("text") << QByteArray("hello world\n") << qint64(0) << QString();
     QTest::addRow("broken literal") << QByteArray("nul") << qint64(-1) << QString();
     QTest::addRow("csv") << QByteArray("name,ts\nop,1\n") << qint64(-1) << QString();
+    // Entries, but no complete event: not a trace (exit 2), not a "loaded" trace of nothing.
+    QTest::addRow("100 000 [") << QByteArray(100000,
+        '[') << qint64(1) << QStringLiteral("the file ends before the first complete trace event");
+    QTest::addRow("numbers only") << QByteArray("[1, 2, 3]") << qint64(1)
+                                  << QStringLiteral("no complete trace event");
+    QTest::addRow("empty arrays as events")
+        << QByteArray(R"({"traceEvents": [[], []]})") << qint64(17)
+        << QStringLiteral("no complete trace event");
+    QTest::addRow("objects without a phase")
+        << QByteArray(R"([{}, {"name": "x", "ts": 1}])") << qint64(1)
+        << QStringLiteral("no complete trace event");
+    QTest::addRow("syntax error after non-events") << QByteArray(
+        R"([[], 7, {"ph" 1}])") << qint64(14) << QStringLiteral("before any complete trace event");
 }
 
 void TestLoader::notATraceFailsWithOffset()
@@ -2031,8 +2020,8 @@ void TestLoader::corruptGzipFails()
     QFETCH(QByteArray, data);
     QFETCH(QString, reason);
     const QString path = test::writeTemp(QStringLiteral("corrupt.json"), data);
-    LoadResult r;
-    QVERIFY2(loadWithin(path, 20, r), "loading did not finish");
+    // A loader that never finishes on such data shows as CTest's timeout.
+    const LoadResult r = loadTrace(path.toStdString());
     QCOMPARE(int(r.status), int(LoadResult::Status::Failed));
     QVERIFY(!r.model);
     QVERIFY2(errorOffset(r.error, path) >= 0, r.error.c_str());
@@ -2089,11 +2078,9 @@ void TestLoader::unreadablePathsFailFast()
 {
     QFETCH(QString, path);
     QFETCH(QString, reason);
-    QElapsedTimer timer;
-    timer.start();
-    LoadResult r;
-    QVERIFY2(loadWithin(path, 10, r), "loading blocked");
-    QVERIFY(timer.elapsed() < 5000);
+    // Opening a FIFO or a device for reading could block forever: the loader checks first (a
+    // loader that blocks shows as CTest's timeout, not as a verdict on how fast it failed).
+    const LoadResult r = loadTrace(path.toStdString());
     QCOMPARE(int(r.status), int(LoadResult::Status::Failed));
     QVERIFY(!r.model);
     QVERIFY2(errorOffset(r.error, path) == 0, r.error.c_str());
@@ -2147,13 +2134,15 @@ void TestLoader::cancelBeforeLoadingStops()
     std::atomic<bool> cancel {true};
     LoadOptions options;
     options.cancel = &cancel;
-    QElapsedTimer timer;
-    timer.start();
+    int progressCalls = 0;
+    options.progress = [&](int) { ++progressCalls; };
     const LoadResult r = loadTrace(path.toStdString(), options);
     QCOMPARE(int(r.status), int(LoadResult::Status::Cancelled));
     QVERIFY(!r.model);
     QCOMPARE(QString::fromStdString(r.error), path + QStringLiteral(": cancelled"));
-    QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+    // It stopped at the first checkpoint: no progress was reported before the final one
+    // (a load that reads on reports dozens of steps for this file, see the test above).
+    QVERIFY2(progressCalls <= 1, qPrintable(QString::number(progressCalls)));
 }
 
 void TestLoader::cancelWhileLoadingStops()

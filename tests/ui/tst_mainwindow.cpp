@@ -47,7 +47,7 @@ TraceTab *openAndWait(MainWindow &window, const QString &path)
 {
     QSignalSpy opened(&window, &MainWindow::traceOpened);
     window.openFiles({path});
-    if (!opened.wait(60000))
+    if (!opened.wait(120000))
         return nullptr;
     return opened.takeFirst().at(0).value<TraceTab *>();
 }
@@ -183,7 +183,7 @@ private slots:
         }
         QVERIFY(convRows > 0);
         QTest::keyClicks(tab->pairFilter(), QStringLiteral("conv"));
-        QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), convRows, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), convRows, 120000);
         for (int r = 0; r < view->model()->rowCount(); ++r) {
             const QString text = view->model()->index(r, PairTable::FwdName).data().toString()
                 + view->model()->index(r, PairTable::BwdNames).data().toString()
@@ -234,7 +234,7 @@ private slots:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 120000);
         QCOMPARE(window.tabs()->count(), 2);
         QCOMPARE(window.tabs()->tabText(0), QStringLiteral("demo.pt.trace.json.gz"));
         QCOMPARE(window.tabs()->tabText(1), QStringLiteral("second.json"));
@@ -248,7 +248,7 @@ private slots:
         const QString bad
             = test::writeTemp(QStringLiteral("bad.json"), "[{\"ph\": \"X\", \"ts\": 1,");
         window.openFiles({bad});
-        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.wait(120000));
         QVERIFY(failed.first().first().toString().startsWith(bad + QStringLiteral(": byte ")));
         QCOMPARE(window.tabs()->count(), 1); // only the welcome page
     }
@@ -289,7 +289,7 @@ private slots:
         QVERIFY(cancel);
         QTest::qWait(50);
         QTest::mouseClick(cancel, Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 120000);
         QCOMPARE(opened.count(), 0);
     }
 

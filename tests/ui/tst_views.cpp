@@ -183,7 +183,7 @@ private slots:
         window.show();
         QSignalSpy opened(&window, &MainWindow::comparisonOpened);
         window.openComparison(m_demo, m_slow);
-        QVERIFY(opened.wait(60000));
+        QVERIFY(opened.wait(120000));
         auto *view = opened.first().first().value<ComparisonView *>();
         QVERIFY(view);
         const TraceDiff &diff = view->diff();
