@@ -49,7 +49,8 @@ std::string_view ModuleTable::columnName(size_t column) const
     static constexpr std::string_view kNames[]
         = {"module", "name", "depth", "step", "calls", "fwd_cpu_us", "fwd_cpu_self_us",
             "fwd_gpu_us", "fwd_gpu_self_us", "fwd_gpu_events", "bwd_gpu_us", "bwd_gpu_self_us",
-            "bwd_gpu_events", "bwd_other_gpu_us", "bwd_other_gpu_self_us", "other_gpu_us"};
+            "bwd_gpu_events", "bwd_other_gpu_us", "bwd_other_gpu_self_us", "other_gpu_us",
+            "recompute_gpu_us", "recompute_gpu_self_us", "recompute_gpu_events"};
     return kNames[column];
 }
 
@@ -111,6 +112,12 @@ std::string ModuleTable::text(size_t row, size_t column) const
         return microsText(t.backwardOtherSelf.time);
     case OtherGpuUs:
         return microsText(t.other.time);
+    case RecomputeGpuUs:
+        return microsText(t.recomputeTotal.time);
+    case RecomputeGpuSelfUs:
+        return microsText(t.recomputeSelf.time);
+    case RecomputeGpuEvents:
+        return std::to_string(t.recomputeTotal.count);
     }
     return {};
 }
@@ -149,6 +156,12 @@ double ModuleTable::number(size_t row, size_t column) const
         return double(t.backwardOtherSelf.time);
     case OtherGpuUs:
         return double(t.other.time);
+    case RecomputeGpuUs:
+        return double(t.recomputeTotal.time);
+    case RecomputeGpuSelfUs:
+        return double(t.recomputeSelf.time);
+    case RecomputeGpuEvents:
+        return double(t.recomputeTotal.count);
     default:
         return kNaN;
     }

@@ -35,6 +35,9 @@ public:
         BwdOtherGpuUs,
         BwdOtherGpuSelfUs,
         OtherGpuUs, //!< root only: GPU work outside forward and backward (optimizer, …)
+        RecomputeGpuUs, //!< the module's forward work re-run during backward (checkpointing)
+        RecomputeGpuSelfUs,
+        RecomputeGpuEvents,
         ColumnCount
     };
     enum class Rows {

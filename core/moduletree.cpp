@@ -81,6 +81,7 @@ void addTotals(ModuleTimes &to, const ModuleTimes &child)
     to.forwardTotal += child.forwardTotal;
     to.backwardTotal += child.backwardTotal;
     to.backwardOtherTotal += child.backwardOtherTotal;
+    to.recomputeTotal += child.recomputeTotal;
 }
 
 void initTotals(ModuleTimes &t)
@@ -88,12 +89,14 @@ void initTotals(ModuleTimes &t)
     t.forwardTotal = t.forwardSelf;
     t.backwardTotal = t.backwardSelf;
     t.backwardOtherTotal = t.backwardOtherSelf;
+    t.recomputeTotal = t.recomputeSelf;
 }
 
 bool isEmpty(const ModuleTimes &t)
 {
     return t.calls == 0 && t.cpuTotal == 0 && t.forwardTotal.count == 0
-        && t.backwardTotal.count == 0 && t.backwardOtherTotal.count == 0 && t.other.count == 0;
+        && t.backwardTotal.count == 0 && t.backwardOtherTotal.count == 0
+        && t.recomputeTotal.count == 0 && t.other.count == 0;
 }
 
 } // namespace
@@ -336,7 +339,31 @@ void ModuleTree::build()
             tie[k] = tie[valueBits(v)]; // 0 unless q is itself a tied AccumulateGrad
     }
 
-    // ---- 5. Self times per node, whole trace and per step.
+    // ---- 5. Recompute → the module being re-run (see the class comment).
+    std::vector<ModuleId> recomputeCharge;
+    std::unordered_map<std::string_view, ModuleId> firstNamed; // built on first need
+    for (const Recomputation &r : m_graph.recomputations()) {
+        ModuleId id = 0;
+        if (r.original != kNoSlice && roleBits(ctx[r.original]) == RoleForward) {
+            id = valueBits(ctx[r.original]);
+        } else if (m_source == Source::Modules) {
+            const SliceId host = gnodes[r.hostNode].node;
+            for (SliceId a = t.parent[r.op]; a != kNoSlice && a != host; a = t.parent[a]) {
+                if (!isScope(m, a, Source::Modules))
+                    continue;
+                if (firstNamed.empty()) {
+                    for (ModuleId n = ModuleId(m_nodes.size()); n-- > 1;)
+                        firstNamed[m_nodes[n].name] = n;
+                }
+                auto it = firstNamed.find(m.sliceName(a).substr(kModulePrefix.size()));
+                id = it == firstNamed.end() ? 0 : it->second;
+                break;
+            }
+        }
+        recomputeCharge.push_back(id);
+    }
+
+    // ---- 6. Self times per node, whole trace and per step.
     auto stepIndexAt = [&](TimeNs time) -> int {
         auto it = std::upper_bound(steps.begin(), steps.end(), time,
             [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
@@ -373,34 +400,40 @@ void ModuleTree::build()
         ModuleId id = 0;
         uint32_t role = roleBits(v);
         GpuTotals ModuleTimes::*field = &ModuleTimes::other;
-        switch (role) {
-        case RoleForward:
-            id = valueBits(v);
-            field = &ModuleTimes::forwardSelf;
-            break;
-        case RoleBackward:
-            id = charge[valueBits(v)];
-            field = &ModuleTimes::backwardSelf;
-            break;
-        case RoleBackwardOther:
-            // A DDP bucket's all-reduce carries many modules' gradients: never one module's.
-            id = OpGraph::isCommunication(m.sliceName(g)) ? 0 : tie[valueBits(v)];
-            field = &ModuleTimes::backwardOtherSelf;
-            break;
-        default:
-            if (m_graph.isForwardSide(launch)) {
+        if (const int rc = m_graph.recomputationOf(launch); rc >= 0) {
+            // Backward-phase work, charged to the module it re-runs.
+            id = recomputeCharge[size_t(rc)];
+            field = &ModuleTimes::recomputeSelf;
+            role = RoleBackward;
+        } else
+            switch (role) {
+            case RoleForward:
+                id = valueBits(v);
                 field = &ModuleTimes::forwardSelf;
-                role = RoleForward;
+                break;
+            case RoleBackward:
+                id = charge[valueBits(v)];
+                field = &ModuleTimes::backwardSelf;
+                break;
+            case RoleBackwardOther:
+                // A DDP bucket's all-reduce carries many modules' gradients: never one module's.
+                id = OpGraph::isCommunication(m.sliceName(g)) ? 0 : tie[valueBits(v)];
+                field = &ModuleTimes::backwardOtherSelf;
+                break;
+            default:
+                if (m_graph.isForwardSide(launch)) {
+                    field = &ModuleTimes::forwardSelf;
+                    role = RoleForward;
+                }
+                break;
             }
-            break;
-        }
         m_nodes[id].times.*field += one;
         if (const int si = stepIndexAt(t.start[launch]); si >= 0)
             stepTimes(id, si).*field += one;
         ctx[g] = role == RoleNone ? 0 : pack(role, id);
     }
 
-    // ---- 6. Totals: GPU work rolls up; calls and CPU time are the path's own slices.
+    // ---- 7. Totals: GPU work rolls up; calls and CPU time are the path's own slices.
     auto rollUp = [&](auto &&timesOf) {
         for (ModuleId id = 0; id < count; ++id)
             initTotals(timesOf(id));
@@ -447,7 +480,7 @@ void ModuleTree::build()
     for (ModuleId id = 0; id < count; ++id)
         m_stepBegin[id + 1] += m_stepBegin[id];
 
-    // ---- 7. Highlight lists, grouped by node in pre-order, in time order.
+    // ---- 8. Highlight lists, grouped by node in pre-order, in time order.
     auto group = [&](auto &items, std::vector<uint32_t> &begin, auto &&nodeOfItem, auto &&timeOf) {
         std::stable_sort(items.begin(), items.end(), [&](const auto &a, const auto &b) {
             return std::pair(nodeOfItem(a), timeOf(a)) < std::pair(nodeOfItem(b), timeOf(b));
@@ -489,7 +522,7 @@ void ModuleTree::build()
     std::sort(m_byPath.begin(), m_byPath.end(),
         [&](ModuleId a, ModuleId b) { return m_nodes[a].path < m_nodes[b].path; });
 
-    // ---- 8. Owners of host slices: node indices and tops become module ids.
+    // ---- 9. Owners of host slices: node indices and tops become module ids.
     for (const Lane &lane : m.lanes) {
         if (lane.device)
             continue;

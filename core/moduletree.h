@@ -32,6 +32,8 @@ struct ModuleTimes {
     GpuTotals backwardTotal; //!< … of nodes whose creator lies anywhere inside this module
     GpuTotals backwardOtherSelf; //!< AccumulateGrad work tied to this module (see ModuleTree)
     GpuTotals backwardOtherTotal;
+    GpuTotals recomputeSelf; //!< this module's forward work re-run during backward (checkpointing)
+    GpuTotals recomputeTotal;
     //! Root only: GPU work neither forward nor backward of the tree (optimizer, data loading, and,
     //! over the whole trace, GPU events whose launch is unknown).
     GpuTotals other;
@@ -69,6 +71,9 @@ struct ModuleNode {
  *  - inside a backward node (innermost node event or wrapper): backward of the innermost module
  *    around the node's forward creator; a creator that was itself re-run inside a backward node
  *    charges that node's module; unpaired nodes and creators outside modules charge the root;
+ *  - inside a recomputed op (activation checkpointing, docs/recompute.md): recompute of the
+ *    module being re-run — the module of the forward op the recomputation repeats, else the
+ *    first module named like the innermost module inside the backward node, else the root;
  *  - inside AccumulateGrad: "backward other". The engine runs AccumulateGrad as soon as it is
  *    ready (its sequence_nr is UINT64_MAX, the highest priority: pytorch
  *    torch/csrc/autograd/functions/accumulate_grad.cpp), i.e. right after the node that

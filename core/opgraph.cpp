@@ -98,7 +98,9 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
             if (g->m_stats.pairsFromFlows > 0)
                 g->pairBySequence(true);
             g->pairBySequence(false);
+            g->findRecomputations();
         });
+    g->indexRecomputeGpu();
     g->buildRows();
     return g;
 }
@@ -575,12 +577,18 @@ void OpGraph::buildRows()
             node.row = newIndex;
             m_rowNodes.push_back(i);
             allFlow = allFlow && node.method == LinkMethod::Flow;
-            row.backwardGpu += gpuTotalsUnder(node.outer);
+            // Forward work re-run inside the node is recompute, not the node's backward time.
+            const GpuTotals recompute = recomputeGpuUnder(node.outer);
+            row.recomputeGpu += recompute;
+            row.backwardGpu += gpuTotalsUnder(node.outer) - recompute;
             row.backwardDur += t.dur[node.outer];
         }
         if (row.forward != kNoSlice) {
             row.link = allFlow ? LinkMethod::Flow : LinkMethod::Sequence;
             row.forwardGpu = gpuTotalsUnder(row.forward);
+            const Recomputed recomputed = recomputedUnder(row.forward);
+            row.recomputations = recomputed.count;
+            row.recomputedGpu = recomputed.gpu;
             row.step = stepAt(t.start[row.forward]);
             row.module = moduleOf(row.forward);
             m_rowByForward[row.forward] = newIndex;

@@ -38,6 +38,20 @@ struct GpuTotals {
         time += o.time;
         return *this;
     }
+    //! \a o must be a part of this.
+    GpuTotals operator-(const GpuTotals &o) const { return {count - o.count, time - o.time}; }
+};
+
+/*!
+ * Forward work re-run inside a backward node (activation checkpointing, docs/recompute.md): the
+ * outermost op with a sequence number inside a node event, with everything below it.
+ */
+struct Recomputation {
+    SliceId op = kNoSlice; //!< the recomputed op
+    uint32_t hostNode = 0; //!< index into OpGraph::nodes(): the innermost node it ran in
+    SliceId original = kNoSlice; //!< the forward op it repeats, kNoSlice if none was found
+    uint32_t candidates = 0; //!< originals its (step, key) group had: more than 1 is ambiguous
+    GpuTotals gpu; //!< GPU work launched inside it
 };
 
 /*!
@@ -53,7 +67,11 @@ struct PairRow {
         = LinkMethod::None; //!< Flow if every node came by flow, Sequence if any by fallback
     bool recompute = false; //!< forward op re-run inside a backward node (activation checkpointing)
     GpuTotals forwardGpu; //!< GPU work launched inside the forward op's subtree
-    GpuTotals backwardGpu; //!< GPU work launched inside its nodes' outermost events
+    GpuTotals backwardGpu; //!< GPU work launched inside its nodes' outermost events, but not
+                           //!< inside recomputed ops there
+    GpuTotals recomputeGpu; //!< GPU work of the recomputed ops inside its nodes' outermost events
+    GpuTotals recomputedGpu; //!< GPU work of the recomputations of ops inside its forward op
+    uint32_t recomputations = 0; //!< how many recomputations repeat ops inside its forward op
     TimeNs backwardDur = 0; //!< summed durations of its nodes' outermost events
     int64_t step = kNoValue; //!< N of the ProfilerStep#N containing the forward op (node if none)
     SliceId module = kNoSlice; //!< innermost `nn.Module:` python_function around the forward op
@@ -82,6 +100,9 @@ struct LinkStats {
     uint64_t pairsFromSequence = 0;
     uint64_t unpairedBackward = 0;
     uint64_t recomputeRows = 0;
+    uint64_t recomputedOps = 0; //!< Recomputation records
+    TimeNs recomputeGpuTime = 0; //!< GPU time of all of them, each event once
+    bool doubleBackward = false; //!< numbered ops in backward are create_graph work, not recompute
     bool hasSequenceNumbers = false;
     //! Comparisons made by the sequence-number fallback: its cost, O(n log n) on any input.
     uint64_t pairingSteps = 0;
@@ -139,6 +160,16 @@ public:
     //! GraphRoot, AccumulateGrad and backward hooks: backward work that no forward op created.
     static bool isUnpairedBackwardWork(std::string_view name);
 
+    // Recompute (activation checkpointing)
+    //! Every recomputed op, ordered by slice (their subtrees do not overlap).
+    const std::vector<Recomputation> &recomputations() const { return m_recomputations; }
+    //! The recomputation whose op is or contains \a slice (a GPU event: its launch), or -1.
+    int recomputationOf(SliceId slice) const;
+    //! GPU work of the recomputed ops inside \a slice's subtree.
+    GpuTotals recomputeGpuUnder(SliceId slice) const;
+    //! Indices of the recomputations that repeat \a forwardOp itself, in the order they ran.
+    std::vector<uint32_t> recomputationsRepeating(SliceId forwardOp) const;
+
     // Steps and modules
     const std::vector<ProfilerStep> &steps() const { return m_steps; }
     //! N of the step containing \a t, kNoValue if none.
@@ -154,6 +185,16 @@ private:
     void pairBySequence(bool crossCheckOnly);
     void buildRows();
     void findSteps();
+    // recompute.cpp
+    void findRecomputations();
+    void matchRecomputations(const std::vector<uint32_t> &context);
+    void indexRecomputeGpu();
+    struct Recomputed {
+        uint32_t count = 0; //!< recomputations
+        GpuTotals gpu;
+    };
+    //! The recomputations whose original lies inside \a forwardOp's subtree.
+    Recomputed recomputedUnder(SliceId forwardOp) const;
 
     SliceId innermostCpuOp(SliceId slice) const;
     SliceId displayOp(SliceId creator, bool &recompute) const;
@@ -177,6 +218,11 @@ private:
     std::unordered_map<SliceId, uint32_t> m_rowByForward;
 
     std::vector<ProfilerStep> m_steps;
+    std::vector<Recomputation> m_recomputations;
+    std::vector<GpuTotals> m_recomputePrefix; //!< prefix sums of m_recomputations' GPU work
+    //! (original, recomputation) sorted, with prefix sums of the recomputations' GPU work.
+    std::vector<std::pair<SliceId, uint32_t>> m_byOriginal;
+    std::vector<GpuTotals> m_byOriginalPrefix;
     LinkOptions m_options;
 };
 

@@ -66,10 +66,10 @@ PairTable::PairTable(const OpGraph &graph)
 
 std::string_view PairTable::columnName(size_t column) const
 {
-    static constexpr std::string_view kNames[]
-        = {"fwd_name", "fwd_pid", "fwd_tid", "fwd_ts", "fwd_dur", "input_dims", "sequence_numbers",
-            "link", "bwd_names", "bwd_pid", "bwd_tid", "bwd_ts", "bwd_dur", "fwd_gpu_events",
-            "fwd_gpu_us", "bwd_gpu_events", "bwd_gpu_us", "step", "module"};
+    static constexpr std::string_view kNames[] = {"fwd_name", "fwd_pid", "fwd_tid", "fwd_ts",
+        "fwd_dur", "input_dims", "sequence_numbers", "link", "bwd_names", "bwd_pid", "bwd_tid",
+        "bwd_ts", "bwd_dur", "fwd_gpu_events", "fwd_gpu_us", "bwd_gpu_events", "bwd_gpu_us", "step",
+        "module", "recompute_gpu_events", "recompute_gpu_us", "recomputed_gpu_us"};
     return kNames[column];
 }
 
@@ -85,6 +85,9 @@ bool PairTable::isNumeric(size_t column) const
     case BwdGpuEvents:
     case BwdGpuUs:
     case Step:
+    case RecomputeGpuEvents:
+    case RecomputeGpuUs:
+    case RecomputedGpuUs:
         return true;
     default:
         return false;
@@ -154,6 +157,12 @@ std::string PairTable::text(size_t r, size_t column) const
         return row.step == kNoValue ? std::string() : std::to_string(row.step);
     case Module:
         return row.module == kNoSlice ? std::string() : std::string(m.sliceName(row.module));
+    case RecomputeGpuEvents:
+        return std::to_string(row.recomputeGpu.count);
+    case RecomputeGpuUs:
+        return microsText(row.recomputeGpu.time);
+    case RecomputedGpuUs:
+        return hasForward ? microsText(row.recomputedGpu.time) : std::string();
     }
     return {};
 }
@@ -233,6 +242,12 @@ double PairTable::number(size_t r, size_t column) const
         return double(row.backwardGpu.time);
     case Step:
         return row.step == kNoValue ? kNaN : double(row.step);
+    case RecomputeGpuEvents:
+        return double(row.recomputeGpu.count);
+    case RecomputeGpuUs:
+        return double(row.recomputeGpu.time);
+    case RecomputedGpuUs:
+        return hasForward ? double(row.recomputedGpu.time) : kNaN;
     default:
         return kNaN;
     }
@@ -295,6 +310,8 @@ std::string_view gpuSideName(GpuSide side)
         return "backward";
     case GpuSide::BackwardOther:
         return "backward_other";
+    case GpuSide::Recompute:
+        return "recompute";
     case GpuSide::Other:
         return "other";
     case GpuSide::Unattributed:
@@ -308,6 +325,9 @@ GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
     const SliceId launch = graph.launchOf(gpuEvent);
     if (launch == kNoSlice)
         return GpuSide::Unattributed;
+    // First: a reentrant checkpoint's re-run ops are rows, but their work is still recompute.
+    if (graph.recomputationOf(launch) >= 0)
+        return GpuSide::Recompute;
     if (graph.rowOf(launch) >= 0)
         return graph.isForwardSide(launch) ? GpuSide::Forward : GpuSide::Backward;
     const TraceModel &m = graph.model();

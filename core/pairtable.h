@@ -32,6 +32,9 @@ public:
         BwdGpuUs,
         Step,
         Module,
+        RecomputeGpuEvents,
+        RecomputeGpuUs,
+        RecomputedGpuUs,
         ColumnCount
     };
 
@@ -101,6 +104,7 @@ enum class GpuSide : uint8_t {
     Forward, //!< launched inside a pair's forward op
     Backward, //!< launched inside a pair's backward node
     BackwardOther, //!< launched during backward but by no paired node (AccumulateGrad, hooks, …)
+    Recompute, //!< launched by forward work re-run inside a backward node (checkpointing)
     Other, //!< launched elsewhere (optimizer, data loading, …)
     Unattributed, //!< no launch found
 };

@@ -40,6 +40,9 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
                 case GpuSide::BackwardOther:
                     b.backwardOther += t.dur[g];
                     break;
+                case GpuSide::Recompute:
+                    b.recompute += t.dur[g];
+                    break;
                 case GpuSide::Other:
                 case GpuSide::Unattributed:
                     b.other += t.dur[g];

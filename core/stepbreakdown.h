@@ -14,6 +14,7 @@ struct StepBreakdown {
     TimeNs forward = 0; //!< summed durations of GPU events launched by forward ops
     TimeNs backward = 0; //!< … by paired backward nodes
     TimeNs backwardOther = 0; //!< … during backward by unpaired work (AccumulateGrad, hooks, comms)
+    TimeNs recompute = 0; //!< … by forward work re-run during backward (activation checkpointing)
     TimeNs other = 0; //!< … anywhere else in the step (optimizer, data loading)
     TimeNs busy = 0; //!< union of all GPU intervals inside the step
     TimeNs idle() const { return span > busy ? span - busy : 0; }

@@ -2,6 +2,7 @@
 #include "summary.h"
 
 #include "jsonwrite.h"
+#include "numbertext.h"
 
 #include <cstdio>
 
@@ -75,10 +76,14 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
     std::snprintf(seconds, sizeof seconds, "%.3f", loadSeconds);
     key("load_seconds");
     out += seconds;
+    key("recompute_gpu_us");
+    appendMicros(out, s.recomputeGpuTime, 3);
     // Beyond cli.md's required keys:
     number("backward_nodes", s.backwardNodes);
     number("pair_rows", graph.rows().size());
     number("recompute_rows", s.recomputeRows);
+    number("recomputed_ops", s.recomputedOps);
+    boolean("double_backward", s.doubleBackward);
     boolean("has_sequence_numbers", s.hasSequenceNumbers);
     number("gpu_events_with_launch", s.gpuEventsWithLaunch);
     number("communication_gpu_events", s.communicationGpuEvents);

@@ -30,6 +30,13 @@ private slots:
         QTest::newRow("2 MB") << QStringList {QStringLiteral("--target-mb"), QStringLiteral("2"),
             QStringLiteral("--seed"), QStringLiteral("3")}
                               << QStringLiteral("big.json");
+        // Non-reentrant activation checkpointing of the transformer block (docs/recompute.md).
+        QTest::newRow("checkpointed, 3 steps") << QStringList {QStringLiteral("--checkpoint"),
+            QStringLiteral("--steps"), QStringLiteral("3")} << QStringLiteral("ck.json");
+        QTest::newRow("checkpointed, 2 MB, seed 5")
+            << QStringList {QStringLiteral("--checkpoint"), QStringLiteral("--target-mb"),
+                   QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("5")}
+            << QStringLiteral("ck-big.json.gz");
     }
     void linkerMatchesGeneratorTruth()
     {
@@ -92,6 +99,25 @@ private slots:
             QCOMPARE(
                 text(r, PairTable::Step), QString::number(p[QStringLiteral("step")].toInteger()));
             QCOMPARE(text(r, PairTable::Module), p[QStringLiteral("module")].toString());
+            // Without checkpointing the truth has no recompute fields: all zero.
+            const QString zero = QStringLiteral("0.000");
+            QCOMPARE(text(r, PairTable::RecomputeGpuEvents),
+                QString::number(p[QStringLiteral("recompute_gpu_events")].toInteger()));
+            QCOMPARE(text(r, PairTable::RecomputeGpuUs),
+                p[QStringLiteral("recompute_gpu_us")].toString(zero));
+            QCOMPARE(text(r, PairTable::RecomputedGpuUs),
+                p[QStringLiteral("recomputed_gpu_us")].toString(zero));
+        }
+        const bool checkpointed = args.contains(QStringLiteral("--checkpoint"));
+        QCOMPARE(g.stats().recomputedOps > 0, checkpointed);
+        QCOMPARE(g.stats().recomputeGpuTime,
+            TimeNs(truth[QStringLiteral("recompute_gpu_ns")].toInteger()));
+        // Every recomputation finds its original; where a module runs one op twice with the same
+        // shapes (the block's two residual adds) the order decides, and the truth above agrees.
+        for (const Recomputation &rc : g.recomputations()) {
+            QVERIFY(rc.original != kNoSlice);
+            QCOMPARE(m.sliceName(rc.original), m.sliceName(rc.op));
+            QVERIFY(rc.candidates >= 1);
         }
 
         // Without flows, the sequence numbers alone give the same pairs.

@@ -9,6 +9,7 @@
 #include "summary.h"
 #include "table.h"
 #include "testutil.h"
+#include "tracequery.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -21,97 +22,9 @@
 #include <vector>
 
 using namespace ks;
+using namespace ks::test;
 
 namespace {
-
-QString S(const char *utf8)
-{
-    return QString::fromUtf8(utf8);
-}
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-//! Slices named \a name, in time order (slice order at equal start).
-std::vector<SliceId> slicesNamed(const TraceModel &m, std::string_view name)
-{
-    std::vector<SliceId> out;
-    for (SliceId s = 0; s < m.slices.size(); ++s) {
-        if (m.sliceName(s) == name)
-            out.push_back(s);
-    }
-    std::stable_sort(out.begin(), out.end(),
-        [&](SliceId a, SliceId b) { return m.slices.start[a] < m.slices.start[b]; });
-    return out;
-}
-
-//! The \a k-th (time order) slice named \a name, kNoSlice if there are fewer.
-SliceId find(const TraceModel &m, std::string_view name, size_t k = 0)
-{
-    const std::vector<SliceId> all = slicesNamed(m, name);
-    return k < all.size() ? all[k] : kNoSlice;
-}
-
-//! The GPU event (kernel, memcpy, memset) named \a name.
-SliceId gpuEvent(const OpGraph &g, std::string_view name)
-{
-    for (SliceId s : g.gpuEvents()) {
-        if (g.model().sliceName(s) == name)
-            return s;
-    }
-    return kNoSlice;
-}
-
-QString nameOf(const TraceModel &m, SliceId s)
-{
-    return s == kNoSlice ? S("<none>") : qs(m.sliceName(s));
-}
-
-QStringList namesOf(const TraceModel &m, const std::vector<SliceId> &slices)
-{
-    QStringList out;
-    for (SliceId s : slices)
-        out << nameOf(m, s);
-    return out;
-}
-
-//! Names of the node events of \a row, in the row's (time) order.
-QStringList rowNodeNames(const OpGraph &g, const PairRow &row)
-{
-    QStringList out;
-    for (uint32_t i : g.nodesOf(row))
-        out << nameOf(g.model(), g.nodes()[i].node);
-    return out;
-}
-
-//! The node record of node event (or wrapper) \a s; asserts it exists.
-const BackwardNode &nodeRecord(const OpGraph &g, SliceId s)
-{
-    static const BackwardNode none;
-    const int i = g.nodeOf(s);
-    return i < 0 ? none : g.nodes()[size_t(i)];
-}
-
-QString side(const OpGraph &g, SliceId gpu)
-{
-    return qs(gpuSideName(gpuSideOf(g, gpu)));
-}
-QString link(LinkMethod m)
-{
-    return qs(linkMethodName(m));
-}
-
-//! The CSV text of \a table split in lines (the header first).
-QStringList csvLines(const Table &table)
-{
-    return QString::fromStdString(tableToCsv(table)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-}
-
-QString cell(const PairTable &t, size_t row, PairTable::Column column)
-{
-    return QString::fromStdString(t.text(row, column));
-}
 
 QJsonArray readJsonArray(const QString &path)
 {
@@ -123,9 +36,11 @@ QJsonArray readJsonArray(const QString &path)
     return error.error == QJsonParseError::NoError ? doc.array() : QJsonArray();
 }
 
-const QString kPairHeader = S("fwd_name,fwd_pid,fwd_tid,fwd_ts,fwd_dur,input_dims,sequence_numbers,"
-                              "link,bwd_names,bwd_pid,bwd_tid,bwd_ts,bwd_dur,fwd_gpu_events,"
-                              "fwd_gpu_us,bwd_gpu_events,bwd_gpu_us,step,module");
+const QString kPairHeader
+    = S("fwd_name,fwd_pid,fwd_tid,fwd_ts,fwd_dur,input_dims,sequence_numbers,"
+        "link,bwd_names,bwd_pid,bwd_tid,bwd_ts,bwd_dur,fwd_gpu_events,"
+        "fwd_gpu_us,bwd_gpu_events,bwd_gpu_us,step,module,recompute_gpu_events,"
+        "recompute_gpu_us,recomputed_gpu_us");
 
 /*
  * aten::linear → aten::t (N=40, creates TBackward0) + aten::addmm (N+1=41, creates
@@ -830,13 +745,13 @@ void TestLinker::sequenceFallbackPicksLastStartingOpEndedBeforeNode()
     QCOMPARE(lines.size(), 4);
     QCOMPARE(lines[1],
         S("aten::conv2d,25738,25738,110,60.000,,7,sequence,CudnnConvolutionBackward,25738,25750,"
-          "460,50.000,1,40.000,1,30.000,1,"));
+          "460,50.000,1,40.000,1,30.000,1,,0,0.000,0.000"));
     QCOMPARE(lines[2],
         S("aten::relu,25738,25738,190,10.000,,8,sequence,ReluBackward0,25738,25750,430,20.000,0,"
-          "0.000,0,0.000,1,"));
+          "0.000,0,0.000,1,,0,0.000,0.000"));
     QCOMPARE(lines[3],
         S("aten::matmul,25738,25738,210,20.000,,9,sequence,MmBackward,25738,25750,400,20.000,0,"
-          "0.000,0,0.000,1,"));
+          "0.000,0,0.000,1,,0,0.000,0.000"));
 }
 
 void TestLinker::sequenceFallbackWithoutFlowsReproducesFlowPairs()
@@ -1007,20 +922,32 @@ void TestLinker::checkpointRecomputeIsItsOwnFlaggedRow()
 
     QCOMPARE(g.rows().size(), size_t(2));
     QCOMPARE(g.stats().recomputeRows, uint64_t(1));
-    // Row 0: CheckpointFunction; its backward is everything under the CheckpointFunctionBackward
-    // wrapper: gemm_recompute 12 + gemm_bwd 14 = 26 µs in 2 kernels; bwd_dur 400 µs.
+    // Row 0: CheckpointFunction; under its CheckpointFunctionBackward wrapper gemm_recompute
+    // (12 µs) and gemm_bwd (14 µs). The re-run aten::linear is numbered inside the node: its
+    // kernel is recompute (docs/recompute.md), so backward keeps gemm_bwd only; bwd_dur 400 µs.
+    // The re-run repeats the aten::linear inside CheckpointFunction: recomputed 12 µs.
     const PairRow &ckpt = g.rows()[0];
     QCOMPARE(nameOf(m, ckpt.forward), S("CheckpointFunction"));
     QVERIFY(!ckpt.recompute);
     QCOMPARE(rowNodeNames(g, ckpt), QStringList({S("CheckpointFunctionBackward")}));
     QCOMPARE(ckpt.forwardGpu.count, 1u);
     QCOMPARE(ckpt.forwardGpu.time, TimeNs(10000));
-    QCOMPARE(ckpt.backwardGpu.count, 2u);
-    QCOMPARE(ckpt.backwardGpu.time, TimeNs(26000));
+    QCOMPARE(ckpt.backwardGpu.count, 1u);
+    QCOMPARE(ckpt.backwardGpu.time, TimeNs(14000));
+    QCOMPARE(ckpt.recomputeGpu.count, 1u);
+    QCOMPARE(ckpt.recomputeGpu.time, TimeNs(12000));
+    QCOMPARE(ckpt.recomputations, 1u);
+    QCOMPARE(ckpt.recomputedGpu.time, TimeNs(12000));
     QCOMPARE(ckpt.backwardDur, TimeNs(400000));
+    QCOMPARE(g.recomputations().size(), size_t(1));
+    QCOMPARE(g.recomputations()[0].op, find(m, "aten::linear", 1));
+    QCOMPARE(g.recomputations()[0].original, find(m, "aten::linear", 0));
+    QCOMPARE(g.recomputations()[0].candidates, 1u);
+    QVERIFY(!g.stats().doubleBackward);
     // Row 1: the recomputed aten::linear on the autograd thread (the climb stops at the
     // CheckpointFunctionBackward node), flagged; it owns AddmmBackward0 (601) and TBackward0
-    // (721); forward GPU 12 µs, backward GPU 14 µs, bwd_dur 100 + 30 = 130 µs.
+    // (721); forward GPU 12 µs (its own subtree, as for every row), backward GPU 14 µs,
+    // bwd_dur 100 + 30 = 130 µs; no recompute inside its nodes.
     const PairRow &recompute = g.rows()[1];
     QCOMPARE(recompute.forward, find(m, "aten::linear", 1));
     QVERIFY(recompute.recompute);
@@ -1030,9 +957,10 @@ void TestLinker::checkpointRecomputeIsItsOwnFlaggedRow()
     QCOMPARE(recompute.backwardGpu.count, 1u);
     QCOMPARE(recompute.backwardGpu.time, TimeNs(14000));
     QCOMPARE(recompute.backwardDur, TimeNs(130000));
+    QCOMPARE(recompute.recomputeGpu.count, 0u);
 
     QCOMPARE(side(g, gpuEvent(g, "gemm_fwd")), S("forward"));
-    QCOMPARE(side(g, gpuEvent(g, "gemm_recompute")), S("forward"));
+    QCOMPARE(side(g, gpuEvent(g, "gemm_recompute")), S("recompute"));
     QCOMPARE(side(g, gpuEvent(g, "gemm_bwd")), S("backward"));
     QCOMPARE(g.rowOf(gpuEvent(g, "gemm_recompute")), 1);
 }
@@ -1105,7 +1033,7 @@ void TestLinker::customFunctionPairsWithItsBackward()
     const PairTable table(g);
     QCOMPARE(csvLines(table).value(1),
         S("MyFn,100,100,100,50.000,,3,sequence,MyFnBackward,100,200,301,60.000,1,3.000,1,4.000,,"
-          "nn.Module: MyModel_0"));
+          "nn.Module: MyModel_0,0,0.000,0.000"));
 }
 
 void TestLinker::compiledFunctionPairsWithCompiledFunctionBackward()
@@ -1138,7 +1066,7 @@ void TestLinker::compiledFunctionPairsWithCompiledFunctionBackward()
     const PairTable table(g);
     QCOMPARE(csvLines(table).value(1),
         S("CompiledFunction,100,100,105,190.000,,20,sequence,CompiledFunctionBackward,100,200,501,"
-          "100.000,1,7.500,1,8.250,,"));
+          "100.000,1,7.500,1,8.250,,,0,0.000,0.000"));
 }
 
 void TestLinker::accumulateGradIsNotPairedAndCountsAsBackwardOther()
@@ -1283,8 +1211,8 @@ void TestLinker::nodeWithoutForwardIsAnUnpairedRow()
     QCOMPARE(lines.size(), 3);
     QCOMPARE(lines[1],
         S("aten::relu,100,100,100,10.000,,50,sequence,ReluBackward0,100,200,301,20.000,0,0.000,0,"
-          "0.000,4,"));
-    QCOMPARE(lines[2], S(",,,,,,49,none,AddmmBackward0,100,200,331,40.000,,,1,9.000,4,"));
+          "0.000,4,,0,0.000,0.000"));
+    QCOMPARE(lines[2], S(",,,,,,49,none,AddmmBackward0,100,200,331,40.000,,,1,9.000,4,,0,0.000,"));
 }
 
 void TestLinker::forwardOpWithoutNodeHasNoRow()
@@ -1346,10 +1274,10 @@ void TestLinker::cpuOnlyTracePairsOnTheMainThread()
     QCOMPARE(lines.size(), 3);
     QCOMPARE(lines[1],
         S("aten::linear,100,100,10,100.000,,0;1,sequence,AddmmBackward0;TBackward0,100,100,231,"
-          "60.000,0,0.000,0,0.000,0,"));
+          "60.000,0,0.000,0,0.000,0,,0,0.000,0.000"));
     QCOMPARE(lines[2],
         S("aten::sum,100,100,120,10.000,,2,sequence,SumBackward0,100,100,201,20.000,0,0.000,0,"
-          "0.000,0,"));
+          "0.000,0,,0,0.000,0.000"));
 }
 
 void TestLinker::traceWithoutSequenceNumbersHasNoPairs()
@@ -1429,11 +1357,11 @@ void TestLinker::pairMayStraddleStepsAndRowsSortByFirstEvent()
     QCOMPARE(lines.size(), 4);
     QCOMPARE(lines[1],
         S("aten::mul,100,100,900,50.000,,7,sequence,MulBackward0,100,200,1100,20.000,0,0.000,0,"
-          "0.000,1,"));
-    QCOMPARE(lines[2], S(",,,,,,6,none,AddBackward0,100,200,1200,20.000,,,0,0.000,2,"));
+          "0.000,1,,0,0.000,0.000"));
+    QCOMPARE(lines[2], S(",,,,,,6,none,AddBackward0,100,200,1200,20.000,,,0,0.000,2,,0,0.000,"));
     QCOMPARE(lines[3],
         S("aten::relu,100,100,1500,10.000,,8,sequence,ReluBackward0,100,200,1800,20.000,0,0.000,"
-          "0,0.000,2,"));
+          "0,0.000,2,,0,0.000,0.000"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1472,7 +1400,7 @@ void TestLinker::linearRowOwnsBothNodes()
     QCOMPARE(csvLines(table).value(1),
         S("aten::linear,100,100,20,200.000,\"[[8,16],[32,16],[32]]\",40;41,flow,"
           "AddmmBackward0;TBackward0,100,200,1001,130.000,1,20.125,2,40.500,3,"
-          "nn.Module: Linear_0"));
+          "nn.Module: Linear_0,0,0.000,0.000"));
 }
 
 void TestLinker::counterpartsAndRowOfFollowTheDisplayRow()
@@ -1579,7 +1507,7 @@ void TestLinker::pairTableCsvMatchesCliFormat()
     QVERIFY(trace);
     const PairTable table(*trace->graph);
 
-    QCOMPARE(table.columnCount(), size_t(19));
+    QCOMPARE(table.columnCount(), size_t(22));
     // Row 1 aten::conv2d: ts as written (812000.250); Input Dims compact and quoted (commas);
     //   flow; bwd_ts 815405.125; bwd_dur = wrapper 410; fwd GPU 1 × 52; bwd GPU
     //   100.25 + 40 = 140.25 in 2; step 7; module nn.Module: Conv2d_0.
@@ -1592,10 +1520,11 @@ void TestLinker::pairTableCsvMatchesCliFormat()
         kPairHeader,
         S("aten::conv2d,4100,4100,812000.250,200.000,\"[[1,3,8,8],[4,3,3,3]]\",312,flow,"
           "ConvolutionBackward0,4100,4133,815405.125,410.000,1,52.000,2,140.250,7,"
-          "nn.Module: Conv2d_0"),
+          "nn.Module: Conv2d_0,0,0.000,0.000"),
         S("\"Fn<\"\"x\"\", y>\",4100,4100,812500,100.000,,313,sequence,"
-          "\"Fn<\"\"x\"\", y>Backward\",4100,4133,815000.500,100.000,0,0.000,0,0.000,7,"),
-        S(",,,,,,311,none,AddBackward0,4100,4133,815901.000,50.000,,,0,0.000,7,"),
+          "\"Fn<\"\"x\"\", "
+          "y>Backward\",4100,4133,815000.500,100.000,0,0.000,0,0.000,7,,0,0.000,0.000"),
+        S(",,,,,,311,none,AddBackward0,4100,4133,815901.000,50.000,,,0,0.000,7,,0,0.000,"),
     };
     QCOMPARE(csvLines(table), expected);
 

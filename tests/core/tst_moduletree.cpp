@@ -656,12 +656,17 @@ private slots:
         QCOMPARE(paths(*tree),
             QStringList({QString(), QStringLiteral("Net_0"), QStringLiteral("Net_0/Block_0")}));
         const ModuleTimes &block = tree->node(2).times;
-        // Forward fk 4; backward: rk 3 (the re-run inside CheckpointFunctionBackward, created
-        // in Block_0) + bk 6 (AddmmBackward0, created by the re-run op inside that node).
+        // Forward fk 4; backward: bk 6 (AddmmBackward0, created by the re-run op inside
+        // CheckpointFunctionBackward). rk 3 is the re-run itself (docs/recompute.md): recompute.
+        // It repeats no forward op of the same key (the forward recorded no Linear_0 around its
+        // aten::linear) and no module is named Linear_0, so it is charged to the root.
         QCOMPARE(gpu(block.forwardSelf), QStringLiteral("1/4000"));
-        QCOMPARE(gpu(block.backwardSelf), QStringLiteral("2/9000"));
+        QCOMPARE(gpu(block.backwardSelf), QStringLiteral("1/6000"));
+        QCOMPARE(gpu(block.recomputeSelf), QStringLiteral("0/0"));
         QCOMPARE(tree->backwardNodes(2).size(), size_t(2));
         QCOMPARE(gpu(tree->node(0).times.backwardSelf), QStringLiteral("0/0"));
+        QCOMPARE(gpu(tree->node(0).times.recomputeSelf), QStringLiteral("1/3000"));
+        QCOMPARE(g.diagnostics().count("recompute_without_original"), uint64_t(1));
     }
 
     void perStepTimesAndTable()
@@ -697,7 +702,8 @@ private slots:
         const QString header = QStringLiteral(
             "module,name,depth,step,calls,fwd_cpu_us,fwd_cpu_self_us,fwd_gpu_us,fwd_gpu_self_us,"
             "fwd_gpu_events,bwd_gpu_us,bwd_gpu_self_us,bwd_gpu_events,bwd_other_gpu_us,"
-            "bwd_other_gpu_self_us,other_gpu_us");
+            "bwd_other_gpu_self_us,other_gpu_us,recompute_gpu_us,recompute_gpu_self_us,"
+            "recompute_gpu_events");
         auto lines = [](const Table &t) {
             return QString::fromStdString(tableToCsv(t))
                 .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -707,9 +713,9 @@ private slots:
         QCOMPARE(lines(whole),
             QStringList({header,
                 QStringLiteral("(all),(all),0,,0,200.000,0.000,22.000,0.000,2,44.000,0.000,2,"
-                               "0.000,0.000,0.000"),
+                               "0.000,0.000,0.000,0.000,0.000,0"),
                 QStringLiteral("Linear_0,Linear_0,1,,3,200.000,200.000,22.000,22.000,2,44.000,"
-                               "44.000,2,0.000,0.000,0.000")}));
+                               "44.000,2,0.000,0.000,0.000,0.000,0.000,0")}));
         // Each step: the whole tree per step, step-major.
         const ModuleTable each(*tree, ModuleTable::Rows::EachStep);
         QCOMPARE(each.rowCount(), size_t(4));
@@ -717,7 +723,7 @@ private slots:
         QCOMPARE(QString::fromStdString(each.text(3, ModuleTable::Step)), QStringLiteral("2"));
         QCOMPARE(lines(each)[4],
             QStringLiteral("Linear_0,Linear_0,1,2,1,50.000,50.000,12.000,12.000,1,24.000,24.000,1,"
-                           "0.000,0.000,0.000"));
+                           "0.000,0.000,0.000,0.000,0.000,0"));
         QCOMPARE(each.rowNode(3), lin);
         QCOMPARE(each.rowStepIndex(3), 1);
         // One step (the UI's selector), and a step the trace lacks.

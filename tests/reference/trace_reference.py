@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Independent reference implementation of Kinetoscope's loader and linker.
 
-Derived only from shared/docs/trace-format.md (sections 1-10) and shared/docs/cli.md
-(`--summary` keys and `--export-pairs` columns). Standard library only; written for
-clarity, not speed.
+Derived only from shared/docs/trace-format.md (sections 1-10), shared/docs/cli.md
+(`--summary` keys and `--export-pairs` columns) and docs/recompute.md (recomputed forward
+work under activation checkpointing). Standard library only; written for clarity, not speed.
 
     python3 tests/reference/trace_reference.py TRACE [--pairs-csv OUT.csv]
 
@@ -52,6 +52,7 @@ CSV_COLUMNS = [
     "fwd_name", "fwd_pid", "fwd_tid", "fwd_ts", "fwd_dur", "input_dims", "sequence_numbers",
     "link", "bwd_names", "bwd_pid", "bwd_tid", "bwd_ts", "bwd_dur",
     "fwd_gpu_events", "fwd_gpu_us", "bwd_gpu_events", "bwd_gpu_us", "step", "module",
+    "recompute_gpu_events", "recompute_gpu_us", "recomputed_gpu_us",
 ]
 
 
@@ -468,6 +469,79 @@ def display_op(creator):
     return row
 
 
+# ------------------------------------------------------------- recompute (docs/recompute.md)
+
+def recompute_host(op, node_set):
+    """recompute.md "Recomputed op": the host node (innermost backward node event around op)
+    when op is a recomputed op, else None. op must be a candidate (is_forward_candidate).
+
+    op is recomputed when some node event lies above it and no recomputed op does. A
+    candidate ancestor that itself lies inside a node event is, or lies inside, a recomputed
+    op; so walking up, a node event seen after a candidate ancestor means "not recomputed".
+    Wrappers are not node events: a numbered op inside a wrapper but outside the node event
+    (a DDP/FSDP hook) is not recompute."""
+    host, candidate_below = None, False
+    for a in op.ancestors():
+        if a in node_set:
+            if candidate_below:
+                return None
+            if host is None:
+                host = a
+        elif is_forward_candidate(a):
+            candidate_below = True
+    return host
+
+
+def own_ops_of_nodes(cpu_ops, node_set):
+    """recompute.md "Double backward": own ops of a node event = the outermost cpu_ops inside
+    it (no other cpu_op in between; python_function/user_annotation frames are looked
+    through) that are not node events or evaluate_function wrappers themselves."""
+    own = defaultdict(list)
+    for op in cpu_ops:
+        if op in node_set or is_wrapper(op):
+            continue
+        up = next((a for a in op.ancestors() if a.cat == "cpu_op"), None)
+        if up is not None and up in node_set:
+            own[up].append(op)
+    return own
+
+
+def fully_numbered_nodes(nodes, own):
+    """recompute.md "Double backward": (fully numbered nodes, nodes having own ops), among the
+    nodes that hold no other node event (a reentrant checkpoint's nested backward). A node is
+    fully numbered when it has own ops and every one of them is a candidate."""
+    node_set = set(nodes)
+    nesting = {a for n in nodes for a in n.ancestors() if a in node_set}
+    with_own = [n for n in nodes if own.get(n) and n not in nesting]
+    full = [n for n in with_own if all(is_forward_candidate(o) for o in own[n])]
+    return len(full), len(with_own)
+
+
+def input_dims_text(op):
+    """cli.md `input_dims`: the `Input Dims` arg (§3: very old files say `Input dims`) as
+    compact JSON, "" when absent."""
+    dims = op.args.get("Input Dims", op.args.get("Input dims"))
+    return "" if dims is None else compact_json(dims)
+
+
+def innermost_module(op, stop=None):
+    """Name of the innermost `nn.Module: ...` python_function around op on its thread, ""
+    if none; with stop, only frames strictly inside stop count."""
+    for a in op.ancestors():
+        if a is stop:
+            break
+        if a.cat == "python_function" and a.name.startswith(MODULE_PREFIX):
+            return a.name
+    return ""
+
+
+def inside_any(op, events):
+    """True when op is one of `events` or lies (at any depth) inside one of them."""
+    if op in events:
+        return True
+    return any(a in events for a in op.ancestors())
+
+
 # --------------------------------------------------------------------------- linking driver
 
 class Linked:
@@ -495,6 +569,7 @@ class Linked:
 
         self._attribute_gpu()
         self._pair()
+        self._recompute()
 
     # §9.4-5
     def _attribute_gpu(self):
@@ -528,6 +603,69 @@ class Linked:
         self.creator_of = dict(self.flow_creators)
         self.creator_of.update(self.seq_creators)
 
+    # docs/recompute.md
+    def _recompute(self):
+        """docs/recompute.md: find the recomputed ops (self.recompute_host: op -> host node),
+        unless the trace reads as double backward, and match each to its original
+        (self.original_of: recomputed op -> original forward op)."""
+        node_set = set(self.nodes)
+        self.recompute_host = {}
+        self.original_of = {}
+        full, with_own = fully_numbered_nodes(self.nodes, own_ops_of_nodes(self.cpu_ops, node_set))
+        # Open choice: with no fully numbered node at all (also when no node has own ops)
+        # the trace is not double backward.
+        if full > 0 and 2 * full >= with_own:
+            self.diagnostics["double_backward"] += full
+        else:
+            for op in self.cpu_ops:
+                if is_forward_candidate(op):
+                    host = recompute_host(op, node_set)
+                    if host is not None:
+                        self.recompute_host[op] = host
+        self._match_originals()
+
+        # Recomputed ops inside each host slice (for the rows' outermost events), and the
+        # recomputations whose original lies inside each host slice (for forward ops).
+        self.recompute_inside = defaultdict(list)
+        self.recomputed_inside = defaultdict(list)
+        for r in self.recompute_host:
+            for a in r.ancestors():
+                self.recompute_inside[a].append(r)
+        for r, orig in self.original_of.items():
+            for a in [orig, *orig.ancestors()]:
+                self.recomputed_inside[a].append(r)
+
+    def _match_originals(self):
+        """recompute.md "Which forward op a recomputation repeats": group originals and
+        recomputations by (step of start, key), key = (name, Input Dims text, innermost
+        nn.Module name; for a recomputed op only a module inside its host node). Originals
+        in time order, recomputations by host node start descending, then own start; the
+        k-th recomputation repeats the k-th original."""
+        recomputations = defaultdict(list)
+        for r, host in self.recompute_host.items():
+            key = (r.name, input_dims_text(r), innermost_module(r, stop=host))
+            recomputations[(self.step_at(r), key)].append(r)
+        if not recomputations:
+            return
+        names = {key[0] for _, key in recomputations}
+        blocked = {outermost_event(n) for n in self.nodes} | set(self.recompute_host)
+        originals = defaultdict(list)
+        for op in self.cpu_ops:
+            if op.name not in names or inside_any(op, blocked):
+                continue
+            key = (op.name, input_dims_text(op), innermost_module(op))
+            group = (self.step_at(op), key)
+            if group in recomputations:
+                originals[group].append(op)
+        for group, recs in recomputations.items():
+            recs.sort(key=lambda r: (-self.recompute_host[r].start, r.start, r.index))
+            origs = sorted(originals.get(group, ()), key=lambda o: (o.start, o.index))
+            for k, r in enumerate(recs):
+                if k < len(origs):
+                    self.original_of[r] = origs[k]
+                else:
+                    self.diagnostics["recompute_without_original"] += 1
+
     def summary(self):
         """cli.md `--summary` counts."""
         flow_ph = defaultdict(set)
@@ -544,6 +682,10 @@ class Linked:
             "pairs_from_sequence": len(self.seq_creators),
             "unpaired_backward": sum(1 for n in self.nodes if n not in self.creator_of),
             "gpu_events_attributed": sum(1 for op in self.op_of.values() if op is not None),
+            # docs/recompute.md: GPU time of every recomputed op, each event once; µs as a
+            # JSON number rounded to 3 decimals.
+            "recompute_gpu_us": round(
+                sum(g.dur for g in self.gpu_set(self.recompute_host).values()) / 1000, 3),
         }
 
     # ------------------------------------------------------------------ pairs table
@@ -560,18 +702,21 @@ class Linked:
     def module_of(op):
         """cli.md `module`: innermost `nn.Module: ...` python_function around op on its thread
         (open choice: the full slice name is printed)."""
-        for a in op.ancestors():
-            if a.cat == "python_function" and a.name.startswith(MODULE_PREFIX):
-                return a.name
-        return ""
+        return innermost_module(op)
 
-    def gpu_columns(self, roots):
-        """Count and summed ns of GPU events launched inside any of the subtrees of roots
-        (open choice: union, so nested roots do not count an event twice)."""
+    def gpu_set(self, roots):
+        """{file index: GPU event} launched inside any of the subtrees of roots (a union, so
+        nested roots do not count an event twice)."""
         seen = {}
         for r in roots:
             for g in self.gpu_under.get(r, ()):
                 seen[g.index] = g
+        return seen
+
+    def gpu_columns(self, roots):
+        """Count and summed ns of GPU events launched inside any of the subtrees of roots
+        (open choice: union, so nested roots do not count an event twice)."""
+        seen = self.gpu_set(roots)
         return len(seen), sum(g.dur for g in seen.values())
 
     def pair_rows(self):
@@ -593,7 +738,11 @@ class Linked:
         nodes = sorted(nodes, key=lambda n: (n.start, n.index))
         first = nodes[0]
         outer = list({outermost_event(n).index: outermost_event(n) for n in nodes}.values())
-        bwd_count, bwd_ns = self.gpu_columns(outer)
+        # docs/recompute.md "Where GPU time goes": GPU events under the recomputed ops inside
+        # the outermost events are recompute; the rest of those events' GPU work is backward.
+        launched = self.gpu_set(outer)
+        recompute = self.gpu_set(r for o in outer for r in self.recompute_inside.get(o, ()))
+        backward = [g for i, g in launched.items() if i not in recompute]
         row = {c: "" for c in CSV_COLUMNS}
         row.update({
             "sequence_numbers": ";".join(str(s) for s in sorted(n.seq for n in nodes)),
@@ -602,28 +751,32 @@ class Linked:
             "bwd_tid": raw_text(first.raw_tid),
             "bwd_ts": raw_text(first.raw_ts),
             "bwd_dur": ns_to_us_text(sum(o.dur for o in outer)),
-            "bwd_gpu_events": str(bwd_count),
-            "bwd_gpu_us": ns_to_us_text(bwd_ns),
+            "bwd_gpu_events": str(len(backward)),
+            "bwd_gpu_us": ns_to_us_text(sum(g.dur for g in backward)),
+            "recompute_gpu_events": str(len(recompute)),
+            "recompute_gpu_us": ns_to_us_text(sum(g.dur for g in recompute.values())),
         })
         if fwd is None:
             row["link"] = "none"
             row["step"] = self.step_at(first)
             row["_key"] = (first.start, "", first.start, first.index)
             return row
-        dims = fwd.args.get("Input Dims", fwd.args.get("Input dims"))  # §3: very old name
         fwd_count, fwd_ns = self.gpu_columns([fwd])
+        # docs/recompute.md: GPU time of the recomputations whose original lies inside fwd.
+        _, recomputed_ns = self.gpu_columns(self.recomputed_inside.get(fwd, ()))
         row.update({
             "fwd_name": fwd.name,
             "fwd_pid": raw_text(fwd.raw_pid),
             "fwd_tid": raw_text(fwd.raw_tid),
             "fwd_ts": raw_text(fwd.raw_ts),
             "fwd_dur": ns_to_us_text(fwd.dur),
-            "input_dims": "" if dims is None else compact_json(dims),
+            "input_dims": input_dims_text(fwd),
             "link": "flow" if all(n in self.flow_creators for n in nodes) else "sequence",
             "fwd_gpu_events": str(fwd_count),
             "fwd_gpu_us": ns_to_us_text(fwd_ns),
             "step": self.step_at(fwd),
             "module": self.module_of(fwd),
+            "recomputed_gpu_us": ns_to_us_text(recomputed_ns),
         })
         row["_key"] = (fwd.start, raw_text(fwd.raw_tid), first.start, fwd.index)
         return row

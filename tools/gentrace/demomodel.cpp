@@ -46,8 +46,9 @@ Shape withLast(Shape shape, int64_t last)
 
 } // namespace
 
-DemoModel::DemoModel(Simulator &sim)
+DemoModel::DemoModel(Simulator &sim, bool checkpointBlock)
     : m_sim(sim)
+    , m_checkpointBlock(checkpointBlock)
 {
     // Instance counters are per class in first-call order, as the profiler numbers them.
     constexpr std::string_view conv = "torch/nn/modules/conv.py(554): forward";
@@ -187,7 +188,10 @@ void DemoModel::forward()
             typesJson({"float", "ScalarList"}), Seq::Record);
         m_sim.createNode("ViewBackward0", {tokens}, [this] { reshape({kBatch, kTokens, kWidth}); });
     }
-    transformerBlock(tokens);
+    if (m_checkpointBlock)
+        m_sim.checkpoint([this, tokens] { transformerBlock(tokens); });
+    else
+        transformerBlock(tokens);
     {
         Simulator::Scope mean = m_sim.op("aten::mean", dimsJson({tokens, {}, {}, {}}),
             typesJson({"float", "ScalarList", "Scalar", ""}), Seq::Record);

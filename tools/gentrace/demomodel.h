@@ -14,10 +14,12 @@ namespace ks::gentrace {
  * linear) feeding a one-block transformer (layer norm, q/k/v attention with bmm, softmax and
  * dropout, GELU MLP, residual adds), mean pooling, a classifier and cross entropy, trained by
  * SGD with momentum. Op nesting, sequence numbers and autograd nodes follow PyTorch 2.x.
+ * With \a checkpointBlock the transformer block runs under non-reentrant activation
+ * checkpointing (torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)).
  */
 class DemoModel {
 public:
-    explicit DemoModel(Simulator &sim);
+    explicit DemoModel(Simulator &sim, bool checkpointBlock = false);
 
     //! One iteration inside ProfilerStep#number: data, forward, loss, backward, SGD, zero_grad.
     void trainStep(int number);
@@ -83,6 +85,7 @@ private:
     Simulator &m_sim;
     std::map<std::string, int> m_instances;
     bool m_firstStep = true;
+    bool m_checkpointBlock = false;
 
     Module m_net;
     Module m_conv1, m_bn1, m_relu1, m_conv2, m_bn2, m_relu2, m_pool, m_flatten, m_embed;

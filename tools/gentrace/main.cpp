@@ -28,6 +28,7 @@ struct Options {
     int steps = 3;
     int64_t targetMb = 0;
     uint64_t seed = 1;
+    bool checkpoint = false;
     std::string truthPath;
     std::string outPath;
 };
@@ -35,8 +36,8 @@ struct Options {
 void printUsage(std::FILE *to)
 {
     std::fputs(
-        "usage: kinetoscope-gentrace [--steps N] [--target-mb M] [--seed S] [--truth TRUTH.json] "
-        "OUT\n"
+        "usage: kinetoscope-gentrace [--steps N] [--target-mb M] [--seed S] [--checkpoint]\n"
+        "                            [--truth TRUTH.json] OUT\n"
         "\n"
         "Writes a synthetic PyTorch 2.x profiler (Kineto) trace of a small CNN + transformer\n"
         "training loop. OUT ending in .gz is gzip-compressed.\n"
@@ -45,6 +46,10 @@ void printUsage(std::FILE *to)
         "  --target-mb M    add steps until the uncompressed output reaches about M MB\n"
         "                   (10^6 bytes); overrides --steps\n"
         "  --seed S         seed for duration jitter, default 1; same arguments, same bytes\n"
+        "  --checkpoint     run the transformer block under non-reentrant activation\n"
+        "                   checkpointing (use_reentrant=False): backward re-runs it inside\n"
+        "                   the first of its nodes that unpacks a saved tensor; the truth file\n"
+        "                   gains recompute fields\n"
         "  --truth FILE     also write the generator's ground truth (pairs, counts) as JSON\n"
         "\n"
         "exit status: 0 success, 1 usage error, 3 output not writable\n",
@@ -96,6 +101,8 @@ bool parseArguments(int argc, char **argv, Options &options, bool &help)
                 return false;
             }
             options.seed = *seed;
+        } else if (arg == "--checkpoint") {
+            options.checkpoint = true;
         } else if (arg == "--truth") {
             options.truthPath = argv[++i];
         } else if (arg.size() > 1 && arg[0] == '-') {
@@ -137,14 +144,14 @@ int main(int argc, char **argv)
     }
     TruthFile truth;
     const bool withTruth = !options.truthPath.empty();
-    if (withTruth && !truth.open(options.truthPath)) {
+    if (withTruth && !truth.open(options.truthPath, options.checkpoint)) {
         std::fprintf(stderr, "kinetoscope-gentrace: cannot write %s\n", options.truthPath.c_str());
         return kExitWrite;
     }
 
     EventWriter writer(sink);
     Simulator simulator(writer, options.seed);
-    DemoModel model(simulator);
+    DemoModel model(simulator, options.checkpoint);
     simulator.writeHeader();
 
     const int64_t targetBytes = options.targetMb * kBytesPerMb - kTrailerBytes;
@@ -167,7 +174,7 @@ int main(int argc, char **argv)
     }
     if (withTruth) {
         const TruthCounts counts {writer.events(), writer.cpuOps(), writer.gpuEvents(),
-            simulator.flowPairs(), simulator.stepsWritten()};
+            simulator.flowPairs(), simulator.stepsWritten(), simulator.recomputeGpuNs()};
         if (!truth.finish(counts)) {
             std::fprintf(
                 stderr, "kinetoscope-gentrace: error writing %s\n", options.truthPath.c_str());

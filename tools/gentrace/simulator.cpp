@@ -17,9 +17,6 @@ constexpr int kNumSms = 108;
 constexpr int64_t kFirstSequenceNumber = 57;
 
 constexpr std::string_view kCallImplFrame = "torch/nn/modules/module.py(1762): _call_impl";
-constexpr std::string_view kAccumulateGradWrapper
-    = "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad";
-constexpr std::string_view kAccumulateGrad = "torch::autograd::AccumulateGrad";
 
 void appendMember(std::string &out, std::string_view key, int64_t value)
 {
@@ -41,6 +38,18 @@ void appendTriple(std::string &out, std::string_view key, const std::array<int, 
     out += ", ";
     appendInt(out, value[2]);
     out += ']';
+}
+
+std::string pythonArgs(int64_t parentId, int64_t id)
+{
+    std::string args = "\"Python parent id\": ";
+    if (parentId > 0)
+        appendInt(args, parentId);
+    else
+        args += "null";
+    args += ", \"Python id\": ";
+    appendInt(args, id);
+    return args;
 }
 
 //! Members every GPU record starts with (External id is absent when no op was active).
@@ -92,10 +101,13 @@ Simulator::Simulator(EventWriter &writer, uint64_t seed)
     : m_writer(writer)
     , m_rng(seed)
     , m_traceStart(kTraceStartNs)
-    , m_sequenceNumber(kFirstSequenceNumber)
 {
     m_main.tid = kMainTid;
     m_autograd.tid = kAutogradTid;
+    // The main thread is mid-process with grad mode on; the engine thread runs nodes with grad
+    // mode off and has created no node of its own (its counter is at 0).
+    m_main.sequenceNumber = kFirstSequenceNumber;
+    m_main.gradMode = true;
     m_main.now = m_autograd.now = m_traceStart + m_rng.range(1'500'000, 2'500'000);
     m_streamFree.fill(m_main.now);
 }
@@ -133,8 +145,11 @@ Simulator::OpenSlice &Simulator::openSlice(
     slice.index = buffer.size() - 1;
     slice.category = category;
     if (!thread.stack.empty()) {
-        slice.fwdOwner = thread.stack.back().fwdOwner;
-        slice.bwdOwner = thread.stack.back().bwdOwner;
+        const OpenSlice &parent = thread.stack.back();
+        slice.fwdOwner = parent.fwdOwner;
+        slice.bwdOwner = parent.bwdOwner;
+        slice.recomputeOwner = parent.recomputeOwner;
+        slice.recomputedOwner = parent.recomputedOwner;
     }
     thread.stack.push_back(slice);
     return thread.stack.back();
@@ -223,10 +238,12 @@ std::string_view Simulator::innermostModule() const
 Simulator::Scope Simulator::op(std::string_view name, std::string dims, std::string types, Seq seq)
 {
     HostThread &thread = *m_current;
-    // §4.1: only ops dispatched through autograd with grad mode on record the current number;
-    // the engine thread never records one in a plain backward.
-    const int64_t sequenceNumber = seq == Seq::Record && &thread == &m_main ? m_sequenceNumber : -1;
+    // §4.1: only ops dispatched through autograd with grad mode on record the thread's current
+    // number; the engine thread has grad mode off except while it recomputes a checkpoint.
+    const int64_t sequenceNumber
+        = seq == Seq::Record && thread.gradMode ? thread.sequenceNumber : -1;
     const bool displayLevel = &thread == &m_main && thread.openCpuOps == 0;
+    const bool recomputed = m_recompute.active && thread.openCpuOps == m_recompute.baseOps;
     const std::string_view module = displayLevel ? innermostModule() : std::string_view();
     const int64_t externalId = ++m_externalId;
     OpenSlice &slice = openCpuOp(name, cpuOpArgs(externalId, sequenceNumber, 0, dims, types));
@@ -240,6 +257,12 @@ Simulator::Scope Simulator::op(std::string_view name, std::string dims, std::str
         row.step = m_stepNumber;
         m_rows.push_back(std::move(row));
         slice.fwdOwner = int(m_rows.size() - 1);
+    }
+    if (recomputed) {
+        // The region runs the same code again, so the k-th outermost op repeats its k-th row.
+        assert(
+            m_recompute.nextRow < m_recompute.endRow && m_rows[m_recompute.nextRow].name == name);
+        slice.recomputedOwner = int(m_recompute.nextRow++);
     }
     return Scope(this, 1);
 }
@@ -261,38 +284,30 @@ Simulator::Scope Simulator::annotation(std::string_view name)
     return Scope(this, 1);
 }
 
+Simulator::Scope Simulator::pythonFrame(std::string_view name)
+{
+    const int64_t id = ++m_pythonId;
+    openSlice(
+        Category::PythonFunction, name, m_current->python, pythonArgs(innermostPythonId(), id))
+        .pythonId
+        = id;
+    return Scope(this, 1);
+}
+
 Simulator::Scope Simulator::module(
     std::string_view moduleName, int moduleId, std::string_view forwardFrame)
 {
-    auto pythonArgs = [](int64_t parentId, int64_t id) {
-        std::string args = "\"Python parent id\": ";
-        if (parentId > 0)
-            appendInt(args, parentId);
-        else
-            args += "null";
-        args += ", \"Python id\": ";
-        appendInt(args, id);
-        return args;
-    };
-    std::vector<TraceEvent> &buffer = m_current->python;
-
     const int64_t moduleId64 = ++m_pythonId;
     std::string args = pythonArgs(innermostPythonId(), moduleId64);
     args += ", \"Python module id\": ";
     appendInt(args, moduleId);
     OpenSlice &moduleSlice
-        = openSlice(Category::PythonFunction, moduleName, buffer, std::move(args));
+        = openSlice(Category::PythonFunction, moduleName, m_current->python, std::move(args));
     moduleSlice.pythonId = moduleId64;
     moduleSlice.moduleName = moduleName;
 
-    const int64_t callId = ++m_pythonId;
-    openSlice(Category::PythonFunction, kCallImplFrame, buffer, pythonArgs(moduleId64, callId))
-        .pythonId
-        = callId;
-    const int64_t forwardId = ++m_pythonId;
-    openSlice(Category::PythonFunction, forwardFrame, buffer, pythonArgs(callId, forwardId))
-        .pythonId
-        = forwardId;
+    pythonFrame(kCallImplFrame).release();
+    pythonFrame(forwardFrame).release();
     return Scope(this, 3);
 }
 
@@ -348,8 +363,11 @@ Simulator::Launch Simulator::runtimeCall(
         ++m_correlation;
     launch.correlation = m_correlation;
     if (!thread.stack.empty()) {
-        launch.fwdOwner = thread.stack.back().fwdOwner;
-        launch.bwdOwner = thread.stack.back().bwdOwner;
+        const OpenSlice &caller = thread.stack.back();
+        launch.fwdOwner = caller.fwdOwner;
+        launch.bwdOwner = caller.bwdOwner;
+        launch.recomputeOwner = caller.recomputeOwner;
+        launch.recomputedOwner = caller.recomputedOwner;
     }
     thread.now += m_rng.range(400, 1500);
     launch.ts = thread.now;
@@ -422,6 +440,13 @@ void Simulator::gpuEvent(Category category,
         ++m_rows[launch.bwdOwner].bwdGpuEvents;
         m_rows[launch.bwdOwner].bwdGpuNs += durationNs;
     }
+    if (launch.recomputeOwner >= 0) {
+        ++m_rows[launch.recomputeOwner].recomputeGpuEvents;
+        m_rows[launch.recomputeOwner].recomputeGpuNs += durationNs;
+        m_recomputeGpuNs += durationNs;
+    }
+    if (launch.recomputedOwner >= 0)
+        m_rows[launch.recomputedOwner].recomputedGpuNs += durationNs;
 }
 
 void Simulator::launchKernel(const KernelSpec &kernel, int stream, int64_t durationNs)
@@ -506,113 +531,6 @@ void Simulator::streamWaitStream(int waiter, int producer)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Autograd
-
-void Simulator::createNode(std::string_view name,
-    std::vector<Shape> gradShapes,
-    std::function<void()> body,
-    std::vector<Shape> gradients,
-    std::function<void()> afterNode)
-{
-    assert(m_current == &m_main && !m_main.stack.empty());
-    const OpenSlice &creator = m_main.stack.back();
-    // The creator recorded the current number; creating the node consumes it (§4.1).
-    assert(creator.category == Category::CpuOp && creator.sequenceNumber == m_sequenceNumber);
-
-    TraceEvent link;
-    link.phase = Phase::FlowStart;
-    link.category = Category::FwdBwd;
-    link.pid = kHostPid;
-    link.tid = kMainTid;
-    link.ts = m_main.events[creator.index].ts;
-    m_main.events.push_back(std::move(link));
-
-    Node node;
-    node.name = name;
-    node.wrapperName = intern("autograd::engine::evaluate_function: " + std::string(name));
-    node.sequenceNumber = m_sequenceNumber++;
-    node.flowStartIndex = m_main.events.size() - 1;
-    node.owner = creator.fwdOwner;
-    node.gradDims = dimsJson(gradShapes);
-    node.gradTypes = "[";
-    for (size_t i = 0; i < gradShapes.size(); ++i)
-        node.gradTypes += i ? ", \"float\"" : "\"float\"";
-    node.gradTypes += ']';
-    node.body = std::move(body);
-    node.afterNode = std::move(afterNode);
-    node.gradients = std::move(gradients);
-    m_nodes.push_back(std::move(node));
-}
-
-void Simulator::runBackward()
-{
-    // The engine thread picks the graph up shortly after loss.backward() is called.
-    m_autograd.now = std::max(m_autograd.now, m_main.now) + m_rng.range(15'000, 30'000);
-    m_current = &m_autograd;
-    for (auto node = m_nodes.rbegin(); node != m_nodes.rend(); ++node) {
-        // §4.2: evaluate_function wrapper and node both carry the number and Fwd thread id 1.
-        const int64_t wrapperId = ++m_externalId;
-        OpenSlice &wrapper
-            = openCpuOp(node->wrapperName, cpuOpArgs(wrapperId, node->sequenceNumber, 1, {}, {}));
-        wrapper.externalId = wrapperId;
-        wrapper.bwdOwner = node->owner;
-
-        const int64_t nodeId = ++m_externalId;
-        OpenSlice &nodeSlice = openCpuOp(node->name,
-            cpuOpArgs(nodeId, node->sequenceNumber, 1, node->gradDims, node->gradTypes));
-        nodeSlice.externalId = nodeId;
-
-        // §4.3: the flow ends on the node event, not on its wrapper; ids follow backward order.
-        TraceEvent link;
-        link.phase = Phase::FlowEnd;
-        link.category = Category::FwdBwd;
-        link.pid = kHostPid;
-        link.tid = kAutogradTid;
-        link.ts = m_autograd.events[nodeSlice.index].ts;
-        link.flowId = ++m_fwdbwdId;
-        m_autograd.events.push_back(std::move(link));
-        m_main.events[node->flowStartIndex].flowId = m_fwdbwdId;
-        ++m_flowPairs;
-
-        PairRow &row = m_rows[node->owner];
-        row.bwdNames.push_back(node->name);
-        row.sequenceNumbers.push_back(node->sequenceNumber);
-
-        if (node->body)
-            node->body();
-        closeSlice();
-        if (node->afterNode)
-            node->afterNode();
-        closeSlice();
-        for (const Shape &shape : node->gradients)
-            accumulateGrad(shape);
-        work(1500, 5000);
-    }
-    m_nodes.clear();
-    m_main.now = m_autograd.now + m_rng.range(10'000, 25'000);
-    m_current = &m_main;
-}
-
-void Simulator::accumulateGrad(const Shape &shape)
-{
-    // No sequence number on AccumulateGrad (§4.1); zero_grad(set_to_none=False) leaves a
-    // gradient to add into.
-    const int64_t wrapperId = ++m_externalId;
-    openCpuOp(kAccumulateGradWrapper, cpuOpArgs(wrapperId, -1, 0, {}, {})).externalId = wrapperId;
-    const int64_t nodeId = ++m_externalId;
-    openCpuOp(kAccumulateGrad, cpuOpArgs(nodeId, -1, 0, dimsJson({shape}), typesJson({"float"})))
-        .externalId
-        = nodeId;
-    {
-        Scope add = op(
-            "aten::add_", dimsJson({shape, shape, {}}), typesJson({"float", "float", "Scalar"}));
-        launchKernel(kernels::addTensors, kComputeStream, 1800 + numel(shape) / 125);
-    }
-    closeSlice();
-    closeSlice();
-}
-
-// ---------------------------------------------------------------------------------------------
 // Steps and output
 
 void Simulator::beginStep(int number)
@@ -628,7 +546,8 @@ void Simulator::beginStep(int number)
 void Simulator::endStep()
 {
     closeSlice();
-    assert(m_main.stack.empty() && m_autograd.stack.empty() && m_nodes.empty());
+    assert(
+        m_main.stack.empty() && m_autograd.stack.empty() && m_nodes.empty() && m_regions.empty());
     flushStep();
     m_finishedRows.clear();
     for (PairRow &row : m_rows) {

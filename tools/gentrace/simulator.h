@@ -52,6 +52,10 @@ struct PairRow {
     int64_t fwdGpuNs = 0;
     int64_t bwdGpuEvents = 0;
     int64_t bwdGpuNs = 0;
+    //! Launched by recomputed ops (activation checkpointing) inside this row's nodes.
+    int64_t recomputeGpuEvents = 0;
+    int64_t recomputeGpuNs = 0;
+    int64_t recomputedGpuNs = 0; //!< GPU time of the recomputation of this forward op
     std::vector<std::string_view> bwdNames; //!< node events in time order
     std::vector<int64_t> sequenceNumbers; //!< same order as bwdNames
 };
@@ -112,6 +116,8 @@ public:
         Seq seq = Seq::None,
         int64_t workNs = 0);
     [[nodiscard]] Scope annotation(std::string_view name);
+    //! A python_function frame of the Python tracer (with_stack=True).
+    [[nodiscard]] Scope pythonFrame(std::string_view name);
     //! nn.Module slice plus its _call_impl and forward frames (with_stack=True layout).
     [[nodiscard]] Scope module(
         std::string_view moduleName, int moduleId, std::string_view forwardFrame);
@@ -144,8 +150,16 @@ public:
         std::function<void()> afterNode = {});
     //! Runs the step's nodes in reverse creation order on the autograd thread.
     void runBackward();
+    /*!
+     * Non-reentrant activation checkpointing (torch.utils.checkpoint.checkpoint(fn, x,
+     * use_reentrant=False)) of the forward code in \a region: runs it under checkpoint's Python
+     * frames; in backward, the first of its nodes that unpacks a saved tensor runs \a region
+     * again inside its node event, with grad mode on (see docs/recompute.md).
+     */
+    void checkpoint(std::function<void()> region);
 
     int64_t flowPairs() const { return m_flowPairs; }
+    int64_t recomputeGpuNs() const { return m_recomputeGpuNs; }
     int stepsWritten() const { return m_steps; }
     //! Stable storage for generated names (events keep string_views).
     std::string_view intern(std::string text);
@@ -161,6 +175,8 @@ private:
         std::string_view moduleName;
         int fwdOwner = -1; //!< PairRow index credited with forward GPU time
         int bwdOwner = -1; //!< PairRow index credited with backward GPU time
+        int recomputeOwner = -1; //!< PairRow index whose node runs this recompute
+        int recomputedOwner = -1; //!< PairRow index of the forward op being recomputed
     };
 
     struct HostThread {
@@ -170,6 +186,9 @@ private:
         std::vector<TraceEvent> events; //!< cpu_op, user_annotation, fwdbwd, [memory]
         std::vector<TraceEvent> python; //!< written after the ops, as kineto does
         int openCpuOps = 0;
+        // Autograd state is thread-local (§4.1).
+        int64_t sequenceNumber = 0;
+        bool gradMode = false;
     };
 
     struct Node {
@@ -183,6 +202,21 @@ private:
         std::function<void()> body;
         std::function<void()> afterNode;
         std::vector<Shape> gradients;
+        int region = -1; //!< CheckpointRegion this node recomputes before its body
+    };
+
+    struct CheckpointRegion {
+        size_t firstRow = 0; //!< the region's display-level ops, in m_rows
+        size_t endRow = 0;
+        std::function<void()> forward;
+    };
+
+    //! While a node re-runs a checkpointed region.
+    struct Recompute {
+        bool active = false;
+        int baseOps = 0; //!< open cpu_ops (wrapper and node) around the recomputed ops
+        size_t nextRow = 0; //!< the row the next outermost recomputed op repeats
+        size_t endRow = 0;
     };
 
     struct Launch {
@@ -191,6 +225,8 @@ private:
         int64_t externalId = 0;
         int fwdOwner = -1;
         int bwdOwner = -1;
+        int recomputeOwner = -1;
+        int recomputedOwner = -1;
     };
 
     enum class RuntimeFlow : uint8_t { Launch, LoneStart, LoneEnd };
@@ -219,6 +255,7 @@ private:
         const std::string &specificArgs);
     void memcpy(std::string_view name, int64_t bytes, int64_t bytesPerUs, int stream);
     void accumulateGrad(const Shape &shape);
+    void recompute(const CheckpointRegion &region, int owner);
     int64_t &streamFree(int stream);
     void flushStep();
     void writeMetadata(std::string_view name, int pid, int tid, std::string_view args);
@@ -230,6 +267,8 @@ private:
     HostThread *m_current = &m_main;
     std::vector<TraceEvent> m_device; //!< runtime calls, GPU events and ac2g flows
     std::vector<Node> m_nodes;
+    std::vector<CheckpointRegion> m_regions;
+    Recompute m_recompute;
     std::vector<PairRow> m_rows;
     std::vector<PairRow> m_finishedRows;
     std::unordered_set<std::string> m_strings;
@@ -243,9 +282,9 @@ private:
     int64_t m_recordFunctionId = 0;
     int64_t m_correlation = 0;
     int64_t m_pythonId = 0;
-    int64_t m_sequenceNumber = 0;
     int64_t m_fwdbwdId = 0;
     int64_t m_flowPairs = 0;
+    int64_t m_recomputeGpuNs = 0;
     std::array<int64_t, 2> m_allocated {}; //!< [memory] totals: host, device
     std::array<int64_t, 2> m_reserved {};
 };

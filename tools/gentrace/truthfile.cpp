@@ -4,10 +4,31 @@
 #include "jsontext.h"
 #include "simulator.h"
 
+#include <string_view>
+
 namespace ks::gentrace {
 
-bool TruthFile::open(const std::string &path)
+namespace {
+
+//! A GPU time as an integer number of ns and as the µs text of the pair table.
+void appendGpuTime(std::string &out, std::string_view key, int64_t ns)
 {
+    out += ", \"";
+    out += key;
+    out += "_ns\": ";
+    appendInt(out, ns);
+    out += ", \"";
+    out += key;
+    out += "_us\": \"";
+    appendMicros(out, ns);
+    out += '"';
+}
+
+} // namespace
+
+bool TruthFile::open(const std::string &path, bool withRecompute)
+{
+    m_withRecompute = withRecompute;
     if (!m_sink.open(path))
         return false;
     m_sink.write("{\n  \"pairs\": [");
@@ -43,7 +64,14 @@ void TruthFile::addRows(const std::vector<PairRow> &rows)
         appendInt(m_text, row.bwdGpuEvents);
         m_text += ", \"bwd_gpu_us\": \"";
         appendMicros(m_text, row.bwdGpuNs);
-        m_text += "\", \"step\": ";
+        m_text += '"';
+        if (m_withRecompute) {
+            m_text += ", \"recompute_gpu_events\": ";
+            appendInt(m_text, row.recomputeGpuEvents);
+            appendGpuTime(m_text, "recompute_gpu", row.recomputeGpuNs);
+            appendGpuTime(m_text, "recomputed_gpu", row.recomputedGpuNs);
+        }
+        m_text += ", \"step\": ";
         appendInt(m_text, row.step);
         m_text += ", \"module\": ";
         if (row.module.empty())
@@ -63,6 +91,13 @@ bool TruthFile::finish(const TruthCounts &counts)
     appendInt(m_text, counts.cpuOps);
     m_text += ",\n  \"gpu_events\": ";
     appendInt(m_text, counts.gpuEvents);
+    if (m_withRecompute) {
+        m_text += ",\n  \"recompute_gpu_ns\": ";
+        appendInt(m_text, counts.recomputeGpuNs);
+        m_text += ",\n  \"recompute_gpu_us\": \"";
+        appendMicros(m_text, counts.recomputeGpuNs);
+        m_text += '"';
+    }
     m_text += ",\n  \"flows\": ";
     appendInt(m_text, counts.flows);
     m_text += ",\n  \"steps\": ";

@@ -18,15 +18,18 @@ struct TruthCounts {
     int64_t gpuEvents = 0;
     int64_t flows = 0;
     int64_t steps = 0;
+    int64_t recomputeGpuNs = 0; //!< GPU time of every recomputed op (checkpointing)
 };
 
 /*!
  * Writes what the generator knows to be true (the --truth file): pair rows stream out step by
  * step, the totals follow once the trace is complete, so the file never needs to be held.
+ * \a withRecompute adds the recompute fields (--checkpoint); without it the file keeps the
+ * layout it had before checkpointing existed, byte for byte.
  */
 class TruthFile {
 public:
-    bool open(const std::string &path);
+    bool open(const std::string &path, bool withRecompute = false);
     void addRows(const std::vector<PairRow> &rows);
     bool finish(const TruthCounts &counts);
 
@@ -34,6 +37,7 @@ private:
     OutputSink m_sink;
     std::string m_text;
     bool m_firstRow = true;
+    bool m_withRecompute = false;
 };
 
 } // namespace ks::gentrace
