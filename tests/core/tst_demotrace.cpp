@@ -32,11 +32,11 @@ private slots:
                               << QStringLiteral("big.json");
         // Non-reentrant activation checkpointing of the transformer block (docs/recompute.md).
         QTest::newRow("checkpointed, 3 steps") << QStringList {QStringLiteral("--checkpoint"),
-            QStringLiteral("--steps"), QStringLiteral("3")} << QStringLiteral("ck.json");
-        QTest::newRow("checkpointed, 2 MB, seed 5")
-            << QStringList {QStringLiteral("--checkpoint"), QStringLiteral("--target-mb"),
-                   QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("5")}
-            << QStringLiteral("ck-big.json.gz");
+            QStringLiteral("--steps"), QStringLiteral("3")}
+                                               << QStringLiteral("ck.json");
+        QTest::newRow("checkpointed, 2 MB, seed 5") << QStringList {QStringLiteral("--checkpoint"),
+            QStringLiteral("--target-mb"), QStringLiteral("2"), QStringLiteral("--seed"),
+            QStringLiteral("5")} << QStringLiteral("ck-big.json.gz");
     }
     void linkerMatchesGeneratorTruth()
     {
