@@ -41,7 +41,9 @@ PairGroupTable::PairGroupTable(const OpGraph &graph)
             add(g.fwdDur, t.dur[row.forward]);
             add(g.fwdGpu, row.forwardGpu.time);
             g.fwdGpuEvents += row.forwardGpu.count;
+            add(g.recomputedGpu, row.recomputedGpu.time);
         }
+        add(g.recomputeGpu, row.recomputeGpu.time);
         add(g.bwdDur, row.backwardDur);
         add(g.bwdGpu, row.backwardGpu.time);
         g.bwdGpuEvents += row.backwardGpu.count;
@@ -52,11 +54,11 @@ PairGroupTable::PairGroupTable(const OpGraph &graph)
 
 std::string_view PairGroupTable::columnName(size_t column) const
 {
-    static constexpr std::string_view kNames[]
-        = {"fwd_name", "input_dims", "count", "link", "bwd_names", "fwd_dur_total", "fwd_dur_mean",
-            "fwd_dur_max", "bwd_dur_total", "bwd_dur_mean", "bwd_dur_max", "fwd_gpu_us_total",
-            "fwd_gpu_us_mean", "fwd_gpu_us_max", "bwd_gpu_us_total", "bwd_gpu_us_mean",
-            "bwd_gpu_us_max", "fwd_gpu_events", "bwd_gpu_events"};
+    static constexpr std::string_view kNames[] = {"fwd_name", "input_dims", "count", "link",
+        "bwd_names", "fwd_dur_total", "fwd_dur_mean", "fwd_dur_max", "bwd_dur_total",
+        "bwd_dur_mean", "bwd_dur_max", "fwd_gpu_us_total", "fwd_gpu_us_mean", "fwd_gpu_us_max",
+        "bwd_gpu_us_total", "bwd_gpu_us_mean", "bwd_gpu_us_max", "fwd_gpu_events", "bwd_gpu_events",
+        "recompute_gpu_us_total", "recomputed_gpu_us_total"};
     return kNames[column];
 }
 
@@ -93,6 +95,10 @@ TimeNs PairGroupTable::value(const Group &g, size_t column) const
         return g.bwdGpu[0] / n;
     case BwdGpuUsMax:
         return g.bwdGpu[1];
+    case RecomputeGpuUsTotal:
+        return g.recomputeGpu[0];
+    case RecomputedGpuUsTotal:
+        return g.recomputedGpu[0];
     default:
         return 0;
     }
@@ -122,7 +128,9 @@ std::string PairGroupTable::text(size_t row, size_t column) const
     default:
         if (!g.paired && column >= FwdDurTotal && column <= FwdDurMax)
             return {};
-        if (!g.paired && column >= FwdGpuUsTotal && column <= FwdGpuUsMax)
+        if (!g.paired
+            && ((column >= FwdGpuUsTotal && column <= FwdGpuUsMax)
+                || column == RecomputedGpuUsTotal))
             return {};
         return microsText(value(g, column));
     }

@@ -32,6 +32,8 @@ public:
         BwdGpuUsMax,
         FwdGpuEvents,
         BwdGpuEvents,
+        RecomputeGpuUsTotal, //!< forward work re-run inside the group's backward nodes
+        RecomputedGpuUsTotal, //!< what re-running the group's forward ops cost (checkpointing)
         ColumnCount
     };
 
@@ -41,6 +43,8 @@ public:
         TimeNs bwdDur[2] = {0, 0};
         TimeNs fwdGpu[2] = {0, 0};
         TimeNs bwdGpu[2] = {0, 0};
+        TimeNs recomputeGpu[2] = {0, 0};
+        TimeNs recomputedGpu[2] = {0, 0};
         uint64_t fwdGpuEvents = 0;
         uint64_t bwdGpuEvents = 0;
         bool anyFlow = false;

@@ -86,20 +86,30 @@ void TimelineIndex::indexLane(const TraceModel &m, const OpGraph &graph, LaneId 
     const SliceTable &t = m.slices;
     const Lane &lane = m.lanes[l];
     m_rows[l].resize(lane.sliceEnd > lane.sliceBegin ? lane.maxDepth + 1 : 0);
-    // Pre-order with a stack of "inside backward" flags gives every slice its side.
-    std::vector<std::pair<SliceId, bool>> stack;
+    // Pre-order with a stack of (inside backward, inside a recomputed op) gives every slice its
+    // side.
+    struct Open {
+        SliceId slice;
+        bool backward, recompute;
+    };
+    std::vector<Open> stack;
     for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
-        while (!stack.empty() && t.subtreeEnd[stack.back().first] <= s)
+        while (!stack.empty() && t.subtreeEnd[stack.back().slice] <= s)
             stack.pop_back();
-        const bool parentBackward = !stack.empty() && stack.back().second;
+        const bool parentBackward = !stack.empty() && stack.back().backward;
         const bool startsBackward
             = graph.isBackwardNode(s) || OpGraph::isEvaluateWrapper(m.sliceName(s));
         const bool backward = parentBackward || startsBackward;
+        // Outside a recomputed op, being inside one means being the op itself.
+        const bool recompute = (!stack.empty() && stack.back().recompute)
+            || (parentBackward && graph.recomputationOf(s) >= 0);
         SliceStyle style = baseStyle(m, s);
-        if (style == SliceStyle::Forward && backward)
+        if (recompute && style != SliceStyle::Kernel && style != SliceStyle::Memcpy)
+            style = SliceStyle::Recompute;
+        else if (style == SliceStyle::Forward && backward)
             style = SliceStyle::Backward;
         m_style[s] = style;
-        stack.emplace_back(s, backward);
+        stack.push_back({s, backward, recompute});
         m_rows[l][t.depth[s]].push_back(s);
     }
 }

@@ -12,6 +12,7 @@ namespace ks {
 enum class SliceStyle : uint8_t {
     Forward, //!< host op outside backward
     Backward, //!< host op inside a backward node or evaluate_function wrapper
+    Recompute, //!< host slice inside a recomputed op (forward work re-run during backward)
     Runtime, //!< CUDA/HIP runtime or driver call
     Annotation, //!< user_annotation, ProfilerStep#N
     Python, //!< python_function

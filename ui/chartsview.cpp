@@ -41,6 +41,7 @@ double toMs(TimeNs ns)
 const QColor kForward(40, 130, 190);
 const QColor kBackward(230, 110, 40);
 const QColor kBackwardOther(240, 180, 60);
+const QColor kRecompute(140, 100, 200);
 const QColor kOther(140, 140, 160);
 const QColor kIdle(215, 215, 215);
 
@@ -135,8 +136,9 @@ QChart *ChartsView::buildTopPairs()
     // Rank by forward + backward GPU time; instances are pair rows, groups sum their members.
     struct Bar {
         uint32_t row; // pair row (instances) or group index
-        TimeNs fwd, bwd;
+        TimeNs fwd, bwd, recompute;
         QString label;
+        TimeNs total() const { return fwd + bwd + recompute; }
     };
     std::vector<Bar> bars;
     if (m_groupMode) {
@@ -147,7 +149,7 @@ QChart *ChartsView::buildTopPairs()
             if (label.isEmpty())
                 label = qs(m_groups->text(i, PairGroupTable::BwdNames));
             label = shortName(label) + QStringLiteral(" ×%1").arg(grp.rows.size());
-            bars.push_back({i, grp.fwdGpu[0], grp.bwdGpu[0], label});
+            bars.push_back({i, grp.fwdGpu[0], grp.bwdGpu[0], grp.recomputeGpu[0], label});
         }
     } else {
         for (uint32_t r = 0; r < g.rows().size(); ++r) {
@@ -159,35 +161,45 @@ QChart *ChartsView::buildTopPairs()
             if (row.step != kNoValue)
                 label += QStringLiteral(" · step %1").arg(row.step);
             label += QStringLiteral(" · #%1").arg(r);
-            bars.push_back({r, row.forwardGpu.time, row.backwardGpu.time, label});
+            bars.push_back(
+                {r, row.forwardGpu.time, row.backwardGpu.time, row.recomputeGpu.time, label});
         }
     }
     const size_t top = std::min<size_t>(size_t(n), bars.size());
     std::partial_sort(
         bars.begin(), bars.begin() + long(top), bars.end(), [](const Bar &a, const Bar &b) {
-            const TimeNs x = a.fwd + a.bwd, y = b.fwd + b.bwd;
-            return x != y ? x > y : a.row < b.row;
+            return a.total() != b.total() ? a.total() > b.total() : a.row < b.row;
         });
     bars.resize(top);
     std::reverse(bars.begin(), bars.end()); // largest at the top of a horizontal chart
 
     auto *fwd = new QBarSet(tr("forward GPU"));
     auto *bwd = new QBarSet(tr("backward GPU"));
+    auto *recompute = new QBarSet(tr("recompute GPU (checkpointing)"));
     fwd->setColor(kForward);
     bwd->setColor(kBackward);
+    recompute->setColor(kRecompute);
     QStringList categories;
     m_barRows.clear();
     double maxMs = 0;
+    bool anyRecompute = false;
     for (const Bar &b : bars) {
         *fwd << toMs(b.fwd);
         *bwd << toMs(b.bwd);
+        *recompute << toMs(b.recompute);
+        anyRecompute = anyRecompute || b.recompute > 0;
         categories << b.label;
-        maxMs = std::max(maxMs, toMs(b.fwd + b.bwd));
+        maxMs = std::max(maxMs, toMs(b.total()));
         m_barRows.push_back(m_groupMode ? m_groups->groups()[b.row].rows.front() : b.row);
     }
     auto *series = new QHorizontalStackedBarSeries;
     series->append(fwd);
     series->append(bwd);
+    // Only where the trace has it: a legend entry for nothing would say nothing.
+    if (anyRecompute)
+        series->append(recompute);
+    else
+        delete recompute;
     series->setBarWidth(0.75);
     chart->addSeries(series);
     auto *axisY = new QBarCategoryAxis;
@@ -200,8 +212,10 @@ QChart *ChartsView::buildTopPairs()
     axisX->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
-    chart->setTitle(m_groupMode ? tr("Top %1 op groups by forward + backward GPU time").arg(top)
-                                : tr("Top %1 op pairs by forward + backward GPU time").arg(top));
+    const QString measure = anyRecompute ? tr("forward + backward + recompute GPU time")
+                                         : tr("forward + backward GPU time");
+    chart->setTitle(m_groupMode ? tr("Top %1 op groups by %2").arg(top).arg(measure)
+                                : tr("Top %1 op pairs by %2").arg(top).arg(measure));
     // A click on a bar selects its pair everywhere.
     connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet *) {
         if (index < 0 || size_t(index) >= m_barRows.size())
@@ -232,26 +246,33 @@ QChart *ChartsView::buildSteps()
         QColor color;
         TimeNs StepBreakdown::*field;
     };
-    QBarSet *sets[5] = {new QBarSet(tr("forward")), new QBarSet(tr("backward")),
-        new QBarSet(tr("backward – other")), new QBarSet(tr("other (optimizer, data…)")),
-        new QBarSet(tr("idle"))};
-    const QColor colors[5] = {kForward, kBackward, kBackwardOther, kOther, kIdle};
+    constexpr int kParts = 6;
+    QBarSet *sets[kParts] = {new QBarSet(tr("forward")), new QBarSet(tr("backward")),
+        new QBarSet(tr("recompute")), new QBarSet(tr("backward – other")),
+        new QBarSet(tr("other (optimizer, data…)")), new QBarSet(tr("idle"))};
+    const QColor colors[kParts] = {kForward, kBackward, kRecompute, kBackwardOther, kOther, kIdle};
     QStringList categories;
     double maxMs = 0;
+    bool anyRecompute = false;
     for (const StepBreakdown &s : steps) {
-        const TimeNs values[5] = {s.forward, s.backward, s.backwardOther, s.other, s.idle()};
+        const TimeNs values[kParts]
+            = {s.forward, s.backward, s.recompute, s.backwardOther, s.other, s.idle()};
         double total = 0;
-        for (int k = 0; k < 5; ++k) {
+        for (int k = 0; k < kParts; ++k) {
             *sets[k] << toMs(values[k]);
             total += toMs(values[k]);
         }
+        anyRecompute = anyRecompute || s.recompute > 0;
         maxMs = std::max(maxMs, total);
         categories << tr("step %1").arg(s.step);
     }
     auto *series = new QStackedBarSeries;
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < kParts; ++k) {
         sets[k]->setColor(colors[k]);
-        series->append(sets[k]);
+        if (k == 2 && !anyRecompute)
+            delete sets[k];
+        else
+            series->append(sets[k]);
     }
     chart->addSeries(series);
     auto *axisX = new QBarCategoryAxis;

@@ -76,6 +76,49 @@ QTreeWidgetItem *DetailsPanel::addLink(
     return item;
 }
 
+void DetailsPanel::showCheckpointing(SliceId s)
+{
+    const OpGraph &g = *m_selection->trace().graph;
+    const TraceModel &m = g.model();
+    auto at = [&](SliceId op) { return formatDuration(double(m.slices.start[op] - m.minTime)); };
+    // Inside a recomputed op: what it repeats, clickable.
+    if (const int rc = g.recomputationOf(s); rc >= 0) {
+        const Recomputation &r = g.recomputations()[size_t(rc)];
+        QTreeWidgetItem *item = section(tr("Checkpointing"));
+        if (r.original != kNoSlice) {
+            const QString ambiguous = r.candidates > 1
+                ? tr(" — one of %1 candidates (same op, shapes and module in the step)")
+                      .arg(r.candidates)
+                : QString();
+            addLink(item, tr("recompute of"), r.original,
+                tr("%1 @ %2 (forward)%3")
+                    .arg(qs(m.sliceName(r.original)), at(r.original), ambiguous));
+        } else {
+            new QTreeWidgetItem(item,
+                {tr("recompute of"), tr("no forward op with its name and shapes in the step")});
+        }
+        addLink(item, tr("re-run inside"), g.nodes()[r.hostNode].node);
+        addLink(item, tr("recomputed op"), r.op,
+            tr("%1 (%2 GPU events, %3)")
+                .arg(qs(m.sliceName(r.op)))
+                .arg(r.gpu.count)
+                .arg(formatDuration(double(r.gpu.time))));
+        return;
+    }
+    // A forward op that was checkpointed: its re-runs.
+    const std::vector<uint32_t> reruns = g.recomputationsRepeating(s);
+    if (reruns.empty())
+        return;
+    QTreeWidgetItem *item = section(tr("Checkpointing"));
+    for (uint32_t i : reruns) {
+        const Recomputation &r = g.recomputations()[i];
+        addLink(item, tr("recomputed"), r.op,
+            tr("@ %1 inside %2 (%3 GPU)")
+                .arg(at(r.op), qs(m.sliceName(g.nodes()[r.hostNode].node)),
+                    formatDuration(double(r.gpu.time))));
+    }
+}
+
 void DetailsPanel::showSlice(SliceId s)
 {
     clear();
@@ -138,10 +181,17 @@ void DetailsPanel::showSlice(SliceId s)
                 tr("%1 events, %2")
                     .arg(row.backwardGpu.count)
                     .arg(formatDuration(double(row.backwardGpu.time)))});
+        if (row.recomputeGpu.count > 0)
+            new QTreeWidgetItem(pair,
+                {tr("recompute GPU"),
+                    tr("%1 events, %2 (forward work re-run inside its backward nodes)")
+                        .arg(row.recomputeGpu.count)
+                        .arg(formatDuration(double(row.recomputeGpu.time)))});
         if (row.recompute)
             new QTreeWidgetItem(
                 pair, {tr("recompute"), tr("forward re-run inside backward (checkpointing)")});
     }
+    showCheckpointing(s);
 
     if (isGpuWork(t.kind[s])) {
         QTreeWidgetItem *launch = section(tr("Launch"));

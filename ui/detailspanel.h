@@ -22,6 +22,8 @@ public:
 
 private:
     void showSlice(SliceId slice);
+    //! Recompute of what (inside a recomputed op), or the re-runs of a checkpointed forward op.
+    void showCheckpointing(SliceId slice);
     QTreeWidgetItem *section(const QString &title);
     QTreeWidgetItem *addLink(
         QTreeWidgetItem *parent, const QString &label, SliceId slice, const QString &value = {});

@@ -30,6 +30,9 @@ QColor forStyle(SliceStyle style, std::string_view name)
         return inBand(h, 175, 235, 110, 170, 120, 165); // teal → blue
     case SliceStyle::Backward:
         return inBand(h, 5, 40, 150, 210, 135, 170); // red → orange
+    case SliceStyle::Recompute:
+        // Forward work, so the forward family, lighter; the timeline hatches it as well.
+        return inBand(h, 175, 235, 90, 140, 165, 195);
     case SliceStyle::Kernel:
         return inBand(h, 255, 315, 90, 150, 130, 170); // violet → magenta
     case SliceStyle::Communication:

@@ -134,13 +134,16 @@ void TableModel::sort(int column, Qt::SortOrder order)
     applyRows(std::move(rows));
 }
 
-std::vector<uint32_t> TableModel::filtered(const QString &text, bool regex) const
+std::vector<uint32_t> TableModel::filtered(
+    const QString &text, bool regex, const RowPredicate &keep) const
 {
     std::vector<uint32_t> rows;
     const size_t n = m_table->rowCount();
     if (text.isEmpty()) {
-        rows.resize(n);
-        std::iota(rows.begin(), rows.end(), 0);
+        for (uint32_t r = 0; r < n; ++r) {
+            if (!keep || keep(r))
+                rows.push_back(r);
+        }
         return rows;
     }
     const QRegularExpression re(
@@ -149,6 +152,8 @@ std::vector<uint32_t> TableModel::filtered(const QString &text, bool regex) cons
         return rows;
     const std::string needle = text.toLower().toStdString();
     for (uint32_t r = 0; r < n; ++r) {
+        if (keep && !keep(r))
+            continue;
         for (size_t c : m_filterColumns) {
             const std::string cell = m_table->text(r, c);
             bool hit;
@@ -169,11 +174,11 @@ std::vector<uint32_t> TableModel::filtered(const QString &text, bool regex) cons
     return rows;
 }
 
-void TableModel::setFilter(const QString &text, bool regex)
+void TableModel::setFilter(const QString &text, bool regex, RowPredicate keep)
 {
     const uint64_t generation = ++m_generation;
     if (m_table->rowCount() <= kSyncFilterRows) {
-        std::vector<uint32_t> rows = filtered(text, regex);
+        std::vector<uint32_t> rows = filtered(text, regex, keep);
         sortRows(rows);
         applyRows(std::move(rows));
         emit filterApplied();
@@ -189,8 +194,8 @@ void TableModel::setFilter(const QString &text, bool regex)
         applyRows(watcher->result());
         emit filterApplied();
     });
-    watcher->setFuture(QtConcurrent::run([this, text, regex] {
-        std::vector<uint32_t> rows = filtered(text, regex);
+    watcher->setFuture(QtConcurrent::run([this, text, regex, keep] {
+        std::vector<uint32_t> rows = filtered(text, regex, keep);
         sortRows(rows);
         return rows;
     }));

@@ -43,7 +43,10 @@ public:
      * regular expression when \a regex is set. Tables over kSyncFilterRows are filtered on a
      * worker thread; filterApplied() is emitted when the rows changed.
      */
-    void setFilter(const QString &text, bool regex);
+    //! A row predicate applied with the text filter (null: every row); runs on the worker
+    //! thread too, so it must only read immutable data.
+    using RowPredicate = std::function<bool(uint32_t row)>;
+    void setFilter(const QString &text, bool regex, RowPredicate keep = {});
     bool filterPending() const { return m_pending > 0; }
     //! Table rows in view order (current filter and sort), for exports.
     const std::vector<uint32_t> &visibleRows() const { return m_rows; }
@@ -66,7 +69,7 @@ signals:
     void filterApplied();
 
 private:
-    std::vector<uint32_t> filtered(const QString &text, bool regex) const;
+    std::vector<uint32_t> filtered(const QString &text, bool regex, const RowPredicate &keep) const;
     void applyRows(std::vector<uint32_t> rows);
     void sortRows(std::vector<uint32_t> &rows) const;
 

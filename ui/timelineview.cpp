@@ -533,9 +533,14 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
         // rectangle: a zoomed-out row of a million slices costs a few fills.
         QRectF pending;
         QRgb pendingColor = 0;
+        // Recomputed forward work inside backward lanes is hatched, to tell it apart at a glance.
+        const QBrush hatch(QColor(20, 40, 90, 150), Qt::BDiagPattern);
         auto flush = [&] {
-            if (!pending.isNull())
+            if (!pending.isNull()) {
                 p.fillRect(pending, QColor::fromRgb(pendingColor));
+                if (pendingColor == mergedColor(SliceStyle::Recompute))
+                    p.fillRect(pending, hatch);
+            }
             pending = QRectF();
         };
         for (const TimelineIndex::Item &item : m_items) {
@@ -556,6 +561,8 @@ void TimelineView::paintLane(QPainter &p, const Track &tr, int top, QSize size)
             flush();
             const QColor c = QColor::fromRgb(colorOf(item.slice));
             p.fillRect(r, c);
+            if (m_index->style(item.slice) == SliceStyle::Recompute)
+                p.fillRect(r, hatch);
             if (!m_findMatches.empty() && m_nameMatches[t.name[item.slice]])
                 p.fillRect(QRectF(r.left(), r.bottom() - 2, r.width(), 3), QColor(255, 200, 0));
             if (r.width() > 28) {

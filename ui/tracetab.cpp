@@ -32,6 +32,12 @@ namespace ks {
 
 namespace {
 
+//! Rows the "Checkpointed only" filter keeps.
+bool touchedByCheckpointing(const PairRow &row)
+{
+    return row.recomputations > 0 || row.recomputeGpu.count > 0 || row.recompute;
+}
+
 //! A tab page whose view is created when it is first shown.
 QWidget *emptyPage(QWidget *parent)
 {
@@ -287,6 +293,16 @@ QWidget *TraceTab::buildPairPage()
     row->addWidget(m_filter, 1);
     m_regex = new QCheckBox(tr("Regex"), page);
     row->addWidget(m_regex);
+    m_checkpointed = new QCheckBox(tr("Checkpointed only"), page);
+    m_checkpointed->setObjectName(QStringLiteral("checkpointedOnly"));
+    const bool hasRecompute = !m_trace->graph->recomputations().empty();
+    m_checkpointed->setEnabled(hasRecompute);
+    m_checkpointed->setToolTip(hasRecompute
+            ? tr("Only rows whose forward op was recomputed during backward (activation "
+                 "checkpointing), or whose backward nodes ran a recomputation")
+            : tr("No activation checkpointing in this trace: no forward work is re-run during "
+                 "backward"));
+    row->addWidget(m_checkpointed);
     layout->addLayout(row);
 
     m_pairView = makeTableView(page);
@@ -307,11 +323,24 @@ QWidget *TraceTab::buildPairPage()
     timer->setSingleShot(true);
     timer->setInterval(150);
     auto apply = [this] {
-        for (TableModel *model : {m_instanceModel, m_groupModel})
-            model->setFilter(m_filter->text(), m_regex->isChecked());
+        TableModel::RowPredicate instances, groups;
+        if (m_checkpointed->isChecked()) {
+            // Values, not this: the predicates run on the filter's worker thread.
+            std::shared_ptr<const LoadedTrace> trace = m_trace;
+            instances
+                = [trace](uint32_t r) { return touchedByCheckpointing(trace->graph->rows()[r]); };
+            groups = [trace, table = m_groups](uint32_t gi) {
+                const auto &rows = table->groups()[gi].rows;
+                return std::any_of(rows.begin(), rows.end(),
+                    [&](uint32_t r) { return touchedByCheckpointing(trace->graph->rows()[r]); });
+            };
+        }
+        m_instanceModel->setFilter(m_filter->text(), m_regex->isChecked(), instances);
+        m_groupModel->setFilter(m_filter->text(), m_regex->isChecked(), groups);
     };
     connect(m_filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
     connect(m_regex, &QCheckBox::toggled, timer, qOverload<>(&QTimer::start));
+    connect(m_checkpointed, &QCheckBox::toggled, timer, qOverload<>(&QTimer::start));
     connect(timer, &QTimer::timeout, this, apply);
 
     connect(
@@ -332,12 +361,22 @@ void TraceTab::attachPairModel()
     header->setSortIndicator(-1, Qt::AscendingOrder);
     // What a user reads first comes first: names and GPU times, then the rest. Only the view
     // moves its sections; exports keep the command line's column order.
-    const std::vector<int> first = m_groupMode
+    std::vector<int> first = m_groupMode
         ? std::vector<int> {PairGroupTable::FwdName, PairGroupTable::Count,
             PairGroupTable::BwdNames, PairGroupTable::FwdGpuUsTotal, PairGroupTable::BwdGpuUsTotal}
         : std::vector<int> {PairTable::FwdName, PairTable::BwdNames, PairTable::FwdGpuUs,
             PairTable::BwdGpuUs, PairTable::FwdGpuEvents, PairTable::BwdGpuEvents, PairTable::Link,
             PairTable::Step};
+    // With checkpointing, its columns sit next to the GPU times they split.
+    if (!m_trace->graph->recomputations().empty()) {
+        const auto at = std::find(first.begin(), first.end(),
+            m_groupMode ? int(PairGroupTable::BwdGpuUsTotal) : int(PairTable::BwdGpuUs));
+        if (m_groupMode)
+            first.insert(at + 1,
+                {PairGroupTable::RecomputeGpuUsTotal, PairGroupTable::RecomputedGpuUsTotal});
+        else
+            first.insert(at + 1, {PairTable::RecomputeGpuUs, PairTable::RecomputedGpuUs});
+    }
     for (int visual = 0; visual < int(first.size()); ++visual)
         header->moveSection(header->visualIndex(first[size_t(visual)]), visual);
     m_pairView->resizeColumnsToContents();

@@ -83,6 +83,7 @@ private:
     ModulesView *m_modules = nullptr;
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_regex = nullptr;
+    QCheckBox *m_checkpointed = nullptr;
     QComboBox *m_mode = nullptr;
     QLineEdit *m_find = nullptr;
     QLabel *m_findStatus = nullptr;

@@ -262,6 +262,7 @@ Simulator::Scope Simulator::op(std::string_view name, std::string dims, std::str
         // The region runs the same code again, so the k-th outermost op repeats its k-th row.
         assert(
             m_recompute.nextRow < m_recompute.endRow && m_rows[m_recompute.nextRow].name == name);
+        m_rows[m_recompute.nextRow].recomputed = true;
         slice.recomputedOwner = int(m_recompute.nextRow++);
     }
     return Scope(this, 1);

@@ -56,6 +56,7 @@ struct PairRow {
     int64_t recomputeGpuEvents = 0;
     int64_t recomputeGpuNs = 0;
     int64_t recomputedGpuNs = 0; //!< GPU time of the recomputation of this forward op
+    bool recomputed = false; //!< the forward op is re-run during backward (checkpointed)
     std::vector<std::string_view> bwdNames; //!< node events in time order
     std::vector<int64_t> sequenceNumbers; //!< same order as bwdNames
 };

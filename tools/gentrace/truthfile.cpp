@@ -70,6 +70,7 @@ void TruthFile::addRows(const std::vector<PairRow> &rows)
             appendInt(m_text, row.recomputeGpuEvents);
             appendGpuTime(m_text, "recompute_gpu", row.recomputeGpuNs);
             appendGpuTime(m_text, "recomputed_gpu", row.recomputedGpuNs);
+            m_text += row.recomputed ? ", \"recomputed\": true" : ", \"recomputed\": false";
         }
         m_text += ", \"step\": ";
         appendInt(m_text, row.step);
