@@ -35,7 +35,8 @@ QSize IcicleChart::sizeHint() const
 TimeNs IcicleChart::weight(ModuleId id) const
 {
     const ModuleTimes &t = m_tree.times(id, m_step);
-    return t.forwardTotal.time + t.backwardTotal.time + t.backwardOtherTotal.time;
+    return t.forwardTotal.time + t.backwardTotal.time + t.backwardOtherTotal.time
+        + t.recomputeTotal.time;
 }
 
 void IcicleChart::setStep(int stepIndex)
@@ -154,14 +155,15 @@ bool IcicleChart::event(QEvent *event)
     const ModuleNode &n = m_tree.node(id);
     QToolTip::showText(help->globalPos(),
         tr("<b>%1</b><br>%2 calls<br>forward GPU %3 (self %4)<br>backward GPU %5 (self "
-           "%6)<br>backward other %7")
+           "%6)<br>backward other %7<br>recompute %8")
             .arg(QString::fromStdString(n.path.empty() ? n.name : n.path).toHtmlEscaped())
             .arg(t.calls)
             .arg(formatDuration(double(t.forwardTotal.time)),
                 formatDuration(double(t.forwardSelf.time)),
                 formatDuration(double(t.backwardTotal.time)),
                 formatDuration(double(t.backwardSelf.time)),
-                formatDuration(double(t.backwardOtherTotal.time))),
+                formatDuration(double(t.backwardOtherTotal.time)),
+                formatDuration(double(t.recomputeTotal.time))),
         this);
     return true;
 }

@@ -18,7 +18,18 @@ namespace ks {
 
 namespace {
 
-enum Column { Name, Calls, FwdGpu, FwdGpuSelf, BwdGpu, BwdGpuSelf, BwdOther, Cpu, ColumnCount };
+enum Column {
+    Name,
+    Calls,
+    FwdGpu,
+    FwdGpuSelf,
+    BwdGpu,
+    BwdGpuSelf,
+    Recompute,
+    BwdOther,
+    Cpu,
+    ColumnCount
+};
 
 //! Sorts numerically on the numeric columns (the number is kept in Qt::UserRole).
 class ModuleItem : public QTreeWidgetItem {
@@ -72,8 +83,13 @@ ModulesView::ModulesView(const ModuleTree &tree, QWidget *parent)
     m_tree = new QTreeWidget(splitter);
     m_tree->setObjectName(QStringLiteral("moduleTree"));
     m_tree->setColumnCount(ColumnCount);
-    m_tree->setHeaderLabels({tr("module"), tr("calls"), tr("fwd GPU µs"), tr("fwd GPU self"),
-        tr("bwd GPU µs"), tr("bwd GPU self"), tr("bwd other µs"), tr("CPU µs")});
+    m_tree->setHeaderLabels(
+        {tr("module"), tr("calls"), tr("fwd GPU µs"), tr("fwd GPU self"), tr("bwd GPU µs"),
+            tr("bwd GPU self"), tr("recompute µs"), tr("bwd other µs"), tr("CPU µs")});
+    m_tree->headerItem()->setToolTip(Recompute,
+        tr("The module's forward work re-run during backward (activation checkpointing)"));
+    // Without checkpointing the column says nothing.
+    m_tree->setColumnHidden(Recompute, tree.node(0).times.recomputeTotal.count == 0);
     m_tree->setSortingEnabled(true);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
@@ -118,6 +134,7 @@ void ModulesView::fill()
         const std::pair<int, double> numbers[] = {{Calls, double(t.calls)},
             {FwdGpu, double(t.forwardTotal.time)}, {FwdGpuSelf, double(t.forwardSelf.time)},
             {BwdGpu, double(t.backwardTotal.time)}, {BwdGpuSelf, double(t.backwardSelf.time)},
+            {Recompute, double(t.recomputeTotal.time)},
             {BwdOther, double(t.backwardOtherTotal.time)}, {Cpu, double(t.cpuTotal)}};
         for (const auto &[c, v] : numbers) {
             item->setData(c, Qt::UserRole, v);
