@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "headless.h"
 
-#include "comparedtraces.h"
-#include "difftable.h"
-#include "loadedtrace.h"
-#include "moduletable.h"
-#include "pairtable.h"
-#include "summary.h"
+#include "export/difftable.h"
+#include "export/moduletable.h"
+#include "export/pairtable.h"
+#include "export/summary.h"
+#include "session/comparedtraces.h"
+#include "session/loadedtrace.h"
 
 #include <cstdio>
 

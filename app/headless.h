@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "tracediff.h"
+#include "analysis/tracediff.h"
 
 #include <string>
 

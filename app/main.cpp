@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kinetoscope: the command line of docs/cli.md. Headless modes never open a window.
+#include "base/version.h"
 #include "headless.h"
-#include "version.h"
 
 #include "mainwindow.h"
 #include "resources.h"

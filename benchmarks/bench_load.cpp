@@ -4,7 +4,7 @@
 //              nothing (what "just parsing the JSON" costs);
 //   ours     = kinetoscope's load + link, everything before the first frame.
 // Prints one JSON object per file; benchmarks/run.sh turns them into the report.
-#include "loadedtrace.h"
+#include "session/loadedtrace.h"
 
 #include <rapidjson/reader.h>
 

@@ -8,8 +8,8 @@
 //   table:    sorting the pair table by every column, scaled to 1 M rows by repetition, and the
 //             longest stall of the event loop while a filter runs.
 // Prints one JSON object; benchmarks/run.sh collects it.
+#include "export/pairtable.h"
 #include "mainwindow.h"
-#include "pairtable.h"
 #include "selectioncontroller.h"
 #include "tablemodel.h"
 #include "timelineview.h"

@@ -2,9 +2,9 @@
 #pragma once
 // Small queries over a linked trace for the linker tests: slices by name, their names, sides.
 
-#include "opgraph.h"
-#include "pairtable.h"
-#include "table.h"
+#include "export/pairtable.h"
+#include "export/table.h"
+#include "link/opgraph.h"
 
 #include <QString>
 #include <QStringList>

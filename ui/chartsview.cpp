@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "chartsview.h"
 
-#include "pairgroups.h"
+#include "analysis/stepbreakdown.h"
+#include "export/pairgroups.h"
 #include "slicecolors.h"
-#include "stepbreakdown.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "comparisonview.h"
 
-#include "difftable.h"
+#include "export/difftable.h"
 #include "selectioncontroller.h"
 #include "tablemodel.h"
 #include "timeformat.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "comparedtraces.h"
+#include "session/comparedtraces.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "detailspanel.h"
 
-#include "eventdetails.h"
-#include "pairtable.h"
+#include "export/pairtable.h"
+#include "load/eventdetails.h"
 #include "timeformat.h"
 
 #include <QHeaderView>

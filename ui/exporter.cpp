@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "exporter.h"
 
-#include "table.h"
+#include "export/table.h"
 #include "tablemodel.h"
 #include "timelineview.h"
 

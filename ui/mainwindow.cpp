@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "base/version.h"
 #include "chartsview.h"
 #include "comparisonview.h"
 #include "detailspanel.h"
+#include "export/moduletable.h"
 #include "exporter.h"
 #include "iciclechart.h"
 #include "modulesview.h"
-#include "moduletable.h"
 #include "resources.h"
 #include "tablemodel.h"
 #include "timelineview.h"
 #include "traceloader.h"
 #include "tracetab.h"
-#include "version.h"
 
 #include <QApplication>
 #include <QChartView>

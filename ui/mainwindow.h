@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "loadedtrace.h"
-#include "tracediff.h"
+#include "analysis/tracediff.h"
+#include "session/loadedtrace.h"
 
 #include <QMainWindow>
 #include <QPointer>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "moduletree.h"
+#include "analysis/moduletree.h"
 
 #include <QWidget>
 

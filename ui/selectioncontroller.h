@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "loadedtrace.h"
+#include "session/loadedtrace.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "timelineindex.h"
+#include "analysis/timelineindex.h"
 
 #include <QColor>
 #include <string_view>

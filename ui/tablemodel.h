@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "table.h"
+#include "export/table.h"
 
 #include <QAbstractTableModel>
 #include <QFutureWatcher>

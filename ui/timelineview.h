@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/timelineindex.h"
 #include "selectioncontroller.h"
-#include "timelineindex.h"
 
 #include <QRegularExpression>
 #include <QWidget>

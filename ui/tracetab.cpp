@@ -2,10 +2,10 @@
 #include "tracetab.h"
 
 #include "chartsview.h"
+#include "export/pairgroups.h"
+#include "export/pairtable.h"
+#include "export/summary.h"
 #include "modulesview.h"
-#include "pairgroups.h"
-#include "pairtable.h"
-#include "summary.h"
 #include "tablemodel.h"
 #include "timeformat.h"
 #include "timelineview.h"

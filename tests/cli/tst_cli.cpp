@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The command line of cli.md, run as a user runs it: the real binary, its exit codes, its stdout.
-#include "comparedtraces.h"
-#include "moduletable.h"
-#include "pairtable.h"
+#include "export/moduletable.h"
+#include "export/pairtable.h"
+#include "session/comparedtraces.h"
 #include "testutil.h"
 
 #include <QFile>

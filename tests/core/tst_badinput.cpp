@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Bad input never hurts: the hand-made corpus of tests/data/bad (each file with its expected
 // outcome in expected.tsv), and generated traps that would crash, hang or blow up a naive loader.
-#include "pairtable.h"
-#include "summary.h"
+#include "analysis/timelineindex.h"
+#include "export/pairtable.h"
+#include "export/summary.h"
 #include "testutil.h"
-#include "timelineindex.h"
 
 #include <QFile>
 #include <QTest>

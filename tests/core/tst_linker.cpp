@@ -3,11 +3,11 @@
 // summary): trace-format.md §9 and every row of §10, and the `--export-pairs` format of cli.md.
 // Each test links a small hand-written trace; the expected values are worked out by hand in the
 // comments from the JSON (times in the JSON are µs, the model keeps ns: 52.000 µs = 52000 ns).
-#include "opgraph.h"
-#include "pairtable.h"
-#include "stepbreakdown.h"
-#include "summary.h"
-#include "table.h"
+#include "analysis/stepbreakdown.h"
+#include "export/pairtable.h"
+#include "export/summary.h"
+#include "export/table.h"
+#include "link/opgraph.h"
 #include "testutil.h"
 #include "tracequery.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the streaming trace loader (core/tracereader, core/tracebuilder, core/inputfile):
 // every phase, layout and anomaly it handles, from inline JSON and from small files.
-#include "jsonwrite.h"
+#include "base/jsonwrite.h"
+#include "load/tracereader.h"
 #include "testutil.h"
-#include "tracereader.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,9 +3,9 @@
 // where their GPU time goes (pair rows, kernel sides, steps, summary, module tree) and which
 // forward op each repeats. Each test links a small hand-written trace; the expected values are
 // worked out by hand in the comments (JSON times are µs, the model keeps ns).
-#include "moduletree.h"
-#include "stepbreakdown.h"
-#include "summary.h"
+#include "analysis/moduletree.h"
+#include "analysis/stepbreakdown.h"
+#include "export/summary.h"
 #include "testutil.h"
 #include "tracequery.h"
 

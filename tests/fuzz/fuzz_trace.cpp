@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target over the loader and the linker, and everything computed from them headless:
 // any input must load or fail cleanly, and a loaded trace must link, export and index.
-#include "eventdetails.h"
-#include "loadedtrace.h"
-#include "pairgroups.h"
-#include "pairtable.h"
-#include "stepbreakdown.h"
-#include "summary.h"
-#include "timelineindex.h"
+#include "analysis/stepbreakdown.h"
+#include "analysis/timelineindex.h"
+#include "export/pairgroups.h"
+#include "export/pairtable.h"
+#include "export/summary.h"
+#include "load/eventdetails.h"
+#include "session/loadedtrace.h"
 
 #include <cstdint>
 #include <string_view>

@@ -2,8 +2,8 @@
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
 #include "chartsview.h"
 #include "detailspanel.h"
+#include "export/pairtable.h"
 #include "mainwindow.h"
-#include "pairtable.h"
 #include "slicecolors.h"
 #include "tablemodel.h"
 #include "testutil.h"

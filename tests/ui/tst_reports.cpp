@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Reports: headless screenshots of every view, image and table exports, the charts.
+#include "analysis/stepbreakdown.h"
 #include "chartsview.h"
+#include "export/pairgroups.h"
+#include "export/pairtable.h"
 #include "exporter.h"
 #include "mainwindow.h"
-#include "pairgroups.h"
-#include "pairtable.h"
 #include "slicecolors.h"
-#include "stepbreakdown.h"
 #include "tablemodel.h"
 #include "testutil.h"
 #include "timelineview.h"

@@ -2,7 +2,7 @@
 // The Modules tab and the comparison view, driven as a user would (offscreen).
 #include "chartsview.h"
 #include "comparisonview.h"
-#include "difftable.h"
+#include "export/difftable.h"
 #include "exporter.h"
 #include "iciclechart.h"
 #include "mainwindow.h"

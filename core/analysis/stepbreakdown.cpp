@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/stepbreakdown.h"
+
+#include <algorithm>
+
+namespace ks {
+
+std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
+{
+    const TraceModel &m = graph.model();
+    const SliceTable &t = m.slices;
+    const auto &steps = graph.steps();
+    std::vector<StepBreakdown> out(steps.size());
+    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> intervals(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+        out[i].step = steps[i].number;
+        out[i].span = steps[i].end - steps[i].start;
+    }
+    auto stepIndex = [&](TimeNs time) -> int {
+        auto it = std::upper_bound(steps.begin(), steps.end(), time,
+            [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
+        if (it == steps.begin())
+            return -1;
+        --it;
+        return time < it->end || time == it->start ? int(it - steps.begin()) : -1;
+    };
+    for (SliceId g : graph.gpuEvents()) {
+        const SliceId launch = graph.launchOf(g);
+        if (launch != kNoSlice) {
+            const int si = stepIndex(t.start[launch]);
+            if (si >= 0) {
+                StepBreakdown &b = out[size_t(si)];
+                switch (gpuSideOf(graph, g)) {
+                case GpuSide::Forward:
+                    b.forward += t.dur[g];
+                    break;
+                case GpuSide::Backward:
+                    b.backward += t.dur[g];
+                    break;
+                case GpuSide::BackwardOther:
+                    b.backwardOther += t.dur[g];
+                    break;
+                case GpuSide::Recompute:
+                    b.recompute += t.dur[g];
+                    break;
+                case GpuSide::Other:
+                case GpuSide::Unattributed:
+                    b.other += t.dur[g];
+                    break;
+                }
+            }
+        }
+        // Busy time is about the device, whoever launched it: clip to each step it overlaps.
+        auto first = std::upper_bound(steps.begin(), steps.end(), t.start[g],
+            [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
+        if (first != steps.begin())
+            --first;
+        for (size_t i = size_t(first - steps.begin());
+             i < steps.size() && steps[i].start < t.end(g); ++i) {
+            const TimeNs a = std::max(t.start[g], steps[i].start);
+            const TimeNs b = std::min(t.end(g), steps[i].end);
+            if (a < b)
+                intervals[i].emplace_back(a, b);
+        }
+    }
+    for (size_t i = 0; i < steps.size(); ++i) {
+        auto &iv = intervals[i];
+        std::sort(iv.begin(), iv.end());
+        TimeNs busy = 0, curA = 0, curB = 0;
+        bool open = false;
+        for (const auto &[a, b] : iv) {
+            if (!open || a > curB) {
+                if (open)
+                    busy += curB - curA;
+                curA = a;
+                curB = b;
+                open = true;
+            } else {
+                curB = std::max(curB, b);
+            }
+        }
+        if (open)
+            busy += curB - curA;
+        out[i].busy = busy;
+    }
+    return out;
+}
+
+} // namespace ks

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/timelineindex.h"
+
+#include "base/bothcores.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <numeric>
+
+namespace ks {
+
+namespace {
+
+SliceStyle baseStyle(const TraceModel &m, SliceId s)
+{
+    switch (m.slices.kind[s]) {
+    case EventKind::CpuOp:
+        return SliceStyle::Forward;
+    case EventKind::UserAnnotation:
+        return SliceStyle::Annotation;
+    case EventKind::PythonFunction:
+        return SliceStyle::Python;
+    case EventKind::Runtime:
+        return SliceStyle::Runtime;
+    case EventKind::Kernel:
+        return OpGraph::isCommunication(m.sliceName(s)) ? SliceStyle::Communication
+                                                        : SliceStyle::Kernel;
+    case EventKind::Memcpy:
+        return SliceStyle::Memcpy;
+    case EventKind::Memset:
+        return SliceStyle::Memset;
+    case EventKind::GpuUserAnnotation:
+    case EventKind::GpuSync:
+        return SliceStyle::GpuAnnotation;
+    case EventKind::TraceSpan:
+    case EventKind::Other:
+        break;
+    }
+    return SliceStyle::Other;
+}
+
+//! First index in \a row whose slice ends after \a t (slices at one depth are ordered).
+size_t firstEndingAfter(const TraceModel &m, std::span<const SliceId> row, TimeNs origin, double t)
+{
+    const SliceTable &st = m.slices;
+    auto it = std::upper_bound(row.begin(), row.end(), t,
+        [&](double v, SliceId s) { return v < double(st.start[s] - origin); });
+    size_t i = size_t(it - row.begin());
+    // The slice starting before t may still cover it; a malformed overlap may reach further.
+    while (i > 0 && double(st.end(row[i - 1]) - origin) > t)
+        --i;
+    return i;
+}
+
+} // namespace
+
+TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
+{
+    const SliceTable &t = m.slices;
+    m_rows.resize(m.lanes.size());
+    m_style.resize(t.size());
+    m_roles.assign(m.lanes.size(), RoleNone);
+    // Lanes are independent: both cores index them, largest first.
+    std::vector<LaneId> bySize(m.lanes.size());
+    std::iota(bySize.begin(), bySize.end(), LaneId(0));
+    std::sort(bySize.begin(), bySize.end(), [&](LaneId a, LaneId b) {
+        return m.lanes[a].sliceEnd - m.lanes[a].sliceBegin
+            > m.lanes[b].sliceEnd - m.lanes[b].sliceBegin;
+    });
+    std::atomic<size_t> next {0};
+    auto indexLanes = [&] {
+        for (size_t i = next++; i < bySize.size(); i = next++)
+            indexLane(m, graph, bySize[i]);
+    };
+    runOnBothCores(t.size(), indexLanes, indexLanes);
+    for (const BackwardNode &n : graph.nodes()) {
+        m_roles[t.lane[n.node]] |= RoleBackward;
+        if (n.creator != kNoSlice)
+            m_roles[t.lane[n.creator]] |= RoleForward;
+    }
+}
+
+void TimelineIndex::indexLane(const TraceModel &m, const OpGraph &graph, LaneId l)
+{
+    const SliceTable &t = m.slices;
+    const Lane &lane = m.lanes[l];
+    m_rows[l].resize(lane.sliceEnd > lane.sliceBegin ? lane.maxDepth + 1 : 0);
+    // Pre-order with a stack of (inside backward, inside a recomputed op) gives every slice its
+    // side.
+    struct Open {
+        SliceId slice;
+        bool backward, recompute;
+    };
+    std::vector<Open> stack;
+    for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
+        while (!stack.empty() && t.subtreeEnd[stack.back().slice] <= s)
+            stack.pop_back();
+        const bool parentBackward = !stack.empty() && stack.back().backward;
+        const bool startsBackward
+            = graph.isBackwardNode(s) || OpGraph::isEvaluateWrapper(m.sliceName(s));
+        const bool backward = parentBackward || startsBackward;
+        // Outside a recomputed op, being inside one means being the op itself.
+        const bool recompute = (!stack.empty() && stack.back().recompute)
+            || (parentBackward && graph.recomputationOf(s) >= 0);
+        SliceStyle style = baseStyle(m, s);
+        if (recompute && style != SliceStyle::Kernel && style != SliceStyle::Memcpy)
+            style = SliceStyle::Recompute;
+        else if (style == SliceStyle::Forward && backward)
+            style = SliceStyle::Backward;
+        m_style[s] = style;
+        stack.push_back({s, backward, recompute});
+        m_rows[l][t.depth[s]].push_back(s);
+    }
+}
+
+void TimelineIndex::scan(const TraceModel &m,
+    std::span<const SliceId> row,
+    TimeNs origin,
+    double t0,
+    double nsPerPixel,
+    double width,
+    std::vector<Item> &out,
+    double mergeBelow)
+{
+    const SliceTable &st = m.slices;
+    const double t1 = t0 + width * nsPerPixel;
+    auto rel = [&](TimeNs t) { return double(t - origin); };
+    auto toX = [&](double t) { return (t - t0) / nsPerPixel; };
+    size_t i = firstEndingAfter(m, row, origin, t0);
+    while (i < row.size()) {
+        const SliceId s = row[i];
+        const double start = rel(st.start[s]);
+        if (start >= t1 && !(start == t1 && st.dur[s] == 0))
+            break;
+        const double x0 = toX(start);
+        const double x1 = toX(rel(st.end(s)));
+        if (x1 - x0 >= mergeBelow) {
+            out.push_back({s, x0, x1, 1});
+            ++i;
+            continue;
+        }
+        // A narrow slice: everything starting before the end of its pixel column joins it.
+        const double column = std::floor(x0);
+        const double columnEnd = t0 + (column + 1.0) * nsPerPixel;
+        auto it = std::lower_bound(row.begin() + long(i) + 1, row.end(), columnEnd,
+            [&](SliceId a, double v) { return rel(st.start[a]) < v; });
+        size_t j = size_t(it - row.begin());
+        double runEnd = std::max(column + 1.0, x1);
+        // The last member may be wide and reach far past the column: it gets drawn on its own.
+        if (j > i + 1 && double(st.dur[row[j - 1]]) / nsPerPixel >= mergeBelow) {
+            --j;
+        } else if (j > i + 1) {
+            runEnd = std::max(runEnd, toX(rel(st.end(row[j - 1]))));
+        }
+        out.push_back({s, column, runEnd, uint32_t(j - i)});
+        i = j;
+    }
+}
+
+SliceId TimelineIndex::hit(
+    const TraceModel &m, std::span<const SliceId> row, TimeNs origin, double t, double toleranceNs)
+{
+    const SliceTable &st = m.slices;
+    size_t i = firstEndingAfter(m, row, origin, t - toleranceNs);
+    SliceId best = kNoSlice;
+    double bestDistance = toleranceNs;
+    for (; i < row.size(); ++i) {
+        const SliceId s = row[i];
+        const double start = double(st.start[s] - origin);
+        const double end = double(st.end(s) - origin);
+        if (start > t + toleranceNs)
+            break;
+        if (start <= t && t <= end)
+            return s;
+        const double d = t < start ? start - t : t - end;
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = s;
+        }
+    }
+    return best;
+}
+
+} // namespace ks

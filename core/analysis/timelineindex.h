@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "link/opgraph.h"
+
+#include <span>
+#include <vector>
+
+namespace ks {
+
+//! How a slice is drawn: picks the tint family of its colour.
+enum class SliceStyle : uint8_t {
+    Forward, //!< host op outside backward
+    Backward, //!< host op inside a backward node or evaluate_function wrapper
+    Recompute, //!< host slice inside a recomputed op (forward work re-run during backward)
+    Runtime, //!< CUDA/HIP runtime or driver call
+    Annotation, //!< user_annotation, ProfilerStep#N
+    Python, //!< python_function
+    Kernel,
+    Memcpy,
+    Memset,
+    Communication, //!< NCCL/RCCL kernels
+    GpuAnnotation, //!< gpu_user_annotation and other device bookkeeping
+    Other,
+};
+
+//! What a host thread does, for its label: "forward", "backward" or both.
+enum LaneRole : uint8_t { RoleNone = 0, RoleForward = 1, RoleBackward = 2 };
+
+/*!
+ * The drawing index of a trace: for every lane and nesting depth, the slices at that depth in
+ * start order (they do not overlap, so ends are ordered too and a visible range is two binary
+ * searches away), plus each slice's style and each lane's role.
+ */
+class TimelineIndex {
+public:
+    TimelineIndex(const TraceModel &model, const OpGraph &graph);
+
+    std::span<const SliceId> row(LaneId lane, uint32_t depth) const { return m_rows[lane][depth]; }
+    uint32_t depthCount(LaneId lane) const { return uint32_t(m_rows[lane].size()); }
+    SliceStyle style(SliceId s) const { return m_style[s]; }
+    uint8_t role(LaneId lane) const { return m_roles[lane]; }
+
+    //! One item to draw: a slice, or a run of slices too narrow to see apart.
+    struct Item {
+        SliceId slice; //!< the first (run) or only slice
+        double x0, x1; //!< pixels; runs are at least one pixel wide
+        uint32_t count; //!< slices merged into this item (1 = a single slice)
+    };
+
+    /*!
+     * Level of detail: the items of \a row visible in [t0, t0 + width × nsPerPixel), with
+     * slices under \a mergeBelow pixels merged into per-pixel runs. Costs O(pixels × log n)
+     * however many slices the row has, and never drops a slice: each one lies inside an item.
+     * Times are ns relative to \a origin: absolute epoch nanoseconds do not fit a double.
+     */
+    static void scan(const TraceModel &model,
+        std::span<const SliceId> row,
+        TimeNs origin,
+        double t0,
+        double nsPerPixel,
+        double width,
+        std::vector<Item> &out,
+        double mergeBelow = 1.0);
+
+    //! The slice of \a row under time \a t (relative to \a origin), or the nearest one within
+    //! \a toleranceNs; kNoSlice if none.
+    static SliceId hit(const TraceModel &model,
+        std::span<const SliceId> row,
+        TimeNs origin,
+        double t,
+        double toleranceNs);
+
+private:
+    void indexLane(const TraceModel &model, const OpGraph &graph, LaneId lane);
+
+    std::vector<std::vector<std::vector<SliceId>>> m_rows;
+    std::vector<SliceStyle> m_style;
+    std::vector<uint8_t> m_roles;
+};
+
+} // namespace ks

@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/tracediff.h"
+
+#include <algorithm>
+#include <map>
+#include <span>
+#include <unordered_map>
+
+namespace ks {
+
+std::string_view diffStatusName(DiffStatus status)
+{
+    switch (status) {
+    case DiffStatus::Matched:
+        return "matched";
+    case DiffStatus::ShapeChanged:
+        return "shape_changed";
+    case DiffStatus::Changed:
+        return "changed";
+    case DiffStatus::OnlyBase:
+        return "only_base";
+    case DiffStatus::OnlyCandidate:
+        return "only_candidate";
+    }
+    return "matched";
+}
+
+std::string diffChangesText(uint8_t changes)
+{
+    static constexpr std::pair<uint8_t, std::string_view> kNames[]
+        = {{InputDimsChanged, "input_dims"}, {ModuleChanged, "module"},
+            {BwdNamesChanged, "bwd_names"}, {RecomputeChanged, "recompute"}};
+    std::string out;
+    for (const auto &[bit, name] : kNames) {
+        if (changes & bit) {
+            if (!out.empty())
+                out += ';';
+            out += name;
+        }
+    }
+    return out;
+}
+
+std::string modulePathOf(const OpGraph &graph, SliceId slice)
+{
+    static constexpr std::string_view kPrefix = "nn.Module: ";
+    std::vector<std::string_view> chain; // innermost first
+    for (SliceId m = graph.moduleOf(slice); m != kNoSlice; m = graph.moduleOf(m)) {
+        std::string_view name = graph.model().sliceName(m);
+        if (name.starts_with(kPrefix))
+            name.remove_prefix(kPrefix.size());
+        chain.push_back(name);
+    }
+    std::string out;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        if (!out.empty())
+            out += '/';
+        out += *it;
+    }
+    return out;
+}
+
+namespace {
+
+//! "Linear_3" → "Linear"; names without a numeric suffix are kept whole.
+std::string_view withoutInstance(std::string_view name)
+{
+    const size_t underscore = name.find_last_of('_');
+    if (underscore == std::string_view::npos || underscore == 0 || underscore + 1 == name.size())
+        return name;
+    for (size_t i = underscore + 1; i < name.size(); ++i) {
+        if (name[i] < '0' || name[i] > '9')
+            return name;
+    }
+    return name.substr(0, underscore);
+}
+
+} // namespace
+
+std::string moduleClassPath(std::string_view path)
+{
+    std::string out;
+    while (!path.empty()) {
+        const size_t slash = path.find('/');
+        const std::string_view part = path.substr(0, slash);
+        if (!out.empty())
+            out += '/';
+        out += withoutInstance(part);
+        if (slash == std::string_view::npos)
+            break;
+        path.remove_prefix(slash + 1);
+    }
+    return out;
+}
+
+namespace {
+
+using Match = std::pair<uint32_t, uint32_t>; // (base index, candidate index) in a sequence
+
+/*!
+ * Exact longest common subsequence of \a a and \a b, appended to \a out (offset by \a aOff,
+ * \a bOff) in increasing order. Computed over suffixes so that the walk from the front takes a
+ * match as soon as one is possible; on ties the base element is skipped first.
+ */
+void alignExact(std::span<const uint32_t> a,
+    std::span<const uint32_t> b,
+    uint32_t aOff,
+    uint32_t bOff,
+    std::vector<Match> &out)
+{
+    enum : uint8_t { Take, SkipBase, SkipCandidate };
+    const size_t n = a.size(), m = b.size();
+    std::vector<uint8_t> dir(n * m);
+    std::vector<uint32_t> next(m + 1, 0), cur(m + 1, 0);
+    for (size_t i = n; i-- > 0;) {
+        cur[m] = 0;
+        for (size_t j = m; j-- > 0;) {
+            uint8_t &d = dir[i * m + j];
+            if (a[i] == b[j]) {
+                cur[j] = next[j + 1] + 1;
+                d = Take;
+            } else if (next[j] >= cur[j + 1]) {
+                cur[j] = next[j];
+                d = SkipBase;
+            } else {
+                cur[j] = cur[j + 1];
+                d = SkipCandidate;
+            }
+        }
+        std::swap(cur, next);
+    }
+    size_t i = 0, j = 0;
+    while (i < n && j < m) {
+        switch (dir[i * m + j]) {
+        case Take:
+            out.emplace_back(aOff + uint32_t(i), bOff + uint32_t(j));
+            ++i;
+            ++j;
+            break;
+        case SkipBase:
+            ++i;
+            break;
+        default:
+            ++j;
+            break;
+        }
+    }
+}
+
+/*!
+ * Alignment too large for alignExact(): the k-th occurrence of a key in \a a is paired with the
+ * k-th in \a b, and the longest chain of those pairs that do not cross is kept.
+ */
+void alignByOccurrence(std::span<const uint32_t> a,
+    std::span<const uint32_t> b,
+    uint32_t aOff,
+    uint32_t bOff,
+    std::vector<Match> &out)
+{
+    std::unordered_map<uint32_t, std::vector<uint32_t>> positions; // key → indices in a
+    for (uint32_t i = 0; i < a.size(); ++i)
+        positions[a[i]].push_back(i);
+    std::unordered_map<uint32_t, uint32_t> seen;
+    std::vector<Match> pairs;
+    for (uint32_t j = 0; j < b.size(); ++j) {
+        const auto it = positions.find(b[j]);
+        if (it == positions.end())
+            continue;
+        const uint32_t k = seen[b[j]]++;
+        if (k < it->second.size())
+            pairs.emplace_back(it->second[k], j);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    // Longest strictly increasing run of candidate indices (patience sorting with back links).
+    std::vector<uint32_t> tails; // index into pairs of the smallest tail of each length
+    std::vector<int64_t> back(pairs.size(), -1);
+    for (uint32_t p = 0; p < pairs.size(); ++p) {
+        const auto pos = std::lower_bound(tails.begin(), tails.end(), pairs[p].second,
+            [&](uint32_t t, uint32_t v) { return pairs[t].second < v; });
+        if (pos != tails.begin())
+            back[p] = *(pos - 1);
+        if (pos == tails.end())
+            tails.push_back(p);
+        else
+            *pos = p;
+    }
+    std::vector<Match> chain;
+    for (int64_t p = tails.empty() ? -1 : int64_t(tails.back()); p >= 0; p = back[size_t(p)])
+        chain.push_back(pairs[size_t(p)]);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+        out.emplace_back(aOff + it->first, bOff + it->second);
+}
+
+//! Aligns two key sequences (TraceDiff step 3), appending matches in increasing order.
+void align(std::span<const uint32_t> a,
+    std::span<const uint32_t> b,
+    uint32_t aOff,
+    uint32_t bOff,
+    size_t exactCells,
+    std::vector<Match> &out)
+{
+    const size_t n = a.size(), m = b.size();
+    size_t prefix = 0;
+    while (prefix < n && prefix < m && a[prefix] == b[prefix]) {
+        out.emplace_back(aOff + uint32_t(prefix), bOff + uint32_t(prefix));
+        ++prefix;
+    }
+    size_t suffix = 0;
+    while (suffix < n - prefix && suffix < m - prefix && a[n - 1 - suffix] == b[m - 1 - suffix])
+        ++suffix;
+    const auto middleA = a.subspan(prefix, n - prefix - suffix);
+    const auto middleB = b.subspan(prefix, m - prefix - suffix);
+    if (!middleA.empty() && !middleB.empty()) {
+        if (middleA.size() * middleB.size() <= exactCells)
+            alignExact(middleA, middleB, aOff + uint32_t(prefix), bOff + uint32_t(prefix), out);
+        else
+            alignByOccurrence(
+                middleA, middleB, aOff + uint32_t(prefix), bOff + uint32_t(prefix), out);
+    }
+    for (size_t k = suffix; k > 0; --k)
+        out.emplace_back(aOff + uint32_t(n - k), bOff + uint32_t(m - k));
+}
+
+//! One element of an aligned sequence: a row, or (mean mode) a row position folded over steps.
+struct Item {
+    uint32_t row = 0; //!< the row (first occurrence)
+    int64_t step = kNoValue;
+    uint32_t occurrences = 1;
+    DiffValues values {};
+};
+
+DiffValues valuesOf(const OpGraph &graph, const PairRow &row)
+{
+    DiffValues v {};
+    const bool hasForward = row.forward != kNoSlice;
+    v[size_t(DiffMetric::FwdGpu)] = double(row.forwardGpu.time);
+    v[size_t(DiffMetric::BwdGpu)] = double(row.backwardGpu.time);
+    v[size_t(DiffMetric::FwdCpu)] = hasForward ? double(graph.model().slices.dur[row.forward]) : 0;
+    v[size_t(DiffMetric::BwdCpu)] = double(row.backwardDur);
+    v[size_t(DiffMetric::FwdKernels)] = double(row.forwardGpu.count);
+    v[size_t(DiffMetric::BwdKernels)] = double(row.backwardGpu.count);
+    return v;
+}
+
+void add(DiffValues &to, const DiffValues &v)
+{
+    for (size_t k = 0; k < kDiffMetricCount; ++k)
+        to[k] += v[k];
+}
+
+//! Per side: rows grouped by step (ascending numbers) and the rows outside any step.
+struct StepRows {
+    std::map<int64_t, std::vector<uint32_t>> byStep;
+    std::vector<uint32_t> noStep;
+};
+
+bool hasStep(const OpGraph &graph, int64_t number)
+{
+    return std::any_of(graph.steps().begin(), graph.steps().end(),
+        [&](const ProfilerStep &s) { return s.number == number; });
+}
+
+std::string stepList(const OpGraph &graph)
+{
+    std::vector<int64_t> numbers;
+    for (const ProfilerStep &s : graph.steps())
+        numbers.push_back(s.number);
+    std::sort(numbers.begin(), numbers.end());
+    numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+    std::string out;
+    for (int64_t n : numbers) {
+        if (!out.empty())
+            out += ", ";
+        out += std::to_string(n);
+    }
+    return out.empty() ? std::string("none") : out;
+}
+
+} // namespace
+
+/*!
+ * Does the work of TraceDiff::compare(): keys, slots, alignment, entries, rollups. Side 0 is
+ * the base, side 1 the candidate.
+ */
+class TraceDiffBuilder {
+public:
+    explicit TraceDiffBuilder(TraceDiff &diff)
+        : m_diff(diff)
+        , m_graphs {&diff.m_base, &diff.m_candidate}
+    {
+    }
+
+    void run()
+    {
+        for (int side = 0; side < 2; ++side)
+            describeRows(side);
+        buildSlots();
+        computeTotals();
+        for (size_t g = 0; g < 3; ++g)
+            buildGroups(DiffGrouping(g));
+    }
+
+private:
+    uint32_t intern(std::unordered_map<std::string, uint32_t> &map, const std::string &text)
+    {
+        return map.try_emplace(text, uint32_t(map.size())).first->second;
+    }
+    uint32_t internText(const std::string &text)
+    {
+        auto [it, inserted] = m_textIds.try_emplace(text, uint32_t(m_diff.m_texts.size()));
+        if (inserted)
+            m_diff.m_texts.push_back(text);
+        return it->second;
+    }
+
+    //! Module path, backward names, structural key and op key of every row of \a side.
+    void describeRows(int side)
+    {
+        const OpGraph &g = *m_graphs[side];
+        const TraceModel &m = g.model();
+        const size_t rows = g.rows().size();
+        m_diff.m_modulePath[side].resize(rows);
+        m_diff.m_bwdNames[side].resize(rows);
+        m_key[side].resize(rows);
+        m_opKey[side].resize(rows);
+        m_classPath[side].resize(rows);
+        std::string names, key;
+        for (size_t r = 0; r < rows; ++r) {
+            const PairRow &row = g.rows()[r];
+            names.clear();
+            for (uint32_t i : g.nodesOf(row)) {
+                if (!names.empty())
+                    names += ';';
+                names += m.sliceName(g.nodes()[i].node);
+            }
+            m_diff.m_bwdNames[side][r] = internText(names);
+            const bool hasForward = row.forward != kNoSlice;
+            const std::string path = hasForward ? modulePathOf(g, row.forward) : std::string();
+            m_diff.m_modulePath[side][r] = internText(path);
+            m_classPath[side][r] = internText(moduleClassPath(path));
+
+            const std::string_view op = hasForward ? m.sliceName(row.forward) : std::string_view();
+            key.assign(hasForward ? "F" : "B");
+            key += hasForward ? op : std::string_view(names);
+            m_opKey[side][r] = intern(m_opKeys, key);
+            key += '\x1f';
+            key += m_diff.m_texts[m_classPath[side][r]];
+            key += '\x1f';
+            if (hasForward)
+                key += m.str(m.slices.inputDims[row.forward]);
+            key += '\x1f';
+            key += names;
+            key += row.recompute ? "\x1fR" : "\x1f-";
+            m_key[side][r] = intern(m_keys, key);
+        }
+    }
+
+    StepRows stepRows(int side) const
+    {
+        StepRows out;
+        const auto &rows = m_graphs[side]->rows();
+        for (uint32_t r = 0; r < rows.size(); ++r) {
+            if (rows[r].step == kNoValue)
+                out.noStep.push_back(r);
+            else
+                out.byStep[rows[r].step].push_back(r);
+        }
+        return out;
+    }
+
+    std::vector<Item> itemsOf(int side, const std::vector<uint32_t> &rows) const
+    {
+        std::vector<Item> items;
+        items.reserve(rows.size());
+        const OpGraph &g = *m_graphs[side];
+        for (uint32_t r : rows)
+            items.push_back({r, g.rows()[r].step, 1, valuesOf(g, g.rows()[r])});
+        return items;
+    }
+
+    /*!
+     * Mean mode: the k-th row with key K of each step is one item (K, k); ordered as in the
+     * first step, with items first seen later inserted after their predecessor in that step.
+     */
+    std::vector<Item> foldSteps(int side, const StepRows &steps) const
+    {
+        const OpGraph &g = *m_graphs[side];
+        std::vector<Item> items;
+        std::vector<uint32_t> next; // linked list over items, kEnd terminated
+        constexpr uint32_t kEnd = ~0u;
+        uint32_t head = kEnd;
+        std::unordered_map<uint64_t, uint32_t> itemOf; // key << 32 | occurrence → item
+        for (const auto &[number, rows] : steps.byStep) {
+            std::unordered_map<uint32_t, uint32_t> occurrence;
+            uint32_t previous = kEnd;
+            for (uint32_t r : rows) {
+                const uint32_t key = m_key[side][r];
+                const uint64_t id = uint64_t(key) << 32 | occurrence[key]++;
+                auto [it, inserted] = itemOf.try_emplace(id, uint32_t(items.size()));
+                const DiffValues v = valuesOf(g, g.rows()[r]);
+                if (inserted) {
+                    items.push_back({r, kNoValue, 1, v});
+                    const uint32_t item = it->second;
+                    if (previous == kEnd) {
+                        next.push_back(head);
+                        head = item;
+                    } else {
+                        next.push_back(next[previous]);
+                        next[previous] = item;
+                    }
+                } else {
+                    Item &item = items[it->second];
+                    ++item.occurrences;
+                    add(item.values, v);
+                }
+                previous = it->second;
+            }
+        }
+        std::vector<Item> ordered;
+        ordered.reserve(items.size());
+        for (uint32_t i = head; i != kEnd; i = next[i]) {
+            Item item = items[i];
+            for (double &v : item.values)
+                v /= item.occurrences;
+            ordered.push_back(item);
+        }
+        return ordered;
+    }
+
+    void buildSlots()
+    {
+        const DiffOptions &o = m_diff.m_options;
+        StepRows steps[2] = {stepRows(0), stepRows(1)};
+        // A trace profiled without ProfilerStep: all of it stands for one step of the other.
+        for (int side = 0; side < 2; ++side) {
+            StepRows &s = steps[side];
+            if (s.byStep.empty() && !steps[1 - side].byStep.empty() && !s.noStep.empty()) {
+                s.byStep[kNoValue] = std::move(s.noStep);
+                s.noStep.clear();
+            }
+        }
+        if (o.meanOverSteps) {
+            if (!steps[0].byStep.empty() || !steps[1].byStep.empty())
+                compareSlot(
+                    {kNoValue, kNoValue, true}, foldSteps(0, steps[0]), foldSteps(1, steps[1]));
+        } else if (o.baseStep || o.candidateStep) {
+            const int64_t b = o.baseStep ? *o.baseStep : *o.candidateStep;
+            const int64_t c = o.candidateStep ? *o.candidateStep : *o.baseStep;
+            auto rowsOf = [&](int side, int64_t n) {
+                const auto it = steps[side].byStep.find(n);
+                return it == steps[side].byStep.end() ? std::vector<uint32_t>() : it->second;
+            };
+            compareSlot({b, c, false}, itemsOf(0, rowsOf(0, b)), itemsOf(1, rowsOf(1, c)));
+            return;
+        } else {
+            auto b = steps[0].byStep.begin();
+            auto c = steps[1].byStep.begin();
+            while (b != steps[0].byStep.end() || c != steps[1].byStep.end()) {
+                DiffSlot slot;
+                std::vector<Item> items[2];
+                if (b != steps[0].byStep.end()) {
+                    slot.baseStep = b->first;
+                    items[0] = itemsOf(0, b->second);
+                    ++b;
+                }
+                if (c != steps[1].byStep.end()) {
+                    slot.candidateStep = c->first;
+                    items[1] = itemsOf(1, c->second);
+                    ++c;
+                }
+                compareSlot(slot, items[0], items[1]);
+            }
+        }
+        if (!steps[0].noStep.empty() || !steps[1].noStep.empty())
+            compareSlot({}, itemsOf(0, steps[0].noStep), itemsOf(1, steps[1].noStep));
+    }
+
+    //! Steps 3–5 of the matching for one slot; appends its entries.
+    void compareSlot(
+        const DiffSlot &slot, const std::vector<Item> &base, const std::vector<Item> &cand)
+    {
+        const auto slotIndex = uint32_t(m_diff.m_slots.size());
+        m_diff.m_slots.push_back(slot);
+        const std::vector<Item> *items[2] = {&base, &cand};
+        std::vector<uint32_t> keys[2], opKeys[2];
+        for (int side = 0; side < 2; ++side) {
+            for (const Item &item : *items[side]) {
+                keys[side].push_back(m_key[side][item.row]);
+                opKeys[side].push_back(m_opKey[side][item.row]);
+            }
+        }
+        std::vector<Match> matches;
+        align(keys[0], keys[1], 0, 0, m_diff.m_options.exactAlignCells, matches);
+
+        // Between consecutive matches, align what is left by op name alone.
+        std::vector<Match> all;
+        uint32_t i0 = 0, j0 = 0;
+        auto gap = [&](uint32_t i1, uint32_t j1) {
+            if (i1 > i0 && j1 > j0)
+                align(std::span(opKeys[0]).subspan(i0, i1 - i0),
+                    std::span(opKeys[1]).subspan(j0, j1 - j0), i0, j0,
+                    m_diff.m_options.exactAlignCells, all);
+        };
+        for (const Match &match : matches) {
+            gap(match.first, match.second);
+            all.push_back(match);
+            i0 = match.first + 1;
+            j0 = match.second + 1;
+        }
+        gap(uint32_t(base.size()), uint32_t(cand.size()));
+
+        // Merge in structural order: left-over base rows, then left-over candidate rows, then
+        // the next match.
+        size_t i = 0, j = 0;
+        auto emit = [&](const Item *b, const Item *c) {
+            DiffEntry e;
+            e.slot = slotIndex;
+            e.position = uint32_t(m_diff.m_entries.size());
+            if (b)
+                e.base = sideOf(*b);
+            if (c)
+                e.candidate = sideOf(*c);
+            if (b && c) {
+                e.changes = changesBetween(b->row, c->row);
+                e.status = e.changes == 0            ? DiffStatus::Matched
+                    : (e.changes & InputDimsChanged) ? DiffStatus::ShapeChanged
+                                                     : DiffStatus::Changed;
+            } else {
+                e.status = b ? DiffStatus::OnlyBase : DiffStatus::OnlyCandidate;
+            }
+            ++m_diff.m_statusCount[size_t(e.status)];
+            m_diff.m_entries.push_back(e);
+        };
+        for (const Match &match : all) {
+            for (; i < match.first; ++i)
+                emit(&base[i], nullptr);
+            for (; j < match.second; ++j)
+                emit(nullptr, &cand[j]);
+            emit(&base[i++], &cand[j++]);
+        }
+        for (; i < base.size(); ++i)
+            emit(&base[i], nullptr);
+        for (; j < cand.size(); ++j)
+            emit(nullptr, &cand[j]);
+    }
+
+    static DiffSide sideOf(const Item &item)
+    {
+        DiffSide s;
+        s.row = item.row;
+        s.step = item.step;
+        s.occurrences = item.occurrences;
+        s.values = item.values;
+        return s;
+    }
+
+    uint8_t changesBetween(uint32_t b, uint32_t c) const
+    {
+        const PairRow &rb = m_graphs[0]->rows()[b];
+        const PairRow &rc = m_graphs[1]->rows()[c];
+        auto dims = [](const OpGraph &g, const PairRow &row) {
+            return row.forward == kNoSlice ? std::string_view()
+                                           : g.model().str(g.model().slices.inputDims[row.forward]);
+        };
+        uint8_t changes = 0;
+        if (dims(*m_graphs[0], rb) != dims(*m_graphs[1], rc))
+            changes |= InputDimsChanged;
+        if (m_diff.m_texts[m_classPath[0][b]] != m_diff.m_texts[m_classPath[1][c]])
+            changes |= ModuleChanged;
+        if (m_diff.m_texts[m_diff.m_bwdNames[0][b]] != m_diff.m_texts[m_diff.m_bwdNames[1][c]])
+            changes |= BwdNamesChanged;
+        if (rb.recompute != rc.recompute)
+            changes |= RecomputeChanged;
+        return changes;
+    }
+
+    void computeTotals()
+    {
+        for (const DiffEntry &e : m_diff.m_entries) {
+            add(m_diff.m_baseTotals, e.base.values);
+            add(m_diff.m_candidateTotals, e.candidate.values);
+        }
+    }
+
+    std::string groupKey(DiffGrouping grouping, int side, uint32_t r) const
+    {
+        const OpGraph &g = *m_graphs[side];
+        const PairRow &row = g.rows()[r];
+        const std::string &path = m_diff.m_texts[m_diff.m_modulePath[side][r]];
+        switch (grouping) {
+        case DiffGrouping::Op:
+            if (row.forward == kNoSlice)
+                return '\x1e' + m_diff.m_texts[m_diff.m_bwdNames[side][r]];
+            return std::string(g.model().sliceName(row.forward)) + '\x1f'
+                + std::string(g.model().str(g.model().slices.inputDims[row.forward]));
+        case DiffGrouping::Module:
+            return path;
+        case DiffGrouping::ModuleType: {
+            const size_t slash = path.find_last_of('/');
+            return std::string(withoutInstance(slash == std::string::npos
+                    ? std::string_view(path)
+                    : std::string_view(path).substr(slash + 1)));
+        }
+        }
+        return {};
+    }
+
+    void buildGroups(DiffGrouping grouping)
+    {
+        std::vector<DiffGroup> &groups = m_diff.m_groups[size_t(grouping)];
+        std::unordered_map<std::string, uint32_t> byKey;
+        for (const DiffEntry &e : m_diff.m_entries) {
+            uint32_t touched[2] = {~0u, ~0u};
+            for (int side = 0; side < 2; ++side) {
+                const DiffSide &s = side ? e.candidate : e.base;
+                if (!s.present())
+                    continue;
+                const auto r = uint32_t(s.row);
+                auto [it, inserted]
+                    = byKey.try_emplace(groupKey(grouping, side, r), uint32_t(groups.size()));
+                if (inserted) {
+                    DiffGroup group;
+                    const OpGraph &g = *m_graphs[side];
+                    const PairRow &row = g.rows()[r];
+                    if (grouping == DiffGrouping::Op) {
+                        if (row.forward != kNoSlice) {
+                            group.name = g.model().sliceName(row.forward);
+                            group.inputDims
+                                = g.model().str(g.model().slices.inputDims[row.forward]);
+                        }
+                        group.bwdNames = m_diff.m_texts[m_diff.m_bwdNames[side][r]];
+                    } else {
+                        group.name = it->first;
+                    }
+                    groups.push_back(std::move(group));
+                }
+                DiffGroup &group = groups[it->second];
+                if (side) {
+                    ++group.candidateCount;
+                    add(group.candidate, s.values);
+                } else {
+                    ++group.baseCount;
+                    add(group.base, s.values);
+                }
+                touched[side] = it->second;
+            }
+            for (int side = 0; side < 2; ++side) {
+                if (touched[side] != ~0u && (side == 0 || touched[1] != touched[0]))
+                    ++groups[touched[side]].statusCount[size_t(e.status)];
+            }
+        }
+    }
+
+    TraceDiff &m_diff;
+    const OpGraph *m_graphs[2];
+    std::unordered_map<std::string, uint32_t> m_keys, m_opKeys, m_textIds;
+    std::vector<uint32_t> m_key[2], m_opKey[2], m_classPath[2];
+};
+
+TraceDiff::TraceDiff(const OpGraph &base, const OpGraph &candidate, const DiffOptions &options)
+    : m_base(base)
+    , m_candidate(candidate)
+    , m_options(options)
+{
+}
+
+std::unique_ptr<TraceDiff> TraceDiff::compare(
+    const OpGraph &base, const OpGraph &candidate, const DiffOptions &options, std::string *error)
+{
+    auto fail = [&](std::string message) {
+        if (error)
+            *error = std::move(message);
+        return std::unique_ptr<TraceDiff>();
+    };
+    if (options.meanOverSteps && (options.baseStep || options.candidateStep))
+        return fail("a step and the mean over all steps cannot both be compared");
+    if (options.baseStep || options.candidateStep) {
+        const int64_t b = options.baseStep ? *options.baseStep : *options.candidateStep;
+        const int64_t c = options.candidateStep ? *options.candidateStep : *options.baseStep;
+        if (!hasStep(base, b))
+            return fail("the base trace has no ProfilerStep#" + std::to_string(b)
+                + " (steps: " + stepList(base) + ")");
+        if (!hasStep(candidate, c))
+            return fail("the candidate trace has no ProfilerStep#" + std::to_string(c)
+                + " (steps: " + stepList(candidate) + ")");
+    }
+    std::unique_ptr<TraceDiff> diff(new TraceDiff(base, candidate, options));
+    TraceDiffBuilder(*diff).run();
+    return diff;
+}
+
+const std::string &TraceDiff::modulePath(bool candidateSide, size_t row) const
+{
+    return m_texts[m_modulePath[candidateSide][row]];
+}
+
+const std::string &TraceDiff::bwdNames(bool candidateSide, size_t row) const
+{
+    return m_texts[m_bwdNames[candidateSide][row]];
+}
+
+} // namespace ks

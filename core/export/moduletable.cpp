@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+#include "export/moduletable.h"
+
+#include "base/jsonwrite.h"
+#include "export/pairtable.h"
+
+#include <limits>
+
+namespace ks {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::string_view kRootLabel = "(all)";
+
+} // namespace
+
+ModuleTable::ModuleTable(const ModuleTree &tree, Rows rows)
+    : m_tree(tree)
+{
+    if (rows == Rows::WholeTrace) {
+        addStep(ModuleTree::kWholeTrace);
+    } else {
+        for (size_t si = 0; si < tree.steps().size(); ++si)
+            addStep(int(si));
+    }
+}
+
+ModuleTable::ModuleTable(const ModuleTree &tree, int64_t stepNumber)
+    : m_tree(tree)
+{
+    if (const int si = tree.stepIndex(stepNumber); si >= 0)
+        addStep(si);
+}
+
+void ModuleTable::addStep(int stepIndex)
+{
+    for (ModuleId id = 0; id < m_tree.nodes().size(); ++id)
+        m_rows.push_back({id, stepIndex});
+}
+
+const ModuleTimes &ModuleTable::timesOf(size_t row) const
+{
+    return m_tree.times(m_rows[row].node, m_rows[row].step);
+}
+
+std::string_view ModuleTable::columnName(size_t column) const
+{
+    static constexpr std::string_view kNames[]
+        = {"module", "name", "depth", "step", "calls", "fwd_cpu_us", "fwd_cpu_self_us",
+            "fwd_gpu_us", "fwd_gpu_self_us", "fwd_gpu_events", "bwd_gpu_us", "bwd_gpu_self_us",
+            "bwd_gpu_events", "bwd_other_gpu_us", "bwd_other_gpu_self_us", "other_gpu_us",
+            "recompute_gpu_us", "recompute_gpu_self_us", "recompute_gpu_events"};
+    return kNames[column];
+}
+
+bool ModuleTable::isNumeric(size_t column) const
+{
+    return column != Module && column != Name;
+}
+
+bool ModuleTable::textView(size_t row, size_t column, std::string_view &out) const
+{
+    const ModuleNode &node = m_tree.node(m_rows[row].node);
+    switch (column) {
+    case Module:
+        out = node.path.empty() ? kRootLabel : std::string_view(node.path);
+        return true;
+    case Name:
+        out = node.name;
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::string ModuleTable::text(size_t row, size_t column) const
+{
+    std::string_view view;
+    if (textView(row, column, view))
+        return std::string(view);
+    const ModuleTimes &t = timesOf(row);
+    switch (column) {
+    case Depth:
+        return std::to_string(m_tree.node(m_rows[row].node).depth);
+    case Step: {
+        const int si = m_rows[row].step;
+        return si == ModuleTree::kWholeTrace ? std::string()
+                                             : std::to_string(m_tree.steps()[size_t(si)].number);
+    }
+    case Calls:
+        return std::to_string(t.calls);
+    case FwdCpuUs:
+        return microsText(t.cpuTotal);
+    case FwdCpuSelfUs:
+        return microsText(t.cpuSelf);
+    case FwdGpuUs:
+        return microsText(t.forwardTotal.time);
+    case FwdGpuSelfUs:
+        return microsText(t.forwardSelf.time);
+    case FwdGpuEvents:
+        return std::to_string(t.forwardTotal.count);
+    case BwdGpuUs:
+        return microsText(t.backwardTotal.time);
+    case BwdGpuSelfUs:
+        return microsText(t.backwardSelf.time);
+    case BwdGpuEvents:
+        return std::to_string(t.backwardTotal.count);
+    case BwdOtherGpuUs:
+        return microsText(t.backwardOtherTotal.time);
+    case BwdOtherGpuSelfUs:
+        return microsText(t.backwardOtherSelf.time);
+    case OtherGpuUs:
+        return microsText(t.other.time);
+    case RecomputeGpuUs:
+        return microsText(t.recomputeTotal.time);
+    case RecomputeGpuSelfUs:
+        return microsText(t.recomputeSelf.time);
+    case RecomputeGpuEvents:
+        return std::to_string(t.recomputeTotal.count);
+    }
+    return {};
+}
+
+double ModuleTable::number(size_t row, size_t column) const
+{
+    const ModuleTimes &t = timesOf(row);
+    switch (column) {
+    case Depth:
+        return double(m_tree.node(m_rows[row].node).depth);
+    case Step: {
+        const int si = m_rows[row].step;
+        return si == ModuleTree::kWholeTrace ? kNaN : double(m_tree.steps()[size_t(si)].number);
+    }
+    case Calls:
+        return double(t.calls);
+    case FwdCpuUs:
+        return double(t.cpuTotal);
+    case FwdCpuSelfUs:
+        return double(t.cpuSelf);
+    case FwdGpuUs:
+        return double(t.forwardTotal.time);
+    case FwdGpuSelfUs:
+        return double(t.forwardSelf.time);
+    case FwdGpuEvents:
+        return double(t.forwardTotal.count);
+    case BwdGpuUs:
+        return double(t.backwardTotal.time);
+    case BwdGpuSelfUs:
+        return double(t.backwardSelf.time);
+    case BwdGpuEvents:
+        return double(t.backwardTotal.count);
+    case BwdOtherGpuUs:
+        return double(t.backwardOtherTotal.time);
+    case BwdOtherGpuSelfUs:
+        return double(t.backwardOtherSelf.time);
+    case OtherGpuUs:
+        return double(t.other.time);
+    case RecomputeGpuUs:
+        return double(t.recomputeTotal.time);
+    case RecomputeGpuSelfUs:
+        return double(t.recomputeSelf.time);
+    case RecomputeGpuEvents:
+        return double(t.recomputeTotal.count);
+    default:
+        return kNaN;
+    }
+}
+
+void ModuleTable::appendJson(std::string &out, size_t row, size_t column) const
+{
+    const std::string cell = text(row, column);
+    if (cell.empty())
+        out += "null";
+    else if (isNumeric(column))
+        out += cell;
+    else
+        appendJsonString(out, cell);
+}
+
+} // namespace ks

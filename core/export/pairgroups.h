@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "export/pairtable.h"
+
+namespace ks {
+
+/*!
+ * Pair rows grouped by forward op name and input dims (unpaired nodes by their node names):
+ * count, and total / mean / max of each time column. "Which op kind costs most, forward and
+ * backward?" is answered by sorting this table.
+ */
+class PairGroupTable : public Table {
+public:
+    enum Column {
+        FwdName,
+        InputDims,
+        Count,
+        Link,
+        BwdNames,
+        FwdDurTotal,
+        FwdDurMean,
+        FwdDurMax,
+        BwdDurTotal,
+        BwdDurMean,
+        BwdDurMax,
+        FwdGpuUsTotal,
+        FwdGpuUsMean,
+        FwdGpuUsMax,
+        BwdGpuUsTotal,
+        BwdGpuUsMean,
+        BwdGpuUsMax,
+        FwdGpuEvents,
+        BwdGpuEvents,
+        RecomputeGpuUsTotal, //!< forward work re-run inside the group's backward nodes
+        RecomputedGpuUsTotal, //!< what re-running the group's forward ops cost (checkpointing)
+        ColumnCount
+    };
+
+    struct Group {
+        std::vector<uint32_t> rows; //!< pair rows, in time order
+        TimeNs fwdDur[2] = {0, 0}; //!< total, max
+        TimeNs bwdDur[2] = {0, 0};
+        TimeNs fwdGpu[2] = {0, 0};
+        TimeNs bwdGpu[2] = {0, 0};
+        TimeNs recomputeGpu[2] = {0, 0};
+        TimeNs recomputedGpu[2] = {0, 0};
+        uint64_t fwdGpuEvents = 0;
+        uint64_t bwdGpuEvents = 0;
+        bool anyFlow = false;
+        bool anySequence = false;
+        bool paired = true;
+    };
+
+    explicit PairGroupTable(const OpGraph &graph);
+
+    size_t rowCount() const override { return m_groups.size(); }
+    size_t columnCount() const override { return ColumnCount; }
+    std::string_view columnName(size_t column) const override;
+    bool isNumeric(size_t column) const override;
+    std::string text(size_t row, size_t column) const override;
+    double number(size_t row, size_t column) const override;
+    void appendJson(std::string &out, size_t row, size_t column) const override;
+
+    const std::vector<Group> &groups() const { return m_groups; }
+    //! The group holding pair row \a pairRow.
+    uint32_t groupOf(uint32_t pairRow) const { return m_groupOfRow[pairRow]; }
+
+private:
+    TimeNs value(const Group &g, size_t column) const;
+    const OpGraph &m_graph;
+    PairTable m_pairs;
+    std::vector<Group> m_groups;
+    std::vector<uint32_t> m_groupOfRow;
+};
+
+} // namespace ks

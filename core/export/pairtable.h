@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "export/table.h"
+#include "link/gpuside.h"
+#include "link/opgraph.h"
+
+namespace ks {
+
+/*!
+ * The op-pair table of cli.md (`--export-pairs`): one row per display-level forward op that
+ * owns backward nodes, plus one per backward node whose forward op is missing.
+ */
+class PairTable : public Table {
+public:
+    enum Column {
+        FwdName,
+        FwdPid,
+        FwdTid,
+        FwdTs,
+        FwdDur,
+        InputDims,
+        SequenceNumbers,
+        Link,
+        BwdNames,
+        BwdPid,
+        BwdTid,
+        BwdTs,
+        BwdDur,
+        FwdGpuEvents,
+        FwdGpuUs,
+        BwdGpuEvents,
+        BwdGpuUs,
+        Step,
+        Module,
+        RecomputeGpuEvents,
+        RecomputeGpuUs,
+        RecomputedGpuUs,
+        ColumnCount
+    };
+
+    explicit PairTable(const OpGraph &graph);
+
+    size_t rowCount() const override { return m_graph.rows().size(); }
+    size_t columnCount() const override { return ColumnCount; }
+    std::string_view columnName(size_t column) const override;
+    bool isNumeric(size_t column) const override;
+    std::string text(size_t row, size_t column) const override;
+    bool textView(size_t row, size_t column, std::string_view &out) const override;
+    bool sortsByNumber(size_t column) const override;
+    double number(size_t row, size_t column) const override;
+    void appendJson(std::string &out, size_t row, size_t column) const override;
+
+    const OpGraph &graph() const { return m_graph; }
+
+private:
+    SliceId firstNode(const PairRow &row) const;
+    const OpGraph &m_graph;
+    std::vector<std::string> m_bwdCombos; //!< distinct bwd_names texts
+    std::vector<uint32_t> m_bwdNames; //!< per row: index into m_bwdCombos
+};
+
+/*!
+ * One row per GPU event (`--export-kernels`) with its launch, launching op, the side it
+ * belongs to and its pair.
+ */
+class KernelTable : public Table {
+public:
+    enum Column {
+        Name,
+        Kind,
+        Device,
+        Stream,
+        Ts,
+        Dur,
+        Correlation,
+        LaunchName,
+        LaunchTs,
+        OpName,
+        OpTs,
+        Side,
+        PairFwdName,
+        PairFwdTs,
+        Step,
+        Communication,
+        ColumnCount
+    };
+
+    explicit KernelTable(const OpGraph &graph);
+
+    size_t rowCount() const override { return m_graph.gpuEvents().size(); }
+    size_t columnCount() const override { return ColumnCount; }
+    std::string_view columnName(size_t column) const override;
+    bool isNumeric(size_t column) const override;
+    std::string text(size_t row, size_t column) const override;
+    double number(size_t row, size_t column) const override;
+    void appendJson(std::string &out, size_t row, size_t column) const override;
+
+private:
+    const OpGraph &m_graph;
+};
+
+//! "ts" text of a slice exactly as the file wrote it.
+std::string writtenTs(const TraceModel &model, SliceId slice);
+//! Microseconds with three decimals.
+std::string microsText(TimeNs ns);
+
+} // namespace ks

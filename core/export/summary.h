@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "link/opgraph.h"
+
+#include <string>
+
+namespace ks {
+
+//! Counts of a loaded trace, computed once for `--summary` and the window's status line.
+struct TraceCounts {
+    uint64_t cpuOps = 0;
+    uint64_t gpuEvents = 0;
+    uint64_t steps = 0;
+};
+TraceCounts countTrace(const TraceModel &model, const OpGraph &graph);
+
+//! The `--summary` JSON object of cli.md, pretty-printed, ending with a newline.
+std::string summaryJson(const TraceModel &model, const OpGraph &graph, double loadSeconds);
+
+//! Loader and linker diagnostics together, counter → count.
+std::map<std::string, uint64_t> allDiagnostics(const TraceModel &model, const OpGraph &graph);
+
+} // namespace ks

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "export/table.h"
+
+#include "base/jsonwrite.h"
+#include "export/atomicfile.h"
+
+namespace ks {
+
+void appendCsvField(std::string &out, std::string_view field)
+{
+    const bool quote = field.find_first_of(",\"\r\n") != std::string_view::npos;
+    if (!quote) {
+        appendValidUtf8(out, field);
+        return;
+    }
+    out += '"';
+    size_t start = 0;
+    for (size_t i = 0; i <= field.size(); ++i) {
+        if (i == field.size() || field[i] == '"') {
+            appendValidUtf8(out, field.substr(start, i - start));
+            if (i < field.size())
+                out += "\"\"";
+            start = i + 1;
+        }
+    }
+    out += '"';
+}
+
+namespace {
+
+//! \a order null: all rows in table order.
+template<typename Sink>
+void writeRows(const Table &table, const std::span<const uint32_t> *order, bool json, Sink &&sink)
+{
+    std::string line;
+    const size_t columns = table.columnCount();
+    const size_t rows = order ? order->size() : table.rowCount();
+    if (json) {
+        sink(std::string_view("["));
+    } else {
+        for (size_t c = 0; c < columns; ++c) {
+            if (c)
+                line += ',';
+            appendCsvField(line, table.columnName(c));
+        }
+        line += '\n';
+        sink(line);
+    }
+    for (size_t i = 0; i < rows; ++i) {
+        const size_t r = order ? (*order)[i] : i;
+        line.clear();
+        if (json) {
+            line += i ? ",\n{" : "\n{";
+            for (size_t c = 0; c < columns; ++c) {
+                if (c)
+                    line += ", ";
+                appendJsonString(line, table.columnName(c));
+                line += ": ";
+                table.appendJson(line, r, c);
+            }
+            line += '}';
+        } else {
+            for (size_t c = 0; c < columns; ++c) {
+                if (c)
+                    line += ',';
+                appendCsvField(line, table.text(r, c));
+            }
+            line += '\n';
+        }
+        sink(line);
+    }
+    if (json)
+        sink(std::string_view("\n]\n"));
+}
+
+bool writeTable(const Table &table,
+    const std::span<const uint32_t> *order,
+    const std::string &path,
+    std::string &error)
+{
+    AtomicFile file(path);
+    if (!file.open()) {
+        error = file.error();
+        return false;
+    }
+    const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+    writeRows(table, order, json, [&](std::string_view s) { file.write(s); });
+    if (!file.commit()) {
+        error = file.error();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool exportTable(const Table &table, const std::string &path, std::string &error)
+{
+    return writeTable(table, nullptr, path, error);
+}
+
+bool exportTableRows(
+    const Table &table, std::span<const uint32_t> rows, const std::string &path, std::string &error)
+{
+    return writeTable(table, &rows, path, error);
+}
+
+std::string tableToCsv(const Table &table)
+{
+    std::string out;
+    writeRows(table, nullptr, false, [&](std::string_view s) { out.append(s); });
+    return out;
+}
+
+} // namespace ks

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+// Recomputed forward work inside backward nodes (activation checkpointing): which ops they are,
+// which forward op each repeats, and their GPU work. The rule is docs/recompute.md.
+#include "link/opgraph.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_set>
+
+namespace ks {
+
+namespace {
+
+constexpr std::string_view kModulePrefix = "nn.Module: ";
+
+//! A forward-candidate op: numbered, and not itself backward work (Fwd thread id 0 or absent).
+bool isCandidate(const SliceTable &t, SliceId s)
+{
+    return t.kind[s] == EventKind::CpuOp && t.sequence[s] != kNoValue
+        && (t.fwdThread[s] == kNoValue || t.fwdThread[s] == 0);
+}
+
+// What a pre-order pass knows of a slice from its ancestors (see findRecomputations()).
+constexpr uint32_t kInRecompute = 1u << 31; //!< inside a recomputed op
+constexpr uint32_t kOwnOpPosition = 1u << 30; //!< the nearest cpu_op above is a node event
+constexpr uint32_t kInBackward = 1u << 29; //!< inside a node's outermost event
+constexpr uint32_t kHostMask = kInBackward - 1; //!< innermost node event around: index + 1
+
+//! Groups recomputations with originals (docs/recompute.md, "Which forward op…").
+struct MatchKey {
+    int64_t step;
+    StringId name, dims, module;
+    auto tie() const { return std::tie(step, name, dims, module); }
+};
+
+} // namespace
+
+void OpGraph::findRecomputations()
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+    if (m_nodes.empty())
+        return;
+    auto nodeEvent = [&](SliceId s) {
+        const int n = nodeOf(s);
+        return n >= 0 && m_nodes[size_t(n)].node == s ? n : -1;
+    };
+
+    // One pre-order pass per host thread: each slice inherits its parent's context. A pass rather
+    // than walks up the tree, so that deep nesting costs nothing extra.
+    std::vector<uint32_t> context(t.size(), 0);
+    std::vector<uint32_t> ownOps(m_nodes.size(), 0), numberedOwnOps(m_nodes.size(), 0);
+    std::vector<bool> nesting(m_nodes.size(), false); // holds another node event
+    for (const Lane &lane : m.lanes) {
+        if (lane.device)
+            continue;
+        for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
+            const SliceId p = t.parent[s];
+            uint32_t c = 0;
+            if (p != kNoSlice) {
+                c = context[p] & ~kOwnOpPosition;
+                const bool ownPosition = t.kind[p] == EventKind::CpuOp
+                    ? nodeEvent(p) >= 0
+                    : (context[p] & kOwnOpPosition) != 0;
+                c |= ownPosition ? kOwnOpPosition : 0;
+            }
+            const bool inRecompute = c & kInRecompute;
+            const uint32_t host = c & kHostMask;
+            if (nodeOf(s) >= 0)
+                c |= kInBackward; // a node event or its wrapper
+            if (const int n = nodeEvent(s); n >= 0 && !inRecompute) {
+                if (host != 0)
+                    nesting[host - 1] = true;
+                c = (c & ~kHostMask) | uint32_t(n + 1);
+            } else if (host != 0 && !inRecompute && isCandidate(t, s)) {
+                c |= kInRecompute;
+                Recomputation r;
+                r.op = s;
+                r.hostNode = host - 1;
+                m_recomputations.push_back(r);
+            }
+            // Double-backward evidence: a node's own ops, and which of them are numbered.
+            if ((c & kOwnOpPosition) && host != 0 && t.kind[s] == EventKind::CpuOp
+                && nodeEvent(s) < 0 && !isEvaluateWrapper(m.sliceName(s))) {
+                ++ownOps[host - 1];
+                numberedOwnOps[host - 1] += isCandidate(t, s);
+            }
+            context[s] = c;
+        }
+    }
+
+    // create_graph=True numbers every op of every node; checkpointing leaves a node's own
+    // implementation unnumbered. Half or more fully numbered nodes: double backward. A node
+    // running a nested backward (reentrant checkpoint) re-runs forward work: it has no vote.
+    uint64_t withOwnOps = 0, fullyNumbered = 0;
+    for (size_t n = 0; n < m_nodes.size(); ++n) {
+        if (ownOps[n] == 0 || nesting[n])
+            continue;
+        ++withOwnOps;
+        fullyNumbered += numberedOwnOps[n] == ownOps[n];
+    }
+    if (fullyNumbered > 0 && 2 * fullyNumbered >= withOwnOps) {
+        m_stats.doubleBackward = true;
+        m_diagnostics.add("double_backward", t.offset[m_nodes[0].node],
+            "numbered ops run inside backward nodes (create_graph=True): counted as backward, "
+            "not as recompute");
+        m_diagnostics.addCount("double_backward", fullyNumbered - 1);
+        m_recomputations.clear();
+        return;
+    }
+    m_stats.recomputedOps = m_recomputations.size();
+    if (!m_recomputations.empty())
+        matchRecomputations(context);
+}
+
+void OpGraph::matchRecomputations(const std::vector<uint32_t> &context)
+{
+    const TraceModel &m = m_model;
+    const SliceTable &t = m.slices;
+
+    // Innermost nn.Module slice above each slice, by the same kind of pass.
+    std::vector<SliceId> module(t.size(), kNoSlice);
+    for (const Lane &lane : m.lanes) {
+        if (lane.device)
+            continue;
+        for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
+            const SliceId p = t.parent[s];
+            module[s] = p == kNoSlice ? kNoSlice : module[p];
+            if (p != kNoSlice && t.kind[p] == EventKind::PythonFunction
+                && m.sliceName(p).starts_with(kModulePrefix))
+                module[s] = p;
+        }
+    }
+    auto keyOf = [&](SliceId op, SliceId boundary) {
+        // A recomputed op's module counts only inside its host node (ids are pre-order).
+        const SliceId mod = module[op];
+        const bool use = mod != kNoSlice && (boundary == kNoSlice || mod > boundary);
+        return MatchKey {stepAt(t.start[op]), t.name[op], t.inputDims[op], use ? t.name[mod] : 0};
+    };
+
+    struct Recompute {
+        MatchKey key;
+        TimeNs negativeHostStart, start; //!< host nodes from the latest
+        uint32_t index;
+    };
+    std::vector<Recompute> recomputes;
+    std::unordered_set<uint64_t> names; // (name, dims) of every recomputed op
+    for (uint32_t i = 0; i < m_recomputations.size(); ++i) {
+        const Recomputation &r = m_recomputations[i];
+        const SliceId host = m_nodes[r.hostNode].node;
+        recomputes.push_back({keyOf(r.op, host), -t.start[host], t.start[r.op], i});
+        names.insert(uint64_t(t.name[r.op]) << 32 | t.inputDims[r.op]);
+    }
+    struct Original {
+        MatchKey key;
+        TimeNs start;
+        SliceId slice;
+    };
+    std::vector<Original> originals;
+    for (const Lane &lane : m.lanes) {
+        if (lane.device)
+            continue;
+        for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
+            if (t.kind[s] == EventKind::CpuOp && !(context[s] & kInBackward)
+                && names.count(uint64_t(t.name[s]) << 32 | t.inputDims[s]))
+                originals.push_back({keyOf(s, kNoSlice), t.start[s], s});
+        }
+    }
+    // Originals in time order; recomputations in the order they repeat the forward: the last
+    // checkpointed region is re-run first, so host nodes from the latest, then in time order.
+    std::sort(originals.begin(), originals.end(), [](const Original &a, const Original &b) {
+        return std::tuple_cat(a.key.tie(), std::tie(a.start, a.slice))
+            < std::tuple_cat(b.key.tie(), std::tie(b.start, b.slice));
+    });
+    std::sort(recomputes.begin(), recomputes.end(), [](const Recompute &a, const Recompute &b) {
+        return std::tuple_cat(a.key.tie(), std::tie(a.negativeHostStart, a.start, a.index))
+            < std::tuple_cat(b.key.tie(), std::tie(b.negativeHostStart, b.start, b.index));
+    });
+    uint64_t withoutOriginal = 0;
+    uint64_t firstWithout = 0;
+    for (size_t i = 0; i < recomputes.size();) {
+        size_t j = i;
+        while (j < recomputes.size() && recomputes[j].key.tie() == recomputes[i].key.tie())
+            ++j;
+        const auto key = recomputes[i].key.tie();
+        const auto lo = std::partition_point(originals.begin(), originals.end(),
+            [&](const Original &o) { return o.key.tie() < key; });
+        const auto hi = std::partition_point(
+            lo, originals.end(), [&](const Original &o) { return !(key < o.key.tie()); });
+        for (size_t k = i; k < j; ++k) {
+            Recomputation &r = m_recomputations[recomputes[k].index];
+            r.candidates = uint32_t(hi - lo);
+            if (ptrdiff_t(k - i) < hi - lo) {
+                r.original = (lo + ptrdiff_t(k - i))->slice;
+            } else if (withoutOriginal++ == 0) {
+                firstWithout = t.offset[r.op];
+            }
+        }
+        i = j;
+    }
+    if (withoutOriginal > 0) {
+        m_diagnostics.add("recompute_without_original", firstWithout,
+            "a recomputed op repeats no forward op found in its step");
+        m_diagnostics.addCount("recompute_without_original", withoutOriginal - 1);
+    }
+}
+
+void OpGraph::indexRecomputeGpu()
+{
+    m_recomputePrefix.assign(1, GpuTotals {});
+    for (Recomputation &r : m_recomputations) {
+        r.gpu = gpuTotalsUnder(r.op);
+        m_stats.recomputeGpuTime += r.gpu.time;
+        GpuTotals next = m_recomputePrefix.back();
+        m_recomputePrefix.push_back(next += r.gpu);
+    }
+    m_byOriginal.clear();
+    for (uint32_t i = 0; i < m_recomputations.size(); ++i) {
+        if (m_recomputations[i].original != kNoSlice)
+            m_byOriginal.emplace_back(m_recomputations[i].original, i);
+    }
+    std::sort(m_byOriginal.begin(), m_byOriginal.end());
+    m_byOriginalPrefix.assign(1, GpuTotals {});
+    for (const auto &[original, i] : m_byOriginal) {
+        GpuTotals next = m_byOriginalPrefix.back();
+        m_byOriginalPrefix.push_back(next += m_recomputations[i].gpu);
+    }
+}
+
+int OpGraph::recomputationOf(SliceId slice) const
+{
+    if (slice == kNoSlice || m_recomputations.empty())
+        return -1;
+    if (isGpuWork(m_model.slices.kind[slice])) {
+        slice = launchOf(slice);
+        if (slice == kNoSlice)
+            return -1;
+    }
+    auto it = std::upper_bound(m_recomputations.begin(), m_recomputations.end(), slice,
+        [](SliceId s, const Recomputation &r) { return s < r.op; });
+    if (it == m_recomputations.begin())
+        return -1;
+    --it;
+    return slice < m_model.slices.subtreeEnd[it->op] ? int(it - m_recomputations.begin()) : -1;
+}
+
+GpuTotals OpGraph::recomputeGpuUnder(SliceId slice) const
+{
+    if (m_recomputations.empty())
+        return {};
+    auto byOp = [](const Recomputation &r, SliceId s) { return r.op < s; };
+    const auto lo = std::lower_bound(m_recomputations.begin(), m_recomputations.end(), slice, byOp);
+    const auto hi
+        = std::lower_bound(lo, m_recomputations.end(), m_model.slices.subtreeEnd[slice], byOp);
+    const GpuTotals &a = m_recomputePrefix[size_t(lo - m_recomputations.begin())];
+    const GpuTotals &b = m_recomputePrefix[size_t(hi - m_recomputations.begin())];
+    return {b.count - a.count, b.time - a.time};
+}
+
+OpGraph::Recomputed OpGraph::recomputedUnder(SliceId forwardOp) const
+{
+    const auto lo = std::lower_bound(
+        m_byOriginal.begin(), m_byOriginal.end(), std::pair(forwardOp, uint32_t(0)));
+    const auto hi = std::lower_bound(
+        lo, m_byOriginal.end(), std::pair(m_model.slices.subtreeEnd[forwardOp], uint32_t(0)));
+    const GpuTotals &a = m_byOriginalPrefix[size_t(lo - m_byOriginal.begin())];
+    const GpuTotals &b = m_byOriginalPrefix[size_t(hi - m_byOriginal.begin())];
+    return {uint32_t(hi - lo), {b.count - a.count, b.time - a.time}};
+}
+
+std::vector<uint32_t> OpGraph::recomputationsRepeating(SliceId forwardOp) const
+{
+    std::vector<uint32_t> out;
+    auto it = std::lower_bound(
+        m_byOriginal.begin(), m_byOriginal.end(), std::pair(forwardOp, uint32_t(0)));
+    for (; it != m_byOriginal.end() && it->first == forwardOp; ++it)
+        out.push_back(it->second);
+    return out;
+}
+
+} // namespace ks

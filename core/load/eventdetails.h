@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/tracemodel.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ks {
+
+//! Every field and arg of one event, as compact JSON text per key.
+struct EventDetails {
+    std::vector<std::pair<std::string, std::string>> fields; //!< ph, cat, name, ts, …
+    std::vector<std::pair<std::string, std::string>> args; //!< the `args` object's keys
+};
+
+/*!
+ * Reads the event at byte \a offset of the decompressed text of \a model's file again: the
+ * model keeps only the args it needs, the rest stay in the file. For gzip files this inflates
+ * up to the offset. Returns false with \a error when the file changed or cannot be read.
+ */
+bool readEventDetails(
+    const TraceModel &model, uint64_t offset, EventDetails &out, std::string &error);
+
+//! The same over trace text in memory.
+bool readEventDetailsText(
+    std::string_view text, uint64_t offset, EventDetails &out, std::string &error);
+
+} // namespace ks

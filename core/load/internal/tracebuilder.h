@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/tracemodel.h"
+#include "rawevent.h"
+
+#include <memory>
+#include <unordered_map>
+
+namespace ks {
+
+/*!
+ * Turns the stream of RawEvents into a frozen TraceModel: groups slices by lane, matches B/E
+ * pairs per thread, sorts and nests each lane, binds flow endpoints to slices, and counts
+ * every anomaly in the model's diagnostics instead of dropping it silently.
+ */
+class TraceBuilder {
+public:
+    TraceBuilder();
+    ~TraceBuilder();
+
+    StringPool &strings() { return m_model->strings; }
+    Diagnostics &diagnostics() { return m_model->diagnostics; }
+    TraceModel &model() { return *m_model; }
+
+    /*!
+     * Places one event. May run on a thread of its own beside the parser: it touches neither the
+     * string pool nor anything else the parser writes (names are interned, kinds and counter
+     * series named by the reader).
+     */
+    void add(const RawEvent &event);
+
+    //! Sorts, nests and binds; the builder is empty afterwards.
+    std::unique_ptr<TraceModel> finish();
+
+private:
+    struct LaneKey {
+        int64_t pid;
+        int64_t tid;
+        bool device;
+        bool operator==(const LaneKey &) const = default;
+    };
+    struct LaneKeyHash {
+        size_t operator()(const LaneKey &k) const noexcept;
+    };
+    struct LaneColumns; // slices of one lane in file order, before sorting
+    struct FlowEndpoint;
+    struct MetadataEntry;
+
+    static int64_t keyOf(const RawId &id);
+    uint32_t laneIndex(const RawEvent &e, bool device);
+    void addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t flags);
+    void beginSlice(const RawEvent &e);
+    void endSlice(const RawEvent &e);
+    void addInstant(const RawEvent &e);
+    void addCounter(const RawEvent &e);
+    void addMetadata(const RawEvent &e);
+    void addFlow(const RawEvent &e);
+    bool readTime(const RawEvent &e, TimeNs &ts);
+
+    static std::vector<uint32_t> preorder(const LaneColumns &lane);
+    void closeOpenBegins();
+    void buildLanes();
+    void buildInstants();
+    void buildProcesses();
+    void sortFlows();
+    void buildFlows();
+    void buildCounters();
+    void computeTimeRange();
+
+    std::unique_ptr<TraceModel> m_model;
+    std::vector<LaneKey> m_laneKeys;
+    std::vector<std::unique_ptr<LaneColumns>> m_lanes;
+    std::unordered_map<LaneKey, uint32_t, LaneKeyHash> m_laneIndex;
+    LaneKey m_lastKey {0, 0, false};
+    uint32_t m_lastLane = ~0u;
+    std::vector<FlowEndpoint> m_flows;
+    std::vector<MetadataEntry> m_metadata;
+    struct GlobalInstant {
+        TimeNs time;
+        StringId name;
+        uint64_t offset;
+    };
+    std::vector<GlobalInstant> m_globalInstants;
+    struct CounterKey {
+        int64_t pid;
+        StringId name;
+        bool operator==(const CounterKey &) const = default;
+    };
+    struct CounterKeyHash {
+        size_t operator()(const CounterKey &k) const noexcept;
+    };
+    std::unordered_map<CounterKey, uint32_t, CounterKeyHash> m_counterIndex;
+    uint32_t m_fileOrder = 0;
+};
+
+} // namespace ks

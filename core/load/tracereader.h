@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/tracemodel.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ks {
+
+struct LoadOptions {
+    //! Called now and then from the loading thread with permille of the (compressed) input read.
+    std::function<void(int permille)> progress;
+    //! When set, loading stops soon (well within 100 ms) and reports Cancelled.
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+struct LoadResult {
+    enum class Status { Loaded, Failed, Cancelled };
+    Status status = Status::Failed;
+    std::unique_ptr<TraceModel> model; //!< set when Loaded
+    std::string error; //!< "FILE: byte OFFSET: reason" when Failed
+};
+
+/*!
+ * Reads a Chrome-trace JSON file (plain or gzip) with RapidJSON's SAX reader, streaming:
+ * the file is never held as a DOM. Accepts an object with traceEvents (other top-level keys
+ * become metadata) or a bare array of events. A file cut off mid-way loads every complete
+ * event and is marked truncated. Fails only when no event could be read.
+ */
+LoadResult loadTrace(const std::string &path, const LoadOptions &options = {});
+
+/*!
+ * The same over text in memory (tests, fuzzing); \a name stands for the path in messages. Files
+ * always place events on a builder thread beside the parser; texts, mostly tiny, only when
+ * \a builderThread says so.
+ */
+LoadResult loadTraceText(
+    std::string_view text, const std::string &name = "<memory>", bool builderThread = false);
+
+} // namespace ks

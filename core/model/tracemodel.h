@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "base/diagnostics.h"
+#include "base/stringpool.h"
+#include "base/tracetypes.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+/*!
+ * One host thread or one GPU stream: the (pid, tid) of its events. Host and device events can
+ * share a (pid, tid) — ROCm traces use pid 1 for both the process and GPU 1 — so the lane key
+ * includes which side the events belong to, decided by their category.
+ */
+struct Lane {
+    int64_t pid = 0; //!< numeric pid, or a key derived from a non-numeric one
+    int64_t tid = 0; //!< numeric tid, or a key derived from a non-numeric one
+    StringId pidText = 0; //!< pid exactly as written in the file
+    StringId tidText = 0; //!< tid exactly as written in the file
+    bool device = false; //!< GPU stream lane (kernels, memcpys, …) rather than a host thread
+    StringId threadName = 0; //!< from `thread_name` metadata
+    int64_t sortIndex = kNoValue; //!< from `thread_sort_index` metadata
+    SliceId sliceBegin = 0; //!< this lane's slices are [sliceBegin, sliceEnd) of the slice table
+    SliceId sliceEnd = 0;
+    uint32_t maxDepth = 0;
+    uint32_t instantBegin = 0; //!< instants [instantBegin, instantEnd)
+    uint32_t instantEnd = 0;
+};
+
+//! Metadata of a process (pid); host and device sides are separate as for lanes.
+struct Process {
+    int64_t pid = 0;
+    StringId pidText = 0;
+    bool device = false;
+    StringId name = 0; //!< `process_name`
+    StringId labels = 0; //!< `process_labels`, e.g. "CPU" or "GPU 0"
+    int64_t sortIndex = kNoValue;
+};
+
+//! Extra columns of GPU events.
+struct GpuInfo {
+    int32_t device = -1;
+    int32_t stream = -1;
+    int32_t grid[3] = {0, 0, 0};
+    int32_t block[3] = {0, 0, 0};
+};
+
+/*!
+ * All slices (X events and matched B/E pairs) as struct-of-arrays. Slices are grouped by lane;
+ * within a lane they are sorted by (start ascending, duration descending, file order), which is
+ * the pre-order of the nesting tree: a slice's descendants are exactly [id + 1, subtreeEnd[id]).
+ */
+struct SliceTable {
+    enum Flag : uint8_t {
+        Unfinished = 1, //!< a B event without its E: closed at the end of the trace
+        TsDecimalsMask = 0x6, //!< decimals of ts as written (0–3), bits 1–2
+        DurDecimalsMask = 0x18, //!< decimals of dur as written (0–3), bits 3–4
+    };
+
+    std::vector<TimeNs> start;
+    std::vector<TimeNs> dur;
+    std::vector<StringId> name;
+    std::vector<StringId> category; //!< category as written
+    std::vector<EventKind> kind;
+    std::vector<uint8_t> flags;
+    std::vector<LaneId> lane;
+    std::vector<uint32_t> depth;
+    std::vector<SliceId> parent; //!< kNoSlice for top-level slices
+    std::vector<SliceId> subtreeEnd;
+    std::vector<int64_t> externalId; //!< `External id` / `external id`
+    std::vector<int64_t> correlation; //!< `correlation`
+    std::vector<int64_t> sequence; //!< `Sequence number`
+    std::vector<int64_t> fwdThread; //!< `Fwd thread id`
+    std::vector<StringId> inputDims; //!< `Input Dims` as compact JSON, 0 if absent
+    std::vector<uint32_t> extra; //!< index into TraceModel::gpuInfo / cpuInfo by kind, or ~0
+    std::vector<uint64_t> offset; //!< byte offset of the event in the decompressed text
+
+    size_t size() const { return start.size(); }
+    TimeNs end(SliceId s) const { return start[s] + dur[s]; }
+    int tsDecimals(SliceId s) const { return (flags[s] & TsDecimalsMask) >> 1; }
+    int durDecimals(SliceId s) const { return (flags[s] & DurDecimalsMask) >> 3; }
+};
+
+//! Extra columns of host ops.
+struct CpuInfo {
+    int64_t evIdx = kNoValue; //!< `Ev Idx` / `Profiler Event Index`
+    int64_t recordFunctionId = kNoValue; //!< `Record function id`
+    StringId inputTypes = 0; //!< `Input type` as compact JSON
+};
+
+//! Instant events (`i`/`I`), grouped by lane like slices and sorted by time.
+struct InstantTable {
+    std::vector<TimeNs> time;
+    std::vector<StringId> name;
+    std::vector<LaneId> lane; //!< kNoLane for global-scope instants
+    std::vector<uint64_t> offset;
+    size_t size() const { return time.size(); }
+};
+
+//! One counter track: the values of one `C` event arg over time.
+struct CounterSeries {
+    int64_t pid = 0;
+    StringId name = 0; //!< "<event name>.<arg name>", or the event name for a single arg
+    std::vector<TimeNs> time;
+    std::vector<double> value;
+};
+
+enum class FlowKind : uint8_t {
+    FwdBwd, //!< `fwdbwd` (2.1+), `forward_backward` (1.10)
+    LaunchToGpu, //!< `ac2g`, `async_cpu_to_gpu`, `async` (≤1.9): runtime launch → GPU event
+    Other,
+};
+
+FlowKind flowKindFromCategory(std::string_view category);
+
+//! One flow (s → f, with any t steps as further edges), bound to slices as viewers bind them.
+struct FlowEdge {
+    FlowKind kind = FlowKind::Other;
+    StringId category = 0;
+    SliceId from = kNoSlice;
+    SliceId to = kNoSlice;
+    LaneId fromLane = kNoLane;
+    LaneId toLane = kNoLane;
+    TimeNs fromTime = 0; //!< ts of the `s` event
+    TimeNs toTime = 0; //!< ts of the `f` event
+    int64_t id = kNoValue; //!< numeric id, kNoValue for string ids
+};
+
+/*!
+ * A loaded trace, frozen: the loader fills it once on its worker thread and afterwards it is
+ * only read (shared between threads through a shared_ptr<const TraceModel>).
+ */
+struct TraceModel {
+    std::string path;
+    bool compressed = false;
+    uint64_t fileSize = 0;
+    uint64_t textSize = 0; //!< decompressed bytes parsed
+    bool truncated = false; //!< the file ended before the JSON was complete
+    uint64_t eventCount = 0; //!< entries of traceEvents read, all phases
+    double loadSeconds = 0;
+
+    StringPool strings;
+    std::vector<Process> processes;
+    std::vector<Lane> lanes;
+    SliceTable slices;
+    std::vector<GpuInfo> gpuInfo;
+    std::vector<CpuInfo> cpuInfo;
+    InstantTable instants;
+    std::vector<CounterSeries> counters;
+    std::vector<FlowEdge> flows;
+    uint64_t flowKeysWithBothEnds = 0; //!< distinct (cat, name, id) with a start and a finish
+
+    //! Top-level keys other than traceEvents, each as compact JSON text.
+    std::map<std::string, std::string> metadata;
+    int64_t baseTimeNs = 0; //!< `baseTimeNanoseconds`, 0 if absent
+    bool arrayLayout = false; //!< the file is a bare event array
+
+    TimeNs minTime = 0; //!< earliest slice/instant time, the origin of the timeline
+    TimeNs maxTime = 0;
+
+    Diagnostics diagnostics;
+
+    std::string_view str(StringId id) const { return strings.view(id); }
+    std::string_view sliceName(SliceId s) const { return strings.view(slices.name[s]); }
+    const GpuInfo *gpu(SliceId s) const;
+    const CpuInfo *cpu(SliceId s) const;
+
+    //! Innermost slice on \a lane that is open at \a t (start <= t < end, or a zero-length
+    //! slice starting at t); kNoSlice if none.
+    SliceId innermostAt(LaneId lane, TimeNs t) const;
+    //! First slice on \a lane that starts at or after \a t; kNoSlice if none.
+    SliceId firstStartingAtOrAfter(LaneId lane, TimeNs t) const;
+    //! The lane of (pid, tid) on the host or device side, kNoLane if none.
+    LaneId findLane(int64_t pid, int64_t tid, bool device) const;
+    //! Host lane's display label: thread name or "thread <tid>"; device lanes "stream <tid>".
+    std::string laneLabel(LaneId lane) const;
+    //! Bytes held by the model's tables (not counting the allocator's own overhead).
+    size_t memoryUsage() const;
+};
+
+} // namespace ks

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "session/loadedtrace.h"
+
+#include <chrono>
+
+namespace ks {
+
+namespace {
+OpenResult link(LoadResult loaded, std::chrono::steady_clock::time_point started)
+{
+    OpenResult out;
+    out.status = loaded.status;
+    out.error = std::move(loaded.error);
+    if (loaded.status != LoadResult::Status::Loaded)
+        return out;
+    auto trace = std::make_shared<LoadedTrace>();
+    trace->model = std::move(loaded.model);
+    trace->graph = OpGraph::build(*trace->model);
+    trace->seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    out.trace = std::move(trace);
+    return out;
+}
+} // namespace
+
+const ModuleTree &LoadedTrace::modules() const
+{
+    std::call_once(m_modulesBuilt, [this] { m_modules = ModuleTree::build(*graph); });
+    return *m_modules;
+}
+
+OpenResult openTrace(const std::string &path, const LoadOptions &options)
+{
+    const auto started = std::chrono::steady_clock::now();
+    return link(loadTrace(path, options), started);
+}
+
+OpenResult openTraceText(std::string_view text, const std::string &name, bool builderThread)
+{
+    const auto started = std::chrono::steady_clock::now();
+    return link(loadTraceText(text, name, builderThread), started);
+}
+
+} // namespace ks

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/moduletree.h"
+#include "link/opgraph.h"
+#include "load/tracereader.h"
+
+#include <memory>
+#include <mutex>
+
+namespace ks {
+
+/*!
+ * A trace as the application uses it: the frozen model and its linked op graph, built
+ * together and shared read-only between the views (and threads).
+ */
+struct LoadedTrace {
+    std::unique_ptr<TraceModel> model;
+    std::unique_ptr<OpGraph> graph;
+    double seconds = 0; //!< load + link wall time
+
+    /*!
+     * Where the time goes, by nn.Module (or scope). Built on first use, from any thread (others
+     * wait for it): the first frame does not need it, so the window builds it in the background.
+     */
+    const ModuleTree &modules() const;
+
+private:
+    mutable std::once_flag m_modulesBuilt;
+    mutable std::unique_ptr<ModuleTree> m_modules;
+};
+
+struct OpenResult {
+    LoadResult::Status status = LoadResult::Status::Failed;
+    std::shared_ptr<const LoadedTrace> trace;
+    std::string error;
+};
+
+//! Loads and links \a path (everything before the first frame).
+OpenResult openTrace(const std::string &path, const LoadOptions &options = {});
+//! The same for text in memory (see loadTraceText()).
+OpenResult openTraceText(
+    std::string_view text, const std::string &name, bool builderThread = false);
+
+} // namespace ks

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks that core/ keeps its layers: a file in core/LAYER/ includes only headers of LAYER and of
+the layers it depends on, and nothing outside core/load/ includes the loader's internals.
+
+The layers and what each depends on are read from core/CMakeLists.txt (the ks_layer(NAME DEPENDS
+...) calls), so the build and this check cannot disagree.
+
+    tools/check-layers.py [ROOT]      exit 0 when clean, 1 with one line per violation
+    tools/check-layers.py --self-test checks that a violation is reported
+"""
+import os
+import re
+import sys
+import tempfile
+
+LAYER_CALL = re.compile(r"ks_layer\((\w+)(?:\s+DEPENDS\s+([\w\s]+?))?\s+SOURCES", re.S)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+INTERNAL = "load/internal/"
+
+
+def read_layers(root):
+    """{layer: set of layers it may include}, transitively closed."""
+    with open(os.path.join(root, "core", "CMakeLists.txt"), encoding="utf-8") as fh:
+        text = fh.read()
+    direct = {}
+    for name, deps in LAYER_CALL.findall(text):
+        direct[name] = set(deps.split()) if deps else set()
+    if not direct:
+        raise SystemExit("check-layers: no ks_layer() calls in core/CMakeLists.txt")
+
+    def closure(layer, seen=()):
+        if layer in seen:
+            raise SystemExit("check-layers: the layers depend on each other in a cycle")
+        out = {layer}
+        for dep in direct[layer]:
+            out |= closure(dep, seen + (layer,))
+        return out
+
+    return {layer: closure(layer) for layer in direct}
+
+
+def source_files(root, top):
+    for base, _, files in os.walk(os.path.join(root, top)):
+        for f in files:
+            if f.endswith((".h", ".cpp")):
+                yield os.path.join(base, f)
+
+
+def violations(root):
+    layers = read_layers(root)
+    internal_dir = os.path.join(root, "core", "load", "internal")
+    internal_names = set(os.listdir(internal_dir)) if os.path.isdir(internal_dir) else set()
+    found = []
+    for top in ("core", "ui", "app", "tests", "benchmarks", "tools"):
+        for path in source_files(root, top):
+            rel = os.path.relpath(path, root)
+            parts = rel.split(os.sep)
+            own = parts[1] if parts[0] == "core" and len(parts) > 2 else None
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+            for inc in INCLUDE.findall(text):
+                layer = inc.split("/")[0] if "/" in inc else None
+                # The loader includes its internals by bare name, from its private include path.
+                if inc.startswith(INTERNAL) or ("/" not in inc and inc in internal_names):
+                    if own != "load":
+                        found.append(f"{rel}: includes the loader's internal {inc}")
+                    continue
+                if own is None or layer not in layers:
+                    continue
+                if layer not in layers[own]:
+                    found.append(f"{rel}: core/{own} must not include {inc} (layer {layer})")
+    return found
+
+
+def self_test():
+    with tempfile.TemporaryDirectory() as root:
+        for d in ("core/base", "core/link", "core/load/internal", "ui"):
+            os.makedirs(os.path.join(root, d))
+        with open(os.path.join(root, "core", "CMakeLists.txt"), "w") as fh:
+            fh.write("ks_layer(base SOURCES a)\nks_layer(link DEPENDS base SOURCES b)\n"
+                     "ks_layer(load DEPENDS base SOURCES c)\n")
+        files = {
+            "core/base/a.h": '#include "link/b.h"\n',  # upwards: wrong
+            "core/link/b.h": '#include "base/a.h"\n',  # downwards: fine
+            "core/load/internal/sink.h": "",
+            "ui/view.cpp": '#include "load/internal/sink.h"\n',  # internals: wrong
+        }
+        for name, text in files.items():
+            with open(os.path.join(root, name), "w") as fh:
+                fh.write(text)
+        found = violations(root)
+        expected = ["core/base/a.h: core/base must not include link/b.h (layer link)",
+                    "ui/view.cpp: includes the loader's internal load/internal/sink.h"]
+        if sorted(found) != sorted(expected):
+            print("self-test failed:", found, file=sys.stderr)
+            return 1
+    print("check-layers self-test: ok")
+    return 0
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
+    root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+    found = violations(os.path.abspath(root))
+    for line in found:
+        print(line)
+    if not found:
+        print("check-layers: core/ keeps its layers")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
