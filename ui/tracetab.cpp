@@ -122,11 +122,7 @@ QString TraceTab::diagnosticsReport() const
 QWidget *TraceTab::buildBanner()
 {
     const TraceModel &m = *m_trace->model;
-    uint64_t warnings = 0;
-    for (const auto &[name, n] : allDiagnostics(m, *m_trace->graph)) {
-        if (!Diagnostics::isInformational(name))
-            warnings += n;
-    }
+    const uint64_t warnings = m.diagnostics.warnings() + m_trace->graph->diagnostics().warnings();
     const bool noSequence = !m_trace->graph->stats().hasSequenceNumbers && m.slices.size() > 0;
     if (warnings == 0 && !m.truncated && !noSequence)
         return nullptr;

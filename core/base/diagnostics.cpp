@@ -5,17 +5,41 @@
 
 namespace ks {
 
-void Diagnostics::add(const std::string &counter, uint64_t offset, const std::string &message)
+namespace {
+
+constexpr bool inOrder()
 {
-    const uint64_t n = ++m_counts[counter];
+    for (size_t i = 0; i < kDiagnostics.size(); ++i) {
+        if (size_t(kDiagnostics[i].id) != i)
+            return false;
+        if (i > 0 && !(kDiagnostics[i - 1].name < kDiagnostics[i].name))
+            return false;
+    }
+    return true;
+}
+static_assert(inOrder(), "kDiagnostics must list every Diag once, in enumerator and name order");
+
+} // namespace
+
+std::optional<Diag> diagnosticNamed(std::string_view name)
+{
+    auto it = std::lower_bound(kDiagnostics.begin(), kDiagnostics.end(), name,
+        [](const DiagnosticInfo &d, std::string_view n) { return d.name < n; });
+    if (it == kDiagnostics.end() || it->name != name)
+        return std::nullopt;
+    return it->id;
+}
+
+void Diagnostics::add(Diag counter, uint64_t offset, const std::string &message)
+{
+    const uint64_t n = ++m_counts[size_t(counter)];
     if (n <= kExamplesPerCounter)
         m_examples.push_back({counter, offset, message});
 }
 
-void Diagnostics::addCount(const std::string &counter, uint64_t count)
+void Diagnostics::addCount(Diag counter, uint64_t count)
 {
-    if (count > 0)
-        m_counts[counter] += count;
+    m_counts[size_t(counter)] += count;
 }
 
 void Diagnostics::merge(const Diagnostics &other)
@@ -26,37 +50,40 @@ void Diagnostics::merge(const Diagnostics &other)
         if (have < kExamplesPerCounter)
             m_examples.push_back(e);
     }
-    for (const auto &[counter, n] : other.m_counts)
-        m_counts[counter] += n;
+    for (size_t i = 0; i < m_counts.size(); ++i)
+        m_counts[i] += other.m_counts[i];
 }
 
-uint64_t Diagnostics::count(const std::string &counter) const
+uint64_t Diagnostics::count(std::string_view name) const
 {
-    auto it = m_counts.find(counter);
-    return it == m_counts.end() ? 0 : it->second;
+    const std::optional<Diag> d = diagnosticNamed(name);
+    return d ? count(*d) : 0;
 }
 
 uint64_t Diagnostics::total() const
 {
     uint64_t sum = 0;
-    for (const auto &[name, n] : m_counts)
+    for (uint64_t n : m_counts)
         sum += n;
     return sum;
 }
 
-bool Diagnostics::isInformational(const std::string &counter)
+std::map<std::string, uint64_t> Diagnostics::counts() const
 {
-    return counter == "flow_end_without_start" || counter == "flow_start_without_end"
-        || counter == "duplicate_flow_end" || counter == "duplicate_flow_start"
-        || counter == "fwdbwd_flow_to_hook";
+    std::map<std::string, uint64_t> out;
+    for (const DiagnosticInfo &d : kDiagnostics) {
+        if (count(d.id) > 0)
+            out.emplace(d.name, count(d.id));
+    }
+    return out;
 }
 
 uint64_t Diagnostics::warnings() const
 {
     uint64_t sum = 0;
-    for (const auto &[name, n] : m_counts) {
-        if (!isInformational(name))
-            sum += n;
+    for (const DiagnosticInfo &d : kDiagnostics) {
+        if (d.severity == Severity::Warning)
+            sum += count(d.id);
     }
     return sum;
 }
@@ -64,11 +91,17 @@ uint64_t Diagnostics::warnings() const
 std::string Diagnostics::report() const
 {
     std::string out;
-    for (const auto &[name, n] : m_counts) {
-        out += name + ": " + std::to_string(n) + '\n';
-        for (const Example &e : m_examples) {
-            if (e.counter == name)
-                out += "    byte " + std::to_string(e.offset) + ": " + e.message + '\n';
+    for (Severity severity : {Severity::Warning, Severity::Info}) {
+        for (const DiagnosticInfo &d : kDiagnostics) {
+            if (d.severity != severity || count(d.id) == 0)
+                continue;
+            out += std::string(d.name) + ": " + std::to_string(count(d.id))
+                + (severity == Severity::Info ? " (informational) — " : " — ")
+                + std::string(d.description) + '\n';
+            for (const Example &e : m_examples) {
+                if (e.counter == d.id)
+                    out += "    byte " + std::to_string(e.offset) + ": " + e.message + '\n';
+            }
         }
     }
     return out;

@@ -301,25 +301,25 @@ void OpGraph::pairByFlows()
             for (SliceId s = nlo; s < nhi; ++s)
                 hook = hook || isUnpairedBackwardWork(m.sliceName(s));
             if (hook) {
-                diag.add("fwdbwd_flow_to_hook", t.offset[nlo],
+                diag.add(Diag::FwdbwdFlowToHook, t.offset[nlo],
                     "fwdbwd flow to a backward hook: not a pair");
                 continue;
             }
         }
         if (creator == kNoSlice || node < 0) {
             const SliceId at = creator != kNoSlice ? creator : e.from;
-            diag.add("fwdbwd_flow_unmatched", at != kNoSlice ? t.offset[at] : 0,
+            diag.add(Diag::FwdbwdFlowUnmatched, at != kNoSlice ? t.offset[at] : 0,
                 "fwdbwd flow whose ends are not a numbered forward op and a backward node");
             continue;
         }
         BackwardNode &n = m_nodes[size_t(node)];
         if (t.sequence[creator] != t.sequence[n.node]) {
-            diag.add("fwdbwd_flow_sequence_mismatch", t.offset[n.node],
+            diag.add(Diag::FwdbwdFlowSequenceMismatch, t.offset[n.node],
                 "fwdbwd flow joins ops with different sequence numbers: ignored");
             continue;
         }
         if (n.creator != kNoSlice) {
-            diag.add("fwdbwd_flow_duplicate", t.offset[n.node],
+            diag.add(Diag::FwdbwdFlowDuplicate, t.offset[n.node],
                 "second fwdbwd flow to one node: ignored");
             continue;
         }
@@ -481,7 +481,7 @@ void OpGraph::pairBySequence(bool crossCheckOnly)
         const uint64_t disagree
             = m_stats.flowPairsCheckedBySequence - m_stats.flowPairsAgreeingWithSequence;
         if (disagree > 0)
-            m_diagnostics.addCount("flow_and_sequence_disagree", disagree);
+            m_diagnostics.addCount(Diag::FlowAndSequenceDisagree, disagree);
     }
 }
 

@@ -101,10 +101,10 @@ void OpGraph::findRecomputations()
     }
     if (fullyNumbered > 0 && 2 * fullyNumbered >= withOwnOps) {
         m_stats.doubleBackward = true;
-        m_diagnostics.add("double_backward", t.offset[m_nodes[0].node],
+        m_diagnostics.add(Diag::DoubleBackward, t.offset[m_nodes[0].node],
             "numbered ops run inside backward nodes (create_graph=True): counted as backward, "
             "not as recompute");
-        m_diagnostics.addCount("double_backward", fullyNumbered - 1);
+        m_diagnostics.addCount(Diag::DoubleBackward, fullyNumbered - 1);
         m_recomputations.clear();
         return;
     }
@@ -199,9 +199,9 @@ void OpGraph::matchRecomputations(const std::vector<uint32_t> &context)
         i = j;
     }
     if (withoutOriginal > 0) {
-        m_diagnostics.add("recompute_without_original", firstWithout,
+        m_diagnostics.add(Diag::RecomputeWithoutOriginal, firstWithout,
             "a recomputed op repeats no forward op found in its step");
-        m_diagnostics.addCount("recompute_without_original", withoutOriginal - 1);
+        m_diagnostics.addCount(Diag::RecomputeWithoutOriginal, withoutOriginal - 1);
     }
 }
 

@@ -267,7 +267,7 @@ private:
                 return true;
             }
             if (m_topKey == "traceEvents")
-                m_diag.add("bad_trace_events", tell(), "traceEvents is not an array");
+                m_diag.add(Diag::BadTraceEvents, tell(), "traceEvents is not an array");
             startCapture(&m_metadataText, depth);
             m_capture.open(c);
             return true;
@@ -276,7 +276,7 @@ private:
             noteEntry();
             if (c != '{') {
                 ++m_events; // counted when it starts: it is skipped whole
-                m_diag.add("event_not_object", tell(), "traceEvents entry is not an object");
+                m_diag.add(Diag::EventNotObject, tell(), "traceEvents entry is not an object");
                 return true;
             }
             m_inEvent = true;
@@ -385,7 +385,7 @@ private:
     {
         m_capturing = false;
         if (m_capture.overflow())
-            m_diag.add("value_too_large", m_captureOffset, "a value over 1 MB was cut");
+            m_diag.add(Diag::ValueTooLarge, m_captureOffset, "a value over 1 MB was cut");
         if (m_captureDepth == 1) {
             m_metadata[m_topKey] = std::move(m_metadataText);
             m_metadataText.clear();
@@ -418,7 +418,7 @@ private:
     {
         static constexpr const char *kNames[]
             = {"", "ph", "cat", "name", "pid", "tid", "ts", "dur", "id", "bp", "s", "args"};
-        m_diag.add("wrong_type", m_event->offset,
+        m_diag.add(Diag::WrongType, m_event->offset,
             std::string("field '") + kNames[int(m_field)] + "' has the wrong type");
     }
 
@@ -451,7 +451,7 @@ private:
         if (m_inEvents && m_depth == m_eventsDepth) {
             noteEntry();
             ++m_events;
-            m_diag.add("event_not_object", tell(), "traceEvents entry is not an object");
+            m_diag.add(Diag::EventNotObject, tell(), "traceEvents entry is not an object");
             return true;
         }
         if (m_depth == 0) {
@@ -463,7 +463,7 @@ private:
         }
         if (m_rootObject && m_depth == 1) {
             if (m_topKey == "traceEvents")
-                m_diag.add("bad_trace_events", tell(), "traceEvents is not an array");
+                m_diag.add(Diag::BadTraceEvents, tell(), "traceEvents is not an array");
             std::string text2;
             if (kind == Kind::String)
                 appendJsonString(text2, text);
@@ -525,7 +525,7 @@ private:
             m_event->hasName = true;
             // Checked once per distinct name: the UI and exports show such bytes as U+FFFD.
             if (m_strings.size() != known && !isValidUtf8(text))
-                m_diag.add("invalid_utf8_names", m_event->offset, "a name is not valid UTF-8");
+                m_diag.add(Diag::InvalidUtf8Names, m_event->offset, "a name is not valid UTF-8");
             return;
         }
         case Field::Pid:
@@ -584,7 +584,7 @@ private:
                 m_event->sequence = v;
             else
                 m_diag.add(
-                    "bad_sequence_number", m_event->offset, "Sequence number is not an integer");
+                    Diag::BadSequenceNumber, m_event->offset, "Sequence number is not an integer");
             break;
         case Arg::FwdThread:
             if (integer)
@@ -820,12 +820,12 @@ LoadResult finishLoad(
 
     Diagnostics &diag = builder->diagnostics();
     if (outcome.repairs > 0) {
-        diag.add("repaired_strings", outcome.firstRepairAt,
+        diag.add(Diag::RepairedStrings, outcome.firstRepairAt,
             "invalid characters or escapes in strings were repaired");
-        diag.addCount("repaired_strings", outcome.repairs - 1);
+        diag.addCount(Diag::RepairedStrings, outcome.repairs - 1);
     }
     if (!outcome.gzipProblem.empty())
-        diag.add(outcome.gzipCutOff ? "gzip_cut_off" : "gzip_corrupt", outcome.textSize,
+        diag.add(outcome.gzipCutOff ? Diag::GzipCutOff : Diag::GzipCorrupt, outcome.textSize,
             outcome.gzipProblem);
 
     const bool parseError = outcome.result.IsError();
@@ -880,14 +880,14 @@ LoadResult finishLoad(
         const std::string reason = parseReason();
         if (atEnd) {
             truncated = true;
-            diag.add("truncated", std::max<uint64_t>(at, outcome.textSize),
+            diag.add(Diag::Truncated, std::max<uint64_t>(at, outcome.textSize),
                 "the file ends in the middle of the JSON");
         } else {
-            diag.add("syntax_error", at, reason + ": the rest of the file was not read");
+            diag.add(Diag::SyntaxError, at, reason + ": the rest of the file was not read");
         }
         if (outcome.insideEvent)
             diag.add(
-                "incomplete_event", outcome.eventOffset, "the last event is incomplete: skipped");
+                Diag::IncompleteEvent, outcome.eventOffset, "the last event is incomplete: skipped");
     }
 
     auto model = builder->finish();
@@ -944,7 +944,7 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
         }
         if (stream.atEnd() && text.trailingGarbage())
             builder.diagnostics().add(
-                "gzip_trailing_garbage", out.textSize, "data after the gzip stream ignored");
+                Diag::GzipTrailingGarbage, out.textSize, "data after the gzip stream ignored");
         return out;
     };
     LoadResult r = finishLoad(path, pass, file->compressed(), file->size());

@@ -30,16 +30,18 @@ QByteArray bytes(std::string_view s)
     return QByteArray(s.data(), qsizetype(s.size()));
 }
 
+//! Count of \a counter; -1 for a name that is no counter (a typo must not read as "none").
 int diag(const TraceModel &m, const char *counter)
 {
-    return int(m.diagnostics.count(counter));
+    const std::optional<Diag> d = diagnosticNamed(counter);
+    return d ? int(m.diagnostics.count(*d)) : -1;
 }
 
 //! Offset of the first example of \a counter, -1 if none.
 qint64 diagOffset(const TraceModel &m, const char *counter)
 {
     for (const Diagnostics::Example &e : m.diagnostics.examples()) {
-        if (e.counter == counter)
+        if (info(e.counter).name == counter)
             return qint64(e.offset);
     }
     return -1;

@@ -133,16 +133,16 @@ bool TraceBuilder::readTime(const RawEvent &e, TimeNs &ts)
 {
     Diagnostics &diag = m_model->diagnostics;
     if (!e.hasTs) {
-        diag.add("missing_ts", e.offset, "event '" + phaseText(e.ph) + "' without ts: skipped");
+        diag.add(Diag::MissingTs, e.offset, "event '" + phaseText(e.ph) + "' without ts: skipped");
         return false;
     }
     if (!e.tsValid || e.ts.ns > kMaxAbsTime || e.ts.ns < -kMaxAbsTime) {
-        diag.add("invalid_ts", e.offset, "ts is not a usable number: event skipped");
+        diag.add(Diag::InvalidTs, e.offset, "ts is not a usable number: event skipped");
         return false;
     }
     ts = e.ts.ns;
     if (ts < 0)
-        diag.add("negative_ts", e.offset, "negative ts kept as is");
+        diag.add(Diag::NegativeTs, e.offset, "negative ts kept as is");
     return true;
 }
 
@@ -156,11 +156,11 @@ void TraceBuilder::add(const RawEvent &e)
         TimeNs dur = 0;
         Diagnostics &diag = m_model->diagnostics;
         if (!e.hasDur) {
-            diag.add("missing_dur", e.offset, "X event without dur: duration 0");
+            diag.add(Diag::MissingDur, e.offset, "X event without dur: duration 0");
         } else if (!e.durValid || e.dur.ns > kMaxAbsTime) {
-            diag.add("invalid_dur", e.offset, "dur is not a usable number: duration 0");
+            diag.add(Diag::InvalidDur, e.offset, "dur is not a usable number: duration 0");
         } else if (e.dur.ns < 0) {
-            diag.add("negative_dur", e.offset, "negative dur: duration 0");
+            diag.add(Diag::NegativeDur, e.offset, "negative dur: duration 0");
         } else {
             dur = e.dur.ns;
         }
@@ -190,7 +190,7 @@ void TraceBuilder::add(const RawEvent &e)
         addFlow(e);
         return;
     case 0:
-        m_model->diagnostics.add("missing_ph", e.offset, "event without ph: skipped");
+        m_model->diagnostics.add(Diag::MissingPh, e.offset, "event without ph: skipped");
         return;
     case 'b':
     case 'e':
@@ -204,11 +204,11 @@ void TraceBuilder::add(const RawEvent &e)
     case 'D':
     case 'P':
         m_model->diagnostics.add(
-            "unsupported_phase", e.offset, "phase '" + phaseText(e.ph) + "' is not shown: skipped");
+            Diag::UnsupportedPhase, e.offset, "phase '" + phaseText(e.ph) + "' is not shown: skipped");
         return;
     default:
         m_model->diagnostics.add(
-            "unknown_phase", e.offset, "unknown phase '" + phaseText(e.ph) + "': skipped");
+            Diag::UnknownPhase, e.offset, "unknown phase '" + phaseText(e.ph) + "': skipped");
         return;
     }
 }
@@ -217,7 +217,7 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
 {
     const EventKind kind = e.kind;
     if (!e.hasName)
-        m_model->diagnostics.add("missing_name", e.offset, "slice without name");
+        m_model->diagnostics.add(Diag::MissingName, e.offset, "slice without name");
     LaneColumns &lane = *m_lanes[laneIndex(e, isDeviceKind(kind))];
     lane.start.push_back(start);
     lane.dur.push_back(dur);
@@ -274,13 +274,13 @@ void TraceBuilder::endSlice(const RawEvent &e)
     LaneColumns *lane = it == m_laneIndex.end() ? nullptr : m_lanes[it->second].get();
     if (!lane || lane->openBegins.empty()) {
         m_model->diagnostics.add(
-            "unmatched_end", e.offset, "E event without a matching B: skipped");
+            Diag::UnmatchedEnd, e.offset, "E event without a matching B: skipped");
         return;
     }
     const uint32_t i = lane->openBegins.back();
     lane->openBegins.pop_back();
     if (ts < lane->start[i]) {
-        m_model->diagnostics.add("negative_dur", e.offset, "E before its B: duration 0");
+        m_model->diagnostics.add(Diag::NegativeDur, e.offset, "E before its B: duration 0");
         ts = lane->start[i];
     }
     lane->dur[i] = ts - lane->start[i];
@@ -315,7 +315,7 @@ void TraceBuilder::addCounter(const RawEvent &e)
     if (!readTime(e, ts))
         return;
     if (e.numericArgs.empty()) {
-        m_model->diagnostics.add("empty_counter", e.offset, "C event without numeric args");
+        m_model->diagnostics.add(Diag::EmptyCounter, e.offset, "C event without numeric args");
         return;
     }
     const int64_t pid = keyOf(e.pid);
@@ -343,7 +343,7 @@ void TraceBuilder::addMetadata(const RawEvent &e)
 void TraceBuilder::addFlow(const RawEvent &e)
 {
     if (!e.id.present) {
-        m_model->diagnostics.add("flow_without_id", e.offset, "flow event without id: skipped");
+        m_model->diagnostics.add(Diag::FlowWithoutId, e.offset, "flow event without id: skipped");
         return;
     }
     TimeNs ts;
@@ -362,7 +362,7 @@ void TraceBuilder::closeOpenBegins()
     }
     for (const auto &lane : m_lanes) {
         for (uint32_t i : lane->openBegins) {
-            m_model->diagnostics.add("unmatched_begin", lane->offset[i],
+            m_model->diagnostics.add(Diag::UnmatchedBegin, lane->offset[i],
                 "B event without a matching E: closed at the end of the trace");
             lane->dur[i] = std::max<TimeNs>(0, last - lane->start[i]);
         }
@@ -400,7 +400,7 @@ void TraceBuilder::buildLanes()
     for (const auto &lane : m_lanes)
         total += lane->start.size();
     if (total >= kNoSlice) {
-        m.diagnostics.add("too_many_slices", 0, "more than 4 billion slices: the trace is cut");
+        m.diagnostics.add(Diag::TooManySlices, 0, "more than 4 billion slices: the trace is cut");
     }
     // Exact capacity up front: growing a column lane by lane would briefly hold it twice.
     auto reserve = [total](auto &...columns) { (columns.reserve(total), ...); };
@@ -463,7 +463,7 @@ void TraceBuilder::buildLanes()
                 stack.pop_back();
             }
             if (!stack.empty() && t.end(s) > t.end(stack.back()) && !key.device) {
-                m.diagnostics.add("overlapping_slices", t.offset[s],
+                m.diagnostics.add(Diag::OverlappingSlices, t.offset[s],
                     "slice '" + std::string(m.sliceName(s)) + "' ends after its enclosing slice '"
                         + std::string(m.sliceName(stack.back())) + "'");
             }
@@ -576,7 +576,7 @@ void TraceBuilder::buildProcesses()
                         lane->sortIndex = md.sortIndex;
             }
         } else {
-            m.diagnostics.add("unknown_metadata", md.offset,
+            m.diagnostics.add(Diag::UnknownMetadata, md.offset,
                 "metadata event '" + std::string(m.strings.view(md.what)) + "' ignored");
         }
     }
@@ -625,13 +625,13 @@ void TraceBuilder::buildFlows()
             const FlowEndpoint &p = m_flows[k];
             if (p.ph == 's') {
                 if (start)
-                    m.diagnostics.add("duplicate_flow_start", p.offset,
+                    m.diagnostics.add(Diag::DuplicateFlowStart, p.offset,
                         "second flow start with the same id: ignored");
                 else
                     start = &p;
             } else if (p.ph == 'f') {
                 if (finish)
-                    m.diagnostics.add("duplicate_flow_end", p.offset,
+                    m.diagnostics.add(Diag::DuplicateFlowEnd, p.offset,
                         "second flow end with the same id: ignored");
                 else
                     finish = &p;
@@ -661,27 +661,27 @@ void TraceBuilder::buildFlows()
                 edge.to = bind(b, edge.toLane);
                 edge.id = a.idIsText ? kNoValue : a.id;
                 if (edge.fromLane == kNoLane || edge.toLane == kNoLane) {
-                    m.diagnostics.add("flow_on_unknown_thread", b.offset,
+                    m.diagnostics.add(Diag::FlowOnUnknownThread, b.offset,
                         "flow endpoint on a thread without events: ignored");
                     continue;
                 }
                 if (edge.from == kNoSlice || edge.to == kNoSlice)
-                    m.diagnostics.add("flow_endpoint_unbound", b.offset,
+                    m.diagnostics.add(Diag::FlowEndpointUnbound, b.offset,
                         "flow endpoint does not fall on any slice");
                 if (edge.from != kNoSlice && edge.from == edge.to) {
                     m.diagnostics.add(
-                        "flow_to_itself", b.offset, "flow starts and ends on one slice: ignored");
+                        Diag::FlowToItself, b.offset, "flow starts and ends on one slice: ignored");
                     continue;
                 }
                 m.flows.push_back(edge);
             }
         } else if (start) {
-            m.diagnostics.add("flow_start_without_end", start->offset, "flow start without an end");
+            m.diagnostics.add(Diag::FlowStartWithoutEnd, start->offset, "flow start without an end");
         } else if (finish) {
-            m.diagnostics.add("flow_end_without_start", finish->offset, "flow end without a start");
+            m.diagnostics.add(Diag::FlowEndWithoutStart, finish->offset, "flow end without a start");
         } else {
             m.diagnostics.add(
-                "flow_step_without_ends", steps.front()->offset, "flow step without start or end");
+                Diag::FlowStepWithoutEnds, steps.front()->offset, "flow step without start or end");
         }
         i = j;
     }
