@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/moduletree.h"
 
+#include "link/opnames.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -48,7 +50,7 @@ bool isBackwardOtherEvent(const TraceModel &m, SliceId s)
 {
     const std::string_view name = m.sliceName(s);
     return m.slices.kind[s] == EventKind::CpuOp
-        && (OpGraph::isEvaluateWrapper(name) || OpGraph::isUnpairedBackwardWork(name));
+        && (isEvaluateWrapper(name) || isUnpairedBackwardWork(name));
 }
 
 bool insideBackward(const OpGraph &graph, SliceId s)
@@ -417,7 +419,7 @@ void ModuleTree::build()
                 break;
             case RoleBackwardOther:
                 // A DDP bucket's all-reduce carries many modules' gradients: never one module's.
-                id = OpGraph::isCommunication(m.sliceName(g)) ? 0 : tie[valueBits(v)];
+                id = isCommunication(m.sliceName(g)) ? 0 : tie[valueBits(v)];
                 field = &ModuleTimes::backwardOtherSelf;
                 break;
             default:

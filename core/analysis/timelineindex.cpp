@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/timelineindex.h"
 
+#include "link/opnames.h"
+
 #include "base/bothcores.h"
 
 #include <algorithm>
@@ -24,8 +26,7 @@ SliceStyle baseStyle(const TraceModel &m, SliceId s)
     case EventKind::Runtime:
         return SliceStyle::Runtime;
     case EventKind::Kernel:
-        return OpGraph::isCommunication(m.sliceName(s)) ? SliceStyle::Communication
-                                                        : SliceStyle::Kernel;
+        return isCommunication(m.sliceName(s)) ? SliceStyle::Communication : SliceStyle::Kernel;
     case EventKind::Memcpy:
         return SliceStyle::Memcpy;
     case EventKind::Memset:
@@ -97,8 +98,7 @@ void TimelineIndex::indexLane(const TraceModel &m, const OpGraph &graph, LaneId 
         while (!stack.empty() && t.subtreeEnd[stack.back().slice] <= s)
             stack.pop_back();
         const bool parentBackward = !stack.empty() && stack.back().backward;
-        const bool startsBackward
-            = graph.isBackwardNode(s) || OpGraph::isEvaluateWrapper(m.sliceName(s));
+        const bool startsBackward = graph.isBackwardNode(s) || isEvaluateWrapper(m.sliceName(s));
         const bool backward = parentBackward || startsBackward;
         // Outside a recomputed op, being inside one means being the op itself.
         const bool recompute = (!stack.empty() && stack.back().recompute)

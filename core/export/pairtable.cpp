@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "export/pairtable.h"
 
+#include "link/opnames.h"
+
 #include "base/jsonwrite.h"
 #include "base/numbertext.h"
 
@@ -385,7 +387,7 @@ std::string KernelTable::text(size_t r, size_t column) const
         return launch == kNoSlice || step == kNoValue ? std::string() : std::to_string(step);
     }
     case Communication:
-        return OpGraph::isCommunication(m.sliceName(g)) ? "1" : "0";
+        return isCommunication(m.sliceName(g)) ? "1" : "0";
     }
     return {};
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "link/gpuside.h"
 
+#include "link/opnames.h"
+
 namespace ks {
 
 std::string_view gpuSideName(GpuSide side)
@@ -35,8 +37,8 @@ GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
     const TraceModel &m = graph.model();
     for (SliceId a = m.slices.parent[launch]; a != kNoSlice; a = m.slices.parent[a]) {
         // 1.9 files have no evaluate_function wrappers: AccumulateGrad and hooks say it themselves.
-        if (OpGraph::isEvaluateWrapper(m.sliceName(a)) || graph.isBackwardNode(a)
-            || OpGraph::isUnpairedBackwardWork(m.sliceName(a)))
+        if (isEvaluateWrapper(m.sliceName(a)) || graph.isBackwardNode(a)
+            || isUnpairedBackwardWork(m.sliceName(a)))
             return GpuSide::BackwardOther;
     }
     return GpuSide::Other;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Recomputed forward work inside backward nodes (activation checkpointing): which ops they are,
 // which forward op each repeats, and their GPU work. The rule is docs/recompute.md.
-#include "link/opgraph.h"
+#include "link/recompute.h"
+
+#include "link/gpuattribution.h"
+#include "link/opnames.h"
+#include "model/slicewalk.h"
 
 #include <algorithm>
 #include <tuple>
@@ -35,65 +39,71 @@ struct MatchKey {
 
 } // namespace
 
-void OpGraph::findRecomputations()
+Recomputations::Recomputations(
+    const TraceModel &model, const AutogradPairing &pairing, const StepIndex &steps)
+    : m_model(model)
+{
+    if (pairing.nodes().empty())
+        return;
+    std::vector<uint32_t> context(model.slices.size(), 0);
+    find(pairing, context);
+    if (!m_all.empty())
+        match(pairing, steps, context);
+}
+
+void Recomputations::find(const AutogradPairing &pairing, std::vector<uint32_t> &context)
 {
     const TraceModel &m = m_model;
     const SliceTable &t = m.slices;
-    if (m_nodes.empty())
-        return;
+    const std::vector<BackwardNode> &nodes = pairing.nodes();
     auto nodeEvent = [&](SliceId s) {
-        const int n = nodeOf(s);
-        return n >= 0 && m_nodes[size_t(n)].node == s ? n : -1;
+        const int n = pairing.nodeOf(s);
+        return n >= 0 && nodes[size_t(n)].node == s ? n : -1;
     };
 
     // One pre-order pass per host thread: each slice inherits its parent's context. A pass rather
     // than walks up the tree, so that deep nesting costs nothing extra.
-    std::vector<uint32_t> context(t.size(), 0);
-    std::vector<uint32_t> ownOps(m_nodes.size(), 0), numberedOwnOps(m_nodes.size(), 0);
-    std::vector<bool> nesting(m_nodes.size(), false); // holds another node event
-    for (const Lane &lane : m.lanes) {
-        if (lane.device)
-            continue;
-        for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
-            const SliceId p = t.parent[s];
-            uint32_t c = 0;
-            if (p != kNoSlice) {
-                c = context[p] & ~kOwnOpPosition;
-                const bool ownPosition = t.kind[p] == EventKind::CpuOp
-                    ? nodeEvent(p) >= 0
-                    : (context[p] & kOwnOpPosition) != 0;
-                c |= ownPosition ? kOwnOpPosition : 0;
-            }
-            const bool inRecompute = c & kInRecompute;
-            const uint32_t host = c & kHostMask;
-            if (nodeOf(s) >= 0)
-                c |= kInBackward; // a node event or its wrapper
-            if (const int n = nodeEvent(s); n >= 0 && !inRecompute) {
-                if (host != 0)
-                    nesting[host - 1] = true;
-                c = (c & ~kHostMask) | uint32_t(n + 1);
-            } else if (host != 0 && !inRecompute && isCandidate(t, s)) {
-                c |= kInRecompute;
-                Recomputation r;
-                r.op = s;
-                r.hostNode = host - 1;
-                m_recomputations.push_back(r);
-            }
-            // Double-backward evidence: a node's own ops, and which of them are numbered.
-            if ((c & kOwnOpPosition) && host != 0 && t.kind[s] == EventKind::CpuOp
-                && nodeEvent(s) < 0 && !isEvaluateWrapper(m.sliceName(s))) {
-                ++ownOps[host - 1];
-                numberedOwnOps[host - 1] += isCandidate(t, s);
-            }
-            context[s] = c;
+    std::vector<uint32_t> ownOps(nodes.size(), 0), numberedOwnOps(nodes.size(), 0);
+    std::vector<bool> nesting(nodes.size(), false); // holds another node event
+    forEachHostSlice(m, [&](SliceId s) {
+        const SliceId p = t.parent[s];
+        uint32_t c = 0;
+        if (p != kNoSlice) {
+            c = context[p] & ~kOwnOpPosition;
+            const bool ownPosition = t.kind[p] == EventKind::CpuOp
+                ? nodeEvent(p) >= 0
+                : (context[p] & kOwnOpPosition) != 0;
+            c |= ownPosition ? kOwnOpPosition : 0;
         }
-    }
+        const bool inRecompute = c & kInRecompute;
+        const uint32_t host = c & kHostMask;
+        if (pairing.nodeOf(s) >= 0)
+            c |= kInBackward; // a node event or its wrapper
+        if (const int n = nodeEvent(s); n >= 0 && !inRecompute) {
+            if (host != 0)
+                nesting[host - 1] = true;
+            c = (c & ~kHostMask) | uint32_t(n + 1);
+        } else if (host != 0 && !inRecompute && isCandidate(t, s)) {
+            c |= kInRecompute;
+            Recomputation r;
+            r.op = s;
+            r.hostNode = host - 1;
+            m_all.push_back(r);
+        }
+        // Double-backward evidence: a node's own ops, and which of them are numbered.
+        if ((c & kOwnOpPosition) && host != 0 && t.kind[s] == EventKind::CpuOp && nodeEvent(s) < 0
+            && !isEvaluateWrapper(m.sliceName(s))) {
+            ++ownOps[host - 1];
+            numberedOwnOps[host - 1] += isCandidate(t, s);
+        }
+        context[s] = c;
+    });
 
     // create_graph=True numbers every op of every node; checkpointing leaves a node's own
     // implementation unnumbered. Half or more fully numbered nodes: double backward. A node
     // running a nested backward (reentrant checkpoint) re-runs forward work: it has no vote.
     uint64_t withOwnOps = 0, fullyNumbered = 0;
-    for (size_t n = 0; n < m_nodes.size(); ++n) {
+    for (size_t n = 0; n < nodes.size(); ++n) {
         if (ownOps[n] == 0 || nesting[n])
             continue;
         ++withOwnOps;
@@ -101,41 +111,37 @@ void OpGraph::findRecomputations()
     }
     if (fullyNumbered > 0 && 2 * fullyNumbered >= withOwnOps) {
         m_stats.doubleBackward = true;
-        m_diagnostics.add(Diag::DoubleBackward, t.offset[m_nodes[0].node],
+        m_diagnostics.add(Diag::DoubleBackward, t.offset[nodes[0].node],
             "numbered ops run inside backward nodes (create_graph=True): counted as backward, "
             "not as recompute");
         m_diagnostics.addCount(Diag::DoubleBackward, fullyNumbered - 1);
-        m_recomputations.clear();
+        m_all.clear();
         return;
     }
-    m_stats.recomputedOps = m_recomputations.size();
-    if (!m_recomputations.empty())
-        matchRecomputations(context);
+    m_stats.recomputedOps = m_all.size();
 }
 
-void OpGraph::matchRecomputations(const std::vector<uint32_t> &context)
+void Recomputations::match(
+    const AutogradPairing &pairing, const StepIndex &steps, const std::vector<uint32_t> &context)
 {
     const TraceModel &m = m_model;
     const SliceTable &t = m.slices;
 
     // Innermost nn.Module slice above each slice, by the same kind of pass.
     std::vector<SliceId> module(t.size(), kNoSlice);
-    for (const Lane &lane : m.lanes) {
-        if (lane.device)
-            continue;
-        for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
-            const SliceId p = t.parent[s];
-            module[s] = p == kNoSlice ? kNoSlice : module[p];
-            if (p != kNoSlice && t.kind[p] == EventKind::PythonFunction
-                && m.sliceName(p).starts_with(kModulePrefix))
-                module[s] = p;
-        }
-    }
+    forEachHostSlice(m, [&](SliceId s) {
+        const SliceId p = t.parent[s];
+        module[s] = p == kNoSlice ? kNoSlice : module[p];
+        if (p != kNoSlice && t.kind[p] == EventKind::PythonFunction
+            && m.sliceName(p).starts_with(kModulePrefix))
+            module[s] = p;
+    });
     auto keyOf = [&](SliceId op, SliceId boundary) {
         // A recomputed op's module counts only inside its host node (ids are pre-order).
         const SliceId mod = module[op];
         const bool use = mod != kNoSlice && (boundary == kNoSlice || mod > boundary);
-        return MatchKey {stepAt(t.start[op]), t.name[op], t.inputDims[op], use ? t.name[mod] : 0};
+        return MatchKey {
+            steps.stepAt(t.start[op]), t.name[op], t.inputDims[op], use ? t.name[mod] : 0};
     };
 
     struct Recompute {
@@ -145,9 +151,9 @@ void OpGraph::matchRecomputations(const std::vector<uint32_t> &context)
     };
     std::vector<Recompute> recomputes;
     std::unordered_set<uint64_t> names; // (name, dims) of every recomputed op
-    for (uint32_t i = 0; i < m_recomputations.size(); ++i) {
-        const Recomputation &r = m_recomputations[i];
-        const SliceId host = m_nodes[r.hostNode].node;
+    for (uint32_t i = 0; i < m_all.size(); ++i) {
+        const Recomputation &r = m_all[i];
+        const SliceId host = pairing.nodes()[r.hostNode].node;
         recomputes.push_back({keyOf(r.op, host), -t.start[host], t.start[r.op], i});
         names.insert(uint64_t(t.name[r.op]) << 32 | t.inputDims[r.op]);
     }
@@ -157,15 +163,11 @@ void OpGraph::matchRecomputations(const std::vector<uint32_t> &context)
         SliceId slice;
     };
     std::vector<Original> originals;
-    for (const Lane &lane : m.lanes) {
-        if (lane.device)
-            continue;
-        for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
-            if (t.kind[s] == EventKind::CpuOp && !(context[s] & kInBackward)
-                && names.count(uint64_t(t.name[s]) << 32 | t.inputDims[s]))
-                originals.push_back({keyOf(s, kNoSlice), t.start[s], s});
-        }
-    }
+    forEachHostSlice(m, [&](SliceId s) {
+        if (t.kind[s] == EventKind::CpuOp && !(context[s] & kInBackward)
+            && names.count(uint64_t(t.name[s]) << 32 | t.inputDims[s]))
+            originals.push_back({keyOf(s, kNoSlice), t.start[s], s});
+    });
     // Originals in time order; recomputations in the order they repeat the forward: the last
     // checkpointed region is re-run first, so host nodes from the latest, then in time order.
     std::sort(originals.begin(), originals.end(), [](const Original &a, const Original &b) {
@@ -188,7 +190,7 @@ void OpGraph::matchRecomputations(const std::vector<uint32_t> &context)
         const auto hi = std::partition_point(
             lo, originals.end(), [&](const Original &o) { return !(key < o.key.tie()); });
         for (size_t k = i; k < j; ++k) {
-            Recomputation &r = m_recomputations[recomputes[k].index];
+            Recomputation &r = m_all[recomputes[k].index];
             r.candidates = uint32_t(hi - lo);
             if (ptrdiff_t(k - i) < hi - lo) {
                 r.original = (lo + ptrdiff_t(k - i))->slice;
@@ -205,70 +207,61 @@ void OpGraph::matchRecomputations(const std::vector<uint32_t> &context)
     }
 }
 
-void OpGraph::indexRecomputeGpu()
+void Recomputations::countGpu(const GpuAttribution &gpu)
 {
-    m_recomputePrefix.assign(1, GpuTotals {});
-    for (Recomputation &r : m_recomputations) {
-        r.gpu = gpuTotalsUnder(r.op);
-        m_stats.recomputeGpuTime += r.gpu.time;
-        GpuTotals next = m_recomputePrefix.back();
-        m_recomputePrefix.push_back(next += r.gpu);
+    m_prefix.assign(1, GpuTotals {});
+    for (Recomputation &r : m_all) {
+        r.gpu = gpu.totalsUnder(r.op);
+        m_stats.gpuTime += r.gpu.time;
+        GpuTotals next = m_prefix.back();
+        m_prefix.push_back(next += r.gpu);
     }
-    m_byOriginal.clear();
-    for (uint32_t i = 0; i < m_recomputations.size(); ++i) {
-        if (m_recomputations[i].original != kNoSlice)
-            m_byOriginal.emplace_back(m_recomputations[i].original, i);
+    for (uint32_t i = 0; i < m_all.size(); ++i) {
+        if (m_all[i].original != kNoSlice)
+            m_byOriginal.emplace_back(m_all[i].original, i);
     }
     std::sort(m_byOriginal.begin(), m_byOriginal.end());
     m_byOriginalPrefix.assign(1, GpuTotals {});
     for (const auto &[original, i] : m_byOriginal) {
         GpuTotals next = m_byOriginalPrefix.back();
-        m_byOriginalPrefix.push_back(next += m_recomputations[i].gpu);
+        m_byOriginalPrefix.push_back(next += m_all[i].gpu);
     }
 }
 
-int OpGraph::recomputationOf(SliceId slice) const
+int Recomputations::of(SliceId slice) const
 {
-    if (slice == kNoSlice || m_recomputations.empty())
-        return -1;
-    if (isGpuWork(m_model.slices.kind[slice])) {
-        slice = launchOf(slice);
-        if (slice == kNoSlice)
-            return -1;
-    }
-    auto it = std::upper_bound(m_recomputations.begin(), m_recomputations.end(), slice,
+    auto it = std::upper_bound(m_all.begin(), m_all.end(), slice,
         [](SliceId s, const Recomputation &r) { return s < r.op; });
-    if (it == m_recomputations.begin())
+    if (it == m_all.begin())
         return -1;
     --it;
-    return slice < m_model.slices.subtreeEnd[it->op] ? int(it - m_recomputations.begin()) : -1;
+    return slice < m_model.slices.subtreeEnd[it->op] ? int(it - m_all.begin()) : -1;
 }
 
-GpuTotals OpGraph::recomputeGpuUnder(SliceId slice) const
+GpuTotals Recomputations::gpuUnder(SliceId slice) const
 {
-    if (m_recomputations.empty())
+    if (m_all.empty())
         return {};
     auto byOp = [](const Recomputation &r, SliceId s) { return r.op < s; };
-    const auto lo = std::lower_bound(m_recomputations.begin(), m_recomputations.end(), slice, byOp);
-    const auto hi
-        = std::lower_bound(lo, m_recomputations.end(), m_model.slices.subtreeEnd[slice], byOp);
-    const GpuTotals &a = m_recomputePrefix[size_t(lo - m_recomputations.begin())];
-    const GpuTotals &b = m_recomputePrefix[size_t(hi - m_recomputations.begin())];
-    return {b.count - a.count, b.time - a.time};
+    const auto lo = std::lower_bound(m_all.begin(), m_all.end(), slice, byOp);
+    const auto hi = std::lower_bound(lo, m_all.end(), m_model.slices.subtreeEnd[slice], byOp);
+    return m_prefix[size_t(hi - m_all.begin())] - m_prefix[size_t(lo - m_all.begin())];
 }
 
-OpGraph::Recomputed OpGraph::recomputedUnder(SliceId forwardOp) const
+Recomputations::Repeated Recomputations::repeatedUnder(SliceId forwardOp) const
 {
+    if (m_byOriginal.empty())
+        return {};
     const auto lo = std::lower_bound(
         m_byOriginal.begin(), m_byOriginal.end(), std::pair(forwardOp, uint32_t(0)));
     const auto hi = std::lower_bound(
         lo, m_byOriginal.end(), std::pair(m_model.slices.subtreeEnd[forwardOp], uint32_t(0)));
-    const GpuTotals &a = m_byOriginalPrefix[size_t(lo - m_byOriginal.begin())];
-    const GpuTotals &b = m_byOriginalPrefix[size_t(hi - m_byOriginal.begin())];
-    return {uint32_t(hi - lo), {b.count - a.count, b.time - a.time}};
+    return {uint32_t(hi - lo),
+        m_byOriginalPrefix[size_t(hi - m_byOriginal.begin())]
+            - m_byOriginalPrefix[size_t(lo - m_byOriginal.begin())]};
 }
 
-std::vector<uint32_t> OpGraph::recomputationsRepeating(SliceId forwardOp) const
+std::vector<uint32_t> Recomputations::repeating(SliceId forwardOp) const
 {
     std::vector<uint32_t> out;
     auto it = std::lower_bound(

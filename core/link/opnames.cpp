@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "link/opnames.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace ks {
+
+bool isEvaluateWrapper(std::string_view name)
+{
+    return name.starts_with("autograd::engine::evaluate_function:");
+}
+
+bool isUnpairedBackwardWork(std::string_view name)
+{
+    // The engine's root, gradient accumulation and module hooks are never what a forward op of
+    // the model created (docs/linking.md): their time is "backward – other".
+    return name == "torch::autograd::GraphRoot"
+        || name.find("AccumulateGrad") != std::string_view::npos
+        || name.find("BackwardHookFunctionBackward") != std::string_view::npos;
+}
+
+bool isCommunication(std::string_view name)
+{
+    return name.find("nccl") != std::string_view::npos
+        || name.find("rccl") != std::string_view::npos;
+}
+
+std::optional<int64_t> stepNumberOf(std::string_view name)
+{
+    constexpr std::string_view prefix = "ProfilerStep#";
+    if (!name.starts_with(prefix) || name.size() == prefix.size())
+        return std::nullopt;
+    const std::string_view digits = name.substr(prefix.size());
+    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    // A number beyond int64 (found by the fuzzer) is no step number.
+    int64_t n = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), n).ec != std::errc())
+        return std::nullopt;
+    return n;
+}
+
+} // namespace ks

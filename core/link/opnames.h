@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What op names say (docs/linking.md): which events are autograd bookkeeping, steps, collectives.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace ks {
+
+//! `autograd::engine::evaluate_function: XBackward0`, the wrapper around a node event.
+bool isEvaluateWrapper(std::string_view name);
+//! GraphRoot, AccumulateGrad and backward hooks: backward work that no forward op created.
+bool isUnpairedBackwardWork(std::string_view name);
+//! NCCL/RCCL kernels.
+bool isCommunication(std::string_view kernelName);
+//! N of `ProfilerStep#N`; none for any other name (or a number beyond int64).
+std::optional<int64_t> stepNumberOf(std::string_view name);
+
+} // namespace ks
