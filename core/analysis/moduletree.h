@@ -151,7 +151,17 @@ public:
 
 private:
     explicit ModuleTree(const OpGraph &graph, Source source);
-    void build();
+    // The build, phase by phase (moduletreebuild.cpp).
+    struct Build;
+    void scanSlices(Build &b); //!< slice contexts, module paths and calls
+    void orderNodes(Build &b); //!< pre-order, children in the order of their first call
+    void chargeBackwardNodes(Build &b);
+    void tieBackwardOther(Build &b); //!< AccumulateGrad → the module of the node before it
+    void chargeRecompute(Build &b);
+    void countSelfTimes(Build &b);
+    void rollUpTotals(Build &b);
+    void groupHighlights(Build &b);
+    void resolveOwners(Build &b); //!< owners become module ids
 
     const OpGraph &m_graph;
     Source m_source;
