@@ -38,10 +38,7 @@ public:
     {
     }
     size_t rowCount() const override { return m_rows; }
-    size_t columnCount() const override { return m_inner->columnCount(); }
-    std::string_view columnName(size_t c) const override { return m_inner->columnName(c); }
-    bool isNumeric(size_t c) const override { return m_inner->isNumeric(c); }
-    bool sortsByNumber(size_t c) const override { return m_inner->sortsByNumber(c); }
+    std::span<const ColumnSpec> columns() const override { return m_inner->columns(); }
     std::string text(size_t r, size_t c) const override
     {
         return m_inner->text(r % m_inner->rowCount(), c);

@@ -63,10 +63,15 @@ QVariant TableModel::data(const QModelIndex &index, int role) const
 
 QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
-    const std::string_view name = m_table->columnName(size_t(section));
-    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+    auto qs = [](std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); };
+    // A person reads the title; the tooltip names the column as exports and scripts know it.
+    if (role == Qt::DisplayRole)
+        return qs(m_table->columnTitle(size_t(section)));
+    if (role == Qt::ToolTipRole)
+        return tr("%1 in exports").arg(qs(m_table->columnName(size_t(section))));
+    return QAbstractTableModel::headerData(section, orientation, role);
 }
 
 void TableModel::sortRows(std::vector<uint32_t> &rows) const

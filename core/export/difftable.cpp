@@ -147,18 +147,20 @@ size_t DiffTable::metricColumn(DiffMetric metric)
     return FirstMetric + kMetricOffset[size_t(metric)];
 }
 
-std::string_view DiffTable::columnName(size_t column) const
+std::span<const ColumnSpec> DiffTable::columns() const
 {
-    static constexpr std::string_view kNames[FirstMetric] = {"status", "changes", "fwd_name",
-        "bwd_names_base", "bwd_names_candidate", "input_dims_base", "input_dims_candidate",
-        "module_base", "module_candidate", "step_base", "step_candidate", "n_base", "n_candidate",
-        "fwd_ts_base", "fwd_ts_candidate"};
-    return column < FirstMetric ? kNames[column] : kMetricNames[column - FirstMetric];
-}
-
-bool DiffTable::isNumeric(size_t column) const
-{
-    return column >= StepBase && column < ColumnCount;
+    static const std::vector<ColumnSpec> columns = [] {
+        std::vector<ColumnSpec> out = {{"status"}, {"changes", Cell::TextOrEmpty}, {"fwd_name"},
+            {"bwd_names_base"}, {"bwd_names_candidate"}, {"input_dims_base", Cell::Json},
+            {"input_dims_candidate", Cell::Json}, {"module_base"}, {"module_candidate"},
+            {"step_base", Cell::Number}, {"step_candidate", Cell::Number}, {"n_base", Cell::Number},
+            {"n_candidate", Cell::Number}, {"fwd_ts_base", Cell::Number},
+            {"fwd_ts_candidate", Cell::Number}};
+        for (std::string_view name : kMetricNames)
+            out.push_back({name, Cell::Number});
+        return out;
+    }();
+    return columns;
 }
 
 bool DiffTable::textView(size_t row, size_t column, std::string_view &out) const
@@ -276,17 +278,6 @@ double DiffTable::number(size_t row, size_t column) const
     }
 }
 
-void DiffTable::appendJson(std::string &out, size_t row, size_t column) const
-{
-    const std::string cell = text(row, column);
-    if (cell.empty() && column != Changes)
-        out += "null";
-    else if (column == InputDimsBase || column == InputDimsCandidate || isNumeric(column))
-        out += cell; // dims: compact JSON captured from the file
-    else
-        appendJsonString(out, cell);
-}
-
 // DiffGroupTable
 
 namespace {
@@ -300,37 +291,25 @@ DiffGroupTable::DiffGroupTable(const TraceDiff &diff, DiffGrouping grouping, Dif
     , m_grouping(grouping)
     , m_keyColumns(grouping == DiffGrouping::Op ? 3 : 1)
 {
+    if (grouping == DiffGrouping::Op)
+        m_columns = {{"fwd_name", Cell::TextOrEmpty}, {"input_dims", Cell::Json},
+            {"bwd_names", Cell::TextOrEmpty}};
+    else
+        m_columns
+            = {{grouping == DiffGrouping::Module ? "module" : "module_type", Cell::TextOrEmpty}};
+    for (std::string_view name : kCountNames)
+        m_columns.push_back({name, Cell::Number});
+    for (std::string_view name : kMetricNames)
+        m_columns.push_back({name, Cell::Number});
     const auto &all = groups();
     m_order = orderRows(all.size(), order, [&](size_t i) {
         return std::pair<const DiffValues &, const DiffValues &>(all[i].base, all[i].candidate);
     });
 }
 
-size_t DiffGroupTable::columnCount() const
-{
-    return m_keyColumns + kCountColumns + kMetricColumns;
-}
-
 size_t DiffGroupTable::metricColumn(DiffMetric metric) const
 {
     return m_keyColumns + kCountColumns + kMetricOffset[size_t(metric)];
-}
-
-std::string_view DiffGroupTable::columnName(size_t column) const
-{
-    if (column < m_keyColumns) {
-        static constexpr std::string_view kOp[] = {"fwd_name", "input_dims", "bwd_names"};
-        return m_grouping == DiffGrouping::Op    ? kOp[column]
-            : m_grouping == DiffGrouping::Module ? std::string_view("module")
-                                                 : std::string_view("module_type");
-    }
-    column -= m_keyColumns;
-    return column < kCountColumns ? kCountNames[column] : kMetricNames[column - kCountColumns];
-}
-
-bool DiffGroupTable::isNumeric(size_t column) const
-{
-    return column >= m_keyColumns && column < columnCount();
 }
 
 bool DiffGroupTable::textView(size_t row, size_t column, std::string_view &out) const
@@ -379,17 +358,6 @@ double DiffGroupTable::number(size_t row, size_t column) const
     };
     return metricValue(cell.kind, value(g.baseCount, g.base), value(g.candidateCount, g.candidate))
         .value_or(kNaN);
-}
-
-void DiffGroupTable::appendJson(std::string &out, size_t row, size_t column) const
-{
-    const std::string cell = text(row, column);
-    if (cell.empty() && !(column < m_keyColumns && column != 1))
-        out += "null";
-    else if ((m_grouping == DiffGrouping::Op && column == 1) || isNumeric(column))
-        out += cell;
-    else
-        appendJsonString(out, cell);
 }
 
 } // namespace ks

@@ -44,13 +44,10 @@ public:
     explicit DiffTable(const TraceDiff &diff, DiffOrder order = DiffOrder::ByChange);
 
     size_t rowCount() const override { return m_order.size(); }
-    size_t columnCount() const override { return ColumnCount; }
-    std::string_view columnName(size_t column) const override;
-    bool isNumeric(size_t column) const override;
+    std::span<const ColumnSpec> columns() const override;
     std::string text(size_t row, size_t column) const override;
     bool textView(size_t row, size_t column, std::string_view &out) const override;
     double number(size_t row, size_t column) const override;
-    void appendJson(std::string &out, size_t row, size_t column) const override;
 
     //! The entry shown in \a row.
     const DiffEntry &entry(size_t row) const { return m_diff.entries()[m_order[row]]; }
@@ -76,13 +73,10 @@ public:
         const TraceDiff &diff, DiffGrouping grouping, DiffOrder order = DiffOrder::ByChange);
 
     size_t rowCount() const override { return m_order.size(); }
-    size_t columnCount() const override;
-    std::string_view columnName(size_t column) const override;
-    bool isNumeric(size_t column) const override;
+    std::span<const ColumnSpec> columns() const override { return m_columns; }
     std::string text(size_t row, size_t column) const override;
     bool textView(size_t row, size_t column, std::string_view &out) const override;
     double number(size_t row, size_t column) const override;
-    void appendJson(std::string &out, size_t row, size_t column) const override;
 
     const DiffGroup &group(size_t row) const { return groups()[m_order[row]]; }
     DiffGrouping grouping() const { return m_grouping; }
@@ -96,6 +90,7 @@ private:
     const TraceDiff &m_diff;
     DiffGrouping m_grouping;
     size_t m_keyColumns;
+    std::vector<ColumnSpec> m_columns; //!< the key columns depend on the grouping
     std::vector<uint32_t> m_order;
 };
 

@@ -44,19 +44,36 @@ const ModuleTimes &ModuleTable::timesOf(size_t row) const
     return m_tree.times(m_rows[row].node, m_rows[row].step);
 }
 
-std::string_view ModuleTable::columnName(size_t column) const
-{
-    static constexpr std::string_view kNames[]
-        = {"module", "name", "depth", "step", "calls", "fwd_cpu_us", "fwd_cpu_self_us",
-            "fwd_gpu_us", "fwd_gpu_self_us", "fwd_gpu_events", "bwd_gpu_us", "bwd_gpu_self_us",
-            "bwd_gpu_events", "bwd_other_gpu_us", "bwd_other_gpu_self_us", "other_gpu_us",
-            "recompute_gpu_us", "recompute_gpu_self_us", "recompute_gpu_events"};
-    return kNames[column];
-}
+namespace {
 
-bool ModuleTable::isNumeric(size_t column) const
+constexpr ColumnSpec kModuleColumns[] = {
+    {"module", Cell::Text, "Module path"},
+    {"name", Cell::Text, "Module"},
+    {"depth", Cell::Number, "Depth"},
+    {"step", Cell::Number, "Step"},
+    {"calls", Cell::Number, "Calls"},
+    {"fwd_cpu_us", Cell::Number, "Forward CPU (µs)"},
+    {"fwd_cpu_self_us", Cell::Number, "Forward CPU self (µs)"},
+    {"fwd_gpu_us", Cell::Number, "Forward GPU (µs)"},
+    {"fwd_gpu_self_us", Cell::Number, "Forward GPU self (µs)"},
+    {"fwd_gpu_events", Cell::Number, "Forward GPU events"},
+    {"bwd_gpu_us", Cell::Number, "Backward GPU (µs)"},
+    {"bwd_gpu_self_us", Cell::Number, "Backward GPU self (µs)"},
+    {"bwd_gpu_events", Cell::Number, "Backward GPU events"},
+    {"bwd_other_gpu_us", Cell::Number, "Backward other GPU (µs)"},
+    {"bwd_other_gpu_self_us", Cell::Number, "Backward other GPU self (µs)"},
+    {"other_gpu_us", Cell::Number, "Other GPU (µs)"},
+    {"recompute_gpu_us", Cell::Number, "Recompute GPU (µs)"},
+    {"recompute_gpu_self_us", Cell::Number, "Recompute GPU self (µs)"},
+    {"recompute_gpu_events", Cell::Number, "Recompute GPU events"},
+};
+static_assert(std::size(kModuleColumns) == ModuleTable::ColumnCount);
+
+} // namespace
+
+std::span<const ColumnSpec> ModuleTable::columns() const
 {
-    return column != Module && column != Name;
+    return kModuleColumns;
 }
 
 bool ModuleTable::textView(size_t row, size_t column, std::string_view &out) const
@@ -165,17 +182,6 @@ double ModuleTable::number(size_t row, size_t column) const
     default:
         return kNaN;
     }
-}
-
-void ModuleTable::appendJson(std::string &out, size_t row, size_t column) const
-{
-    const std::string cell = text(row, column);
-    if (cell.empty())
-        out += "null";
-    else if (isNumeric(column))
-        out += cell;
-    else
-        appendJsonString(out, cell);
 }
 
 } // namespace ks

@@ -50,13 +50,10 @@ public:
     ModuleTable(const ModuleTree &tree, int64_t stepNumber);
 
     size_t rowCount() const override { return m_rows.size(); }
-    size_t columnCount() const override { return ColumnCount; }
-    std::string_view columnName(size_t column) const override;
-    bool isNumeric(size_t column) const override;
+    std::span<const ColumnSpec> columns() const override;
     std::string text(size_t row, size_t column) const override;
     bool textView(size_t row, size_t column, std::string_view &out) const override;
     double number(size_t row, size_t column) const override;
-    void appendJson(std::string &out, size_t row, size_t column) const override;
 
     const ModuleTree &tree() const { return m_tree; }
     //! The module node of \a row.

@@ -52,19 +52,38 @@ PairGroupTable::PairGroupTable(const OpGraph &graph)
     }
 }
 
-std::string_view PairGroupTable::columnName(size_t column) const
-{
-    static constexpr std::string_view kNames[] = {"fwd_name", "input_dims", "count", "link",
-        "bwd_names", "fwd_dur_total", "fwd_dur_mean", "fwd_dur_max", "bwd_dur_total",
-        "bwd_dur_mean", "bwd_dur_max", "fwd_gpu_us_total", "fwd_gpu_us_mean", "fwd_gpu_us_max",
-        "bwd_gpu_us_total", "bwd_gpu_us_mean", "bwd_gpu_us_max", "fwd_gpu_events", "bwd_gpu_events",
-        "recompute_gpu_us_total", "recomputed_gpu_us_total"};
-    return kNames[column];
-}
+namespace {
 
-bool PairGroupTable::isNumeric(size_t column) const
+constexpr ColumnSpec kGroupColumns[] = {
+    {"fwd_name", Cell::Text, "Forward op"},
+    {"input_dims", Cell::Json, "Input dims"},
+    {"count", Cell::Number, "Count"},
+    {"link", Cell::Text, "Link"},
+    {"bwd_names", Cell::Text, "Backward nodes"},
+    {"fwd_dur_total", Cell::Number, "Forward dur total (µs)"},
+    {"fwd_dur_mean", Cell::Number, "Forward dur mean (µs)"},
+    {"fwd_dur_max", Cell::Number, "Forward dur max (µs)"},
+    {"bwd_dur_total", Cell::Number, "Backward dur total (µs)"},
+    {"bwd_dur_mean", Cell::Number, "Backward dur mean (µs)"},
+    {"bwd_dur_max", Cell::Number, "Backward dur max (µs)"},
+    {"fwd_gpu_us_total", Cell::Number, "Forward GPU total (µs)"},
+    {"fwd_gpu_us_mean", Cell::Number, "Forward GPU mean (µs)"},
+    {"fwd_gpu_us_max", Cell::Number, "Forward GPU max (µs)"},
+    {"bwd_gpu_us_total", Cell::Number, "Backward GPU total (µs)"},
+    {"bwd_gpu_us_mean", Cell::Number, "Backward GPU mean (µs)"},
+    {"bwd_gpu_us_max", Cell::Number, "Backward GPU max (µs)"},
+    {"fwd_gpu_events", Cell::Number, "Forward GPU events"},
+    {"bwd_gpu_events", Cell::Number, "Backward GPU events"},
+    {"recompute_gpu_us_total", Cell::Number, "Recompute GPU total (µs)"},
+    {"recomputed_gpu_us_total", Cell::Number, "Re-run GPU total (µs)"},
+};
+static_assert(std::size(kGroupColumns) == PairGroupTable::ColumnCount);
+
+} // namespace
+
+std::span<const ColumnSpec> PairGroupTable::columns() const
 {
-    return column >= Count && column != Link && column != BwdNames;
+    return kGroupColumns;
 }
 
 TimeNs PairGroupTable::value(const Group &g, size_t column) const
@@ -148,17 +167,6 @@ double PairGroupTable::number(size_t row, size_t column) const
     if (column == BwdGpuEvents)
         return double(g.bwdGpuEvents);
     return double(value(g, column));
-}
-
-void PairGroupTable::appendJson(std::string &out, size_t row, size_t column) const
-{
-    const std::string cell = text(row, column);
-    if (cell.empty())
-        out += "null";
-    else if (column == InputDims || isNumeric(column))
-        out += cell;
-    else
-        appendJsonString(out, cell);
 }
 
 } // namespace ks

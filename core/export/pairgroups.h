@@ -55,12 +55,9 @@ public:
     explicit PairGroupTable(const OpGraph &graph);
 
     size_t rowCount() const override { return m_groups.size(); }
-    size_t columnCount() const override { return ColumnCount; }
-    std::string_view columnName(size_t column) const override;
-    bool isNumeric(size_t column) const override;
+    std::span<const ColumnSpec> columns() const override;
     std::string text(size_t row, size_t column) const override;
     double number(size_t row, size_t column) const override;
-    void appendJson(std::string &out, size_t row, size_t column) const override;
 
     const std::vector<Group> &groups() const { return m_groups; }
     //! The group holding pair row \a pairRow.

@@ -17,16 +17,51 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-//! A pid/tid as a JSON value: a number when the file wrote an integer, else a string.
-void appendIdJson(std::string &out, std::string_view written)
-{
-    int64_t v;
-    if (!written.empty() && parseInteger(written, v) && written.find('.') == std::string_view::npos
-        && written.front() != ' ')
-        out += std::to_string(v);
-    else
-        appendJsonString(out, written);
-}
+constexpr ColumnSpec kPairColumns[] = {
+    {"fwd_name", Cell::Text, "Forward op"},
+    {"fwd_pid", Cell::Id, "Forward pid"},
+    {"fwd_tid", Cell::Id, "Forward tid"},
+    {"fwd_ts", Cell::Number, "Forward ts (µs)"},
+    {"fwd_dur", Cell::Number, "Forward dur (µs)"},
+    {"input_dims", Cell::Json, "Input dims"},
+    {"sequence_numbers", Cell::NumberList, "Sequence numbers"},
+    {"link", Cell::Text, "Link"},
+    {"bwd_names", Cell::Text, "Backward nodes"},
+    {"bwd_pid", Cell::Id, "Backward pid"},
+    {"bwd_tid", Cell::Id, "Backward tid"},
+    {"bwd_ts", Cell::Number, "Backward ts (µs)"},
+    {"bwd_dur", Cell::Number, "Backward dur (µs)"},
+    {"fwd_gpu_events", Cell::Number, "Forward GPU events"},
+    {"fwd_gpu_us", Cell::Number, "Forward GPU (µs)"},
+    {"bwd_gpu_events", Cell::Number, "Backward GPU events"},
+    {"bwd_gpu_us", Cell::Number, "Backward GPU (µs)"},
+    {"step", Cell::Number, "Step"},
+    {"module", Cell::Text, "Module"},
+    {"recompute_gpu_events", Cell::Number, "Recompute GPU events"},
+    {"recompute_gpu_us", Cell::Number, "Recompute GPU (µs)"},
+    {"recomputed_gpu_us", Cell::Number, "Re-run GPU (µs)"},
+};
+static_assert(std::size(kPairColumns) == PairTable::ColumnCount);
+
+constexpr ColumnSpec kKernelColumns[] = {
+    {"name", Cell::Text, "GPU event"},
+    {"kind", Cell::Text, "Kind"},
+    {"device", Cell::NumberId, "Device"},
+    {"stream", Cell::NumberId, "Stream"},
+    {"ts", Cell::Number, "ts (µs)"},
+    {"dur", Cell::Number, "Duration (µs)"},
+    {"correlation", Cell::Number, "Correlation"},
+    {"launch_name", Cell::Text, "Launch"},
+    {"launch_ts", Cell::Number, "Launch ts (µs)"},
+    {"op_name", Cell::Text, "Launching op"},
+    {"op_ts", Cell::Number, "Op ts (µs)"},
+    {"side", Cell::Text, "Side"},
+    {"pair_fwd_name", Cell::Text, "Pair (forward op)"},
+    {"pair_fwd_ts", Cell::Number, "Pair ts (µs)"},
+    {"step", Cell::Number, "Step"},
+    {"communication", Cell::Number, "Communication"},
+};
+static_assert(std::size(kKernelColumns) == KernelTable::ColumnCount);
 
 } // namespace
 
@@ -66,34 +101,9 @@ PairTable::PairTable(const OpGraph &graph)
     }
 }
 
-std::string_view PairTable::columnName(size_t column) const
+std::span<const ColumnSpec> PairTable::columns() const
 {
-    static constexpr std::string_view kNames[] = {"fwd_name", "fwd_pid", "fwd_tid", "fwd_ts",
-        "fwd_dur", "input_dims", "sequence_numbers", "link", "bwd_names", "bwd_pid", "bwd_tid",
-        "bwd_ts", "bwd_dur", "fwd_gpu_events", "fwd_gpu_us", "bwd_gpu_events", "bwd_gpu_us", "step",
-        "module", "recompute_gpu_events", "recompute_gpu_us", "recomputed_gpu_us"};
-    return kNames[column];
-}
-
-bool PairTable::isNumeric(size_t column) const
-{
-    switch (column) {
-    case FwdTs:
-    case FwdDur:
-    case BwdTs:
-    case BwdDur:
-    case FwdGpuEvents:
-    case FwdGpuUs:
-    case BwdGpuEvents:
-    case BwdGpuUs:
-    case Step:
-    case RecomputeGpuEvents:
-    case RecomputeGpuUs:
-    case RecomputedGpuUs:
-        return true;
-    default:
-        return false;
-    }
+    return kPairColumns;
 }
 
 SliceId PairTable::firstNode(const PairRow &row) const
@@ -208,11 +218,6 @@ bool PairTable::textView(size_t r, size_t column, std::string_view &out) const
     }
 }
 
-bool PairTable::sortsByNumber(size_t column) const
-{
-    return isNumeric(column) || column == SequenceNumbers;
-}
-
 double PairTable::number(size_t r, size_t column) const
 {
     const PairRow &row = m_graph.rows()[r];
@@ -257,50 +262,19 @@ double PairTable::number(size_t r, size_t column) const
 
 void PairTable::appendJson(std::string &out, size_t r, size_t column) const
 {
-    const PairRow &row = m_graph.rows()[r];
+    if (column != BwdNames)
+        return Table::appendJson(out, r, column);
+    // One string per node: a name may hold the ';' that joins them in CSV.
     const TraceModel &m = m_graph.model();
-    const std::string cell = text(r, column);
-    switch (column) {
-    case FwdPid:
-    case FwdTid:
-    case BwdPid:
-    case BwdTid:
-        if (cell.empty())
-            out += "null";
-        else
-            appendIdJson(out, cell);
-        return;
-    case InputDims:
-        // Already compact JSON captured from the file.
-        out += cell.empty() ? std::string("null") : cell;
-        return;
-    case SequenceNumbers:
-        out += '[';
-        for (char c : cell)
-            out += c == ';' ? ',' : c;
-        out += ']';
-        return;
-    case BwdNames: {
-        out += '[';
-        bool first = true;
-        for (uint32_t i : m_graph.nodesOf(row)) {
-            if (!first)
-                out += ',';
-            first = false;
-            appendJsonString(out, m.sliceName(m_graph.nodes()[i].node));
-        }
-        out += ']';
-        return;
+    out += '[';
+    bool first = true;
+    for (uint32_t i : m_graph.nodesOf(m_graph.rows()[r])) {
+        if (!first)
+            out += ',';
+        first = false;
+        appendJsonString(out, m.sliceName(m_graph.nodes()[i].node));
     }
-    default:
-        break;
-    }
-    if (cell.empty())
-        out += "null";
-    else if (isNumeric(column))
-        out += cell;
-    else
-        appendJsonString(out, cell);
+    out += ']';
 }
 
 KernelTable::KernelTable(const OpGraph &graph)
@@ -308,31 +282,9 @@ KernelTable::KernelTable(const OpGraph &graph)
 {
 }
 
-std::string_view KernelTable::columnName(size_t column) const
+std::span<const ColumnSpec> KernelTable::columns() const
 {
-    static constexpr std::string_view kNames[] = {"name", "kind", "device", "stream", "ts", "dur",
-        "correlation", "launch_name", "launch_ts", "op_name", "op_ts", "side", "pair_fwd_name",
-        "pair_fwd_ts", "step", "communication"};
-    return kNames[column];
-}
-
-bool KernelTable::isNumeric(size_t column) const
-{
-    switch (column) {
-    case Device:
-    case Stream:
-    case Ts:
-    case Dur:
-    case Correlation:
-    case LaunchTs:
-    case OpTs:
-    case PairFwdTs:
-    case Step:
-    case Communication:
-        return true;
-    default:
-        return false;
-    }
+    return kKernelColumns;
 }
 
 std::string KernelTable::text(size_t r, size_t column) const
@@ -390,26 +342,6 @@ std::string KernelTable::text(size_t r, size_t column) const
         return isCommunication(m.sliceName(g)) ? "1" : "0";
     }
     return {};
-}
-
-double KernelTable::number(size_t r, size_t column) const
-{
-    const std::string cell = text(r, column);
-    double v;
-    return !cell.empty() && parseDouble(cell, v) ? v : kNaN;
-}
-
-void KernelTable::appendJson(std::string &out, size_t r, size_t column) const
-{
-    const std::string cell = text(r, column);
-    if (cell.empty())
-        out += "null";
-    else if (isNumeric(column) && column != Device && column != Stream)
-        out += cell;
-    else if (column == Device || column == Stream)
-        appendIdJson(out, cell);
-    else
-        appendJsonString(out, cell);
 }
 
 } // namespace ks

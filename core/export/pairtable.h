@@ -42,12 +42,9 @@ public:
     explicit PairTable(const OpGraph &graph);
 
     size_t rowCount() const override { return m_graph.rows().size(); }
-    size_t columnCount() const override { return ColumnCount; }
-    std::string_view columnName(size_t column) const override;
-    bool isNumeric(size_t column) const override;
+    std::span<const ColumnSpec> columns() const override;
     std::string text(size_t row, size_t column) const override;
     bool textView(size_t row, size_t column, std::string_view &out) const override;
-    bool sortsByNumber(size_t column) const override;
     double number(size_t row, size_t column) const override;
     void appendJson(std::string &out, size_t row, size_t column) const override;
 
@@ -89,12 +86,8 @@ public:
     explicit KernelTable(const OpGraph &graph);
 
     size_t rowCount() const override { return m_graph.gpuEvents().size(); }
-    size_t columnCount() const override { return ColumnCount; }
-    std::string_view columnName(size_t column) const override;
-    bool isNumeric(size_t column) const override;
+    std::span<const ColumnSpec> columns() const override;
     std::string text(size_t row, size_t column) const override;
-    double number(size_t row, size_t column) const override;
-    void appendJson(std::string &out, size_t row, size_t column) const override;
 
 private:
     const OpGraph &m_graph;

@@ -2,9 +2,72 @@
 #include "export/table.h"
 
 #include "base/jsonwrite.h"
+#include "base/numbertext.h"
 #include "export/atomicfile.h"
 
+#include <limits>
+
 namespace ks {
+
+std::string_view Table::columnTitle(size_t column) const
+{
+    const ColumnSpec &c = columns()[column];
+    return c.title.empty() ? c.name : c.title;
+}
+
+bool Table::isNumeric(size_t column) const
+{
+    const Cell cell = columns()[column].cell;
+    return cell == Cell::Number || cell == Cell::NumberId;
+}
+
+bool Table::sortsByNumber(size_t column) const
+{
+    return isNumeric(column) || columns()[column].cell == Cell::NumberList;
+}
+
+double Table::number(size_t row, size_t column) const
+{
+    const std::string cell = text(row, column);
+    double v;
+    return !cell.empty() && parseDouble(cell, v) ? v : std::numeric_limits<double>::quiet_NaN();
+}
+
+void Table::appendJson(std::string &out, size_t row, size_t column) const
+{
+    const std::string cell = text(row, column);
+    const Cell kind = columns()[column].cell;
+    if (kind == Cell::NumberList) {
+        out += '[';
+        for (char c : cell)
+            out += c == ';' ? ',' : c;
+        out += ']';
+        return;
+    }
+    if (cell.empty()) {
+        out += kind == Cell::TextOrEmpty ? "\"\"" : "null";
+        return;
+    }
+    switch (kind) {
+    case Cell::Number:
+    case Cell::Json:
+        out += cell;
+        return;
+    case Cell::Id:
+    case Cell::NumberId: {
+        // A pid/tid written as an integer stays a number; "stream 7" or "Spans" stay strings.
+        int64_t v;
+        if (parseInteger(cell, v) && cell.find('.') == std::string::npos && cell.front() != ' ')
+            out += std::to_string(v);
+        else
+            appendJsonString(out, cell);
+        return;
+    }
+    default:
+        appendJsonString(out, cell);
+        return;
+    }
+}
 
 void appendCsvField(std::string &out, std::string_view field)
 {

@@ -9,19 +9,43 @@
 
 namespace ks {
 
+//! What a column's cells are: how JSON writes them, how views sort and align them.
+enum class Cell : uint8_t {
+    Text, //!< a string; null when empty
+    TextOrEmpty, //!< a string, "" when empty
+    Number, //!< a number, written as its text; null when empty; sorts numerically
+    Json, //!< JSON text captured from the file (input dims), written as is; null when empty
+    Id, //!< a pid/tid as written: a number when it is an integer, else a string
+    NumberId, //!< the same, sorting numerically (device, stream)
+    NumberList, //!< ';'-separated numbers, written as a JSON array; sorts numerically
+};
+
+//! One column: its export name (CSV header, JSON key), kind, and the header a person reads.
+struct ColumnSpec {
+    std::string_view name;
+    Cell cell = Cell::Text;
+    std::string_view title = {}; //!< empty: the export name
+};
+
 /*!
- * A table the exports and the UI share: fixed columns, rows addressed by index. Each cell can
- * append itself as CSV text or as a JSON value, and gives a sort key, so that a file exported
- * from the window matches the headless export column for column.
+ * A table the exports and the UI share: fixed columns (ColumnSpec), rows addressed by index.
+ * Each cell can append itself as CSV text or as a JSON value, and gives a sort key, so that a file
+ * exported from the window matches the headless export column for column.
  */
 class Table {
 public:
     virtual ~Table() = default;
     virtual size_t rowCount() const = 0;
-    virtual size_t columnCount() const = 0;
-    virtual std::string_view columnName(size_t column) const = 0;
-    //! True when the column sorts numerically (and is right-aligned in views).
-    virtual bool isNumeric(size_t column) const = 0;
+    virtual std::span<const ColumnSpec> columns() const = 0;
+
+    size_t columnCount() const { return columns().size(); }
+    std::string_view columnName(size_t column) const { return columns()[column].name; }
+    std::string_view columnTitle(size_t column) const;
+    //! True when the column holds numbers (right-aligned in views).
+    bool isNumeric(size_t column) const;
+    //! True when the column sorts by number() (numeric columns, and lists of numbers).
+    bool sortsByNumber(size_t column) const;
+
     //! The cell as CSV shows it, unquoted; empty for no value.
     virtual std::string text(size_t row, size_t column) const = 0;
     /*!
@@ -33,12 +57,11 @@ public:
     {
         return false;
     }
-    //! True when the column sorts by number() (numeric columns, and a few text ones).
-    virtual bool sortsByNumber(size_t column) const { return isNumeric(column); }
-    //! Numeric sort key of a column that sortsByNumber(); NaN when the cell is empty.
-    virtual double number(size_t row, size_t column) const = 0;
-    //! Appends the cell as a JSON value (null when empty).
-    virtual void appendJson(std::string &out, size_t row, size_t column) const = 0;
+    //! Numeric sort key of a column that sortsByNumber(); NaN when the cell is empty. By
+    //! default the cell's text read as a number (tables compute it directly where it is hot).
+    virtual double number(size_t row, size_t column) const;
+    //! Appends the cell as a JSON value, as its column's Cell kind says.
+    virtual void appendJson(std::string &out, size_t row, size_t column) const;
 };
 
 //! Appends \a field to a CSV line, quoted as RFC 4180 requires, always valid UTF-8.
