@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "backgroundtask.h"
 #include "export/table.h"
+#include "tablerows.h"
 
 #include <QAbstractTableModel>
-#include <QFutureWatcher>
-#include <QRegularExpression>
 
 #include <functional>
 #include <memory>
@@ -16,8 +16,9 @@ namespace ks {
 /*!
  * A QAbstractTableModel over a core Table (pairs, pair groups, kernels). Sorting and filtering
  * happen here on an index vector rather than through QSortFilterProxyModel: sort keys are
- * computed once per column, and filtering large tables runs on a worker thread so typing never
- * blocks the window (a newer filter makes an older, unfinished one stale).
+ * computed once per column. Tables over kSyncRows rows are filtered and sorted on a worker
+ * (BackgroundTask) so typing never blocks the window; a newer filter or sort supersedes the one
+ * in flight, and a closing tab stops and waits for it.
  */
 class TableModel : public QAbstractTableModel {
     Q_OBJECT
@@ -38,23 +39,22 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     void sort(int column, Qt::SortOrder order) override;
 
+    using RowPredicate = RowQuery::Predicate;
     /*!
      * Keeps only rows whose filter columns contain \a text (case-insensitive), or match it as a
-     * regular expression when \a regex is set. Tables over kSyncFilterRows are filtered on a
-     * worker thread; filterApplied() is emitted when the rows changed.
+     * regular expression when \a regex is set, and that \a keep keeps. filterApplied() is
+     * emitted when the rows changed.
      */
-    //! A row predicate applied with the text filter (null: every row); runs on the worker
-    //! thread too, so it must only read immutable data.
-    using RowPredicate = std::function<bool(uint32_t row)>;
     void setFilter(const QString &text, bool regex, RowPredicate keep = {});
-    bool filterPending() const { return m_pending > 0; }
+    //! True while a filter or sort runs on the worker.
+    bool filterPending() const { return m_task.pending(); }
     //! Table rows in view order (current filter and sort), for exports.
     const std::vector<uint32_t> &visibleRows() const { return m_rows; }
     //! View row of table row \a sourceRow, or -1 when filtered out.
     int viewRowOf(uint32_t sourceRow) const;
     uint32_t sourceRow(int viewRow) const { return m_rows[size_t(viewRow)]; }
 
-    static constexpr size_t kSyncFilterRows = 20000;
+    static constexpr size_t kSyncRows = 20000;
 
     /*!
      * Extra roles per table row (colours for BackgroundRole / ForegroundRole, …): \a provider
@@ -69,19 +69,17 @@ signals:
     void filterApplied();
 
 private:
-    std::vector<uint32_t> filtered(const QString &text, bool regex, const RowPredicate &keep) const;
+    //! Arranges the rows for m_query: at once for small tables, else on the worker.
+    void arrange();
     void applyRows(std::vector<uint32_t> rows);
-    void sortRows(std::vector<uint32_t> &rows) const;
 
     std::shared_ptr<const Table> m_table;
     std::function<QVariant(uint32_t, int)> m_rowRoles;
     std::vector<size_t> m_filterColumns;
+    RowQuery m_query;
     std::vector<uint32_t> m_rows;
     std::vector<int> m_viewRowOf;
-    int m_sortColumn = -1;
-    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
-    uint64_t m_generation = 0;
-    int m_pending = 0;
+    BackgroundTask<std::vector<uint32_t>> m_task {this};
 };
 
 } // namespace ks

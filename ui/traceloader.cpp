@@ -29,7 +29,17 @@ void TraceLoader::start()
         LoadOptions options;
         options.cancel = &m_cancel;
         options.progress = [this](int permille) { m_permille = permille; };
-        m_result = openTrace(m_path.toStdString(), options);
+        // Nothing may escape the thread (that would be std::terminate): the core reports memory
+        // exhaustion itself; anything else it did not foresee becomes a failure too.
+        try {
+            m_result = openTrace(m_path.toStdString(), options);
+        } catch (const std::bad_alloc &) {
+            m_result = {};
+            m_result.error = m_path.toStdString() + ": not enough memory to load this trace";
+        } catch (const std::exception &e) {
+            m_result = {};
+            m_result.error = m_path.toStdString() + ": " + e.what();
+        }
         m_done = true;
     });
 }

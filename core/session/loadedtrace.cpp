@@ -2,6 +2,7 @@
 #include "session/loadedtrace.h"
 
 #include <chrono>
+#include <new>
 
 namespace ks {
 
@@ -15,7 +16,15 @@ OpenResult link(LoadResult loaded, std::chrono::steady_clock::time_point started
         return out;
     auto trace = std::make_shared<LoadedTrace>();
     trace->model = std::move(loaded.model);
-    trace->graph = OpGraph::build(*trace->model);
+    try {
+        trace->graph = OpGraph::build(*trace->model);
+    } catch (const std::bad_alloc &) {
+        // The model fit, its links did not: a clean failure, not std::terminate.
+        out.status = LoadResult::Status::Failed;
+        out.error = trace->model->path + ": byte " + std::to_string(trace->model->textSize)
+            + ": not enough memory to link this trace";
+        return out;
+    }
     trace->seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out.trace = std::move(trace);

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPointer>
+#include <QtConcurrent>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace ks {
+
+/*!
+ * The one idiom for work off the UI thread (Hotspot's JobTracker, RenderDoc's AsyncInvoke):
+ *
+ *  - run(work, done): work(stop) runs on the thread pool. It must capture values only (shared
+ *    pointers to frozen data, copies of parameters), never the object that started it, and may
+ *    return early once stop is set.
+ *  - done(result) then runs on the context's thread, but only if this task still exists and no
+ *    later run() superseded the work: a filter typed after another makes the older result stale,
+ *    and it is dropped rather than applied.
+ *  - When the task goes (its owner closes), it sets stop on everything still running and waits
+ *    for it, so no worker outlives the data of its owner.
+ */
+template<typename Result> class BackgroundTask {
+public:
+    using Work = std::function<Result(const std::atomic<bool> &stop)>;
+    using Done = std::function<void(Result)>;
+
+    //! \a context: the object whose thread runs done(); usually the owner.
+    explicit BackgroundTask(QObject *context)
+        : m_context(context)
+        , m_alive(std::make_shared<bool>(true))
+    {
+    }
+    BackgroundTask(const BackgroundTask &) = delete;
+    BackgroundTask &operator=(const BackgroundTask &) = delete;
+    ~BackgroundTask()
+    {
+        *m_alive = false;
+        for (Running &r : m_running) {
+            r.stop->store(true);
+            r.future.waitForFinished();
+        }
+    }
+
+    void run(Work work, Done done)
+    {
+        prune();
+        for (Running &r : m_running)
+            r.stop->store(true); // superseded: let it stop early
+        const uint64_t generation = ++m_generation;
+        auto stop = std::make_shared<std::atomic<bool>>(false);
+        QFuture<Result> future
+            = QtConcurrent::run([work = std::move(work), stop] { return work(*stop); });
+        m_running.push_back({future, stop});
+        auto *watcher = new QFutureWatcher<Result>(m_context);
+        std::weak_ptr<bool> alive = m_alive;
+        QObject::connect(watcher, &QFutureWatcherBase::finished, m_context,
+            [this, watcher, generation, alive, done = std::move(done)] {
+                watcher->deleteLater();
+                const auto owner = alive.lock();
+                if (!owner || !*owner || generation != m_generation)
+                    return;
+                done(watcher->result());
+            });
+        watcher->setFuture(future);
+    }
+
+    //! Drops the result of the work in flight (it is stopped and its done() never runs).
+    void cancel()
+    {
+        ++m_generation;
+        for (Running &r : m_running)
+            r.stop->store(true);
+    }
+
+    //! True while the latest work has not delivered its result.
+    bool pending() const
+    {
+        return !m_running.empty() && !m_running.back().future.isFinished()
+            && !m_running.back().stop->load();
+    }
+
+private:
+    struct Running {
+        QFuture<Result> future;
+        std::shared_ptr<std::atomic<bool>> stop;
+    };
+    void prune()
+    {
+        std::erase_if(m_running, [](const Running &r) { return r.future.isFinished(); });
+    }
+
+    QObject *m_context;
+    std::shared_ptr<bool> m_alive;
+    uint64_t m_generation = 0;
+    std::vector<Running> m_running;
+};
+
+} // namespace ks
