@@ -65,6 +65,7 @@ public:
                 const auto owner = alive.lock();
                 if (!owner || !*owner || generation != m_generation)
                     return;
+                m_settled = generation;
                 done(watcher->result());
             });
         watcher->setFuture(future);
@@ -73,17 +74,13 @@ public:
     //! Drops the result of the work in flight (it is stopped and its done() never runs).
     void cancel()
     {
-        ++m_generation;
+        m_settled = ++m_generation;
         for (Running &r : m_running)
             r.stop->store(true);
     }
 
-    //! True while the latest work has not delivered its result.
-    bool pending() const
-    {
-        return !m_running.empty() && !m_running.back().future.isFinished()
-            && !m_running.back().stop->load();
-    }
+    //! True from run() until the latest work's result is delivered (or cancelled).
+    bool pending() const { return m_settled != m_generation; }
 
 private:
     struct Running {
@@ -97,7 +94,8 @@ private:
 
     QObject *m_context;
     std::shared_ptr<bool> m_alive;
-    uint64_t m_generation = 0;
+    uint64_t m_generation = 0; //!< of the latest run()
+    uint64_t m_settled = 0; //!< the generation last delivered or cancelled
     std::vector<Running> m_running;
 };
 

@@ -39,21 +39,12 @@ QColor changeColor(double delta, double base)
 
 } // namespace
 
-ComparisonView::ComparisonView(std::shared_ptr<const LoadedTrace> base,
-    std::shared_ptr<const LoadedTrace> candidate,
-    const DiffOptions &options,
-    QWidget *parent)
+ComparisonView::ComparisonView(
+    std::shared_ptr<ComparedTraces> compared, const DiffOptions &options, QWidget *parent)
     : QWidget(parent)
-    , m_base(std::move(base))
-    , m_candidate(std::move(candidate))
     , m_options(options)
+    , m_compared(std::move(compared))
 {
-    std::string error;
-    m_compared = ComparedTraces::make(m_base, m_candidate, m_options, error);
-    m_error = QString::fromStdString(error);
-    if (!m_compared)
-        return;
-
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildToolbar());
@@ -73,8 +64,8 @@ ComparisonView::ComparisonView(std::shared_ptr<const LoadedTrace> base,
     auto *tl = new QVBoxLayout(m_timelines);
     tl->setContentsMargins(0, 0, 0, 0);
     tl->setSpacing(0);
-    m_baseSelection = new SelectionController(m_base, this);
-    m_candidateSelection = new SelectionController(m_candidate, this);
+    m_baseSelection = new SelectionController(m_compared->base, this);
+    m_candidateSelection = new SelectionController(m_compared->candidate, this);
     m_baseTimeline = new TimelineView(m_baseSelection, m_timelines);
     m_candidateTimeline = new TimelineView(m_candidateSelection, m_timelines);
     auto caption = [&](const QString &text) {
@@ -83,9 +74,9 @@ ComparisonView::ComparisonView(std::shared_ptr<const LoadedTrace> base,
             QStringLiteral("font-weight: bold; padding: 2px 6px; background: palette(button);"));
         return label;
     };
-    tl->addWidget(caption(tr("Base: %1").arg(fileName(*m_base))));
+    tl->addWidget(caption(tr("Base: %1").arg(fileName(*m_compared->base))));
     tl->addWidget(m_baseTimeline, 1);
-    tl->addWidget(caption(tr("Candidate: %1").arg(fileName(*m_candidate))));
+    tl->addWidget(caption(tr("Candidate: %1").arg(fileName(*m_compared->candidate))));
     tl->addWidget(m_candidateTimeline, 1);
     splitter->addWidget(m_table);
     splitter->addWidget(m_timelines);
@@ -115,7 +106,7 @@ QWidget *ComparisonView::buildToolbar()
     m_stepBox->setObjectName(QStringLiteral("diffSteps"));
     m_stepBox->addItem(tr("Steps by position"));
     m_stepBox->addItem(tr("Mean over steps"));
-    for (const ProfilerStep &s : m_base->graph->steps())
+    for (const ProfilerStep &s : m_compared->base->graph->steps())
         m_stepBox->addItem(
             tr("ProfilerStep#%1 of each").arg(s.number), QVariant::fromValue<qlonglong>(s.number));
     m_stepBox->setCurrentIndex(m_options.meanOverSteps ? 1 : 0);
@@ -148,14 +139,24 @@ QWidget *ComparisonView::buildToolbar()
 
 void ComparisonView::recompare()
 {
-    std::string error;
-    auto compared = ComparedTraces::make(m_base, m_candidate, m_options, error);
-    if (!compared) {
-        m_summary->setText(QString::fromStdString(error));
-        return;
-    }
-    m_compared = std::move(compared);
-    rebuildModel();
+    m_summary->setText(tr("Comparing…"));
+    m_recompare.run(
+        [base = m_compared->base, candidate = m_compared->candidate, options = m_options](
+            const std::atomic<bool> &) {
+            Recompared r;
+            r.compared = ComparedTraces::make(base, candidate, options, r.error);
+            return r;
+        },
+        [this](Recompared r) {
+            if (!r.compared) {
+                m_summary->setText(QString::fromStdString(r.error));
+                return;
+            }
+            // The old table model refers to the old diff: it goes first (rebuildModel).
+            const auto previous = std::move(m_compared);
+            m_compared = std::move(r.compared);
+            rebuildModel();
+        });
 }
 
 void ComparisonView::setGrouping(Grouping grouping)
@@ -280,8 +281,8 @@ void ComparisonView::selectRow(int viewRow)
         }
         return side;
     };
-    const Side b = sideOf(*m_base, e.base);
-    const Side c = sideOf(*m_candidate, e.candidate);
+    const Side b = sideOf(*m_compared->base, e.base);
+    const Side c = sideOf(*m_compared->candidate, e.candidate);
     m_baseSelection->select(b.slice);
     m_candidateSelection->select(c.slice);
     // The same span on both: the two pairs line up under each other.
@@ -290,10 +291,11 @@ void ComparisonView::selectRow(int viewRow)
             * 1.1
         + 1000;
     if (b.slice != kNoSlice)
-        m_baseTimeline->setRange(double(b.from - m_base->model->minTime) - span * 0.05, span);
+        m_baseTimeline->setRange(
+            double(b.from - m_compared->base->model->minTime) - span * 0.05, span);
     if (c.slice != kNoSlice)
         m_candidateTimeline->setRange(
-            double(c.from - m_candidate->model->minTime) - span * 0.05, span);
+            double(c.from - m_compared->candidate->model->minTime) - span * 0.05, span);
 }
 
 } // namespace ks

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "backgroundtask.h"
 #include "session/comparedtraces.h"
 
 #include <QWidget>
@@ -29,15 +30,11 @@ class ComparisonView : public QWidget {
 public:
     enum Grouping { Pairs, ByOp, ByModule, ByModuleType };
 
-    ComparisonView(std::shared_ptr<const LoadedTrace> base,
-        std::shared_ptr<const LoadedTrace> candidate,
-        const DiffOptions &options,
-        QWidget *parent = nullptr);
+    //! Shows \a compared, made with \a options (ComparedTraces::make, off the UI thread).
+    ComparisonView(
+        std::shared_ptr<ComparedTraces> compared, const DiffOptions &options, QWidget *parent);
     ~ComparisonView() override;
 
-    //! False when the options named a step that a trace lacks (see error()).
-    bool isValid() const { return m_compared != nullptr; }
-    const QString &error() const { return m_error; }
     const TraceDiff &diff() const { return *m_compared->diff; }
 
     void setGrouping(Grouping grouping);
@@ -58,11 +55,13 @@ private:
     void recompare();
     QWidget *buildToolbar();
 
-    std::shared_ptr<const LoadedTrace> m_base;
-    std::shared_ptr<const LoadedTrace> m_candidate;
     DiffOptions m_options;
     std::shared_ptr<ComparedTraces> m_compared;
-    QString m_error;
+    struct Recompared {
+        std::shared_ptr<ComparedTraces> compared;
+        std::string error;
+    };
+    BackgroundTask<Recompared> m_recompare {this}; //!< another step chosen: compare again
     Grouping m_grouping = Pairs;
 
     QComboBox *m_groupingBox = nullptr;

@@ -76,6 +76,17 @@ QTreeWidgetItem *DetailsPanel::addLink(
     return item;
 }
 
+void DetailsPanel::showArgs(
+    QTreeWidgetItem *section, const EventDetails &details, const std::string &error)
+{
+    if (!error.empty()) {
+        new QTreeWidgetItem(section, {tr("unavailable"), QString::fromStdString(error)});
+        return;
+    }
+    for (const auto &[key, value] : details.args)
+        new QTreeWidgetItem(section, {qs(key), qs(value)});
+}
+
 void DetailsPanel::showCheckpointing(SliceId s)
 {
     const OpGraph &g = *m_selection->trace().graph;
@@ -121,6 +132,7 @@ void DetailsPanel::showCheckpointing(SliceId s)
 
 void DetailsPanel::showSlice(SliceId s)
 {
+    m_argsRead.cancel();
     clear();
     if (!m_selection || s == kNoSlice)
         return;
@@ -146,16 +158,22 @@ void DetailsPanel::showSlice(SliceId s)
     if (const SliceId module = g.moduleOf(s); module != kNoSlice)
         addLink(event, tr("module"), module);
 
-    // Every arg, read back from the file.
-    EventDetails details;
-    std::string error;
+    // Every arg, read back from the file on a worker; the section fills in when it is read.
     QTreeWidgetItem *args = section(tr("Args"));
-    if (readEventDetails(m, t.offset[s], details, error) || !details.fields.empty()) {
-        for (const auto &[key, value] : details.args)
-            new QTreeWidgetItem(args, {qs(key), qs(value)});
-    } else {
-        new QTreeWidgetItem(args, {tr("unavailable"), QString::fromStdString(error)});
-    }
+    auto *reading = new QTreeWidgetItem(args, {tr("reading…")});
+    reading->setForeground(0, palette().color(QPalette::PlaceholderText));
+    m_argsRead.run(
+        [trace = m_selection->tracePointer(), offset = t.offset[s]](const std::atomic<bool> &) {
+            ArgsRead r;
+            r.ok = readEventDetails(*trace->model, offset, r.details, r.error);
+            return r;
+        },
+        [this, args](ArgsRead r) {
+            if (indexOfTopLevelItem(args) < 0)
+                return; // the panel was cleared meanwhile
+            delete args->takeChild(0);
+            showArgs(args, r.details, r.ok || !r.details.fields.empty() ? std::string() : r.error);
+        });
 
     // Pair.
     const int r = g.rowOf(s);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "backgroundtask.h"
+#include "load/eventdetails.h"
 #include "selectioncontroller.h"
 
 #include <QPointer>
@@ -9,7 +11,8 @@
 namespace ks {
 
 /*!
- * Everything about the selected event: its fields and every arg (read back from the file),
+ * Everything about the selected event: its fields and every arg (read back from the file, on a
+ * worker),
  * its pair and how it was linked, the GPU events it launched (click one to select it) and, for a
  * GPU event, its launch, launching op and pair.
  */
@@ -28,8 +31,18 @@ private:
     QTreeWidgetItem *addLink(
         QTreeWidgetItem *parent, const QString &label, SliceId slice, const QString &value = {});
 
+    void showArgs(QTreeWidgetItem *section, const EventDetails &details, const std::string &error);
+
     QPointer<SelectionController> m_selection;
     QMetaObject::Connection m_connection;
+    //! Reading an event's args back from the file: off the UI thread (a gzip trace inflates up
+    //! to the event); a newer selection supersedes the read in flight.
+    struct ArgsRead {
+        EventDetails details;
+        std::string error;
+        bool ok = false;
+    };
+    BackgroundTask<ArgsRead> m_argsRead {this};
 };
 
 } // namespace ks

@@ -2,22 +2,16 @@
 #include "mainwindow.h"
 
 #include "base/version.h"
-#include "chartsview.h"
 #include "comparisonview.h"
 #include "detailspanel.h"
-#include "export/moduletable.h"
-#include "exporter.h"
-#include "iciclechart.h"
-#include "modulesview.h"
+#include "exportactions.h"
+#include "loadqueue.h"
+#include "recentfiles.h"
 #include "resources.h"
-#include "tablemodel.h"
+#include "selectioncontroller.h"
 #include "timelineview.h"
-#include "traceloader.h"
 #include "tracetab.h"
 
-#include <QApplication>
-#include <QChartView>
-#include <QClipboard>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -33,17 +27,13 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTableView>
 
 namespace ks {
 
 namespace {
-constexpr int kMaxRecent = 10;
-const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kTraceFilter = QStringLiteral("PyTorch traces (*.json *.json.gz);;All files (*)");
 } // namespace
 
@@ -51,6 +41,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_tabs(new QTabWidget(this))
     , m_details(new DetailsPanel(this))
+    , m_loads(new LoadQueue(this))
 {
     setWindowTitle(QStringLiteral("Kinetoscope"));
     setAcceptDrops(true);
@@ -72,8 +63,13 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::RightDockWidgetArea, dock);
     resizeDocks({dock}, {380}, Qt::Horizontal);
 
-    buildMenus();
+    buildFileMenu();
+    m_exports = new ExportActions(this, menuBar()->addMenu(tr("&Export")));
+    buildViewMenu();
+    buildNavigateMenu();
+    buildHelpMenu();
     buildStatusBar();
+    connectLoads();
 
     // An empty window says what to do.
     auto *hint = new QLabel(
@@ -84,20 +80,20 @@ MainWindow::MainWindow(QWidget *parent)
     hint->setObjectName(QStringLiteral("emptyHint"));
     m_tabs->addTab(hint, tr("Welcome"));
     m_tabs->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
+    onCurrentTabChanged();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildMenus()
+void MainWindow::buildFileMenu()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        const QStringList paths
-            = QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(), kTraceFilter);
-        openFiles(paths);
+        openFiles(QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(), kTraceFilter));
     });
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
+    m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(m_recent, &RecentFiles::openRequested, this,
+        [this](const QString &path) { openFiles({path}); });
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
     file->addAction(tr("&Compare Two Traces…"), this, [this] {
         // The current trace is the base when there is one; otherwise ask for it too.
@@ -117,68 +113,14 @@ void MainWindow::buildMenus()
     });
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
-        if (currentTab())
+        if (currentTab() || qobject_cast<ComparisonView *>(m_tabs->currentWidget()))
             emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
-    QMenu *exportMenu = menuBar()->addMenu(tr("&Export"));
-    exportMenu->addAction(
-        tr("Timeline as PNG…"), this, [this] { exportTimeline(tr("PNG images (*.png)"), 1); });
-    exportMenu->addAction(
-        tr("Timeline as PNG (2×)…"), this, [this] { exportTimeline(tr("PNG images (*.png)"), 2); });
-    exportMenu->addAction(
-        tr("Timeline as SVG…"), this, [this] { exportTimeline(tr("SVG images (*.svg)"), 1); });
-    exportMenu->addAction(tr("Window as PNG…"), this,
-        [this] { exportWidget(this, tr("window"), tr("PNG images (*.png)")); });
-    exportMenu->addAction(tr("Chart as PNG…"), this, [this] {
-        if (TraceTab *t = currentTab())
-            exportWidget(t->charts()->chartView(), tr("chart"), tr("PNG images (*.png)"));
-    });
-    exportMenu->addAction(tr("Chart as SVG…"), this, [this] {
-        if (TraceTab *t = currentTab())
-            exportWidget(t->charts()->chartView(), tr("chart"), tr("SVG images (*.svg)"));
-    });
-    exportMenu->addAction(tr("Module Icicle as PNG…"), this, [this] {
-        if (TraceTab *t = currentTab())
-            exportWidget(t->modules()->icicle(), tr("module icicle"), tr("PNG images (*.png)"));
-    });
-    exportMenu->addAction(tr("Module Icicle as SVG…"), this, [this] {
-        if (TraceTab *t = currentTab())
-            exportWidget(t->modules()->icicle(), tr("module icicle"), tr("SVG images (*.svg)"));
-    });
-    exportMenu->addSeparator();
-    exportMenu->addAction(tr("Module Tree as CSV…"), this, [this] {
-        TraceTab *t = currentTab();
-        if (!t)
-            return;
-        const QString path = askSavePath(tr("Export modules"),
-            tr("CSV files (*.csv);;JSON files (*.json)"), QStringLiteral("csv"));
-        if (path.isEmpty())
-            return;
-        std::string error;
-        if (!ks::exportTable(
-                ModuleTable(t->selection()->trace().modules()), path.toStdString(), error))
-            showError(tr("Export failed"), QString::fromStdString(error));
-        else
-            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-    });
-    exportMenu->addAction(
-        tr("Pair Table as CSV…"), this, [this] { exportTable(false, tr("CSV files (*.csv)")); });
-    exportMenu->addAction(
-        tr("Pair Table as JSON…"), this, [this] { exportTable(false, tr("JSON files (*.json)")); });
-    exportMenu->addAction(tr("GPU Event Table as CSV…"), this,
-        [this] { exportTable(true, tr("CSV files (*.csv)")); });
-    exportMenu->addSeparator();
-    exportMenu->addAction(
-        tr("Copy Timeline Image"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
-            if (TraceTab *t = currentTab()) {
-                QApplication::clipboard()->setImage(
-                    Exporter::timelineImage(t->timeline(), devicePixelRatioF()));
-                statusBar()->showMessage(tr("Timeline image copied"), 3000);
-            }
-        });
-
+void MainWindow::buildViewMenu()
+{
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
         if (TraceTab *t = currentTab())
@@ -193,31 +135,35 @@ void MainWindow::buildMenus()
             t->timeline()->fitSelection();
     });
     view->addSeparator();
-    QAction *details = view->addAction(tr("&Details Panel"));
-    details->setCheckable(true);
-    details->setChecked(true);
-    connect(details, &QAction::toggled, this, [this](bool on) {
-        findChild<QDockWidget *>(QStringLiteral("detailsDock"))->setVisible(on);
-    });
+    // The dock's own action stays in step however the dock is closed (its title-bar button too).
+    auto *dock = findChild<QDockWidget *>(QStringLiteral("detailsDock"));
+    QAction *details = dock->toggleViewAction();
+    details->setText(tr("&Details Panel"));
+    view->addAction(details);
+}
 
+void MainWindow::buildNavigateMenu()
+{
     QMenu *navigate = menuBar()->addMenu(tr("&Navigate"));
     navigate->addAction(tr("Jump to &Counterpart"), this, [this] {
         if (TraceTab *t = currentTab())
             t->selection()->jumpToCounterpart();
     });
-    QAction *back
-        = navigate->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), this, [this] {
-              if (TraceTab *t = currentTab())
-                  t->selection()->back();
-          });
-    QAction *forward
+    m_back = navigate->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), this, [this] {
+        if (TraceTab *t = currentTab())
+            t->selection()->back();
+    });
+    m_forward
         = navigate->addAction(tr("&Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), this, [this] {
               if (TraceTab *t = currentTab())
                   t->selection()->forward();
           });
-    back->setShortcutContext(Qt::ApplicationShortcut);
-    forward->setShortcutContext(Qt::ApplicationShortcut);
+    m_back->setShortcutContext(Qt::ApplicationShortcut);
+    m_forward->setShortcutContext(Qt::ApplicationShortcut);
+}
 
+void MainWindow::buildHelpMenu()
+{
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
         auto *box = new QMessageBox(QMessageBox::Information, tr("Keyboard shortcuts"),
@@ -262,21 +208,61 @@ void MainWindow::buildStatusBar()
     row->addWidget(m_cancelButton);
     statusBar()->addPermanentWidget(m_progressBox);
     m_progressBox->hide();
-    connect(m_cancelButton, &QPushButton::clicked, this, [this] {
-        m_queue.clear();
-        if (m_loader)
-            m_loader->cancel();
+    connect(m_cancelButton, &QPushButton::clicked, m_loads, &LoadQueue::cancel);
+}
+
+void MainWindow::connectLoads()
+{
+    connect(m_loads, &LoadQueue::progress, this, [this](const QString &text, int permille) {
+        m_progressLabel->setText(text);
+        m_progressBar->setValue(permille);
+        m_progressBox->show();
     });
+    connect(m_loads, &LoadQueue::idle, m_progressBox, &QWidget::hide);
+    connect(m_loads, &LoadQueue::traceLoaded, this,
+        [this](const QString &path, std::shared_ptr<const LoadedTrace> trace) {
+            const QString name = QFileInfo(path).fileName();
+            remember(path);
+            statusBar()->showMessage(
+                tr("Loaded %1 in %2 s").arg(name).arg(trace->seconds, 0, 'f', 2), 5000);
+            addTrace(std::move(trace), name);
+        });
+    connect(m_loads, &LoadQueue::comparisonReady, this,
+        [this](std::shared_ptr<ComparedTraces> compared, const DiffOptions &options) {
+            for (const auto &trace : {compared->base, compared->candidate})
+                remember(QString::fromStdString(trace->model->path));
+            addComparison(std::move(compared), options);
+        });
+    connect(
+        m_loads, &LoadQueue::failed, this, [this](const QString &title, const QString &message) {
+            emit loadFailed(message);
+            showError(title, message);
+        });
+    connect(m_loads, &LoadQueue::cancelled, this, [this](const QString &name) {
+        statusBar()->showMessage(tr("Loading %1 cancelled").arg(name), 5000);
+    });
+}
+
+void MainWindow::remember(const QString &path)
+{
+    // The unpacked demo is not a file the user chose.
+    if (path != demoTracePath())
+        m_recent->add(path);
 }
 
 void MainWindow::openFiles(const QStringList &paths)
 {
-    for (const QString &p : paths) {
-        if (!p.isEmpty())
-            m_queue.push_back({p, false});
-    }
-    if (!m_loader)
-        startNextLoad();
+    m_loads->open(paths);
+}
+
+bool MainWindow::isLoading() const
+{
+    return m_loads->busy();
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return m_recent->files();
 }
 
 QString MainWindow::demoTracePath()
@@ -309,74 +295,18 @@ void MainWindow::openDemo()
     openFiles({path});
 }
 
-void MainWindow::startNextLoad()
+void MainWindow::removeWelcome()
 {
-    if (m_queue.empty()) {
-        m_progressBox->hide();
-        return;
-    }
-    const QString path = m_queue.front().path;
-    const bool forComparison = m_queue.front().forComparison;
-    m_queue.pop_front();
-    auto *loader = new TraceLoader(path, this);
-    m_loader = loader;
-    const QString name = QFileInfo(path).fileName();
-    m_progressLabel->setText(tr("Loading %1…").arg(name));
-    m_progressBar->setValue(0);
-    m_progressBox->show();
-    connect(loader, &TraceLoader::progress, this, [this, name](int permille, double bps) {
-        m_progressBar->setValue(permille);
-        QString text = tr("Loading %1: %2% · %3 MB/s")
-                           .arg(name)
-                           .arg(permille / 10)
-                           .arg(bps / 1e6, 0, 'f', 0);
-        if (!m_queue.empty())
-            text += tr(" (%n more queued)", nullptr, int(m_queue.size()));
-        m_progressLabel->setText(text);
-    });
-    auto done = [this, loader] {
-        loader->deleteLater();
-        m_loader = nullptr;
-        startNextLoad();
-    };
-    connect(loader, &TraceLoader::finished, this,
-        [this, path, name, done, forComparison](std::shared_ptr<const LoadedTrace> trace) {
-            addRecent(path);
-            statusBar()->showMessage(
-                tr("Loaded %1 in %2 s").arg(name).arg(trace->seconds, 0, 'f', 2), 5000);
-            if (forComparison)
-                comparisonTraceLoaded(path, trace);
-            else
-                addTrace(std::move(trace), name);
-            done();
-        });
-    connect(loader, &TraceLoader::failed, this,
-        [this, done, path, forComparison](const QString &message) {
-            if (forComparison) {
-                // The comparison cannot happen without both traces.
-                std::erase_if(m_pendingComparisons, [&](const PendingComparison &c) {
-                    return c.base == path || c.candidate == path;
-                });
-            }
-            emit loadFailed(message);
-            showError(tr("Cannot open trace"), message);
-            done();
-        });
-    connect(loader, &TraceLoader::cancelled, this, [this, name, done] {
-        statusBar()->showMessage(tr("Loading %1 cancelled").arg(name), 5000);
-        done();
-    });
-    loader->start();
-}
-
-TraceTab *MainWindow::addTrace(std::shared_ptr<const LoadedTrace> trace, const QString &title)
-{
-    // The welcome page goes once a trace is open.
     if (m_tabs->count() == 1 && m_tabs->widget(0)->objectName() == QLatin1String("emptyHint")) {
         QWidget *hint = m_tabs->widget(0);
         m_tabs->removeTab(0);
         hint->deleteLater();
     }
+}
+
+TraceTab *MainWindow::addTrace(std::shared_ptr<const LoadedTrace> trace, const QString &title)
+{
+    removeWelcome();
     auto *tab = new TraceTab(std::move(trace), m_tabs);
     const int index = m_tabs->addTab(tab, title);
     m_tabs->setTabToolTip(index, QString::fromStdString(tab->selection()->trace().model->path));
@@ -389,55 +319,35 @@ TraceTab *MainWindow::addTrace(std::shared_ptr<const LoadedTrace> trace, const Q
 void MainWindow::openComparison(
     const QString &base, const QString &candidate, const DiffOptions &options)
 {
-    m_pendingComparisons.push_back({base, candidate, options, nullptr, nullptr});
-    m_queue.push_back({base, true});
-    m_queue.push_back({candidate, true});
-    if (!m_loader)
-        startNextLoad();
+    m_loads->compare(base, candidate, options);
 }
 
-void MainWindow::comparisonTraceLoaded(
-    const QString &path, const std::shared_ptr<const LoadedTrace> &trace)
+ComparisonView *MainWindow::addComparison(
+    std::shared_ptr<ComparedTraces> compared, const DiffOptions &options)
 {
-    for (auto it = m_pendingComparisons.begin(); it != m_pendingComparisons.end(); ++it) {
-        if (it->base == path && !it->baseTrace)
-            it->baseTrace = trace;
-        else if (it->candidate == path && !it->candidateTrace)
-            it->candidateTrace = trace;
-        else
-            continue;
-        if (it->baseTrace && it->candidateTrace) {
-            PendingComparison ready = std::move(*it);
-            m_pendingComparisons.erase(it);
-            addComparison(ready.baseTrace, ready.candidateTrace, ready.options);
-        }
-        return;
-    }
+    removeWelcome();
+    const QString title = tr("%1 ↔ %2").arg(
+        QFileInfo(QString::fromStdString(compared->base->model->path)).fileName(),
+        QFileInfo(QString::fromStdString(compared->candidate->model->path)).fileName());
+    auto *view = new ComparisonView(std::move(compared), options, m_tabs);
+    const int index = m_tabs->addTab(view, title);
+    m_tabs->setCurrentIndex(index);
+    emit comparisonOpened(view);
+    return view;
 }
 
 ComparisonView *MainWindow::addComparison(std::shared_ptr<const LoadedTrace> base,
     std::shared_ptr<const LoadedTrace> candidate,
     const DiffOptions &options)
 {
-    auto *view = new ComparisonView(base, candidate, options, m_tabs);
-    if (!view->isValid()) {
-        m_comparisonError = view->error();
-        delete view;
+    std::string error;
+    auto compared = ComparedTraces::make(std::move(base), std::move(candidate), options, error);
+    if (!compared) {
+        m_comparisonError = QString::fromStdString(error);
         showError(tr("Cannot compare"), m_comparisonError);
         return nullptr;
     }
-    if (m_tabs->count() == 1 && m_tabs->widget(0)->objectName() == QLatin1String("emptyHint")) {
-        QWidget *hint = m_tabs->widget(0);
-        m_tabs->removeTab(0);
-        hint->deleteLater();
-    }
-    const QString title
-        = tr("%1 ↔ %2").arg(QFileInfo(QString::fromStdString(base->model->path)).fileName(),
-            QFileInfo(QString::fromStdString(candidate->model->path)).fileName());
-    const int index = m_tabs->addTab(view, title);
-    m_tabs->setCurrentIndex(index);
-    emit comparisonOpened(view);
-    return view;
+    return addComparison(std::move(compared), options);
 }
 
 TraceTab *MainWindow::currentTab() const
@@ -449,45 +359,22 @@ void MainWindow::onCurrentTabChanged()
 {
     TraceTab *tab = currentTab();
     m_details->setSelectionController(tab ? tab->selection() : nullptr);
+    m_exports->setCurrent(m_tabs->currentWidget());
     setWindowTitle(tab ? m_tabs->tabText(m_tabs->currentIndex()) + QStringLiteral(" — Kinetoscope")
                        : QStringLiteral("Kinetoscope"));
+    // Back and Forward follow the current tab's history.
+    disconnect(m_historyConnection);
+    m_historySource = tab ? tab->selection() : nullptr;
+    if (m_historySource)
+        m_historyConnection = connect(m_historySource, &SelectionController::historyChanged, this,
+            &MainWindow::updateHistoryActions);
+    updateHistoryActions();
 }
 
-QStringList MainWindow::recentFiles() const
+void MainWindow::updateHistoryActions()
 {
-    return QSettings().value(kRecentKey).toStringList();
-}
-
-void MainWindow::addRecent(const QString &path)
-{
-    // The unpacked demo is not a file the user chose.
-    if (path == demoTracePath())
-        return;
-    QStringList recent = recentFiles();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    QSettings().setValue(kRecentKey, recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = recentFiles();
-    for (const QString &path : recent)
-        m_recentMenu->addAction(path, this, [this, path] { openFiles({path}); });
-    if (recent.isEmpty())
-        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
-    else {
-        m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear"), this, [this] {
-            QSettings().remove(kRecentKey);
-            rebuildRecentMenu();
-        });
-    }
+    m_back->setEnabled(m_historySource && m_historySource->canGoBack());
+    m_forward->setEnabled(m_historySource && m_historySource->canGoForward());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
@@ -518,72 +405,6 @@ void MainWindow::showError(const QString &title, const QString &message)
     auto *box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Close, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-}
-
-QString MainWindow::askSavePath(const QString &title, const QString &filter, const QString &suffix)
-{
-    QFileDialog dialog(this, title, QString(), filter);
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setDefaultSuffix(suffix);
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return {};
-    return dialog.selectedFiles().first();
-}
-
-void MainWindow::exportTimeline(const QString &filter, qreal scale)
-{
-    if (auto *comparison = qobject_cast<ComparisonView *>(m_tabs->currentWidget())) {
-        exportWidget(comparison->timelines(), tr("timelines"), filter);
-        return;
-    }
-    TraceTab *t = currentTab();
-    if (!t)
-        return;
-    const bool svg = filter.contains(QLatin1String("svg"));
-    const QString path = askSavePath(
-        tr("Export timeline"), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!Exporter::saveTimeline(t->timeline(), path, scale, error))
-        showError(tr("Export failed"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-}
-
-void MainWindow::exportWidget(QWidget *widget, const QString &what, const QString &filter)
-{
-    const bool svg = filter.contains(QLatin1String("svg"));
-    const QString path = askSavePath(
-        tr("Export %1").arg(what), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!Exporter::saveWidget(widget, path, 1, error))
-        showError(tr("Export failed"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-}
-
-void MainWindow::exportTable(bool kernels, const QString &filter)
-{
-    TraceTab *t = currentTab();
-    auto *comparison = qobject_cast<ComparisonView *>(m_tabs->currentWidget());
-    if (!t && !comparison)
-        return;
-    const bool json = filter.contains(QLatin1String("json"));
-    const QString path = askSavePath(kernels ? tr("Export GPU events") : tr("Export pairs"), filter,
-        json ? QStringLiteral("json") : QStringLiteral("csv"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    const TableModel *model = comparison ? comparison->model()
-        : kernels                        ? t->kernelModel()
-                                         : t->pairModel();
-    if (!Exporter::saveTable(model, path, error))
-        showError(tr("Export failed"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
 }
 
 } // namespace ks

@@ -2,19 +2,17 @@
 #pragma once
 
 #include "analysis/tracediff.h"
+#include "session/comparedtraces.h"
 #include "session/loadedtrace.h"
 
 #include <QMainWindow>
 #include <QPointer>
-
-#include "traceloader.h"
 #include <QStringList>
 
-#include <deque>
 #include <memory>
 
+class QAction;
 class QLabel;
-class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
@@ -23,13 +21,16 @@ namespace ks {
 
 class ComparisonView;
 class DetailsPanel;
-class TraceLoader;
+class ExportActions;
+class LoadQueue;
+class RecentFiles;
+class SelectionController;
 class TraceTab;
 
 /*!
- * The main window: one tab per trace, a details dock that follows the current tab's selection,
- * background loading with progress and Cancel in the status bar, drag and drop, recent files,
- * and the Export menu.
+ * The main window: one tab per trace or comparison, a details dock that follows the current
+ * tab's selection, background loading with progress and Cancel in the status bar (LoadQueue),
+ * drag and drop, recent files (RecentFiles) and the Export menu (ExportActions).
  */
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -42,12 +43,16 @@ public:
     void openDemo();
     //! Adds a tab for an already loaded trace.
     TraceTab *addTrace(std::shared_ptr<const LoadedTrace> trace, const QString &title);
-    //! Loads \a base and \a candidate in the background and opens their comparison in a tab.
+    //! Loads \a base and \a candidate in the background, compares them on a worker and opens
+    //! the comparison in a tab.
     void openComparison(
         const QString &base, const QString &candidate, const DiffOptions &options = {});
+    //! Adds a tab for a comparison made already.
+    ComparisonView *addComparison(
+        std::shared_ptr<ComparedTraces> compared, const DiffOptions &options);
     /*!
-     * Adds a comparison tab; null when the options name a step a trace lacks (the reason is in
-     * lastComparisonError(), and shown in a dialog).
+     * Compares two loaded traces here and now and adds the tab (headless screenshots, tests);
+     * null when the options name a step a trace lacks (the reason in lastComparisonError()).
      */
     ComparisonView *addComparison(std::shared_ptr<const LoadedTrace> base,
         std::shared_ptr<const LoadedTrace> candidate,
@@ -56,7 +61,7 @@ public:
     TraceTab *currentTab() const;
     QTabWidget *tabs() const { return m_tabs; }
     DetailsPanel *details() const { return m_details; }
-    bool isLoading() const { return m_loader != nullptr || !m_queue.empty(); }
+    bool isLoading() const;
     QStringList recentFiles() const;
     //! Non-modal dialogs for failures (the window never blocks on a message).
     void showError(const QString &title, const QString &message);
@@ -74,40 +79,31 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void buildMenus();
+    void buildFileMenu();
+    void buildViewMenu();
+    void buildNavigateMenu();
+    void buildHelpMenu();
     void buildStatusBar();
-    void startNextLoad();
-    void addRecent(const QString &path);
-    void rebuildRecentMenu();
+    void connectLoads();
+    void removeWelcome();
+    void remember(const QString &path); //!< in the recent files
     void onCurrentTabChanged();
-    void exportTimeline(const QString &filter, qreal scale);
-    void exportWidget(QWidget *widget, const QString &what, const QString &filter);
-    void exportTable(bool kernels, const QString &filter);
-    QString askSavePath(const QString &title, const QString &filter, const QString &suffix);
+    void updateHistoryActions();
 
     QTabWidget *m_tabs;
     DetailsPanel *m_details;
-    QMenu *m_recentMenu = nullptr;
-    struct QueuedLoad {
-        QString path;
-        bool forComparison = false; //!< goes to a pending comparison, not a tab of its own
-    };
-    std::deque<QueuedLoad> m_queue;
-    QPointer<TraceLoader> m_loader;
+    LoadQueue *m_loads;
+    RecentFiles *m_recent = nullptr;
+    ExportActions *m_exports = nullptr;
+    QAction *m_back = nullptr;
+    QAction *m_forward = nullptr;
+    QPointer<SelectionController> m_historySource; //!< whose history the actions follow
+    QMetaObject::Connection m_historyConnection;
     QWidget *m_progressBox = nullptr;
     QLabel *m_progressLabel = nullptr;
     QProgressBar *m_progressBar = nullptr;
     QPushButton *m_cancelButton = nullptr;
     QString m_comparisonError;
-    //! A comparison waiting for its traces: paths, options, and what has loaded so far.
-    struct PendingComparison {
-        QString base, candidate;
-        DiffOptions options;
-        std::shared_ptr<const LoadedTrace> baseTrace, candidateTrace;
-    };
-    std::vector<PendingComparison> m_pendingComparisons;
-    void comparisonTraceLoaded(
-        const QString &path, const std::shared_ptr<const LoadedTrace> &trace);
 };
 
 } // namespace ks

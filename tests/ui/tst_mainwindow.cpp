@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
 #include "chartsview.h"
+#include "comparisonview.h"
 #include "detailspanel.h"
 #include "export/pairtable.h"
 #include "mainwindow.h"
@@ -11,6 +12,7 @@
 #include "tracetab.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -69,6 +71,7 @@ private slots:
     void initTestCase()
     {
         qRegisterMetaType<ks::TraceTab *>();
+        qRegisterMetaType<ks::ComparisonView *>();
         m_demo = test::tempDir() + QStringLiteral("/demo.pt.trace.json.gz");
         QCOMPARE(test::run(test::gentracePath(), {m_demo}).exitCode, 0);
     }
@@ -293,6 +296,76 @@ private slots:
         QCOMPARE(opened.count(), 0);
     }
 
+    // Issue: Cancel cleared the load queue but not the comparisons waiting for their traces: the
+    // next comparison of the same file then fed the stale one and never opened.
+    void cancelForgetsPendingComparisons()
+    {
+        const QString other = test::tempDir() + QStringLiteral("/two-steps.json");
+        QCOMPARE(
+            test::run(test::gentracePath(), {QStringLiteral("--steps"), QStringLiteral("2"), other})
+                .exitCode,
+            0);
+        MainWindow window;
+        QSignalSpy compared(&window, &MainWindow::comparisonOpened);
+        window.openComparison(m_demo, m_demo);
+        QVERIFY(window.isLoading());
+        window.findChild<QPushButton *>(QStringLiteral("cancelLoad"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 120000);
+        window.openComparison(m_demo, other);
+        QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 120000);
+        auto *view = compared.first().at(0).value<ComparisonView *>();
+        QCOMPARE(QString::fromStdString(view->diff().candidate().model().path), other);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 120000);
+        QCOMPARE(compared.count(), 1);
+    }
+
+    // Issue: the Details toggle went out of step when the dock was closed by its own button, and
+    // Back/Forward were never disabled; Export items were enabled with nothing to export.
+    void actionsFollowTheWindowState()
+    {
+        MainWindow window;
+        window.show();
+        auto action = [&](const QString &text) -> QAction * {
+            for (QAction *a : window.findChildren<QAction *>()) {
+                if (a->text().remove(QLatin1Char('&')) == text)
+                    return a;
+            }
+            return nullptr;
+        };
+        QAction *details = action(QStringLiteral("Details Panel"));
+        QVERIFY(details && details->isChecked());
+        auto *dock = window.findChild<QDockWidget *>(QStringLiteral("detailsDock"));
+        dock->close();
+        QVERIFY(!details->isChecked());
+        details->trigger();
+        QVERIFY(dock->isVisible());
+
+        QAction *chartPng = action(QStringLiteral("Chart as PNG…"));
+        QVERIFY(chartPng && !chartPng->isEnabled()); // no trace open
+        QVERIFY(!chartPng->statusTip().isEmpty());
+        QAction *back = action(QStringLiteral("Back")),
+                *forward = action(QStringLiteral("Forward"));
+        QVERIFY(back && forward && !back->isEnabled() && !forward->isEnabled());
+
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        QVERIFY(chartPng->isEnabled());
+        const OpGraph &g = *tab->selection()->trace().graph;
+        tab->selection()->select(g.rows()[0].forward);
+        QVERIFY(!back->isEnabled()); // one step of history: nowhere to go back to
+        tab->selection()->select(g.rows()[1].forward);
+        QVERIFY(back->isEnabled() && !forward->isEnabled());
+        back->trigger();
+        QVERIFY(!back->isEnabled() && forward->isEnabled());
+
+        // In a comparison, what applies to one trace only is disabled and says why.
+        QVERIFY(window.addComparison(
+            tab->selection()->tracePointer(), tab->selection()->tracePointer()));
+        QVERIFY(!chartPng->isEnabled());
+        QVERIFY(chartPng->statusTip().contains(QStringLiteral("comparison")));
+        QVERIFY(action(QStringLiteral("Pair Table as CSV…"))->isEnabled());
+    }
+
     void keyboardNavigation()
     {
         MainWindow window;
@@ -350,11 +423,17 @@ private slots:
         const PairRow &row = g.rows().front();
         tab->selection()->select(row.forward);
         DetailsPanel *d = window.details();
-        QStringList texts;
-        for (QTreeWidgetItemIterator it(d); *it; ++it)
-            texts << (*it)->text(0) + QLatin1Char('=') + (*it)->text(1);
-        const QString all = texts.join(QLatin1Char('\n'));
-        QVERIFY2(all.contains(QLatin1String("External id=")), qPrintable(all));
+        auto shown = [d] {
+            QStringList texts;
+            for (QTreeWidgetItemIterator it(d); *it; ++it)
+                texts << (*it)->text(0) + QLatin1Char('=') + (*it)->text(1);
+            return texts.join(QLatin1Char('\n'));
+        };
+        // The args are read back from the file on a worker, never on the UI thread: right after
+        // the selection (no event processed yet) the section says so; they appear when read.
+        QVERIFY2(shown().contains(QStringLiteral("reading…")), qPrintable(shown()));
+        QTRY_VERIFY_WITH_TIMEOUT(shown().contains(QLatin1String("External id=")), 120000);
+        const QString all = shown();
         QVERIFY(all.contains(QLatin1String("Input Dims=[[")));
         QVERIFY(all.contains(QLatin1String("link=flow")));
         QVERIFY(all.contains(QLatin1String("GPU events (")));

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "exportactions.h"
+
+#include "chartsview.h"
+#include "iciclechart.h"
+
+#include "comparisonview.h"
+#include "export/moduletable.h"
+#include "exporter.h"
+#include "modulesview.h"
+#include "selectioncontroller.h"
+#include "tracetab.h"
+#include <QChartView>
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStatusBar>
+
+namespace ks {
+
+ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
+    : QObject(window)
+    , m_window(window)
+{
+    const QString png = tr("PNG images (*.png)"), svg = tr("SVG images (*.svg)");
+    add(menu, tr("Timeline as PNG…"), Trace | Comparison, [this, png] { exportTimeline(png, 1); });
+    add(menu, tr("Timeline as PNG (2×)…"), Trace | Comparison,
+        [this, png] { exportTimeline(png, 2); });
+    add(menu, tr("Timeline as SVG…"), Trace | Comparison, [this, svg] { exportTimeline(svg, 1); });
+    add(menu, tr("Window as PNG…"), Trace | Comparison,
+        [this, png] { exportWidget(m_window, tr("window"), png); });
+    add(menu, tr("Chart as PNG…"), Trace,
+        [this, png] { exportWidget(m_tab->charts()->chartView(), tr("chart"), png); });
+    add(menu, tr("Chart as SVG…"), Trace,
+        [this, svg] { exportWidget(m_tab->charts()->chartView(), tr("chart"), svg); });
+    add(menu, tr("Module Icicle as PNG…"), Trace,
+        [this, png] { exportWidget(m_tab->modules()->icicle(), tr("module icicle"), png); });
+    add(menu, tr("Module Icicle as SVG…"), Trace,
+        [this, svg] { exportWidget(m_tab->modules()->icicle(), tr("module icicle"), svg); });
+    menu->addSeparator();
+    add(menu, tr("Module Tree as CSV…"), Trace, [this] { exportModules(); });
+    add(menu, tr("Pair Table as CSV…"), Trace | Comparison,
+        [this] { exportTable(false, tr("CSV files (*.csv)")); });
+    add(menu, tr("Pair Table as JSON…"), Trace | Comparison,
+        [this] { exportTable(false, tr("JSON files (*.json)")); });
+    add(menu, tr("GPU Event Table as CSV…"), Trace,
+        [this] { exportTable(true, tr("CSV files (*.csv)")); });
+    menu->addSeparator();
+    add(menu, tr("Copy Timeline Image"), Trace, [this] {
+        copyTimeline();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    setCurrent(nullptr);
+}
+
+QAction *ExportActions::add(
+    QMenu *menu, const QString &text, int applies, std::function<void()> run)
+{
+    QAction *action = menu->addAction(text, this, std::move(run));
+    m_entries.push_back({action, applies});
+    return action;
+}
+
+void ExportActions::setCurrent(QWidget *current)
+{
+    m_tab = qobject_cast<TraceTab *>(current);
+    m_comparison = qobject_cast<ComparisonView *>(current);
+    for (Entry &e : m_entries) {
+        const bool on
+            = (m_tab && (e.applies & Trace)) || (m_comparison && (e.applies & Comparison));
+        e.action->setEnabled(on);
+        e.action->setStatusTip(on ? QString()
+                : m_comparison    ? tr("Not available for a comparison: it applies to one trace")
+                                  : tr("Open a trace first"));
+    }
+}
+
+QString ExportActions::askSavePath(
+    const QString &title, const QString &filter, const QString &suffix)
+{
+    QFileDialog dialog(m_window, title, QString(), filter);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(suffix);
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return {};
+    return dialog.selectedFiles().first();
+}
+
+void ExportActions::saved(const QString &path)
+{
+    m_window->statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void ExportActions::failed(const QString &message)
+{
+    auto *box = new QMessageBox(
+        QMessageBox::Critical, tr("Export failed"), message, QMessageBox::Close, m_window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void ExportActions::exportTimeline(const QString &filter, qreal scale)
+{
+    if (m_comparison) {
+        exportWidget(m_comparison->timelines(), tr("timelines"), filter);
+        return;
+    }
+    const bool svg = filter.contains(QLatin1String("svg"));
+    const QString path = askSavePath(
+        tr("Export timeline"), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!Exporter::saveTimeline(m_tab->timeline(), path, scale, error))
+        failed(error);
+    else
+        saved(path);
+}
+
+void ExportActions::exportWidget(QWidget *widget, const QString &what, const QString &filter)
+{
+    const bool svg = filter.contains(QLatin1String("svg"));
+    const QString path = askSavePath(
+        tr("Export %1").arg(what), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!Exporter::saveWidget(widget, path, 1, error))
+        failed(error);
+    else
+        saved(path);
+}
+
+void ExportActions::exportTable(bool kernels, const QString &filter)
+{
+    const bool json = filter.contains(QLatin1String("json"));
+    const QString path = askSavePath(kernels ? tr("Export GPU events") : tr("Export pairs"), filter,
+        json ? QStringLiteral("json") : QStringLiteral("csv"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const TableModel *model = m_comparison ? m_comparison->model()
+        : kernels                          ? m_tab->kernelModel()
+                                           : m_tab->pairModel();
+    if (!Exporter::saveTable(model, path, error))
+        failed(error);
+    else
+        saved(path);
+}
+
+void ExportActions::exportModules()
+{
+    const QString path = askSavePath(
+        tr("Export modules"), tr("CSV files (*.csv);;JSON files (*.json)"), QStringLiteral("csv"));
+    if (path.isEmpty())
+        return;
+    std::string error;
+    if (!ks::exportTable(
+            ModuleTable(m_tab->selection()->trace().modules()), path.toStdString(), error))
+        failed(QString::fromStdString(error));
+    else
+        saved(path);
+}
+
+void ExportActions::copyTimeline()
+{
+    QApplication::clipboard()->setImage(
+        Exporter::timelineImage(m_tab->timeline(), m_window->devicePixelRatioF()));
+    m_window->statusBar()->showMessage(tr("Timeline image copied"), 3000);
+}
+
+} // namespace ks

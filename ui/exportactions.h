@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+class QWidget;
+
+namespace ks {
+
+class ComparisonView;
+class TraceTab;
+
+/*!
+ * The Export menu: pictures of the timeline, the window, a chart or the icicle; the tables as
+ * CSV or JSON; the timeline to the clipboard. Actions that cannot apply to the current tab are
+ * disabled, and their status tip says why.
+ */
+class ExportActions : public QObject {
+    Q_OBJECT
+public:
+    //! Fills \a menu; \a window shows the dialogs and status messages.
+    ExportActions(QMainWindow *window, QMenu *menu);
+
+    //! Enables what applies to \a current (a trace tab, a comparison or nothing).
+    void setCurrent(QWidget *current);
+
+private:
+    enum Applies : uint8_t { Trace = 1, Comparison = 2 };
+    QAction *add(QMenu *menu, const QString &text, int applies, std::function<void()> run);
+    void exportTimeline(const QString &filter, qreal scale);
+    void exportWidget(QWidget *widget, const QString &what, const QString &filter);
+    void exportTable(bool kernels, const QString &filter);
+    void exportModules();
+    void copyTimeline();
+    QString askSavePath(const QString &title, const QString &filter, const QString &suffix);
+    void saved(const QString &path);
+    void failed(const QString &message);
+
+    QMainWindow *m_window;
+    TraceTab *m_tab = nullptr;
+    ComparisonView *m_comparison = nullptr;
+    struct Entry {
+        QAction *action;
+        int applies;
+    };
+    std::vector<Entry> m_entries;
+};
+
+} // namespace ks
