@@ -3,41 +3,57 @@
 
 #include "analysis/timelineindex.h"
 #include "selectioncontroller.h"
+#include "timeline/timelinecoordinates.h"
+#include "timeline/timelinemetrics.h"
 
-#include <QRegularExpression>
 #include <QWidget>
 
-#include <array>
 #include <memory>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+class QHelpEvent;
 class QScrollBar;
+class TestTimeline;
 
 namespace ks {
+
+class ArrowPainter;
+class LaneLabelPainter;
+class SelectionLinks;
+class SliceFinder;
+class SlicePainter;
+class TrackGeometry;
+class TrackLayout;
+class ZoomControl;
+struct PaintFrame;
 
 /*!
  * The timeline: lanes grouped by process (host threads labelled by role, GPU streams), nested
  * slices, a time ruler, and arrows from the selected op to its counterparts and kernels.
- * Painting draws only the visible range, merging sub-pixel slices (TimelineIndex::scan), so a
- * frame costs about pixels × visible rows whatever the trace size. render() paints the same
+ *
+ * The widget owns the pieces of ui/timeline/ and routes input, find, hit testing and tooltips:
+ * ZoomControl keeps the visible range inside the trace, TrackLayout stacks the lanes,
+ * TrackGeometry caches the level-of-detail rows of the visible range (TimelineIndex::scan), so
+ * a frame costs about pixels × visible rows whatever the trace size and a repaint at the same
+ * range costs no scan at all, and one painter per pass draws it. render() paints the same
  * picture onto any QPainter (PNG or SVG exports).
  */
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kLabelWidth = 240;
-    static constexpr int kRulerHeight = 30;
-    static constexpr int kRowHeight = 18;
-    static constexpr int kHeaderHeight = 22;
+    static constexpr int kLabelWidth = timeline::kLabelWidth;
+    static constexpr int kRulerHeight = timeline::kRulerHeight;
+    static constexpr int kRowHeight = timeline::kRowHeight;
+    static constexpr int kHeaderHeight = timeline::kHeaderHeight;
 
     explicit TimelineView(SelectionController *selection, QWidget *parent = nullptr);
     ~TimelineView() override;
 
-    // The visible time range, in ns relative to the start of the trace.
-    double rangeStart() const { return m_start; }
-    double rangeSpan() const { return m_span; }
+    // The visible time range, in ns relative to the start of the trace. It stays within the
+    // trace and a small margin (see ZoomControl): setters clamp.
+    double rangeStart() const;
+    double rangeSpan() const;
     void setRange(double start, double span);
     void showAll();
     //! Shows [a, b) (model times, ns) with a small margin.
@@ -82,66 +98,39 @@ protected:
     bool event(QEvent *event) override;
 
 private:
-    struct Track {
-        bool header = false;
-        LaneId lane = kNoLane;
-        int group = 0;
-        int y = 0; //!< content coordinates (0 = top of the first track)
-        int height = 0;
-        QString label;
-        QString detail; //!< role or process info shown after the label
-    };
-    struct Group {
-        QString label;
-        bool collapsed = false;
-        std::vector<LaneId> lanes;
-    };
+    friend class ::TestTimeline; // counts the cache's scans
 
-    void buildGroups();
-    void layoutTracks();
-    int trackIndexAt(int contentY) const;
-    int laneTrack(LaneId lane) const;
-    double nsPerPixel(int width) const;
-    double timeAt(int x, int width) const;
-    double xOf(double t, int width) const;
+    //! The frame a picture \a size logical pixels large shows.
+    PaintFrame frame(QSize size) const;
+    //! The time axis of a picture \a width logical pixels wide.
+    timeline::TimeAxis axis(int width) const;
     int tracksWidth(int width) const;
-    std::optional<QPointF> anchor(SliceId slice, int width, bool atEnd) const;
-
-    QRgb colorOf(SliceId slice) const;
-    QRgb mergedColor(SliceStyle style) const;
-    void paintAll(QPainter &p, QSize size);
-    void paintTracks(QPainter &p, QSize size);
-    void paintLane(QPainter &p, const Track &track, int top, QSize size);
-    void paintArrows(QPainter &p, QSize size);
-    void paintLabels(QPainter &p, QSize size);
-    void paintRuler(QPainter &p, QSize size);
-    void drawArrow(QPainter &p, QPointF from, QPointF to, const QColor &color, qreal width);
-
-    void zoomAt(double factor, double anchorTime);
-    void pan(double ns);
+    double nsPerPixel() const;
+    double timeAt(int x) const;
+    void layoutChanged();
     void syncScrollBar();
+    void paintAll(QPainter &p, QSize size);
+    void showToolTip(const QHelpEvent &help);
 
     SelectionController *m_selection;
     std::shared_ptr<const LoadedTrace> m_trace;
     const TraceModel &m_model;
     const OpGraph &m_graph;
     std::unique_ptr<TimelineIndex> m_index;
+    std::unique_ptr<TrackLayout> m_layout;
+    std::unique_ptr<TrackGeometry> m_geometry;
+    std::unique_ptr<SelectionLinks> m_links;
+    std::unique_ptr<SliceFinder> m_finder;
+    std::unique_ptr<SlicePainter> m_slicePainter;
+    std::unique_ptr<ArrowPainter> m_arrowPainter;
+    std::unique_ptr<LaneLabelPainter> m_labelPainter;
+    ZoomControl *m_zoom;
 
-    std::vector<Group> m_groups;
-    std::vector<Track> m_tracks;
-    std::vector<bool> m_laneCollapsed;
-    std::vector<int> m_trackOfLane;
-
-    double m_start = 0;
-    double m_span = 1;
     int m_scrollY = 0;
     QScrollBar *m_scrollBar;
 
     bool m_showAllArrows = false;
     std::vector<SliceId> m_highlight; //!< sorted, so each lane's share is one range
-    QRegularExpression m_findRegex;
-    std::vector<SliceId> m_findMatches;
-    std::vector<bool> m_nameMatches; //!< by StringId
 
     // Mouse interaction
     QPoint m_pressPos;
@@ -150,10 +139,6 @@ private:
     bool m_dragging = false;
     bool m_rulerDrag = false;
     std::optional<std::pair<double, double>> m_rangeSelection;
-
-    mutable std::vector<TimelineIndex::Item> m_items; //!< scratch buffer for painting
-    mutable std::unordered_map<uint64_t, QRgb> m_colors; //!< (name, style) → colour
-    mutable std::array<QRgb, 16> m_mergedColors {}; //!< per SliceStyle, 0 until computed
 };
 
 } // namespace ks

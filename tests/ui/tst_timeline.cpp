@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+// The timeline's pieces (ui/timeline/) and the view that owns them, offscreen: the range stays
+// inside the trace (zoom-out, framing, pans, drags), the layout, hit testing far from a parent,
+// and the geometry cache (repaints without a rescan, never stale).
+#include "testutil.h"
+#include "timeline/selectionlinks.h"
+#include "timeline/trackgeometry.h"
+#include "timeline/tracklayout.h"
+#include "timeline/zoomcontrol.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace ks;
+
+namespace {
+
+std::string x(const std::string &cat,
+    const std::string &name,
+    int tid,
+    double ts,
+    double dur,
+    const std::string &args = {})
+{
+    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)"
+        + (tid == 7 ? "0" : "1") + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)"
+        + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":{)" + args + "}},";
+}
+
+/*
+ * 10 ms on three lanes (times in µs):
+ *   main 1: ProfilerStep#1 [0, 10000] > aten::conv2d [0, 10] N=10 > launch corr 1,
+ *           then 40 aten::add [100 + 100 i, +20], then aten::late [9000, 9100] N=11
+ *   autograd 2: evaluate_function: ConvolutionBackward0 [8000, 8500] N=10 > the node itself
+ *           [8001, 8499] > launch corr 2
+ *   stream 7: k_fwd [60, 80] corr 1, k_bwd [8600, 8700] corr 2
+ * aten::conv2d, the first op, starts with the trace; aten::late lies 9 ms after its parent's
+ * start.
+ */
+std::string demoTrace()
+{
+    std::string e;
+    e += x("user_annotation", "ProfilerStep#1", 1, 0, 10000);
+    e += x("cpu_op", "aten::conv2d", 1, 0, 10, R"("Sequence number":10,"Fwd thread id":0)");
+    e += x("cuda_runtime", "cudaLaunchKernel", 1, 2, 3, R"("correlation":1)");
+    for (int i = 0; i < 40; ++i)
+        e += x("cpu_op", "aten::add", 1, 100 + 100 * i, 20);
+    e += x("cpu_op", "aten::late", 1, 9000, 100, R"("Sequence number":11,"Fwd thread id":0)");
+    e += x("cpu_op", "autograd::engine::evaluate_function: ConvolutionBackward0", 2, 8000, 500,
+        R"("Sequence number":10,"Fwd thread id":1)");
+    e += x("cpu_op", "ConvolutionBackward0", 2, 8001, 498,
+        R"("Sequence number":10,"Fwd thread id":1)");
+    e += x("cuda_runtime", "cudaLaunchKernel", 2, 8100, 5, R"("correlation":2)");
+    e += x("kernel", "k_fwd", 7, 60, 20, R"("correlation":1)");
+    e += x("kernel", "k_bwd", 7, 8600, 100, R"("correlation":2)");
+    e.pop_back();
+    return test::traceWith(e);
+}
+
+SliceId named(const TraceModel &m, std::string_view name)
+{
+    for (SliceId s = 0; s < m.slices.size(); ++s)
+        if (m.sliceName(s) == name)
+            return s;
+    return kNoSlice;
+}
+
+void sendMouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons)
+{
+    const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
+    QMouseEvent e(type, pos, w->mapToGlobal(pos), button, buttons, Qt::NoModifier);
+    QApplication::sendEvent(w, &e);
+}
+
+void wheel(QWidget *w, QPoint pos, int dy, Qt::KeyboardModifiers modifiers)
+{
+    QWheelEvent e(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, dy), Qt::NoButton, modifiers,
+        Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &e);
+}
+
+} // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+    std::shared_ptr<const LoadedTrace> m_trace;
+    double m_total = 0; // ns
+
+    //! The view must lie within the trace and its margin: 1 % of the trace span at most.
+    void verifyInside(const TimelineView &v)
+    {
+        const double margin = 0.01 * m_total * 1.000001;
+        QVERIFY2(v.rangeStart() >= -margin, qPrintable(QString::number(v.rangeStart())));
+        QVERIFY2(v.rangeStart() + v.rangeSpan() <= m_total + margin,
+            qPrintable(QString::number(v.rangeStart() + v.rangeSpan())));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_trace = test::link(demoTrace());
+        QVERIFY(m_trace);
+        m_total = double(m_trace->model->maxTime - m_trace->model->minTime);
+        QCOMPARE(m_total, 10'000'000.0);
+    }
+
+    // ---- ZoomControl on its own
+
+    void zoomControlClampsAndSignalsChangesOnly()
+    {
+        ZoomControl z(1000);
+        QSignalSpy changed(&z, &ZoomControl::rangeChanged);
+        QCOMPARE(z.start(), -10.0);
+        QCOMPARE(z.span(), 1020.0);
+        z.showAll();
+        QCOMPARE(changed.count(), 0); // already there
+        z.setRange(-5000, 100000); // wider than everything: the whole trace
+        QCOMPARE(z.start(), z.minStart());
+        QCOMPARE(z.span(), z.maxSpan());
+        QCOMPARE(changed.count(), 0);
+        z.setRange(500, 1); // under the deepest zoom
+        QCOMPARE(z.span(), ZoomControl::kMinSpan);
+        QCOMPARE(z.start(), 500.0);
+        QCOMPARE(changed.count(), 1);
+        z.setRange(std::nan(""), 100);
+        z.setRange(0, std::numeric_limits<double>::infinity());
+        QCOMPARE(changed.count(), 1);
+        // The margin follows the span: zoomed in, at most 1 % of the view lies past an end.
+        z.setRange(-400, 100);
+        QCOMPARE(z.start(), -1.0);
+        z.setRange(5000, 100);
+        QCOMPARE(z.start() + z.span(), 1001.0);
+        // A trace shorter than the deepest zoom still has a range.
+        ZoomControl tiny(0);
+        QVERIFY(tiny.span() >= ZoomControl::kMinSpan);
+    }
+
+    void zoomControlZoomsAtTheAnchor()
+    {
+        ZoomControl z(1'000'000);
+        z.setRange(200'000, 100'000);
+        z.zoomAt(0.5, 230'000); // 30 % into the view
+        QCOMPARE(z.span(), 50'000.0);
+        QCOMPARE((230'000 - z.start()) / z.span(), 0.3);
+        // At the deepest zoom the anchor stays put.
+        z.zoomAt(1e-9, 230'000);
+        QCOMPARE(z.span(), ZoomControl::kMinSpan);
+        QCOMPARE((230'000 - z.start()) / z.span(), 0.3);
+        // Out past the whole trace: the whole trace.
+        for (int i = 0; i < 50; ++i)
+            z.zoomAt(1.25, 990'000);
+        QCOMPARE(z.start(), z.minStart());
+        QCOMPARE(z.span(), z.maxSpan());
+    }
+
+    // ---- The reported bug: the view stays inside the trace
+
+    void zoomingOutStopsAtTheWholeTrace()
+    {
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        v.resize(1200, 500);
+        v.showAll();
+        const double start = v.rangeStart(), span = v.rangeSpan();
+        QCOMPARE(start, -0.01 * m_total);
+        QCOMPARE(span, 1.02 * m_total);
+        for (int i = 0; i < 10; ++i)
+            QTest::keyClick(&v, Qt::Key_S);
+        for (int i = 0; i < 10; ++i)
+            wheel(&v, QPoint(TimelineView::kLabelWidth + 10, 100), -120, Qt::ControlModifier);
+        QCOMPARE(v.rangeStart(), start);
+        QCOMPARE(v.rangeSpan(), span);
+        // Zoomed in at the end, then out again: back to the whole trace, never past it.
+        v.setRange(m_total * 0.99, m_total / 100);
+        for (int i = 0; i < 40; ++i) {
+            wheel(&v, QPoint(v.width() - 30, 100), -120, Qt::ControlModifier);
+            verifyInside(v);
+        }
+        QCOMPARE(v.rangeStart(), start);
+        QCOMPARE(v.rangeSpan(), span);
+    }
+
+    void framingTheFirstOpStaysInside()
+    {
+        const TraceModel &m = *m_trace->model;
+        const SliceId conv = named(m, "aten::conv2d");
+        QVERIFY(conv != kNoSlice);
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        v.resize(1200, 500);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        // Selecting reveals it: zoomed in on it, with nothing more than the margin before it.
+        selection.select(conv);
+        QVERIFY(v.rangeSpan() < m_total / 10);
+        QCOMPARE(v.rangeStart(), -0.01 * v.rangeSpan());
+        QVERIFY(v.slicePoint(conv));
+        v.zoomToInterval(m.slices.start[conv], m.slices.end(conv));
+        QCOMPARE(v.rangeStart(), -0.01 * v.rangeSpan());
+        QVERIFY(v.slicePoint(conv));
+        // Fit frames the op with its backward node, still from the trace's start.
+        v.fitSelection();
+        QVERIFY(v.rangeSpan() > 8'000'000);
+        QCOMPARE(v.rangeStart(), -0.01 * v.rangeSpan());
+        verifyInside(v);
+        // The last op framed at the other end.
+        const SliceId late = named(m, "aten::late");
+        v.zoomToInterval(m.slices.start[late], m.slices.end(late) + 995'000);
+        verifyInside(v);
+        QCOMPARE(v.rangeStart() + v.rangeSpan(), m_total + 0.01 * v.rangeSpan());
+    }
+
+    void pansStopAtTheEnds()
+    {
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        v.resize(1200, 500);
+        v.setRange(m_total / 2, m_total / 10);
+        for (int i = 0; i < 30; ++i)
+            QTest::keyClick(&v, Qt::Key_D);
+        verifyInside(v);
+        QCOMPARE(v.rangeStart() + v.rangeSpan(), m_total + 0.01 * v.rangeSpan());
+        for (int i = 0; i < 30; ++i)
+            wheel(&v, QPoint(500, 100), -120, Qt::ShiftModifier);
+        QCOMPARE(v.rangeStart() + v.rangeSpan(), m_total + 0.01 * v.rangeSpan());
+        for (int i = 0; i < 150; ++i)
+            wheel(&v, QPoint(500, 100), 120, Qt::ShiftModifier);
+        QCOMPARE(v.rangeStart(), -0.01 * v.rangeSpan());
+        QCOMPARE(v.rangeSpan(), m_total / 10);
+    }
+
+    void dragStopsAtTheEndsAndComesBack()
+    {
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        v.resize(1200, 500);
+        v.setRange(m_total / 2, m_total / 10);
+        const double start = v.rangeStart();
+        const QPoint press(TimelineView::kLabelWidth + 600, 100);
+        sendMouse(&v, QEvent::MouseButtonPress, press, Qt::LeftButton);
+        // Dragging left pans towards the end: a long drag stops there.
+        for (int dx = 50; dx <= 200'000; dx *= 2) {
+            sendMouse(&v, QEvent::MouseMove, press - QPoint(dx, 0), Qt::LeftButton);
+            verifyInside(v);
+        }
+        QCOMPARE(v.rangeStart() + v.rangeSpan(), m_total + 0.01 * v.rangeSpan());
+        // Back where the drag began, the view is where it was.
+        sendMouse(&v, QEvent::MouseMove, press, Qt::LeftButton);
+        QCOMPARE(v.rangeStart(), start);
+        // And past the start the other way.
+        sendMouse(&v, QEvent::MouseMove, press + QPoint(200'000, 0), Qt::LeftButton);
+        QCOMPARE(v.rangeStart(), -0.01 * v.rangeSpan());
+        sendMouse(&v, QEvent::MouseButtonRelease, press + QPoint(200'000, 0), Qt::NoButton);
+        QCOMPARE(v.rangeSpan(), m_total / 10);
+        QCOMPARE(selection.current(), kNoSlice); // a drag selects nothing
+    }
+
+    // ---- Layout and hit testing
+
+    void layoutCollapsesAndAnchorsOnTheHeader()
+    {
+        const TraceModel &m = *m_trace->model;
+        const TimelineIndex index(m, *m_trace->graph);
+        TrackLayout layout(m, index);
+        const LaneId main = m.slices.lane[named(m, "aten::conv2d")];
+        const int track = layout.laneTrack(main);
+        QVERIFY(track > 0);
+        const TrackLayout::Track &tr = layout.tracks()[size_t(track)];
+        QCOMPARE(layout.visibleRows(main), 3u);
+        QCOMPARE(layout.trackAt(tr.y), track);
+        QCOMPARE(layout.trackAt(-1), -1);
+        QCOMPARE(layout.trackAt(layout.contentHeight()), -1);
+        // Rows: the lane's padding belongs to none; row 1 exists until the lane collapses.
+        QCOMPARE(layout.rowAt(track, tr.y), -1);
+        QCOMPARE(layout.rowAt(track, layout.rowTop(track, 0)), 0);
+        QCOMPARE(layout.rowAt(track, layout.rowTop(track, 1)), 1);
+        QCOMPARE(*layout.anchorY(main, 1), layout.rowTop(track, 1) + 9.0);
+        layout.setLaneCollapsed(main, true);
+        QCOMPARE(layout.visibleRows(main), 1u);
+        QCOMPARE(layout.rowAt(track, layout.rowTop(track, 1)), -1);
+        QCOMPARE(*layout.anchorY(main, 1), layout.rowTop(track, 0) + 9.0); // on row 0
+        // A collapsed group: no lane track, arrows meet its header.
+        const int header = track - 1;
+        QVERIFY(layout.tracks()[size_t(header)].header);
+        layout.toggle(header);
+        QCOMPARE(layout.laneTrack(main), -1);
+        const TrackLayout::Track &h = layout.tracks()[size_t(header)];
+        QCOMPARE(*layout.anchorY(main, 1), h.y + h.height / 2.0);
+        QVERIFY(layout.expandGroupOf(main));
+        QVERIFY(!layout.expandGroupOf(main));
+        QCOMPARE(layout.laneTrack(main), track);
+    }
+
+    // Qt Creator's indexAtFarParent, through the view: a click far from the parent's start
+    // finds the parent, and on the child's row the child (the innermost) wins.
+    void hitTestingFarFromTheParent()
+    {
+        const TraceModel &m = *m_trace->model;
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        v.resize(1200, 500);
+        const SliceId late = named(m, "aten::late");
+        const SliceId step = named(m, "ProfilerStep#1");
+        v.zoomToInterval(m.slices.start[late], m.slices.end(late));
+        const std::optional<QPoint> p = v.slicePoint(late);
+        QVERIFY(p);
+        QCOMPARE(v.sliceAt(*p), late);
+        QCOMPARE(v.sliceAt(*p - QPoint(0, TimelineView::kRowHeight)), step);
+        QCOMPARE(v.sliceAt(QPoint(TimelineView::kLabelWidth - 1, p->y())), kNoSlice);
+        QCOMPARE(v.sliceAt(QPoint(p->x(), TimelineView::kRulerHeight - 1)), kNoSlice);
+        // A click selects what it hits.
+        QTest::mouseClick(&v, Qt::LeftButton, {}, *p);
+        QCOMPARE(selection.current(), late);
+    }
+
+    // ---- The geometry cache
+
+    void geometryIsScannedOncePerAxis()
+    {
+        const TraceModel &m = *m_trace->model;
+        const TimelineIndex index(m, *m_trace->graph);
+        TrackGeometry geometry(m, index);
+        const QFont font;
+        const LaneId main = m.slices.lane[named(m, "aten::conv2d")];
+        geometry.prepare(timeline::TimeAxis(0, m_total, 240, 900), font);
+        const size_t pieces = geometry.row(main, 1).size();
+        QVERIFY(pieces > 0);
+        geometry.row(main, 1);
+        QCOMPARE(geometry.scans(), size_t(1));
+        geometry.prepare(timeline::TimeAxis(0, m_total, 240, 900), font);
+        geometry.row(main, 1);
+        QCOMPARE(geometry.scans(), size_t(1));
+        // Any change of the axis drops the rows: start, span, width.
+        geometry.prepare(timeline::TimeAxis(1, m_total, 240, 900), font);
+        geometry.row(main, 1);
+        QCOMPARE(geometry.scans(), size_t(2));
+        geometry.prepare(timeline::TimeAxis(1, m_total, 240, 901), font);
+        geometry.row(main, 1);
+        QCOMPARE(geometry.scans(), size_t(3));
+        QFont bigger = font;
+        bigger.setPointSize(font.pointSize() + 4);
+        geometry.prepare(timeline::TimeAxis(1, m_total, 240, 901), bigger);
+        geometry.row(main, 1);
+        QCOMPARE(geometry.scans(), size_t(4));
+    }
+
+    void selectionLinksAreComputedOncePerSelection()
+    {
+        const TraceModel &m = *m_trace->model;
+        SelectionLinks links(m, *m_trace->graph);
+        const SliceId conv = named(m, "aten::conv2d");
+        links.update(conv);
+        links.update(conv);
+        QCOMPARE(links.computations(), size_t(1));
+        QCOMPARE(links.counterparts().size(), size_t(1));
+        QCOMPARE(m.slices.lane[links.counterparts()[0]],
+            m.slices.lane[named(m, "ConvolutionBackward0")]);
+        // Launch → kernel for both sides, then the pair arrow.
+        QCOMPARE(links.arrows().size(), size_t(3));
+        QCOMPARE(links.arrows().back().from, conv);
+        links.update(kNoSlice);
+        QVERIFY(links.arrows().empty());
+        QCOMPARE(links.computations(), size_t(2));
+    }
+
+    // Hover, tooltips, selection, find, highlight, arrows and collapsing repaint from the cache;
+    // only a new range scans again.
+    void viewRepaintsWithoutRescanning()
+    {
+        const TraceModel &m = *m_trace->model;
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        v.resize(1200, 500);
+        v.grab();
+        const size_t scans = v.m_geometry->scans();
+        QVERIFY(scans > 0);
+        const SliceId step = named(m, "ProfilerStep#1");
+        const QPoint inStep(TimelineView::kLabelWidth + 300, v.slicePoint(step)->y());
+        sendMouse(&v, QEvent::MouseMove, inStep, Qt::NoButton);
+        QHelpEvent help(QEvent::ToolTip, inStep, v.mapToGlobal(inStep));
+        QApplication::sendEvent(&v, &help);
+        v.grab();
+        QCOMPARE(v.m_geometry->scans(), scans);
+        selection.select(step); // visible and wide: revealing it keeps the range
+        v.grab();
+        v.grab();
+        QCOMPARE(v.m_links->computations(), size_t(1));
+        v.setShowAllArrows(true);
+        v.setFindPattern(QStringLiteral("add"));
+        v.setHighlight({named(m, "aten::late")});
+        v.grab();
+        const LaneId main = m.slices.lane[step];
+        v.setLaneCollapsed(main, true);
+        v.grab();
+        v.setLaneCollapsed(main, false);
+        v.grab();
+        QCOMPARE(v.m_geometry->scans(), scans);
+        QCOMPARE(v.m_links->computations(), size_t(1));
+        QTest::keyClick(&v, Qt::Key_W);
+        v.grab();
+        QVERIFY(v.m_geometry->scans() > scans);
+    }
+
+    // The cache is never stale: after zooms, pans and collapses, the picture is what a fresh
+    // view at the same range draws.
+    void cachedPictureMatchesAFreshView()
+    {
+        const TraceModel &m = *m_trace->model;
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        v.resize(1000, 400);
+        v.grab();
+        const LaneId main = m.slices.lane[named(m, "aten::conv2d")];
+        v.setLaneCollapsed(main, true);
+        v.grab();
+        v.setRange(2'000'000, 3'000'000);
+        v.grab();
+        v.setLaneCollapsed(main, false);
+        QTest::keyClick(&v, Qt::Key_W);
+        QTest::keyClick(&v, Qt::Key_D);
+        const QImage cached = v.grab().toImage();
+
+        TimelineView fresh(&selection);
+        fresh.resize(1000, 400);
+        fresh.setRange(v.rangeStart(), v.rangeSpan());
+        QCOMPARE(fresh.rangeStart(), v.rangeStart());
+        QVERIFY(cached == fresh.grab().toImage());
+    }
+};
+
+QTEST_MAIN(TestTimeline)
+#include "tst_timeline.moc"

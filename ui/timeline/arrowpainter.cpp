@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "timeline/arrowpainter.h"
+
+#include "slicecolors.h"
+#include "timeline/selectionlinks.h"
+#include "timeline/tracklayout.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ks {
+
+namespace {
+
+//! One arrow from \a from to \a to; the arrowhead is left off when they are close.
+void drawArrow(QPainter &p, QPointF from, QPointF to, const QColor &color, qreal width)
+{
+    QPainterPath path(from);
+    const double dx = std::max(30.0, std::abs(to.x() - from.x()) * 0.4);
+    path.cubicTo(from + QPointF(dx, 0), to - QPointF(dx, 0), to);
+    p.setPen(QPen(color, width));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    // Arrowhead along the curve's final direction (horizontal into the target).
+    if (QLineF(from, to).length() > 12) {
+        const QPointF tip = to;
+        QPolygonF head;
+        head << tip << tip + QPointF(-8, -4) << tip + QPointF(-8, 4);
+        p.setPen(Qt::NoPen);
+        p.setBrush(color);
+        p.drawPolygon(head);
+    }
+}
+
+} // namespace
+
+std::optional<QPointF> ArrowPainter::anchor(const PaintFrame &frame, SliceId s, bool atEnd) const
+{
+    const SliceTable &t = m_model.slices;
+    const std::optional<double> y = m_layout.anchorY(t.lane[s], t.depth[s]);
+    if (!y)
+        return std::nullopt;
+    const double time = double((atEnd ? t.end(s) : t.start[s]) - m_model.minTime);
+    return QPointF(frame.axis.x(time), *y - frame.scrollY + timeline::kRulerHeight);
+}
+
+void ArrowPainter::arrow(QPainter &p,
+    const PaintFrame &frame,
+    SliceId from,
+    SliceId to,
+    const QColor &color,
+    qreal width) const
+{
+    const SliceTable &t = m_model.slices;
+    const bool forwardInTime = t.start[to] >= t.end(from);
+    const auto a = anchor(frame, from, forwardInTime);
+    const auto b = anchor(frame, to, false);
+    if (a && b)
+        drawArrow(p, *a, *b, color, width);
+}
+
+const std::vector<std::pair<SliceId, SliceId>> &ArrowPainter::pairsInView(const PaintFrame &frame)
+{
+    const double lo = frame.axis.start, hi = frame.axis.start + frame.axis.span;
+    if (m_pairsRange == std::pair(lo, hi))
+        return m_pairs;
+    m_pairsRange = std::pair(lo, hi);
+    m_pairs.clear();
+    const SliceTable &t = m_model.slices;
+    auto inView = [&](SliceId s) {
+        const double a = double(t.start[s] - m_model.minTime);
+        return a <= hi && double(t.end(s) - m_model.minTime) >= lo;
+    };
+    for (const PairRow &row : m_graph.rows()) {
+        if (row.forward == kNoSlice)
+            continue;
+        for (uint32_t i : m_graph.nodesOf(row)) {
+            const SliceId node = m_graph.nodes()[i].node;
+            if (inView(row.forward) || inView(node))
+                m_pairs.emplace_back(row.forward, node);
+        }
+    }
+    return m_pairs;
+}
+
+void ArrowPainter::paint(
+    QPainter &p, const PaintFrame &frame, const SelectionLinks &links, bool allPairs)
+{
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    if (allPairs) {
+        QColor c = SliceColors::pairArrow();
+        c.setAlpha(110);
+        for (auto [forward, node] : pairsInView(frame))
+            arrow(p, frame, forward, node, c, 1.0);
+    }
+    for (const SelectionLinks::Arrow &a : links.arrows())
+        arrow(p, frame, a.from, a.to, a.color, a.width);
+    p.restore();
+}
+
+} // namespace ks

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "timeline/paintframe.h"
+
+#include "link/opgraph.h"
+
+#include <QPointF>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+class QColor;
+class QPainter;
+
+namespace ks {
+
+class SelectionLinks;
+class TrackLayout;
+
+/*!
+ * The arrows overlay (cf. Perfetto's flow_events_renderer): the selection's links (see
+ * SelectionLinks) and, when asked for, every forward → backward pair with an end in view. An
+ * arrow runs from the source's end (its start when the target begins first) to the target's
+ * start, at the middle of their rows, as a Bézier curve with antialiasing.
+ */
+class ArrowPainter {
+public:
+    ArrowPainter(const TraceModel &model, const OpGraph &graph, const TrackLayout &layout)
+        : m_model(model)
+        , m_graph(graph)
+        , m_layout(layout)
+    {
+    }
+
+    void paint(QPainter &p, const PaintFrame &frame, const SelectionLinks &links, bool allPairs);
+
+private:
+    //! Where an arrow meets \a slice: its start or end at mid-row; nullopt off the timeline.
+    std::optional<QPointF> anchor(const PaintFrame &frame, SliceId slice, bool atEnd) const;
+    void arrow(QPainter &p,
+        const PaintFrame &frame,
+        SliceId from,
+        SliceId to,
+        const QColor &color,
+        qreal width) const;
+    //! The pairs with an end in the visible range, kept until the range changes.
+    const std::vector<std::pair<SliceId, SliceId>> &pairsInView(const PaintFrame &frame);
+
+    const TraceModel &m_model;
+    const OpGraph &m_graph;
+    const TrackLayout &m_layout;
+    std::vector<std::pair<SliceId, SliceId>> m_pairs;
+    std::optional<std::pair<double, double>> m_pairsRange;
+};
+
+} // namespace ks

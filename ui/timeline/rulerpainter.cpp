@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "timeline/rulerpainter.h"
+
+#include "timeformat.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ks {
+
+using namespace timeline;
+
+void RulerPainter::paint(
+    QPainter &p, const PaintFrame &frame, std::optional<std::pair<double, double>> rangeSelection)
+{
+    const QPalette &pal = frame.palette;
+    const QSize size = frame.size;
+    const TimeAxis &axis = frame.axis;
+    p.fillRect(QRect(0, 0, size.width(), kRulerHeight), pal.color(QPalette::Window));
+    const double step = niceStep(axis.nsPerPixel * 90);
+    const double first = std::ceil(axis.start / step) * step;
+    const int right = kLabelWidth + axis.width;
+    p.setPen(pal.color(QPalette::WindowText));
+    for (double t = first; t <= axis.start + axis.span; t += step) {
+        const int x = int(std::lround(axis.x(t)));
+        if (x < kLabelWidth || x > right)
+            continue;
+        p.drawLine(x, kRulerHeight - 8, x, kRulerHeight);
+        p.drawText(QRect(x + 3, 2, 120, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter,
+            formatTick(t, step));
+        // Faint grid line through the tracks.
+        p.save();
+        p.setPen(QColor(128, 128, 128, 40));
+        p.drawLine(x, kRulerHeight, x, size.height());
+        p.restore();
+    }
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(0, kRulerHeight - 1, size.width(), kRulerHeight - 1);
+    // Summary in the label column: the visible span.
+    p.setPen(pal.color(QPalette::WindowText));
+    p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        tr("view: %1").arg(formatDuration(axis.span)));
+    if (!rangeSelection)
+        return;
+    const double a = std::min(rangeSelection->first, rangeSelection->second);
+    const double b = std::max(rangeSelection->first, rangeSelection->second);
+    const double x0 = axis.x(a), x1 = axis.x(b);
+    p.fillRect(QRectF(QPointF(x0, 0), QPointF(x1, kRulerHeight)), QColor(40, 120, 220, 70));
+    const QString label = formatDuration(b - a);
+    const QFontMetrics fm(frame.font);
+    const double cx
+        = std::clamp((x0 + x1) / 2, double(kLabelWidth) + 40, double(size.width()) - 40);
+    const QRectF box(cx - fm.horizontalAdvance(label) / 2.0 - 5, 4,
+        fm.horizontalAdvance(label) + 10, kRulerHeight - 8);
+    p.fillRect(box, QColor(40, 120, 220));
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, label);
+}
+
+} // namespace ks

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "link/opgraph.h"
+
+#include <QColor>
+
+#include <vector>
+
+namespace ks {
+
+/*!
+ * What the selected slice is linked to, worked out once per selection rather than per lane and
+ * frame: its counterparts (forward ↔ backward) and the arrows to draw for it, launch → GPU work
+ * for it and its counterparts (at most kMaxArrows), then the pair arrows.
+ */
+class SelectionLinks {
+public:
+    static constexpr int kMaxArrows = 400; //!< launch → kernel arrows drawn for one selection
+
+    struct Arrow {
+        SliceId from, to;
+        QColor color;
+        qreal width;
+    };
+
+    SelectionLinks(const TraceModel &model, const OpGraph &graph)
+        : m_model(model)
+        , m_graph(graph)
+    {
+    }
+
+    //! Recomputes the links when \a selected differs from the last call.
+    void update(SliceId selected);
+    SliceId selected() const { return m_selected; }
+    const std::vector<SliceId> &counterparts() const { return m_counterparts; }
+    const std::vector<Arrow> &arrows() const { return m_arrows; }
+    //! Selections worked out since construction (the cache's tests count them).
+    size_t computations() const { return m_computations; }
+
+private:
+    void compute();
+
+    const TraceModel &m_model;
+    const OpGraph &m_graph;
+    SliceId m_selected = kNoSlice;
+    std::vector<SliceId> m_counterparts;
+    std::vector<Arrow> m_arrows;
+    size_t m_computations = 0;
+};
+
+} // namespace ks

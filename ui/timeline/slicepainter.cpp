@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "timeline/slicepainter.h"
+
+#include "slicecolors.h"
+#include "timeline/selectionlinks.h"
+#include "timeline/slicefinder.h"
+#include "timeline/trackgeometry.h"
+#include "timeline/tracklayout.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace ks {
+
+using namespace timeline;
+
+void SlicePainter::paint(QPainter &p, const PaintFrame &frame, const Marks &marks)
+{
+    m_geometry.prepare(frame.axis, frame.font);
+    const int top = frame.top();
+    const QSize size = frame.size;
+    const QColor stripe = frame.palette.color(QPalette::AlternateBase);
+    const std::vector<TrackLayout::Track> &tracks = m_layout.tracks();
+    for (size_t i = 0; i < tracks.size(); ++i) {
+        const TrackLayout::Track &tr = tracks[i];
+        const int y = top + tr.y;
+        if (y > size.height())
+            break;
+        if (y + tr.height < kRulerHeight)
+            continue;
+        if (tr.header) {
+            p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height),
+                frame.palette.color(QPalette::Window));
+            continue;
+        }
+        if (i % 2 == 0)
+            p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height), stripe);
+        paintLane(p, frame, int(i), y, marks);
+    }
+    // The ruler's range selection shades the tracks.
+    if (marks.rangeSelection) {
+        const double x0 = frame.axis.x(marks.rangeSelection->first);
+        const double x1 = frame.axis.x(marks.rangeSelection->second);
+        p.fillRect(QRectF(QPointF(std::min(x0, x1), kRulerHeight),
+                       QPointF(std::max(x0, x1), size.height())),
+            QColor(40, 120, 220, 40));
+    }
+}
+
+QRectF SlicePainter::sliceBox(const PaintFrame &frame, SliceId s, int top) const
+{
+    const SliceTable &t = m_model.slices;
+    const LaneId lane = t.lane[s];
+    const int d = m_layout.laneCollapsed(lane) ? 0 : int(t.depth[s]);
+    const double x0 = frame.axis.x(double(t.start[s] - m_model.minTime));
+    const double x1 = std::max(x0 + 2, frame.axis.x(double(t.end(s) - m_model.minTime)));
+    return QRectF(x0, top + kLanePad + d * kRowHeight + 0.5, x1 - x0, kRowHeight - 1);
+}
+
+void SlicePainter::paintLane(
+    QPainter &p, const PaintFrame &frame, int track, int top, const Marks &marks)
+{
+    const LaneId lane = m_layout.tracks()[size_t(track)].lane;
+    const QSize size = frame.size;
+    const uint32_t depths = m_layout.visibleRows(lane);
+    p.setFont(frame.font);
+    // Recomputed forward work inside backward lanes is hatched, to tell it apart at a glance.
+    const QBrush hatch(QColor(20, 40, 90, 150), Qt::BDiagPattern);
+    const bool finding = marks.finder.active();
+    for (uint32_t d = 0; d < depths; ++d) {
+        const int rowY = top + kLanePad + int(d) * kRowHeight;
+        if (rowY > size.height() || rowY + kRowHeight < kRulerHeight)
+            continue;
+        for (const TrackGeometry::Piece &piece : m_geometry.row(lane, d)) {
+            const QRectF r = piece.rect.translated(0, rowY);
+            p.fillRect(r, QColor::fromRgb(piece.color));
+            if (piece.hatch)
+                p.fillRect(r, hatch);
+            if (piece.slice == kNoSlice)
+                continue;
+            if (finding && marks.finder.matches(piece.slice))
+                p.fillRect(QRectF(r.left(), r.bottom() - 2, r.width(), 3), QColor(255, 200, 0));
+            if (!piece.text.isEmpty()) {
+                p.setPen(QColor::fromRgb(piece.textColor));
+                p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, piece.text);
+            }
+        }
+    }
+    // Highlighted slices (a module's work) get a translucent wash and an outline.
+    const Lane &laneInfo = m_model.lanes[lane];
+    const std::vector<SliceId> &lit = marks.highlight;
+    auto first = std::lower_bound(lit.begin(), lit.end(), laneInfo.sliceBegin);
+    auto last = std::lower_bound(first, lit.end(), laneInfo.sliceEnd);
+    for (auto it = first; it != last; ++it) {
+        const QRectF r = sliceBox(frame, *it, top);
+        if (r.right() < kLabelWidth || r.left() > size.width())
+            continue;
+        p.fillRect(r, QColor(255, 215, 0, 90));
+        p.setPen(QPen(QColor(200, 140, 0), 1.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r);
+    }
+    // Outline the selection and its counterparts when they are on this lane.
+    const SliceTable &t = m_model.slices;
+    auto outline = [&](SliceId s, const QColor &color) {
+        if (t.lane[s] != lane)
+            return;
+        p.setPen(QPen(color, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(sliceBox(frame, s, top));
+    };
+    if (marks.links.selected() != kNoSlice) {
+        for (SliceId c : marks.links.counterparts())
+            outline(c, SliceColors::counterpartOutline());
+        outline(marks.links.selected(), SliceColors::selectionOutline());
+    }
+}
+
+} // namespace ks

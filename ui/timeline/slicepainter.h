@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "timeline/paintframe.h"
+
+#include "model/tracemodel.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+class QPainter;
+
+namespace ks {
+
+class SelectionLinks;
+class SliceFinder;
+class TrackGeometry;
+class TrackLayout;
+
+/*!
+ * The tracks pass: each visible track's background, its rows' slices from the cached geometry
+ * (find matches underlined), then the marks over them: highlighted slices, the outlines of the
+ * selection and its counterparts, and the ruler's range selection.
+ */
+class SlicePainter {
+public:
+    //! The state of the marks, owned by the view.
+    struct Marks {
+        const SliceFinder &finder;
+        const std::vector<SliceId> &highlight; //!< sorted
+        const SelectionLinks &links;
+        std::optional<std::pair<double, double>> rangeSelection;
+    };
+
+    SlicePainter(const TraceModel &model, const TrackLayout &layout, TrackGeometry &geometry)
+        : m_model(model)
+        , m_layout(layout)
+        , m_geometry(geometry)
+    {
+    }
+
+    void paint(QPainter &p, const PaintFrame &frame, const Marks &marks);
+
+private:
+    void paintLane(QPainter &p, const PaintFrame &frame, int track, int top, const Marks &marks);
+    //! The outline rectangle of slice \a s in a lane whose top is at widget y \a top.
+    QRectF sliceBox(const PaintFrame &frame, SliceId s, int top) const;
+
+    const TraceModel &m_model;
+    const TrackLayout &m_layout;
+    TrackGeometry &m_geometry;
+};
+
+} // namespace ks

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+namespace ks::timeline {
+
+// The timeline's fixed sizes in logical pixels, shared by the layout, the painters and the view.
+constexpr int kLabelWidth = 240; //!< the lane-label column left of the tracks
+constexpr int kRulerHeight = 30; //!< the time ruler above the tracks
+constexpr int kRowHeight = 18; //!< one nesting depth of a lane
+constexpr int kHeaderHeight = 22; //!< a process group's header
+constexpr int kLanePad = 2; //!< above the first and below the last row of a lane
+
+} // namespace ks::timeline

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+#include "timeline/tracklayout.h"
+
+#include "timeline/timelinecoordinates.h"
+#include "timeline/timelinemetrics.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ks {
+
+using namespace timeline;
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+bool isNumericText(std::string_view s)
+{
+    if (s.empty())
+        return false;
+    for (char c : s) {
+        if ((c < '0' || c > '9') && c != '-')
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+TrackLayout::TrackLayout(const TraceModel &model, const TimelineIndex &index)
+    : m_model(model)
+    , m_index(index)
+{
+    m_laneCollapsed.assign(m_model.lanes.size(), false);
+    buildGroups();
+    relayout();
+}
+
+void TrackLayout::buildGroups()
+{
+    const TraceModel &m = m_model;
+    struct Key {
+        bool pseudo; // non-numeric pid: "Spans", "Traces", ""
+        bool device;
+        int64_t sort;
+        int64_t pid;
+        size_t process;
+    };
+    std::vector<Key> keys;
+    for (size_t p = 0; p < m.processes.size(); ++p) {
+        const Process &proc = m.processes[p];
+        const bool pseudo = !isNumericText(m.str(proc.pidText));
+        keys.push_back({pseudo, proc.device,
+            proc.device || proc.sortIndex == kNoValue ? proc.pid : proc.sortIndex, proc.pid, p});
+    }
+    std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+        return std::tie(a.pseudo, a.device, a.sort, a.pid)
+            < std::tie(b.pseudo, b.device, b.sort, b.pid);
+    });
+    m_groupOfLane.assign(m.lanes.size(), -1);
+    for (const Key &key : keys) {
+        const Process &proc = m.processes[key.process];
+        Group g;
+        const QString name = qs(m.str(proc.name));
+        const QString labels = qs(m.str(proc.labels));
+        if (proc.device) {
+            g.label = labels.startsWith(QLatin1String("GPU"))
+                ? labels
+                : QStringLiteral("GPU %1").arg(proc.pid);
+        } else {
+            g.label = (name.isEmpty() ? QStringLiteral("process") : name) + QStringLiteral(" (")
+                + qs(m.str(proc.pidText)) + QLatin1Char(')');
+            if (!labels.isEmpty())
+                g.label += QStringLiteral(" · ") + labels;
+        }
+        for (LaneId l = 0; l < m.lanes.size(); ++l) {
+            const Lane &lane = m.lanes[l];
+            if (lane.pid == proc.pid && lane.device == proc.device
+                && (lane.sliceEnd > lane.sliceBegin || lane.instantEnd > lane.instantBegin))
+                g.lanes.push_back(l);
+        }
+        // Forward threads first, then backward threads, then the rest by sort index and tid.
+        std::stable_sort(g.lanes.begin(), g.lanes.end(), [&](LaneId a, LaneId b) {
+            auto rank = [&](LaneId l) {
+                const uint8_t r = m_index.role(l);
+                return (r & RoleForward) ? 0 : (r & RoleBackward) ? 1 : 2;
+            };
+            const Lane &x = m.lanes[a], &y = m.lanes[b];
+            const int64_t sx = x.sortIndex == kNoValue ? x.tid : x.sortIndex;
+            const int64_t sy = y.sortIndex == kNoValue ? y.tid : y.sortIndex;
+            return std::tuple(rank(a), sx) < std::tuple(rank(b), sy);
+        });
+        if (g.lanes.empty())
+            continue;
+        for (LaneId l : g.lanes)
+            m_groupOfLane[l] = int(m_groups.size());
+        m_groups.push_back(std::move(g));
+    }
+}
+
+void TrackLayout::relayout()
+{
+    const TraceModel &m = m_model;
+    m_tracks.clear();
+    m_trackOfLane.assign(m.lanes.size(), -1);
+    m_headerOfGroup.assign(m_groups.size(), -1);
+    int y = 0;
+    for (size_t gi = 0; gi < m_groups.size(); ++gi) {
+        const Group &g = m_groups[gi];
+        Track header;
+        header.header = true;
+        header.group = int(gi);
+        header.y = y;
+        header.height = kHeaderHeight;
+        header.label = g.label;
+        m_headerOfGroup[gi] = int(m_tracks.size());
+        m_tracks.push_back(header);
+        y += kHeaderHeight;
+        if (g.collapsed)
+            continue;
+        for (LaneId l : g.lanes) {
+            const Lane &lane = m.lanes[l];
+            Track t;
+            t.lane = l;
+            t.group = int(gi);
+            t.y = y;
+            const uint32_t depths = std::max<uint32_t>(1, m_index.depthCount(l));
+            t.height = int(m_laneCollapsed[l] ? 1 : depths) * kRowHeight + 2 * kLanePad;
+            if (lane.device) {
+                t.label = g.label + QStringLiteral(" · ") + qs(m.laneLabel(l));
+            } else {
+                t.label = qs(m.laneLabel(l));
+                const uint8_t role = m_index.role(l);
+                t.detail = role == (RoleForward | RoleBackward)
+                    ? QStringLiteral("forward + backward")
+                    : role == RoleForward  ? QStringLiteral("forward")
+                    : role == RoleBackward ? QStringLiteral("backward")
+                                           : QString();
+            }
+            m_trackOfLane[l] = int(m_tracks.size());
+            m_tracks.push_back(t);
+            y += t.height;
+        }
+    }
+}
+
+int TrackLayout::contentHeight() const
+{
+    return m_tracks.empty() ? 0 : m_tracks.back().y + m_tracks.back().height;
+}
+
+void TrackLayout::setLaneCollapsed(LaneId lane, bool collapsed)
+{
+    m_laneCollapsed[lane] = collapsed;
+    relayout();
+}
+
+void TrackLayout::toggle(int index)
+{
+    const Track &tr = m_tracks[size_t(index)];
+    if (tr.header)
+        m_groups[size_t(tr.group)].collapsed = !m_groups[size_t(tr.group)].collapsed;
+    else
+        m_laneCollapsed[tr.lane] = !m_laneCollapsed[tr.lane];
+    relayout();
+}
+
+bool TrackLayout::expandGroupOf(LaneId lane)
+{
+    const int g = lane < m_groupOfLane.size() ? m_groupOfLane[lane] : -1;
+    if (g < 0 || !m_groups[size_t(g)].collapsed)
+        return false;
+    m_groups[size_t(g)].collapsed = false;
+    relayout();
+    return true;
+}
+
+int TrackLayout::trackAt(int y) const
+{
+    auto it = std::upper_bound(
+        m_tracks.begin(), m_tracks.end(), y, [](int v, const Track &t) { return v < t.y; });
+    if (it == m_tracks.begin())
+        return -1;
+    --it;
+    return y < it->y + it->height ? int(it - m_tracks.begin()) : -1;
+}
+
+uint32_t TrackLayout::visibleRows(LaneId lane) const
+{
+    const uint32_t depths = m_index.depthCount(lane);
+    return m_laneCollapsed[lane] ? std::min<uint32_t>(1, depths) : depths;
+}
+
+int TrackLayout::rowAt(int track, int y) const
+{
+    const Track &tr = m_tracks[size_t(track)];
+    if (tr.header)
+        return -1;
+    return timeline::rowAt(y - tr.y - kLanePad, kRowHeight, int(visibleRows(tr.lane)));
+}
+
+int TrackLayout::rowTop(int track, uint32_t depth) const
+{
+    return m_tracks[size_t(track)].y + kLanePad + int(depth) * kRowHeight;
+}
+
+std::optional<double> TrackLayout::anchorY(LaneId lane, uint32_t depth) const
+{
+    const int ti = laneTrack(lane);
+    if (ti >= 0)
+        return rowTop(ti, m_laneCollapsed[lane] ? 0 : depth) + kRowHeight / 2.0;
+    // The lane's group is collapsed: anchor on its header.
+    const int g = lane < m_groupOfLane.size() ? m_groupOfLane[lane] : -1;
+    if (g < 0)
+        return std::nullopt;
+    const Track &header = m_tracks[size_t(m_headerOfGroup[size_t(g)])];
+    return header.y + header.height / 2.0;
+}
+
+} // namespace ks
