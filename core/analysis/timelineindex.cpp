@@ -48,8 +48,13 @@ size_t firstEndingAfter(const TraceModel &m, std::span<const SliceId> row, TimeN
     auto it = std::upper_bound(row.begin(), row.end(), t,
         [&](double v, SliceId s) { return v < double(st.start[s] - origin); });
     size_t i = size_t(it - row.begin());
-    // The slice starting before t may still cover it; a malformed overlap may reach further.
-    while (i > 0 && double(st.end(row[i - 1]) - origin) > t)
+    // The slice starting before t may still cover it; a malformed overlap may reach further. A
+    // zero-length slice exactly at t is visible too (the right edge takes them the same way).
+    auto reaches = [&](SliceId s) {
+        return double(st.end(s) - origin) > t
+            || (st.dur[s] == 0 && double(st.start[s] - origin) == t);
+    };
+    while (i > 0 && reaches(row[i - 1]))
         --i;
     return i;
 }
