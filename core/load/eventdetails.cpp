@@ -4,9 +4,12 @@
 #include "inputfile.h"
 #include "jsoncapture.h"
 #include "repairstream.h"
+#include "seekingtext.h"
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
+
+#include <new>
 
 namespace ks {
 
@@ -154,19 +157,26 @@ bool readEventDetailsText(
 bool readEventDetails(
     const TraceModel &model, uint64_t offset, EventDetails &out, std::string &error)
 {
-    auto file = InputFile::open(model.path, error);
-    if (!file)
-        return false;
-    // Plain files are read from the event on; gzip is inflated up to it.
-    ChunkedText text(*file, file->compressed() ? 0 : offset);
-    ChunkStream stream(text);
-    if (file->compressed())
-        stream.skipTo(offset);
-    if (stream.atEnd()) {
-        error = "the file changed since it was loaded";
+    try {
+        auto file = InputFile::open(model.path, error);
+        if (!file)
+            return false;
+        // The seek points fit only the file they were recorded from.
+        const GzipIndex none;
+        const bool sameFile = file->size() == model.fileSize;
+        SeekingText text(*file, sameFile ? model.gzipIndex : none, offset);
+        if (text.atEnd()) {
+            out.inflatedBytes = text.inflated();
+            error = "the file changed since it was loaded";
+            return false;
+        }
+        const bool read = parseEvent(text, out, error);
+        out.inflatedBytes = text.inflated();
+        return read;
+    } catch (const std::bad_alloc &) {
+        error = "not enough memory to read this event";
         return false;
     }
-    return parseEvent(stream, out, error);
 }
 
 } // namespace ks

@@ -16,6 +16,21 @@ FlowKind flowKindFromCategory(std::string_view c)
     return FlowKind::Other;
 }
 
+const SeekPoint *GzipIndex::pointAtOrBefore(uint64_t textOffset) const
+{
+    auto it = std::upper_bound(points.begin(), points.end(), textOffset,
+        [](uint64_t offset, const SeekPoint &p) { return offset < p.textOffset; });
+    return it == points.begin() ? nullptr : &*(it - 1);
+}
+
+size_t GzipIndex::memoryUsage() const
+{
+    size_t n = points.capacity() * sizeof(SeekPoint);
+    for (const SeekPoint &p : points)
+        n += p.window.capacity();
+    return n;
+}
+
 const GpuInfo *TraceModel::gpu(SliceId s) const
 {
     const uint32_t x = slices.extra[s];
@@ -92,7 +107,7 @@ size_t TraceModel::memoryUsage() const
         + bytes(instants.offset);
     for (const CounterSeries &c : counters)
         n += bytes(c.time) + bytes(c.value);
-    return n + strings.memoryUsage();
+    return n + strings.memoryUsage() + gzipIndex.memoryUsage();
 }
 
 } // namespace ks

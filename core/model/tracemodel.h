@@ -131,6 +131,28 @@ struct FlowEdge {
 };
 
 /*!
+ * A place in a gzip file to start inflating other than its start (the idea of zlib's
+ * examples/zran.c): the deflate stream at a block boundary, and the text before it that the
+ * next blocks may refer back to. The loader records them, the details reader starts at them;
+ * this layer only keeps them.
+ */
+struct SeekPoint {
+    uint64_t compressedOffset = 0; //!< file byte where the next block starts
+    uint64_t textOffset = 0; //!< decompressed offset (of the whole text, all members) there
+    uint8_t bits = 0; //!< when non-zero, the block starts in the top \a bits bits of that byte
+    std::vector<uint8_t> window; //!< up to 32 KiB of the member's text before textOffset
+};
+
+//! Seek points into a gzip trace's text, in text order; empty for plain files.
+struct GzipIndex {
+    std::vector<SeekPoint> points;
+
+    //! The last point at or before decompressed offset \a textOffset; null if none.
+    const SeekPoint *pointAtOrBefore(uint64_t textOffset) const;
+    size_t memoryUsage() const;
+};
+
+/*!
  * A loaded trace, frozen: the loader fills it once on its worker thread and afterwards it is
  * only read (shared between threads through a shared_ptr<const TraceModel>).
  */
@@ -158,6 +180,7 @@ struct TraceModel {
     std::map<std::string, std::string> metadata;
     int64_t baseTimeNs = 0; //!< `baseTimeNanoseconds`, 0 if absent
     bool arrayLayout = false; //!< the file is a bare event array
+    GzipIndex gzipIndex; //!< where reading an event's details may start inflating
 
     TimeNs minTime = 0; //!< earliest slice/instant time, the origin of the timeline
     TimeNs maxTime = 0;

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "inputfile.h"
 
+#include "gzipinflater.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 namespace ks {
 
@@ -56,26 +58,42 @@ namespace {
 constexpr size_t kMaxReady = 4; // chunks the reader may run ahead of the parser
 } // namespace
 
-ChunkedText::ChunkedText(const InputFile &file, uint64_t plainOffset)
+ChunkedText::ChunkedText(const InputFile &file)
     : m_fd(file.fd())
 {
-    m_thread = std::thread([this, compressed = file.compressed(), plainOffset] {
-        if (compressed)
-            inflate();
-        else
-            read(plainOffset);
+    m_thread = std::thread([this, compressed = file.compressed()] {
+        try {
+            if (compressed)
+                inflate();
+            else
+                read();
+        } catch (const std::bad_alloc &) {
+            m_outOfMemory = true; // the text ends here; the loader fails with the offset
+        }
         finish();
     });
 }
 
 ChunkedText::~ChunkedText()
 {
+    stop();
+}
+
+void ChunkedText::stop()
+{
     {
         std::lock_guard lock(m_mutex);
         m_stop = true;
     }
     m_changed.notify_all();
-    m_thread.join();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+GzipIndex ChunkedText::takeIndex()
+{
+    stop();
+    return std::move(m_index);
 }
 
 ChunkedText::Chunk ChunkedText::next()
@@ -96,7 +114,11 @@ void ChunkedText::recycle(Chunk chunk)
     if (!chunk.data)
         return;
     std::lock_guard lock(m_mutex);
-    m_free.push_back(std::move(chunk));
+    try {
+        m_free.push_back(std::move(chunk));
+    } catch (const std::bad_alloc &) {
+        // No room to keep it for reuse: the buffer is freed (and this runs in destructors).
+    }
 }
 
 bool ChunkedText::takeBuffer(Chunk &chunk)
@@ -132,8 +154,9 @@ void ChunkedText::finish()
     m_changed.notify_all();
 }
 
-void ChunkedText::read(uint64_t offset)
+void ChunkedText::read()
 {
+    uint64_t offset = 0;
     Chunk chunk;
     while (takeBuffer(chunk)) {
         const ssize_t n = ::pread(m_fd, chunk.data.get(), kChunkSize, off_t(offset));
@@ -148,75 +171,19 @@ void ChunkedText::read(uint64_t offset)
 
 void ChunkedText::inflate()
 {
-    constexpr size_t kInSize = 256 * 1024;
-    auto in = std::make_unique<unsigned char[]>(kInSize);
-    z_stream zs {};
-    // 16 + MAX_WBITS: gzip wrapper only.
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
-        m_corruptReason = "cannot initialise zlib";
-        return;
-    }
-    uint64_t consumed = 0; // compressed bytes handed to zlib
-    bool finished = false; // the last member ended cleanly
-    bool fileEnd = false;
-    auto refill = [&] {
-        const ssize_t n = ::pread(m_fd, in.get(), kInSize, off_t(consumed));
-        if (n <= 0) {
-            fileEnd = true;
-            return;
-        }
-        zs.next_in = in.get();
-        zs.avail_in = uInt(n);
-        consumed += uint64_t(n);
-    };
+    GzipInflater gzip(m_fd);
+    gzip.recordSeekPoints(&m_index);
     Chunk chunk;
-    if (!takeBuffer(chunk)) {
-        inflateEnd(&zs);
-        return;
-    }
-    while (true) {
-        if (zs.avail_in == 0 && !fileEnd)
-            refill();
-        if (zs.avail_in == 0 && fileEnd) {
-            m_cutOff = !finished;
-            break;
-        }
-        zs.next_out = reinterpret_cast<Bytef *>(chunk.data.get() + chunk.size);
-        zs.avail_out = uInt(kChunkSize - chunk.size);
-        finished = false;
-        const int rc = ::inflate(&zs, Z_NO_FLUSH);
-        chunk.size = kChunkSize - zs.avail_out;
-        if (chunk.size == kChunkSize) {
-            chunk.compressedEnd = consumed - zs.avail_in;
+    while (!gzip.ended() && takeBuffer(chunk)) {
+        chunk.size = gzip.read(chunk.data.get(), kChunkSize);
+        chunk.compressedEnd = gzip.compressedOffset();
+        if (chunk.size > 0)
             publish(chunk);
-            if (!takeBuffer(chunk))
-                break;
-        }
-        if (rc == Z_STREAM_END) {
-            finished = true;
-            // Concatenated members continue; anything else after the stream is ignored.
-            if (zs.avail_in == 0 && !fileEnd)
-                refill();
-            if (zs.avail_in == 0)
-                break;
-            if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
-                inflateReset(&zs);
-                continue;
-            }
-            m_trailingGarbage = true;
-            break;
-        }
-        if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            m_corruptReason = zs.msg ? zs.msg : "corrupt gzip data";
-            m_corruptAt = consumed - zs.avail_in;
-            break;
-        }
     }
-    inflateEnd(&zs);
-    if (chunk.data && chunk.size > 0) {
-        chunk.compressedEnd = consumed - zs.avail_in;
-        publish(chunk);
-    }
+    m_cutOff = gzip.end() == GzipInflater::End::CutOff;
+    m_trailingGarbage = gzip.end() == GzipInflater::End::TrailingGarbage;
+    m_corruptReason = gzip.corruptReason();
+    m_corruptAt = gzip.corruptAt();
 }
 
 ChunkStream::ChunkStream(ChunkedText &source)
@@ -229,14 +196,6 @@ ChunkStream::ChunkStream(ChunkedText &source)
 ChunkStream::~ChunkStream()
 {
     m_source.recycle(std::move(m_chunk));
-}
-
-void ChunkStream::skipTo(uint64_t offset)
-{
-    while (!m_end && m_chunkOffset + m_chunk.size <= offset)
-        advance();
-    if (!m_end && offset > Tell())
-        m_cur = m_base + (offset - m_chunkOffset);
 }
 
 void ChunkStream::advance()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/tracemodel.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -40,7 +42,7 @@ private:
  * into a few recycled buffers: faster than mapping the file (no page-table work per 4 KB page)
  * and resident memory stays a few MB whatever the file size. Concatenated gzip members are read
  * as one stream; a cut-off or corrupt stream ends the text where it breaks (cutOff(),
- * corruptReason()).
+ * corruptReason()). Inflating records seek points into the text (takeIndex()).
  */
 class ChunkedText {
 public:
@@ -52,24 +54,29 @@ public:
         uint64_t compressedEnd = 0; //!< compressed bytes consumed when this chunk was complete
     };
 
-    //! Starts reading; plain files from \a plainOffset (gzip always from its start).
-    explicit ChunkedText(const InputFile &file, uint64_t plainOffset = 0);
+    //! Starts reading from the start of the text.
+    explicit ChunkedText(const InputFile &file);
     ~ChunkedText();
     ChunkedText(const ChunkedText &) = delete;
     ChunkedText &operator=(const ChunkedText &) = delete;
 
     //! Next chunk in order; an empty chunk (size 0) means the end of the text.
     Chunk next();
-    //! Gives a chunk's buffer back for reuse.
+    //! Gives a chunk's buffer back for reuse (or frees it). Never throws: destructors call it.
     void recycle(Chunk chunk);
 
     bool cutOff() const { return m_cutOff; }
     const std::string &corruptReason() const { return m_corruptReason; }
     uint64_t corruptAt() const { return m_corruptAt; }
     bool trailingGarbage() const { return m_trailingGarbage; }
+    //! Memory ran out while reading: the text ends there.
+    bool outOfMemory() const { return m_outOfMemory; }
+    //! Stops reading (if it still does) and hands over the seek points of a gzip file.
+    GzipIndex takeIndex();
 
 private:
-    void read(uint64_t offset);
+    void stop();
+    void read();
     void inflate();
     //! Waits for room in the queue and returns a buffer; false when asked to stop.
     bool takeBuffer(Chunk &chunk);
@@ -87,8 +94,10 @@ private:
     // Written by the inflater before m_done is set; read after.
     bool m_cutOff = false;
     bool m_trailingGarbage = false;
+    bool m_outOfMemory = false;
     std::string m_corruptReason;
     uint64_t m_corruptAt = 0;
+    GzipIndex m_index;
 };
 
 /*!
@@ -122,8 +131,6 @@ public:
     //! Decompressed bytes seen so far; the total once the end was reached.
     uint64_t textSeen() const { return m_chunkOffset + m_chunk.size; }
     bool atEnd() const { return m_end; }
-    //! Moves forward to decompressed byte \a offset (or the end), skipping whole chunks.
-    void skipTo(uint64_t offset);
 
 private:
     void advance();

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "tracebuilder.h"
 
-#include "base/bothcores.h"
-
 #include "base/podvector.h"
+#include "bothcoresrethrow.h"
+#include "slicenester.h"
 
 #include <algorithm>
-#include <atomic>
 #include <numeric>
 #include <string>
 
@@ -58,18 +57,6 @@ struct TraceBuilder::LaneColumns {
 
     std::string pidWritten, tidWritten; //!< interned at finish(): strings belong to the parser
     LaneId finalId = kNoLane;
-};
-
-struct TraceBuilder::FlowEndpoint {
-    StringId cat, name;
-    int64_t id;
-    bool idIsText;
-    char ph;
-    bool bindEnclosing;
-    int64_t pid, tid;
-    TimeNs ts;
-    uint64_t offset;
-    uint32_t order;
 };
 
 struct TraceBuilder::MetadataEntry {
@@ -203,8 +190,8 @@ void TraceBuilder::add(const RawEvent &e)
     case 'O':
     case 'D':
     case 'P':
-        m_model->diagnostics.add(
-            Diag::UnsupportedPhase, e.offset, "phase '" + phaseText(e.ph) + "' is not shown: skipped");
+        m_model->diagnostics.add(Diag::UnsupportedPhase, e.offset,
+            "phase '" + phaseText(e.ph) + "' is not shown: skipped");
         return;
     default:
         m_model->diagnostics.add(
@@ -349,8 +336,8 @@ void TraceBuilder::addFlow(const RawEvent &e)
     TimeNs ts;
     if (!readTime(e, ts))
         return;
-    m_flows.push_back({e.cat, e.name, e.id.numeric ? e.id.num : int64_t(e.id.text), !e.id.numeric,
-        e.ph, e.bp == 'e', keyOf(e.pid), keyOf(e.tid), ts, e.offset, m_fileOrder++});
+    m_flows.add({e.cat, e.name, e.id.numeric ? e.id.num : int64_t(e.id.text), !e.id.numeric, e.ph,
+        e.bp == 'e', keyOf(e.pid), keyOf(e.tid), ts, e.offset});
 }
 
 void TraceBuilder::closeOpenBegins()
@@ -368,21 +355,6 @@ void TraceBuilder::closeOpenBegins()
         }
         lane->openBegins.clear();
     }
-}
-
-std::vector<uint32_t> TraceBuilder::preorder(const LaneColumns &src)
-{
-    // Pre-order of the nesting tree: parents first, then longer slices first at equal start.
-    std::vector<uint32_t> perm(src.start.size());
-    std::iota(perm.begin(), perm.end(), 0);
-    std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
-        if (src.start[a] != src.start[b])
-            return src.start[a] < src.start[b];
-        if (src.dur[a] != src.dur[b])
-            return src.dur[a] > src.dur[b];
-        return a < b;
-    });
-    return perm;
 }
 
 void TraceBuilder::buildLanes()
@@ -408,18 +380,13 @@ void TraceBuilder::buildLanes()
         t.sequence, t.fwdThread, t.inputDims, t.extra, t.offset, t.depth, t.parent, t.subtreeEnd,
         t.lane);
 
-    // The sorts are the expensive part: both cores do them, largest lanes first.
-    std::vector<std::vector<uint32_t>> perms(m_lanes.size());
-    std::vector<uint32_t> bySize = order;
-    std::sort(bySize.begin(), bySize.end(), [&](uint32_t a, uint32_t b) {
-        return m_lanes[a]->start.size() > m_lanes[b]->start.size();
-    });
-    std::atomic<size_t> next {0};
-    auto sortLanes = [&] {
-        for (size_t i = next++; i < bySize.size(); i = next++)
-            perms[bySize[i]] = preorder(*m_lanes[bySize[i]]);
-    };
-    runOnBothCores(total, sortLanes, sortLanes);
+    std::vector<LaneTimes> times;
+    times.reserve(m_lanes.size());
+    for (const auto &lane : m_lanes)
+        times.push_back(lane->start.empty()
+                ? LaneTimes {}
+                : LaneTimes {&lane->start[0], &lane->dur[0], lane->start.size()});
+    std::vector<std::vector<uint32_t>> perms = preorders(times);
 
     std::vector<SliceId> stack;
     for (uint32_t builderIndex : order) {
@@ -455,27 +422,7 @@ void TraceBuilder::buildLanes()
         const auto end = SliceId(t.start.size());
         lane.sliceEnd = end;
 
-        stack.clear();
-        for (SliceId s = base; s < end; ++s) {
-            const TimeNs start = t.start[s];
-            while (!stack.empty() && t.end(stack.back()) <= start) {
-                t.subtreeEnd[stack.back()] = s;
-                stack.pop_back();
-            }
-            if (!stack.empty() && t.end(s) > t.end(stack.back()) && !key.device) {
-                m.diagnostics.add(Diag::OverlappingSlices, t.offset[s],
-                    "slice '" + std::string(m.sliceName(s)) + "' ends after its enclosing slice '"
-                        + std::string(m.sliceName(stack.back())) + "'");
-            }
-            t.lane.push_back(laneId);
-            t.parent.push_back(stack.empty() ? kNoSlice : stack.back());
-            t.depth.push_back(uint32_t(stack.size()));
-            t.subtreeEnd.push_back(end);
-            lane.maxDepth = std::max(lane.maxDepth, uint32_t(stack.size()));
-            stack.push_back(s);
-        }
-        for (SliceId s : stack)
-            t.subtreeEnd[s] = end;
+        nestLane(m, laneId, lane, stack);
         m.lanes.push_back(lane);
     }
 }
@@ -583,111 +530,6 @@ void TraceBuilder::buildProcesses()
     m_metadata.clear();
 }
 
-void TraceBuilder::sortFlows()
-{
-    std::sort(m_flows.begin(), m_flows.end(), [](const FlowEndpoint &a, const FlowEndpoint &b) {
-        return std::tie(a.cat, a.name, a.idIsText, a.id, a.order)
-            < std::tie(b.cat, b.name, b.idIsText, b.id, b.order);
-    });
-}
-
-void TraceBuilder::buildFlows()
-{
-    TraceModel &m = *m_model;
-
-    auto laneOf = [&](const FlowEndpoint &p, bool preferDevice) -> LaneId {
-        for (bool device : {preferDevice, !preferDevice}) {
-            auto it = m_laneIndex.find(LaneKey {p.pid, p.tid, device});
-            if (it != m_laneIndex.end())
-                return m_lanes[it->second]->finalId;
-        }
-        return kNoLane;
-    };
-    auto bind = [&](const FlowEndpoint &p, LaneId lane) -> SliceId {
-        if (lane == kNoLane)
-            return kNoSlice;
-        if (p.ph == 'f' && !p.bindEnclosing)
-            return m.firstStartingAtOrAfter(lane, p.ts);
-        return m.innermostAt(lane, p.ts);
-    };
-
-    size_t i = 0;
-    while (i < m_flows.size()) {
-        size_t j = i;
-        while (j < m_flows.size() && m_flows[j].cat == m_flows[i].cat
-            && m_flows[j].name == m_flows[i].name && m_flows[j].idIsText == m_flows[i].idIsText
-            && m_flows[j].id == m_flows[i].id)
-            ++j;
-        const FlowEndpoint *start = nullptr;
-        const FlowEndpoint *finish = nullptr;
-        std::vector<const FlowEndpoint *> steps;
-        for (size_t k = i; k < j; ++k) {
-            const FlowEndpoint &p = m_flows[k];
-            if (p.ph == 's') {
-                if (start)
-                    m.diagnostics.add(Diag::DuplicateFlowStart, p.offset,
-                        "second flow start with the same id: ignored");
-                else
-                    start = &p;
-            } else if (p.ph == 'f') {
-                if (finish)
-                    m.diagnostics.add(Diag::DuplicateFlowEnd, p.offset,
-                        "second flow end with the same id: ignored");
-                else
-                    finish = &p;
-            } else {
-                steps.push_back(&p);
-            }
-        }
-        const FlowKind kind = flowKindFromCategory(m.strings.view(m_flows[i].cat));
-        if (start && finish) {
-            ++m.flowKeysWithBothEnds;
-            std::vector<const FlowEndpoint *> chain {start};
-            std::stable_sort(
-                steps.begin(), steps.end(), [](auto *a, auto *b) { return a->ts < b->ts; });
-            chain.insert(chain.end(), steps.begin(), steps.end());
-            chain.push_back(finish);
-            for (size_t k = 0; k + 1 < chain.size(); ++k) {
-                const FlowEndpoint &a = *chain[k];
-                const FlowEndpoint &b = *chain[k + 1];
-                FlowEdge edge;
-                edge.kind = kind;
-                edge.category = a.cat;
-                edge.fromLane = laneOf(a, false);
-                edge.toLane = laneOf(b, kind == FlowKind::LaunchToGpu);
-                edge.fromTime = a.ts;
-                edge.toTime = b.ts;
-                edge.from = bind(a, edge.fromLane);
-                edge.to = bind(b, edge.toLane);
-                edge.id = a.idIsText ? kNoValue : a.id;
-                if (edge.fromLane == kNoLane || edge.toLane == kNoLane) {
-                    m.diagnostics.add(Diag::FlowOnUnknownThread, b.offset,
-                        "flow endpoint on a thread without events: ignored");
-                    continue;
-                }
-                if (edge.from == kNoSlice || edge.to == kNoSlice)
-                    m.diagnostics.add(Diag::FlowEndpointUnbound, b.offset,
-                        "flow endpoint does not fall on any slice");
-                if (edge.from != kNoSlice && edge.from == edge.to) {
-                    m.diagnostics.add(
-                        Diag::FlowToItself, b.offset, "flow starts and ends on one slice: ignored");
-                    continue;
-                }
-                m.flows.push_back(edge);
-            }
-        } else if (start) {
-            m.diagnostics.add(Diag::FlowStartWithoutEnd, start->offset, "flow start without an end");
-        } else if (finish) {
-            m.diagnostics.add(Diag::FlowEndWithoutStart, finish->offset, "flow end without a start");
-        } else {
-            m.diagnostics.add(
-                Diag::FlowStepWithoutEnds, steps.front()->offset, "flow step without start or end");
-        }
-        i = j;
-    }
-    std::vector<FlowEndpoint>().swap(m_flows);
-}
-
 void TraceBuilder::computeTimeRange()
 {
     TraceModel &m = *m_model;
@@ -732,16 +574,19 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
     size_t events = m_flows.size();
     for (const auto &lane : m_lanes)
         events += lane->start.size();
-    runOnBothCores(
+    runOnBothCoresRethrowing(
         events,
         [this] {
-            sortFlows();
+            m_flows.sort();
             buildCounters();
         },
         [this] { buildLanes(); });
     buildInstants();
     buildProcesses();
-    buildFlows();
+    m_flows.bind(*m_model, [this](int64_t pid, int64_t tid, bool device) {
+        auto it = m_laneIndex.find(LaneKey {pid, tid, device});
+        return it == m_laneIndex.end() ? kNoLane : m_lanes[it->second]->finalId;
+    });
     computeTimeRange();
     m_lanes.clear();
     m_laneKeys.clear();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "flowbinder.h"
 #include "model/tracemodel.h"
 #include "rawevent.h"
 
@@ -11,8 +12,9 @@ namespace ks {
 
 /*!
  * Turns the stream of RawEvents into a frozen TraceModel: groups slices by lane, matches B/E
- * pairs per thread, sorts and nests each lane, binds flow endpoints to slices, and counts
- * every anomaly in the model's diagnostics instead of dropping it silently.
+ * pairs per thread, keeps the lane and process tables, has each lane sorted and nested
+ * (slicenester.h) and flow endpoints bound to slices (flowbinder.h), and counts every anomaly
+ * in the model's diagnostics instead of dropping it silently.
  */
 class TraceBuilder {
 public:
@@ -44,7 +46,6 @@ private:
         size_t operator()(const LaneKey &k) const noexcept;
     };
     struct LaneColumns; // slices of one lane in file order, before sorting
-    struct FlowEndpoint;
     struct MetadataEntry;
 
     static int64_t keyOf(const RawId &id);
@@ -58,13 +59,10 @@ private:
     void addFlow(const RawEvent &e);
     bool readTime(const RawEvent &e, TimeNs &ts);
 
-    static std::vector<uint32_t> preorder(const LaneColumns &lane);
     void closeOpenBegins();
     void buildLanes();
     void buildInstants();
     void buildProcesses();
-    void sortFlows();
-    void buildFlows();
     void buildCounters();
     void computeTimeRange();
 
@@ -74,7 +72,7 @@ private:
     std::unordered_map<LaneKey, uint32_t, LaneKeyHash> m_laneIndex;
     LaneKey m_lastKey {0, 0, false};
     uint32_t m_lastLane = ~0u;
-    std::vector<FlowEndpoint> m_flows;
+    FlowBinder m_flows;
     std::vector<MetadataEntry> m_metadata;
     struct GlobalInstant {
         TimeNs time;
@@ -91,7 +89,6 @@ private:
         size_t operator()(const CounterKey &k) const noexcept;
     };
     std::unordered_map<CounterKey, uint32_t, CounterKeyHash> m_counterIndex;
-    uint32_t m_fileOrder = 0;
 };
 
 } // namespace ks

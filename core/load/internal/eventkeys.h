@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ks {
+
+//! The fields of an event object that the loader reads; None for every other key.
+enum class Field : uint8_t {
+    None,
+    Ph,
+    Cat,
+    Name,
+    Pid,
+    Tid,
+    Ts,
+    Dur,
+    Id,
+    Bp,
+    Scope,
+    Args,
+};
+
+//! The keys of an event's args that the loader keeps; Other for the rest.
+enum class Arg : uint8_t {
+    Other,
+    ExternalId,
+    Correlation,
+    Sequence,
+    FwdThread,
+    InputDims,
+    InputTypes,
+    RecordFunctionId,
+    EvIdx,
+    Stream,
+    Device,
+    Grid,
+    Block,
+    Name,
+    Labels,
+    SortIndex,
+};
+
+//! The field that the key \a s (\a n bytes, not zero-terminated) names.
+Field fieldOf(const char *s, size_t n);
+//! The arg that the key \a s names; the spellings of every PyTorch version map to one Arg.
+Arg argOf(const char *s, size_t n);
+//! The key of \a field as written in the file ("ph", "args"), for messages; "" for None.
+const char *fieldName(Field field);
+
+} // namespace ks

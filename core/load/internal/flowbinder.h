@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/tracemodel.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ks {
+
+//! One flow event (`s`, `t` or `f`), kept until the lanes it binds to are built.
+struct FlowEndpoint {
+    StringId cat, name;
+    int64_t id; //!< the numeric id, or the interned text of a non-numeric one
+    bool idIsText;
+    char ph;
+    bool bindEnclosing; //!< "bp": "e"
+    int64_t pid, tid; //!< lane keys, as the builder derives them
+    TimeNs ts;
+    uint64_t offset;
+    uint32_t order = 0; //!< file order, set by FlowBinder::add()
+};
+
+/*!
+ * Turns flow events into edges between slices. Events are keyed by (category, name, id), the
+ * v1 flow key (Perfetto keys them so too); each key's start, steps (in time order) and end are
+ * chained into edges. An endpoint binds to the innermost slice open on its lane at its time, an
+ * `f` without "bp": "e" to the next slice starting there, as viewers bind them.
+ */
+class FlowBinder {
+public:
+    //! The lane of (pid, tid) on the host or device side, kNoLane if it has none.
+    using LaneOf = std::function<LaneId(int64_t pid, int64_t tid, bool device)>;
+
+    void add(FlowEndpoint endpoint);
+    size_t size() const { return m_flows.size(); }
+    //! Sorts by key, in file order within a key; may run beside the building of the lanes.
+    void sort();
+    //! Appends the edges to \a model's flows and counts what does not bind; empty afterwards.
+    void bind(TraceModel &model, const LaneOf &laneOf);
+
+private:
+    std::vector<FlowEndpoint> m_flows;
+    uint32_t m_fileOrder = 0;
+};
+
+} // namespace ks
