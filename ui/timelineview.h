@@ -116,7 +116,7 @@ private:
     std::shared_ptr<const LoadedTrace> m_trace;
     const TraceModel &m_model;
     const OpGraph &m_graph;
-    std::unique_ptr<TimelineIndex> m_index;
+    const TimelineIndex *m_index; //!< the trace's, built by the loader (LoadedTrace)
     std::unique_ptr<TrackLayout> m_layout;
     std::unique_ptr<TrackGeometry> m_geometry;
     std::unique_ptr<SelectionLinks> m_links;

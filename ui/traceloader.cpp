@@ -33,6 +33,9 @@ void TraceLoader::start()
         // exhaustion itself; anything else it did not foresee becomes a failure too.
         try {
             m_result = openTrace(m_path.toStdString(), options);
+            // What the first frame draws from, built here rather than on the UI thread.
+            if (m_result.trace)
+                (void)m_result.trace->timelineIndex();
         } catch (const std::bad_alloc &) {
             m_result = {};
             m_result.error = m_path.toStdString() + ": not enough memory to load this trace";

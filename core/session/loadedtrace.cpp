@@ -38,6 +38,13 @@ const ModuleTree &LoadedTrace::modules() const
     return *m_modules;
 }
 
+const TimelineIndex &LoadedTrace::timelineIndex() const
+{
+    std::call_once(
+        m_indexBuilt, [this] { m_index = std::make_unique<TimelineIndex>(*model, *graph); });
+    return *m_index;
+}
+
 OpenResult openTrace(const std::string &path, const LoadOptions &options)
 {
     const auto started = std::chrono::steady_clock::now();

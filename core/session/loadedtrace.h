@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/moduletree.h"
+#include "analysis/timelineindex.h"
 #include "link/opgraph.h"
 #include "load/tracereader.h"
 
@@ -24,10 +25,17 @@ struct LoadedTrace {
      * wait for it): the first frame does not need it, so the window builds it in the background.
      */
     const ModuleTree &modules() const;
+    /*!
+     * What the timeline draws from. Built on first use, from any thread (others wait): the
+     * window's loader builds it on its thread, headless exports never need it.
+     */
+    const TimelineIndex &timelineIndex() const;
 
 private:
     mutable std::once_flag m_modulesBuilt;
     mutable std::unique_ptr<ModuleTree> m_modules;
+    mutable std::once_flag m_indexBuilt;
+    mutable std::unique_ptr<TimelineIndex> m_index;
 };
 
 struct OpenResult {
