@@ -303,5 +303,5 @@ int main(int argc, char *argv[])
         window.openComparison(parser.value(o.compare), files.first(), diffOptions);
     else
         window.openFiles(files);
-    return app.exec();
+    return QApplication::exec();
 }

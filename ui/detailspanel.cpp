@@ -168,7 +168,7 @@ void DetailsPanel::showSlice(SliceId s)
             r.ok = readEventDetails(*trace->model, offset, r.details, r.error);
             return r;
         },
-        [this, args](ArgsRead r) {
+        [this, args](const ArgsRead &r) {
             if (indexOfTopLevelItem(args) < 0)
                 return; // the panel was cleared meanwhile
             delete args->takeChild(0);

@@ -269,7 +269,7 @@ QString MainWindow::demoTracePath()
 {
     // The demo is embedded in the binary; loaders and the details panel read files, so unpack it.
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    const QString path
+    QString path
         = (dir.isEmpty() ? QDir::tempPath() : dir) + QStringLiteral("/demo.pt.trace.json.gz");
     QFile resource(Resources::demoTrace());
     if (!resource.open(QIODevice::ReadOnly))

@@ -167,8 +167,8 @@ void ModuleTree::orderNodes(Build &b)
             stack.pop_back();
             newId[old] = ModuleId(order.size());
             order.push_back(old);
-            for (auto it = children[old].rbegin(); it != children[old].rend(); ++it)
-                stack.push_back(*it);
+            // Last child first on the stack, so the first child is visited next.
+            stack.insert(stack.end(), children[old].rbegin(), children[old].rend());
         }
         for (ModuleId id = 0; id < count; ++id) {
             const Build::Path &path = paths[order[id]];

@@ -51,11 +51,12 @@ std::string modulePathOf(const OpGraph &graph, SliceId slice)
             name.remove_prefix(kPrefix.size());
         chain.push_back(name);
     }
+    std::reverse(chain.begin(), chain.end()); // outermost first
     std::string out;
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    for (std::string_view link : chain) {
         if (!out.empty())
             out += '/';
-        out += *it;
+        out += link;
     }
     return out;
 }
@@ -187,8 +188,9 @@ void alignByOccurrence(std::span<const uint32_t> a,
     std::vector<Match> chain;
     for (int64_t p = tails.empty() ? -1 : int64_t(tails.back()); p >= 0; p = back[size_t(p)])
         chain.push_back(pairs[size_t(p)]);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-        out.emplace_back(aOff + it->first, bOff + it->second);
+    std::reverse(chain.begin(), chain.end()); // the back links run from the end
+    for (const auto &[a, b] : chain)
+        out.emplace_back(aOff + a, bOff + b);
 }
 
 //! Aligns two key sequences (TraceDiff step 3), appending matches in increasing order.

@@ -13,7 +13,7 @@ StringPool::StringPool()
 {
     m_slots.assign(1024, 0);
     m_slotHash.assign(1024, 0);
-    m_views.push_back({});
+    m_views.emplace_back();
     const uint64_t h = hash({});
     m_slots[h & 1023] = 1;
     m_slotHash[h & 1023] = uint32_t(h >> 32);

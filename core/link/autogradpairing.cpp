@@ -54,7 +54,7 @@ void AutogradPairing::findNodes()
         if (t.kind[s] != EventKind::CpuOp || t.sequence[s] == kNoValue)
             return;
         m_stats.hasSequenceNumbers = true;
-        if (t.fwdThread[s] == kNoValue || t.fwdThread[s] <= 0)
+        if (t.fwdThread[s] <= 0) // 0 for forward ops; absent (kNoValue) is negative too
             return;
         const std::string_view name = m.sliceName(s);
         // The wrapper carries the node's number too (1.12+) but is not the node.

@@ -300,7 +300,7 @@ void EventHandler::eventField(Kind kind, std::string_view text)
         if (string && text.size() == 1)
             m_event->ph = text[0];
         else if (string)
-            m_event->ph = text.empty() ? '?' : '?';
+            m_event->ph = '?'; // none, or several characters: an unknown phase
         else
             wrongType();
         return;
