@@ -3,8 +3,9 @@
 # The two set-up commands of the README, for a fresh Debian 12 machine (as root or with sudo):
 #   tools/dev.sh run    install missing Debian packages, build, open the window on the demo trace
 #   tools/dev.sh test   install missing Debian packages, build, run the whole test suite
-#                       (release build, the ASan+UBSan build, the threaded tests under
-#                       ThreadSanitizer, then a short fuzzing run)
+#                       (format and clang-tidy checks, release build and tests, the package,
+#                       the ASan+UBSan build, the threaded tests under ThreadSanitizer, then a
+#                       short fuzzing run)
 # Later runs rebuild incrementally. .ci/run calls "tools/dev.sh test" unchanged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,8 @@ packages=(g++ cmake ninja-build pkg-config python3 fonts-dejavu-core
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev rapidjson-dev zlib1g-dev)
 if [[ $mode == test ]]; then
     # The fuzzer is built with clang's libFuzzer; the package checks validate the .deb.
-    packages+=(clang libclang-rt-dev desktop-file-utils appstream dpkg-dev file shared-mime-info)
+    packages+=(clang libclang-rt-dev clang-format clang-tidy desktop-file-utils appstream dpkg-dev
+        file shared-mime-info)
 fi
 
 missing=()
@@ -54,17 +56,25 @@ if [[ $mode == run ]]; then
     exec build/release/app/kinetoscope --demo
 fi
 
+echo "== format (clang-format --dry-run -Werror)"
+find core ui app tests tools benchmarks packaging resources -name '*.cpp' -o -name '*.h' \
+    | sort | xargs clang-format --dry-run -Werror
 build release
 ctest --preset release -j "$jobs"
+echo "== clang-tidy (.clang-tidy) over core/, ui/ and app/"
+run-clang-tidy -p build/release -quiet -j "$jobs" "$PWD/(core|ui|app)/" >build/release/clang-tidy.log 2>&1 \
+    || { grep -E "(warning|error):" build/release/clang-tidy.log; exit 1; }
 echo "== checking the Debian package"
 build/release/tools/kinetoscope-gentrace --steps 2 build/release/package-check.pt.trace.json.gz
 bash packaging/check-package.sh build/release build/release/package-check.pt.trace.json.gz
 build asan
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --preset asan -j "$jobs"
-echo "== ThreadSanitizer: the loader's builder thread, the linker's threads"
-build tsan tst_loader tst_linker tst_sharedtraces
+echo "== ThreadSanitizer: the loader's builder thread, the linker's threads, the UI's workers"
+tsan_tests=(tst_loader tst_linker tst_sharedtraces tst_gzipseek tst_models tst_mainwindow tst_views
+    tst_checkpointing)
+build tsan "${tsan_tests[@]}"
 TSAN_OPTIONS="die_after_fork=0 suppressions=$PWD/tools/tsan-suppressions.txt" ctest --preset tsan \
-    -j "$jobs" -R '^(tst_loader_builder_thread|tst_linker_builder_thread|tst_sharedtraces)$'
+    -j "$jobs" -R '^(tst_loader_builder_thread|tst_linker_builder_thread|tst_sharedtraces|tst_gzipseek|tst_models|tst_mainwindow|tst_views|tst_checkpointing)$'
 if [[ -x tools/fuzz.sh ]]; then
     tools/fuzz.sh 60
 fi

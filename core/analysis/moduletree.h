@@ -66,7 +66,8 @@ struct ModuleNode {
  * Scopes inside backward work (a backward node, its evaluate_function wrapper, AccumulateGrad,
  * hooks) are not calls: a module re-run there (activation checkpointing) is backward work.
  *
- * Charging, per GPU event (by its launch, §9 steps 4–5; steps by the launch, §9 step 12):
+ * Charging, per GPU event (by its launch, docs/linking.md §7 steps 4–5; steps by the launch,
+ * step 12):
  *  - launched inside a module call (innermost, and not inside backward work): forward of it;
  *  - inside a backward node (innermost node event or wrapper): backward of the innermost module
  *    around the node's forward creator; a creator that was itself re-run inside a backward node

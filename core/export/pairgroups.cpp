@@ -9,8 +9,7 @@
 namespace ks {
 
 PairGroupTable::PairGroupTable(const OpGraph &graph)
-    : m_graph(graph)
-    , m_pairs(graph)
+    : m_pairs(graph)
 {
     const TraceModel &m = graph.model();
     const SliceTable &t = m.slices;

@@ -65,7 +65,6 @@ public:
 
 private:
     TimeNs value(const Group &g, size_t column) const;
-    const OpGraph &m_graph;
     PairTable m_pairs;
     std::vector<Group> m_groups;
     std::vector<uint32_t> m_groupOfRow;

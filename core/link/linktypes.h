@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The values the linker produces (trace-format.md §9 in the project's words: docs/linking.md).
+// The values the linker produces (docs/linking.md §7).
 
 #include "model/tracemodel.h"
 

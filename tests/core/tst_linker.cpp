@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the linker (core/opgraph) and what is built on it (pair table, step breakdown,
-// summary): trace-format.md §9 and every row of §10, and the `--export-pairs` format of cli.md.
+// summary): docs/linking.md §7 and every row of §8, and the `--export-pairs` format of cli.md.
 // Each test links a small hand-written trace; the expected values are worked out by hand in the
 // comments from the JSON (times in the JSON are µs, the model keeps ns: 52.000 µs = 52000 ns).
 #include "analysis/stepbreakdown.h"
@@ -159,7 +159,7 @@ class TestLinker : public QObject {
     Q_OBJECT
 
 private slots:
-    // GPU attribution (§9 steps 4–5)
+    // GPU attribution (§7 steps 4–5)
     void gpuEventsJoinTheirLaunchByCorrelation();
     void launchFlowIsTheFallbackWithoutCorrelation();
     void launchGoesToInnermostOpRefinedByExternalId();
@@ -170,7 +170,7 @@ private slots:
     void ncclKernelsAreAttributedAndCountedAsCommunication();
     void gpuUserAnnotationIsNotGpuWork();
 
-    // Forward ↔ backward (§9 steps 6–8, §10)
+    // Forward ↔ backward (§7 steps 6–8, §8)
     void fwdbwdFlowPairsCreatorWithNodeNotWrapper();
     void legacyForwardBackwardFlowPrefersDeepestNumberedOp();
     void flowWithDifferentNumbersIsDroppedForSequence();
@@ -194,7 +194,7 @@ private slots:
     void pairMayStraddleStepsAndRowsSortByFirstEvent();
     void stepNamesNeedAFittingNumber();
 
-    // Display level, counterparts, GPU time per row (§9 steps 10–12)
+    // Display level, counterparts, GPU time per row (§7 steps 10–12)
     void linearRowOwnsBothNodes();
     void counterpartsAndRowOfFollowTheDisplayRow();
     void displayClimbStopsAtStepsAnnotationsAndPython();
@@ -459,7 +459,7 @@ void TestLinker::windowEdgeGpuEventsStayUnattributed()
 void TestLinker::ncclKernelsAreAttributedAndCountedAsCommunication()
 {
     // c10d::allreduce_ > record_param_comms > nccl:all_reduce (user annotation) > launch ext 2:
-    // the NCCL kernel belongs to record_param_comms, the innermost cpu_op (§5, §10).
+    // the NCCL kernel belongs to record_param_comms, the innermost cpu_op (§5, §8).
     const std::string events = R"json(
 {"ph":"X","cat":"cpu_op","name":"c10d::allreduce_","pid":100,"tid":100,"ts":100,"dur":50,"args":{"External id":1}},
 {"ph":"X","cat":"cpu_op","name":"record_param_comms","pid":100,"tid":100,"ts":105,"dur":40,"args":{"External id":2,"Collective name":"allreduce"}},
@@ -591,7 +591,7 @@ void TestLinker::legacyForwardBackwardFlowPrefersDeepestNumberedOp()
     // PyTorch 1.10: category `forward_backward`, name `fwd_bwd`, integer µs, `bp:"e"` on both
     // ends; the wrapper has no number yet. aten::conv2d, aten::convolution (both N=10) and
     // aten::_convolution (no number) all start at 1010, where the flow starts: the deepest op
-    // with a number, aten::convolution, is the creator (§9 step 7, §10 "nested starts").
+    // with a number, aten::convolution, is the creator (§7 step 7, §8 "nested starts").
     const std::string events = R"json(
 {"ph":"X","cat":"cpu_op","name":"aten::conv2d","pid":100,"tid":100,"ts":1010,"dur":100,"args":{"External id":1,"Sequence number":10,"Fwd thread id":0}},
 {"ph":"X","cat":"cpu_op","name":"aten::convolution","pid":100,"tid":100,"ts":1010,"dur":99,"args":{"External id":2,"Sequence number":10,"Fwd thread id":0}},
@@ -1125,7 +1125,7 @@ void TestLinker::accumulateGradIsNotPairedAndCountsAsBackwardOther()
 
 void TestLinker::backwardHookNodeIsNotPaired()
 {
-    // §10: hooks (BackwardHookFunctionBackward) are not paired; their GPU time goes to
+    // §8: hooks (BackwardHookFunctionBackward) are not paired; their GPU time goes to
     // "backward – other". The forward BackwardHookFunction (N=2) is in the trace, so only the
     // hook rule keeps its node out of the pair table.
     //   Expected: one node (MulBackward0), one row (aten::mul), copy_kernel → backward_other.
@@ -1217,7 +1217,7 @@ void TestLinker::nodeWithoutForwardIsAnUnpairedRow()
 
 void TestLinker::forwardOpWithoutNodeHasNoRow()
 {
-    // §10 "forward op with no backward": aten::relu (N=3, creates nothing that ran) and
+    // §8 "forward op with no backward": aten::relu (N=3, creates nothing that ran) and
     // aten::add (no number, no_grad) own no node. cli.md: the table has one row per op that
     // owns at least one node, so only aten::mul (↔ MulBackward0) has a row.
     const std::string events = R"json(
@@ -1701,7 +1701,7 @@ void TestLinker::stepBreakdownSplitsGpuTimeAndMergesStreams()
 
 void TestLinker::gzippedTraceWithInvalidEscapeLinksTheSame()
 {
-    // §10 last row: a gzipped file whose op name has an invalid escape (\q) still loads (the
+    // §8 last row: a gzipped file whose op name has an invalid escape (\q) still loads (the
     // lenient reader keeps the backslash) and links: one pair my\qop ↔ MyBackward.
     const std::string events = R"json(
 {"ph":"X","cat":"cpu_op","name":"my\qop","pid":100,"tid":100,"ts":100,"dur":10,"args":{"Sequence number":1,"Fwd thread id":0}},

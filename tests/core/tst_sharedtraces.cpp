@@ -184,7 +184,7 @@ private slots:
             tableToCsv(KernelTable(*direct.trace->graph)));
     }
 
-    // trace-format.md §9: with flows ignored, the sequence-number fallback must find the same
+    // linking.md §7: with flows ignored, the sequence-number fallback must find the same
     // creator for at least 99.9% of the nodes the fwdbwd flows pair.
     void sequenceFallbackReproducesFlowPairs_data() { addTraces(); }
     void sequenceFallbackReproducesFlowPairs()

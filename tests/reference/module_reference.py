@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 """Independent reference for the module tree ("where the time goes").
 
-Written from the rules (shared/docs/trace-format.md §3-§10 and the rules documented in
-core/moduletree.h), not from the C++: standard library only, plain dictionaries, clarity over
-speed. For a trace with `nn.Module:` python_function slices it prints one JSON object:
+Written from the rules (docs/linking.md §3–§8, which restates shared/docs/trace-format.md, and
+the rules documented in core/analysis/moduletree.h), not from the C++: standard library only,
+plain dictionaries, clarity over speed. For a trace with `nn.Module:` python_function slices it prints one JSON object:
 
     python3 tests/reference/module_reference.py TRACE
 
@@ -29,7 +29,7 @@ Rules, restated:
   - else any module call above it: forward work of the innermost call;
   - else: root forward when a paired display-level forward op is above it, else root "other".
 * A backward node is charged to the innermost module call around its forward creator (flows,
-  else the sequence-number fallback of §9.8); a creator inside another backward node charges
+  else the sequence-number fallback of §7 step 8); a creator inside another backward node charges
   what that node is charged to; otherwise the root.
 * An outermost AccumulateGrad event is tied to what its previous sibling slice (skipping
   runtime calls) is charged to, when that sibling is a backward node (or its wrapper) or another
@@ -214,7 +214,7 @@ def main(path):
         n = ends_at[0]
         if seq(c) == seq(n) and id(n) not in creator:
             creator[id(n)] = c
-    # §9.8 fallback for nodes without a flow: thread with the most shared numbers, then the
+    # §7 step 8 fallback for nodes without a flow: thread with the most shared numbers, then the
     # last-starting candidate with the number that ended before the node.
     cand_by_thread = defaultdict(lambda: defaultdict(list))
     for key, slices in host.items():
@@ -319,7 +319,7 @@ def main(path):
         tie_memo[id(w)] = result
         return result
 
-    # Display-level forward ops of pair rows (§9.10), for the root's forward part.
+    # Display-level forward ops of pair rows (§7 step 10), for the root's forward part.
     row_ops = set()
     for n in nodes:
         c = creator.get(id(n))

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Independent reference implementation of Kinetoscope's loader and linker.
 
-Derived only from shared/docs/trace-format.md (sections 1-10), shared/docs/cli.md
-(`--summary` keys and `--export-pairs` columns) and docs/recompute.md (recomputed forward
-work under activation checkpointing). Standard library only; written for clarity, not speed.
+Derived only from shared/docs/trace-format.md, shared/docs/cli.md (`--summary` keys and
+`--export-pairs` columns) and docs/recompute.md (recomputed forward work under activation
+checkpointing). Section marks (§7 step 8, …) refer to docs/linking.md, the project's statement
+of those rules. Standard library only; written for clarity, not speed.
 
     python3 tests/reference/trace_reference.py TRACE [--pairs-csv OUT.csv]
 
@@ -21,7 +22,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 
 # --------------------------------------------------------------------------- constants
 
-#: trace-format.md §2 / §9.2: legacy (<=1.9) category names -> modern names.
+#: linking.md §2 / §7 step 2: legacy (<=1.9) category names -> modern names.
 LEGACY_CATEGORIES = {
     "Operator": "cpu_op",
     "Runtime": "cuda_runtime",
@@ -29,17 +30,17 @@ LEGACY_CATEGORIES = {
     "Memcpy": "gpu_memcpy",
     "Memset": "gpu_memset",
 }
-#: GPU work counted by `gpu_events` (cli.md) and attributed in §9.4.
+#: GPU work counted by `gpu_events` (cli.md) and attributed in §7 step 4.
 GPU_WORK_CATS = {"kernel", "gpu_memcpy", "gpu_memset"}
 #: Categories that live on device/stream lanes (§2 table "where"). cuda_event is listed
 #: there as a stream record too (open choice: treat it as device-side like cuda_sync).
 DEVICE_CATS = GPU_WORK_CATS | {"gpu_user_annotation", "cuda_sync", "cuda_event"}
 RUNTIME_CATS = {"cuda_runtime", "cuda_driver"}
-#: §9.3: slices that take part in the host nesting trees.
+#: §7 step 3: slices that take part in the host nesting trees.
 HOST_TREE_CATS = {"cpu_op", "user_annotation", "python_function"} | RUNTIME_CATS
-#: §4.3 / §9.7: forward->backward flow categories.
+#: §4.3 / §7 step 7: forward->backward flow categories.
 FWDBWD_FLOW_CATS = {"fwdbwd", "forward_backward"}
-#: §5 / §9.4: launch->GPU flow categories across versions.
+#: §5 / §7 step 4: launch->GPU flow categories across versions.
 LAUNCH_FLOW_CATS = {"ac2g", "async", "async_gpu", "async_cpu_to_gpu"}
 
 WRAPPER_PREFIX = "autograd::engine::evaluate_function:"
@@ -63,7 +64,7 @@ class RawFloat(str):
 
 
 def us_text_to_ns(value):
-    """§1 / §9.1: turn a µs value (int, or exact number text) into integer nanoseconds.
+    """§1 / §7 step 1: turn a µs value (int, or exact number text) into integer nanoseconds.
 
     Open choice: more than 3 decimals (never seen) are rounded half-to-even to the ns.
     """
@@ -94,7 +95,7 @@ def raw_text(value):
 
 
 def norm_id(value):
-    """§1 / §9.2: numeric strings ("25738") become ints; other strings are their own keys."""
+    """§1 / §7 step 2: numeric strings ("25738") become ints; other strings are their own keys."""
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, RawFloat):
@@ -129,7 +130,7 @@ def compact_json(value):
 # --------------------------------------------------------------------------- model
 
 class Slice:
-    """One `X` event after §9.2 normalisation."""
+    """One `X` event after §7 step 2 normalisation."""
 
     __slots__ = ("index", "name", "cat", "raw_pid", "raw_tid", "pid", "tid", "raw_ts",
                  "start", "dur", "end", "args", "parent", "children", "depth")
@@ -209,16 +210,16 @@ class Flow:
         return (self.cat, self.name, self.id)
 
 
-# --------------------------------------------------------------------------- §9.1 load
+# --------------------------------------------------------------------------- §7 step 1 load
 
 def load_events(path):
-    """§1 / §9.1: read .json or .json.gz (gzip sniffed by magic), object or bare array."""
+    """§1 / §7 step 1: read .json or .json.gz (gzip sniffed by magic), object or bare array."""
     with open(path, "rb") as fh:
         raw = fh.read()
     if raw[:2] == b"\x1f\x8b":
         raw = gzip.decompress(raw)
     text = raw.decode("utf-8", errors="replace")
-    # strict=False: §9.1 says tolerate control characters inside names.
+    # strict=False: §7 step 1 says tolerate control characters inside names.
     root = json.loads(text, parse_float=RawFloat, strict=False)
     if isinstance(root, dict):
         events = root.get("traceEvents", [])
@@ -227,16 +228,16 @@ def load_events(path):
     return events if isinstance(events, list) else []
 
 
-# --------------------------------------------------------------------------- §9.3 host trees
+# --------------------------------------------------------------------------- §7 step 3 host trees
 
 def contains(parent, child):
-    """§9.3 containment: parent starts no later, ends no earlier, and child starts before
+    """§7 step 3 containment: parent starts no later, ends no earlier, and child starts before
     parent ends (a slice ending exactly when another starts does not contain it)."""
     return parent.start <= child.start < parent.end and child.end <= parent.end
 
 
 def build_host_trees(slices):
-    """§9.3: per host (pid, tid), sort by (start asc, dur desc, file order); parent =
+    """§7 step 3: per host (pid, tid), sort by (start asc, dur desc, file order); parent =
     innermost earlier-sorted slice that contains the slice."""
     lanes = defaultdict(list)
     for s in slices:
@@ -261,10 +262,10 @@ def build_host_trees(slices):
     return lanes
 
 
-# --------------------------------------------------------------------------- §9.4-5 GPU attribution
+# --------------------------------------------------------------------------- §7 step 4-5 GPU attribution
 
 def find_launches(gpu_events, runtime_events, flows):
-    """§9.4: GPU event -> runtime/driver launch by `correlation`, else through a launch
+    """§7 step 4: GPU event -> runtime/driver launch by `correlation`, else through a launch
     flow (f on the GPU event's lane and ts, s inside a runtime event on its host lane)."""
     by_corr = {}
     for r in runtime_events:
@@ -308,7 +309,7 @@ def find_launches(gpu_events, runtime_events, flows):
 
 
 def launching_op(launch, ops_by_external_id):
-    """§9.5: runtime launch -> cpu_op. Innermost enclosing cpu_op; an External id that is
+    """§7 step 5: runtime launch -> cpu_op. Innermost enclosing cpu_op; an External id that is
     not the launch's own correlation may redirect to that op's cpu_op ancestor with the same
     External id; with no enclosing op, a unique cpu_op with that External id anywhere."""
     ext = launch.external_id
@@ -328,14 +329,14 @@ def launching_op(launch, ops_by_external_id):
     return None
 
 
-# --------------------------------------------------------------------------- §9.6 backward nodes
+# --------------------------------------------------------------------------- §7 step 6 backward nodes
 
 def is_wrapper(s):
     return s.name.startswith(WRAPPER_PREFIX)
 
 
 def is_backward_node(s):
-    """§9.6: cpu_op with Fwd thread id > 0 and a Sequence number; not the evaluate_function
+    """§7 step 6: cpu_op with Fwd thread id > 0 and a Sequence number; not the evaluate_function
     wrapper, not GraphRoot, not AccumulateGrad."""
     if s.cat != "cpu_op" or s.seq is None:
         return False
@@ -348,7 +349,7 @@ def is_backward_node(s):
 
 
 def is_forward_candidate(s):
-    """§9.8a: cpu_op with a Sequence number and Fwd thread id 0 or absent."""
+    """§7 step 8a: cpu_op with a Sequence number and Fwd thread id 0 or absent."""
     if s.cat != "cpu_op" or s.seq is None:
         return False
     fwd = s.fwd_tid
@@ -356,16 +357,16 @@ def is_forward_candidate(s):
 
 
 def outermost_event(node):
-    """§4.2 / §9.6: the evaluate_function wrapper if it is the node's parent, else the node."""
+    """§4.2 / §7 step 6: the evaluate_function wrapper if it is the node's parent, else the node."""
     if node.parent is not None and is_wrapper(node.parent):
         return node.parent
     return node
 
 
-# --------------------------------------------------------------------------- §9.7 flow pairing
+# --------------------------------------------------------------------------- §7 step 7 flow pairing
 
 def pair_by_flows(flows, cpu_ops_at, node_set):
-    """§9.7: each fwdbwd/forward_backward flow with both ends pairs the forward op at the
+    """§7 step 7: each fwdbwd/forward_backward flow with both ends pairs the forward op at the
     s endpoint (number, Fwd thread id 0/absent, deepest) with the node event at the f
     endpoint (or the node child of a wrapper there); pairs with different numbers are
     dropped. Returns ({node: creator}, diagnostics Counter)."""
@@ -400,10 +401,10 @@ def pair_by_flows(flows, cpu_ops_at, node_set):
     return creators, diag
 
 
-# --------------------------------------------------------------------------- §9.8 sequence fallback
+# --------------------------------------------------------------------------- §7 step 8 sequence fallback
 
 def map_forward_threads(nodes, candidates, flow_creators):
-    """§9.8b: profiler thread id T -> host lane. Seeded by the creators of flow pairs of T
+    """§7 step 8b: profiler thread id T -> host lane. Seeded by the creators of flow pairs of T
     (most common lane); else the lane whose forward numbers overlap most with T's node
     numbers (open choice: ties -> lane whose first candidate comes first in the file)."""
     numbers_by_lane = defaultdict(set)
@@ -434,7 +435,7 @@ def map_forward_threads(nodes, candidates, flow_creators):
 
 
 def pair_by_sequence(nodes, candidates, flow_creators):
-    """§9.8c: for nodes without a flow pair, creator of node (T, N) = candidate on lane map(T)
+    """§7 step 8c: for nodes without a flow pair, creator of node (T, N) = candidate on lane map(T)
     with number N that ends at or before the node starts; latest start, tie: later end."""
     lane_map = map_forward_threads(nodes, candidates, flow_creators)
     by_lane_seq = defaultdict(list)
@@ -450,10 +451,10 @@ def pair_by_sequence(nodes, candidates, flow_creators):
     return creators
 
 
-# --------------------------------------------------------------------------- §9.10 display level
+# --------------------------------------------------------------------------- §7 step 10 display level
 
 def display_op(creator):
-    """§9.10: climb from the creator through cpu_op parents; stop at anything that is not a
+    """§7 step 10: climb from the creator through cpu_op parents; stop at anything that is not a
     cpu_op, at ProfilerStep#N, and never enter a backward node, an evaluate_function wrapper
     or other backward-engine event (open choice: any cpu_op with Fwd thread id > 0)."""
     row = creator
@@ -571,7 +572,7 @@ class Linked:
         self._pair()
         self._recompute()
 
-    # §9.4-5
+    # §7 step 4-5
     def _attribute_gpu(self):
         ops_by_ext = defaultdict(list)
         for op in self.cpu_ops:
@@ -589,7 +590,7 @@ class Linked:
             for a in launch.ancestors():
                 self.gpu_under[a].append(g)
 
-    # §9.6-8
+    # §7 step 6-8
     def _pair(self):
         self.nodes = [s for s in self.cpu_ops if is_backward_node(s)]
         node_set = set(self.nodes)
@@ -721,7 +722,7 @@ class Linked:
 
     def pair_rows(self):
         """cli.md `--export-pairs` rows: one per display-level forward op owning nodes
-        (§9.10) plus one per unpaired node, ordered by first event start."""
+        (§7 step 10) plus one per unpaired node, ordered by first event start."""
         owned = defaultdict(list)
         for node, creator in self.creator_of.items():
             owned[display_op(creator)].append(node)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The table model behaves as Qt requires (QAbstractItemModelTester over every table it shows,
-// through filters and sorts), and the table model's background work is safe: a sort while a filter runs
-// gives filtered rows in the new order, and a model closed while its worker runs stops and waits
-// for it.
+// through filters and sorts), and the table model's background work is safe: a sort while a filter
+// runs gives filtered rows in the new order, and a model closed while its worker runs stops and
+// waits for it.
 #include "export/difftable.h"
 #include "export/moduletable.h"
 #include "export/pairgroups.h"

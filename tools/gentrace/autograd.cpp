@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Simulator: autograd nodes, the backward pass and non-reentrant activation checkpointing.
+// Section marks (§4.1, …) refer to docs/linking.md.
 #include "simulator.h"
 
 #include <algorithm>

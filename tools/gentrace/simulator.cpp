@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Section marks (§4.1, …) refer to docs/linking.md.
 #include "simulator.h"
 
 #include <algorithm>

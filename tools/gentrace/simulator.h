@@ -66,7 +66,7 @@ struct PairRow {
  * CUDA streams. The model code opens nested slices through RAII scopes; the simulator assigns
  * times (children strictly inside parents), ids, sequence numbers, flows and GPU timing, buffers
  * one step and streams it out in a kineto-like order, keeping memory bounded for any trace size.
- * Section marks (§4.1 ...) in comments refer to the project's trace-format.md notes.
+ * Section marks (§4.1 ...) in comments refer to docs/linking.md.
  */
 class Simulator {
 public:
