@@ -3,9 +3,9 @@
 #include "base/version.h"
 #include "headless.h"
 
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "resources.h"
-#include "screenshot.h"
+#include "window/screenshot.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -9,10 +9,10 @@
 //             longest stall of the event loop while a filter runs.
 // Prints one JSON object; benchmarks/run.sh collects it.
 #include "export/pairtable.h"
-#include "mainwindow.h"
-#include "selectioncontroller.h"
-#include "tablemodel.h"
-#include "timelineview.h"
+#include "window/mainwindow.h"
+#include "common/selectioncontroller.h"
+#include "table/tablemodel.h"
+#include "timeline/timelineview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Checks that core/ keeps its layers: a file in core/LAYER/ includes only headers of LAYER and of
-the layers it depends on, and nothing outside core/load/ includes the loader's internals (but the
+the layers it depends on (and ui/'s folders their order, UI_ORDER), and nothing outside core/load/ includes the loader's internals (but the
 loader's own unit tests in tests/core/, which test them white-box).
 
 The layers and what each depends on are read from core/CMakeLists.txt (the ks_layer(NAME DEPENDS
@@ -15,6 +15,8 @@ import re
 import sys
 import tempfile
 
+# The UI's folders, lowest first (ui/CMakeLists.txt says why): each may include the ones before.
+UI_ORDER = ["common", "table", "timeline", "output", "trace", "compare", "window"]
 LAYER_CALL = re.compile(r"ks_layer\((\w+)(?:\s+DEPENDS\s+([\w\s]+?))?\s+SOURCES", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 INTERNAL = "load/internal/"
@@ -58,6 +60,7 @@ def violations(root):
             rel = os.path.relpath(path, root)
             parts = rel.split(os.sep)
             own = parts[1] if parts[0] == "core" and len(parts) > 2 else None
+            ui_own = parts[1] if parts[0] == "ui" and len(parts) > 2 else None
             with open(path, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
             for inc in INCLUDE.findall(text):
@@ -66,6 +69,10 @@ def violations(root):
                 if inc.startswith(INTERNAL) or ("/" not in inc and inc in internal_names):
                     if own != "load" and not rel.startswith(os.path.join("tests", "core")):
                         found.append(f"{rel}: includes the loader's internal {inc}")
+                    continue
+                if ui_own in UI_ORDER and layer in UI_ORDER:
+                    if UI_ORDER.index(layer) > UI_ORDER.index(ui_own):
+                        found.append(f"{rel}: ui/{ui_own} must not include {inc} (ui/{layer})")
                     continue
                 if own is None or layer not in layers:
                     continue
@@ -76,7 +83,7 @@ def violations(root):
 
 def self_test():
     with tempfile.TemporaryDirectory() as root:
-        for d in ("core/base", "core/link", "core/load/internal", "ui"):
+        for d in ("core/base", "core/link", "core/load/internal", "ui", "ui/table", "ui/window"):
             os.makedirs(os.path.join(root, d))
         with open(os.path.join(root, "core", "CMakeLists.txt"), "w") as fh:
             fh.write("ks_layer(base SOURCES a)\nks_layer(link DEPENDS base SOURCES b)\n"
@@ -86,13 +93,16 @@ def self_test():
             "core/link/b.h": '#include "base/a.h"\n',  # downwards: fine
             "core/load/internal/sink.h": "",
             "ui/view.cpp": '#include "load/internal/sink.h"\n',  # internals: wrong
+            "ui/table/model.h": '#include "window/main.h"\n',  # UI upwards: wrong
+            "ui/window/main.h": '#include "table/model.h"\n',  # UI downwards: fine
         }
         for name, text in files.items():
             with open(os.path.join(root, name), "w") as fh:
                 fh.write(text)
         found = violations(root)
         expected = ["core/base/a.h: core/base must not include link/b.h (layer link)",
-                    "ui/view.cpp: includes the loader's internal load/internal/sink.h"]
+                    "ui/view.cpp: includes the loader's internal load/internal/sink.h",
+                    "ui/table/model.h: ui/table must not include window/main.h (ui/window)"]
         if sorted(found) != sorted(expected):
             print("self-test failed:", found, file=sys.stderr)
             return 1

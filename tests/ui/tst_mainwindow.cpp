@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
-#include "chartsview.h"
-#include "comparisonview.h"
-#include "detailspanel.h"
+#include "trace/chartsview.h"
+#include "compare/comparisonview.h"
+#include "trace/detailspanel.h"
 #include "export/pairtable.h"
-#include "mainwindow.h"
-#include "slicecolors.h"
-#include "tablemodel.h"
+#include "window/mainwindow.h"
+#include "common/slicecolors.h"
+#include "table/tablemodel.h"
 #include "testutil.h"
-#include "timelineview.h"
-#include "tracetab.h"
+#include "timeline/timelineview.h"
+#include "trace/tracetab.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -8,7 +8,7 @@
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "session/comparedtraces.h"
-#include "tablemodel.h"
+#include "table/tablemodel.h"
 #include "testutil.h"
 
 #include <QAbstractItemModelTester>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Reports: headless screenshots of every view, image and table exports, the charts.
 #include "analysis/stepbreakdown.h"
-#include "chartsview.h"
+#include "trace/chartsview.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
-#include "exporter.h"
-#include "mainwindow.h"
-#include "slicecolors.h"
-#include "tablemodel.h"
+#include "output/exporter.h"
+#include "window/mainwindow.h"
+#include "common/slicecolors.h"
+#include "table/tablemodel.h"
 #include "testutil.h"
-#include "timelineview.h"
-#include "tracetab.h"
+#include "timeline/timelineview.h"
+#include "trace/tracetab.h"
 
 #include <QAbstractBarSeries>
 #include <QBarSet>

@@ -7,7 +7,7 @@
 #include "timeline/trackgeometry.h"
 #include "timeline/tracklayout.h"
 #include "timeline/zoomcontrol.h"
-#include "timelineview.h"
+#include "timeline/timelineview.h"
 
 #include <QApplication>
 #include <QMouseEvent>

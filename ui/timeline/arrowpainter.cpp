@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/arrowpainter.h"
 
-#include "slicecolors.h"
+#include "common/slicecolors.h"
 #include "timeline/selectionlinks.h"
 #include "timeline/tracklayout.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/lanelabelpainter.h"
 
-#include "slicecolors.h"
+#include "common/slicecolors.h"
 #include "timeline/tracklayout.h"
 
 #include <QPainter>

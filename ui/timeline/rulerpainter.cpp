@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/rulerpainter.h"
 
-#include "timeformat.h"
+#include "common/timeformat.h"
 
 #include <QPainter>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/selectionlinks.h"
 
-#include "slicecolors.h"
+#include "common/slicecolors.h"
 
 namespace ks {
 

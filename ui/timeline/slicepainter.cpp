@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/slicepainter.h"
 
-#include "slicecolors.h"
+#include "common/slicecolors.h"
 #include "timeline/selectionlinks.h"
 #include "timeline/slicefinder.h"
 #include "timeline/trackgeometry.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/trackgeometry.h"
 
-#include "slicecolors.h"
+#include "common/slicecolors.h"
 #include "timeline/timelinemetrics.h"
 
 #include <QColor>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 
 #include "base/version.h"
-#include "comparisonview.h"
-#include "detailspanel.h"
-#include "exportactions.h"
-#include "loadqueue.h"
-#include "recentfiles.h"
+#include "compare/comparisonview.h"
+#include "trace/detailspanel.h"
+#include "window/exportactions.h"
+#include "window/loadqueue.h"
+#include "window/recentfiles.h"
 #include "resources.h"
-#include "selectioncontroller.h"
-#include "timelineview.h"
-#include "tracetab.h"
+#include "common/selectioncontroller.h"
+#include "timeline/timelineview.h"
+#include "trace/tracetab.h"
 
 #include <QDir>
 #include <QDockWidget>

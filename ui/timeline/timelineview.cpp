@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "timelineview.h"
+#include "timeline/timelineview.h"
 
-#include "timeformat.h"
+#include "common/timeformat.h"
 #include "timeline/arrowpainter.h"
 #include "timeline/lanelabelpainter.h"
 #include "timeline/paintframe.h"

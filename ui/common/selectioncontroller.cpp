@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "selectioncontroller.h"
+#include "common/selectioncontroller.h"
 
 namespace ks {
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "analysis/timelineindex.h"
-#include "selectioncontroller.h"
+#include "common/selectioncontroller.h"
 #include "timeline/timelinecoordinates.h"
 #include "timeline/timelinemetrics.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "recentfiles.h"
+#include "window/recentfiles.h"
 
 #include <QFileInfo>
 #include <QMenu>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "tablemodel.h"
+#include "table/tablemodel.h"
 
 #include <numeric>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "slicecolors.h"
+#include "common/slicecolors.h"
 
 namespace ks::SliceColors {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "screenshot.h"
+#include "window/screenshot.h"
 
-#include "chartsview.h"
-#include "comparisonview.h"
-#include "exporter.h"
-#include "mainwindow.h"
-#include "timelineview.h"
-#include "tracetab.h"
+#include "trace/chartsview.h"
+#include "compare/comparisonview.h"
+#include "output/exporter.h"
+#include "window/mainwindow.h"
+#include "timeline/timelineview.h"
+#include "trace/tracetab.h"
 
 #include <QApplication>
 #include <QChartView>

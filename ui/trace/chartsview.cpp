@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "chartsview.h"
+#include "trace/chartsview.h"
 
 #include "analysis/stepbreakdown.h"
 #include "export/pairgroups.h"
-#include "slicecolors.h"
+#include "common/slicecolors.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

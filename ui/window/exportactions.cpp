@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "exportactions.h"
+#include "window/exportactions.h"
 
-#include "chartsview.h"
-#include "iciclechart.h"
+#include "trace/chartsview.h"
+#include "trace/iciclechart.h"
 
-#include "comparisonview.h"
+#include "compare/comparisonview.h"
 #include "export/moduletable.h"
-#include "exporter.h"
-#include "modulesview.h"
-#include "selectioncontroller.h"
-#include "tracetab.h"
+#include "output/exporter.h"
+#include "trace/modulesview.h"
+#include "common/selectioncontroller.h"
+#include "trace/tracetab.h"
 #include <QChartView>
 
 #include <QAction>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "tablerows.h"
+#include "table/tablerows.h"
 
 #include <QRegularExpression>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "backgroundtask.h"
+#include "common/backgroundtask.h"
 #include "load/eventdetails.h"
-#include "selectioncontroller.h"
+#include "common/selectioncontroller.h"
 
 #include <QPointer>
 #include <QTreeWidget>

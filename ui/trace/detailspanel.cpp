@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "detailspanel.h"
+#include "trace/detailspanel.h"
 
 #include "export/pairtable.h"
 #include "load/eventdetails.h"
-#include "timeformat.h"
+#include "common/timeformat.h"
 
 #include <QHeaderView>
 

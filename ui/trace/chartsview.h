@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "selectioncontroller.h"
+#include "common/selectioncontroller.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "loadqueue.h"
+#include "window/loadqueue.h"
 
-#include "traceloader.h"
+#include "window/traceloader.h"
 
 #include <QFileInfo>
 

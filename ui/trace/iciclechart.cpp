@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "iciclechart.h"
+#include "trace/iciclechart.h"
 
-#include "timeformat.h"
+#include "common/timeformat.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timeformat.h"
+#include "common/timeformat.h"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "modulesview.h"
+#include "trace/modulesview.h"
 
 #include "export/pairtable.h"
-#include "iciclechart.h"
+#include "trace/iciclechart.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

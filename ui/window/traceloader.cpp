@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "traceloader.h"
+#include "window/traceloader.h"
 
 #include <QFileInfo>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "backgroundtask.h"
+#include "common/backgroundtask.h"
 #include "session/comparedtraces.h"
 
 #include <QObject>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "comparisonview.h"
+#include "compare/comparisonview.h"
 
 #include "export/difftable.h"
-#include "selectioncontroller.h"
-#include "tablemodel.h"
-#include "timeformat.h"
-#include "timelineview.h"
+#include "common/selectioncontroller.h"
+#include "table/tablemodel.h"
+#include "common/timeformat.h"
+#include "timeline/timelineview.h"
 
 #include <QComboBox>
 #include <QFileInfo>

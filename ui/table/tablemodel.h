@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "backgroundtask.h"
+#include "common/backgroundtask.h"
 #include "export/table.h"
-#include "tablerows.h"
+#include "table/tablerows.h"
 
 #include <QAbstractTableModel>
 

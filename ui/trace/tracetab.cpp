@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "tracetab.h"
+#include "trace/tracetab.h"
 
-#include "chartsview.h"
+#include "trace/chartsview.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
-#include "modulesview.h"
-#include "tablemodel.h"
-#include "timeformat.h"
-#include "timelineview.h"
+#include "trace/modulesview.h"
+#include "table/tablemodel.h"
+#include "common/timeformat.h"
+#include "timeline/timelineview.h"
 
 #include <QApplication>
 #include <QCheckBox>

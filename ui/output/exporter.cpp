@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "exporter.h"
+#include "output/exporter.h"
 
 #include "export/table.h"
-#include "tablemodel.h"
-#include "timelineview.h"
+#include "table/tablemodel.h"
+#include "timeline/timelineview.h"
 
 #include <QBuffer>
 #include <QPainter>
