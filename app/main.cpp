@@ -3,8 +3,8 @@
 #include "base/version.h"
 #include "headless.h"
 
-#include "window/mainwindow.h"
 #include "resources.h"
+#include "window/mainwindow.h"
 #include "window/screenshot.h"
 
 #include <QApplication>

@@ -8,11 +8,11 @@
 //   table:    sorting the pair table by every column, scaled to 1 M rows by repetition, and the
 //             longest stall of the event loop while a filter runs.
 // Prints one JSON object; benchmarks/run.sh collects it.
-#include "export/pairtable.h"
-#include "window/mainwindow.h"
 #include "common/selectioncontroller.h"
+#include "export/pairtable.h"
 #include "table/tablemodel.h"
 #include "timeline/timelineview.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,12 +3,12 @@
 // timeline, the details panel tying a recomputation to its original, the "Checkpointed only"
 // filter of the pair table. The trace is gentrace's checkpointed model, whose truth file says
 // which rows recompute touches.
-#include "trace/detailspanel.h"
-#include "window/mainwindow.h"
 #include "common/selectioncontroller.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
+#include "trace/detailspanel.h"
 #include "trace/tracetab.h"
+#include "window/mainwindow.h"
 
 #include <QCheckBox>
 #include <QFile>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
-#include "trace/chartsview.h"
-#include "compare/comparisonview.h"
-#include "trace/detailspanel.h"
-#include "export/pairtable.h"
-#include "window/mainwindow.h"
 #include "common/slicecolors.h"
+#include "compare/comparisonview.h"
+#include "export/pairtable.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
+#include "trace/chartsview.h"
+#include "trace/detailspanel.h"
 #include "trace/tracetab.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Reports: headless screenshots of every view, image and table exports, the charts.
 #include "analysis/stepbreakdown.h"
-#include "trace/chartsview.h"
+#include "common/slicecolors.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "output/exporter.h"
-#include "window/mainwindow.h"
-#include "common/slicecolors.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
+#include "trace/chartsview.h"
 #include "trace/tracetab.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractBarSeries>
 #include <QBarSet>

@@ -4,10 +4,10 @@
 // and the geometry cache (repaints without a rescan, never stale).
 #include "testutil.h"
 #include "timeline/selectionlinks.h"
+#include "timeline/timelineview.h"
 #include "timeline/trackgeometry.h"
 #include "timeline/tracklayout.h"
 #include "timeline/zoomcontrol.h"
-#include "timeline/timelineview.h"
 
 #include <QApplication>
 #include <QMouseEvent>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The Modules tab and the comparison view, driven as a user would (offscreen).
-#include "trace/chartsview.h"
 #include "compare/comparisonview.h"
 #include "export/difftable.h"
 #include "output/exporter.h"
-#include "trace/iciclechart.h"
-#include "window/mainwindow.h"
-#include "trace/modulesview.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
+#include "trace/chartsview.h"
+#include "trace/iciclechart.h"
+#include "trace/modulesview.h"
 #include "trace/tracetab.h"
+#include "window/mainwindow.h"
 
 #include <QFile>
 #include <QLineEdit>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "compare/comparisonview.h"
 
-#include "export/difftable.h"
 #include "common/selectioncontroller.h"
-#include "table/tablemodel.h"
 #include "common/timeformat.h"
+#include "export/difftable.h"
+#include "table/tablemodel.h"
 #include "timeline/timelineview.h"
 
 #include <QComboBox>

@@ -2,8 +2,8 @@
 #include "trace/chartsview.h"
 
 #include "analysis/stepbreakdown.h"
-#include "export/pairgroups.h"
 #include "common/slicecolors.h"
+#include "export/pairgroups.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "trace/detailspanel.h"
 
+#include "common/timeformat.h"
 #include "export/pairtable.h"
 #include "load/eventdetails.h"
-#include "common/timeformat.h"
 
 #include <QHeaderView>
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "common/backgroundtask.h"
-#include "load/eventdetails.h"
 #include "common/selectioncontroller.h"
+#include "load/eventdetails.h"
 
 #include <QPointer>
 #include <QTreeWidget>

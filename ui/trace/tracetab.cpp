@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "trace/tracetab.h"
 
-#include "trace/chartsview.h"
+#include "common/timeformat.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
-#include "trace/modulesview.h"
 #include "table/tablemodel.h"
-#include "common/timeformat.h"
 #include "timeline/timelineview.h"
+#include "trace/chartsview.h"
+#include "trace/modulesview.h"
 
 #include <QApplication>
 #include <QCheckBox>

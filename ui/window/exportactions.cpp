@@ -4,11 +4,11 @@
 #include "trace/chartsview.h"
 #include "trace/iciclechart.h"
 
+#include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
 #include "export/moduletable.h"
 #include "output/exporter.h"
 #include "trace/modulesview.h"
-#include "common/selectioncontroller.h"
 #include "trace/tracetab.h"
 #include <QChartView>
 

@@ -2,15 +2,15 @@
 #include "window/mainwindow.h"
 
 #include "base/version.h"
+#include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
+#include "resources.h"
+#include "timeline/timelineview.h"
 #include "trace/detailspanel.h"
+#include "trace/tracetab.h"
 #include "window/exportactions.h"
 #include "window/loadqueue.h"
 #include "window/recentfiles.h"
-#include "resources.h"
-#include "common/selectioncontroller.h"
-#include "timeline/timelineview.h"
-#include "trace/tracetab.h"
 
 #include <QDir>
 #include <QDockWidget>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "window/screenshot.h"
 
-#include "trace/chartsview.h"
 #include "compare/comparisonview.h"
 #include "output/exporter.h"
-#include "window/mainwindow.h"
 #include "timeline/timelineview.h"
+#include "trace/chartsview.h"
 #include "trace/tracetab.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QChartView>
