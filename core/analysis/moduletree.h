@@ -34,9 +34,10 @@ struct ModuleTimes {
     GpuTotals backwardOtherTotal;
     GpuTotals recomputeSelf; //!< this module's forward work re-run during backward (checkpointing)
     GpuTotals recomputeTotal;
-    //! Root only: GPU work neither forward nor backward of the tree (optimizer, data loading, and,
-    //! over the whole trace, GPU events whose launch is unknown).
-    GpuTotals other;
+    //! GPU work neither forward nor backward (optimizer, data loading) inside the module's calls;
+    //! on the root also what no call holds, and GPU events whose launch is unknown.
+    GpuTotals otherSelf;
+    GpuTotals otherTotal;
 };
 
 //! One module path (aggregating every call of it) in the module tree.

@@ -4,6 +4,7 @@
 #include "analysis/moduletree.h"
 
 #include "analysis/moduleroles.h"
+#include "link/gpuside.h"
 #include "model/slicewalk.h"
 
 #include <algorithm>
@@ -22,6 +23,7 @@ void addTotals(ModuleTimes &to, const ModuleTimes &child)
     to.backwardTotal += child.backwardTotal;
     to.backwardOtherTotal += child.backwardOtherTotal;
     to.recomputeTotal += child.recomputeTotal;
+    to.otherTotal += child.otherTotal;
 }
 
 void initTotals(ModuleTimes &t)
@@ -30,13 +32,14 @@ void initTotals(ModuleTimes &t)
     t.backwardTotal = t.backwardSelf;
     t.backwardOtherTotal = t.backwardOtherSelf;
     t.recomputeTotal = t.recomputeSelf;
+    t.otherTotal = t.otherSelf;
 }
 
 bool isEmpty(const ModuleTimes &t)
 {
     return t.calls == 0 && t.cpuTotal == 0 && t.forwardTotal.count == 0
         && t.backwardTotal.count == 0 && t.backwardOtherTotal.count == 0
-        && t.recomputeTotal.count == 0 && t.other.count == 0;
+        && t.recomputeTotal.count == 0 && t.otherTotal.count == 0;
 }
 
 } // namespace
@@ -342,41 +345,49 @@ void ModuleTree::countSelfTimes(Build &b)
     for (SliceId g : m_graph.gpuEvents()) {
         const GpuTotals one {1, t.dur[g]};
         const SliceId launch = m_graph.launchOf(g);
-        if (launch == kNoSlice) {
-            m_nodes[0].times.other += one;
-            continue;
-        }
-        const uint32_t v = ctx[launch];
+        // The side is gpuSideOf()'s, as everywhere else; the context picks the module.
+        const GpuSide side = gpuSideOf(m_graph, g);
+        const uint32_t v = launch == kNoSlice ? 0 : ctx[launch];
+        const uint32_t context = roleBits(v);
         ModuleId id = 0;
-        uint32_t role = roleBits(v);
-        GpuTotals ModuleTimes::*field = &ModuleTimes::other;
-        if (const int rc = m_graph.recomputationOf(launch); rc >= 0) {
+        uint32_t role = RoleNone;
+        GpuTotals ModuleTimes::*field = &ModuleTimes::otherSelf;
+        switch (side) {
+        case GpuSide::Recompute:
             // Backward-phase work, charged to the module it re-runs.
-            id = recomputeCharge[size_t(rc)];
+            id = recomputeCharge[size_t(m_graph.recomputationOf(launch))];
             field = &ModuleTimes::recomputeSelf;
             role = RoleBackward;
-        } else
-            switch (role) {
-            case RoleForward:
+            break;
+        case GpuSide::Forward:
+            id = context == RoleForward ? valueBits(v) : 0;
+            field = &ModuleTimes::forwardSelf;
+            role = RoleForward;
+            break;
+        case GpuSide::Backward:
+            // Unpaired (a trace without sequence numbers): the module is not known.
+            id = context == RoleBackward ? charge[valueBits(v)] : 0;
+            field = &ModuleTimes::backwardSelf;
+            role = RoleBackward;
+            break;
+        case GpuSide::BackwardOther:
+            // A DDP bucket's all-reduce carries many modules' gradients: never one module's.
+            id = context == RoleBackwardOther && !isCommunication(m.sliceName(g))
+                ? tie[valueBits(v)]
+                : 0;
+            field = &ModuleTimes::backwardOtherSelf;
+            role = RoleBackwardOther;
+            break;
+        case GpuSide::Other:
+        case GpuSide::Unattributed:
+            // Optimizer or data loading inside a scope (a "## optimizer ##" annotation) is that
+            // scope's "other" work, never its forward.
+            if (context == RoleForward) {
                 id = valueBits(v);
-                field = &ModuleTimes::forwardSelf;
-                break;
-            case RoleBackward:
-                id = charge[valueBits(v)];
-                field = &ModuleTimes::backwardSelf;
-                break;
-            case RoleBackwardOther:
-                // A DDP bucket's all-reduce carries many modules' gradients: never one module's.
-                id = isCommunication(m.sliceName(g)) ? 0 : tie[valueBits(v)];
-                field = &ModuleTimes::backwardOtherSelf;
-                break;
-            default:
-                if (m_graph.isForwardSide(launch)) {
-                    field = &ModuleTimes::forwardSelf;
-                    role = RoleForward;
-                }
-                break;
+                role = RoleForward;
             }
+            break;
+        }
         m_nodes[id].times.*field += one;
         if (const int si = stepIndexAt(t.start[launch]); si >= 0)
             stepTimes(id, si).*field += one;

@@ -128,7 +128,7 @@ std::string ModuleTable::text(size_t row, size_t column) const
     case BwdOtherGpuSelfUs:
         return microsText(t.backwardOtherSelf.time);
     case OtherGpuUs:
-        return microsText(t.other.time);
+        return microsText(t.otherTotal.time);
     case RecomputeGpuUs:
         return microsText(t.recomputeTotal.time);
     case RecomputeGpuSelfUs:
@@ -172,7 +172,7 @@ double ModuleTable::number(size_t row, size_t column) const
     case BwdOtherGpuSelfUs:
         return double(t.backwardOtherSelf.time);
     case OtherGpuUs:
-        return double(t.other.time);
+        return double(t.otherTotal.time);
     case RecomputeGpuUs:
         return double(t.recomputeTotal.time);
     case RecomputeGpuSelfUs:

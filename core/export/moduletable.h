@@ -34,7 +34,7 @@ public:
         BwdGpuEvents,
         BwdOtherGpuUs,
         BwdOtherGpuSelfUs,
-        OtherGpuUs, //!< root only: GPU work outside forward and backward (optimizer, …)
+        OtherGpuUs, //!< GPU work neither forward nor backward (optimizer, data loading, …)
         RecomputeGpuUs, //!< the module's forward work re-run during backward (checkpointing)
         RecomputeGpuSelfUs,
         RecomputeGpuEvents,

@@ -2,12 +2,17 @@
 #pragma once
 
 #include "link/opgraph.h"
+#include "link/pairrows.h"
 
 #include <string_view>
 
 namespace ks {
 
-//! Where a GPU event's time belongs, for the kernel table and the step breakdown.
+/*!
+ * Where a GPU event's time belongs: the one classification every view and export uses (kernel
+ * table, step breakdown, charts, module tree). Without sequence numbers (no pairs) forward and
+ * backward follow the thread and the op names (docs/linking.md §7 step 9).
+ */
 enum class GpuSide : uint8_t {
     Forward, //!< launched inside a pair's forward op
     Backward, //!< launched inside a pair's backward node

@@ -2,6 +2,7 @@
 #include "link/opgraph.h"
 
 #include "base/bothcores.h"
+#include "link/opnames.h"
 
 namespace ks {
 
@@ -57,9 +58,27 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
     s.doubleBackward = re.doubleBackward;
     s.unpairedBackward = g->m_rows->stats().unpairedBackward;
     s.recomputeRows = g->m_rows->stats().recomputeRows;
+    g->findBackwardThreads();
     g->m_diagnostics.merge(g->m_pairing->diagnostics());
     g->m_diagnostics.merge(g->m_recompute->diagnostics());
     return g;
+}
+
+void OpGraph::findBackwardThreads()
+{
+    const TraceModel &m = m_model;
+    m_backwardLanes.assign(m.lanes.size(), false);
+    for (const BackwardNode &node : nodes())
+        m_backwardLanes[m.slices.lane[node.node]] = true;
+    for (LaneId l = 0; l < m.lanes.size(); ++l) {
+        const Lane &lane = m.lanes[l];
+        // Top-level slices tell: the engine's wrappers and nodes run there, nothing else does.
+        for (SliceId s = lane.sliceBegin; !lane.device && !m_backwardLanes[l] && s < lane.sliceEnd;
+             s = m.slices.subtreeEnd[s]) {
+            const std::string_view name = m.sliceName(s);
+            m_backwardLanes[l] = isEvaluateWrapper(name) || looksLikeBackwardNode(name);
+        }
+    }
 }
 
 std::span<const uint32_t> OpGraph::nodesOf(const PairRow &row) const

@@ -62,6 +62,9 @@ public:
     //! The node record of a node event or its wrapper, or -1.
     int nodeOf(SliceId slice) const { return m_pairing->nodeOf(slice); }
     bool isBackwardNode(SliceId slice) const { return nodeOf(slice) >= 0; }
+    //! A host thread that runs backward: it has node events, evaluate_function wrappers or ops
+    //! named like nodes (which is all a trace without sequence numbers says).
+    bool isBackwardThread(LaneId lane) const { return m_backwardLanes[lane]; }
 
     // Recompute (activation checkpointing, docs/recompute.md)
     //! Every recomputed op, ordered by slice (their subtrees do not overlap).
@@ -85,6 +88,7 @@ public:
 
 private:
     explicit OpGraph(const TraceModel &model);
+    void findBackwardThreads();
 
     const TraceModel &m_model;
     LinkStats m_stats;
@@ -95,6 +99,7 @@ private:
     std::optional<AutogradPairing> m_pairing;
     std::optional<Recomputations> m_recompute;
     std::optional<PairRows> m_rows;
+    std::vector<bool> m_backwardLanes;
 };
 
 } // namespace ks

@@ -20,6 +20,13 @@ bool isUnpairedBackwardWork(std::string_view name)
         || name.find("BackwardHookFunctionBackward") != std::string_view::npos;
 }
 
+bool looksLikeBackwardNode(std::string_view name)
+{
+    while (!name.empty() && name.back() >= '0' && name.back() <= '9')
+        name.remove_suffix(1);
+    return name.ends_with("Backward");
+}
+
 bool isCommunication(std::string_view name)
 {
     return name.find("nccl") != std::string_view::npos

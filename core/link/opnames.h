@@ -12,6 +12,8 @@ namespace ks {
 bool isEvaluateWrapper(std::string_view name);
 //! GraphRoot, AccumulateGrad and backward hooks: backward work that no forward op created.
 bool isUnpairedBackwardWork(std::string_view name);
+//! A name like an autograd node's: `…Backward` or `…Backward<N>` (`ConvolutionBackward0`).
+bool looksLikeBackwardNode(std::string_view name);
 //! NCCL/RCCL kernels.
 bool isCommunication(std::string_view kernelName);
 //! N of `ProfilerStep#N`; none for any other name (or a number beyond int64).

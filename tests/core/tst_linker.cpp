@@ -522,7 +522,10 @@ void TestLinker::gpuUserAnnotationIsNotGpuWork()
     QCOMPARE(steps.size(), size_t(1));
     QCOMPARE(steps[0].busy, TimeNs(100000));
     QCOMPARE(steps[0].idle(), TimeNs(900000));
-    QCOMPARE(steps[0].other, TimeNs(100000)); // aten::mm owns no backward node: "other"
+    // No op of this trace carries a sequence number, so nothing pairs: the main thread's op is
+    // forward work by its thread (docs/linking.md §7 step 9), in every view alike.
+    QCOMPARE(steps[0].forward, TimeNs(100000));
+    QCOMPARE(steps[0].other, TimeNs(0));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1282,12 +1285,21 @@ void TestLinker::cpuOnlyTracePairsOnTheMainThread()
 
 void TestLinker::traceWithoutSequenceNumbersHasNoPairs()
 {
-    // Inference: no numbers anywhere. No nodes, no rows; the kernel is still attributed.
+    // No numbers anywhere (inference, or the 2020 pre-release format): no nodes, no rows; the
+    // kernels are still attributed, and classified by thread and name (§7 step 9): the main
+    // thread's op forward; the backward thread's (node-named ops on their own thread, here
+    // CudnnConvolutionBackward) backward; a launch outside every op other.
     const std::string events = R"json(
 {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":100,"tid":100,"ts":100,"dur":50,"args":{"External id":1}},
 {"ph":"X","cat":"cpu_op","name":"aten::addmm","pid":100,"tid":100,"ts":105,"dur":40,"args":{"External id":2}},
 {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":110,"dur":5,"args":{"External id":2,"correlation":1}},
-{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":200,"dur":10,"args":{"correlation":1}}
+{"ph":"X","cat":"cuda_runtime","name":"cudaMemsetAsync","pid":100,"tid":100,"ts":160,"dur":5,"args":{"correlation":3}},
+{"ph":"X","cat":"cpu_op","name":"CudnnConvolutionBackward","pid":100,"tid":200,"ts":300,"dur":50},
+{"ph":"X","cat":"cpu_op","name":"aten::cudnn_convolution_backward","pid":100,"tid":200,"ts":305,"dur":40},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":200,"ts":310,"dur":5,"args":{"correlation":2}},
+{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":200,"dur":10,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","name":"wgrad","pid":0,"tid":7,"ts":400,"dur":10,"args":{"correlation":2}},
+{"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":7,"ts":420,"dur":1,"args":{"correlation":3}}
 )json";
     const auto trace = test::link(test::traceWith(events));
     QVERIFY(trace);
@@ -1298,9 +1310,13 @@ void TestLinker::traceWithoutSequenceNumbersHasNoPairs()
     QVERIFY(g.nodes().empty());
     QVERIFY(g.rows().empty());
     QCOMPARE(g.stats().pairs(), uint64_t(0));
-    QCOMPARE(g.stats().gpuEventsAttributed, uint64_t(1));
+    QCOMPARE(g.stats().gpuEventsAttributed, uint64_t(2));
     QCOMPARE(nameOf(m, g.launchingOp(gpuEvent(g, "gemm"))), S("aten::addmm"));
-    QCOMPARE(side(g, gpuEvent(g, "gemm")), S("other"));
+    QCOMPARE(side(g, gpuEvent(g, "gemm")), S("forward"));
+    QCOMPARE(side(g, gpuEvent(g, "wgrad")), S("backward"));
+    QCOMPARE(side(g, gpuEvent(g, "Memset (Device)")), S("other"));
+    QVERIFY(g.isBackwardThread(m.slices.lane[find(m, "CudnnConvolutionBackward")]));
+    QVERIFY(!g.isBackwardThread(m.slices.lane[find(m, "aten::linear")]));
     const PairTable table(g);
     QCOMPARE(csvLines(table), QStringList({kPairHeader}));
 }
