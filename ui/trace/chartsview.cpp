@@ -2,7 +2,7 @@
 #include "trace/chartsview.h"
 
 #include "analysis/stepbreakdown.h"
-#include "common/slicecolors.h"
+#include "common/timeformat.h"
 #include "export/pairgroups.h"
 
 #include <QBarCategoryAxis>
@@ -10,12 +10,15 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QGraphicsLayout>
+#include <QGraphicsTextItem>
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStackedBarSeries>
 #include <QToolTip>
@@ -23,7 +26,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
-#include <numeric>
+#include <cmath>
 
 namespace ks {
 
@@ -33,10 +36,6 @@ QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
-double toMs(TimeNs ns)
-{
-    return double(ns) / 1e6;
-}
 
 const QColor kForward(40, 130, 190);
 const QColor kBackward(230, 110, 40);
@@ -45,12 +44,72 @@ const QColor kRecompute(140, 100, 200);
 const QColor kOther(140, 140, 160);
 const QColor kIdle(215, 215, 215);
 
-QString shortName(QString name, int max = 48)
+//! Title, value axis and legend around the bars of the top-N chart (measured, with a margin).
+constexpr int kChrome = 200;
+constexpr int kMaxLabel = 36;
+//! Qt Charts gives a vertical axis at most 40 % of the chart's width and cuts longer labels.
+constexpr double kMaxAxisPortion = 0.4;
+
+/*!
+ * An op's name for an axis label: without the prefixes every op shares, at most kMaxLabel
+ * characters, elided in the middle so that long scoped or template names keep their start and
+ * their end.
+ */
+QString shortName(QString name)
 {
     name.remove(QStringLiteral("aten::"));
-    if (name.size() > max)
-        name = name.left(max - 1) + QStringLiteral("…");
-    return name;
+    name.remove(QStringLiteral("autograd::engine::evaluate_function: "));
+    if (name.size() <= kMaxLabel)
+        return name;
+    const int head = (kMaxLabel - 1) / 2;
+    return name.left(head) + QStringLiteral("…") + name.right(kMaxLabel - 1 - head);
+}
+
+struct Unit {
+    double ns;
+    QString name;
+};
+//! µs below a millisecond, ms above: tick labels stay short and whole.
+Unit unitFor(double maxNs)
+{
+    return maxNs >= 1e6 ? Unit {1e6, QStringLiteral("ms")} : Unit {1e3, QStringLiteral("µs")};
+}
+
+//! Ticks from 0 in round steps (1, 2 or 5 × 10^k of \a unit); the axis ends on a tick.
+void setRoundTicks(QValueAxis *axis, double maxNs, const Unit &unit)
+{
+    const double step = niceStep(std::max(maxNs, 1.0) / 6) / unit.ns;
+    const double steps = std::max(1.0, std::ceil(maxNs / unit.ns / step - 1e-9));
+    axis->setRange(0, steps * step);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    const int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+//! A chart with no data that says why: \a headline as its title, \a text below it.
+QChart *messageChart(const QString &headline, const QString &text)
+{
+    auto *chart = new QChart;
+    chart->setTitle(headline);
+    QFont headlineFont = chart->titleFont();
+    headlineFont.setPointSizeF(headlineFont.pointSizeF() * 1.3);
+    headlineFont.setBold(true);
+    chart->setTitleFont(headlineFont);
+    chart->legend()->hide();
+    auto *item = new QGraphicsTextItem(chart);
+    item->setPlainText(text);
+    item->setDefaultTextColor(QColor(60, 60, 60));
+    QFont font = item->font();
+    font.setPointSizeF(font.pointSizeF() * 1.1);
+    item->setFont(font);
+    QObject::connect(chart, &QGraphicsWidget::geometryChanged, item, [chart, item] {
+        const QRectF r = chart->rect();
+        item->setTextWidth(std::clamp(r.width() - 80, 200.0, 720.0));
+        item->setPos((r.width() - item->boundingRect().width()) / 2, 90);
+    });
+    return chart;
 }
 
 } // namespace
@@ -60,7 +119,8 @@ ChartsView::ChartsView(
     : QWidget(parent)
     , m_selection(selection)
     , m_groups(std::move(groups))
-    , m_view(new QChartView(this))
+    , m_scroll(new QScrollArea(this))
+    , m_view(new QChartView)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -81,7 +141,11 @@ ChartsView::ChartsView(
     row->addStretch(1);
     layout->addLayout(row);
     m_view->setRenderHint(QPainter::Antialiasing);
-    layout->addWidget(m_view, 1);
+    // Many bars make the chart taller than the page: it scrolls rather than squeezing them.
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setWidget(m_view);
+    layout->addWidget(m_scroll, 1);
 
     connect(m_kindBox, &QComboBox::currentIndexChanged, this, [this](int i) { setKind(Kind(i)); });
     connect(m_count, &QSpinBox::valueChanged, this, [this](int n) { setTopCount(n); });
@@ -115,57 +179,140 @@ void ChartsView::setGroupMode(bool groups)
     rebuild();
 }
 
+ChartsView::Built ChartsView::build() const
+{
+    Built b = m_kind == TopPairs ? buildTopPairs()
+        : m_kind == Steps        ? buildSteps()
+                                 : buildScatter();
+    b.chart->setAnimationOptions(QChart::NoAnimation);
+    b.chart->legend()->setAlignment(Qt::AlignBottom);
+    return b;
+}
+
 void ChartsView::rebuild()
 {
-    QChart *chart = m_kind == TopPairs ? buildTopPairs()
-        : m_kind == Steps              ? buildSteps()
-                                       : buildScatter();
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    Built b = build();
+    m_rows = std::move(b.rows);
+    m_message = b.message;
+    m_minimum = b.minimum;
+    if (b.message.isEmpty() && m_kind == TopPairs)
+        connectTopPairs(b);
+    else if (b.message.isEmpty() && m_kind == Scatter)
+        connectScatter(b);
+    m_view->setMinimumSize(b.minimum);
     QChart *old = m_view->chart();
-    m_view->setChart(chart);
+    m_view->setChart(b.chart);
     delete old;
 }
 
-QChart *ChartsView::buildTopPairs()
+QSize ChartsView::exportSize() const
+{
+    return kExportSize.expandedTo(m_minimum);
+}
+
+std::unique_ptr<QChartView> ChartsView::exportView() const
+{
+    Built b = build();
+    auto view = std::make_unique<QChartView>(b.chart); // owns the chart
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setWindowTitle(b.chart->title());
+    view->setAttribute(Qt::WA_DontShowOnScreen);
+    view->resize(kExportSize.expandedTo(b.minimum));
+    view->show();
+    // Lay the chart out now: the export renders it before any event loop runs.
+    b.chart->layout()->activate();
+    return view;
+}
+
+void ChartsView::selectRow(uint32_t r)
+{
+    const OpGraph &graph = *m_selection->trace().graph;
+    const PairRow &row = graph.rows()[r];
+    m_selection->select(
+        row.forward != kNoSlice ? row.forward : graph.nodes()[graph.nodesOf(row).front()].node);
+}
+
+ChartsView::Built ChartsView::message(const QString &headline, const QString &text)
+{
+    Built b;
+    b.chart = messageChart(headline, text);
+    b.message = headline + QLatin1Char('\n') + text;
+    b.minimum = QSize(480, 320);
+    return b;
+}
+
+ChartsView::Built ChartsView::emptyPairs(bool anyPairs) const
+{
+    const LinkStats &s = m_selection->trace().graph->stats();
+    const bool gpu = s.gpuEvents > 0;
+    const QString steps = gpu
+        ? tr("The per-step chart still shows each step's GPU time by side (forward, backward, "
+             "other, idle).")
+        : tr("This trace has no GPU events either (CPU only).");
+    if (!s.hasSequenceNumbers)
+        return message(tr("No op pairs: pairing was not possible"),
+            tr("The ops in this trace carry no autograd “Sequence number”, so no forward op can "
+               "be matched with its backward nodes. Traces of inference, of code under "
+               "torch.no_grad(), or recorded without sequence numbers have none.\n\n")
+                + steps);
+    if (!anyPairs)
+        return message(tr("No op pairs in this trace"),
+            tr("No backward node was matched with a forward op: the trace has no backward "
+               "pass that autograd recorded.\n\n")
+                + steps);
+    return message(tr("No GPU time to rank"),
+        gpu ? tr("None of the op pairs launched GPU work: the GPU time of this trace belongs "
+                 "to other work (see the per-step chart).")
+            : tr("This trace has no GPU events (CPU only), so its op pairs have no GPU time. "
+                 "The pair table still lists them with their CPU times."));
+}
+
+ChartsView::Built ChartsView::buildTopPairs() const
 {
     const OpGraph &g = *m_selection->trace().graph;
     const TraceModel &m = *m_selection->trace().model;
-    auto *chart = new QChart;
-    const int n = m_count->value();
     // Rank by forward + backward GPU time; instances are pair rows, groups sum their members.
     struct Bar {
         uint32_t row; // pair row (instances) or group index
         TimeNs fwd, bwd, recompute;
-        QString label;
+        QString name, label; // the full name (tooltips) and the axis label
         TimeNs total() const { return fwd + bwd + recompute; }
     };
     std::vector<Bar> bars;
+    size_t candidates = 0;
     if (m_groupMode) {
         const auto &groups = m_groups->groups();
+        candidates = groups.size();
         for (uint32_t i = 0; i < groups.size(); ++i) {
             const auto &grp = groups[i];
-            QString label = qs(m_groups->text(i, PairGroupTable::FwdName));
-            if (label.isEmpty())
-                label = qs(m_groups->text(i, PairGroupTable::BwdNames));
-            label = shortName(label) + QStringLiteral(" ×%1").arg(grp.rows.size());
-            bars.push_back({i, grp.fwdGpu[0], grp.bwdGpu[0], grp.recomputeGpu[0], label});
+            QString name = qs(m_groups->text(i, PairGroupTable::FwdName));
+            if (name.isEmpty())
+                name = qs(m_groups->text(i, PairGroupTable::BwdNames));
+            const QString count = QStringLiteral(" ×%1").arg(grp.rows.size());
+            bars.push_back({i, grp.fwdGpu[0], grp.bwdGpu[0], grp.recomputeGpu[0], name + count,
+                shortName(name) + count});
         }
     } else {
+        candidates = g.rows().size();
         for (uint32_t r = 0; r < g.rows().size(); ++r) {
             const PairRow &row = g.rows()[r];
-            QString label = row.forward != kNoSlice
+            const QString name = row.forward != kNoSlice
                 ? qs(m.sliceName(row.forward))
                 : qs(m.sliceName(g.nodes()[g.nodesOf(row).front()].node));
-            label = shortName(label);
+            // The name is elided, never the suffix that tells instances apart.
+            QString suffix;
             if (row.step != kNoValue)
-                label += QStringLiteral(" · step %1").arg(row.step);
-            label += QStringLiteral(" · #%1").arg(r);
-            bars.push_back(
-                {r, row.forwardGpu.time, row.backwardGpu.time, row.recomputeGpu.time, label});
+                suffix += QStringLiteral(" · step %1").arg(row.step);
+            suffix += QStringLiteral(" · #%1").arg(r);
+            bars.push_back({r, row.forwardGpu.time, row.backwardGpu.time, row.recomputeGpu.time,
+                name + suffix, shortName(name) + suffix});
         }
     }
-    const size_t top = std::min<size_t>(size_t(n), bars.size());
+    // Pairs without GPU time rank nowhere: a bar of length zero says nothing.
+    std::erase_if(bars, [](const Bar &b) { return b.total() <= 0; });
+    if (bars.empty())
+        return emptyPairs(candidates > 0);
+    const size_t top = std::min<size_t>(size_t(m_count->value()), bars.size());
     std::partial_sort(
         bars.begin(), bars.begin() + long(top), bars.end(), [](const Bar &a, const Bar &b) {
             return a.total() != b.total() ? a.total() > b.total() : a.row < b.row;
@@ -173,25 +320,30 @@ QChart *ChartsView::buildTopPairs()
     bars.resize(top);
     std::reverse(bars.begin(), bars.end()); // largest at the top of a horizontal chart
 
+    TimeNs maxNs = 0;
+    bool anyRecompute = false;
+    for (const Bar &b : bars) {
+        maxNs = std::max(maxNs, b.total());
+        anyRecompute = anyRecompute || b.recompute > 0;
+    }
+    const Unit unit = unitFor(double(maxNs));
     auto *fwd = new QBarSet(tr("forward GPU"));
     auto *bwd = new QBarSet(tr("backward GPU"));
     auto *recompute = new QBarSet(tr("recompute GPU (checkpointing)"));
     fwd->setColor(kForward);
     bwd->setColor(kBackward);
     recompute->setColor(kRecompute);
+    Built built;
     QStringList categories;
-    m_barRows.clear();
-    double maxMs = 0;
-    bool anyRecompute = false;
     for (const Bar &b : bars) {
-        *fwd << toMs(b.fwd);
-        *bwd << toMs(b.bwd);
-        *recompute << toMs(b.recompute);
-        anyRecompute = anyRecompute || b.recompute > 0;
+        *fwd << double(b.fwd) / unit.ns;
+        *bwd << double(b.bwd) / unit.ns;
+        *recompute << double(b.recompute) / unit.ns;
         categories << b.label;
-        maxMs = std::max(maxMs, toMs(b.total()));
-        m_barRows.push_back(m_groupMode ? m_groups->groups()[b.row].rows.front() : b.row);
+        built.names << b.name;
+        built.rows.push_back(m_groupMode ? m_groups->groups()[b.row].rows.front() : b.row);
     }
+    auto *chart = new QChart;
     auto *series = new QHorizontalStackedBarSeries;
     series->append(fwd);
     series->append(bwd);
@@ -206,66 +358,84 @@ QChart *ChartsView::buildTopPairs()
     axisY->append(categories);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
+    const QFontMetricsF metrics(axisY->labelsFont());
+    double widest = 0;
+    for (const QString &label : categories)
+        widest = std::max(widest, metrics.boundingRect(label).width());
     auto *axisX = new QValueAxis;
-    axisX->setTitleText(tr("GPU time (ms)"));
-    axisX->setRange(0, maxMs > 0 ? maxMs * 1.05 : 1);
-    axisX->setLabelFormat(QStringLiteral("%.3g"));
+    axisX->setTitleText(tr("GPU time (%1)").arg(unit.name));
+    setRoundTicks(axisX, double(maxNs), unit);
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
     const QString measure = anyRecompute ? tr("forward + backward + recompute GPU time")
                                          : tr("forward + backward GPU time");
     chart->setTitle(m_groupMode ? tr("Top %1 op groups by %2").arg(top).arg(measure)
                                 : tr("Top %1 op pairs by %2").arg(top).arg(measure));
-    // A click on a bar selects its pair everywhere.
-    connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet *) {
-        if (index < 0 || size_t(index) >= m_barRows.size())
-            return;
-        const OpGraph &graph = *m_selection->trace().graph;
-        const PairRow &row = graph.rows()[m_barRows[size_t(index)]];
-        m_selection->select(
-            row.forward != kNoSlice ? row.forward : graph.nodes()[graph.nodesOf(row).front()].node);
-    });
-    connect(series, &QAbstractBarSeries::hovered, this,
-        [this, categories](bool on, int index, QBarSet *set) {
-            if (on && index >= 0 && index < categories.size())
-                QToolTip::showText(QCursor::pos(),
-                    QStringLiteral("%1\n%2: %3 ms")
-                        .arg(categories[index], set->label())
-                        .arg(set->at(index), 0, 'f', 3));
-        });
-    return chart;
+    built.chart = chart;
+    built.unitNs = unit.ns;
+    // Wide enough that Qt Charts draws every label whole, tall enough for every bar's row.
+    built.minimum = QSize(std::max(480, int((widest + 24) / kMaxAxisPortion) + 60),
+        int(top) * kCategoryHeight + kChrome);
+    return built;
 }
 
-QChart *ChartsView::buildSteps()
+void ChartsView::connectTopPairs(const Built &b)
+{
+    auto *series = qobject_cast<QAbstractBarSeries *>(b.chart->series().constFirst());
+    // A click on a bar selects its pair everywhere.
+    connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet *) {
+        if (index >= 0 && size_t(index) < m_rows.size())
+            selectRow(m_rows[size_t(index)]);
+    });
+    connect(series, &QAbstractBarSeries::hovered, this,
+        [names = b.names, unitNs = b.unitNs](bool on, int index, QBarSet *set) {
+            if (on && index >= 0 && index < names.size())
+                QToolTip::showText(QCursor::pos(),
+                    QStringLiteral("%1\n%2: %3")
+                        .arg(names[index], set->label(), formatDuration(set->at(index) * unitNs)));
+        });
+}
+
+ChartsView::Built ChartsView::buildSteps() const
 {
     const OpGraph &g = *m_selection->trace().graph;
-    auto *chart = new QChart;
     const std::vector<StepBreakdown> steps = stepBreakdown(g);
-    struct Part {
-        QString name;
-        QColor color;
-        TimeNs StepBreakdown::*field;
-    };
+    if (steps.empty())
+        return message(tr("No ProfilerStep#N in this trace"),
+            tr("The per-step chart needs the ProfilerStep#N ranges that torch.profiler records "
+               "at each prof.step(); this trace has none. The top-pairs and scatter charts cover "
+               "the whole trace."));
+    if (g.stats().gpuEvents == 0)
+        return message(tr("No GPU time per step"),
+            tr("This trace has no GPU events (CPU only): its %n ProfilerStep(s) launched no GPU "
+               "work to split.",
+                nullptr, int(steps.size())));
     constexpr int kParts = 6;
     QBarSet *sets[kParts] = {new QBarSet(tr("forward")), new QBarSet(tr("backward")),
         new QBarSet(tr("recompute")), new QBarSet(tr("backward – other")),
         new QBarSet(tr("other (optimizer, data…)")), new QBarSet(tr("idle"))};
     const QColor colors[kParts] = {kForward, kBackward, kRecompute, kBackwardOther, kOther, kIdle};
-    QStringList categories;
-    double maxMs = 0;
+    double maxNs = 0;
     bool anyRecompute = false;
     for (const StepBreakdown &s : steps) {
         const TimeNs values[kParts]
             = {s.forward, s.backward, s.recompute, s.backwardOther, s.other, s.idle()};
         double total = 0;
-        for (int k = 0; k < kParts; ++k) {
-            *sets[k] << toMs(values[k]);
-            total += toMs(values[k]);
-        }
+        for (TimeNs v : values)
+            total += double(v);
         anyRecompute = anyRecompute || s.recompute > 0;
-        maxMs = std::max(maxMs, total);
+        maxNs = std::max(maxNs, total);
+    }
+    const Unit unit = unitFor(maxNs);
+    QStringList categories;
+    for (const StepBreakdown &s : steps) {
+        const TimeNs values[kParts]
+            = {s.forward, s.backward, s.recompute, s.backwardOther, s.other, s.idle()};
+        for (int k = 0; k < kParts; ++k)
+            *sets[k] << double(values[k]) / unit.ns;
         categories << tr("step %1").arg(s.step);
     }
+    auto *chart = new QChart;
     auto *series = new QStackedBarSeries;
     for (int k = 0; k < kParts; ++k) {
         sets[k]->setColor(colors[k]);
@@ -280,55 +450,64 @@ QChart *ChartsView::buildSteps()
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
     auto *axisY = new QValueAxis;
-    axisY->setTitleText(tr("GPU time (ms, summed over streams)"));
-    axisY->setRange(0, maxMs > 0 ? maxMs * 1.05 : 1);
-    axisY->setLabelFormat(QStringLiteral("%.3g"));
+    axisY->setTitleText(tr("GPU time (%1)").arg(unit.name));
+    setRoundTicks(axisY, maxNs, unit);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
-    chart->setTitle(
-        steps.empty() ? tr("No ProfilerStep#N in this trace") : tr("GPU time per ProfilerStep"));
-    return chart;
+    chart->setTitle(tr("GPU time per ProfilerStep, summed over streams"));
+    Built built;
+    built.chart = chart;
+    // Wide enough for every step's label; beyond that the page scrolls sideways.
+    built.minimum = QSize(std::max(480, int(steps.size()) * 56 + 160), 320);
+    return built;
 }
 
-QChart *ChartsView::buildScatter()
+ChartsView::Built ChartsView::buildScatter() const
 {
+    const auto &groups = m_groups->groups();
+    Built built;
+    double maxNs = 0;
+    std::vector<uint32_t> shown;
+    bool anyPaired = false;
+    for (uint32_t i = 0; i < groups.size(); ++i) {
+        anyPaired = anyPaired || groups[i].paired;
+        if (groups[i].paired && groups[i].fwdGpu[0] + groups[i].bwdGpu[0] > 0) {
+            shown.push_back(i);
+            maxNs = std::max({maxNs, double(groups[i].fwdGpu[0]), double(groups[i].bwdGpu[0])});
+        }
+    }
+    if (shown.empty())
+        return emptyPairs(anyPaired);
+    const Unit unit = unitFor(maxNs);
     auto *chart = new QChart;
     auto *series = new QScatterSeries;
     series->setName(tr("op group (forward, backward GPU time)"));
     series->setMarkerSize(9);
     series->setColor(kBackward);
-    const auto &groups = m_groups->groups();
-    double maxV = 0;
-    std::vector<QString> labels;
-    for (uint32_t i = 0; i < groups.size(); ++i) {
-        if (!groups[i].paired)
-            continue;
-        const double x = toMs(groups[i].fwdGpu[0]);
-        const double y = toMs(groups[i].bwdGpu[0]);
-        series->append(x, y);
-        labels.push_back(qs(m_groups->text(i, PairGroupTable::FwdName))
-            + QStringLiteral(" ×%1").arg(groups[i].rows.size()));
-        maxV = std::max({maxV, x, y});
+    for (uint32_t i : shown) {
+        series->append(
+            double(groups[i].fwdGpu[0]) / unit.ns, double(groups[i].bwdGpu[0]) / unit.ns);
+        built.rows.push_back(groups[i].rows.front());
     }
     chart->addSeries(series);
     auto *axisX = new QValueAxis;
-    axisX->setTitleText(tr("forward GPU time (ms, total per group)"));
+    axisX->setTitleText(tr("forward GPU time (%1)").arg(unit.name));
     auto *axisY = new QValueAxis;
-    axisY->setTitleText(tr("backward GPU time (ms, total per group)"));
-    for (QValueAxis *a : {axisX, axisY}) {
-        a->setRange(0, maxV > 0 ? maxV * 1.05 : 1);
-        a->setLabelFormat(QStringLiteral("%.3g"));
-    }
+    axisY->setTitleText(tr("backward GPU time (%1)").arg(unit.name));
+    for (QValueAxis *a : {axisX, axisY})
+        setRoundTicks(a, maxNs, unit);
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisX);
     series->attachAxis(axisY);
-    // The diagonal backward = forward, and 2× (a backward usually costs about twice its forward).
+    // The diagonal backward = forward, and 2× (a backward usually costs about twice its forward),
+    // each to the edge of the plot.
+    const double edge = axisX->max();
     for (double factor : {1.0, 2.0}) {
         auto *diag = new QLineSeries;
         diag->setName(factor == 1.0 ? tr("backward = forward") : tr("backward = 2 × forward"));
         diag->append(0, 0);
-        diag->append(maxV / std::max(1.0, factor), maxV / std::max(1.0, factor) * factor);
+        diag->append(edge / factor, edge);
         QPen pen(QColor(120, 120, 120));
         pen.setStyle(factor == 1.0 ? Qt::DashLine : Qt::DotLine);
         diag->setPen(pen);
@@ -336,23 +515,37 @@ QChart *ChartsView::buildScatter()
         diag->attachAxis(axisX);
         diag->attachAxis(axisY);
     }
-    connect(series, &QScatterSeries::hovered, this, [series, labels](const QPointF &p, bool on) {
-        if (!on)
-            return;
-        const auto points = series->points();
-        for (qsizetype i = 0; i < points.size(); ++i) {
-            if (points[i] == p) {
-                QToolTip::showText(QCursor::pos(),
-                    QStringLiteral("%1\nforward %2 ms, backward %3 ms")
-                        .arg(labels[size_t(i)])
-                        .arg(p.x(), 0, 'f', 3)
-                        .arg(p.y(), 0, 'f', 3));
-                return;
-            }
-        }
+    chart->setTitle(tr("Backward vs forward GPU time per op group (total over its instances)"));
+    built.chart = chart;
+    built.minimum = QSize(480, 400);
+    return built;
+}
+
+void ChartsView::connectScatter(const Built &b)
+{
+    auto *series = qobject_cast<QScatterSeries *>(b.chart->series().constFirst());
+    const auto pointIndex = [series](const QPointF &p) {
+        const QList<QPointF> points = series->points();
+        return qsizetype(std::find(points.begin(), points.end(), p) - points.begin());
+    };
+    // A click on a point selects the group's first pair everywhere, as a bar does.
+    connect(series, &QScatterSeries::clicked, this, [this, pointIndex](const QPointF &p) {
+        const qsizetype i = pointIndex(p);
+        if (i >= 0 && size_t(i) < m_rows.size())
+            selectRow(m_rows[size_t(i)]);
     });
-    chart->setTitle(tr("Backward vs forward GPU time per op group"));
-    return chart;
+    connect(series, &QScatterSeries::hovered, this, [this, pointIndex](const QPointF &p, bool on) {
+        const qsizetype i = pointIndex(p);
+        if (!on || i < 0 || size_t(i) >= m_rows.size())
+            return;
+        const uint32_t group = m_groups->groupOf(m_rows[size_t(i)]);
+        const auto &grp = m_groups->groups()[group];
+        QToolTip::showText(QCursor::pos(),
+            tr("%1 ×%2\nforward GPU %3\nbackward GPU %4")
+                .arg(qs(m_groups->text(group, PairGroupTable::FwdName)))
+                .arg(grp.rows.size())
+                .arg(formatDuration(double(grp.fwdGpu[0])), formatDuration(double(grp.bwdGpu[0]))));
+    });
 }
 
 } // namespace ks

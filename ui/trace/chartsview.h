@@ -3,6 +3,8 @@
 
 #include "common/selectioncontroller.h"
 
+#include <QSize>
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -10,6 +12,7 @@
 class QChart;
 class QChartView;
 class QComboBox;
+class QScrollArea;
 class QSpinBox;
 
 namespace ks {
@@ -19,12 +22,17 @@ class PairGroupTable;
 /*!
  * The Charts tab: (1) the top-N op pairs (or groups) as stacked bars of forward and backward GPU
  * time — clicking a bar selects that pair everywhere; (2) per-ProfilerStep GPU time split into
- * forward, backward, backward-other, other and idle; (3) backward vs forward GPU time per group.
+ * forward, backward, backward-other, other and idle; (3) backward vs forward GPU time per group —
+ * clicking a point selects the group's first pair. A chart with nothing to show says why instead.
  */
 class ChartsView : public QWidget {
     Q_OBJECT
 public:
     enum Kind { TopPairs, Steps, Scatter };
+    //! Height of one bar's row in the top-N chart: enough for a readable label.
+    static constexpr int kCategoryHeight = 26;
+    //! The size a chart is exported at (as headless --view chart), unless it needs more.
+    static constexpr QSize kExportSize {1600, 900};
 
     ChartsView(SelectionController *selection,
         std::shared_ptr<const PairGroupTable> groups,
@@ -35,24 +43,54 @@ public:
     void setTopCount(int n);
     void setGroupMode(bool groups);
     QChartView *chartView() const { return m_view; }
+    //! The scroll area around the chart: it scrolls when the chart needs more than the page.
+    QScrollArea *scrollArea() const { return m_scroll; }
     //! Pair rows behind the bars of the top-N chart, bottom to top (tests).
-    const std::vector<uint32_t> &barRows() const { return m_barRows; }
+    const std::vector<uint32_t> &barRows() const { return m_rows; }
+    //! The first pair row of the group behind each point of the scatter, in point order.
+    const std::vector<uint32_t> &pointRows() const { return m_rows; }
+    //! Why the chart is empty (the text drawn in it); empty when it shows data.
+    QString emptyMessage() const { return m_message; }
+    //! The size the current chart is exported at: kExportSize, taller for many bars.
+    QSize exportSize() const;
+    //! A new, offscreen view of the same chart laid out at exportSize(): exports do not depend
+    //! on the page's size or on which tab is showing.
+    std::unique_ptr<QChartView> exportView() const;
 
 private:
+    //! A chart and what the view needs to know about it.
+    struct Built {
+        QChart *chart = nullptr;
+        std::vector<uint32_t> rows; //!< pair row per bar or point
+        QStringList names; //!< the full name behind each bar (tooltips)
+        double unitNs = 1; //!< nanoseconds per unit of the values
+        QString message; //!< set when there is nothing to draw
+        QSize minimum; //!< the least size at which labels and titles stay readable
+    };
+    static Built message(const QString &headline, const QString &text);
+    Built build() const;
+    Built buildTopPairs() const;
+    Built buildSteps() const;
+    Built buildScatter() const;
+    //! Why there are no pairs to chart (no sequence numbers, no backward pass, no GPU time).
+    Built emptyPairs(bool anyPairs) const;
     void rebuild();
-    QChart *buildTopPairs();
-    QChart *buildSteps();
-    QChart *buildScatter();
+    void connectTopPairs(const Built &b);
+    void connectScatter(const Built &b);
+    void selectRow(uint32_t row);
 
     SelectionController *m_selection;
     std::shared_ptr<const PairGroupTable> m_groups;
+    QScrollArea *m_scroll;
     QChartView *m_view;
     QComboBox *m_kindBox;
     QComboBox *m_modeBox;
     QSpinBox *m_count;
     Kind m_kind = TopPairs;
     bool m_groupMode = false;
-    std::vector<uint32_t> m_barRows;
+    std::vector<uint32_t> m_rows;
+    QString m_message;
+    QSize m_minimum;
 };
 
 } // namespace ks

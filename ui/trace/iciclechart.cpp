@@ -32,6 +32,16 @@ QSize IcicleChart::sizeHint() const
     return {800, int(depth + 1) * kRowHeight + 4};
 }
 
+std::unique_ptr<IcicleChart> IcicleChart::exportCopy(int width) const
+{
+    auto copy = std::make_unique<IcicleChart>(m_tree);
+    copy->m_step = m_step;
+    copy->m_selected = m_selected;
+    copy->resize(width, std::max(copy->minimumHeight(), copy->sizeHint().height()));
+    copy->layout();
+    return copy;
+}
+
 TimeNs IcicleChart::weight(ModuleId id) const
 {
     const ModuleTimes &t = m_tree.times(id, m_step);

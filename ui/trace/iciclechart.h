@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 namespace ks {
 
 /*!
@@ -16,6 +18,8 @@ class IcicleChart : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kRowHeight = 24;
+    //! The width an icicle is exported at (as a headless chart); its height is its natural one.
+    static constexpr int kExportWidth = 1600;
 
     explicit IcicleChart(const ModuleTree &tree, QWidget *parent = nullptr);
 
@@ -27,6 +31,9 @@ public:
     //! Where \a id is drawn (empty if too small to draw).
     QRectF boxOf(ModuleId id) const;
     QSize sizeHint() const override;
+    //! A new, offscreen icicle of the same tree, step and selection, \a width wide and as tall
+    //! as its rows: exports do not depend on the page's size or on which tab is showing.
+    std::unique_ptr<IcicleChart> exportCopy(int width = kExportWidth) const;
 
 signals:
     void moduleClicked(ks::ModuleId id);

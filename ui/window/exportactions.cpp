@@ -35,13 +35,13 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     add(menu, tr("Window as PNG…"), Trace | Comparison,
         [this, png] { exportWidget(m_window, tr("window"), png); });
     add(menu, tr("Chart as PNG…"), Trace,
-        [this, png] { exportWidget(m_tab->charts()->chartView(), tr("chart"), png); });
+        [this, png] { exportPicture(tr("chart"), png, &ExportActions::saveChart); });
     add(menu, tr("Chart as SVG…"), Trace,
-        [this, svg] { exportWidget(m_tab->charts()->chartView(), tr("chart"), svg); });
+        [this, svg] { exportPicture(tr("chart"), svg, &ExportActions::saveChart); });
     add(menu, tr("Module Icicle as PNG…"), Trace,
-        [this, png] { exportWidget(m_tab->modules()->icicle(), tr("module icicle"), png); });
+        [this, png] { exportPicture(tr("module icicle"), png, &ExportActions::saveIcicle); });
     add(menu, tr("Module Icicle as SVG…"), Trace,
-        [this, svg] { exportWidget(m_tab->modules()->icicle(), tr("module icicle"), svg); });
+        [this, svg] { exportPicture(tr("module icicle"), svg, &ExportActions::saveIcicle); });
     menu->addSeparator();
     add(menu, tr("Module Tree as CSV…"), Trace, [this] { exportModules(); });
     add(menu, tr("Pair Table as CSV…"), Trace | Comparison,
@@ -133,6 +133,34 @@ void ExportActions::exportWidget(QWidget *widget, const QString &what, const QSt
         failed(error);
     else
         saved(path);
+}
+
+void ExportActions::exportPicture(const QString &what,
+    const QString &filter,
+    bool (ExportActions::*save)(const QString &, QString &))
+{
+    const bool svg = filter.contains(QLatin1String("svg"));
+    const QString path = askSavePath(
+        tr("Export %1").arg(what), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!(this->*save)(path, error))
+        failed(error);
+    else
+        saved(path);
+}
+
+bool ExportActions::saveChart(const QString &path, QString &error)
+{
+    const std::unique_ptr<QChartView> view = m_tab->charts()->exportView();
+    return Exporter::saveWidget(view.get(), path, 1, error);
+}
+
+bool ExportActions::saveIcicle(const QString &path, QString &error)
+{
+    const std::unique_ptr<IcicleChart> icicle = m_tab->modules()->icicle()->exportCopy();
+    return Exporter::saveWidget(icicle.get(), path, 1, error);
 }
 
 void ExportActions::exportTable(bool kernels, const QString &filter)

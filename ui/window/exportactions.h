@@ -31,11 +31,23 @@ public:
     //! Enables what applies to \a current (a trace tab, a comparison or nothing).
     void setCurrent(QWidget *current);
 
+    /*!
+     * The current trace's chart (kind, mode and count as on its page) or module icicle as
+     * \a path, PNG or SVG by extension. Both are drawn afresh offscreen at a fixed size
+     * (ChartsView::exportSize(), IcicleChart::kExportWidth × its height), so the picture is the
+     * same whichever tab shows and however small the page is.
+     */
+    bool saveChart(const QString &path, QString &error);
+    bool saveIcicle(const QString &path, QString &error);
+
 private:
     enum Applies : uint8_t { Trace = 1, Comparison = 2 };
     QAction *add(QMenu *menu, const QString &text, int applies, std::function<void()> run);
     void exportTimeline(const QString &filter, qreal scale);
     void exportWidget(QWidget *widget, const QString &what, const QString &filter);
+    void exportPicture(const QString &what,
+        const QString &filter,
+        bool (ExportActions::*save)(const QString &, QString &));
     void exportTable(bool kernels, const QString &filter);
     void exportModules();
     void copyTimeline();
