@@ -7,6 +7,7 @@
 #include "testutil.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
+#include "trace/detailspanel.h"
 #include "trace/iciclechart.h"
 #include "trace/modulesview.h"
 #include "trace/tracetab.h"
@@ -125,6 +126,76 @@ private slots:
         QVERIFY(picture.load(png));
         QCOMPARE(picture.size(), QSize(1200, 200));
         QVERIFY(QSvgRenderer(svg).isValid());
+    }
+
+    // One selection, reflected everywhere: a module replaces the selected op (Details, arrows,
+    // table row), an op replaces the module, and empty timeline space clears both.
+    void selectionNeverGoesStale()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        QVERIFY(opened.trace);
+        MainWindow window;
+        window.resize(1600, 1000);
+        TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
+        window.show();
+        SelectionController *selection = tab->selection();
+        const OpGraph &g = *opened.trace->graph;
+        QTableView *table = tab->pairView();
+        const auto firstSection = [&] {
+            QTreeWidget *details = window.details();
+            return details->topLevelItemCount() ? details->topLevelItem(0)->text(0) : QString();
+        };
+
+        // An op, from the pair table: Details shows the event.
+        table->selectRow(0);
+        const uint32_t row0 = table->model()->index(0, 0).data(TableModel::SourceRowRole).toUInt();
+        QCOMPARE(selection->current(), g.rows()[row0].forward);
+        QCOMPARE(firstSection(), QStringLiteral("Event"));
+
+        // A module: the op is no longer selected anywhere, Details shows the module.
+        const ModuleTree &tree = opened.trace->modules();
+        const ModuleId linear = tree.find("DemoNet_0/TransformerBlock_0/SelfAttention_0/Linear_1");
+        QVERIFY(linear != kNoModule);
+        tab->modules()->selectModule(linear);
+        QCOMPARE(selection->current(), kNoSlice);
+        QCOMPARE(selection->currentModule(), linear);
+        QVERIFY(!table->selectionModel()->hasSelection());
+        QCOMPARE(firstSection(), QStringLiteral("Module"));
+        QCOMPARE(window.details()->topLevelItem(0)->child(0)->text(1), QStringLiteral("Linear_1"));
+        QVERIFY(!tab->timeline()->highlight().empty());
+        QVERIFY(selection->canGoBack());
+
+        // Back returns to the op; the module is cleared in the tree, the icicle and the timeline.
+        selection->back();
+        QCOMPARE(selection->current(), g.rows()[row0].forward);
+        QCOMPARE(selection->currentModule(), kNoModule);
+        QCOMPARE(tab->modules()->selectedModule(), kNoModule);
+        QCOMPARE(tab->modules()->tree()->currentItem(), nullptr);
+        QVERIFY(tab->timeline()->highlight().empty());
+        QCOMPARE(firstSection(), QStringLiteral("Event"));
+        QVERIFY(table->selectionModel()->hasSelection());
+
+        // A click on empty timeline space clears the selection, and the table row with it.
+        TimelineView *timeline = tab->timeline();
+        QPoint empty;
+        for (int y = timeline->height() - 4; y > 30 && empty.isNull(); y -= 3)
+            for (int x = timeline->width() - 40; x > TimelineView::kLabelWidth && empty.isNull();
+                 x -= 7)
+                if (timeline->sliceAt(QPoint(x, y)) == kNoSlice)
+                    empty = QPoint(x, y);
+        QVERIFY(!empty.isNull());
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, empty);
+        QCOMPARE(selection->current(), kNoSlice);
+        QVERIFY(!table->selectionModel()->hasSelection());
+        QCOMPARE(window.details()->topLevelItemCount(), 0);
+
+        // A module, then an op from the table: the module goes.
+        tab->modules()->selectModule(linear);
+        table->selectRow(1);
+        QCOMPARE(selection->currentModule(), kNoModule);
+        QCOMPARE(tab->modules()->selectedModule(), kNoModule);
+        QVERIFY(tab->timeline()->highlight().empty());
+        QCOMPARE(firstSection(), QStringLiteral("Event"));
     }
 
     void moduleTreeSortsAndFilters()

@@ -11,6 +11,7 @@ SelectionController::SelectionController(std::shared_ptr<const LoadedTrace> trac
 
 void SelectionController::select(SliceId slice)
 {
+    setModule(kNoModule);
     if (slice == m_current)
         return;
     // A new selection cuts off the forward part of the history, as in a browser.
@@ -22,6 +23,24 @@ void SelectionController::select(SliceId slice)
     }
     apply(slice);
     emit historyChanged();
+}
+
+void SelectionController::selectModule(ModuleId id)
+{
+    if (id == m_module)
+        return;
+    if (m_current != kNoSlice)
+        apply(kNoSlice); // the history keeps the event, so Back returns to it
+    setModule(id);
+    emit historyChanged();
+}
+
+void SelectionController::setModule(ModuleId id)
+{
+    if (id == m_module)
+        return;
+    m_module = id;
+    emit moduleChanged(id);
 }
 
 bool SelectionController::jumpToCounterpart()
@@ -39,7 +58,10 @@ void SelectionController::back()
 {
     if (!canGoBack())
         return;
-    --m_position;
+    // From a module, Back returns to the event selected before it.
+    if (m_current != kNoSlice || m_module == kNoModule)
+        --m_position;
+    setModule(kNoModule);
     apply(m_history[m_position]);
     emit historyChanged();
 }
@@ -49,6 +71,7 @@ void SelectionController::forward()
     if (!canGoForward())
         return;
     ++m_position;
+    setModule(kNoModule);
     apply(m_history[m_position]);
     emit historyChanged();
 }

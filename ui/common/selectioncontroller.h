@@ -11,9 +11,11 @@
 namespace ks {
 
 /*!
- * The one selection of a trace tab, shared by the timeline, the tables and the details panel:
- * they all change it through here and all follow selectionChanged(). Jumps to a counterpart
- * are recorded so that back() / forward() retrace them (Alt+Left / Alt+Right).
+ * The one selection of a trace tab, shared by the timeline, the tables, the module tree and the
+ * details panel: they all change it through here and all follow selectionChanged() and
+ * moduleChanged(). The selection is an event or a module, never both: selecting one clears the
+ * other, so no view is left showing what is no longer selected. Jumps to a counterpart are
+ * recorded so that back() / forward() retrace them (Alt+Left / Alt+Right).
  */
 class SelectionController : public QObject {
     Q_OBJECT
@@ -24,25 +26,35 @@ public:
     const LoadedTrace &trace() const { return *m_trace; }
     std::shared_ptr<const LoadedTrace> tracePointer() const { return m_trace; }
     SliceId current() const { return m_current; }
+    //! The selected module, kNoModule when an event (or nothing) is selected.
+    ModuleId currentModule() const { return m_module; }
 
-    //! Selects \a slice (kNoSlice clears) and records it in the history.
+    //! Selects \a slice (kNoSlice clears everything) and records it in the history.
     void select(SliceId slice);
+    //! Selects the module \a id (kNoModule clears it) in place of any event.
+    void selectModule(ModuleId id);
     //! Jumps to the counterpart of the current selection (forward ↔ backward); false if none.
     bool jumpToCounterpart();
-    bool canGoBack() const { return m_position > 0; }
+    bool canGoBack() const
+    {
+        return m_position > 0 || (m_module != kNoModule && !m_history.empty());
+    }
     bool canGoForward() const { return m_position + 1 < m_history.size(); }
     void back();
     void forward();
 
 signals:
     void selectionChanged(ks::SliceId slice);
+    void moduleChanged(ks::ModuleId id);
     void historyChanged();
 
 private:
     void apply(SliceId slice);
+    void setModule(ModuleId id);
 
     std::shared_ptr<const LoadedTrace> m_trace;
     SliceId m_current = kNoSlice;
+    ModuleId m_module = kNoModule;
     std::vector<SliceId> m_history;
     size_t m_position = 0;
 };

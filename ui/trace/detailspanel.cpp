@@ -41,11 +41,17 @@ DetailsPanel::DetailsPanel(QWidget *parent)
 void DetailsPanel::setSelectionController(SelectionController *selection)
 {
     disconnect(m_connection);
+    disconnect(m_moduleConnection);
     m_selection = selection;
-    if (selection)
+    if (selection) {
         m_connection = connect(
             selection, &SelectionController::selectionChanged, this, &DetailsPanel::showSlice);
+        m_moduleConnection = connect(
+            selection, &SelectionController::moduleChanged, this, &DetailsPanel::showModule);
+    }
     showSlice(selection ? selection->current() : kNoSlice);
+    if (selection && selection->currentModule() != kNoModule)
+        showModule(selection->currentModule());
 }
 
 QTreeWidgetItem *DetailsPanel::section(const QString &title)
@@ -128,6 +134,38 @@ void DetailsPanel::showCheckpointing(SliceId s)
                 .arg(at(r.op), qs(m.sliceName(g.nodes()[r.hostNode].node)),
                     formatDuration(double(r.gpu.time))));
     }
+}
+
+void DetailsPanel::showModule(ModuleId id)
+{
+    if (id == kNoModule)
+        return; // an event is shown, or nothing: showSlice() has drawn it
+    m_argsRead.cancel();
+    clear();
+    const ModuleTree &tree = m_selection->trace().modules();
+    const ModuleNode &node = tree.node(id);
+    const ModuleTimes &t = node.times;
+    QTreeWidgetItem *module = section(tr("Module"));
+    new QTreeWidgetItem(module, {tr("name"), qs(node.name)});
+    if (!node.path.empty())
+        new QTreeWidgetItem(module, {tr("path"), qs(node.path)});
+    new QTreeWidgetItem(module, {tr("calls"), QString::number(t.calls)});
+    new QTreeWidgetItem(module, {tr("CPU time"), formatDuration(double(t.cpuTotal))});
+    QTreeWidgetItem *gpu = section(tr("GPU time (with child modules)"));
+    const auto add = [&](const QString &label, const GpuTotals &totals) {
+        if (totals.count > 0)
+            new QTreeWidgetItem(gpu,
+                {label,
+                    tr("%1  (%n event(s))", nullptr, int(totals.count))
+                        .arg(formatDuration(double(totals.time)))});
+    };
+    add(tr("forward"), t.forwardTotal);
+    add(tr("backward"), t.backwardTotal);
+    add(tr("backward – other"), t.backwardOtherTotal);
+    add(tr("recompute"), t.recomputeTotal);
+    add(tr("other"), t.otherTotal);
+    if (gpu->childCount() == 0)
+        new QTreeWidgetItem(gpu, {tr("none")});
 }
 
 void DetailsPanel::showSlice(SliceId s)

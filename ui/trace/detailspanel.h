@@ -25,6 +25,8 @@ public:
 
 private:
     void showSlice(SliceId slice);
+    //! A module selected in the module tree: its calls and GPU time by side.
+    void showModule(ModuleId id);
     //! Recompute of what (inside a recomputed op), or the re-runs of a checkpointed forward op.
     void showCheckpointing(SliceId slice);
     QTreeWidgetItem *section(const QString &title);
@@ -35,6 +37,7 @@ private:
 
     QPointer<SelectionController> m_selection;
     QMetaObject::Connection m_connection;
+    QMetaObject::Connection m_moduleConnection;
     //! Reading an event's args back from the file: off the UI thread (a gzip trace inflates up
     //! to the event); a newer selection supersedes the read in flight.
     struct ArgsRead {

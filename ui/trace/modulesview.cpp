@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -159,6 +160,15 @@ void ModulesView::setStep(int stepIndex)
 
 void ModulesView::selectModule(ModuleId id)
 {
+    if (id == kNoModule && m_selected != kNoModule) {
+        // An event was selected elsewhere: no module stays highlighted.
+        m_selected = kNoModule;
+        m_icicle->setSelected(kNoModule);
+        const QSignalBlocker blocker(m_tree);
+        m_tree->setCurrentItem(nullptr);
+        m_tree->clearSelection();
+        return;
+    }
     if (id >= m_items.size())
         return;
     m_tree->setCurrentItem(m_items[id]); // emits moduleSelected through currentItemChanged

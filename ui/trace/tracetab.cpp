@@ -107,6 +107,7 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
 
     connect(
         m_selection, &SelectionController::selectionChanged, this, &TraceTab::selectTableRowFor);
+    connect(m_selection, &SelectionController::moduleChanged, this, &TraceTab::highlightModule);
     connect(m_timeline, &TimelineView::findStatus, m_findStatus, &QLabel::setText);
 }
 
@@ -250,24 +251,32 @@ ModulesView *TraceTab::modules()
         return m_modules;
     m_modules = new ModulesView(m_trace->modules(), m_modulesPage); // waits if still building
     m_modulesPage->layout()->addWidget(m_modules);
-    // A module's calls and its backward nodes — scattered over the backward pass — light up in the
-    // timeline, framed from the first to the last.
-    connect(m_modules, &ModulesView::moduleSelected, this, [this](ModuleId id) {
-        std::vector<SliceId> slices = m_trace->modules().highlightSlices(id, true);
-        if (id == 0)
-            slices.clear(); // the root is everything
-        if (!slices.empty()) {
-            const SliceTable &t = m_trace->model->slices;
-            TimeNs from = t.start[slices.front()], to = t.end(slices.front());
-            for (SliceId s : slices) {
-                from = std::min(from, t.start[s]);
-                to = std::max(to, t.end(s));
-            }
-            m_timeline->zoomToInterval(from, to);
-        }
-        m_timeline->setHighlight(std::move(slices));
-    });
+    // The module tree selects through the controller, and follows it: selecting an event clears
+    // the module, selecting a module clears the event.
+    connect(
+        m_modules, &ModulesView::moduleSelected, m_selection, &SelectionController::selectModule);
+    connect(
+        m_selection, &SelectionController::moduleChanged, m_modules, &ModulesView::selectModule);
     return m_modules;
+}
+
+void TraceTab::highlightModule(ModuleId id)
+{
+    // A module's calls and its backward nodes — scattered over the backward pass — light up in the
+    // timeline, framed from the first to the last. The root is everything: nothing to light.
+    std::vector<SliceId> slices;
+    if (id != kNoModule && id != 0)
+        slices = m_trace->modules().highlightSlices(id, true);
+    if (!slices.empty()) {
+        const SliceTable &t = m_trace->model->slices;
+        TimeNs from = t.start[slices.front()], to = t.end(slices.front());
+        for (SliceId s : slices) {
+            from = std::min(from, t.start[s]);
+            to = std::max(to, t.end(s));
+        }
+        m_timeline->zoomToInterval(from, to);
+    }
+    m_timeline->setHighlight(std::move(slices));
 }
 
 QWidget *TraceTab::buildPairPage()
@@ -452,24 +461,26 @@ void TraceTab::selectTableRowFor(SliceId slice)
     m_syncingTable = true;
     const OpGraph &g = *m_trace->graph;
     const int r = slice == kNoSlice ? -1 : g.rowOf(slice);
-    if (r >= 0) {
-        const uint32_t source = m_groupMode ? m_groups->groupOf(uint32_t(r)) : uint32_t(r);
-        const int viewRow = m_pairModel->viewRowOf(source);
-        if (viewRow >= 0) {
-            m_pairView->selectRow(viewRow);
-            m_pairView->scrollTo(m_pairModel->index(viewRow, 0));
-        }
-    }
+    int pairViewRow = -1;
+    if (r >= 0)
+        pairViewRow
+            = m_pairModel->viewRowOf(m_groupMode ? m_groups->groupOf(uint32_t(r)) : uint32_t(r));
+    int kernelViewRow = -1;
     if (slice != kNoSlice && isGpuWork(m_trace->model->slices.kind[slice])) {
         const auto &gpu = g.gpuEvents();
         const auto it = std::lower_bound(gpu.begin(), gpu.end(), slice);
-        if (it != gpu.end() && *it == slice) {
-            const int viewRow = m_kernelModel->viewRowOf(uint32_t(it - gpu.begin()));
-            if (viewRow >= 0) {
-                m_kernelView->selectRow(viewRow);
-                m_kernelView->scrollTo(m_kernelModel->index(viewRow, 0));
-            }
+        if (it != gpu.end() && *it == slice)
+            kernelViewRow = m_kernelModel->viewRowOf(uint32_t(it - gpu.begin()));
+    }
+    // A row that no longer shows the selection is deselected, never left highlighted.
+    for (auto [view, model, viewRow] : {std::tuple {m_pairView, m_pairModel, pairViewRow},
+             std::tuple {m_kernelView, m_kernelModel, kernelViewRow}}) {
+        if (viewRow < 0) {
+            view->selectionModel()->clear();
+            continue;
         }
+        view->selectRow(viewRow);
+        view->scrollTo(model->index(viewRow, 0));
     }
     m_syncingTable = false;
 }

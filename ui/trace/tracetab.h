@@ -64,6 +64,7 @@ private:
     QWidget *buildKernelPage();
     void attachPairModel();
     void selectTableRowFor(SliceId slice);
+    void highlightModule(ModuleId id);
     void onPairRowActivated(const QModelIndex &index);
 
     std::shared_ptr<const LoadedTrace> m_trace;
