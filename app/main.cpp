@@ -82,10 +82,19 @@ struct Options {
         = flag("mean-steps", "With --compare: compare the mean over all steps.");
 };
 
+//! The parser's help, named as users type it: headless runs parse before any QCoreApplication
+//! exists, and Qt then writes "<executable_name>".
+QString helpText(const QCommandLineParser &parser)
+{
+    QString text = parser.helpText();
+    text.replace(QLatin1String("<executable_name>"), QLatin1String("kinetoscope"));
+    return text;
+}
+
 int usageError(const QCommandLineParser &parser, const QString &message)
 {
     std::fprintf(
-        stderr, "kinetoscope: %s\n\n%s", qPrintable(message), qPrintable(parser.helpText()));
+        stderr, "kinetoscope: %s\n\n%s", qPrintable(message), qPrintable(helpText(parser)));
     return ks::ExitUsage;
 }
 
@@ -177,7 +186,7 @@ int main(int argc, char *argv[])
     if (!parser.parse(arguments))
         return usageError(parser, parser.errorText());
     if (parser.isSet(help)) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        std::fputs(qPrintable(helpText(parser)), stdout);
         return ks::ExitOk;
     }
     if (parser.isSet(version)) {

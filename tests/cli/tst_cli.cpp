@@ -50,6 +50,7 @@ private slots:
         QCOMPARE(v.out.trimmed(), QByteArray("kinetoscope 0.1.0"));
         const auto h = test::run(test::appPath(), args({QStringLiteral("--help")}));
         QCOMPARE(h.exitCode, 0);
+        QVERIFY2(h.out.startsWith("Usage: kinetoscope [options] [FILE...]\n"), h.out.constData());
         for (const char *option : {"--demo", "--summary", "--export-pairs", "--export-kernels",
                  "--screenshot", "--view", "--select", "--range", "--size", "--version"})
             QVERIFY2(h.out.contains(option), option);
@@ -108,7 +109,7 @@ private slots:
                                  << QByteArray(": byte 0: No such file or directory");
         QTest::newRow("directory") << test::tempDir() << QByteArray(": byte 0: is a directory");
         QTest::newRow("not JSON") << test::writeTemp(QStringLiteral("junk.json"), "hello world")
-                                  << QByteArray(": byte 0: ");
+                                  << QByteArray(": byte 0: not a trace (not JSON): ");
         QTest::newRow("object without events") << test::writeTemp(
             QStringLiteral("empty.json"), "{}") << QByteArray(": byte 0: no traceEvents array");
         QTest::newRow("cut before any event")

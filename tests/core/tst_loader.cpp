@@ -256,6 +256,7 @@ private slots:
     void objectLayoutKeepsOtherTopLevelKeysAsMetadata();
     void bareArrayLayoutLoads();
     void trailingCommasAreAccepted();
+    void mangledKernelNamesAreDemangled();
 
     // X slices
     void sliceTimesAreExactNanoseconds_data();
@@ -357,6 +358,28 @@ private slots:
     void cancelBeforeLoadingStops();
     void cancelWhileLoadingStops();
 };
+
+void TestLoader::mangledKernelNamesAreDemangled()
+{
+    // ROCm writes some kernel names mangled; CUPTI demangles CUDA's. The expected names are
+    // c++filt's; the second is not a valid mangling past its name, so only the name is read.
+    LOAD_OR_FAIL(m, R"({"traceEvents": [
+        {"ph":"X","cat":"kernel","name":"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_","pid":0,"tid":7,"ts":1,"dur":1},
+        {"ph":"X","cat":"kernel","name":"_ZN2ck6device12_GLOBAL__N_16kernelIXYZ","pid":0,"tid":7,"ts":3,"dur":1},
+        {"ph":"X","cat":"kernel","name":"_ZN2ck6device12_GLOBAL__N_16kernelIXYZ","pid":0,"tid":7,"ts":5,"dur":1},
+        {"ph":"X","cat":"kernel","name":"_Znot a name","pid":0,"tid":7,"ts":7,"dur":1},
+        {"ph":"X","cat":"cpu_op","name":"_Z3foov","pid":1,"tid":1,"ts":1,"dur":9}]})");
+    std::vector<std::string> names;
+    for (SliceId s = 0; s < m.slices.size(); ++s)
+        names.emplace_back(m.sliceName(s));
+    std::sort(names.begin(), names.end());
+    const std::vector<std::string> expected {"_Z3foov", "_Znot a name",
+        "ck::device::(anonymous namespace)::kernel<…>",
+        "ck::device::(anonymous namespace)::kernel<…>",
+        "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)"};
+    QCOMPARE(names, expected);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Layouts

@@ -137,19 +137,21 @@ void TestLoadVerdict::verdicts_data()
     row("gzip with no text", emptyGzip, S::Failed, "t.json: byte 0: the gzip stream is cut off", 0);
     ParseOutcome noRoot;
     noRoot.textSize = 5;
-    row("whitespace only", noRoot, S::Failed, "t.json: byte 0: not a JSON document", 0);
+    row("whitespace only", noRoot, S::Failed,
+        "t.json: byte 0: not a trace (not JSON): only whitespace", 0);
     ParseOutcome junk = stopped(ParseOutcome(), 0, 'h', "Invalid value.");
     junk.textSize = 12;
-    row("text that is not JSON", junk, S::Failed, "t.json: byte 0: Invalid value.", 0);
+    row("text that is not JSON", junk, S::Failed,
+        "t.json: byte 0: not a trace (not JSON): Invalid value.", 0);
     ParseOutcome binary = stopped(ParseOutcome(), 2, 0, "Invalid value.");
     binary.textSize = 4;
-    row("zero byte first", binary, S::Failed, "t.json: byte 2: a zero byte: this is not JSON text",
-        2);
+    row("zero byte first", binary, S::Failed,
+        "t.json: byte 2: not a trace (not JSON): a zero byte, binary data", 2);
     ParseOutcome brokenLiteral = stopped(ParseOutcome(), 3, 0, "Invalid value.");
     brokenLiteral.sawRoot = true;
     brokenLiteral.textSize = 3;
     row("root cut off before it is a trace", brokenLiteral, S::Failed,
-        "t.json: byte 3: Invalid value.", 3);
+        "t.json: byte 3: not a trace: the file ends before the trace begins", 3);
     ParseOutcome scalar;
     scalar.sawRoot = true;
     scalar.textSize = 2;

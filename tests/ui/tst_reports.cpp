@@ -213,6 +213,13 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no forward op named 'aten::conv'"), r.err.constData());
         QVERIFY(r.err.contains("aten::conv2d"));
+        // Only forward ops are suggested: "conv" is in ConvolutionBackward0 (and its
+        // evaluate_function wrapper) too, which --select would not accept.
+        const auto lower = shoot(test::tempDir() + QStringLiteral("/x.png"),
+            {QStringLiteral("--select"), QStringLiteral("conv")});
+        QCOMPARE(lower.exitCode, 1);
+        QVERIFY2(lower.err.contains("close matches: aten::conv2d"), lower.err.constData());
+        QVERIFY2(!lower.err.contains("Backward"), lower.err.constData());
         const auto k = shoot(test::tempDir() + QStringLiteral("/x.png"),
             {QStringLiteral("--select"), QStringLiteral("aten::conv2d#99")});
         QCOMPARE(k.exitCode, 1);

@@ -2,6 +2,7 @@
 #include "window/screenshot.h"
 
 #include "compare/comparisonview.h"
+#include "link/opnames.h"
 #include "output/exporter.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
@@ -47,35 +48,50 @@ int editDistance(const QString &a, const QString &b)
 }
 
 //! Forward ops named \a name in time order: display-level pair ops first, else any forward op.
-std::vector<SliceId> forwardOpsNamed(const LoadedTrace &trace, const QString &name)
+//! A host op that --select may name when the trace has no pairs: not backward work.
+bool isUnpairedForwardOp(const LoadedTrace &trace, SliceId s)
 {
     const TraceModel &m = *trace.model;
     const OpGraph &g = *trace.graph;
+    return m.slices.kind[s] == EventKind::CpuOp && !g.isBackwardNode(s)
+        && !g.isBackwardThread(m.slices.lane[s]) && !looksLikeBackwardNode(m.sliceName(s));
+}
+
+//! The forward ops --select can name: those of the pairs, else (no pairs) the forward-side ops.
+template<typename Visit> void forEachForwardOp(const LoadedTrace &trace, Visit visit)
+{
+    const OpGraph &g = *trace.graph;
+    if (!g.rows().empty()) {
+        for (const PairRow &row : g.rows())
+            if (row.forward != kNoSlice)
+                visit(row.forward);
+        return;
+    }
+    for (SliceId s = 0; s < trace.model->slices.size(); ++s)
+        if (isUnpairedForwardOp(trace, s))
+            visit(s);
+}
+
+std::vector<SliceId> forwardOpsNamed(const LoadedTrace &trace, const QString &name)
+{
+    const TraceModel &m = *trace.model;
     const std::string key = name.toStdString();
     std::vector<SliceId> out;
-    for (const PairRow &row : g.rows()) {
-        if (row.forward != kNoSlice && m.sliceName(row.forward) == key)
-            out.push_back(row.forward);
-    }
-    if (!out.empty())
-        return out;
-    for (SliceId s = 0; s < m.slices.size(); ++s) {
-        if (!m.lanes[m.slices.lane[s]].device && m.sliceName(s) == key && !g.isBackwardNode(s))
+    forEachForwardOp(trace, [&](SliceId s) {
+        if (m.sliceName(s) == key)
             out.push_back(s);
-    }
+    });
     std::stable_sort(out.begin(), out.end(),
         [&](SliceId a, SliceId b) { return m.slices.start[a] < m.slices.start[b]; });
     return out;
 }
 
+//! Names close to \a name among the forward ops only: a suggestion --select accepts.
 QStringList closeMatches(const LoadedTrace &trace, const QString &name)
 {
     const TraceModel &m = *trace.model;
     std::set<StringId> ids;
-    for (SliceId s = 0; s < m.slices.size(); ++s) {
-        if (m.slices.kind[s] == EventKind::CpuOp)
-            ids.insert(m.slices.name[s]);
-    }
+    forEachForwardOp(trace, [&](SliceId s) { ids.insert(m.slices.name[s]); });
     std::vector<std::pair<int, QString>> scored;
     for (StringId id : ids) {
         const QString candidate = qs(m.str(id));

@@ -55,8 +55,16 @@ LoadVerdict decideLoad(const std::string &path, const ParseOutcome &outcome)
     };
     if (outcome.textSize == 0)
         return fail(0, outcome.gzipProblem.empty() ? "empty file" : outcome.gzipProblem);
-    if (!outcome.sawRoot || (parseError && !outcome.sawEventsArray && !outcome.rootIsTrace))
-        return fail(at, parseError ? parseReason() : "not a JSON document");
+    if (!outcome.sawRoot || (parseError && !outcome.sawEventsArray && !outcome.rootIsTrace)) {
+        // Text that is not JSON at all (a log, a binary file) says so first, the parser's words
+        // after: "Invalid value." alone does not tell a user they opened the wrong file.
+        if (atEnd && outcome.sawRoot)
+            return fail(at, "not a trace: the file ends before the trace begins");
+        const std::string why = !parseError || atEnd ? "only whitespace"
+            : outcome.charAtError == 0               ? "a zero byte, binary data"
+                                                     : outcome.errorMessage;
+        return fail(at, "not a trace (not JSON): " + why);
+    }
     if (!outcome.rootIsTrace)
         return fail(0, outcome.notATrace.empty() ? "not a trace" : outcome.notATrace);
     if (outcome.events == 0) {

@@ -3,6 +3,7 @@
 
 #include "base/podvector.h"
 #include "bothcoresrethrow.h"
+#include "kernelnames.h"
 #include "slicenester.h"
 
 #include <algorithm>
@@ -588,6 +589,7 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
         return it == m_laneIndex.end() ? kNoLane : m_lanes[it->second]->finalId;
     });
     computeTimeRange();
+    demangleKernelNames(*m_model);
     m_lanes.clear();
     m_laneKeys.clear();
     m_laneIndex.clear();
