@@ -414,6 +414,79 @@ private slots:
         QCOMPARE(tab->selection()->current(), first);
     }
 
+    // F, 0 and J are the window's: they work whatever has the focus (but a text field, which
+    // takes them as text), the menus show them, and F fits a range measured on the ruler.
+    void viewKeysWorkFromAnyFocus()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        QStringList shortcuts;
+        for (QAction *a : window.findChildren<QAction *>())
+            if (!a->shortcut().isEmpty() && a->text().contains(QLatin1Char('&')))
+                shortcuts << a->text().remove(QLatin1Char('&')) + QLatin1Char('=')
+                        + a->shortcut().toString();
+        for (const char *expected :
+            {"Show Everything=0", "Fit Selection or Measured Range=F", "Jump to Counterpart=J"})
+            QVERIFY2(shortcuts.contains(QLatin1String(expected)),
+                qPrintable(shortcuts.join(QStringLiteral(", "))));
+
+        TimelineView *t = tab->timeline();
+        const double allStart = t->rangeStart(), allSpan = t->rangeSpan();
+        // From the pair table: select a pair, F frames it, J jumps to its backward node.
+        QTableView *table = tab->pairView();
+        table->setFocus();
+        table->selectRow(0);
+        const SliceId fwd = tab->selection()->current();
+        QVERIFY(fwd != kNoSlice);
+        QTest::keyClick(table, Qt::Key_F);
+        QVERIFY(t->rangeSpan() < allSpan * 0.5);
+        QTest::keyClick(table, Qt::Key_J);
+        QVERIFY(tab->selection()->current() != fwd);
+        QVERIFY(tab->selection()->trace().graph->isBackwardNode(tab->selection()->current()));
+        // From the details panel: 0 shows everything.
+        window.details()->setFocus();
+        QTest::keyClick(window.details(), Qt::Key_0);
+        QCOMPARE(t->rangeStart(), allStart);
+        QCOMPARE(t->rangeSpan(), allSpan);
+        // In a text field the keys are text.
+        QLineEdit *filter = tab->pairFilter();
+        filter->setFocus();
+        QTest::keyClicks(filter, QStringLiteral("f0j"));
+        QCOMPARE(filter->text(), QStringLiteral("f0j"));
+        QCOMPARE(t->rangeSpan(), allSpan);
+        filter->clear();
+
+        // A range measured on the ruler: F fits exactly that range.
+        const int x0 = TimelineView::kLabelWidth + 200, x1 = TimelineView::kLabelWidth + 500;
+        const double from = t->rangeStart()
+            + (x0 - TimelineView::kLabelWidth) * t->rangeSpan()
+                / (t->width() - TimelineView::kLabelWidth - 15);
+        QTest::mousePress(t, Qt::LeftButton, {}, QPoint(x0, 10));
+        QTest::mouseMove(t, QPoint(x1, 10));
+        QTest::mouseRelease(t, Qt::LeftButton, {}, QPoint(x1, 10));
+        QVERIFY(t->rangeSelection());
+        const auto [a, b] = *t->rangeSelection();
+        QVERIFY(std::abs(a - from) < t->rangeSpan() * 0.01);
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_F);
+        QCOMPARE(t->rangeStart(), a);
+        QCOMPARE(t->rangeSpan(), b - a);
+
+        // Escape in Find clears it and leaves it.
+        tab->startFind();
+        QLineEdit *find = tab->findChild<QLineEdit *>(QStringLiteral("findEdit"));
+        QVERIFY(find && find->hasFocus());
+        QTest::keyClicks(find, QStringLiteral("conv"));
+        QTest::keyClick(find, Qt::Key_Escape);
+        QVERIFY(find->text().isEmpty());
+        QVERIFY(!find->hasFocus());
+        QVERIFY(t->hasFocus());
+    }
+
     void detailsPanelShowsArgsPairAndKernels()
     {
         MainWindow window;

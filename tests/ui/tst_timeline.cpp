@@ -15,6 +15,8 @@
 #include <QTest>
 #include <QWheelEvent>
 
+#include <set>
+
 using namespace ks;
 
 namespace {
@@ -365,6 +367,39 @@ private slots:
         links.update(kNoSlice);
         QVERIFY(links.arrows().empty());
         QCOMPARE(links.computations(), size_t(2));
+    }
+
+    // An op with more launches than read as arrows: one bundled arrow per GPU stream, to the
+    // stream's first event, never a solid mass.
+    void manyLaunchesAreBundledPerStream()
+    {
+        // ProfilerStep#1 > aten::mul with 60 launches; kernel i on stream 7 (even i) or 8 (odd),
+        // in order, so stream 7 has 30 starting with k0 and stream 8 has 30 starting with k1.
+        std::string e = x("user_annotation", "ProfilerStep#1", 1, 0, 1000)
+            + x("cpu_op", "aten::mul", 1, 0, 900);
+        for (int i = 0; i < 60; ++i) {
+            std::string corr = R"("correlation":)", kernel = "k";
+            corr += std::to_string(i + 1);
+            kernel += std::to_string(i); // appended: GCC 12 warns wrongly on "k" + string
+            e += x("cuda_runtime", "cudaLaunchKernel", 1, 1 + 10 * i, 2, corr);
+            e += x("kernel", kernel, i % 2 ? 8 : 7, 1000 + 5 * i, 2, corr);
+        }
+        e.pop_back();
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        SelectionLinks links(m, *trace->graph);
+        for (const char *selected : {"ProfilerStep#1", "aten::mul"}) {
+            links.update(named(m, selected));
+            QCOMPARE(links.arrows().size(), size_t(2));
+            std::set<std::string> firsts;
+            for (const SelectionLinks::Arrow &a : links.arrows()) {
+                QCOMPARE(a.from, named(m, selected));
+                QCOMPARE(a.count, size_t(30));
+                firsts.emplace(m.sliceName(a.to));
+            }
+            QCOMPARE(firsts, (std::set<std::string> {"k0", "k1"}));
+        }
     }
 
     // Hover, tooltips, selection, find, highlight, arrows and collapsing repaint from the cache;

@@ -62,6 +62,24 @@ void ArrowPainter::arrow(QPainter &p,
         drawArrow(p, *a, *b, color, width);
 }
 
+void ArrowPainter::bundleLabel(
+    QPainter &p, const PaintFrame &frame, const SelectionLinks::Arrow &bundle) const
+{
+    const auto at = anchor(frame, bundle.to, false);
+    if (!at)
+        return;
+    // "×N" on a chip just before the arrowhead: the arrow stands for N GPU events on that stream.
+    const QString text = QStringLiteral("×%1").arg(bundle.count);
+    const QFontMetrics metrics(p.font());
+    QRectF box(0, 0, metrics.horizontalAdvance(text) + 8, metrics.height() + 2);
+    box.moveBottomRight(*at - QPointF(10, 3));
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(255, 255, 255, 220));
+    p.drawRoundedRect(box, 3, 3);
+    p.setPen(bundle.color.darker(130));
+    p.drawText(box, Qt::AlignCenter, text);
+}
+
 const std::vector<std::pair<SliceId, SliceId>> &ArrowPainter::pairsInView(const PaintFrame &frame)
 {
     const double lo = frame.axis.start, hi = frame.axis.start + frame.axis.span;
@@ -97,8 +115,11 @@ void ArrowPainter::paint(
         for (auto [forward, node] : pairsInView(frame))
             arrow(p, frame, forward, node, c, 1.0);
     }
-    for (const SelectionLinks::Arrow &a : links.arrows())
+    for (const SelectionLinks::Arrow &a : links.arrows()) {
         arrow(p, frame, a.from, a.to, a.color, a.width);
+        if (a.count > 1)
+            bundleLabel(p, frame, a);
+    }
     p.restore();
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "timeline/paintframe.h"
+#include "timeline/selectionlinks.h"
 
 #include "link/opgraph.h"
 
@@ -16,7 +17,6 @@ class QPainter;
 
 namespace ks {
 
-class SelectionLinks;
 class TrackLayout;
 
 /*!
@@ -45,6 +45,9 @@ private:
         SliceId to,
         const QColor &color,
         qreal width) const;
+    //! The count of a bundled arrow, at its head.
+    void bundleLabel(
+        QPainter &p, const PaintFrame &frame, const SelectionLinks::Arrow &bundle) const;
     //! The pairs with an end in the visible range, kept until the range changes.
     const std::vector<std::pair<SliceId, SliceId>> &pairsInView(const PaintFrame &frame);
 

@@ -3,6 +3,8 @@
 
 #include "common/slicecolors.h"
 
+#include <map>
+
 namespace ks {
 
 void SelectionLinks::update(SliceId selected)
@@ -28,23 +30,13 @@ void SelectionLinks::compute()
     };
     // Launch → GPU work for the selection and for its counterparts (so both sides' kernels show),
     // then the pair arrows on top.
-    int drawn = 0;
-    auto launchArrows = [&](SliceId root, qreal width) {
-        for (SliceId g : m_graph.gpuEventsUnder(root)) {
-            if (++drawn > kMaxArrows)
-                return;
-            const SliceId launch = m_graph.launchOf(g);
-            if (launch != kNoSlice)
-                m_arrows.push_back({launch, g, SliceColors::launchArrow(), width});
-        }
-    };
     if (isGpuWork(m_model.slices.kind[s])) {
         if (m_graph.launchOf(s) != kNoSlice)
             m_arrows.push_back({m_graph.launchOf(s), s, SliceColors::launchArrow(), 1.6});
     } else {
-        launchArrows(outerOf(s), 1.2);
+        addLaunchArrows(outerOf(s), 1.2);
         for (SliceId c : m_counterparts)
-            launchArrows(outerOf(c), 1.0);
+            addLaunchArrows(outerOf(c), 1.0);
     }
     const bool forwardSide = m_graph.isForwardSide(s);
     for (SliceId c : m_counterparts) {
@@ -53,6 +45,32 @@ void SelectionLinks::compute()
         else
             m_arrows.push_back({c, s, SliceColors::pairArrow(), 2.2});
     }
+}
+
+void SelectionLinks::addLaunchArrows(SliceId root, qreal width)
+{
+    const auto gpu = m_graph.gpuEventsUnder(root);
+    if (gpu.size() <= kReadableArrows) {
+        for (SliceId g : gpu)
+            if (const SliceId launch = m_graph.launchOf(g); launch != kNoSlice)
+                m_arrows.push_back({launch, g, SliceColors::launchArrow(), width});
+        return;
+    }
+    // Hundreds of arrows draw as a solid mass: one per stream, from the op to its first event.
+    struct Bundle {
+        SliceId first;
+        size_t count;
+    };
+    std::map<LaneId, Bundle> bundles;
+    const SliceTable &t = m_model.slices;
+    for (SliceId g : gpu) {
+        auto [it, fresh] = bundles.try_emplace(t.lane[g], Bundle {g, 0});
+        if (t.start[g] < t.start[it->second.first])
+            it->second.first = g;
+        ++it->second.count;
+    }
+    for (const auto &[lane, b] : bundles)
+        m_arrows.push_back({root, b.first, SliceColors::launchArrow(), width + 1.0, b.count});
 }
 
 } // namespace ks

@@ -12,16 +12,20 @@ namespace ks {
 /*!
  * What the selected slice is linked to, worked out once per selection rather than per lane and
  * frame: its counterparts (forward ↔ backward) and the arrows to draw for it, launch → GPU work
- * for it and its counterparts (at most kMaxArrows), then the pair arrows.
+ * for it and its counterparts, then the pair arrows. An op (or a step) with more GPU work than
+ * reads as separate arrows gets one bundled arrow per GPU stream instead, to the first event
+ * there, labelled with how many it stands for.
  */
 class SelectionLinks {
 public:
-    static constexpr int kMaxArrows = 400; //!< launch → kernel arrows drawn for one selection
+    //! Launch → GPU arrows drawn one by one for one op; beyond this, one bundle per stream.
+    static constexpr size_t kReadableArrows = 24;
 
     struct Arrow {
         SliceId from, to;
         QColor color;
         qreal width;
+        size_t count = 1; //!< GPU events a bundled arrow stands for (1: a single arrow)
     };
 
     SelectionLinks(const TraceModel &model, const OpGraph &graph)
@@ -40,6 +44,7 @@ public:
 
 private:
     void compute();
+    void addLaunchArrows(SliceId root, qreal width);
 
     const TraceModel &m_model;
     const OpGraph &m_graph;

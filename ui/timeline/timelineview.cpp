@@ -109,6 +109,12 @@ void TimelineView::zoomToInterval(TimeNs a, TimeNs b)
 
 void TimelineView::fitSelection()
 {
+    // A range measured on the ruler is what the user marked last: it is the one to fit.
+    if (m_rangeSelection && m_rangeSelection->first != m_rangeSelection->second) {
+        const auto [a, b] = std::minmax(m_rangeSelection->first, m_rangeSelection->second);
+        setRange(a, b - a);
+        return;
+    }
     const SliceId s = m_selection->current();
     if (s == kNoSlice)
         return;
@@ -422,13 +428,7 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
     case Qt::Key_D:
         m_zoom->pan(span * 0.15);
         break;
-    case Qt::Key_F:
-        fitSelection();
-        break;
-    case Qt::Key_0:
-        showAll();
-        break;
-    case Qt::Key_J:
+    // F, 0 and J are the window's shortcuts (View and Navigate menus): they work from any focus.
     case Qt::Key_Return:
     case Qt::Key_Enter:
         m_selection->jumpToCounterpart();

@@ -58,6 +58,7 @@ public:
     void showAll();
     //! Shows [a, b) (model times, ns) with a small margin.
     void zoomToInterval(TimeNs a, TimeNs b);
+    //! Fits the range measured on the ruler, else the selection with its counterparts (F).
     void fitSelection();
     //! Makes \a slice visible: scrolls to its lane and zooms when it is off screen or tiny.
     void revealSlice(SliceId slice);

@@ -206,6 +206,14 @@ QWidget *TraceTab::buildToolbar()
         }
         m_timeline->findNext(QApplication::keyboardModifiers() & Qt::ShiftModifier);
     });
+    // Escape clears the search and gives the keys back to the timeline.
+    auto *leaveFind
+        = new QShortcut(QKeySequence(Qt::Key_Escape), m_find, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(leaveFind, &QShortcut::activated, this, [this] {
+        m_find->clear();
+        m_timeline->setFindPattern(QString());
+        m_timeline->setFocus();
+    });
     row->addWidget(m_find);
     m_findStatus = new QLabel(bar);
     m_findStatus->setMinimumWidth(120);
@@ -350,8 +358,7 @@ QWidget *TraceTab::buildPairPage()
 
     connect(
         m_pairView, &QTableView::doubleClicked, this, [this] { m_selection->jumpToCounterpart(); });
-    for (const QKeySequence &key :
-        {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter), QKeySequence(Qt::Key_J)}) {
+    for (const QKeySequence &key : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}) {
         auto *shortcut = new QShortcut(key, m_pairView, nullptr, nullptr, Qt::WidgetShortcut);
         connect(
             shortcut, &QShortcut::activated, this, [this] { m_selection->jumpToCounterpart(); });

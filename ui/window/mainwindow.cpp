@@ -126,11 +126,12 @@ void MainWindow::buildViewMenu()
         if (TraceTab *t = currentTab())
             t->startFind();
     });
-    view->addAction(tr("Show &Everything"), this, [this] {
+    // Single keys, for the whole window: a text field still takes them as text.
+    view->addAction(tr("Show &Everything"), QKeySequence(Qt::Key_0), this, [this] {
         if (TraceTab *t = currentTab())
             t->timeline()->showAll();
     });
-    view->addAction(tr("&Fit Selection"), this, [this] {
+    view->addAction(tr("&Fit Selection or Measured Range"), QKeySequence(Qt::Key_F), this, [this] {
         if (TraceTab *t = currentTab())
             t->timeline()->fitSelection();
     });
@@ -145,7 +146,7 @@ void MainWindow::buildViewMenu()
 void MainWindow::buildNavigateMenu()
 {
     QMenu *navigate = menuBar()->addMenu(tr("&Navigate"));
-    navigate->addAction(tr("Jump to &Counterpart"), this, [this] {
+    navigate->addAction(tr("Jump to &Counterpart"), QKeySequence(Qt::Key_J), this, [this] {
         if (TraceTab *t = currentTab())
             t->selection()->jumpToCounterpart();
     });
