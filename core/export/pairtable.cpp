@@ -21,7 +21,7 @@ constexpr ColumnSpec kPairColumns[] = {
     {"fwd_name", Cell::Text, "Forward op"},
     {"fwd_pid", Cell::Id, "Forward pid"},
     {"fwd_tid", Cell::Id, "Forward tid"},
-    {"fwd_ts", Cell::Number, "Forward ts (µs)"},
+    {"fwd_ts", Cell::Timestamp, "Forward start"},
     {"fwd_dur", Cell::Number, "Forward dur (µs)"},
     {"input_dims", Cell::Json, "Input dims"},
     {"sequence_numbers", Cell::NumberList, "Sequence numbers"},
@@ -29,7 +29,7 @@ constexpr ColumnSpec kPairColumns[] = {
     {"bwd_names", Cell::Text, "Backward nodes"},
     {"bwd_pid", Cell::Id, "Backward pid"},
     {"bwd_tid", Cell::Id, "Backward tid"},
-    {"bwd_ts", Cell::Number, "Backward ts (µs)"},
+    {"bwd_ts", Cell::Timestamp, "Backward start"},
     {"bwd_dur", Cell::Number, "Backward dur (µs)"},
     {"fwd_gpu_events", Cell::Number, "Forward GPU events"},
     {"fwd_gpu_us", Cell::Number, "Forward GPU (µs)"},
@@ -48,16 +48,16 @@ constexpr ColumnSpec kKernelColumns[] = {
     {"kind", Cell::Text, "Kind"},
     {"device", Cell::NumberId, "Device"},
     {"stream", Cell::NumberId, "Stream"},
-    {"ts", Cell::Number, "ts (µs)"},
+    {"ts", Cell::Timestamp, "Start"},
     {"dur", Cell::Number, "Duration (µs)"},
     {"correlation", Cell::Number, "Correlation"},
     {"launch_name", Cell::Text, "Launch"},
-    {"launch_ts", Cell::Number, "Launch ts (µs)"},
+    {"launch_ts", Cell::Timestamp, "Launch start"},
     {"op_name", Cell::Text, "Launching op"},
-    {"op_ts", Cell::Number, "Op ts (µs)"},
+    {"op_ts", Cell::Timestamp, "Op start"},
     {"side", Cell::Text, "Side"},
     {"pair_fwd_name", Cell::Text, "Pair (forward op)"},
-    {"pair_fwd_ts", Cell::Number, "Pair ts (µs)"},
+    {"pair_fwd_ts", Cell::Timestamp, "Pair start"},
     {"step", Cell::Number, "Step"},
     {"communication", Cell::Number, "Communication"},
 };
@@ -287,6 +287,34 @@ std::span<const ColumnSpec> KernelTable::columns() const
     return kKernelColumns;
 }
 
+SliceId KernelTable::timedSlice(size_t r, size_t column) const
+{
+    const SliceId g = m_graph.gpuEvents()[r];
+    switch (column) {
+    case Ts:
+        return g;
+    case LaunchTs:
+        return m_graph.launchOf(g);
+    case OpTs:
+        return m_graph.launchingOp(g);
+    case PairFwdTs: {
+        const int row = m_graph.rowOf(g);
+        return row < 0 ? kNoSlice : m_graph.rows()[size_t(row)].forward;
+    }
+    default:
+        return kNoSlice;
+    }
+}
+
+double KernelTable::number(size_t r, size_t column) const
+{
+    if (columns()[column].cell != Cell::Timestamp)
+        return Table::number(r, column);
+    const SliceId s = timedSlice(r, column);
+    return s == kNoSlice ? std::numeric_limits<double>::quiet_NaN()
+                         : double(m_graph.model().slices.start[s]);
+}
+
 std::string KernelTable::text(size_t r, size_t column) const
 {
     const TraceModel &m = m_graph.model();
@@ -319,20 +347,18 @@ std::string KernelTable::text(size_t r, size_t column) const
     case LaunchName:
         return launch == kNoSlice ? std::string() : std::string(m.sliceName(launch));
     case LaunchTs:
-        return launch == kNoSlice ? std::string() : writtenTs(m, launch);
+    case OpTs:
+    case PairFwdTs: {
+        const SliceId s = timedSlice(r, column);
+        return s == kNoSlice ? std::string() : writtenTs(m, s);
+    }
     case OpName:
         return op == kNoSlice ? std::string() : std::string(m.sliceName(op));
-    case OpTs:
-        return op == kNoSlice ? std::string() : writtenTs(m, op);
     case Side:
         return std::string(gpuSideName(gpuSideOf(m_graph, g)));
     case PairFwdName: {
         const SliceId f = pairForward();
         return f == kNoSlice ? std::string() : std::string(m.sliceName(f));
-    }
-    case PairFwdTs: {
-        const SliceId f = pairForward();
-        return f == kNoSlice ? std::string() : writtenTs(m, f);
     }
     case Step: {
         const int64_t step = m_graph.stepAt(t.start[launch == kNoSlice ? g : launch]);

@@ -88,8 +88,12 @@ public:
     size_t rowCount() const override { return m_graph.gpuEvents().size(); }
     std::span<const ColumnSpec> columns() const override;
     std::string text(size_t row, size_t column) const override;
+    double number(size_t row, size_t column) const override;
 
 private:
+    //! The slice whose start a timestamp column shows, or kNoSlice (none, or not such a column).
+    SliceId timedSlice(size_t row, size_t column) const;
+
     const OpGraph &m_graph;
 };
 

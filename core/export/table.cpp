@@ -18,7 +18,7 @@ std::string_view Table::columnTitle(size_t column) const
 bool Table::isNumeric(size_t column) const
 {
     const Cell cell = columns()[column].cell;
-    return cell == Cell::Number || cell == Cell::NumberId;
+    return cell == Cell::Number || cell == Cell::NumberId || cell == Cell::Timestamp;
 }
 
 bool Table::sortsByNumber(size_t column) const
@@ -50,6 +50,7 @@ void Table::appendJson(std::string &out, size_t row, size_t column) const
     }
     switch (kind) {
     case Cell::Number:
+    case Cell::Timestamp:
     case Cell::Json:
         out += cell;
         return;

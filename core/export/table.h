@@ -18,6 +18,9 @@ enum class Cell : uint8_t {
     Id, //!< a pid/tid as written: a number when it is an integer, else a string
     NumberId, //!< the same, sorting numerically (device, stream)
     NumberList, //!< ';'-separated numbers, written as a JSON array; sorts numerically
+    //! A time as the file wrote it (µs), written as a number; number() is the model time (ns),
+    //! so that a view can show it relative to the trace's start, as the timeline does.
+    Timestamp,
 };
 
 //! One column: its export name (CSV header, JSON key), kind, and the header a person reads.

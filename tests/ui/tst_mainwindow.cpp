@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
 #include "common/slicecolors.h"
+#include "common/timeformat.h"
 #include "compare/comparisonview.h"
 #include "export/pairtable.h"
 #include "table/tablemodel.h"
@@ -165,16 +166,29 @@ private slots:
         view->sortByColumn(PairTable::BwdGpuUs, Qt::DescendingOrder);
         QCOMPARE(view->model()->index(0, PairTable::BwdGpuUs).data().toString(),
             QString::fromStdString(microsText(maxBwd)));
-        // Clicking the header sorts too (ascending first, then descending).
-        const int x = view->horizontalHeader()->sectionViewportPosition(PairTable::FwdGpuUs) + 5;
-        QTest::mouseClick(view->horizontalHeader()->viewport(), Qt::LeftButton, {}, QPoint(x, 5));
-        const double first
-            = view->model()->index(0, PairTable::FwdGpuUs).data(TableModel::SortRole).toDouble();
-        const double last = view->model()
-                                ->index(view->model()->rowCount() - 1, PairTable::FwdGpuUs)
-                                .data(TableModel::SortRole)
-                                .toDouble();
-        QVERIFY(first <= last);
+        // Clicking the header sorts too: a numeric column largest first, then ascending; a name
+        // column A to Z first.
+        const auto click = [&](int column) {
+            const int x = view->horizontalHeader()->sectionViewportPosition(column) + 5;
+            QTest::mouseClick(
+                view->horizontalHeader()->viewport(), Qt::LeftButton, {}, QPoint(x, 5));
+        };
+        const auto ends = [&](int column) {
+            const QAbstractItemModel *model = view->model();
+            return std::pair(model->index(0, column).data(TableModel::SortRole),
+                model->index(model->rowCount() - 1, column).data(TableModel::SortRole));
+        };
+        click(PairTable::FwdGpuUs);
+        QCOMPARE(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+        QVERIFY(ends(PairTable::FwdGpuUs).first.toDouble()
+            > ends(PairTable::FwdGpuUs).second.toDouble());
+        click(PairTable::FwdGpuUs);
+        QVERIFY(ends(PairTable::FwdGpuUs).first.toDouble()
+            < ends(PairTable::FwdGpuUs).second.toDouble());
+        click(PairTable::FwdName);
+        QCOMPARE(view->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+        QVERIFY(
+            ends(PairTable::FwdName).first.toString() < ends(PairTable::FwdName).second.toString());
 
         int convRows = 0;
         const PairTable table(g);
@@ -202,6 +216,42 @@ private slots:
         view->setFocus();
         QTest::keyClick(view, Qt::Key_Return);
         QVERIFY(g.isBackwardNode(tab->selection()->current()));
+    }
+
+    // The tables show times since the trace's start, as the timeline's ruler does; the file's
+    // ts stays in the tooltip and in every export.
+    void tablesShowTimesSinceTheStart()
+    {
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        const LoadedTrace &trace = tab->selection()->trace();
+        const TraceModel &m = *trace.model;
+        TableModel *kernels = tab->kernelModel();
+        QVERIFY(kernels->rowCount() > 0);
+        for (int r : {0, kernels->rowCount() - 1}) {
+            const SliceId g = trace.graph->gpuEvents()[kernels->sourceRow(r)];
+            const QModelIndex ts = kernels->index(r, KernelTable::Ts);
+            QCOMPARE(ts.data().toString(), formatDuration(double(m.slices.start[g] - m.minTime)));
+            QVERIFY(ts.data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(QString::fromStdString(writtenTs(m, g))));
+            // Exports keep the file's ts.
+            QCOMPARE(
+                kernels->table().text(kernels->sourceRow(r), KernelTable::Ts), writtenTs(m, g));
+        }
+        // Sorted by start, the first pair is the earliest forward op.
+        TimeNs earliest = m.maxTime;
+        for (const PairRow &row : trace.graph->rows())
+            if (row.forward != kNoSlice)
+                earliest = std::min(earliest, m.slices.start[row.forward]);
+        TableModel *pairs = tab->pairModel();
+        pairs->sort(PairTable::FwdTs, Qt::AscendingOrder);
+        QCOMPARE(pairs->index(0, PairTable::FwdTs).data().toString(),
+            formatDuration(double(earliest - m.minTime)));
+        QCOMPARE(pairs->headerData(PairTable::FwdTs, Qt::Horizontal, Qt::DisplayRole).toString(),
+            QStringLiteral("Forward start"));
     }
 
     void groupModeAggregates()

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "table/tablemodel.h"
 
+#include "common/timeformat.h"
+
+#include <cmath>
 #include <numeric>
 
 namespace ks {
@@ -36,8 +39,20 @@ QVariant TableModel::data(const QModelIndex &index, int role) const
     const auto column = size_t(index.column());
     switch (role) {
     case Qt::DisplayRole: {
+        if (isRelativeTime(column)) {
+            const double t = m_table->number(row, column);
+            return std::isnan(t) ? QString() : formatDuration(t - double(*m_timeOrigin));
+        }
         const std::string text = m_table->text(row, column);
         return QString::fromUtf8(text.data(), qsizetype(text.size()));
+    }
+    case Qt::ToolTipRole: {
+        if (!isRelativeTime(column))
+            return {};
+        const std::string text = m_table->text(row, column);
+        return text.empty()
+            ? QVariant()
+            : tr("since the trace's start; ts %1 µs in the file").arg(QString::fromStdString(text));
     }
     case Qt::TextAlignmentRole:
         return m_table->isNumeric(column) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
@@ -66,7 +81,15 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
         return qs(m_table->columnTitle(size_t(section)));
     if (role == Qt::ToolTipRole)
         return tr("%1 in exports").arg(qs(m_table->columnName(size_t(section))));
+    // Numbers are looked at largest first: the first click on their header sorts descending.
+    if (role == Qt::InitialSortOrderRole)
+        return m_table->sortsByNumber(size_t(section)) ? Qt::DescendingOrder : Qt::AscendingOrder;
     return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+bool TableModel::isRelativeTime(size_t column) const
+{
+    return m_timeOrigin && m_table->columns()[column].cell == Cell::Timestamp;
 }
 
 void TableModel::sort(int column, Qt::SortOrder order)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "base/tracetypes.h"
 #include "common/backgroundtask.h"
 #include "export/table.h"
 #include "table/tablerows.h"
@@ -9,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ks {
@@ -64,6 +66,12 @@ public:
     {
         m_rowRoles = std::move(provider);
     }
+    /*!
+     * Shows timestamp columns (Cell::Timestamp) as the time since \a origin (the trace's start,
+     * model time), as the timeline does; the tooltip keeps the ts as written. Exports are not
+     * affected: they write the table itself.
+     */
+    void setTimeOrigin(TimeNs origin) { m_timeOrigin = origin; }
 
 signals:
     void filterApplied();
@@ -71,10 +79,12 @@ signals:
 private:
     //! Arranges the rows for m_query: at once for small tables, else on the worker.
     void arrange();
+    bool isRelativeTime(size_t column) const;
     void applyRows(std::vector<uint32_t> rows);
 
     std::shared_ptr<const Table> m_table;
     std::function<QVariant(uint32_t, int)> m_rowRoles;
+    std::optional<TimeNs> m_timeOrigin;
     std::vector<size_t> m_filterColumns;
     RowQuery m_query;
     std::vector<uint32_t> m_rows;

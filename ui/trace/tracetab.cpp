@@ -325,6 +325,7 @@ QWidget *TraceTab::buildPairPage()
     const OpGraph &g = *m_trace->graph;
     m_instanceModel = new TableModel(std::make_shared<PairTable>(g),
         {PairTable::FwdName, PairTable::BwdNames, PairTable::Module}, this);
+    m_instanceModel->setTimeOrigin(m_trace->model->minTime);
     m_groups = std::make_shared<PairGroupTable>(g);
     m_groupModel
         = new TableModel(m_groups, {PairGroupTable::FwdName, PairGroupTable::BwdNames}, this);
@@ -436,6 +437,7 @@ QWidget *TraceTab::buildKernelPage()
     m_kernelView->setObjectName(QStringLiteral("kernelTable"));
     m_kernelModel = new TableModel(std::make_shared<KernelTable>(*m_trace->graph),
         {KernelTable::Name, KernelTable::OpName, KernelTable::PairFwdName}, this);
+    m_kernelModel->setTimeOrigin(m_trace->model->minTime);
     m_kernelView->setModel(m_kernelModel);
     m_kernelView->setColumnWidth(KernelTable::Name, 360);
     layout->addWidget(m_kernelView, 1);
