@@ -389,7 +389,8 @@ void ModuleTree::countSelfTimes(Build &b)
             break;
         }
         m_nodes[id].times.*field += one;
-        if (const int si = stepIndexAt(t.start[launch]); si >= 0)
+        // Without a launch there is no step: whole-trace times only.
+        if (const int si = launch == kNoSlice ? kWholeTrace : stepIndexAt(t.start[launch]); si >= 0)
             stepTimes(id, si).*field += one;
         ctx[g] = role == RoleNone ? 0 : pack(role, id);
     }

@@ -41,26 +41,6 @@ std::string diffChangesText(uint8_t changes)
     return out;
 }
 
-std::string modulePathOf(const OpGraph &graph, SliceId slice)
-{
-    static constexpr std::string_view kPrefix = "nn.Module: ";
-    std::vector<std::string_view> chain; // innermost first
-    for (SliceId m = graph.moduleOf(slice); m != kNoSlice; m = graph.moduleOf(m)) {
-        std::string_view name = graph.model().sliceName(m);
-        if (name.starts_with(kPrefix))
-            name.remove_prefix(kPrefix.size());
-        chain.push_back(name);
-    }
-    std::reverse(chain.begin(), chain.end()); // outermost first
-    std::string out;
-    for (std::string_view link : chain) {
-        if (!out.empty())
-            out += '/';
-        out += link;
-    }
-    return out;
-}
-
 namespace {
 
 //! "Linear_3" → "Linear"; names without a numeric suffix are kept whole.
@@ -77,6 +57,24 @@ std::string_view withoutInstance(std::string_view name)
 }
 
 } // namespace
+
+ModuleId moduleOfRow(const ModuleTree &tree, const PairRow &row)
+{
+    const OpGraph &g = tree.graph();
+    SliceId s = row.forward;
+    if (s == kNoSlice) {
+        if (row.nodeCount == 0)
+            return kNoModule;
+        s = g.nodes()[g.nodesOf(row).front()].node;
+    } else if (row.recompute) {
+        // A re-run belongs where the op it repeats ran, as the tree charges its GPU work.
+        const int r = g.recomputationOf(s);
+        if (r >= 0 && g.recomputations()[size_t(r)].original != kNoSlice)
+            s = g.recomputations()[size_t(r)].original;
+    }
+    const ModuleId id = tree.nodeOf(s);
+    return id == 0 ? kNoModule : id;
+}
 
 std::string moduleClassPath(std::string_view path)
 {
@@ -289,6 +287,7 @@ public:
     explicit TraceDiffBuilder(TraceDiff &diff)
         : m_diff(diff)
         , m_graphs {&diff.m_base, &diff.m_candidate}
+        , m_trees {diff.m_trees[0], diff.m_trees[1]}
     {
     }
 
@@ -326,6 +325,7 @@ private:
         m_key[side].resize(rows);
         m_opKey[side].resize(rows);
         m_classPath[side].resize(rows);
+        m_module[side].resize(rows);
         std::string names, key;
         for (size_t r = 0; r < rows; ++r) {
             const PairRow &row = g.rows()[r];
@@ -337,8 +337,13 @@ private:
             }
             m_diff.m_bwdNames[side][r] = internText(names);
             const bool hasForward = row.forward != kNoSlice;
-            const std::string path = hasForward ? modulePathOf(g, row.forward) : std::string();
-            m_diff.m_modulePath[side][r] = internText(path);
+            const ModuleId module = moduleOfRow(*m_trees[side], row);
+            const std::string_view path = module == kNoModule
+                ? std::string_view()
+                : std::string_view(m_trees[side]->node(module).path);
+            m_module[side][r] = module;
+            m_diff.m_modulePath[side][r]
+                = internText(std::string(module == kNoModule ? kNoModuleName : path));
             m_classPath[side][r] = internText(moduleClassPath(path));
 
             const std::string_view op = hasForward ? m.sliceName(row.forward) : std::string_view();
@@ -588,7 +593,7 @@ private:
     {
         const OpGraph &g = *m_graphs[side];
         const PairRow &row = g.rows()[r];
-        const std::string &path = m_diff.m_texts[m_diff.m_modulePath[side][r]];
+        const ModuleId module = m_module[side][r];
         switch (grouping) {
         case DiffGrouping::Op:
             if (row.forward == kNoSlice)
@@ -596,13 +601,12 @@ private:
             return std::string(g.model().sliceName(row.forward)) + '\x1f'
                 + std::string(g.model().str(g.model().slices.inputDims[row.forward]));
         case DiffGrouping::Module:
-            return path;
-        case DiffGrouping::ModuleType: {
-            const size_t slash = path.find_last_of('/');
-            return std::string(withoutInstance(slash == std::string::npos
-                    ? std::string_view(path)
-                    : std::string_view(path).substr(slash + 1)));
-        }
+            return m_diff.m_texts[m_diff.m_modulePath[side][r]];
+        case DiffGrouping::ModuleType:
+            // The node's own name: a scope's name may hold a '/' itself.
+            return module == kNoModule
+                ? std::string(kNoModuleName)
+                : std::string(withoutInstance(m_trees[side]->node(module).name));
         }
         return {};
     }
@@ -655,19 +659,36 @@ private:
 
     TraceDiff &m_diff;
     const OpGraph *m_graphs[2];
+    const ModuleTree *m_trees[2];
     std::unordered_map<std::string, uint32_t> m_keys, m_opKeys, m_textIds;
     std::vector<uint32_t> m_key[2], m_opKey[2], m_classPath[2];
+    std::vector<ModuleId> m_module[2]; //!< moduleOfRow() per row
 };
 
-TraceDiff::TraceDiff(const OpGraph &base, const OpGraph &candidate, const DiffOptions &options)
-    : m_base(base)
-    , m_candidate(candidate)
+TraceDiff::TraceDiff(
+    const ModuleTree &base, const ModuleTree &candidate, const DiffOptions &options)
+    : m_base(base.graph())
+    , m_candidate(candidate.graph())
+    , m_trees {&base, &candidate}
     , m_options(options)
 {
 }
 
 std::unique_ptr<TraceDiff> TraceDiff::compare(
     const OpGraph &base, const OpGraph &candidate, const DiffOptions &options, std::string *error)
+{
+    std::array<std::unique_ptr<ModuleTree>, 2> trees {
+        ModuleTree::build(base), ModuleTree::build(candidate)};
+    std::unique_ptr<TraceDiff> diff = compare(*trees[0], *trees[1], options, error);
+    if (diff)
+        diff->m_ownTrees = std::move(trees);
+    return diff;
+}
+
+std::unique_ptr<TraceDiff> TraceDiff::compare(const ModuleTree &base,
+    const ModuleTree &candidate,
+    const DiffOptions &options,
+    std::string *error)
 {
     auto fail = [&](std::string message) {
         if (error)
@@ -679,12 +700,12 @@ std::unique_ptr<TraceDiff> TraceDiff::compare(
     if (options.baseStep || options.candidateStep) {
         const int64_t b = options.baseStep ? *options.baseStep : *options.candidateStep;
         const int64_t c = options.candidateStep ? *options.candidateStep : *options.baseStep;
-        if (!hasStep(base, b))
+        if (!hasStep(base.graph(), b))
             return fail("the base trace has no ProfilerStep#" + std::to_string(b)
-                + " (steps: " + stepList(base) + ")");
-        if (!hasStep(candidate, c))
+                + " (steps: " + stepList(base.graph()) + ")");
+        if (!hasStep(candidate.graph(), c))
             return fail("the candidate trace has no ProfilerStep#" + std::to_string(c)
-                + " (steps: " + stepList(candidate) + ")");
+                + " (steps: " + stepList(candidate.graph()) + ")");
     }
     std::unique_ptr<TraceDiff> diff(new TraceDiff(base, candidate, options));
     TraceDiffBuilder(*diff).run();
@@ -699,6 +720,20 @@ const std::string &TraceDiff::modulePath(bool candidateSide, size_t row) const
 const std::string &TraceDiff::bwdNames(bool candidateSide, size_t row) const
 {
     return m_texts[m_bwdNames[candidateSide][row]];
+}
+
+std::pair<TimeNs, TimeNs> TraceDiff::stepRange(bool candidateSide, size_t slot) const
+{
+    const OpGraph &g = candidateSide ? m_candidate : m_base;
+    if (slot < m_slots.size()) {
+        const DiffSlot &s = m_slots[slot];
+        const int64_t number = candidateSide ? s.candidateStep : s.baseStep;
+        for (const ProfilerStep &p : g.steps()) {
+            if (s.mean || (number != kNoValue && p.number == number))
+                return {p.start, p.end};
+        }
+    }
+    return {g.model().minTime, g.model().maxTime};
 }
 
 } // namespace ks

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/moduletree.h"
 #include "link/opgraph.h"
 
 #include <array>
@@ -8,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ks {
@@ -102,11 +104,14 @@ struct DiffSlot {
     bool mean = false; //!< the mean over all steps of each side
 };
 
+//! What the module columns and groups say for a row that no module holds.
+constexpr std::string_view kNoModuleName = "(no module)";
+
 //! How entries are rolled up (TraceDiff::groups).
 enum class DiffGrouping : uint8_t {
     Op, //!< forward op name + input dims (backward node names for rows without a forward op)
-    Module, //!< full module path of the forward op, "" for none
-    ModuleType, //!< innermost module class, instance number dropped ("Linear_3" → "Linear")
+    Module, //!< the row's module path (TraceDiff::modulePath), kNoModuleName for none
+    ModuleType, //!< its innermost module, instance number dropped ("Linear_3" → "Linear")
 };
 
 /*!
@@ -114,7 +119,8 @@ enum class DiffGrouping : uint8_t {
  * entry adds its base row to the old shape's group and its candidate row to the new one's.
  */
 struct DiffGroup {
-    std::string name; //!< op name (Op), module path (Module) or class (ModuleType)
+    std::string name; //!< op name (Op), module path (Module) or class (ModuleType), never empty
+                      //!< for modules (kNoModuleName)
     std::string inputDims; //!< Op grouping only
     std::string bwdNames; //!< Op grouping only: the first member's backward node names
     uint32_t baseCount = 0; //!< base items (rows, or mean-step entries) in the group
@@ -138,8 +144,8 @@ struct DiffGroup {
  *    ordered as in the first step, items first seen in a later step inserted after the item
  *    that precedes them there.
  * 2. Every item gets a structural key: module class path (module path with instance numbers
- *    dropped, "" when modules were not recorded), forward op name, input dims, backward node
- *    names and the recompute flag; rows without a forward op use their backward node names.
+ *    dropped, "" when no module holds it), forward op name, input dims, backward node names and
+ *    the recompute flag; rows without a forward op use their backward node names.
  * 3. The two key sequences are aligned like a text diff: a longest common subsequence of equal
  *    keys. Common leading and trailing runs are matched first; the middle is aligned exactly
  *    (dynamic programming) when it has at most DiffOptions::exactAlignCells base × candidate
@@ -154,21 +160,28 @@ struct DiffGroup {
  *    ShapeChanged / Changed entries, with the differing parts in DiffEntry::changes.
  * 5. What is still left is OnlyBase / OnlyCandidate.
  *
- * Module path: the chain of `nn.Module:` python_function slices around the forward op, see
- * modulePathOf(). Instance numbers ("Linear_3") are left out of the key so that inserting a
- * layer does not change the key of every later instance of its class; the full paths are still
- * reported on both sides.
+ * Module path: the path of the row's node in each side's ModuleTree (moduleOfRow()), the tree the
+ * Modules tab shows: nn.Module calls, else record_function scopes, else the outermost op names.
+ * Instance numbers ("Linear_3") are left out of the key so that inserting a layer does not
+ * change the key of every later instance of its class; the full paths are still reported on
+ * both sides.
  *
- * Both graphs must outlive the TraceDiff.
+ * Both graphs (and module trees, when given) must outlive the TraceDiff.
  */
 class TraceDiff {
 public:
     /*!
      * Compares \a candidate against \a base. Returns null, with \a error set, when a requested
-     * step is not in a trace or the options contradict each other.
+     * step is not in a trace or the options contradict each other. Builds each graph's module
+     * tree (ModuleTree::build()); the overload below reuses trees already built.
      */
     static std::unique_ptr<TraceDiff> compare(const OpGraph &base,
         const OpGraph &candidate,
+        const DiffOptions &options = {},
+        std::string *error = nullptr);
+    //! The same, with each graph's module tree (their graphs are compared).
+    static std::unique_ptr<TraceDiff> compare(const ModuleTree &base,
+        const ModuleTree &candidate,
         const DiffOptions &options = {},
         std::string *error = nullptr);
 
@@ -189,16 +202,28 @@ public:
         return m_groups[size_t(grouping)];
     }
 
-    //! Module path ("Model_0/Encoder_0/Linear_3") of a row of the base or candidate graph.
+    /*!
+     * Module path of a row of the base or candidate graph: the ModuleTree path of its
+     * moduleOfRow() ("Model_0/Encoder_0/Linear_3"), kNoModuleName when no module holds it.
+     */
     const std::string &modulePath(bool candidateSide, size_t row) const;
     //! Backward node names of a row, ';'-separated in time order.
     const std::string &bwdNames(bool candidateSide, size_t row) const;
+    /*!
+     * [start, end) (model times, ns) of the step that slot \a slot compares on one side: its
+     * ProfilerStep, for the mean the first step; the whole trace when the slot has no step on
+     * that side (rows outside steps, a step the side lacks, a trace without steps) or there is
+     * no such slot. The comparison view lines its two timelines up on these starts.
+     */
+    std::pair<TimeNs, TimeNs> stepRange(bool candidateSide, size_t slot) const;
 
 private:
-    TraceDiff(const OpGraph &base, const OpGraph &candidate, const DiffOptions &options);
+    TraceDiff(const ModuleTree &base, const ModuleTree &candidate, const DiffOptions &options);
 
     const OpGraph &m_base;
     const OpGraph &m_candidate;
+    std::array<const ModuleTree *, 2> m_trees;
+    std::array<std::unique_ptr<ModuleTree>, 2> m_ownTrees; //!< built by compare(OpGraph, …)
     DiffOptions m_options;
     std::vector<DiffSlot> m_slots;
     std::vector<DiffEntry> m_entries;
@@ -206,7 +231,8 @@ private:
     DiffValues m_baseTotals {};
     DiffValues m_candidateTotals {};
     std::array<std::vector<DiffGroup>, 3> m_groups;
-    // Per side, per row: interned module path and backward names (indices into m_texts).
+    // Per side, per row: interned module path (or kNoModuleName) and backward names (indices
+    // into m_texts).
     std::array<std::vector<uint32_t>, 2> m_modulePath;
     std::array<std::vector<uint32_t>, 2> m_bwdNames;
     std::vector<std::string> m_texts;
@@ -215,11 +241,12 @@ private:
 };
 
 /*!
- * Module path of \a slice: the `nn.Module:` python_function slices around it, outermost first,
- * without the "nn.Module: " prefix, joined by '/' ("Model_0/Encoder_0/Linear_3"); empty when
- * modules were not recorded. A small stand-in to be swapped for the module tree.
+ * The node of \a tree that holds pair row \a row of its graph, as the Modules tab charges it: the
+ * node around the forward op (for an op re-run during backward, around the op it repeats when
+ * that is known); for a row without a forward op, the node its backward nodes are charged to.
+ * kNoModule when that is the root, i.e. no module holds the row.
  */
-std::string modulePathOf(const OpGraph &graph, SliceId slice);
+ModuleId moduleOfRow(const ModuleTree &tree, const PairRow &row);
 
 //! \a path with each component's instance number dropped ("Model_0/Linear_3" → "Model/Linear").
 std::string moduleClassPath(std::string_view path);

@@ -3,6 +3,7 @@
 // small generated traces (identical, op inserted, op removed, shapes changed, repeated layers,
 // steps), the rollups and the exports, then real traces: a shared trace against a copy whose
 // chosen kernels the test itself made twice as long, and the two ranks of the DLRM pair.
+#include "analysis/moduletree.h"
 #include "analysis/tracediff.h"
 #include "base/numbertext.h"
 #include "export/difftable.h"
@@ -41,13 +42,15 @@ QString qs(std::string_view s)
  *         B = k·10000 + 5000 + 100·r on thread 200, node [B + 1, B + 1 + bwdCpu], launch at
  *         B + 5, kernel at B + 20 lasting bwdGpu.
  * So each pair row has exactly: fwd GPU = fwdGpu, bwd GPU = bwdGpu, fwd CPU = fwdCpu,
- * bwd CPU = 80 (the wrapper), one kernel each side.
+ * bwd CPU = 80 (the wrapper), one kernel each side. Module (or scope) slices: the j-th level at
+ * [T + j, T + 90 − j].
  */
 struct Op {
     std::string name = "aten::linear";
     std::string dims = "[[8, 16]]";
     std::string bwd = "AddmmBackward0";
     std::string module; //!< "Model_0/Layer_1": nested nn.Module slices, outermost first
+    std::string scope; //!< or "## forward ##/## head ##": nested record_function scopes instead
     int fwdGpu = 10;
     int bwdGpu = 20;
     int fwdCpu = 50;
@@ -74,10 +77,13 @@ std::string makeTrace(const std::vector<std::vector<Op>> &steps, int firstStep =
             const Op &op = ops[i];
             const long t = s + 100 + 100 * long(i);
             long depth = 0;
-            std::string path = op.module;
+            const bool scoped = !op.scope.empty();
+            std::string path = scoped ? op.scope : op.module;
             while (!path.empty()) {
                 const size_t slash = path.find('/');
-                event(R"({"ph":"X","cat":"python_function","name":"nn.Module: )"
+                event(
+                    std::string(scoped ? R"({"ph":"X","cat":"user_annotation","name":")"
+                                       : R"({"ph":"X","cat":"python_function","name":"nn.Module: )")
                     + path.substr(0, slash) + R"(","pid":100,"tid":100,"ts":)" + num(t + depth)
                     + R"(,"dur":)" + num(90 - 2 * depth) + "}");
                 ++depth;
@@ -606,9 +612,145 @@ private Q_SLOTS:
         l.module = "Model_0/Encoder_0/Linear_3";
         auto t = linked({{l, relu()}});
         QVERIFY(t);
-        const OpGraph &g = *t->graph;
-        QCOMPARE(modulePathOf(g, g.rows()[0].forward), std::string("Model_0/Encoder_0/Linear_3"));
-        QCOMPARE(modulePathOf(g, g.rows()[1].forward), std::string());
+        auto diff = TraceDiff::compare(*t->graph, *t->graph);
+        QVERIFY(diff);
+        QCOMPARE(diff->modulePath(false, 0), std::string("Model_0/Encoder_0/Linear_3"));
+        // The relu runs outside every module.
+        QCOMPARE(diff->modulePath(false, 1), std::string("(no module)"));
+    }
+
+    /*
+     * Issue #20 (6): a trace with record_function scopes and no nn.Module rolled up by module
+     * gave one row with a blank name. The rows are the scopes the Modules tab shows, and the
+     * work outside every scope is "(no module)". Figures by hand from the generated ops:
+     *   base:      linear 11/21 in "## forward ##", relu 3/4 in "## forward ##/## head ##",
+     *              mul 5/6 and linear 12/22 outside any scope;
+     *   candidate: the same with relu 8/4 and mul 9/6 (fwd/bwd GPU µs).
+     */
+    void scopesWithoutModules()
+    {
+        auto scoped = [](Op o, const char *scope) {
+            o.scope = scope;
+            return o;
+        };
+        const Op mulBase = op("aten::mul", "[[4]]", "MulBackward0", 5, 6);
+        const Op mulCand = op("aten::mul", "[[4]]", "MulBackward0", 9, 6);
+        auto a = linked({{scoped(linear(11, 21), "## forward ##"),
+            scoped(relu(3, 4), "## forward ##/## head ##"), mulBase, linear(12, 22)}});
+        auto b = linked({{scoped(linear(11, 21), "## forward ##"),
+            scoped(relu(8, 4), "## forward ##/## head ##"), mulCand, linear(12, 22)}});
+        QVERIFY(a && b);
+        // The Modules tab's tree of this trace: the two scopes.
+        const auto tree = ModuleTree::build(*a->graph);
+        QCOMPARE(tree->source(), ModuleTree::Source::Annotations);
+        QVERIFY(tree->find("## forward ##/## head ##") != kNoModule);
+
+        auto diff = TraceDiff::compare(*a->graph, *b->graph);
+        QVERIFY(diff);
+        QCOMPARE(diff->count(DiffStatus::Matched), 4u);
+        QCOMPARE(diff->modulePath(false, 1), std::string("## forward ##/## head ##"));
+        QCOMPARE(diff->modulePath(true, 2), std::string("(no module)"));
+
+        struct Expected {
+            const char *name;
+            uint32_t count;
+            double baseFwd, candFwd, baseBwd; // ns
+        };
+        auto check = [&](DiffGrouping grouping, const std::vector<Expected> &expected) {
+            const auto &groups = diff->groups(grouping);
+            QCOMPARE(groups.size(), expected.size());
+            for (size_t i = 0; i < expected.size(); ++i) {
+                const DiffGroup &g = groups[i];
+                QCOMPARE(g.name, std::string(expected[i].name));
+                QCOMPARE(g.baseCount, expected[i].count);
+                QCOMPARE(g.candidateCount, expected[i].count);
+                QCOMPARE(g.statusCount[size_t(DiffStatus::Matched)], expected[i].count);
+                QCOMPARE(metric(g.base, DiffMetric::FwdGpu), expected[i].baseFwd);
+                QCOMPARE(metric(g.candidate, DiffMetric::FwdGpu), expected[i].candFwd);
+                QCOMPARE(metric(g.base, DiffMetric::BwdGpu), expected[i].baseBwd);
+                QCOMPARE(metric(g.candidate, DiffMetric::BwdGpu), expected[i].baseBwd);
+            }
+        };
+        // In order of first appearance.
+        check(DiffGrouping::Module,
+            {{"## forward ##", 1, 11000, 11000, 21000},
+                {"## forward ##/## head ##", 1, 3000, 8000, 4000},
+                {"(no module)", 2, 5000 + 12000, 9000 + 12000, 6000 + 22000}});
+        check(DiffGrouping::ModuleType,
+            {{"## forward ##", 1, 11000, 11000, 21000}, {"## head ##", 1, 3000, 8000, 4000},
+                {"(no module)", 2, 17000, 21000, 28000}});
+
+        // The export: one row per scope, the largest change first (head +5 µs, then +4 µs).
+        const DiffGroupTable byModule(*diff, DiffGrouping::Module);
+        QCOMPARE(byModule.columnName(0), std::string_view("module"));
+        QCOMPARE(byModule.rowCount(), size_t(3));
+        QCOMPARE(cell(byModule, 0, 0), QStringLiteral("## forward ##/## head ##"));
+        QCOMPARE(cell(byModule, 0, byModule.metricColumn(DiffMetric::FwdGpu) + 2),
+            QStringLiteral("5.000"));
+        QCOMPARE(cell(byModule, 1, 0), QStringLiteral("(no module)"));
+        QCOMPARE(cell(byModule, 1, byModule.countColumn()), QStringLiteral("2"));
+        QCOMPARE(cell(byModule, 1, byModule.metricColumn(DiffMetric::FwdGpu) + 2),
+            QStringLiteral("4.000"));
+        // The pair rows name the same modules.
+        const DiffTable pairs(*diff, DiffOrder::Structural);
+        QCOMPARE(
+            cell(pairs, 1, DiffTable::ModuleCandidate), QStringLiteral("## forward ##/## head ##"));
+        QCOMPARE(cell(pairs, 3, DiffTable::ModuleBase), QStringLiteral("(no module)"));
+    }
+
+    /*
+     * The DLRM ranks record record_function scopes only: by module, no row has a blank name, and
+     * every pair's module is the innermost chain of scopes around its forward op, found here by
+     * walking the slices' parents (the tree's paths), or "(no module)".
+     */
+    void dlrmModules()
+    {
+        auto r0
+            = openShared(QStringLiteral("param_dlrm_worker0_step_12.1694128201545.pt.trace.json"));
+        auto r1
+            = openShared(QStringLiteral("param_dlrm_worker1_step_12.1694128201556.pt.trace.json"));
+        if (!r0 || !r1)
+            QSKIP("../shared/traces (the DLRM ranks) is absent");
+        auto diff = TraceDiff::compare(*r0->graph, *r1->graph);
+        QVERIFY(diff);
+        for (const auto *trace : {r0.get(), r1.get()}) {
+            const bool c = trace == r1.get();
+            const OpGraph &g = *trace->graph;
+            const TraceModel &m = g.model();
+            const auto tree = ModuleTree::build(g);
+            QCOMPARE(tree->source(), ModuleTree::Source::Annotations);
+            int scoped = 0;
+            for (size_t r = 0; r < g.rows().size(); ++r) {
+                std::string expected;
+                const SliceId f = g.rows()[r].forward;
+                for (SliceId p = f == kNoSlice ? kNoSlice : m.slices.parent[f]; p != kNoSlice;
+                     p = m.slices.parent[p]) {
+                    const std::string_view name = m.sliceName(p);
+                    if (m.slices.kind[p] != EventKind::UserAnnotation
+                        || name.starts_with("ProfilerStep#"))
+                        continue;
+                    expected
+                        = expected.empty() ? std::string(name) : std::string(name) + '/' + expected;
+                }
+                scoped += !expected.empty();
+                if (expected.empty())
+                    expected = "(no module)";
+                else
+                    QVERIFY(tree->find(expected) != kNoModule);
+                QCOMPARE(diff->modulePath(c, r), expected);
+            }
+            QVERIFY(scoped > 0);
+            for (const DiffGroup &group : diff->groups(DiffGrouping::Module)) {
+                QVERIFY(!group.name.empty());
+                QVERIFY(group.name == "(no module)" || tree->find(group.name) != kNoModule);
+            }
+            for (const DiffGroup &group : diff->groups(DiffGrouping::ModuleType))
+                QVERIFY(!group.name.empty());
+        }
+        // Several scopes, not one blank row; the ranks run the same scopes.
+        QVERIFY(diff->groups(DiffGrouping::Module).size() > 1);
+        for (const DiffGroup &group : diff->groups(DiffGrouping::Module))
+            QCOMPARE(group.baseCount, group.candidateCount);
     }
 
     //! Chosen steps, steps by position, and the mean over steps.
@@ -718,7 +860,8 @@ private Q_SLOTS:
                            "base_bwd_kernels,cand_bwd_kernels,delta_bwd_kernels"));
         QCOMPARE(csvLines(table).at(1),
             QStringLiteral("shape_changed,input_dims,aten::linear,AddmmBackward0,AddmmBackward0,"
-                           "\"[[8,16],[32,16],[32]]\",\"[[4,16],[32,16],[32]]\",,,1,1,1,1,110,110,"
+                           "\"[[8,16],[32,16],[32]]\",\"[[4,16],[32,16],[32]]\",aten::linear,"
+                           "aten::linear,1,1,1,1,110,110,"
                            "10.000,12.000,2.000,0.2000,20.000,20.000,0.000,0.0000,50.000,50.000,"
                            "0.000,0.0000,80.000,80.000,0.000,0.0000,1,1,0,1,1,0"));
 
@@ -736,11 +879,12 @@ private Q_SLOTS:
         QCOMPARE(first[QStringLiteral("input_dims_candidate")].toArray().size(), 3);
         QCOMPARE(first[QStringLiteral("delta_fwd_gpu_us")].toDouble(), 2.0);
         QCOMPARE(first[QStringLiteral("step_base")].toInt(), 1);
-        QVERIFY(first[QStringLiteral("module_base")].isNull());
+        QCOMPARE(first[QStringLiteral("module_base")].toString(), QStringLiteral("aten::linear"));
         QCOMPARE(rows[1].toObject()[QStringLiteral("changes")].toString(), QString());
 
+        // Without modules or scopes the rows are the outermost ops: linear and relu.
         const DiffGroupTable byModule(*diff, DiffGrouping::Module);
-        QCOMPARE(byModule.rowCount(), size_t(1));
+        QCOMPARE(byModule.rowCount(), size_t(2));
         QVERIFY(exportTable(
             byModule, QString(test::tempDir() + QStringLiteral("/m.csv")).toStdString(), error));
     }

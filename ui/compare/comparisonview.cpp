@@ -3,6 +3,7 @@
 
 #include "common/selectioncontroller.h"
 #include "common/timeformat.h"
+#include "compare/alignedtimelines.h"
 #include "export/difftable.h"
 #include "table/tablemodel.h"
 #include "timeline/timelineview.h"
@@ -17,6 +18,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <limits>
 
 namespace ks {
 
@@ -83,11 +86,32 @@ ComparisonView::ComparisonView(
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);
+    m_aligned = std::make_unique<AlignedTimelines>(m_baseTimeline, m_candidateTimeline);
 
     rebuildModel();
+    showFirstStep();
 }
 
 ComparisonView::~ComparisonView() = default;
+
+void ComparisonView::anchorOnSlot(size_t slot)
+{
+    const TraceDiff &diff = *m_compared->diff;
+    m_aligned->setAnchors(double(diff.stepRange(false, slot).first - diff.base().model().minTime),
+        double(diff.stepRange(true, slot).first - diff.candidate().model().minTime));
+}
+
+void ComparisonView::showFirstStep()
+{
+    anchorOnSlot(0);
+    const TraceDiff &diff = *m_compared->diff;
+    auto length = [&](bool candidateSide) {
+        const auto [from, to] = diff.stepRange(candidateSide, 0);
+        return double(to - from);
+    };
+    const double span = std::max({length(false), length(true), 1000.0});
+    m_aligned->show(-span * 0.05, span * 1.1);
+}
 
 QWidget *ComparisonView::buildToolbar()
 {
@@ -156,6 +180,7 @@ void ComparisonView::recompare()
             const auto previous = std::move(m_compared);
             m_compared = std::move(r.compared);
             rebuildModel();
+            showFirstStep();
         });
 }
 
@@ -283,19 +308,24 @@ void ComparisonView::selectRow(int viewRow)
     };
     const Side b = sideOf(*m_compared->base, e.base);
     const Side c = sideOf(*m_compared->candidate, e.candidate);
+    // Both pairs on the shared axis, relative to the steps their slot compares.
+    anchorOnSlot(e.slot);
     m_baseSelection->select(b.slice);
     m_candidateSelection->select(c.slice);
-    // The same span on both: the two pairs line up under each other.
-    const double span = double(std::max(b.slice != kNoSlice ? b.to - b.from : 0,
-                            c.slice != kNoSlice ? c.to - c.from : 0))
-            * 1.1
-        + 1000;
-    if (b.slice != kNoSlice)
-        m_baseTimeline->setRange(
-            double(b.from - m_compared->base->model->minTime) - span * 0.05, span);
-    if (c.slice != kNoSlice)
-        m_candidateTimeline->setRange(
-            double(c.from - m_compared->candidate->model->minTime) - span * 0.05, span);
+    double from = std::numeric_limits<double>::infinity(), to = -from;
+    auto include = [&](const Side &side, const LoadedTrace &trace, int index) {
+        if (side.slice == kNoSlice)
+            return;
+        const double origin = double(trace.model->minTime) + m_aligned->anchor(index);
+        from = std::min(from, double(side.from) - origin);
+        to = std::max(to, double(side.to) - origin);
+    };
+    include(b, *m_compared->base, 0);
+    include(c, *m_compared->candidate, 1);
+    if (from > to)
+        return;
+    const double span = std::max(to - from, 1000.0);
+    m_aligned->show(from - span * 0.05, span * 1.1);
 }
 
 } // namespace ks

@@ -15,6 +15,7 @@ class QTableView;
 
 namespace ks {
 
+class AlignedTimelines;
 class SelectionController;
 class TableModel;
 class TimelineView;
@@ -22,8 +23,10 @@ class TimelineView;
 /*!
  * Two traces compared pair by pair: the table of matched and unmatched pairs (or their rollups by
  * op group and module), sorted by the largest change and coloured by it, above the two timelines,
- * base over candidate. Selecting a pair selects it in both timelines and frames both on the same
- * span, so the two sides line up.
+ * base over candidate. The timelines share one axis relative to the compared step of each trace
+ * (AlignedTimelines): they open on the first compared step at one scale, and zooming or panning
+ * either moves both. Selecting a pair selects it in both timelines and frames both pairs on that
+ * axis, relative to the steps that pair's slot compares.
  */
 class ComparisonView : public QWidget {
     Q_OBJECT
@@ -51,6 +54,10 @@ public:
     QWidget *timelines() const { return m_timelines; }
 
 private:
+    //! Anchors the timelines on the steps of slot \a slot; ns from each trace's start.
+    void anchorOnSlot(size_t slot);
+    //! Both timelines on the first compared step, at one scale.
+    void showFirstStep();
     void rebuildModel();
     void recompare();
     QWidget *buildToolbar();
@@ -74,6 +81,7 @@ private:
     SelectionController *m_candidateSelection = nullptr;
     TimelineView *m_baseTimeline = nullptr;
     TimelineView *m_candidateTimeline = nullptr;
+    std::unique_ptr<AlignedTimelines> m_aligned;
     QWidget *m_timelines = nullptr;
 };
 
