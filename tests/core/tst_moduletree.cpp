@@ -611,6 +611,24 @@ private slots:
         QCOMPARE(gpu(tree->node(0).times.otherTotal), QStringLiteral("1/1000"));
     }
 
+    // A GPU event no launch explains (no correlation) belongs to no step: the root's "other"
+    // over the whole trace, and no step's. (It once read the start of kNoSlice.)
+    void gpuEventWithoutLaunchCountsOnceOverTheWholeTrace()
+    {
+        const std::string orphan = R"({"ph":"X","cat":"kernel","name":"orphan","pid":0,"tid":7,)"
+                                   R"("ts":500,"dur":4,"args":{"device":0,"stream":7}},)";
+        std::string text = scopesTrace(true);
+        text.insert(text.find(R"({"ph")"), orphan); // the first event
+        const auto loaded = test::link(text);
+        QVERIFY(loaded);
+        const auto tree = ModuleTree::build(*loaded->graph);
+        // k3 (the optimizer's, 1 µs) and the orphan (4 µs): 5 µs of "other" in all.
+        QCOMPARE(gpu(tree->node(0).times.otherTotal), QStringLiteral("2/5000"));
+        QCOMPARE(gpu(tree->node(0).times.otherSelf), QStringLiteral("1/4000"));
+        QCOMPARE(tree->steps().size(), size_t(1));
+        QCOMPARE(gpu(tree->times(0, 0).otherTotal), QStringLiteral("1/1000"));
+    }
+
     void opNamesWhenNoScopes()
     {
         const auto loaded = test::link(scopesTrace(false));

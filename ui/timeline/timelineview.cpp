@@ -428,7 +428,13 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
     case Qt::Key_D:
         m_zoom->pan(span * 0.15);
         break;
-    // F, 0 and J are the window's shortcuts (View and Navigate menus): they work from any focus.
+    case Qt::Key_F:
+        fitSelection();
+        break;
+    case Qt::Key_0:
+        showAll();
+        break;
+    case Qt::Key_J:
     case Qt::Key_Return:
     case Qt::Key_Enter:
         m_selection->jumpToCounterpart();
@@ -448,6 +454,16 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
 
 bool TimelineView::event(QEvent *event)
 {
+    if (event->type() == QEvent::ShortcutOverride) {
+        // F, 0 and J are also the window's shortcuts (for any focus); with the focus here the
+        // timeline takes them itself, so a comparison's two timelines each frame their own.
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->modifiers() == Qt::NoModifier
+            && (key->key() == Qt::Key_F || key->key() == Qt::Key_0 || key->key() == Qt::Key_J)) {
+            event->accept();
+            return true;
+        }
+    }
     if (event->type() != QEvent::ToolTip)
         return QWidget::event(event);
     showToolTip(*static_cast<QHelpEvent *>(event));

@@ -128,12 +128,12 @@ void MainWindow::buildViewMenu()
     });
     // Single keys, for the whole window: a text field still takes them as text.
     view->addAction(tr("Show &Everything"), QKeySequence(Qt::Key_0), this, [this] {
-        if (TraceTab *t = currentTab())
-            t->timeline()->showAll();
+        if (TimelineView *t = currentTimeline())
+            t->showAll();
     });
     view->addAction(tr("&Fit Selection or Measured Range"), QKeySequence(Qt::Key_F), this, [this] {
-        if (TraceTab *t = currentTab())
-            t->timeline()->fitSelection();
+        if (TimelineView *t = currentTimeline())
+            t->fitSelection();
     });
     view->addSeparator();
     // The dock's own action stays in step however the dock is closed (its title-bar button too).
@@ -149,6 +149,8 @@ void MainWindow::buildNavigateMenu()
     navigate->addAction(tr("Jump to &Counterpart"), QKeySequence(Qt::Key_J), this, [this] {
         if (TraceTab *t = currentTab())
             t->selection()->jumpToCounterpart();
+        else if (auto *c = qobject_cast<ComparisonView *>(m_tabs->currentWidget()))
+            c->baseSelection()->jumpToCounterpart();
     });
     m_back = navigate->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), this, [this] {
         if (TraceTab *t = currentTab())
@@ -349,6 +351,16 @@ ComparisonView *MainWindow::addComparison(std::shared_ptr<const LoadedTrace> bas
         return nullptr;
     }
     return addComparison(std::move(compared), options);
+}
+
+TimelineView *MainWindow::currentTimeline() const
+{
+    if (TraceTab *t = currentTab())
+        return t->timeline();
+    // A comparison's timelines move together: the base stands for both.
+    if (auto *c = qobject_cast<ComparisonView *>(m_tabs->currentWidget()))
+        return c->baseTimeline();
+    return nullptr;
 }
 
 TraceTab *MainWindow::currentTab() const

@@ -21,6 +21,7 @@ namespace ks {
 
 class ComparisonView;
 class DetailsPanel;
+class TimelineView;
 class ExportActions;
 class LoadQueue;
 class RecentFiles;
@@ -59,6 +60,8 @@ public:
         const DiffOptions &options = {});
     const QString &lastComparisonError() const { return m_comparisonError; }
     TraceTab *currentTab() const;
+    //! The timeline the View menu's keys act on: the trace tab's, or a comparison's base.
+    TimelineView *currentTimeline() const;
     QTabWidget *tabs() const { return m_tabs; }
     DetailsPanel *details() const { return m_details; }
     bool isLoading() const;
