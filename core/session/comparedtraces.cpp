@@ -11,8 +11,9 @@ std::shared_ptr<ComparedTraces> ComparedTraces::make(std::shared_ptr<const Loade
     auto compared = std::make_shared<ComparedTraces>();
     compared->base = std::move(base);
     compared->candidate = std::move(candidate);
-    compared->diff
-        = TraceDiff::compare(*compared->base->graph, *compared->candidate->graph, options, &error);
+    // The module trees the traces build once for their Modules tabs serve the comparison too.
+    compared->diff = TraceDiff::compare(
+        compared->base->modules(), compared->candidate->modules(), options, &error);
     return compared->diff ? compared : nullptr;
 }
 
