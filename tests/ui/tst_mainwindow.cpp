@@ -11,10 +11,14 @@
 #include "trace/detailspanel.h"
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
+#include "window/welcomepage.h"
 
 #include <QApplication>
+#include <QCommandLinkButton>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMimeData>
@@ -23,6 +27,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidgetItemIterator>
 #include <QUrl>
 
@@ -303,7 +308,59 @@ private slots:
         window.openFiles({bad});
         QVERIFY(failed.wait(120000));
         QVERIFY(failed.first().first().toString().startsWith(bad + QStringLiteral(": byte ")));
-        QCOMPARE(window.tabs()->count(), 1); // only the welcome page
+        QCOMPARE(window.tabs()->count(), 0);
+        QVERIFY(window.findChild<WelcomePage *>()->isVisibleTo(&window));
+    }
+
+    // Save dialogs open where the last trace came from and propose a name made from it.
+    void saveDialogsProposeANameNextToTheTrace()
+    {
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        QAction *pairsCsv = nullptr;
+        for (QAction *a : window.findChildren<QAction *>())
+            if (a->text() == QStringLiteral("Pair Table as CSV…"))
+                pairsCsv = a;
+        QVERIFY(pairsCsv && pairsCsv->isEnabled());
+        QString proposed, directory;
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            proposed = dialog->selectedFiles().value(0);
+            directory = dialog->directory().absolutePath();
+            dialog->reject();
+        });
+        pairsCsv->trigger();
+        QCOMPARE(QFileInfo(proposed).fileName(), QStringLiteral("demo-pairs.csv"));
+        QCOMPARE(directory, QFileInfo(m_demo).absolutePath());
+    }
+
+    // With no tab the window shows the welcome page: at start, and after the last tab closes,
+    // listing the trace just closed among the recent files; a click there opens it again.
+    void welcomePageWhenNoTabIsOpen()
+    {
+        MainWindow window;
+        window.show();
+        auto *welcome = window.findChild<WelcomePage *>();
+        QVERIFY(welcome && welcome->isVisible());
+        QVERIFY(window.findChild<QCommandLinkButton *>(QStringLiteral("welcomeDemo")));
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        QVERIFY(!welcome->isVisible());
+        emit window.tabs()->tabCloseRequested(0);
+        QCOMPARE(window.tabs()->count(), 0);
+        QVERIFY(welcome->isVisible());
+        QPushButton *recent = nullptr;
+        for (auto *b : welcome->findChildren<QPushButton *>())
+            if (b->toolTip() == QFileInfo(m_demo).absoluteFilePath())
+                recent = b;
+        QVERIFY(recent);
+        QSignalSpy opened(&window, &MainWindow::traceOpened);
+        recent->click();
+        QVERIFY(opened.wait(120000));
+        QVERIFY(!welcome->isVisible());
     }
 
     // A cut-off file opens with every complete event and says so in a banner; a clean one has none.

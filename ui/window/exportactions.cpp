@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "window/exportactions.h"
 
+#include "window/filedialogs.h"
+
 #include "trace/chartsview.h"
 #include "trace/iciclechart.h"
 
@@ -15,7 +17,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QFileDialog>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
@@ -80,14 +81,21 @@ void ExportActions::setCurrent(QWidget *current)
 }
 
 QString ExportActions::askSavePath(
-    const QString &title, const QString &filter, const QString &suffix)
+    const QString &title, const QString &filter, const QString &suffix, const QString &what)
 {
-    QFileDialog dialog(m_window, title, QString(), filter);
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setDefaultSuffix(suffix);
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return {};
-    return dialog.selectedFiles().first();
+    // "resnet50-pairs.csv", "base-vs-candidate-timelines.png": named after what is exported.
+    QString stem = QStringLiteral("kinetoscope");
+    const auto traceStem = [](const LoadedTrace &t) {
+        return FileDialogs::traceStem(QString::fromStdString(t.model->path));
+    };
+    if (m_tab)
+        stem = traceStem(m_tab->selection()->trace());
+    else if (m_comparison)
+        stem = traceStem(m_comparison->baseSelection()->trace()) + QStringLiteral("-vs-")
+            + traceStem(m_comparison->candidateSelection()->trace());
+    QString slug = what.toLower();
+    slug.replace(QLatin1Char(' '), QLatin1Char('-'));
+    return FileDialogs::savePath(m_window, title, filter, suffix, stem + QLatin1Char('-') + slug);
 }
 
 void ExportActions::saved(const QString &path)
@@ -110,8 +118,8 @@ void ExportActions::exportTimeline(const QString &filter, qreal scale)
         return;
     }
     const bool svg = filter.contains(QLatin1String("svg"));
-    const QString path = askSavePath(
-        tr("Export timeline"), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
+    const QString path = askSavePath(tr("Export timeline"), filter,
+        svg ? QStringLiteral("svg") : QStringLiteral("png"), QStringLiteral("timeline"));
     if (path.isEmpty())
         return;
     QString error;
@@ -124,8 +132,8 @@ void ExportActions::exportTimeline(const QString &filter, qreal scale)
 void ExportActions::exportWidget(QWidget *widget, const QString &what, const QString &filter)
 {
     const bool svg = filter.contains(QLatin1String("svg"));
-    const QString path = askSavePath(
-        tr("Export %1").arg(what), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
+    const QString path = askSavePath(tr("Export %1").arg(what), filter,
+        svg ? QStringLiteral("svg") : QStringLiteral("png"), what);
     if (path.isEmpty())
         return;
     QString error;
@@ -140,8 +148,8 @@ void ExportActions::exportPicture(const QString &what,
     bool (ExportActions::*save)(const QString &, QString &))
 {
     const bool svg = filter.contains(QLatin1String("svg"));
-    const QString path = askSavePath(
-        tr("Export %1").arg(what), filter, svg ? QStringLiteral("svg") : QStringLiteral("png"));
+    const QString path = askSavePath(tr("Export %1").arg(what), filter,
+        svg ? QStringLiteral("svg") : QStringLiteral("png"), what);
     if (path.isEmpty())
         return;
     QString error;
@@ -167,7 +175,10 @@ void ExportActions::exportTable(bool kernels, const QString &filter)
 {
     const bool json = filter.contains(QLatin1String("json"));
     const QString path = askSavePath(kernels ? tr("Export GPU events") : tr("Export pairs"), filter,
-        json ? QStringLiteral("json") : QStringLiteral("csv"));
+        json ? QStringLiteral("json") : QStringLiteral("csv"),
+        m_comparison  ? QStringLiteral("diff")
+            : kernels ? QStringLiteral("gpu-events")
+                      : QStringLiteral("pairs"));
     if (path.isEmpty())
         return;
     QString error;
@@ -182,8 +193,9 @@ void ExportActions::exportTable(bool kernels, const QString &filter)
 
 void ExportActions::exportModules()
 {
-    const QString path = askSavePath(
-        tr("Export modules"), tr("CSV files (*.csv);;JSON files (*.json)"), QStringLiteral("csv"));
+    const QString path
+        = askSavePath(tr("Export modules"), tr("CSV files (*.csv);;JSON files (*.json)"),
+            QStringLiteral("csv"), QStringLiteral("modules"));
     if (path.isEmpty())
         return;
     std::string error;

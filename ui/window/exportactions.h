@@ -51,7 +51,9 @@ private:
     void exportTable(bool kernels, const QString &filter);
     void exportModules();
     void copyTimeline();
-    QString askSavePath(const QString &title, const QString &filter, const QString &suffix);
+    //! Asks where to save \a what (proposing "<trace>-<what>.<suffix>"); empty when cancelled.
+    QString askSavePath(
+        const QString &title, const QString &filter, const QString &suffix, const QString &what);
     void saved(const QString &path);
     void failed(const QString &message);
 

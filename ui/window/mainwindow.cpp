@@ -9,15 +9,16 @@
 #include "trace/detailspanel.h"
 #include "trace/tracetab.h"
 #include "window/exportactions.h"
+#include "window/filedialogs.h"
 #include "window/loadqueue.h"
 #include "window/recentfiles.h"
+#include "window/welcomepage.h"
 
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -27,15 +28,12 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 
 namespace ks {
-
-namespace {
-const QString kTraceFilter = QStringLiteral("PyTorch traces (*.json *.json.gz);;All files (*)");
-} // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
@@ -49,11 +47,17 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->setTabsClosable(true);
     m_tabs->setMovable(true);
     m_tabs->setDocumentMode(true);
-    setCentralWidget(m_tabs);
+    // With no tab open the window shows the welcome page, at start and after the last close.
+    m_central = new QStackedWidget(this);
+    m_welcome = new WelcomePage(m_central);
+    m_central->addWidget(m_welcome);
+    m_central->addWidget(m_tabs);
+    setCentralWidget(m_central);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) {
         QWidget *w = m_tabs->widget(i);
         m_tabs->removeTab(i);
         w->deleteLater();
+        showWelcomeIfEmpty();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
 
@@ -71,15 +75,12 @@ MainWindow::MainWindow(QWidget *parent)
     buildStatusBar();
     connectLoads();
 
-    // An empty window says what to do.
-    auto *hint = new QLabel(
-        tr("<h2>Kinetoscope</h2><p>Drop PyTorch profiler traces (<tt>.pt.trace.json</tt>, "
-           "<tt>.json.gz</tt>) here, or use File ▸ Open (Ctrl+O) or File ▸ Open Demo.</p>"),
-        this);
-    hint->setAlignment(Qt::AlignCenter);
-    hint->setObjectName(QStringLiteral("emptyHint"));
-    m_tabs->addTab(hint, tr("Welcome"));
-    m_tabs->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
+    connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::askToOpen);
+    connect(m_welcome, &WelcomePage::demoRequested, this, &MainWindow::openDemo);
+    connect(m_welcome, &WelcomePage::compareRequested, this, &MainWindow::askToCompare);
+    connect(m_welcome, &WelcomePage::recentRequested, this,
+        [this](const QString &path) { openFiles({path}); });
+    showWelcomeIfEmpty();
     onCurrentTabChanged();
 }
 
@@ -88,35 +89,48 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildFileMenu()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        openFiles(QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(), kTraceFilter));
-    });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::askToOpen);
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(m_recent, &RecentFiles::openRequested, this,
         [this](const QString &path) { openFiles({path}); });
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
-    file->addAction(tr("&Compare Two Traces…"), this, [this] {
-        // The current trace is the base when there is one; otherwise ask for it too.
-        QString base;
-        if (TraceTab *t = currentTab())
-            base = QString::fromStdString(t->selection()->trace().model->path);
-        else
-            base = QFileDialog::getOpenFileName(
-                this, tr("Base trace (before)"), QString(), kTraceFilter);
-        if (base.isEmpty())
-            return;
-        const QString candidate = QFileDialog::getOpenFileName(this,
-            tr("Candidate trace (after), compared with %1").arg(QFileInfo(base).fileName()),
-            QString(), kTraceFilter);
-        if (!candidate.isEmpty())
-            openComparison(base, candidate);
-    });
+    file->addAction(tr("&Compare Two Traces…"), this, &MainWindow::askToCompare);
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
         if (currentTab() || qobject_cast<ComparisonView *>(m_tabs->currentWidget()))
             emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::askToOpen()
+{
+    openFiles(FileDialogs::openTraces(this, tr("Open traces")));
+}
+
+void MainWindow::askToCompare()
+{
+    // The current trace is the base when there is one; otherwise ask for it too.
+    QString base;
+    if (TraceTab *t = currentTab())
+        base = QString::fromStdString(t->selection()->trace().model->path);
+    else
+        base = FileDialogs::openTrace(this, tr("Base trace (before)"));
+    if (base.isEmpty())
+        return;
+    const QString candidate = FileDialogs::openTrace(
+        this, tr("Candidate trace (after), compared with %1").arg(QFileInfo(base).fileName()));
+    if (!candidate.isEmpty())
+        openComparison(base, candidate);
+}
+
+void MainWindow::showWelcomeIfEmpty()
+{
+    const bool empty = m_tabs->count() == 0;
+    if (empty)
+        m_welcome->setRecentFiles(m_recent->files());
+    m_central->setCurrentWidget(empty ? static_cast<QWidget *>(m_welcome) : m_tabs);
+    onCurrentTabChanged();
 }
 
 void MainWindow::buildViewMenu()
@@ -249,8 +263,10 @@ void MainWindow::connectLoads()
 void MainWindow::remember(const QString &path)
 {
     // The unpacked demo is not a file the user chose.
-    if (path != demoTracePath())
-        m_recent->add(path);
+    if (path == demoTracePath())
+        return;
+    m_recent->add(path);
+    FileDialogs::rememberOpened(path);
 }
 
 void MainWindow::openFiles(const QStringList &paths)
@@ -298,23 +314,13 @@ void MainWindow::openDemo()
     openFiles({path});
 }
 
-void MainWindow::removeWelcome()
-{
-    if (m_tabs->count() == 1 && m_tabs->widget(0)->objectName() == QLatin1String("emptyHint")) {
-        QWidget *hint = m_tabs->widget(0);
-        m_tabs->removeTab(0);
-        hint->deleteLater();
-    }
-}
-
 TraceTab *MainWindow::addTrace(std::shared_ptr<const LoadedTrace> trace, const QString &title)
 {
-    removeWelcome();
     auto *tab = new TraceTab(std::move(trace), m_tabs);
     const int index = m_tabs->addTab(tab, title);
     m_tabs->setTabToolTip(index, QString::fromStdString(tab->selection()->trace().model->path));
     m_tabs->setCurrentIndex(index);
-    onCurrentTabChanged();
+    showWelcomeIfEmpty();
     emit traceOpened(tab);
     return tab;
 }
@@ -328,13 +334,13 @@ void MainWindow::openComparison(
 ComparisonView *MainWindow::addComparison(
     std::shared_ptr<ComparedTraces> compared, const DiffOptions &options)
 {
-    removeWelcome();
     const QString title = tr("%1 ↔ %2").arg(
         QFileInfo(QString::fromStdString(compared->base->model->path)).fileName(),
         QFileInfo(QString::fromStdString(compared->candidate->model->path)).fileName());
     auto *view = new ComparisonView(std::move(compared), options, m_tabs);
     const int index = m_tabs->addTab(view, title);
     m_tabs->setCurrentIndex(index);
+    showWelcomeIfEmpty();
     emit comparisonOpened(view);
     return view;
 }

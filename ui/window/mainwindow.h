@@ -15,6 +15,7 @@ class QAction;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QStackedWidget;
 class QTabWidget;
 
 namespace ks {
@@ -22,6 +23,7 @@ namespace ks {
 class ComparisonView;
 class DetailsPanel;
 class TimelineView;
+class WelcomePage;
 class ExportActions;
 class LoadQueue;
 class RecentFiles;
@@ -88,12 +90,16 @@ private:
     void buildHelpMenu();
     void buildStatusBar();
     void connectLoads();
-    void removeWelcome();
+    void showWelcomeIfEmpty();
+    void askToOpen();
+    void askToCompare();
     void remember(const QString &path); //!< in the recent files
     void onCurrentTabChanged();
     void updateHistoryActions();
 
     QTabWidget *m_tabs;
+    QStackedWidget *m_central = nullptr;
+    WelcomePage *m_welcome = nullptr;
     DetailsPanel *m_details;
     LoadQueue *m_loads;
     RecentFiles *m_recent = nullptr;

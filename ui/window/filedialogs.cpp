@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "window/filedialogs.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace ks::FileDialogs {
+
+namespace {
+
+const QString kTraceFilter = QStringLiteral("PyTorch traces (*.json *.json.gz);;All files (*)");
+const QString kOpenKey = QStringLiteral("dialogs/openDirectory");
+const QString kSaveKey = QStringLiteral("dialogs/saveDirectory");
+
+QString remembered(const QString &key, const QString &fallback)
+{
+    const QString dir = QSettings().value(key).toString();
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : fallback;
+}
+
+void remember(const QString &key, const QString &path)
+{
+    if (!path.isEmpty())
+        QSettings().setValue(key, QFileInfo(path).absolutePath());
+}
+
+} // namespace
+
+QStringList openTraces(QWidget *parent, const QString &title)
+{
+    const QStringList files = QFileDialog::getOpenFileNames(
+        parent, title, remembered(kOpenKey, QDir::homePath()), kTraceFilter);
+    if (!files.isEmpty())
+        remember(kOpenKey, files.first());
+    return files;
+}
+
+QString openTrace(QWidget *parent, const QString &title)
+{
+    const QString file = QFileDialog::getOpenFileName(
+        parent, title, remembered(kOpenKey, QDir::homePath()), kTraceFilter);
+    remember(kOpenKey, file);
+    return file;
+}
+
+void rememberOpened(const QString &path)
+{
+    remember(kOpenKey, path);
+}
+
+QString savePath(QWidget *parent,
+    const QString &title,
+    const QString &filter,
+    const QString &suffix,
+    const QString &proposedName)
+{
+    const QString dir = remembered(kSaveKey, remembered(kOpenKey, QDir::homePath()));
+    QFileDialog dialog(parent, title, dir, filter);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(suffix);
+    dialog.selectFile(proposedName + QLatin1Char('.') + suffix);
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return {};
+    const QString path = dialog.selectedFiles().first();
+    remember(kSaveKey, path);
+    return path;
+}
+
+QString traceStem(const QString &tracePath)
+{
+    QString name = QFileInfo(tracePath).fileName();
+    for (const char *suffix : {".gz", ".json", ".pt.trace"})
+        if (name.endsWith(QLatin1String(suffix)))
+            name.chop(int(qstrlen(suffix)));
+    return name.isEmpty() ? QStringLiteral("trace") : name;
+}
+
+} // namespace ks::FileDialogs
