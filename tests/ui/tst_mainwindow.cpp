@@ -379,6 +379,17 @@ private slots:
         auto *banner = tab->findChild<QWidget *>(QStringLiteral("diagnosticsBanner"));
         QVERIFY(banner);
         QVERIFY(banner->isVisible());
+        // The dialog lists the counted warnings first, each with its description.
+        const QString summary = tab->diagnosticsSummary();
+        const DiagnosticInfo &truncated = info(Diag::Truncated);
+        QVERIFY2(summary.startsWith(QStringLiteral("<p>Warnings")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("<b>%1</b> × 1 — %2")
+                                      .arg(QString::fromUtf8(truncated.name.data()),
+                                          QString::fromUtf8(truncated.description.data()))),
+            qPrintable(summary));
+        const qsizetype informational = summary.indexOf(QStringLiteral("Informational"));
+        QVERIFY(informational < 0
+            || informational > summary.indexOf(QString::fromUtf8(truncated.name.data())));
         TraceTab *clean = openAndWait(window, m_demo);
         QVERIFY(clean);
         QVERIFY(!clean->findChild<QWidget *>(QStringLiteral("diagnosticsBanner")));

@@ -113,11 +113,43 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
 
 TraceTab::~TraceTab() = default;
 
+Diagnostics TraceTab::diagnostics() const
+{
+    // One table: the loader's and the linker's counters listed together, warnings first.
+    Diagnostics all;
+    all.merge(m_trace->model->diagnostics);
+    all.merge(m_trace->graph->diagnostics());
+    return all;
+}
+
 QString TraceTab::diagnosticsReport() const
 {
-    std::string report
-        = m_trace->model->diagnostics.report() + m_trace->graph->diagnostics().report();
-    return QString::fromStdString(report);
+    return QString::fromStdString(diagnostics().report());
+}
+
+QString TraceTab::diagnosticsSummary() const
+{
+    const Diagnostics all = diagnostics();
+    const auto list = [&](Severity severity) {
+        QString items;
+        for (const DiagnosticInfo &d : kDiagnostics)
+            if (d.severity == severity && all.count(d.id) > 0)
+                items += QStringLiteral("<li><b>%1</b> × %2 — %3</li>")
+                             .arg(QString::fromUtf8(d.name.data(), qsizetype(d.name.size())))
+                             .arg(all.count(d.id))
+                             .arg(QString::fromUtf8(
+                                 d.description.data(), qsizetype(d.description.size()))
+                                      .toHtmlEscaped());
+        return items;
+    };
+    QString html;
+    if (const QString warnings = list(Severity::Warning); !warnings.isEmpty())
+        html += tr(
+            "<p>Warnings (something in the file was skipped, cut or repaired):</p><ul>%1</ul>")
+                    .arg(warnings);
+    if (const QString info = list(Severity::Info); !info.isEmpty())
+        html += tr("<p>Informational (normal in real traces):</p><ul>%1</ul>").arg(info);
+    return html;
 }
 
 QWidget *TraceTab::buildBanner()
@@ -150,6 +182,9 @@ QWidget *TraceTab::buildBanner()
             tr("What the loader and linker found unusual in %1:")
                 .arg(QString::fromStdString(m_trace->model->path)),
             QMessageBox::Close, this);
+        box->setTextFormat(Qt::RichText);
+        box->setInformativeText(diagnosticsSummary());
+        // Where each came from (file offsets), for whoever wants to look in the file.
         box->setDetailedText(diagnosticsReport());
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();

@@ -53,11 +53,15 @@ public:
     void startFind();
     //! Warnings shown in the banner (empty when the load was clean).
     QString diagnosticsReport() const;
+    //! The same as a list for the banner's dialog: counted warnings first, each with a one-line
+    //! description, then the informational counters apart.
+    QString diagnosticsSummary() const;
 
 signals:
     void statusMessage(const QString &text);
 
 private:
+    Diagnostics diagnostics() const;
     QWidget *buildToolbar();
     QWidget *buildBanner();
     QWidget *buildPairPage();
