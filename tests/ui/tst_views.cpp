@@ -13,7 +13,10 @@
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
 
+#include <QChartView>
+#include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSvgRenderer>
@@ -196,6 +199,52 @@ private slots:
         QCOMPARE(tab->modules()->selectedModule(), kNoModule);
         QVERIFY(tab->timeline()->highlight().empty());
         QCOMPARE(firstSection(), QStringLiteral("Event"));
+    }
+
+    // The Step selector keeps every view that can show one step to it.
+    void stepSelectorFiltersEveryView()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        QVERIFY(opened.trace);
+        MainWindow window;
+        window.resize(1600, 1000);
+        TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
+        window.show();
+        const OpGraph &g = *opened.trace->graph;
+        QCOMPARE(g.steps().size(), size_t(3));
+        const ProfilerStep &second = g.steps()[1];
+        size_t inStep = 0;
+        for (const PairRow &row : g.rows())
+            inStep += row.step == second.number;
+        QVERIFY(inStep > 0 && inStep < g.rows().size());
+        ChartsView *charts = tab->charts();
+        auto *steps = tab->findChild<QComboBox *>(QStringLiteral("stepSelector"));
+        QVERIFY(steps);
+        steps->setCurrentIndex(2);
+        emit steps->activated(2);
+        QTRY_COMPARE_WITH_TIMEOUT(tab->pairModel()->rowCount(), int(inStep), 120000);
+        auto *count = tab->findChild<QLabel *>(QStringLiteral("pairRowCount"));
+        QCOMPARE(count->text(), QStringLiteral("%1 of %2 rows").arg(inStep).arg(g.rows().size()));
+        // The timeline frames the step.
+        const double from = double(second.start - opened.trace->model->minTime);
+        QVERIFY(tab->timeline()->rangeStart() <= from);
+        QVERIFY(tab->timeline()->rangeStart() + tab->timeline()->rangeSpan()
+            >= double(second.end - opened.trace->model->minTime));
+        // The top-pairs chart shows the step's pairs only, and says so.
+        QVERIFY(!charts->barRows().empty());
+        for (uint32_t r : charts->barRows())
+            QCOMPARE(g.rows()[r].step, second.number);
+        QVERIFY(charts->chartView()->chart()->title().contains(
+            QStringLiteral("ProfilerStep#%1").arg(second.number)));
+        // The Modules tab follows.
+        auto *moduleStep = tab->modules()->findChild<QComboBox *>(QStringLiteral("moduleStep"));
+        QCOMPARE(moduleStep->currentIndex(), 2);
+        // Back to the whole trace.
+        steps->setCurrentIndex(0);
+        emit steps->activated(0);
+        QTRY_COMPARE_WITH_TIMEOUT(tab->pairModel()->rowCount(), int(g.rows().size()), 120000);
+        QCOMPARE(moduleStep->currentIndex(), 0);
+        QCOMPARE(count->text(), QStringLiteral("%1 rows").arg(g.rows().size()));
     }
 
     void moduleTreeSortsAndFilters()

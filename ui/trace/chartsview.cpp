@@ -171,6 +171,12 @@ void ChartsView::setTopCount(int n)
     rebuild();
 }
 
+void ChartsView::setStep(int64_t number)
+{
+    m_step = number;
+    rebuild();
+}
+
 void ChartsView::setGroupMode(bool groups)
 {
     m_groupMode = groups;
@@ -296,6 +302,8 @@ ChartsView::Built ChartsView::buildTopPairs() const
         candidates = g.rows().size();
         for (uint32_t r = 0; r < g.rows().size(); ++r) {
             const PairRow &row = g.rows()[r];
+            if (m_step != kNoValue && row.step != m_step)
+                continue; // the step chosen in the toolbar
             const QString name = row.forward != kNoSlice
                 ? qs(m.sliceName(row.forward))
                 : qs(m.sliceName(g.nodes()[g.nodesOf(row).front()].node));
@@ -369,8 +377,12 @@ ChartsView::Built ChartsView::buildTopPairs() const
     series->attachAxis(axisX);
     const QString measure = anyRecompute ? tr("forward + backward + recompute GPU time")
                                          : tr("forward + backward GPU time");
-    chart->setTitle(m_groupMode ? tr("Top %1 op groups by %2").arg(top).arg(measure)
-                                : tr("Top %1 op pairs by %2").arg(top).arg(measure));
+    // Say what the step selector does to this chart: instances keep to it, groups sum all steps.
+    const QString scope = m_step == kNoValue ? QString()
+        : m_groupMode                        ? tr(" (groups sum every step)")
+                                             : tr(" in ProfilerStep#%1").arg(m_step);
+    chart->setTitle(m_groupMode ? tr("Top %1 op groups by %2%3").arg(top).arg(measure, scope)
+                                : tr("Top %1 op pairs%3 by %2").arg(top).arg(measure, scope));
     built.chart = chart;
     built.unitNs = unit.ns;
     // Wide enough that Qt Charts draws every label whole, tall enough for every bar's row.

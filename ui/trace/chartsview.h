@@ -42,6 +42,8 @@ public:
     Kind kind() const { return m_kind; }
     void setTopCount(int n);
     void setGroupMode(bool groups);
+    //! Keeps the top-pairs chart of instances to ProfilerStep#\a number (kNoValue: all steps).
+    void setStep(int64_t number);
     QChartView *chartView() const { return m_view; }
     //! The scroll area around the chart: it scrolls when the chart needs more than the page.
     QScrollArea *scrollArea() const { return m_scroll; }
@@ -88,6 +90,7 @@ private:
     QSpinBox *m_count;
     Kind m_kind = TopPairs;
     bool m_groupMode = false;
+    int64_t m_step = kNoValue;
     std::vector<uint32_t> m_rows;
     QString m_message;
     QSize m_minimum;

@@ -158,6 +158,11 @@ void ModulesView::setStep(int stepIndex)
     fill();
 }
 
+void ModulesView::selectStep(int stepIndex)
+{
+    m_stepBox->setCurrentIndex(stepIndex + 1); // shows it through currentIndexChanged
+}
+
 void ModulesView::selectModule(ModuleId id)
 {
     if (id == kNoModule && m_selected != kNoModule) {

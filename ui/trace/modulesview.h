@@ -31,6 +31,8 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     IcicleChart *icicle() const { return m_icicle; }
     void setStep(int stepIndex);
+    //! Shows step \a stepIndex of the tree (ModuleTree::kWholeTrace: all), as if chosen here.
+    void selectStep(int stepIndex);
 
 signals:
     void moduleSelected(ks::ModuleId id);

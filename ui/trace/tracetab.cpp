@@ -211,14 +211,10 @@ QWidget *TraceTab::buildToolbar()
     for (const ProfilerStep &s : m_trace->graph->steps())
         steps->addItem(
             tr("ProfilerStep#%1  (%2)").arg(s.number).arg(formatDuration(double(s.end - s.start))));
-    connect(steps, &QComboBox::activated, this, [this](int index) {
-        if (index == 0) {
-            m_timeline->showAll();
-        } else {
-            const ProfilerStep &s = m_trace->graph->steps()[size_t(index - 1)];
-            m_timeline->zoomToInterval(s.start, s.end);
-        }
-    });
+    steps->setToolTip(tr("Frames the step in the timeline and shows its pairs only in the pair "
+                         "table (instances), the top-pairs chart and the Modules tab; groups "
+                         "and the scatter sum every step"));
+    connect(steps, &QComboBox::activated, this, [this](int index) { setStep(index - 1); });
     row->addWidget(steps);
     row->addSpacing(12);
 
@@ -284,6 +280,8 @@ ChartsView *TraceTab::charts()
     if (!m_charts) {
         m_charts = new ChartsView(m_selection, m_groups, m_chartsPage);
         m_chartsPage->layout()->addWidget(m_charts);
+        if (m_step >= 0)
+            m_charts->setStep(m_trace->graph->steps()[size_t(m_step)].number);
     }
     return m_charts;
 }
@@ -294,6 +292,9 @@ ModulesView *TraceTab::modules()
         return m_modules;
     m_modules = new ModulesView(m_trace->modules(), m_modulesPage); // waits if still building
     m_modulesPage->layout()->addWidget(m_modules);
+    if (m_step >= 0)
+        m_modules->selectStep(
+            m_trace->modules().stepIndex(m_trace->graph->steps()[size_t(m_step)].number));
     // The module tree selects through the controller, and follows it: selecting an event clears
     // the module, selecting a module clears the event.
     connect(
@@ -351,6 +352,10 @@ QWidget *TraceTab::buildPairPage()
             : tr("No activation checkpointing in this trace: no forward work is re-run during "
                  "backward"));
     row->addWidget(m_checkpointed);
+    m_rowCount = new QLabel(page);
+    m_rowCount->setObjectName(QStringLiteral("pairRowCount"));
+    m_rowCount->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    row->addWidget(m_rowCount);
     layout->addLayout(row);
 
     m_pairView = makeTableView(page);
@@ -366,31 +371,17 @@ QWidget *TraceTab::buildPairPage()
         = new TableModel(m_groups, {PairGroupTable::FwdName, PairGroupTable::BwdNames}, this);
     m_pairModel = m_instanceModel;
     attachPairModel();
+    for (TableModel *model : {m_instanceModel, m_groupModel})
+        connect(model, &TableModel::filterApplied, this, &TraceTab::updateRowCount);
 
     // Filter as you type, debounced; big tables filter on a worker thread.
     auto *timer = new QTimer(this);
     timer->setSingleShot(true);
     timer->setInterval(150);
-    auto apply = [this] {
-        TableModel::RowPredicate instances, groups;
-        if (m_checkpointed->isChecked()) {
-            // Values, not this: the predicates run on the filter's worker thread.
-            std::shared_ptr<const LoadedTrace> trace = m_trace;
-            instances
-                = [trace](uint32_t r) { return touchedByCheckpointing(trace->graph->rows()[r]); };
-            groups = [trace, table = m_groups](uint32_t gi) {
-                const auto &rows = table->groups()[gi].rows;
-                return std::any_of(rows.begin(), rows.end(),
-                    [&](uint32_t r) { return touchedByCheckpointing(trace->graph->rows()[r]); });
-            };
-        }
-        m_instanceModel->setFilter(m_filter->text(), m_regex->isChecked(), instances);
-        m_groupModel->setFilter(m_filter->text(), m_regex->isChecked(), groups);
-    };
     connect(m_filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
     connect(m_regex, &QCheckBox::toggled, timer, qOverload<>(&QTimer::start));
     connect(m_checkpointed, &QCheckBox::toggled, timer, qOverload<>(&QTimer::start));
-    connect(timer, &QTimer::timeout, this, apply);
+    connect(timer, &QTimer::timeout, this, &TraceTab::applyPairFilter);
 
     connect(
         m_pairView, &QTableView::doubleClicked, this, [this] { m_selection->jumpToCounterpart(); });
@@ -405,6 +396,8 @@ QWidget *TraceTab::buildPairPage()
 void TraceTab::attachPairModel()
 {
     m_pairView->setModel(m_pairModel);
+    if (m_rowCount)
+        updateRowCount();
     QHeaderView *header = m_pairView->horizontalHeader();
     header->setSortIndicator(-1, Qt::AscendingOrder);
     // What a user reads first comes first: names and GPU times, then the rest. Only the view
@@ -432,6 +425,58 @@ void TraceTab::attachPairModel()
         m_pairView->setColumnWidth(c, std::min(m_pairView->columnWidth(c), 320));
     connect(m_pairView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) { onPairRowActivated(current); });
+}
+
+void TraceTab::applyPairFilter()
+{
+    // Values, not this: the predicates run on the filter's worker thread.
+    std::shared_ptr<const LoadedTrace> trace = m_trace;
+    const bool checkpointed = m_checkpointed->isChecked();
+    const int64_t step = m_step < 0 ? kNoValue : trace->graph->steps()[size_t(m_step)].number;
+    TableModel::RowPredicate instances, groups;
+    if (checkpointed || step != kNoValue)
+        instances = [trace, checkpointed, step](uint32_t r) {
+            const PairRow &row = trace->graph->rows()[r];
+            return (!checkpointed || touchedByCheckpointing(row))
+                && (step == kNoValue || row.step == step);
+        };
+    // A group's numbers sum every step: the step does not filter groups.
+    if (checkpointed)
+        groups = [trace, table = m_groups](uint32_t gi) {
+            const auto &rows = table->groups()[gi].rows;
+            return std::any_of(rows.begin(), rows.end(),
+                [&](uint32_t r) { return touchedByCheckpointing(trace->graph->rows()[r]); });
+        };
+    m_instanceModel->setFilter(m_filter->text(), m_regex->isChecked(), instances);
+    m_groupModel->setFilter(m_filter->text(), m_regex->isChecked(), groups);
+}
+
+void TraceTab::setStep(int stepIndex)
+{
+    m_step = stepIndex;
+    const auto &steps = m_trace->graph->steps();
+    if (stepIndex < 0)
+        m_timeline->showAll();
+    else
+        m_timeline->zoomToInterval(steps[size_t(stepIndex)].start, steps[size_t(stepIndex)].end);
+    applyPairFilter();
+    const int64_t number = stepIndex < 0 ? kNoValue : steps[size_t(stepIndex)].number;
+    if (m_charts)
+        m_charts->setStep(number);
+    if (m_modules)
+        m_modules->selectStep(
+            number == kNoValue ? ModuleTree::kWholeTrace : m_trace->modules().stepIndex(number));
+    updateRowCount();
+}
+
+void TraceTab::updateRowCount()
+{
+    const int shown = m_pairModel->rowCount();
+    const int all = int(m_pairModel->table().rowCount());
+    QString text = shown == all ? tr("%1 rows").arg(all) : tr("%1 of %2 rows").arg(shown).arg(all);
+    if (m_groupMode && m_step >= 0)
+        text += tr(" · groups sum every step");
+    m_rowCount->setText(text);
 }
 
 void TraceTab::setGroupMode(bool groups)

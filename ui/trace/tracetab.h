@@ -67,6 +67,11 @@ private:
     QWidget *buildPairPage();
     QWidget *buildKernelPage();
     void attachPairModel();
+    void applyPairFilter();
+    //! Step \a stepIndex of the graph's steps (-1: the whole trace) in every view that can show
+    //! one: the timeline frames it, the pair instances, top-pairs chart and Modules tab keep to it.
+    void setStep(int stepIndex);
+    void updateRowCount();
     void selectTableRowFor(SliceId slice);
     void highlightModule(ModuleId id);
     void onPairRowActivated(const QModelIndex &index);
@@ -92,6 +97,8 @@ private:
     QComboBox *m_mode = nullptr;
     QLineEdit *m_find = nullptr;
     QLabel *m_findStatus = nullptr;
+    QLabel *m_rowCount = nullptr;
+    int m_step = -1; //!< index in the graph's steps; -1: the whole trace
     bool m_groupMode = false;
     bool m_syncingTable = false;
 };
