@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
+#include "common/elidedlabel.h"
 #include "common/slicecolors.h"
 #include "common/timeformat.h"
 #include "compare/comparisonview.h"
@@ -273,12 +274,41 @@ private slots:
         QVERIFY(model->rowCount() < total);
     }
 
+    // A narrower window: the Details dock gives way (at most 40 %, at least its minimum) and the
+    // toolbar's link summary ends in "…" rather than widening the window.
+    void narrowWindowKeepsDockAndSummaryReadable()
+    {
+        MainWindow window;
+        window.resize(2600, 900);
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        auto *dock = window.findChild<QDockWidget *>(QStringLiteral("detailsDock"));
+        auto *summary = tab->findChild<ElidedLabel *>(QStringLiteral("linkSummary"));
+        QVERIFY(dock && summary);
+        QTRY_COMPARE_WITH_TIMEOUT(summary->shownText(), summary->text(), 120000);
+        // The user widened the dock to 1000 px; then the window shrinks.
+        window.resizeDocks({dock}, {1000}, Qt::Horizontal);
+        QTRY_VERIFY_WITH_TIMEOUT(dock->width() > 900, 120000);
+        window.resize(1100, 900);
+        QApplication::processEvents();
+        QCOMPARE(window.width(), 1100);
+        QTRY_VERIFY_WITH_TIMEOUT(dock->width() <= 440, 120000);
+        QVERIFY(dock->width() >= MainWindow::kDetailsMinWidth);
+        QVERIFY2(summary->shownText().endsWith(QStringLiteral("…")),
+            qPrintable(
+                summary->shownText() + QStringLiteral(" at width %1").arg(summary->width())));
+        QCOMPARE(summary->toolTip(), summary->text());
+    }
+
     // Issue: a simulated drop of two files opens two tabs.
     void dropOfTwoFilesOpensTwoTabs()
     {
         MainWindow window;
         window.show();
-        const QString second = test::tempDir() + QStringLiteral("/second.json");
+        // A long name, as Kineto writes them: the tab shows its start and its end.
+        const QString second = test::tempDir()
+            + QStringLiteral("/kineto_resnet50_num_workers_0_worker0.1623143089861.pt.trace.json");
         QCOMPARE(test::run(
                      test::gentracePath(), {QStringLiteral("--steps"), QStringLiteral("2"), second})
                      .exitCode,
@@ -294,8 +324,9 @@ private slots:
         QApplication::sendEvent(&window, &drop);
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 120000);
         QCOMPARE(window.tabs()->count(), 2);
-        QCOMPARE(window.tabs()->tabText(0), QStringLiteral("demo.pt.trace.json.gz"));
-        QCOMPARE(window.tabs()->tabText(1), QStringLiteral("second.json"));
+        QCOMPARE(window.tabs()->tabText(0), QStringLiteral("demo"));
+        QCOMPARE(window.tabs()->tabText(1), QStringLiteral("kineto_resnet50…r0.1623143089861"));
+        QCOMPARE(window.tabs()->tabToolTip(1), second);
         QVERIFY(window.recentFiles().contains(second));
     }
 

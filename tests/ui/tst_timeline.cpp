@@ -159,6 +159,33 @@ private slots:
         QCOMPARE(z.span(), z.maxSpan());
     }
 
+    // A range measured on the ruler and then panned half out of view shades the tracks and the
+    // ruler up to the label column, never over it.
+    void measuredRangeStaysOffTheLabels()
+    {
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        v.resize(1000, 300);
+        v.setAttribute(Qt::WA_DontShowOnScreen);
+        v.show();
+        v.setRange(0.2 * m_total, 0.4 * m_total);
+        const QRect labels(0, 0, TimelineView::kLabelWidth, v.height());
+        const QImage before = v.grab().toImage().copy(labels);
+        // Measure from 300 px to 600 px into the tracks, then show from the range's middle on.
+        const int x0 = TimelineView::kLabelWidth + 300, x1 = TimelineView::kLabelWidth + 600;
+        sendMouse(&v, QEvent::MouseButtonPress, QPoint(x0, 10), Qt::LeftButton);
+        sendMouse(&v, QEvent::MouseMove, QPoint(x1, 10), Qt::LeftButton);
+        sendMouse(&v, QEvent::MouseButtonRelease, QPoint(x1, 10), Qt::NoButton);
+        QVERIFY(v.rangeSelection());
+        const auto [a, b] = *v.rangeSelection();
+        v.setRange(0.2 * m_total, 0.4 * m_total); // unchanged: the range is in view
+        const QImage inView = v.grab().toImage();
+        QCOMPARE(inView.copy(labels), before);
+        QVERIFY(inView.pixelColor(x0 + 150, 10) != before.pixelColor(10, 10)); // the band
+        v.setRange((a + b) / 2, 0.4 * m_total);
+        QCOMPARE(v.grab().toImage().copy(labels), before);
+    }
+
     // ---- The reported bug: the view stays inside the trace
 
     void zoomingOutStopsAtTheWholeTrace()

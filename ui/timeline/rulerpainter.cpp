@@ -46,12 +46,15 @@ void RulerPainter::paint(
         return;
     const double a = std::min(rangeSelection->first, rangeSelection->second);
     const double b = std::max(rangeSelection->first, rangeSelection->second);
-    const double x0 = axis.x(a), x1 = axis.x(b);
+    // The band stays over the time axis: never over the label column's summary.
+    const double x0 = std::clamp(axis.x(a), double(kLabelWidth), double(right));
+    const double x1 = std::clamp(axis.x(b), double(kLabelWidth), double(right));
+    if (x1 <= x0)
+        return; // the range lies out of view
     p.fillRect(QRectF(QPointF(x0, 0), QPointF(x1, kRulerHeight)), QColor(40, 120, 220, 70));
     const QString label = formatDuration(b - a);
     const QFontMetrics fm(frame.font);
-    const double cx
-        = std::clamp((x0 + x1) / 2, double(kLabelWidth) + 40, double(size.width()) - 40);
+    const double cx = std::clamp((x0 + x1) / 2, double(kLabelWidth) + 40, double(right) - 40);
     const QRectF box(cx - fm.horizontalAdvance(label) / 2.0 - 5, 4,
         fm.horizontalAdvance(label) + 10, kRulerHeight - 8);
     p.fillRect(box, QColor(40, 120, 220));

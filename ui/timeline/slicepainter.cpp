@@ -40,8 +40,12 @@ void SlicePainter::paint(QPainter &p, const PaintFrame &frame, const Marks &mark
     }
     // The ruler's range selection shades the tracks.
     if (marks.rangeSelection) {
-        const double x0 = frame.axis.x(marks.rangeSelection->first);
-        const double x1 = frame.axis.x(marks.rangeSelection->second);
+        // Within the tracks: a range that runs out of view never shades the lane labels.
+        const auto clampX = [&](double x) {
+            return std::clamp(x, double(kLabelWidth), double(kLabelWidth + frame.axis.width));
+        };
+        const double x0 = clampX(frame.axis.x(marks.rangeSelection->first));
+        const double x1 = clampX(frame.axis.x(marks.rangeSelection->second));
         p.fillRect(QRectF(QPointF(std::min(x0, x1), kRulerHeight),
                        QPointF(std::max(x0, x1), size.height())),
             QColor(40, 120, 220, 40));

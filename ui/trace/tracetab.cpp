@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/tracetab.h"
 
+#include "common/elidedlabel.h"
 #include "common/timeformat.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
@@ -257,20 +258,19 @@ QWidget *TraceTab::buildToolbar()
     row->addWidget(arrows);
 
     const LinkStats &s = m_trace->graph->stats();
-    auto *stats = new QLabel(tr("%1 pairs (%2 by flow, %3 by sequence), %4 unpaired backward · %5 "
-                                "of %6 GPU events attributed")
-                                 .arg(s.pairs())
-                                 .arg(s.pairsFromFlows)
-                                 .arg(s.pairsFromSequence)
-                                 .arg(s.unpairedBackward)
-                                 .arg(s.gpuEventsAttributed)
-                                 .arg(s.gpuEvents),
-        bar);
+    auto *stats
+        = new ElidedLabel(tr("%1 pairs (%2 by flow, %3 by sequence), %4 unpaired backward · %5 "
+                             "of %6 GPU events attributed")
+                              .arg(s.pairs())
+                              .arg(s.pairsFromFlows)
+                              .arg(s.pairsFromSequence)
+                              .arg(s.unpairedBackward)
+                              .arg(s.gpuEventsAttributed)
+                              .arg(s.gpuEvents),
+            bar);
     stats->setStyleSheet(QStringLiteral("color: palette(mid);"));
-    stats->setToolTip(stats->text());
-    // Long counts must not widen the window: the label gives way when space is short.
-    stats->setMinimumWidth(0);
-    stats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    stats->setObjectName(QStringLiteral("linkSummary"));
+    stats->setMinimumWidth(120); // the pair count at least; the tooltip has the rest
     row->addWidget(stats, 1);
     return bar;
 }

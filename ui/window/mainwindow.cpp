@@ -64,6 +64,7 @@ MainWindow::MainWindow(QWidget *parent)
     auto *dock = new QDockWidget(tr("Details"), this);
     dock->setObjectName(QStringLiteral("detailsDock"));
     dock->setWidget(m_details);
+    m_details->setMinimumWidth(kDetailsMinWidth); // names and durations stay readable
     addDockWidget(Qt::RightDockWidgetArea, dock);
     resizeDocks({dock}, {380}, Qt::Horizontal);
 
@@ -238,11 +239,12 @@ void MainWindow::connectLoads()
     connect(m_loads, &LoadQueue::idle, m_progressBox, &QWidget::hide);
     connect(m_loads, &LoadQueue::traceLoaded, this,
         [this](const QString &path, std::shared_ptr<const LoadedTrace> trace) {
-            const QString name = QFileInfo(path).fileName();
             remember(path);
-            statusBar()->showMessage(
-                tr("Loaded %1 in %2 s").arg(name).arg(trace->seconds, 0, 'f', 2), 5000);
-            addTrace(std::move(trace), name);
+            statusBar()->showMessage(tr("Loaded %1 in %2 s")
+                                         .arg(QFileInfo(path).fileName())
+                                         .arg(trace->seconds, 0, 'f', 2),
+                5000);
+            addTrace(std::move(trace), tabTitle(path));
         });
     connect(m_loads, &LoadQueue::comparisonReady, this,
         [this](std::shared_ptr<ComparedTraces> compared, const DiffOptions &options) {
@@ -304,6 +306,30 @@ QString MainWindow::demoTracePath()
     return path;
 }
 
+QString MainWindow::tabTitle(const QString &path)
+{
+    // The file's name without ".pt.trace.json.gz", its middle elided when long (ranks and
+    // timestamps sit at the end): the tab's tooltip has the whole path.
+    constexpr int kMax = 32;
+    const QString stem = FileDialogs::traceStem(path);
+    if (stem.size() <= kMax)
+        return stem;
+    return stem.left(kMax / 2 - 1) + QStringLiteral("…") + stem.right(kMax / 2);
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    // The Details dock keeps a readable width: at least its minimum, at most 40 % of the window.
+    auto *dock = findChild<QDockWidget *>(QStringLiteral("detailsDock"));
+    if (!dock || dock->isFloating() || !dock->isVisible())
+        return;
+    const int most = std::max(kDetailsMinWidth, width() * 2 / 5);
+    const int wanted = std::clamp(dock->width(), kDetailsMinWidth, most);
+    if (wanted != dock->width())
+        resizeDocks({dock}, {wanted}, Qt::Horizontal);
+}
+
 void MainWindow::openDemo()
 {
     const QString path = demoTracePath();
@@ -334,11 +360,12 @@ void MainWindow::openComparison(
 ComparisonView *MainWindow::addComparison(
     std::shared_ptr<ComparedTraces> compared, const DiffOptions &options)
 {
-    const QString title = tr("%1 ↔ %2").arg(
-        QFileInfo(QString::fromStdString(compared->base->model->path)).fileName(),
-        QFileInfo(QString::fromStdString(compared->candidate->model->path)).fileName());
+    const QString basePath = QString::fromStdString(compared->base->model->path);
+    const QString candidatePath = QString::fromStdString(compared->candidate->model->path);
+    const QString title = tr("%1 ↔ %2").arg(tabTitle(basePath), tabTitle(candidatePath));
     auto *view = new ComparisonView(std::move(compared), options, m_tabs);
     const int index = m_tabs->addTab(view, title);
+    m_tabs->setTabToolTip(index, tr("%1\ncompared with\n%2").arg(candidatePath, basePath));
     m_tabs->setCurrentIndex(index);
     showWelcomeIfEmpty();
     emit comparisonOpened(view);

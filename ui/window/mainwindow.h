@@ -38,6 +38,7 @@ class TraceTab;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    static constexpr int kDetailsMinWidth = 260; //!< the Details dock never gets narrower
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
@@ -81,6 +82,7 @@ signals:
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
@@ -91,6 +93,8 @@ private:
     void buildStatusBar();
     void connectLoads();
     void showWelcomeIfEmpty();
+    //! A tab's title for the trace at \a path: short enough for a tab bar.
+    static QString tabTitle(const QString &path);
     void askToOpen();
     void askToCompare();
     void remember(const QString &path); //!< in the recent files
