@@ -4,6 +4,7 @@
 #include "common/slicecolors.h"
 #include "common/timeformat.h"
 #include "compare/comparisonview.h"
+#include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
@@ -272,6 +273,21 @@ private slots:
             total += model->index(r, 2).data().toInt(); // count column
         QCOMPARE(size_t(total), tab->selection()->trace().graph->rows().size());
         QVERIFY(model->rowCount() < total);
+        // Read left to right: what and how many, then GPU time, CPU durations last.
+        const QHeaderView *header = tab->pairView()->horizontalHeader();
+        QStringList order;
+        for (int visual = 0; visual < 7; ++visual)
+            order << model->headerData(header->logicalIndex(visual), Qt::Horizontal).toString();
+        QCOMPARE(order,
+            QStringList({QStringLiteral("Forward op"), QStringLiteral("Count"),
+                QStringLiteral("Backward nodes"), QStringLiteral("Forward GPU total (µs)"),
+                QStringLiteral("Backward GPU total (µs)"), QStringLiteral("Forward GPU mean (µs)"),
+                QStringLiteral("Backward GPU mean (µs)")}));
+        // 13 columns placed first (names, count, GPU time, events, inputs, link) and the two
+        // recompute ones beside the GPU times when there is checkpointing; then the CPU.
+        const bool recompute = !tab->selection()->trace().graph->recomputations().empty();
+        QCOMPARE(header->visualIndex(PairGroupTable::FwdDurTotal), recompute ? 15 : 13);
+        QCOMPARE(header->visualIndex(PairGroupTable::BwdDurMax), recompute ? 20 : 18);
     }
 
     // A narrower window: the Details dock gives way (at most 40 %, at least its minimum) and the

@@ -403,8 +403,13 @@ void TraceTab::attachPairModel()
     // What a user reads first comes first: names and GPU times, then the rest. Only the view
     // moves its sections; exports keep the command line's column order.
     std::vector<int> first = m_groupMode
+        // Groups: what and how many, then GPU time (totals, means, maxima, events), then the
+        // inputs and the link, CPU durations last.
         ? std::vector<int> {PairGroupTable::FwdName, PairGroupTable::Count,
-            PairGroupTable::BwdNames, PairGroupTable::FwdGpuUsTotal, PairGroupTable::BwdGpuUsTotal}
+            PairGroupTable::BwdNames, PairGroupTable::FwdGpuUsTotal, PairGroupTable::BwdGpuUsTotal,
+            PairGroupTable::FwdGpuUsMean, PairGroupTable::BwdGpuUsMean, PairGroupTable::FwdGpuUsMax,
+            PairGroupTable::BwdGpuUsMax, PairGroupTable::FwdGpuEvents, PairGroupTable::BwdGpuEvents,
+            PairGroupTable::InputDims, PairGroupTable::Link}
         : std::vector<int> {PairTable::FwdName, PairTable::BwdNames, PairTable::FwdGpuUs,
             PairTable::BwdGpuUs, PairTable::FwdGpuEvents, PairTable::BwdGpuEvents, PairTable::Link,
             PairTable::Step};
@@ -418,6 +423,10 @@ void TraceTab::attachPairModel()
         else
             first.insert(at + 1, {PairTable::RecomputeGpuUs, PairTable::RecomputedGpuUs});
     }
+    // The rest follow in the table's own order.
+    for (int c = 0; c < m_pairModel->columnCount(); ++c)
+        if (std::find(first.begin(), first.end(), c) == first.end())
+            first.push_back(c);
     for (int visual = 0; visual < int(first.size()); ++visual)
         header->moveSection(header->visualIndex(first[size_t(visual)]), visual);
     m_pairView->resizeColumnsToContents();
