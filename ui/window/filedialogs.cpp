@@ -30,7 +30,7 @@ void remember(const QString &key, const QString &path)
 
 QStringList openTraces(QWidget *parent, const QString &title)
 {
-    const QStringList files = QFileDialog::getOpenFileNames(
+    QStringList files = QFileDialog::getOpenFileNames(
         parent, title, remembered(kOpenKey, QDir::homePath()), kTraceFilter);
     if (!files.isEmpty())
         remember(kOpenKey, files.first());
@@ -39,7 +39,7 @@ QStringList openTraces(QWidget *parent, const QString &title)
 
 QString openTrace(QWidget *parent, const QString &title)
 {
-    const QString file = QFileDialog::getOpenFileName(
+    QString file = QFileDialog::getOpenFileName(
         parent, title, remembered(kOpenKey, QDir::homePath()), kTraceFilter);
     remember(kOpenKey, file);
     return file;
@@ -63,7 +63,7 @@ QString savePath(QWidget *parent,
     dialog.selectFile(proposedName + QLatin1Char('.') + suffix);
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return {};
-    const QString path = dialog.selectedFiles().first();
+    QString path = dialog.selectedFiles().first();
     remember(kSaveKey, path);
     return path;
 }

@@ -311,7 +311,7 @@ QString MainWindow::tabTitle(const QString &path)
     // The file's name without ".pt.trace.json.gz", its middle elided when long (ranks and
     // timestamps sit at the end): the tab's tooltip has the whole path.
     constexpr int kMax = 32;
-    const QString stem = FileDialogs::traceStem(path);
+    QString stem = FileDialogs::traceStem(path);
     if (stem.size() <= kMax)
         return stem;
     return stem.left(kMax / 2 - 1) + QStringLiteral("…") + stem.right(kMax / 2);
