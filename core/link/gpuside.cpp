@@ -35,25 +35,31 @@ GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
     if (graph.rowOf(launch) >= 0)
         return graph.isForwardSide(launch) ? GpuSide::Forward : GpuSide::Backward;
     const TraceModel &m = graph.model();
-    bool insideOp = false, underNodeName = false;
+    const bool paired = graph.stats().hasSequenceNumbers;
+    bool insideOp = false, housekeeping = false;
     for (SliceId a = m.slices.parent[launch]; a != kNoSlice; a = m.slices.parent[a]) {
+        const std::string_view name = m.sliceName(a);
+        // Without sequence numbers nothing pairs (docs/linking.md §7 step 9), but a node's name
+        // still says backward: its own work, inside the engine's wrapper, is backward.
+        if (!paired && looksLikeBackwardNode(name) && !isUnpairedBackwardWork(name))
+            return GpuSide::Backward;
         // 1.9 files have no evaluate_function wrappers: AccumulateGrad and hooks say it themselves.
-        if (isEvaluateWrapper(m.sliceName(a)) || graph.isBackwardNode(a)
-            || isUnpairedBackwardWork(m.sliceName(a)))
+        if (isEvaluateWrapper(name) || graph.isBackwardNode(a) || isUnpairedBackwardWork(name))
             return GpuSide::BackwardOther;
         insideOp = insideOp || m.slices.kind[a] == EventKind::CpuOp;
-        underNodeName = underNodeName || looksLikeBackwardNode(m.sliceName(a));
+        housekeeping = housekeeping
+            || (m.slices.kind[a] == EventKind::UserAnnotation && isHousekeepingScope(name));
     }
     // A module's call is forward work, whether or not the op owns a backward node (BatchNorm's
     // running statistics, ops under no_grad): the module tree counts it so, and so does all else.
     if (moduleAround(m, launch) != kNoSlice)
         return GpuSide::Forward;
-    // Without sequence numbers nothing pairs (docs/linking.md §7 step 9): the thread and the
-    // names still say forward or backward, and every view says the same.
-    if (!graph.stats().hasSequenceNumbers) {
-        if (underNodeName || graph.isBackwardThread(m.slices.lane[launch]))
+    // Unpaired, the thread says the rest: ops on the backward thread are backward, any other
+    // op outside the optimizer and the data loader forward; every view says the same.
+    if (!paired) {
+        if (graph.isBackwardThread(m.slices.lane[launch]))
             return GpuSide::Backward;
-        if (insideOp)
+        if (insideOp && !housekeeping)
             return GpuSide::Forward;
     }
     return GpuSide::Other;

@@ -2,7 +2,9 @@
 #include "link/opnames.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <string>
 
 namespace ks {
 
@@ -25,6 +27,16 @@ bool looksLikeBackwardNode(std::string_view name)
     while (!name.empty() && name.back() >= '0' && name.back() <= '9')
         name.remove_suffix(1);
     return name.ends_with("Backward");
+}
+
+bool isHousekeepingScope(std::string_view name)
+{
+    if (name.starts_with("Optimizer.") || name.starts_with("enumerate(DataLoader)"))
+        return true;
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+        [](unsigned char c) { return char(std::tolower(c)); });
+    return lower.find("optimizer") != std::string::npos;
 }
 
 bool isCommunication(std::string_view name)

@@ -14,6 +14,9 @@ bool isEvaluateWrapper(std::string_view name);
 bool isUnpairedBackwardWork(std::string_view name);
 //! A name like an autograd node's: `…Backward` or `…Backward<N>` (`ConvolutionBackward0`).
 bool looksLikeBackwardNode(std::string_view name);
+//! A scope of training housekeeping, not the model: PyTorch's own optimizer and data loader
+//! annotations ("Optimizer.step#SGD.step", "enumerate(DataLoader)#…"), or one naming an optimizer.
+bool isHousekeepingScope(std::string_view name);
 //! NCCL/RCCL kernels.
 bool isCommunication(std::string_view kernelName);
 //! N of `ProfilerStep#N`; none for any other name (or a number beyond int64).

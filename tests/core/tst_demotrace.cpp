@@ -2,8 +2,10 @@
 // The linker against the ground truth of the project's own trace generator: gentrace knows which
 // backward nodes each forward op created and which kernels it launched (its --truth file), so
 // every row of the pair table can be checked on traces of any size and seed.
+#include "analysis/stepbreakdown.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
+#include "link/gpuside.h"
 #include "testutil.h"
 
 #include <QFile>
@@ -133,6 +135,90 @@ private slots:
             QCOMPARE(sequenceTable.text(r, PairTable::Link), std::string("sequence"));
         }
         QCOMPARE(g.stats().flowPairsAgreeingWithSequence, g.stats().pairsFromFlows);
+    }
+
+    // The same trace without sequence numbers (as 2020 pre-release files are): nothing pairs,
+    // yet every GPU event keeps the side the pairs gave it, by thread and node name, and the
+    // module tree, the per-step breakdown and --export-kernels agree event for event.
+    void withoutSequenceNumbersEveryViewAgrees()
+    {
+        const QString paired = test::tempDir() + QStringLiteral("/paired.json");
+        QCOMPARE(test::run(test::gentracePath(), {paired}).exitCode, 0);
+        QFile in(paired);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonArray kept;
+        for (const QJsonValue &v : root[QStringLiteral("traceEvents")].toArray()) {
+            QJsonObject e = v.toObject();
+            if (e[QStringLiteral("cat")].toString() == QLatin1String("fwdbwd"))
+                continue;
+            QJsonObject args = e[QStringLiteral("args")].toObject();
+            args.remove(QStringLiteral("Sequence number"));
+            args.remove(QStringLiteral("Fwd thread id"));
+            e[QStringLiteral("args")] = args;
+            kept.append(e);
+        }
+        root[QStringLiteral("traceEvents")] = kept;
+        const QString unpaired = test::writeTemp(
+            QStringLiteral("unpaired.json"), QJsonDocument(root).toJson(QJsonDocument::Compact));
+
+        OpenResult a = openTrace(paired.toStdString()), b = openTrace(unpaired.toStdString());
+        QVERIFY(a.trace && b.trace);
+        const OpGraph &ga = *a.trace->graph, &gb = *b.trace->graph;
+        QVERIFY(ga.stats().hasSequenceNumbers && !gb.stats().hasSequenceNumbers);
+        QVERIFY(gb.rows().empty());
+        QCOMPARE(gb.gpuEvents().size(), ga.gpuEvents().size());
+        const TraceModel &mb = *b.trace->model;
+        TimeNs side[6] = {};
+        size_t fromOther = 0;
+        for (size_t i = 0; i < gb.gpuEvents().size(); ++i) {
+            const GpuSide was = gpuSideOf(ga, ga.gpuEvents()[i]);
+            const GpuSide is = gpuSideOf(gb, gb.gpuEvents()[i]);
+            side[size_t(is)] += mb.slices.dur[gb.gpuEvents()[i]];
+            // Forward, backward and AccumulateGrad's work keep their side; of "other", only what
+            // is outside the optimizer and the data loader (input copies, loss.item()) reads as
+            // forward, for the main thread is all that is left to say.
+            if (was == GpuSide::Other && is == GpuSide::Forward) {
+                const std::string_view op = mb.sliceName(gb.launchingOp(gb.gpuEvents()[i]));
+                QVERIFY2(
+                    op == "aten::copy_" || op == "aten::fill_" || op == "aten::_local_scalar_dense",
+                    std::string(op).c_str());
+                ++fromOther;
+                continue;
+            }
+            QCOMPARE(int(is), int(was));
+        }
+        QVERIFY(fromOther > 0 && fromOther < gb.gpuEvents().size() / 10);
+        QVERIFY(side[size_t(GpuSide::Backward)] > 0);
+
+        // One classification: the module tree's root totals and the steps' sums are the same
+        // numbers, side by side.
+        const ModuleTimes &all = b.trace->modules().node(0).times;
+        QCOMPARE(all.forwardTotal.time, side[size_t(GpuSide::Forward)]);
+        QCOMPARE(all.backwardTotal.time, side[size_t(GpuSide::Backward)]);
+        QCOMPARE(all.backwardOtherTotal.time, side[size_t(GpuSide::BackwardOther)]);
+        QCOMPARE(all.otherTotal.time,
+            side[size_t(GpuSide::Other)] + side[size_t(GpuSide::Unattributed)]);
+        TimeNs stepForward = 0, stepBackward = 0, stepOther = 0;
+        for (const StepBreakdown &st : stepBreakdown(gb)) {
+            stepForward += st.forward;
+            stepBackward += st.backward;
+            stepOther += st.other;
+        }
+        TimeNs inSteps[6] = {};
+        for (SliceId g : gb.gpuEvents()) {
+            const SliceId launch = gb.launchOf(g);
+            if (launch != kNoSlice && gb.stepAt(mb.slices.start[launch]) != kNoValue)
+                inSteps[size_t(gpuSideOf(gb, g))] += mb.slices.dur[g];
+        }
+        QCOMPARE(stepForward, inSteps[size_t(GpuSide::Forward)]);
+        QCOMPARE(stepBackward, inSteps[size_t(GpuSide::Backward)]);
+        QCOMPARE(stepOther, inSteps[size_t(GpuSide::Other)]);
+        // And the kernel export writes the same side for each event.
+        const KernelTable kernels(gb);
+        for (size_t r = 0; r < kernels.rowCount(); ++r)
+            QCOMPARE(kernels.text(r, KernelTable::Side),
+                std::string(gpuSideName(gpuSideOf(gb, gb.gpuEvents()[r]))));
     }
 };
 
