@@ -32,6 +32,15 @@ constexpr std::string_view kMetricNames[kMetricColumns]
         "rel_bwd_cpu", "base_fwd_kernels", "cand_fwd_kernels", "delta_fwd_kernels",
         "base_bwd_kernels", "cand_bwd_kernels", "delta_bwd_kernels"};
 
+//! What a person reads in the window's header; the tooltip keeps the export name.
+constexpr std::string_view kMetricTitles[kMetricColumns]
+    = {"Base fwd GPU (µs)", "Candidate fwd GPU (µs)", "Δ fwd GPU (µs)", "Δ fwd GPU (rel.)",
+        "Base bwd GPU (µs)", "Candidate bwd GPU (µs)", "Δ bwd GPU (µs)", "Δ bwd GPU (rel.)",
+        "Base fwd CPU (µs)", "Candidate fwd CPU (µs)", "Δ fwd CPU (µs)", "Δ fwd CPU (rel.)",
+        "Base bwd CPU (µs)", "Candidate bwd CPU (µs)", "Δ bwd CPU (µs)", "Δ bwd CPU (rel.)",
+        "Base fwd kernels", "Candidate fwd kernels", "Δ fwd kernels", "Base bwd kernels",
+        "Candidate bwd kernels", "Δ bwd kernels"};
+
 MetricCell metricCell(size_t offset)
 {
     size_t m = kDiffMetricCount - 1;
@@ -150,14 +159,21 @@ size_t DiffTable::metricColumn(DiffMetric metric)
 std::span<const ColumnSpec> DiffTable::columns() const
 {
     static const std::vector<ColumnSpec> columns = [] {
-        std::vector<ColumnSpec> out = {{"status"}, {"changes", Cell::TextOrEmpty}, {"fwd_name"},
-            {"bwd_names_base"}, {"bwd_names_candidate"}, {"input_dims_base", Cell::Json},
-            {"input_dims_candidate", Cell::Json}, {"module_base"}, {"module_candidate"},
-            {"step_base", Cell::Number}, {"step_candidate", Cell::Number}, {"n_base", Cell::Number},
-            {"n_candidate", Cell::Number}, {"fwd_ts_base", Cell::Number},
-            {"fwd_ts_candidate", Cell::Number}};
-        for (std::string_view name : kMetricNames)
-            out.push_back({name, Cell::Number});
+        std::vector<ColumnSpec> out = {{"status", Cell::Text, "Status"},
+            {"changes", Cell::TextOrEmpty, "Changes"}, {"fwd_name", Cell::Text, "Forward op"},
+            {"bwd_names_base", Cell::Text, "Base backward nodes"},
+            {"bwd_names_candidate", Cell::Text, "Candidate backward nodes"},
+            {"input_dims_base", Cell::Json, "Base input dims"},
+            {"input_dims_candidate", Cell::Json, "Candidate input dims"},
+            {"module_base", Cell::Text, "Base module"},
+            {"module_candidate", Cell::Text, "Candidate module"},
+            {"step_base", Cell::Number, "Base step"},
+            {"step_candidate", Cell::Number, "Candidate step"}, {"n_base", Cell::Number, "Base n"},
+            {"n_candidate", Cell::Number, "Candidate n"},
+            {"fwd_ts_base", Cell::Number, "Base fwd ts (µs)"},
+            {"fwd_ts_candidate", Cell::Number, "Candidate fwd ts (µs)"}};
+        for (size_t i = 0; i < kMetricColumns; ++i)
+            out.push_back({kMetricNames[i], Cell::Number, kMetricTitles[i]});
         return out;
     }();
     return columns;
@@ -284,6 +300,8 @@ namespace {
 constexpr size_t kCountColumns = 7; // count_base, count_candidate, one per DiffStatus
 constexpr std::string_view kCountNames[kCountColumns] = {"count_base", "count_candidate", "matched",
     "shape_changed", "changed", "only_base", "only_candidate"};
+constexpr std::string_view kCountTitles[kCountColumns] = {"Base count", "Candidate count",
+    "Matched", "Shape changed", "Changed", "Only in base", "Only in candidate"};
 } // namespace
 
 DiffGroupTable::DiffGroupTable(const TraceDiff &diff, DiffGrouping grouping, DiffOrder order)
@@ -292,15 +310,17 @@ DiffGroupTable::DiffGroupTable(const TraceDiff &diff, DiffGrouping grouping, Dif
     , m_keyColumns(grouping == DiffGrouping::Op ? 3 : 1)
 {
     if (grouping == DiffGrouping::Op)
-        m_columns = {{"fwd_name", Cell::TextOrEmpty}, {"input_dims", Cell::Json},
-            {"bwd_names", Cell::TextOrEmpty}};
+        m_columns = {{"fwd_name", Cell::TextOrEmpty, "Forward op"},
+            {"input_dims", Cell::Json, "Input dims"},
+            {"bwd_names", Cell::TextOrEmpty, "Backward nodes"}};
+    else if (grouping == DiffGrouping::Module)
+        m_columns = {{"module", Cell::TextOrEmpty, "Module"}};
     else
-        m_columns
-            = {{grouping == DiffGrouping::Module ? "module" : "module_type", Cell::TextOrEmpty}};
-    for (std::string_view name : kCountNames)
-        m_columns.push_back({name, Cell::Number});
-    for (std::string_view name : kMetricNames)
-        m_columns.push_back({name, Cell::Number});
+        m_columns = {{"module_type", Cell::TextOrEmpty, "Module type"}};
+    for (size_t i = 0; i < kCountColumns; ++i)
+        m_columns.push_back({kCountNames[i], Cell::Number, kCountTitles[i]});
+    for (size_t i = 0; i < kMetricColumns; ++i)
+        m_columns.push_back({kMetricNames[i], Cell::Number, kMetricTitles[i]});
     const auto &all = groups();
     m_order = orderRows(all.size(), order, [&](size_t i) {
         return std::pair<const DiffValues &, const DiffValues &>(all[i].base, all[i].candidate);
