@@ -2,6 +2,7 @@
 // Bad input never hurts: the hand-made corpus of tests/data/bad (each file with its expected
 // outcome in expected.tsv), and generated traps that would crash, hang or blow up a naive loader.
 #include "analysis/timelineindex.h"
+#include "base/podvector.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
 #include "testutil.h"
@@ -188,6 +189,33 @@ private slots:
         const Trap t = runTrap(QStringLiteral("tiny.json"), test::traceWith(events));
         QVERIFY2(t.trace, t.error.c_str());
         QCOMPARE(t.trace->model->slices.size(), size_t(2'000'000));
+    }
+
+    // 100 000 threads with one op each: per-lane costs must not dominate. Each lane's 13 builder
+    // columns once started at 256 entries (2 GB for this 11 MB file, 17 s); they start at 4.
+    void trapHundredThousandThreadsOfOneOpEach()
+    {
+        constexpr int lanes = 100'000;
+        std::string events;
+        events.reserve(size_t(lanes) * 80);
+        for (int i = 0; i < lanes; ++i) {
+            if (i)
+                events += ',';
+            events += R"({"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":)"
+                + std::to_string(i + 1) + R"(,"ts":)" + std::to_string(1000 + 10 * i)
+                + R"(,"dur":5})";
+        }
+        const Trap t = runTrap(QStringLiteral("threads.json"), test::traceWith(events));
+        QVERIFY2(t.trace, t.error.c_str());
+        const TraceModel &m = *t.trace->model;
+        QCOMPARE(m.lanes.size(), size_t(lanes));
+        QCOMPARE(m.slices.size(), size_t(lanes));
+        for (const Lane &lane : m.lanes)
+            QCOMPARE(lane.sliceEnd - lane.sliceBegin, SliceId(1));
+        PodVector<int64_t> column;
+        column.push_back(1);
+        QVERIFY2(
+            column.capacity() <= 8, "a lane of one slice reserves a few entries, not hundreds");
     }
 
     void trapManyNodesShareOneSequenceNumber_data()
