@@ -365,7 +365,7 @@ void ModuleTree::countSelfTimes(Build &b)
             role = RoleForward;
             break;
         case GpuSide::Backward:
-            // Unpaired (a trace without sequence numbers): the module is not known.
+            // The module of the node's forward op; unpaired (no sequence numbers), none is known.
             id = context == RoleBackward ? charge[valueBits(v)] : 0;
             field = &ModuleTimes::backwardSelf;
             role = RoleBackward;

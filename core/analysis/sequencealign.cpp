@@ -2,7 +2,6 @@
 #include "analysis/sequencealign.h"
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 namespace ks {

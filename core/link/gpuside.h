@@ -14,8 +14,8 @@ namespace ks {
  * backward follow the thread and the op names (docs/linking.md §7 step 9).
  */
 enum class GpuSide : uint8_t {
-    Forward, //!< launched inside a pair's forward op
-    Backward, //!< launched inside a pair's backward node
+    Forward, //!< inside a pair's forward op or an nn.Module call (unpaired: any forward-side op)
+    Backward, //!< inside a pair's backward node (unpaired: a node-named op, a backward thread)
     BackwardOther, //!< launched during backward but by no paired node (AccumulateGrad, hooks, …)
     Recompute, //!< launched by forward work re-run inside a backward node (checkpointing)
     Other, //!< launched elsewhere (optimizer, data loading, …)

@@ -25,6 +25,7 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -82,6 +83,8 @@ private slots:
         qRegisterMetaType<ks::ComparisonView *>();
         m_demo = test::tempDir() + QStringLiteral("/demo.pt.trace.json.gz");
         QCOMPARE(test::run(test::gentracePath(), {m_demo}).exitCode, 0);
+        // Folders remembered by an earlier run must not steer the dialogs of this one.
+        QSettings().remove(QStringLiteral("dialogs"));
     }
 
     // Issue: click a known forward op → selected; J → its backward node, in view; Alt+Left → back.
@@ -373,11 +376,13 @@ private slots:
         QVERIFY(pairsCsv && pairsCsv->isEnabled());
         QString proposed, directory;
         QTimer::singleShot(0, &window, [&] {
-            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
-            QVERIFY(dialog);
-            proposed = dialog->selectedFiles().value(0);
-            directory = dialog->directory().absolutePath();
-            dialog->reject();
+            QWidget *modal = QApplication::activeModalWidget();
+            if (auto *dialog = qobject_cast<QFileDialog *>(modal)) {
+                proposed = dialog->selectedFiles().value(0);
+                directory = dialog->directory().absolutePath();
+            }
+            if (modal)
+                modal->close(); // never left open: the test fails below instead of hanging
         });
         pairsCsv->trigger();
         QCOMPARE(QFileInfo(proposed).fileName(), QStringLiteral("demo-pairs.csv"));

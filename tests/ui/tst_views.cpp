@@ -192,6 +192,14 @@ private slots:
         QVERIFY(!table->selectionModel()->hasSelection());
         QCOMPARE(window.details()->topLevelItemCount(), 0);
 
+        // A module, then a click on empty space: nothing stays selected, Details is empty.
+        tab->modules()->selectModule(linear);
+        QCOMPARE(firstSection(), QStringLiteral("Module"));
+        QTest::mouseClick(timeline, Qt::LeftButton, {}, empty);
+        QCOMPARE(selection->currentModule(), kNoModule);
+        QCOMPARE(window.details()->topLevelItemCount(), 0);
+        QVERIFY(tab->timeline()->highlight().empty());
+
         // A module, then an op from the table: the module goes.
         tab->modules()->selectModule(linear);
         table->selectRow(1);

@@ -11,9 +11,16 @@ SelectionController::SelectionController(std::shared_ptr<const LoadedTrace> trac
 
 void SelectionController::select(SliceId slice)
 {
+    const bool hadModule = m_module != kNoModule;
     setModule(kNoModule);
-    if (slice == m_current)
+    if (slice == m_current) {
+        if (hadModule) {
+            // Nothing (no event) was selected beside the module: clearing it clears everything.
+            emit selectionChanged(m_current);
+            emit historyChanged();
+        }
         return;
+    }
     // A new selection cuts off the forward part of the history, as in a browser.
     if (!m_history.empty())
         m_history.resize(m_position + 1);

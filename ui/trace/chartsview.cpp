@@ -299,11 +299,11 @@ ChartsView::Built ChartsView::buildTopPairs() const
                 shortName(name) + count});
         }
     } else {
-        candidates = g.rows().size();
         for (uint32_t r = 0; r < g.rows().size(); ++r) {
             const PairRow &row = g.rows()[r];
             if (m_step != kNoValue && row.step != m_step)
                 continue; // the step chosen in the toolbar
+            ++candidates;
             const QString name = row.forward != kNoSlice
                 ? qs(m.sliceName(row.forward))
                 : qs(m.sliceName(g.nodes()[g.nodesOf(row).front()].node));
@@ -318,6 +318,11 @@ ChartsView::Built ChartsView::buildTopPairs() const
     }
     // Pairs without GPU time rank nowhere: a bar of length zero says nothing.
     std::erase_if(bars, [](const Bar &b) { return b.total() <= 0; });
+    if (bars.empty() && m_step != kNoValue && !m_groupMode)
+        return message(tr("No op pairs with GPU time in ProfilerStep#%1").arg(m_step),
+            tr("%n pair(s) of this step launched no GPU work. Choose another step, or the whole "
+               "trace, in the toolbar.",
+                nullptr, int(candidates)));
     if (bars.empty())
         return emptyPairs(candidates > 0);
     const size_t top = std::min<size_t>(size_t(m_count->value()), bars.size());

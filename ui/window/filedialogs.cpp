@@ -30,19 +30,15 @@ void remember(const QString &key, const QString &path)
 
 QStringList openTraces(QWidget *parent, const QString &title)
 {
-    QStringList files = QFileDialog::getOpenFileNames(
+    // The folder is remembered once a trace loads (rememberOpened), however it was opened.
+    return QFileDialog::getOpenFileNames(
         parent, title, remembered(kOpenKey, QDir::homePath()), kTraceFilter);
-    if (!files.isEmpty())
-        remember(kOpenKey, files.first());
-    return files;
 }
 
 QString openTrace(QWidget *parent, const QString &title)
 {
-    QString file = QFileDialog::getOpenFileName(
+    return QFileDialog::getOpenFileName(
         parent, title, remembered(kOpenKey, QDir::homePath()), kTraceFilter);
-    remember(kOpenKey, file);
-    return file;
 }
 
 void rememberOpened(const QString &path)

@@ -13,7 +13,7 @@ namespace ks {
  */
 namespace FileDialogs {
 
-//! The traces chosen in an open dialog; remembers their folder.
+//! The traces chosen in an open dialog, which starts in the folder of the last trace opened.
 QStringList openTraces(QWidget *parent, const QString &title);
 QString openTrace(QWidget *parent, const QString &title);
 //! Remembers the folder of a trace opened another way (drop, recent files, command line).

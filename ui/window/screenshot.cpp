@@ -47,8 +47,7 @@ int editDistance(const QString &a, const QString &b)
     return prev[size_t(b.size())];
 }
 
-//! Forward ops named \a name in time order: display-level pair ops first, else any forward op.
-//! A host op that --select may name when the trace has no pairs: not backward work.
+//! A host op suggested for --select when the trace has no pairs: not backward work.
 bool isUnpairedForwardOp(const LoadedTrace &trace, SliceId s)
 {
     const TraceModel &m = *trace.model;
@@ -57,7 +56,7 @@ bool isUnpairedForwardOp(const LoadedTrace &trace, SliceId s)
         && !g.isBackwardThread(m.slices.lane[s]) && !looksLikeBackwardNode(m.sliceName(s));
 }
 
-//! The forward ops --select can name: those of the pairs, else (no pairs) the forward-side ops.
+//! The ops --select suggests: the pairs' forward ops, else (no pairs) the forward-side ops.
 template<typename Visit> void forEachForwardOp(const LoadedTrace &trace, Visit visit)
 {
     const OpGraph &g = *trace.graph;
@@ -72,15 +71,20 @@ template<typename Visit> void forEachForwardOp(const LoadedTrace &trace, Visit v
             visit(s);
 }
 
+//! The ops named \a name in time order: the pairs' forward ops, else any host op not a node.
 std::vector<SliceId> forwardOpsNamed(const LoadedTrace &trace, const QString &name)
 {
     const TraceModel &m = *trace.model;
+    const OpGraph &g = *trace.graph;
     const std::string key = name.toStdString();
     std::vector<SliceId> out;
-    forEachForwardOp(trace, [&](SliceId s) {
-        if (m.sliceName(s) == key)
-            out.push_back(s);
-    });
+    for (const PairRow &row : g.rows())
+        if (row.forward != kNoSlice && m.sliceName(row.forward) == key)
+            out.push_back(row.forward);
+    if (out.empty())
+        for (SliceId s = 0; s < m.slices.size(); ++s)
+            if (!m.lanes[m.slices.lane[s]].device && m.sliceName(s) == key && !g.isBackwardNode(s))
+                out.push_back(s);
     std::stable_sort(out.begin(), out.end(),
         [&](SliceId a, SliceId b) { return m.slices.start[a] < m.slices.start[b]; });
     return out;

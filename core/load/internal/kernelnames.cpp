@@ -15,6 +15,11 @@ namespace {
 //! The Itanium C++ ABI demangling of \a mangled, or empty when it is not a mangled name.
 std::string demangled(std::string_view mangled)
 {
+    // The demangler recurses over the name: a hostile 100 MB "_Z…" string must not reach it.
+    // Real kernel names stay well below this (ROCm's longest here: 1.6 KB).
+    constexpr size_t kMaxMangled = 64 * 1024;
+    if (mangled.size() > kMaxMangled)
+        return {};
     const std::string text(mangled); // the demangler wants a terminated string
     int status = 0;
     const std::unique_ptr<char, decltype(&std::free)> out(
