@@ -2,6 +2,7 @@
 // The Charts page and the icicle, offscreen: exports at a fixed size whatever is on screen,
 // readable bar labels on a small page, round ticks, scatter clicks, and the empty states.
 #include "export/pairgroups.h"
+#include "table/tablemodel.h"
 #include "testutil.h"
 #include "trace/chartsview.h"
 #include "trace/iciclechart.h"
@@ -18,6 +19,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QImage>
+#include <QLabel>
 #include <QMenu>
 #include <QPainter>
 #include <QRegularExpression>
@@ -387,6 +389,16 @@ private slots:
         page.view.setKind(ChartsView::Steps);
         QVERIFY(page.view.emptyMessage().isEmpty());
         QVERIFY(!page.chart()->series().isEmpty());
+
+        // The empty pair table says why too; a trace with pairs shows no such notice.
+        MainWindow window;
+        TraceTab *unpaired = window.addTrace(trace, QStringLiteral("unpaired"));
+        auto *notice = unpaired->findChild<QLabel *>(QStringLiteral("noPairsNotice"));
+        QVERIFY(notice);
+        QVERIFY(notice->text().contains(QLatin1String("pairing was not possible")));
+        QCOMPARE(unpaired->pairModel()->rowCount(), 0);
+        TraceTab *paired = window.addTrace(m_trace, QStringLiteral("demo"));
+        QVERIFY(!paired->findChild<QLabel *>(QStringLiteral("noPairsNotice")));
     }
 
     void noProfilerStepSaysSo()

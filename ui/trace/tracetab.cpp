@@ -360,6 +360,9 @@ QWidget *TraceTab::buildPairPage()
 
     m_pairView = makeTableView(page);
     m_pairView->setObjectName(QStringLiteral("pairTable"));
+    // An empty table says why it is empty.
+    if (m_trace->graph->rows().empty())
+        layout->addWidget(noPairsNotice(page));
     layout->addWidget(m_pairView, 1);
 
     const OpGraph &g = *m_trace->graph;
@@ -434,6 +437,24 @@ void TraceTab::attachPairModel()
         m_pairView->setColumnWidth(c, std::min(m_pairView->columnWidth(c), 320));
     connect(m_pairView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) { onPairRowActivated(current); });
+}
+
+QLabel *TraceTab::noPairsNotice(QWidget *parent) const
+{
+    const LinkStats &s = m_trace->graph->stats();
+    const QString text = !s.hasSequenceNumbers
+        ? tr("<b>No op pairs: pairing was not possible.</b> The ops in this trace carry no "
+             "autograd “Sequence number”, so no forward op can be matched with its backward "
+             "nodes (traces of inference, of code under torch.no_grad(), or recorded without "
+             "them). GPU time is still split into forward, backward and other: see the GPU "
+             "events table, the per-step chart and the Modules tab.")
+        : tr("<b>No op pairs in this trace.</b> No backward node was matched with a forward op: "
+             "the trace has no backward pass that autograd recorded.");
+    auto *label = new QLabel(text, parent);
+    label->setObjectName(QStringLiteral("noPairsNotice"));
+    label->setWordWrap(true);
+    label->setContentsMargins(8, 6, 8, 6);
+    return label;
 }
 
 void TraceTab::applyPairFilter()

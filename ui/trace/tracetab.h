@@ -68,6 +68,8 @@ private:
     QWidget *buildKernelPage();
     void attachPairModel();
     void applyPairFilter();
+    //! Why the pair table is empty (no sequence numbers, or no backward pass).
+    QLabel *noPairsNotice(QWidget *parent) const;
     //! Step \a stepIndex of the graph's steps (-1: the whole trace) in every view that can show
     //! one: the timeline frames it, the pair instances, top-pairs chart and Modules tab keep to it.
     void setStep(int stepIndex);
