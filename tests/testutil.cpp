@@ -130,4 +130,16 @@ std::string traceWith(const std::string &events)
     return R"({"schemaVersion": 1, "traceEvents": [)" + events + "]}";
 }
 
+std::string completeEvent(const std::string &cat,
+    const std::string &name,
+    int tid,
+    double ts,
+    double dur,
+    const std::string &args)
+{
+    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)"
+        + (tid == 7 ? "0" : "1") + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)"
+        + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":{)" + args + "}},";
+}
+
 } // namespace ks::test

@@ -49,5 +49,15 @@ ProcessResult run(const QString &program, const QStringList &args);
 
 //! A minimal, valid modern (2.x layout) trace wrapped around \a events (comma-separated JSON).
 std::string traceWith(const std::string &events);
+/*!
+ * One complete ("X") event and a trailing comma: on thread \a tid of process 1, or on the GPU
+ * stream when \a tid is 7 (process 0); \a args is the inside of its args object.
+ */
+std::string completeEvent(const std::string &cat,
+    const std::string &name,
+    int tid,
+    double ts,
+    double dur,
+    const std::string &args = {});
 
 } // namespace ks::test

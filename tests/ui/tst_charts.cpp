@@ -69,17 +69,7 @@ bool isRound(double step)
         || std::fabs(mantissa - 5) < 1e-6;
 }
 
-std::string x(const std::string &cat,
-    const std::string &name,
-    int tid,
-    double ts,
-    double dur,
-    const std::string &args = {})
-{
-    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)"
-        + (tid == 7 ? "0" : "1") + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)"
-        + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":{)" + args + "}},";
-}
+using test::completeEvent;
 
 struct TinyTrace {
     bool steps = true;
@@ -98,16 +88,16 @@ std::string tinyTrace(const TinyTrace &t)
     };
     std::string e;
     if (t.steps)
-        e += x("user_annotation", "ProfilerStep#1", 1, 0, 10000);
-    e += x("cpu_op", t.forward, 1, 100, 50, seq(0) + R"("External id":1)");
-    e += x("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", 2, 5000, 300,
-        seq(1) + R"("External id":2)");
-    e += x("cpu_op", "AddmmBackward0", 2, 5001, 298, seq(1) + R"("External id":3)");
+        e += completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 10000);
+    e += completeEvent("cpu_op", t.forward, 1, 100, 50, seq(0) + R"("External id":1)");
+    e += completeEvent("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", 2, 5000,
+        300, seq(1) + R"("External id":2)");
+    e += completeEvent("cpu_op", "AddmmBackward0", 2, 5001, 298, seq(1) + R"("External id":3)");
     if (t.gpu) {
-        e += x("cuda_runtime", "cudaLaunchKernel", 1, 110, 5, R"("correlation":1)");
-        e += x("cuda_runtime", "cudaLaunchKernel", 2, 5010, 5, R"("correlation":2)");
-        e += x("kernel", "k_fwd", 7, 200, 40, R"("correlation":1)");
-        e += x("kernel", "k_bwd", 7, 5100, 80, R"("correlation":2)");
+        e += completeEvent("cuda_runtime", "cudaLaunchKernel", 1, 110, 5, R"("correlation":1)");
+        e += completeEvent("cuda_runtime", "cudaLaunchKernel", 2, 5010, 5, R"("correlation":2)");
+        e += completeEvent("kernel", "k_fwd", 7, 200, 40, R"("correlation":1)");
+        e += completeEvent("kernel", "k_bwd", 7, 5100, 80, R"("correlation":2)");
     }
     e.pop_back();
     return test::traceWith(e);

@@ -21,17 +21,7 @@ using namespace ks;
 
 namespace {
 
-std::string x(const std::string &cat,
-    const std::string &name,
-    int tid,
-    double ts,
-    double dur,
-    const std::string &args = {})
-{
-    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)"
-        + (tid == 7 ? "0" : "1") + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)"
-        + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":{)" + args + "}},";
-}
+using test::completeEvent;
 
 /*
  * 10 ms on three lanes (times in µs):
@@ -46,19 +36,21 @@ std::string x(const std::string &cat,
 std::string demoTrace()
 {
     std::string e;
-    e += x("user_annotation", "ProfilerStep#1", 1, 0, 10000);
-    e += x("cpu_op", "aten::conv2d", 1, 0, 10, R"("Sequence number":10,"Fwd thread id":0)");
-    e += x("cuda_runtime", "cudaLaunchKernel", 1, 2, 3, R"("correlation":1)");
+    e += completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 10000);
+    e += completeEvent(
+        "cpu_op", "aten::conv2d", 1, 0, 10, R"("Sequence number":10,"Fwd thread id":0)");
+    e += completeEvent("cuda_runtime", "cudaLaunchKernel", 1, 2, 3, R"("correlation":1)");
     for (int i = 0; i < 40; ++i)
-        e += x("cpu_op", "aten::add", 1, 100 + 100 * i, 20);
-    e += x("cpu_op", "aten::late", 1, 9000, 100, R"("Sequence number":11,"Fwd thread id":0)");
-    e += x("cpu_op", "autograd::engine::evaluate_function: ConvolutionBackward0", 2, 8000, 500,
+        e += completeEvent("cpu_op", "aten::add", 1, 100 + 100 * i, 20);
+    e += completeEvent(
+        "cpu_op", "aten::late", 1, 9000, 100, R"("Sequence number":11,"Fwd thread id":0)");
+    e += completeEvent("cpu_op", "autograd::engine::evaluate_function: ConvolutionBackward0", 2,
+        8000, 500, R"("Sequence number":10,"Fwd thread id":1)");
+    e += completeEvent("cpu_op", "ConvolutionBackward0", 2, 8001, 498,
         R"("Sequence number":10,"Fwd thread id":1)");
-    e += x("cpu_op", "ConvolutionBackward0", 2, 8001, 498,
-        R"("Sequence number":10,"Fwd thread id":1)");
-    e += x("cuda_runtime", "cudaLaunchKernel", 2, 8100, 5, R"("correlation":2)");
-    e += x("kernel", "k_fwd", 7, 60, 20, R"("correlation":1)");
-    e += x("kernel", "k_bwd", 7, 8600, 100, R"("correlation":2)");
+    e += completeEvent("cuda_runtime", "cudaLaunchKernel", 2, 8100, 5, R"("correlation":2)");
+    e += completeEvent("kernel", "k_fwd", 7, 60, 20, R"("correlation":1)");
+    e += completeEvent("kernel", "k_bwd", 7, 8600, 100, R"("correlation":2)");
     e.pop_back();
     return test::traceWith(e);
 }
@@ -402,14 +394,14 @@ private slots:
     {
         // ProfilerStep#1 > aten::mul with 60 launches; kernel i on stream 7 (even i) or 8 (odd),
         // in order, so stream 7 has 30 starting with k0 and stream 8 has 30 starting with k1.
-        std::string e = x("user_annotation", "ProfilerStep#1", 1, 0, 1000)
-            + x("cpu_op", "aten::mul", 1, 0, 900);
+        std::string e = completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 1000)
+            + completeEvent("cpu_op", "aten::mul", 1, 0, 900);
         for (int i = 0; i < 60; ++i) {
             std::string corr = R"("correlation":)", kernel = "k";
             corr += std::to_string(i + 1);
             kernel += std::to_string(i); // appended: GCC 12 warns wrongly on "k" + string
-            e += x("cuda_runtime", "cudaLaunchKernel", 1, 1 + 10 * i, 2, corr);
-            e += x("kernel", kernel, i % 2 ? 8 : 7, 1000 + 5 * i, 2, corr);
+            e += completeEvent("cuda_runtime", "cudaLaunchKernel", 1, 1 + 10 * i, 2, corr);
+            e += completeEvent("kernel", kernel, i % 2 ? 8 : 7, 1000 + 5 * i, 2, corr);
         }
         e.pop_back();
         const auto trace = test::link(test::traceWith(e));
