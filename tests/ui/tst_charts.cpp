@@ -322,12 +322,12 @@ private slots:
         page.view.setKind(ChartsView::Scatter);
         auto *series = qobject_cast<QScatterSeries *>(page.chart()->series().value(0));
         QVERIFY(series);
-        QCOMPARE(size_t(series->count()), page.view.pointRows().size());
+        QCOMPARE(size_t(series->count()), page.view.rows().size());
         const PairGroupTable groups(*m_trace->graph);
         const OpGraph &g = *m_trace->graph;
         QVERIFY(series->count() > 3);
         for (int i : {0, series->count() / 2, series->count() - 1}) {
-            const uint32_t row = page.view.pointRows()[size_t(i)];
+            const uint32_t row = page.view.rows()[size_t(i)];
             const auto &group = groups.groups()[groups.groupOf(row)];
             QCOMPARE(group.rows.front(), row);
             QVERIFY(std::fabs(series->at(i).x() - double(group.fwdGpu[0]) / 1e3) < 1e-9
@@ -339,7 +339,7 @@ private slots:
         }
         emit series->hovered(series->at(0), true);
         const QString tip = QToolTip::text();
-        const uint32_t first = groups.groupOf(page.view.pointRows()[0]);
+        const uint32_t first = groups.groupOf(page.view.rows()[0]);
         QVERIFY2(tip.contains(QString::fromStdString(
                      std::string(groups.text(first, PairGroupTable::FwdName)))),
             qPrintable(tip));

@@ -327,17 +327,17 @@ private slots:
         for (const PairRow &row : g.rows())
             totals.push_back(row.forwardGpu.time + row.backwardGpu.time);
         std::sort(totals.rbegin(), totals.rend());
-        QCOMPARE(charts->barRows().size(), size_t(5));
+        QCOMPARE(charts->rows().size(), size_t(5));
         // Bottom to top = smallest to largest of the top 5.
         for (size_t i = 0; i < 5; ++i) {
-            const PairRow &row = g.rows()[charts->barRows()[i]];
+            const PairRow &row = g.rows()[charts->rows()[i]];
             QCOMPARE(row.forwardGpu.time + row.backwardGpu.time, totals[4 - i]);
         }
         auto *series
             = qobject_cast<QAbstractBarSeries *>(charts->chartView()->chart()->series().first());
         QVERIFY(series);
         emit series->clicked(4, series->barSets().first());
-        QCOMPARE(tab->selection()->current(), g.rows()[charts->barRows()[4]].forward);
+        QCOMPARE(tab->selection()->current(), g.rows()[charts->rows()[4]].forward);
 
         charts->setKind(ChartsView::Steps);
         auto *steps

@@ -239,8 +239,8 @@ private slots:
         QVERIFY(tab->timeline()->rangeStart() + tab->timeline()->rangeSpan()
             >= double(second.end - opened.trace->model->minTime));
         // The top-pairs chart shows the step's pairs only, and says so.
-        QVERIFY(!charts->barRows().empty());
-        for (uint32_t r : charts->barRows())
+        QVERIFY(!charts->rows().empty());
+        for (uint32_t r : charts->rows())
             QCOMPARE(g.rows()[r].step, second.number);
         QVERIFY(charts->chartView()->chart()->title().contains(
             QStringLiteral("ProfilerStep#%1").arg(second.number)));

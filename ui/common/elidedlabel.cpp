@@ -5,6 +5,14 @@
 
 namespace ks {
 
+QString elideMiddle(const QString &text, int maxChars)
+{
+    if (text.size() <= maxChars)
+        return text;
+    const int head = (maxChars - 1) / 2;
+    return text.left(head) + QStringLiteral("…") + text.right(maxChars - 1 - head);
+}
+
 ElidedLabel::ElidedLabel(const QString &text, QWidget *parent)
     : QLabel(text, parent)
 {

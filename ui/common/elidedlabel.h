@@ -5,6 +5,10 @@
 
 namespace ks {
 
+//! \a text in at most \a maxChars characters: its start and its end around "…" (long scoped
+//! names, file names ending in a rank or a timestamp keep what tells them apart).
+QString elideMiddle(const QString &text, int maxChars);
+
 /*!
  * A one-line label that gives way when space is short: it never widens its window, and text
  * that does not fit ends in "…" (the whole text is its tooltip) instead of being cut mid-word.

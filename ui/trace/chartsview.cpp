@@ -2,6 +2,7 @@
 #include "trace/chartsview.h"
 
 #include "analysis/stepbreakdown.h"
+#include "common/elidedlabel.h"
 #include "common/timeformat.h"
 #include "export/pairgroups.h"
 
@@ -59,10 +60,7 @@ QString shortName(QString name)
 {
     name.remove(QStringLiteral("aten::"));
     name.remove(QStringLiteral("autograd::engine::evaluate_function: "));
-    if (name.size() <= kMaxLabel)
-        return name;
-    const int head = (kMaxLabel - 1) / 2;
-    return name.left(head) + QStringLiteral("…") + name.right(kMaxLabel - 1 - head);
+    return elideMiddle(name, kMaxLabel);
 }
 
 struct Unit {

@@ -47,10 +47,9 @@ public:
     QChartView *chartView() const { return m_view; }
     //! The scroll area around the chart: it scrolls when the chart needs more than the page.
     QScrollArea *scrollArea() const { return m_scroll; }
-    //! Pair rows behind the bars of the top-N chart, bottom to top (tests).
-    const std::vector<uint32_t> &barRows() const { return m_rows; }
-    //! The first pair row of the group behind each point of the scatter, in point order.
-    const std::vector<uint32_t> &pointRows() const { return m_rows; }
+    //! The pair row behind each bar of the top-N chart (bottom to top) or each point of the
+    //! scatter (its group's first pair); empty for the per-step chart (tests).
+    const std::vector<uint32_t> &rows() const { return m_rows; }
     //! Why the chart is empty (the text drawn in it); empty when it shows data.
     QString emptyMessage() const { return m_message; }
     //! The size the current chart is exported at: kExportSize, taller for many bars.

@@ -2,6 +2,7 @@
 #include "window/mainwindow.h"
 
 #include "base/version.h"
+#include "common/elidedlabel.h"
 #include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
 #include "resources.h"
@@ -310,11 +311,7 @@ QString MainWindow::tabTitle(const QString &path)
 {
     // The file's name without ".pt.trace.json.gz", its middle elided when long (ranks and
     // timestamps sit at the end): the tab's tooltip has the whole path.
-    constexpr int kMax = 32;
-    QString stem = FileDialogs::traceStem(path);
-    if (stem.size() <= kMax)
-        return stem;
-    return stem.left(kMax / 2 - 1) + QStringLiteral("…") + stem.right(kMax / 2);
+    return elideMiddle(FileDialogs::traceStem(path), 32);
 }
 
 void MainWindow::resizeEvent(QResizeEvent *event)
