@@ -47,8 +47,10 @@ GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
         if (isEvaluateWrapper(name) || graph.isBackwardNode(a) || isUnpairedBackwardWork(name))
             return GpuSide::BackwardOther;
         insideOp = insideOp || m.slices.kind[a] == EventKind::CpuOp;
+        // Only the unpaired rules below ask, so paired traces never look.
         housekeeping = housekeeping
-            || (m.slices.kind[a] == EventKind::UserAnnotation && isHousekeepingScope(name));
+            || (!paired && m.slices.kind[a] == EventKind::UserAnnotation
+                && isHousekeepingScope(name));
     }
     // A module's call is forward work, whether or not the op owns a backward node (BatchNorm's
     // running statistics, ops under no_grad): the module tree counts it so, and so does all else.

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <string>
 
 namespace ks {
 
@@ -33,10 +32,11 @@ bool isHousekeepingScope(std::string_view name)
 {
     if (name.starts_with("Optimizer.") || name.starts_with("enumerate(DataLoader)"))
         return true;
-    std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-        [](unsigned char c) { return char(std::tolower(c)); });
-    return lower.find("optimizer") != std::string::npos;
+    constexpr std::string_view kWord = "optimizer";
+    const auto sameLetter
+        = [](char a, char b) { return std::tolower((unsigned char)a) == (unsigned char)b; };
+    return std::search(name.begin(), name.end(), kWord.begin(), kWord.end(), sameLetter)
+        != name.end();
 }
 
 bool isCommunication(std::string_view name)

@@ -8,6 +8,7 @@
 #include "export/summary.h"
 #include "export/table.h"
 #include "link/opgraph.h"
+#include "link/opnames.h"
 #include "testutil.h"
 #include "tracequery.h"
 
@@ -159,6 +160,21 @@ class TestLinker : public QObject {
     Q_OBJECT
 
 private slots:
+    // The names the unpaired classification reads (docs/linking.md §7 step 9).
+    void opNamesThatSayWhatWorkIs()
+    {
+        QVERIFY(looksLikeBackwardNode("ConvolutionBackward0"));
+        QVERIFY(looksLikeBackwardNode("CudnnConvolutionBackward"));
+        QVERIFY(!looksLikeBackwardNode("aten::convolution_backward"));
+        QVERIFY(!looksLikeBackwardNode("Backwards"));
+        QVERIFY(isHousekeepingScope("Optimizer.step#SGD.step"));
+        QVERIFY(isHousekeepingScope("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
+        QVERIFY(isHousekeepingScope("## optimizer ##"));
+        QVERIFY(isHousekeepingScope("AdamOptimizerStep"));
+        QVERIFY(!isHousekeepingScope("## forward ##"));
+        QVERIFY(!isHousekeepingScope("optimize")); // not the whole word
+    }
+
     // GPU attribution (§7 steps 4–5)
     void gpuEventsJoinTheirLaunchByCorrelation();
     void launchFlowIsTheFallbackWithoutCorrelation();
