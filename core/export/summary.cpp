@@ -20,11 +20,11 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph)
     return c;
 }
 
-std::map<std::string, uint64_t> allDiagnostics(const TraceModel &model, const OpGraph &graph)
+Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph)
 {
-    auto all = model.diagnostics.counts();
-    for (const auto &[name, n] : graph.diagnostics().counts())
-        all[name] += n;
+    Diagnostics all;
+    all.merge(model.diagnostics);
+    all.merge(graph.diagnostics());
     return all;
 }
 
@@ -65,7 +65,7 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
     key("diagnostics");
     out += '{';
     bool first = true;
-    for (const auto &[name, n] : allDiagnostics(model, graph)) {
+    for (const auto &[name, n] : allDiagnostics(model, graph).counts()) {
         out += first ? "" : ", ";
         first = false;
         appendJsonString(out, name);

@@ -18,7 +18,7 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph);
 //! The `--summary` JSON object of cli.md, pretty-printed, ending with a newline.
 std::string summaryJson(const TraceModel &model, const OpGraph &graph, double loadSeconds);
 
-//! Loader and linker diagnostics together, counter → count.
-std::map<std::string, uint64_t> allDiagnostics(const TraceModel &model, const OpGraph &graph);
+//! Loader and linker diagnostics together (counts and examples), for the summary and the banner.
+Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph);
 
 } // namespace ks

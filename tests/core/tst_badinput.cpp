@@ -115,7 +115,7 @@ private slots:
         } else {
             QVERIFY2(r.trace, r.error.c_str());
             QCOMPARE(r.trace->model->truncated, outcome == QLatin1String("truncated"));
-            const auto all = allDiagnostics(*r.trace->model, *r.trace->graph);
+            const auto all = allDiagnostics(*r.trace->model, *r.trace->graph).counts();
             QVERIFY2(all.count(detail.toStdString()) == 1,
                 qPrintable(QString::fromStdString(r.trace->model->diagnostics.report())));
             QVERIFY(r.trace->model->eventCount > 0);

@@ -114,23 +114,14 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
 
 TraceTab::~TraceTab() = default;
 
-Diagnostics TraceTab::diagnostics() const
-{
-    // One table: the loader's and the linker's counters listed together, warnings first.
-    Diagnostics all;
-    all.merge(m_trace->model->diagnostics);
-    all.merge(m_trace->graph->diagnostics());
-    return all;
-}
-
 QString TraceTab::diagnosticsReport() const
 {
-    return QString::fromStdString(diagnostics().report());
+    return QString::fromStdString(allDiagnostics(*m_trace->model, *m_trace->graph).report());
 }
 
 QString TraceTab::diagnosticsSummary() const
 {
-    const Diagnostics all = diagnostics();
+    const Diagnostics all = allDiagnostics(*m_trace->model, *m_trace->graph);
     const auto list = [&](Severity severity) {
         QString items;
         for (const DiagnosticInfo &d : kDiagnostics)
@@ -156,7 +147,7 @@ QString TraceTab::diagnosticsSummary() const
 QWidget *TraceTab::buildBanner()
 {
     const TraceModel &m = *m_trace->model;
-    const uint64_t warnings = m.diagnostics.warnings() + m_trace->graph->diagnostics().warnings();
+    const uint64_t warnings = allDiagnostics(m, *m_trace->graph).warnings();
     const bool noSequence = !m_trace->graph->stats().hasSequenceNumbers && m.slices.size() > 0;
     if (warnings == 0 && !m.truncated && !noSequence)
         return nullptr;

@@ -61,7 +61,6 @@ signals:
     void statusMessage(const QString &text);
 
 private:
-    Diagnostics diagnostics() const;
     QWidget *buildToolbar();
     QWidget *buildBanner();
     QWidget *buildPairPage();
