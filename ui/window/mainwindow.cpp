@@ -62,7 +62,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
 
-    auto *dock = new QDockWidget(tr("Details"), this);
+    auto *dock = m_detailsDock = new QDockWidget(tr("Details"), this);
     dock->setObjectName(QStringLiteral("detailsDock"));
     dock->setWidget(m_details);
     m_details->setMinimumWidth(kDetailsMinWidth); // names and durations stay readable
@@ -153,8 +153,7 @@ void MainWindow::buildViewMenu()
     });
     view->addSeparator();
     // The dock's own action stays in step however the dock is closed (its title-bar button too).
-    auto *dock = findChild<QDockWidget *>(QStringLiteral("detailsDock"));
-    QAction *details = dock->toggleViewAction();
+    QAction *details = m_detailsDock->toggleViewAction();
     details->setText(tr("&Details Panel"));
     view->addAction(details);
 }
@@ -318,8 +317,8 @@ void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
     // The Details dock keeps a readable width: at least its minimum, at most 40 % of the window.
-    auto *dock = findChild<QDockWidget *>(QStringLiteral("detailsDock"));
-    if (!dock || dock->isFloating() || !dock->isVisible())
+    QDockWidget *dock = m_detailsDock;
+    if (!dock || dock->isFloating() || !dock->isVisible()) // (none yet while constructing)
         return;
     const int most = std::max(kDetailsMinWidth, width() * 2 / 5);
     const int wanted = std::clamp(dock->width(), kDetailsMinWidth, most);

@@ -12,6 +12,7 @@
 #include <memory>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -105,6 +106,7 @@ private:
     QStackedWidget *m_central = nullptr;
     WelcomePage *m_welcome = nullptr;
     DetailsPanel *m_details;
+    QDockWidget *m_detailsDock = nullptr;
     LoadQueue *m_loads;
     RecentFiles *m_recent = nullptr;
     ExportActions *m_exports = nullptr;
