@@ -245,6 +245,19 @@ ChartsView::Built ChartsView::message(const QString &headline, const QString &te
     return b;
 }
 
+NoPairsReason noPairsReason(const LinkStats &stats)
+{
+    if (!stats.hasSequenceNumbers)
+        return {ChartsView::tr("No op pairs: pairing was not possible"),
+            ChartsView::tr("The ops in this trace carry no autograd “Sequence number”, so no "
+                           "forward op can be matched with its backward nodes. Traces of "
+                           "inference, of code under torch.no_grad(), or recorded without "
+                           "sequence numbers have none.")};
+    return {ChartsView::tr("No op pairs in this trace"),
+        ChartsView::tr("No backward node was matched with a forward op: the trace has no "
+                       "backward pass that autograd recorded.")};
+}
+
 ChartsView::Built ChartsView::emptyPairs(bool anyPairs) const
 {
     const LinkStats &s = m_selection->trace().graph->stats();
@@ -253,17 +266,10 @@ ChartsView::Built ChartsView::emptyPairs(bool anyPairs) const
         ? tr("The per-step chart still shows each step's GPU time by side (forward, backward, "
              "other, idle).")
         : tr("This trace has no GPU events either (CPU only).");
-    if (!s.hasSequenceNumbers)
-        return message(tr("No op pairs: pairing was not possible"),
-            tr("The ops in this trace carry no autograd “Sequence number”, so no forward op can "
-               "be matched with its backward nodes. Traces of inference, of code under "
-               "torch.no_grad(), or recorded without sequence numbers have none.\n\n")
-                + steps);
-    if (!anyPairs)
-        return message(tr("No op pairs in this trace"),
-            tr("No backward node was matched with a forward op: the trace has no backward "
-               "pass that autograd recorded.\n\n")
-                + steps);
+    if (!s.hasSequenceNumbers || !anyPairs) {
+        const NoPairsReason why = noPairsReason(s);
+        return message(why.headline, why.text + QStringLiteral("\n\n") + steps);
+    }
     return message(tr("No GPU time to rank"),
         gpu ? tr("None of the op pairs launched GPU work: the GPU time of this trace belongs "
                  "to other work (see the per-step chart).")

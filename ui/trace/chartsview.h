@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/selectioncontroller.h"
+#include "link/linktypes.h"
 
 #include <QSize>
 #include <QStringList>
@@ -18,6 +19,14 @@ class QSpinBox;
 namespace ks {
 
 class PairGroupTable;
+
+//! Why a trace has no op pairs, in the charts' and the pair table's words.
+struct NoPairsReason {
+    QString headline; //!< "No op pairs: pairing was not possible"
+    QString text; //!< the cause, in a sentence or two
+};
+//! The reason for \a stats' trace: no sequence numbers, else no backward pass autograd recorded.
+NoPairsReason noPairsReason(const LinkStats &stats);
 
 /*!
  * The Charts tab: (1) the top-N op pairs (or groups) as stacked bars of forward and backward GPU

@@ -433,14 +433,11 @@ void TraceTab::attachPairModel()
 QLabel *TraceTab::noPairsNotice(QWidget *parent) const
 {
     const LinkStats &s = m_trace->graph->stats();
-    const QString text = !s.hasSequenceNumbers
-        ? tr("<b>No op pairs: pairing was not possible.</b> The ops in this trace carry no "
-             "autograd “Sequence number”, so no forward op can be matched with its backward "
-             "nodes (traces of inference, of code under torch.no_grad(), or recorded without "
-             "them). GPU time is still split into forward, backward and other: see the GPU "
-             "events table, the per-step chart and the Modules tab.")
-        : tr("<b>No op pairs in this trace.</b> No backward node was matched with a forward op: "
-             "the trace has no backward pass that autograd recorded.");
+    const NoPairsReason why = noPairsReason(s);
+    QString text = QStringLiteral("<b>%1.</b> %2").arg(why.headline, why.text.toHtmlEscaped());
+    if (!s.hasSequenceNumbers && s.gpuEvents > 0)
+        text += tr(" GPU time is still split into forward, backward and other: see the GPU events "
+                   "table, the per-step chart and the Modules tab.");
     auto *label = new QLabel(text, parent);
     label->setObjectName(QStringLiteral("noPairsNotice"));
     label->setWordWrap(true);
