@@ -40,6 +40,8 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     static constexpr int kDetailsMinWidth = 260; //!< the Details dock never gets narrower
+    //! A tab's title for the trace at \a path: short enough for a tab bar.
+    static QString tabTitle(const QString &path);
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
@@ -94,8 +96,6 @@ private:
     void buildStatusBar();
     void connectLoads();
     void showWelcomeIfEmpty();
-    //! A tab's title for the trace at \a path: short enough for a tab bar.
-    static QString tabTitle(const QString &path);
     void askToOpen();
     void askToCompare();
     void remember(const QString &path); //!< in the recent files

@@ -11,7 +11,6 @@
 
 #include <QApplication>
 #include <QChartView>
-#include <QFileInfo>
 #include <QRegularExpression>
 #include <QTableView>
 
@@ -246,7 +245,7 @@ int renderScreenshot(const ScreenshotRequest &r)
 
     // The real window, sized as asked; single views are its widgets shown on their own.
     MainWindow window;
-    TraceTab *tab = window.addTrace(opened.trace, QFileInfo(r.file).fileName());
+    TraceTab *tab = window.addTrace(opened.trace, MainWindow::tabTitle(r.file));
     QWidget *target = &window;
     if (r.view == QLatin1String("timeline"))
         target = tab->timeline();
