@@ -15,8 +15,8 @@ void SelectionController::select(SliceId slice)
     setModule(kNoModule);
     if (slice == m_current) {
         if (hadModule) {
-            // Nothing (no event) was selected beside the module: clearing it clears everything.
-            emit selectionChanged(m_current);
+            // No event was selected beside the module: every view follows the cleared selection.
+            apply(slice);
             emit historyChanged();
         }
         return;
