@@ -16,18 +16,10 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
         out[i].step = steps[i].number;
         out[i].span = steps[i].end - steps[i].start;
     }
-    auto stepIndex = [&](TimeNs time) -> int {
-        auto it = std::upper_bound(steps.begin(), steps.end(), time,
-            [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
-        if (it == steps.begin())
-            return -1;
-        --it;
-        return time < it->end || time == it->start ? int(it - steps.begin()) : -1;
-    };
     for (SliceId g : graph.gpuEvents()) {
         const SliceId launch = graph.launchOf(g);
         if (launch != kNoSlice) {
-            const int si = stepIndex(t.start[launch]);
+            const int si = graph.stepIndexAt(t.start[launch]);
             if (si >= 0) {
                 StepBreakdown &b = out[size_t(si)];
                 switch (gpuSideOf(graph, g)) {

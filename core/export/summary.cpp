@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "export/summary.h"
 
+#include "analysis/gputime.h"
 #include "base/jsonwrite.h"
 #include "base/numbertext.h"
 
@@ -78,6 +79,17 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
     out += seconds;
     key("recompute_gpu_us");
     appendMicros(out, s.recomputeGpuTime, 3);
+    key("gpu_time");
+    out += '{';
+    first = true;
+    for (const auto &[name, ns] : gpuTimeFields(gpuTimeBreakdown(graph))) {
+        out += first ? "" : ", ";
+        first = false;
+        appendJsonString(out, name);
+        out += ": ";
+        appendMicros(out, ns, 3);
+    }
+    out += '}';
     // Beyond cli.md's required keys:
     number("backward_nodes", s.backwardNodes);
     number("pair_rows", graph.rows().size());

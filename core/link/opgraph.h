@@ -83,6 +83,8 @@ public:
     const std::vector<ProfilerStep> &steps() const { return m_steps->steps(); }
     //! N of the step containing \a t, kNoValue if none.
     int64_t stepAt(TimeNs t) const { return m_steps->stepAt(t); }
+    //! Index into steps() of the step containing \a t, -1 if none.
+    int stepIndexAt(TimeNs t) const { return m_steps->stepIndexAt(t); }
     //! Innermost `nn.Module:` python_function slice around \a slice, kNoSlice if none.
     SliceId moduleOf(SliceId slice) const { return moduleAround(m_model, slice); }
 

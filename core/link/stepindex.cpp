@@ -23,15 +23,21 @@ StepIndex::StepIndex(const TraceModel &model)
 
 int64_t StepIndex::stepAt(TimeNs time) const
 {
+    const int i = stepIndexAt(time);
+    return i < 0 ? kNoValue : m_steps[size_t(i)].number;
+}
+
+int StepIndex::stepIndexAt(TimeNs time) const
+{
     auto it = std::upper_bound(m_steps.begin(), m_steps.end(), time,
         [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
     // Steps do not overlap, but look back a little in case one is nested or zero-length.
     for (int k = 0; k < 2 && it != m_steps.begin(); ++k) {
         --it;
         if (time < it->end || time == it->start)
-            return it->number;
+            return int(it - m_steps.begin());
     }
-    return kNoValue;
+    return -1;
 }
 
 } // namespace ks

@@ -15,6 +15,8 @@ public:
     const std::vector<ProfilerStep> &steps() const { return m_steps; }
     //! N of the step containing \a t, kNoValue if none.
     int64_t stepAt(TimeNs t) const;
+    //! Index into steps() of the step containing \a t, -1 if none.
+    int stepIndexAt(TimeNs t) const;
 
 private:
     std::vector<ProfilerStep> m_steps;

@@ -47,6 +47,8 @@ struct GpuInfo {
     int32_t stream = -1;
     int32_t grid[3] = {0, 0, 0};
     int32_t block[3] = {0, 0, 0};
+    StringId collective = 0; //!< `Collective name` of a communication kernel, 0 if absent
+    StringId processGroup = 0; //!< `Process Group Name`, 0 if absent
 };
 
 /*!

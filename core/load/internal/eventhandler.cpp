@@ -419,6 +419,13 @@ void EventHandler::eventArg(Kind kind, std::string_view text)
         if (kind == Kind::String)
             m_event->argLabels = m_strings.intern(text);
         break;
+    case Arg::CollectiveName:
+    case Arg::ProcessGroupName:
+        // A few distinct values per trace ("allreduce", "0"): interning them costs nothing.
+        if (kind == Kind::String || kind == Kind::Number)
+            (m_arg == Arg::CollectiveName ? m_event->collective : m_event->processGroup)
+                = m_strings.intern(text);
+        break;
     case Arg::InputDims:
     case Arg::InputTypes: {
         // A scalar where an array was expected: keep it as written.

@@ -88,8 +88,12 @@ Arg argOf(const char *s, size_t n)
     case 13:
         return is(s, n, "Fwd thread id") ? Arg::FwdThread : Arg::Other;
     case 15:
+        if (is(s, n, "Collective name"))
+            return Arg::CollectiveName;
         return is(s, n, "Sequence number") ? Arg::Sequence : Arg::Other;
     case 18:
+        if (is(s, n, "Process Group Name"))
+            return Arg::ProcessGroupName;
         return is(s, n, "Record function id") ? Arg::RecordFunctionId : Arg::Other;
     case 20:
         return is(s, n, "Profiler Event Index") ? Arg::EvIdx : Arg::Other;

@@ -40,6 +40,8 @@ enum class Arg : uint8_t {
     Name,
     Labels,
     SortIndex,
+    CollectiveName, //!< `Collective name` of NCCL kernels (2.x)
+    ProcessGroupName, //!< `Process Group Name`
 };
 
 //! The field that the key \a s (\a n bytes, not zero-terminated) names.

@@ -63,6 +63,8 @@ struct RawEventFields {
     StringId inputTypes = 0;
     StringId argName = 0; //!< metadata `args.name` (thread and process names)
     StringId argLabels = 0; //!< metadata `args.labels`
+    StringId collective = 0; //!< `Collective name`
+    StringId processGroup = 0; //!< `Process Group Name`
     bool hasArgName = false;
     uint32_t numberArgs = 0; //!< number-valued args, usable or not (NaN, Infinity)
 };

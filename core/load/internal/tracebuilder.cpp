@@ -227,6 +227,8 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
         g.stream = e.stream == kNoValue ? -1 : int32_t(e.stream);
         std::copy(std::begin(e.grid), std::end(e.grid), g.grid);
         std::copy(std::begin(e.block), std::end(e.block), g.block);
+        g.collective = e.collective;
+        g.processGroup = e.processGroup;
         extra = uint32_t(m_model->gpuInfo.size());
         m_model->gpuInfo.push_back(g);
     } else if (e.evIdx != kNoValue || e.recordFunctionId != kNoValue || e.inputTypes != 0) {

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/gputime.h"
+
+#include "link/opnames.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ks {
+
+namespace {
+
+using Interval = std::pair<TimeNs, TimeNs>;
+//! Disjoint intervals in ascending order.
+using IntervalSet = std::vector<Interval>;
+
+IntervalSet merged(std::vector<Interval> iv)
+{
+    std::sort(iv.begin(), iv.end());
+    IntervalSet out;
+    for (const Interval &i : iv) {
+        if (!out.empty() && i.first <= out.back().second)
+            out.back().second = std::max(out.back().second, i.second);
+        else
+            out.push_back(i);
+    }
+    return out;
+}
+
+IntervalSet unite(const IntervalSet &a, const IntervalSet &b)
+{
+    std::vector<Interval> all(a);
+    all.insert(all.end(), b.begin(), b.end());
+    return merged(std::move(all));
+}
+
+TimeNs length(const IntervalSet &s)
+{
+    TimeNs n = 0;
+    for (const auto &[a, b] : s)
+        n += b - a;
+    return n;
+}
+
+//! |a − b| for disjoint sorted sets: a's length less its overlap with b (a two-pointer sweep).
+TimeNs lengthOutside(const IntervalSet &a, const IntervalSet &b)
+{
+    TimeNs overlap = 0;
+    size_t j = 0;
+    for (const auto &[a0, a1] : a) {
+        while (j < b.size() && b[j].second <= a0)
+            ++j;
+        for (size_t k = j; k < b.size() && b[k].first < a1; ++k)
+            overlap += std::min(a1, b[k].second) - std::max(a0, b[k].first);
+    }
+    return length(a) - overlap;
+}
+
+enum WorkClass { Computation, Communication, Memcpy, kClasses };
+
+//! Collects the counted GPU events by class and reduces them to a breakdown.
+class BreakdownBuilder {
+public:
+    void add(WorkClass c, TimeNs start, TimeNs end)
+    {
+        m_intervals[c].emplace_back(start, end);
+        m_first = m_events == 0 ? start : std::min(m_first, start);
+        m_last = m_events == 0 ? end : std::max(m_last, end);
+        ++m_events;
+    }
+
+    GpuTimeBreakdown result() const
+    {
+        GpuTimeBreakdown b;
+        if (m_events == 0)
+            return b;
+        const IntervalSet comp = merged(m_intervals[Computation]);
+        const IntervalSet comm = merged(m_intervals[Communication]);
+        const IntervalSet copy = merged(m_intervals[Memcpy]);
+        const IntervalSet compOrComm = unite(comp, comm);
+        b.events = m_events;
+        b.computation = length(comp);
+        b.totalComm = length(comm);
+        b.totalMemcpy = length(copy);
+        b.exposedComm = lengthOutside(comm, comp);
+        b.exposedMemcpy = lengthOutside(copy, compOrComm);
+        b.busy = length(unite(compOrComm, copy));
+        b.total = m_last - m_first;
+        b.idle = b.total - b.computation - b.exposedComm - b.exposedMemcpy;
+        return b;
+    }
+
+private:
+    std::vector<Interval> m_intervals[kClasses];
+    TimeNs m_first = 0;
+    TimeNs m_last = 0;
+    uint64_t m_events = 0;
+};
+
+//! Calls \a f(slice, class) for every counted GPU event.
+template<typename F> void forEachCountedEvent(const OpGraph &graph, F &&f)
+{
+    const TraceModel &m = graph.model();
+    // Kernel names are long and few: decide "communication" once per name.
+    std::unordered_map<StringId, bool> communicationName;
+    for (SliceId g : graph.gpuEvents()) {
+        if (graph.launchOf(g) == kNoSlice)
+            continue;
+        WorkClass c = Computation;
+        if (m.slices.kind[g] == EventKind::Memcpy) {
+            c = Memcpy;
+        } else if (m.slices.kind[g] == EventKind::Kernel) {
+            auto [it, fresh] = communicationName.try_emplace(m.slices.name[g], false);
+            if (fresh)
+                it->second = isCommunication(m.sliceName(g));
+            if (it->second)
+                c = Communication;
+        }
+        f(g, c);
+    }
+}
+
+} // namespace
+
+std::array<std::pair<std::string_view, TimeNs>, 8> gpuTimeFields(const GpuTimeBreakdown &b)
+{
+    return {{{"computation_us", b.computation}, {"exposed_comm_us", b.exposedComm},
+        {"exposed_memcpy_us", b.exposedMemcpy}, {"busy_us", b.busy}, {"idle_us", b.idle},
+        {"total_us", b.total}, {"total_comm_us", b.totalComm}, {"total_memcpy_us", b.totalMemcpy}}};
+}
+
+GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph)
+{
+    const SliceTable &t = graph.model().slices;
+    BreakdownBuilder builder;
+    forEachCountedEvent(
+        graph, [&](SliceId g, WorkClass c) { builder.add(c, t.start[g], t.end(g)); });
+    return builder.result();
+}
+
+std::vector<StepGpuTime> gpuTimePerStep(const OpGraph &graph)
+{
+    const SliceTable &t = graph.model().slices;
+    const auto &steps = graph.steps();
+    std::vector<BreakdownBuilder> builders(steps.size());
+    forEachCountedEvent(graph, [&](SliceId g, WorkClass c) {
+        const int step = graph.stepIndexAt(t.start[graph.launchOf(g)]);
+        if (step >= 0)
+            builders[size_t(step)].add(c, t.start[g], t.end(g));
+    });
+    std::vector<StepGpuTime> out;
+    for (size_t i = 0; i < steps.size(); ++i)
+        out.push_back({steps[i].number, builders[i].result()});
+    return out;
+}
+
+} // namespace ks

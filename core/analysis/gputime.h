@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "link/opgraph.h"
+
+#include <array>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ks {
+
+/*!
+ * Where a device's time went, with TraceLens's definitions so that the numbers compare across
+ * tools. The GPU events counted are the kernels, memcpys and memsets whose runtime launch is in
+ * the trace (work launched before the profiling window has no launch, so nothing says what it
+ * belongs to). Communication = NCCL/RCCL kernels, memcpy = memcpys, computation = every other
+ * kernel and memset. All figures are lengths of unions of intervals over every stream and device:
+ * - computation = |∪ computation|, totalComm = |∪ communication|, totalMemcpy = |∪ memcpy|;
+ * - exposedComm = |∪ communication − ∪ computation|;
+ * - exposedMemcpy = |∪ memcpy − ∪ computation − ∪ communication|;
+ * - busy = |∪ all|, total = end of the last event − start of the first;
+ * - idle = total − computation − exposedComm − exposedMemcpy (= total − busy).
+ */
+struct GpuTimeBreakdown {
+    TimeNs computation = 0;
+    TimeNs exposedComm = 0;
+    TimeNs exposedMemcpy = 0;
+    TimeNs busy = 0;
+    TimeNs idle = 0;
+    TimeNs total = 0;
+    TimeNs totalComm = 0;
+    TimeNs totalMemcpy = 0;
+    uint64_t events = 0; //!< GPU events counted
+};
+
+/*!
+ * The eight figures with their export names (`computation_us`, …, in the order of `--summary`'s
+ * `gpu_time` and `--export-ranks`' columns), ns.
+ */
+std::array<std::pair<std::string_view, TimeNs>, 8> gpuTimeFields(const GpuTimeBreakdown &b);
+
+//! The breakdown of every counted GPU event of \a graph's trace.
+GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph);
+
+//! One step's breakdown: the GPU events launched inside ProfilerStep#step, however late they ran.
+struct StepGpuTime {
+    int64_t step = 0;
+    GpuTimeBreakdown time;
+};
+//! The breakdown of each ProfilerStep, in step order.
+std::vector<StepGpuTime> gpuTimePerStep(const OpGraph &graph);
+
+} // namespace ks
