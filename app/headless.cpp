@@ -4,8 +4,10 @@
 #include "export/difftable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
+#include "export/runtables.h"
 #include "export/summary.h"
 #include "session/comparedtraces.h"
+#include "session/loadedrun.h"
 #include "session/loadedtrace.h"
 
 #include <cstdio>
@@ -64,6 +66,33 @@ int runExportModules(const std::string &out, const std::string &file, bool perSt
         return ExitWriteFailed;
     }
     return ExitOk;
+}
+
+int runRunExport(RunExport what, const std::string &out, const std::vector<std::string> &args)
+{
+    std::vector<std::string> files;
+    std::string error;
+    if (!runFiles(args, files, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitLoadFailed;
+    }
+    auto run = openRun(files, {}, error);
+    if (!run) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitLoadFailed;
+    }
+    for (const RunFailure &f : run->failures)
+        std::fprintf(stderr, "%s\n", f.error.c_str());
+    for (const std::string &w : run->warnings)
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+    const CellTable table = what == RunExport::Ranks ? rankTable(run->ranks)
+        : what == RunExport::Collectives             ? collectiveTable(run->ranks, run->collectives)
+                                                     : rankPairTable(run->ranks, run->pairs);
+    if (!exportTable(table, out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return run->failures.empty() ? ExitOk : ExitLoadFailed;
 }
 
 int runCompareExport(const CompareRequest &request)

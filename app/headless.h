@@ -4,6 +4,7 @@
 #include "analysis/tracediff.h"
 
 #include <string>
+#include <vector>
 
 namespace ks {
 
@@ -16,6 +17,15 @@ int runSummary(const std::string &file);
 int runExport(const std::string &out, const std::string &file, bool kernels);
 //! `--export-modules OUT FILE [--per-step]`.
 int runExportModules(const std::string &out, const std::string &file, bool perStep);
+
+//! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
+enum class RunExport { Ranks, Collectives, RankPairs };
+/*!
+ * Opens the run \a args names (files and folders) and writes \a what to \a out. Ranks that fail
+ * to load are reported on stderr; the others are still written, and the exit code is then
+ * ExitLoadFailed so that scripts notice.
+ */
+int runRunExport(RunExport what, const std::string &out, const std::vector<std::string> &args);
 
 //! How `--compare` lines the two traces up and what `--export-diff` writes.
 struct CompareRequest {

@@ -80,7 +80,27 @@ struct Options {
         = valued("candidate-step", "With --compare: the candidate's step.", "N");
     QCommandLineOption meanSteps
         = flag("mean-steps", "With --compare: compare the mean over all steps.");
+    QCommandLineOption run = flag(
+        "run", "Open the FILEs (or the trace files in a folder) as one run of several ranks.");
+    QCommandLineOption exportRanks = valued("export-ranks",
+        "Write one row per rank of the run FILE...|DIR (GPU time breakdown, pairs) to OUT.",
+        "OUT");
+    QCommandLineOption exportCollectives = valued("export-collectives",
+        "Write the collectives of the run FILE...|DIR matched across ranks (skew, last rank) to "
+        "OUT.",
+        "OUT");
+    QCommandLineOption exportRankPairs = valued("export-rank-pairs",
+        "Write the op pairs of the run FILE...|DIR matched across ranks (GPU time per rank) to "
+        "OUT.",
+        "OUT");
 };
+
+//! The views of a run's screenshot.
+bool isRunView(const QString &view)
+{
+    return view == QLatin1String("run") || view == QLatin1String("ranks")
+        || view == QLatin1String("collectives");
+}
 
 //! The parser's help, named as users type it: headless runs parse before any QCoreApplication
 //! exists, and Qt then writes "<executable_name>".
@@ -178,7 +198,8 @@ int main(int argc, char *argv[])
     const Options o;
     for (const QCommandLineOption &opt : {o.demo, o.summary, o.exportPairs, o.exportKernels,
              o.exportModules, o.perStep, o.screenshot, o.view, o.select, o.range, o.size, o.compare,
-             o.exportDiff, o.diffBy, o.step, o.baseStep, o.candidateStep, o.meanSteps})
+             o.exportDiff, o.diffBy, o.step, o.baseStep, o.candidateStep, o.meanSteps, o.run,
+             o.exportRanks, o.exportCollectives, o.exportRankPairs})
         parser.addOption(opt);
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -198,12 +219,15 @@ int main(int argc, char *argv[])
     const bool comparing = parser.isSet(o.compare);
     const int modes = int(parser.isSet(o.summary)) + int(parser.isSet(o.exportPairs))
         + int(parser.isSet(o.exportKernels)) + int(parser.isSet(o.exportModules))
-        + int(parser.isSet(o.screenshot)) + int(parser.isSet(o.exportDiff));
+        + int(parser.isSet(o.screenshot)) + int(parser.isSet(o.exportDiff))
+        + int(parser.isSet(o.exportRanks)) + int(parser.isSet(o.exportCollectives))
+        + int(parser.isSet(o.exportRankPairs));
     if (modes > 1)
         return usageError(parser,
             QStringLiteral(
                 "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
-                "--export-diff, --screenshot"));
+                "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
+                "--screenshot"));
     const bool screenshotOnly = parser.isSet(o.view) || parser.isSet(o.select)
         || parser.isSet(o.range) || parser.isSet(o.size);
     if (screenshotOnly && !parser.isSet(o.screenshot))
@@ -222,6 +246,34 @@ int main(int argc, char *argv[])
             || parser.isSet(o.exportModules)))
         return usageError(parser,
             QStringLiteral("--compare goes with --export-diff, --screenshot or the window"));
+
+    const bool runExport = parser.isSet(o.exportRanks) || parser.isSet(o.exportCollectives)
+        || parser.isSet(o.exportRankPairs);
+    const bool runScreenshot = parser.isSet(o.screenshot) && isRunView(parser.value(o.view));
+    if (parser.isSet(o.run) && (comparing || modes > int(runExport || runScreenshot)))
+        return usageError(parser,
+            QStringLiteral("--run opens a window; headless, use --export-ranks, "
+                           "--export-collectives, --export-rank-pairs or --screenshot --view "
+                           "run|ranks|collectives"));
+    if (runExport || parser.isSet(o.run) || runScreenshot) {
+        if (files.isEmpty())
+            return usageError(parser, QStringLiteral("a run needs its trace FILEs or a folder"));
+        if (comparing)
+            return usageError(parser, QStringLiteral("--compare does not take a run"));
+    }
+    std::vector<std::string> runArgs;
+    for (const QString &f : files)
+        runArgs.push_back(f.toStdString());
+    if (runExport) {
+        QCoreApplication app(argc, argv);
+        const ks::RunExport what = parser.isSet(o.exportRanks) ? ks::RunExport::Ranks
+            : parser.isSet(o.exportCollectives)                ? ks::RunExport::Collectives
+                                                               : ks::RunExport::RankPairs;
+        const QCommandLineOption &mode = parser.isSet(o.exportRanks) ? o.exportRanks
+            : parser.isSet(o.exportCollectives)                      ? o.exportCollectives
+                                                                     : o.exportRankPairs;
+        return ks::runRunExport(what, parser.value(mode).toStdString(), runArgs);
+    }
 
     if (parser.isSet(o.summary)) {
         if (!files.isEmpty())

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/runranks.h"
+
+#include <string>
+#include <vector>
+
+namespace ks {
+
+//! One op pair as every rank ran it.
+struct RankPair {
+    //! The pair row on each rank (index into RankTraces), -1 where that rank has no match.
+    std::vector<int64_t> rows;
+    //! GPU time of the forward op / backward nodes on each rank (PairRow::forwardGpu.time,
+    //! backwardGpu.time), ns; 0 where the rank has no match.
+    std::vector<TimeNs> forwardGpu;
+    std::vector<TimeNs> backwardGpu;
+    uint32_t ranksPresent = 0;
+    TimeNs backwardSpread = 0; //!< max − min of backwardGpu over the ranks present
+    uint32_t slowestRankIndex = 0; //!< the present rank with the largest backward GPU time
+                                   //!< (the lowest on a tie)
+};
+
+/*!
+ * The op pairs of every rank matched structurally, as the two-trace comparison matches them
+ * (TraceDiff, step by position: step-relative order, module path, forward name, input dims,
+ * backward node names): each rank is compared with the first rank, and a row of the first rank
+ * is the same pair as the rows matched with it (DiffStatus::Matched only). There is one
+ * RankPair per pair row of the first rank, in its order; rows of the other ranks that match
+ * no row of the first rank are counted in unmatchedRows.
+ */
+struct RankPairs {
+    std::vector<RankPair> pairs;
+    std::vector<uint64_t> unmatchedRows; //!< per rank index
+};
+
+RankPairs matchRankPairs(const RankTraces &ranks);
+
+} // namespace ks

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "export/runtables.h"
+
+#include "analysis/gputime.h"
+#include "export/pairtable.h"
+
+namespace ks {
+
+CellTable rankTable(const RankTraces &ranks)
+{
+    CellTable t;
+    t.addColumn("rank", Cell::Number, "Rank");
+    t.addColumn("file", Cell::Text, "File");
+    t.addColumn("world_size", Cell::Number, "World size");
+    t.addColumn("steps", Cell::Number, "Steps");
+    constexpr std::string_view titles[]
+        = {"Computation (µs)", "Exposed comm (µs)", "Exposed memcpy (µs)", "Busy (µs)", "Idle (µs)",
+            "Total (µs)", "Total comm (µs)", "Total memcpy (µs)"};
+    const auto names = gpuTimeFields({});
+    for (size_t i = 0; i < names.size(); ++i)
+        t.addColumn(names[i].first, Cell::Number, titles[i]);
+    t.addColumn("fwd_gpu_us", Cell::Number, "Forward GPU (µs)");
+    t.addColumn("bwd_gpu_us", Cell::Number, "Backward GPU (µs)");
+    t.addColumn("pairs", Cell::Number, "Pairs");
+    for (const RankTrace &r : ranks) {
+        t.addRow();
+        t.add(std::to_string(r.rank));
+        t.add(r.file);
+        t.add(r.worldSize > 0 ? std::to_string(r.worldSize) : std::string());
+        t.add(std::to_string(r.graph->steps().size()));
+        for (const auto &[name, ns] : gpuTimeFields(gpuTimeBreakdown(*r.graph)))
+            t.add(microsText(ns));
+        TimeNs fwd = 0, bwd = 0;
+        for (const PairRow &row : r.graph->rows()) {
+            fwd += row.forwardGpu.time;
+            bwd += row.backwardGpu.time;
+        }
+        t.add(microsText(fwd));
+        t.add(microsText(bwd));
+        t.add(std::to_string(r.graph->stats().pairs()));
+    }
+    return t;
+}
+
+CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
+{
+    CellTable t;
+    t.addColumn("collective", Cell::Number, "Collective");
+    t.addColumn("name", Cell::Text, "Name");
+    t.addColumn("process_group", Cell::Text, "Process group");
+    t.addColumn("ranks", Cell::Number, "Ranks");
+    t.addColumn("first_start_us", Cell::Number, "First start (µs)");
+    t.addColumn("last_start_us", Cell::Number, "Last start (µs)");
+    t.addColumn("skew_us", Cell::Number, "Skew (µs)");
+    t.addColumn("last_rank", Cell::Number, "Last rank");
+    t.addColumn("min_dur_us", Cell::Number, "Min duration (µs)");
+    t.addColumn("max_dur_us", Cell::Number, "Max duration (µs)");
+    for (size_t i = 0; i < match.collectives.size(); ++i) {
+        const Collective &c = match.collectives[i];
+        t.addRow();
+        t.add(std::to_string(i));
+        t.add(c.name);
+        t.add(c.processGroup);
+        t.add(std::to_string(c.kernels.size()));
+        t.add(microsText(c.firstStart));
+        t.add(microsText(c.lastStart));
+        t.add(microsText(c.skew()));
+        t.add(std::to_string(ranks[c.lastRankIndex].rank));
+        t.add(microsText(c.minDur));
+        t.add(microsText(c.maxDur));
+    }
+    return t;
+}
+
+CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs)
+{
+    CellTable t;
+    t.addColumn("fwd_name", Cell::Text, "Forward op");
+    t.addColumn("input_dims", Cell::Json, "Input dims");
+    t.addColumn("step", Cell::Number, "Step");
+    t.addColumn("module", Cell::Text, "Module");
+    for (const RankTrace &r : ranks) {
+        const std::string rank = std::to_string(r.rank);
+        t.addColumn("fwd_gpu_us." + rank, Cell::Number, "Forward GPU r" + rank + " (µs)");
+        t.addColumn("bwd_gpu_us." + rank, Cell::Number, "Backward GPU r" + rank + " (µs)");
+    }
+    t.addColumn("bwd_spread_us", Cell::Number, "Backward spread (µs)");
+    t.addColumn("slowest_rank", Cell::Number, "Slowest rank");
+    if (ranks.empty())
+        return t;
+    const PairTable reference(*ranks.front().graph);
+    for (const RankPair &p : pairs.pairs) {
+        t.addRow();
+        const auto row = size_t(p.rows[0]);
+        for (auto column :
+            {PairTable::FwdName, PairTable::InputDims, PairTable::Step, PairTable::Module})
+            t.add(reference.text(row, column));
+        for (size_t r = 0; r < ranks.size(); ++r) {
+            const bool present = p.rows[r] >= 0;
+            t.add(present ? microsText(p.forwardGpu[r]) : std::string());
+            t.add(present ? microsText(p.backwardGpu[r]) : std::string());
+        }
+        t.add(microsText(p.backwardSpread));
+        t.add(std::to_string(ranks[p.slowestRankIndex].rank));
+    }
+    return t;
+}
+
+} // namespace ks

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/collectives.h"
+#include "analysis/rankpairs.h"
+#include "export/celltable.h"
+
+namespace ks {
+
+/*!
+ * `--export-ranks`: one row per rank, in rank order: `rank`, `file`, `world_size`, `steps`, the
+ * eight `gpu_time` figures of the rank's whole trace (µs), `fwd_gpu_us` and `bwd_gpu_us` (sums
+ * over its pair rows, as `--export-pairs` would add them up), `pairs` (`fwd_bwd_pairs` of its
+ * `--summary`).
+ */
+CellTable rankTable(const RankTraces &ranks);
+
+/*!
+ * `--export-collectives`: one row per matched collective, by first start: `collective`
+ * (0-based), `name`, `process_group`, `ranks` (how many ranks have it), `first_start_us`,
+ * `last_start_us` (µs from the run's common zero), `skew_us`, `last_rank`, `min_dur_us`,
+ * `max_dur_us`.
+ */
+CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match);
+
+/*!
+ * `--export-rank-pairs`: one row per pair of the first rank (RankPairs order): `fwd_name`,
+ * `input_dims`, `step`, `module` (of the first rank's row), then `fwd_gpu_us.R` and `bwd_gpu_us.R`
+ * for each rank R (empty where that rank has no match), `bwd_spread_us`, `slowest_rank`.
+ */
+CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs);
+
+} // namespace ks

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+#include "session/loadedrun.h"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <thread>
+
+namespace ks {
+
+namespace {
+
+struct RankInfo {
+    int rank = -1;
+    int worldSize = 0;
+};
+
+//! `rank` and `world_size` of a trace's `distributedInfo`, -1 / 0 when absent.
+RankInfo rankInfo(const TraceModel &model)
+{
+    RankInfo info;
+    auto it = model.metadata.find("distributedInfo");
+    if (it == model.metadata.end())
+        return info;
+    rapidjson::Document doc;
+    doc.Parse(it->second.data(), it->second.size());
+    if (!doc.IsObject())
+        return info;
+    auto intMember = [&](const char *name, int &out) {
+        auto m = doc.FindMember(name);
+        if (m != doc.MemberEnd() && m->value.IsInt() && m->value.GetInt() >= 0)
+            out = m->value.GetInt();
+    };
+    intMember("rank", info.rank);
+    intMember("world_size", info.worldSize);
+    return info;
+}
+
+bool isTraceFileName(const std::string &name)
+{
+    auto endsWith = [&](std::string_view suffix) {
+        return name.size() >= suffix.size()
+            && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    return endsWith(".json") || endsWith(".json.gz");
+}
+
+} // namespace
+
+int LoadedRun::indexOfRank(int rank) const
+{
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (ranks[i].rank == rank)
+            return int(i);
+    }
+    return -1;
+}
+
+bool runFiles(
+    const std::vector<std::string> &args, std::vector<std::string> &files, std::string &error)
+{
+    namespace fs = std::filesystem;
+    for (const std::string &arg : args) {
+        std::error_code ec;
+        if (fs::is_directory(arg, ec)) {
+            std::vector<std::string> inside;
+            for (const auto &entry : fs::directory_iterator(arg, ec)) {
+                if (entry.is_regular_file(ec) && isTraceFileName(entry.path().filename().string()))
+                    inside.push_back(entry.path().string());
+            }
+            if (inside.empty()) {
+                error = arg + ": the folder holds no trace files (*.json, *.json.gz)";
+                return false;
+            }
+            std::sort(inside.begin(), inside.end());
+            files.insert(files.end(), inside.begin(), inside.end());
+        } else if (fs::exists(arg, ec)) {
+            files.push_back(arg);
+        } else {
+            error = arg + ": no such file or folder";
+            return false;
+        }
+    }
+    return true;
+}
+
+std::shared_ptr<LoadedRun> assembleRun(
+    std::vector<std::shared_ptr<const LoadedTrace>> traces, std::vector<RunFailure> failures)
+{
+    auto run = std::make_shared<LoadedRun>();
+    run->failures = std::move(failures);
+    std::vector<RankInfo> infos;
+    std::set<int> claimed;
+    bool numberedByFile = false;
+    for (const auto &t : traces) {
+        infos.push_back(rankInfo(*t->model));
+        numberedByFile
+            = numberedByFile || infos.back().rank < 0 || !claimed.insert(infos.back().rank).second;
+    }
+    if (numberedByFile && traces.size() > 1)
+        run->warnings.push_back("not every trace names a distinct rank (distributedInfo.rank): "
+                                "the ranks are numbered by file order");
+    std::set<int> worldSizes;
+    for (size_t i = 0; i < traces.size(); ++i) {
+        const TraceModel &m = *traces[i]->model;
+        RankTrace r;
+        r.rank = numberedByFile ? int(i) : infos[i].rank;
+        r.worldSize = infos[i].worldSize;
+        r.file = m.path;
+        r.graph = traces[i]->graph.get();
+        r.modules = &traces[i]->modules();
+        if (r.worldSize > 0)
+            worldSizes.insert(r.worldSize);
+        run->ranks.push_back(r);
+    }
+    if (worldSizes.size() > 1)
+        run->warnings.push_back("the traces disagree on world_size: they may not be one run");
+
+    // The common zero: the earliest event of any rank on the absolute clock.
+    bool first = true;
+    for (const auto &t : traces) {
+        const TimeNs start = t->model->baseTimeNs + t->model->minTime;
+        run->commonZero = first ? start : std::min(run->commonZero, start);
+        first = false;
+    }
+    for (size_t i = 0; i < traces.size(); ++i)
+        run->ranks[i].clockOffset = traces[i]->model->baseTimeNs - run->commonZero;
+
+    std::vector<size_t> order(traces.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+        [&](size_t a, size_t b) { return run->ranks[a].rank < run->ranks[b].rank; });
+    RankTraces sorted;
+    for (size_t i : order) {
+        sorted.push_back(run->ranks[i]);
+        run->traces.push_back(traces[i]);
+    }
+    run->ranks = std::move(sorted);
+
+    run->collectives = matchCollectives(run->ranks);
+    for (const std::string &w : run->collectives.warnings)
+        run->warnings.push_back(w);
+    run->pairs = matchRankPairs(run->ranks);
+    return run;
+}
+
+std::shared_ptr<LoadedRun> openRun(
+    const std::vector<std::string> &files, const RunOptions &options, std::string &error)
+{
+    const auto started = std::chrono::steady_clock::now();
+    const size_t n = files.size();
+    std::vector<OpenResult> results(n);
+    std::atomic<size_t> next {0};
+    std::atomic<size_t> done {0};
+    auto worker = [&] {
+        for (size_t i = next++; i < n; i = next++) {
+            if (options.cancel && options.cancel->load())
+                return;
+            LoadOptions load;
+            load.cancel = options.cancel;
+            results[i] = openTrace(files[i], load);
+            if (results[i].trace)
+                results[i]
+                    .trace->modules(); // the pair matching needs it: build it here, in parallel
+            const size_t finished = ++done;
+            if (options.progress)
+                options.progress(finished, n);
+        }
+    };
+    unsigned parallel = options.parallel ? options.parallel : std::thread::hardware_concurrency();
+    parallel = std::max(1u, std::min(parallel, unsigned(n)));
+    std::vector<std::thread> threads;
+    for (unsigned i = 1; i < parallel; ++i)
+        threads.emplace_back(worker);
+    worker();
+    for (std::thread &t : threads)
+        t.join();
+
+    std::vector<std::shared_ptr<const LoadedTrace>> traces;
+    std::vector<RunFailure> failures;
+    for (size_t i = 0; i < n; ++i) {
+        if (results[i].trace)
+            traces.push_back(std::move(results[i].trace));
+        else
+            failures.push_back(
+                {files[i], results[i].error.empty() ? files[i] + ": cancelled" : results[i].error});
+    }
+    if (traces.empty()) {
+        error = failures.empty() ? "no trace files given" : failures.front().error;
+        for (size_t i = 1; i < failures.size(); ++i)
+            error += "\n" + failures[i].error;
+        return nullptr;
+    }
+    auto run = assembleRun(std::move(traces), std::move(failures));
+    run->seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return run;
+}
+
+} // namespace ks

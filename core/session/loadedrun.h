@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/collectives.h"
+#include "analysis/rankpairs.h"
+#include "session/loadedtrace.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+//! A trace of a run that could not be loaded.
+struct RunFailure {
+    std::string file;
+    std::string error; //!< "FILE: byte OFFSET: reason", as a single load says it
+};
+
+/*!
+ * Several traces of one distributed job (one per rank) opened together: each loaded and linked
+ * as alone, put on a common clock, their collectives and op pairs matched across ranks. Frozen
+ * once made; shared read-only between views and threads.
+ */
+struct LoadedRun {
+    std::vector<std::shared_ptr<const LoadedTrace>> traces; //!< by rank, as ranks()
+    RankTraces ranks; //!< sorted by rank; graphs and trees point into traces
+    std::vector<RunFailure> failures;
+    std::vector<std::string> warnings; //!< duplicate ranks, world sizes that disagree, matching
+    CollectiveMatch collectives;
+    RankPairs pairs;
+    TimeNs commonZero = 0; //!< absolute ns of the run clock's zero
+    double seconds = 0; //!< wall time of the whole open
+
+    //! Index of rank number \a rank in ranks, -1 if none.
+    int indexOfRank(int rank) const;
+};
+
+struct RunOptions {
+    unsigned parallel = 0; //!< ranks loaded at once; 0: as many as there are cores
+    //! Called from loading threads as each rank finishes: (files done, files in all).
+    std::function<void(size_t done, size_t total)> progress;
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+/*!
+ * The trace files a run's arguments name: files as given, folders expanded to the trace files
+ * directly inside them (`*.json`, `*.json.gz`, sorted by name). False with \a error when an
+ * argument does not exist or a folder holds no trace.
+ */
+bool runFiles(
+    const std::vector<std::string> &args, std::vector<std::string> &files, std::string &error);
+
+/*!
+ * Opens \a files as one run. Ranks load in parallel (RunOptions::parallel at a time, each with
+ * the ordinary loader and linker, so memory is about the sum of the single loads); a rank that
+ * fails is listed in failures and the others still open. Null (with \a error) only when no
+ * rank loaded.
+ *
+ * Rank numbers come from each trace's `distributedInfo.rank`; when a trace lacks one, or two
+ * traces claim the same rank, every rank is numbered by its file's position instead (with a
+ * warning). The common clock: each rank's times plus its `baseTimeNanoseconds` (0 for epoch
+ * clocks), less the earliest such time over all ranks.
+ */
+std::shared_ptr<LoadedRun> openRun(
+    const std::vector<std::string> &files, const RunOptions &options, std::string &error);
+
+/*!
+ * Puts already loaded traces (\a files in the same order) together as a run: ranks, clock,
+ * matching. What openRun does after loading; tests use it on inline traces.
+ */
+std::shared_ptr<LoadedRun> assembleRun(
+    std::vector<std::shared_ptr<const LoadedTrace>> traces, std::vector<RunFailure> failures);
+
+} // namespace ks

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+// Several ranks as one run (core/session/loadedrun, core/analysis/collectives, rankpairs,
+// core/export/runtables): inline traces of 2 and 4 ranks whose expected skews, waits and
+// spreads are worked out by hand in the comments, the common clock over epoch and
+// baseTimeNanoseconds ranks, failing ranks, and the two shared DLRM ranks.
+#include "export/runtables.h"
+#include "export/summary.h"
+#include "session/loadedrun.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <string>
+
+using namespace ks;
+
+namespace {
+
+//! Where the run's absolute clock starts, µs since the epoch (2023-11).
+constexpr int64_t kEpochUs = 1700000000000000;
+
+/*!
+ * One rank's trace. Times given to the builders are µs from kEpochUs; the rank writes them
+ * either as absolute epoch µs (older traces) or relative to a baseTimeNanoseconds that lies
+ * \a baseBeforeUs before kEpochUs (2024+ traces).
+ */
+class RankBuilder {
+public:
+    RankBuilder(int rank, int worldSize, int64_t baseBeforeUs = -1)
+        : m_rank(rank)
+        , m_worldSize(worldSize)
+        , m_baseBeforeUs(baseBeforeUs)
+    {
+    }
+
+    RankBuilder &step(int n, int64_t t, int64_t dur)
+    {
+        return slice("user_annotation", "ProfilerStep#" + std::to_string(n), 1, t, dur, {});
+    }
+    //! A communication kernel on stream 20, launched 5 µs before it starts.
+    RankBuilder &comm(int64_t t,
+        int64_t dur,
+        const std::string &pg = {},
+        const std::string &name = "ncclKernel_AllReduce_RING_LL_Sum_float")
+    {
+        std::string args = R"("stream":20,"correlation":)" + std::to_string(++m_correlation);
+        if (!pg.empty())
+            args += R"(,"Collective name":"allreduce","Process Group Name":")" + pg + "\"";
+        launch(1, t - 5);
+        return slice("kernel", name, 20, t, dur, args, 0);
+    }
+    //! A forward op with sequence number \a seq on thread 1 and its backward node on thread 2,
+    //! each launching one kernel of the given durations.
+    RankBuilder &pair(const std::string &op,
+        const std::string &node,
+        int seq,
+        int64_t t,
+        int64_t fwdGpu,
+        int64_t bwdGpu)
+    {
+        slice("cpu_op", op, 1, t, 20,
+            R"("Sequence number":)" + std::to_string(seq) + R"(,"Fwd thread id":0)");
+        launch(1, t + 5);
+        slice("kernel", "fwd_" + op, 7, t + 10, fwdGpu,
+            R"("stream":7,"correlation":)" + std::to_string(m_correlation), 0);
+        slice("cpu_op", node, 2, t + 200, 20,
+            R"("Sequence number":)" + std::to_string(seq) + R"(,"Fwd thread id":1)");
+        launch(2, t + 205);
+        return slice("kernel", "bwd_" + node, 7, t + 210, bwdGpu,
+            R"("stream":7,"correlation":)" + std::to_string(m_correlation), 0);
+    }
+
+    std::string json() const
+    {
+        std::string out = R"({"schemaVersion":1,"distributedInfo":{"backend":"nccl","rank":)"
+            + std::to_string(m_rank) + R"(,"world_size":)" + std::to_string(m_worldSize) + "},";
+        if (m_baseBeforeUs >= 0)
+            out += R"("baseTimeNanoseconds":)" + std::to_string((kEpochUs - m_baseBeforeUs) * 1000)
+                + ",";
+        return out + R"("traceEvents":[)" + m_events
+            + R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}}]})";
+    }
+
+private:
+    void launch(int tid, int64_t t)
+    {
+        slice("cuda_runtime", "cudaLaunchKernel", tid, t, 2,
+            R"("correlation":)" + std::to_string(++m_correlation));
+    }
+    RankBuilder &slice(const std::string &cat,
+        const std::string &name,
+        int tid,
+        int64_t t,
+        int64_t dur,
+        const std::string &args,
+        int pid = 1)
+    {
+        const int64_t written = m_baseBeforeUs >= 0 ? t + m_baseBeforeUs : kEpochUs + t;
+        m_events += R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)"
+            + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)"
+            + std::to_string(written) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":{)" + args
+            + "}},\n";
+        return *this;
+    }
+
+    int m_rank;
+    int m_worldSize;
+    int64_t m_baseBeforeUs;
+    int m_correlation = 0;
+    std::string m_events;
+};
+
+std::shared_ptr<const LoadedRun> runOf(const std::vector<const RankBuilder *> &ranks)
+{
+    std::vector<std::shared_ptr<const LoadedTrace>> traces;
+    for (const RankBuilder *r : ranks) {
+        auto t = test::link(r->json());
+        if (!t)
+            return nullptr;
+        traces.push_back(t);
+    }
+    return assembleRun(std::move(traces), {});
+}
+
+constexpr TimeNs us = 1000;
+
+} // namespace
+
+class TestRun : public QObject {
+    Q_OBJECT
+private slots:
+    void twoRanksOnMixedClocks();
+    void fourRanksByProcessGroup();
+    void differentKernelCountsByOrder();
+    void pairsAcrossRanks();
+    void ranksWithoutNumbers();
+    void failingRankStillOpensTheOthers();
+    void exportsFromTheCommandLine();
+    void sharedDlrmRanks();
+};
+
+// Rank 0 writes epoch µs; rank 1 is relative to a base 2000 µs earlier. Absolute µs from
+// kEpochUs: rank 0's step starts at 0 (the common zero), rank 1's at 10.
+// Collective 0: rank 0 at 100 (50 long), rank 1 at 130 (20) → skew 30, rank 1 last,
+// rank 0 waits 30. Collective 1: rank 0 at 400 (30), rank 1 at 395 (35) → skew 5, rank 0 last.
+void TestRun::twoRanksOnMixedClocks()
+{
+    RankBuilder r0(0, 2), r1(1, 2, 2000);
+    r0.step(1, 0, 1000).comm(100, 50).comm(400, 30);
+    r1.step(1, 10, 1000).comm(130, 20).comm(395, 35);
+    auto run = runOf({&r1, &r0});
+    QVERIFY(run);
+    QCOMPARE(run->ranks.size(), size_t(2));
+    QCOMPARE(run->ranks[0].rank, 0); // sorted by rank, whatever the order given
+    QCOMPARE(run->ranks[1].worldSize, 2);
+    QCOMPARE(run->commonZero, kEpochUs * us);
+    QCOMPARE(run->ranks[1].runTime(run->traces[1]->model->minTime), 10 * us);
+    QVERIFY(run->warnings.empty());
+    const auto &c = run->collectives.collectives;
+    QVERIFY(!run->collectives.byProcessGroup);
+    QCOMPARE(c.size(), size_t(2));
+    QCOMPARE(c[0].firstStart, 100 * us);
+    QCOMPARE(c[0].lastStart, 130 * us);
+    QCOMPARE(c[0].skew(), 30 * us);
+    QCOMPARE(run->ranks[c[0].lastRankIndex].rank, 1);
+    QCOMPARE(c[0].wait(c[0].kernels[0]), 30 * us);
+    QCOMPARE(c[0].wait(c[0].kernels[1]), TimeNs(0));
+    QCOMPARE(c[0].minDur, 20 * us);
+    QCOMPARE(c[0].maxDur, 50 * us);
+    QCOMPARE(c[1].skew(), 5 * us);
+    QCOMPARE(run->ranks[c[1].lastRankIndex].rank, 0);
+
+    const CellTable table = collectiveTable(run->ranks, run->collectives);
+    QCOMPARE(tableToCsv(table),
+        std::string("collective,name,process_group,ranks,first_start_us,last_start_us,skew_us,"
+                    "last_rank,min_dur_us,max_dur_us\n"
+                    "0,ncclKernel_AllReduce_RING_LL_Sum_float,,2,100.000,130.000,30.000,1,20.000,"
+                    "50.000\n"
+                    "1,ncclKernel_AllReduce_RING_LL_Sum_float,,2,395.000,400.000,5.000,0,30.000,"
+                    "35.000\n"));
+}
+
+// Four ranks, process group "0" of all four and "1" of ranks 2 and 3 (µs from kEpochUs):
+// - "0" #0: r0 100, r1 120, r2 160, r3 110 → last r2, skew 60; waits 60, 40, 0, 50.
+// - "0" #1: r0 500, r1 505, r3 530; rank 2 lacks it → 3 ranks, last r3, skew 30, and a warning
+//   naming rank 2 (1 kernel) against the others (2).
+// - "1" #0: r2 300, r3 290 → 2 ranks, last r2, skew 10; no warning (only its members have it).
+// In first-start order: "0"#0 (100), "1"#0 (290), "0"#1 (500).
+void TestRun::fourRanksByProcessGroup()
+{
+    RankBuilder r0(0, 4), r1(1, 4, 100), r2(2, 4), r3(3, 4, 5000);
+    r0.step(1, 0, 1000).comm(100, 10, "0").comm(500, 10, "0");
+    r1.step(1, 0, 1000).comm(120, 10, "0").comm(505, 10, "0");
+    r2.step(1, 0, 1000).comm(160, 10, "0").comm(300, 10, "1");
+    r3.step(1, 0, 1000).comm(110, 10, "0").comm(290, 10, "1").comm(530, 10, "0");
+    auto run = runOf({&r3, &r1, &r0, &r2});
+    QVERIFY(run);
+    const CollectiveMatch &m = run->collectives;
+    QVERIFY(m.byProcessGroup);
+    QCOMPARE(m.collectives.size(), size_t(3));
+    const Collective &a = m.collectives[0];
+    QCOMPARE(a.processGroup, std::string("0"));
+    QCOMPARE(a.name, std::string("allreduce"));
+    QCOMPARE(a.kernels.size(), size_t(4));
+    QCOMPARE(run->ranks[a.lastRankIndex].rank, 2);
+    QCOMPARE(a.skew(), 60 * us);
+    const TimeNs waits[] = {60 * us, 40 * us, 0, 50 * us};
+    for (const CollectiveKernel &k : a.kernels)
+        QCOMPARE(a.wait(k), waits[run->ranks[k.rankIndex].rank]);
+    const Collective &b = m.collectives[1];
+    QCOMPARE(b.processGroup, std::string("1"));
+    QCOMPARE(b.kernels.size(), size_t(2));
+    QCOMPARE(run->ranks[b.lastRankIndex].rank, 2);
+    QCOMPARE(b.skew(), 10 * us);
+    const Collective &c = m.collectives[2];
+    QCOMPARE(c.ordinal, 1u);
+    QCOMPARE(c.kernels.size(), size_t(3));
+    QCOMPARE(run->ranks[c.lastRankIndex].rank, 3);
+    QCOMPARE(c.skew(), 30 * us);
+    QCOMPARE(m.warnings.size(), size_t(1));
+    QVERIFY2(m.warnings[0].find("process group \"0\"") != std::string::npos
+            && m.warnings[0].find("rank 2: 1") != std::string::npos
+            && m.warnings[0].find("rank 3: 2") != std::string::npos,
+        m.warnings[0].c_str());
+}
+
+// Without process-group args, by order: rank 1 has a third kernel that rank 0 lacks, and its
+// second kernel has another name.
+void TestRun::differentKernelCountsByOrder()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 1000).comm(100, 10).comm(200, 10);
+    r1.step(1, 0, 1000).comm(100, 10).comm(200, 10, {}, "ncclKernel_Broadcast").comm(300, 10);
+    auto run = runOf({&r0, &r1});
+    QVERIFY(run);
+    const CollectiveMatch &m = run->collectives;
+    QCOMPARE(m.collectives.size(), size_t(3));
+    QCOMPARE(m.collectives[2].kernels.size(), size_t(1));
+    QCOMPARE(run->ranks[m.collectives[2].kernels[0].rankIndex].rank, 1);
+    QCOMPARE(m.warnings.size(), size_t(2));
+    QVERIFY(m.warnings[0].find("rank 0: 2, rank 1: 3") != std::string::npos);
+    QVERIFY(
+        m.warnings[1].find("1 of 3 collectives have different kernel names") != std::string::npos);
+    QCOMPARE(run->warnings, m.warnings);
+}
+
+// Both ranks run aten::mm (backward 40 µs on rank 0, 70 on rank 1) and aten::relu (10 and 5);
+// rank 1 also runs aten::add that rank 0 lacks.
+void TestRun::pairsAcrossRanks()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 5000)
+        .pair("aten::mm", "MmBackward0", 1, 100, 12, 40)
+        .pair("aten::relu", "ReluBackward0", 2, 1000, 3, 10);
+    r1.step(1, 0, 5000)
+        .pair("aten::mm", "MmBackward0", 1, 100, 14, 70)
+        .pair("aten::relu", "ReluBackward0", 2, 1000, 3, 5)
+        .pair("aten::add", "AddBackward0", 3, 2000, 1, 1);
+    auto run = runOf({&r0, &r1});
+    QVERIFY(run);
+    const RankPairs &p = run->pairs;
+    QCOMPARE(p.pairs.size(), size_t(2));
+    QCOMPARE(p.pairs[0].ranksPresent, 2u);
+    QCOMPARE(p.pairs[0].backwardGpu[1], 70 * us);
+    QCOMPARE(p.pairs[0].backwardSpread, 30 * us);
+    QCOMPARE(p.pairs[0].slowestRankIndex, 1u);
+    QCOMPARE(p.pairs[1].backwardSpread, 5 * us);
+    QCOMPARE(p.pairs[1].slowestRankIndex, 0u);
+    QCOMPARE(p.unmatchedRows[1], uint64_t(1));
+    QCOMPARE(tableToCsv(rankPairTable(run->ranks, p)),
+        std::string("fwd_name,input_dims,step,module,fwd_gpu_us.0,bwd_gpu_us.0,fwd_gpu_us.1,"
+                    "bwd_gpu_us.1,bwd_spread_us,slowest_rank\n"
+                    "aten::mm,,1,,12.000,40.000,14.000,70.000,30.000,1\n"
+                    "aten::relu,,1,,3.000,10.000,3.000,5.000,5.000,0\n"));
+
+    // The rank table: forward and backward GPU time summed over each rank's pairs.
+    const CellTable ranks = rankTable(run->ranks);
+    QCOMPARE(ranks.rowCount(), size_t(2));
+    auto cell = [&](size_t row, std::string_view column) {
+        for (size_t c = 0; c < ranks.columnCount(); ++c) {
+            if (ranks.columnName(c) == column)
+                return ranks.text(row, c);
+        }
+        return std::string("?");
+    };
+    QCOMPARE(cell(0, "fwd_gpu_us"), std::string("15.000"));
+    QCOMPARE(cell(0, "bwd_gpu_us"), std::string("50.000"));
+    QCOMPARE(cell(1, "bwd_gpu_us"), std::string("76.000"));
+    QCOMPARE(cell(1, "pairs"), std::string("3"));
+    QCOMPARE(cell(1, "steps"), std::string("1"));
+    // Rank 1's GPU runs [110,124) [1010,1013) [2010,2011) forward and [310,380) [1210,1215)
+    // [2210,2211) backward: 94 µs busy over 2211 − 110.
+    QCOMPARE(cell(1, "computation_us"), std::string("94.000"));
+    QCOMPARE(cell(1, "total_us"), std::string("2101.000"));
+}
+
+void TestRun::ranksWithoutNumbers()
+{
+    const std::string plain
+        = test::traceWith(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":1})");
+    std::vector<std::shared_ptr<const LoadedTrace>> traces {test::link(plain), test::link(plain)};
+    QVERIFY(traces[0] && traces[1]);
+    auto run = assembleRun(traces, {});
+    QCOMPARE(run->ranks[0].rank, 0);
+    QCOMPARE(run->ranks[1].rank, 1);
+    QCOMPARE(run->warnings.size(), size_t(1));
+    QVERIFY(run->warnings[0].find("numbered by file order") != std::string::npos);
+}
+
+void TestRun::failingRankStillOpensTheOthers()
+{
+    RankBuilder r0(0, 3), r2(2, 3);
+    r0.step(1, 0, 1000).comm(100, 10);
+    r2.step(1, 0, 1000).comm(120, 10);
+    QDir dir(test::tempDir());
+    QVERIFY(dir.mkpath(QStringLiteral("run")));
+    const QString folder = dir.filePath(QStringLiteral("run"));
+    test::writeTemp(
+        QStringLiteral("run/rank0.pt.trace.json"), QByteArray::fromStdString(r0.json()));
+    test::writeTemp(QStringLiteral("run/rank1.pt.trace.json"), QByteArrayLiteral("not a trace"));
+    test::writeTemp(
+        QStringLiteral("run/rank2.pt.trace.json"), QByteArray::fromStdString(r2.json()));
+    test::writeTemp(QStringLiteral("run/notes.txt"), QByteArrayLiteral("ignored"));
+    std::vector<std::string> files;
+    std::string error;
+    QVERIFY(runFiles({folder.toStdString()}, files, error));
+    QCOMPARE(files.size(), size_t(3));
+    auto run = openRun(files, {2, {}, nullptr}, error);
+    QVERIFY2(run, error.c_str());
+    QCOMPARE(run->ranks.size(), size_t(2));
+    QCOMPARE(run->ranks[1].rank, 2);
+    QCOMPARE(run->failures.size(), size_t(1));
+    QVERIFY(run->failures[0].file.ends_with("rank1.pt.trace.json"));
+    QVERIFY2(run->failures[0].error.find("rank1.pt.trace.json: byte ") == 0
+            || run->failures[0].error.find("rank1.pt.trace.json") != std::string::npos,
+        run->failures[0].error.c_str());
+    QCOMPARE(run->collectives.collectives.size(), size_t(1));
+    QCOMPARE(run->collectives.collectives[0].skew(), 20 * us);
+
+    QVERIFY(!runFiles({folder.toStdString() + "/missing"}, files, error));
+    QVERIFY(error.find("no such file or folder") != std::string::npos);
+}
+
+void TestRun::exportsFromTheCommandLine()
+{
+    RankBuilder r0(0, 2), r1(1, 2, 300);
+    r0.step(1, 0, 1000).comm(100, 10, "0");
+    r1.step(1, 0, 1000).comm(140, 10, "0");
+    const QString a
+        = test::writeTemp(QStringLiteral("cli0.json"), QByteArray::fromStdString(r0.json()));
+    const QString b
+        = test::writeTemp(QStringLiteral("cli1.json"), QByteArray::fromStdString(r1.json()));
+    const QString bad = test::writeTemp(QStringLiteral("cli2.json"), QByteArrayLiteral("[[["));
+    const QString out = test::tempDir() + QStringLiteral("/collectives.json");
+    test::ProcessResult r
+        = test::run(test::appPath(), {QStringLiteral("--export-collectives"), out, a, b});
+    QCOMPARE(r.exitCode, 0);
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonArray rows = QJsonDocument::fromJson(f.readAll()).array();
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0].toObject().value(QStringLiteral("skew_us")).toDouble(), 40.0);
+    QCOMPARE(rows[0].toObject().value(QStringLiteral("last_rank")).toInteger(), 1);
+    QCOMPARE(
+        rows[0].toObject().value(QStringLiteral("process_group")).toString(), QStringLiteral("0"));
+
+    // A rank that fails: reported by file, the others written, exit code 2.
+    r = test::run(
+        test::appPath(), {QStringLiteral("--export-ranks"), QStringLiteral("-"), a, bad, b});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("cli2.json"), r.err.constData());
+    QCOMPARE(r.out.count('\n'), 3); // header + two ranks
+    r = test::run(test::appPath(), {QStringLiteral("--export-rank-pairs"), QStringLiteral("-")});
+    QCOMPARE(r.exitCode, 1);
+}
+
+void TestRun::sharedDlrmRanks()
+{
+    const QString dir = test::sharedTracesDir();
+    if (dir.isEmpty())
+        QSKIP("../shared/traces is absent (a user's clone has none): the DLRM ranks not checked");
+    const std::vector<std::string> files
+        = {QDir(dir)
+                .filePath(QStringLiteral("param_dlrm_worker1_step_12.1694128201556.pt.trace.json"))
+                .toStdString(),
+            QDir(dir)
+                .filePath(QStringLiteral("param_dlrm_worker0_step_12.1694128201545.pt.trace.json"))
+                .toStdString()};
+    std::string error;
+    auto run = openRun(files, {}, error);
+    QVERIFY2(run, error.c_str());
+    QCOMPARE(run->ranks.size(), size_t(2));
+    QCOMPARE(run->ranks[0].rank, 0);
+    QCOMPARE(run->ranks[0].worldSize, 8);
+    QVERIFY(run->warnings.empty());
+    // 8 NCCL kernels on each rank (their --summary's communication_gpu_events): 8 collectives,
+    // every one on both ranks.
+    QCOMPARE(run->collectives.collectives.size(), size_t(8));
+    for (const Collective &c : run->collectives.collectives)
+        QCOMPARE(c.kernels.size(), size_t(2));
+    // The first SendRecv: rank 1 at epoch 1694128201424306, rank 0 at …429795 (by hand from
+    // the files): skew 5489 µs, rank 0 last.
+    QCOMPARE(run->collectives.collectives[0].skew(), 5489 * us);
+    QCOMPARE(run->ranks[run->collectives.collectives[0].lastRankIndex].rank, 0);
+    // Per rank, the run's figures are the single trace's.
+    const CellTable ranks = rankTable(run->ranks);
+    for (size_t i = 0; i < run->ranks.size(); ++i) {
+        const OpenResult single = openTrace(run->ranks[i].file);
+        QVERIFY(single.trace);
+        const QJsonObject summary = QJsonDocument::fromJson(
+            QByteArray::fromStdString(summaryJson(*single.trace->model, *single.trace->graph, 0)))
+                                        .object();
+        QCOMPARE(
+            ranks.text(i, 3), std::to_string(summary.value(QStringLiteral("steps")).toInteger()));
+        QCOMPARE(ranks.text(i, 14),
+            std::to_string(summary.value(QStringLiteral("fwd_bwd_pairs")).toInteger()));
+        const QJsonObject gpu = summary.value(QStringLiteral("gpu_time")).toObject();
+        QCOMPARE(ranks.text(i, 4).c_str(),
+            qPrintable(
+                QString::number(gpu.value(QStringLiteral("computation_us")).toDouble(), 'f', 3)));
+        QCOMPARE(ranks.text(i, 9).c_str(),
+            qPrintable(QString::number(gpu.value(QStringLiteral("total_us")).toDouble(), 'f', 3)));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestRun)
+#include "tst_run.moc"
