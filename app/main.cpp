@@ -315,6 +315,19 @@ int main(int argc, char *argv[])
         request.options = diffOptions;
         return ks::runCompareExport(request);
     }
+    if (runScreenshot) {
+        ks::ScreenshotRequest request;
+        QString error;
+        if (parser.isSet(o.select) || parser.isSet(o.range))
+            return usageError(parser, QStringLiteral("a run's screenshot takes --view and --size"));
+        if (!ks::parseScreenshotRequest(parser.value(o.screenshot), files.first(),
+                parser.value(o.view), {}, {}, parser.value(o.size), request, error))
+            return usageError(parser, error);
+        request.runFiles = files;
+        useOffscreenPlatform();
+        QApplication app(argc, argv);
+        return ks::renderScreenshot(request);
+    }
     if (parser.isSet(o.screenshot)) {
         const bool demo = parser.isSet(o.demo) && files.isEmpty() && !comparing;
         if (files.size() != 1 && !demo)
@@ -362,6 +375,8 @@ int main(int argc, char *argv[])
         window.openDemo();
     if (comparing)
         window.openComparison(parser.value(o.compare), files.first(), diffOptions);
+    else if (parser.isSet(o.run))
+        window.openRun(files);
     else
         window.openFiles(files);
     return QApplication::exec();

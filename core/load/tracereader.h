@@ -41,4 +41,11 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options = {});
 LoadResult loadTraceText(
     std::string_view text, const std::string &name = "<memory>", bool builderThread = false);
 
+/*!
+ * `distributedInfo.world_size` of the trace at \a path, read from the first 256 KiB of its text
+ * only (Kineto writes the key before the events), without loading it: the window asks whether
+ * several dropped files are one run. 0 when the head does not say (or the file cannot be read).
+ */
+int peekWorldSize(const std::string &path);
+
 } // namespace ks

@@ -3,9 +3,9 @@
 
 #include "common/selectioncontroller.h"
 #include "common/timeformat.h"
-#include "compare/alignedtimelines.h"
 #include "export/difftable.h"
 #include "table/tablemodel.h"
+#include "timeline/alignedtimelines.h"
 #include "timeline/timelineview.h"
 
 #include <QComboBox>
@@ -86,7 +86,8 @@ ComparisonView::ComparisonView(
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);
-    m_aligned = std::make_unique<AlignedTimelines>(m_baseTimeline, m_candidateTimeline);
+    m_aligned = std::make_unique<AlignedTimelines>(
+        std::vector<TimelineView *> {m_baseTimeline, m_candidateTimeline});
 
     rebuildModel();
     showFirstStep();
@@ -97,8 +98,8 @@ ComparisonView::~ComparisonView() = default;
 void ComparisonView::anchorOnSlot(size_t slot)
 {
     const TraceDiff &diff = *m_compared->diff;
-    m_aligned->setAnchors(double(diff.stepRange(false, slot).first - diff.base().model().minTime),
-        double(diff.stepRange(true, slot).first - diff.candidate().model().minTime));
+    m_aligned->setAnchors({double(diff.stepRange(false, slot).first - diff.base().model().minTime),
+        double(diff.stepRange(true, slot).first - diff.candidate().model().minTime)});
 }
 
 void ComparisonView::showFirstStep()
@@ -313,7 +314,7 @@ void ComparisonView::selectRow(int viewRow)
     m_baseSelection->select(b.slice);
     m_candidateSelection->select(c.slice);
     double from = std::numeric_limits<double>::infinity(), to = -from;
-    auto include = [&](const Side &side, const LoadedTrace &trace, int index) {
+    auto include = [&](const Side &side, const LoadedTrace &trace, size_t index) {
         if (side.slice == kNoSlice)
             return;
         const double origin = double(trace.model->minTime) + m_aligned->anchor(index);

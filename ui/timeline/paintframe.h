@@ -17,6 +17,7 @@ struct PaintFrame {
     int scrollY; //!< content y shown at the top of the tracks
     QPalette palette;
     QFont font;
+    double rulerOrigin = 0; //!< the ruler labels time t (ns from the trace start) as t + this
 
     //! Widget y of content y 0.
     int top() const { return timeline::kRulerHeight - scrollY; }

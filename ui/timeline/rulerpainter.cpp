@@ -20,11 +20,13 @@ void RulerPainter::paint(
     const TimeAxis &axis = frame.axis;
     p.fillRect(QRect(0, 0, size.width(), kRulerHeight), pal.color(QPalette::Window));
     const double step = niceStep(axis.nsPerPixel * 90);
-    const double first = std::ceil(axis.start / step) * step;
+    // Ticks fall on round labels, which are times from the frame's ruler origin.
+    const double origin = frame.rulerOrigin;
+    const double first = std::ceil((axis.start + origin) / step) * step;
     const int right = kLabelWidth + axis.width;
     p.setPen(pal.color(QPalette::WindowText));
-    for (double t = first; t <= axis.start + axis.span; t += step) {
-        const int x = int(std::lround(axis.x(t)));
+    for (double t = first; t <= axis.start + origin + axis.span; t += step) {
+        const int x = int(std::lround(axis.x(t - origin)));
         if (x < kLabelWidth || x > right)
             continue;
         p.drawLine(x, kRulerHeight - 8, x, kRulerHeight);

@@ -94,6 +94,17 @@ void TimelineView::setRange(double start, double span)
     m_zoom->setRange(start, span);
 }
 
+void TimelineView::setRulerOrigin(double ns)
+{
+    m_rulerOrigin = ns;
+    update();
+}
+
+void TimelineView::setExtent(double begin, double end)
+{
+    m_zoom->setExtent(begin, end);
+}
+
 void TimelineView::showAll()
 {
     m_zoom->showAll();
@@ -194,7 +205,7 @@ TimeAxis TimelineView::axis(int width) const
 
 PaintFrame TimelineView::frame(QSize size) const
 {
-    return {size, axis(size.width()), m_scrollY, palette(), font()};
+    return {size, axis(size.width()), m_scrollY, palette(), font(), m_rulerOrigin};
 }
 
 double TimelineView::nsPerPixel() const
@@ -254,20 +265,31 @@ bool TimelineView::findNext(bool backward)
 
 std::optional<QPoint> TimelineView::slicePoint(SliceId s) const
 {
+    const std::optional<QRectF> r = sliceRect(s);
+    if (!r)
+        return std::nullopt;
+    const QPoint centre(int(r->center().x()), int(r->top()) + kRowHeight / 2);
+    if (centre.y() < kRulerHeight || centre.y() >= height())
+        return std::nullopt;
+    return centre;
+}
+
+std::optional<QRectF> TimelineView::sliceRect(SliceId s) const
+{
     const SliceTable &t = m_model.slices;
     const LaneId lane = t.lane[s];
     const int ti = m_layout->laneTrack(lane);
     if (ti < 0)
         return std::nullopt;
     const uint32_t depth = m_layout->laneCollapsed(lane) ? 0 : t.depth[s];
-    const int y = m_layout->rowTop(ti, depth) + kRowHeight / 2 - m_scrollY + kRulerHeight;
+    const int top = m_layout->rowTop(ti, depth) - m_scrollY + kRulerHeight;
     const TimeAxis ax = axis(width());
     const double a = std::max(ax.x(double(t.start[s] - m_model.minTime)), double(kLabelWidth));
     const double b
         = std::min(ax.x(double(t.end(s) - m_model.minTime)), double(kLabelWidth + ax.width));
-    if (b < a || y < kRulerHeight || y >= height())
+    if (b < a || top + kRowHeight <= kRulerHeight || top >= height())
         return std::nullopt;
-    return QPoint(int((a + b) / 2), y);
+    return QRectF(a, top, b - a, kRowHeight);
 }
 
 SliceId TimelineView::sliceAt(QPoint pos) const

@@ -6,6 +6,7 @@
 #include "timeline/timelinecoordinates.h"
 #include "timeline/timelinemetrics.h"
 
+#include <QRectF>
 #include <QWidget>
 
 #include <memory>
@@ -56,6 +57,13 @@ public:
     double rangeSpan() const;
     void setRange(double start, double span);
     void showAll();
+    /*!
+     * The ruler labels a time t (ns from the trace start) as t + \a ns: 0 labels from the trace's
+     * start; a comparison labels from the compared step, a run from its common zero.
+     */
+    void setRulerOrigin(double ns);
+    //! Lets the range reach [begin, end] ns from the trace start (ZoomControl::setExtent).
+    void setExtent(double begin, double end);
     //! Shows [a, b) (model times, ns) with a small margin.
     void zoomToInterval(TimeNs a, TimeNs b);
     //! Fits the range measured on the ruler, else the selection with its counterparts (F).
@@ -77,6 +85,8 @@ public:
     void render(QPainter &painter, QSize size);
     //! Centre pixel of \a slice if it is on screen (tests, screenshots).
     std::optional<QPoint> slicePoint(SliceId slice) const;
+    //! The part of \a slice's row rectangle that is on screen, if any (widget pixels).
+    std::optional<QRectF> sliceRect(SliceId slice) const;
     SliceId sliceAt(QPoint pos) const;
     void setLaneCollapsed(LaneId lane, bool collapsed);
     //! The ruler's time-range selection, if any (ns relative to the start).
@@ -131,6 +141,7 @@ private:
     QScrollBar *m_scrollBar;
 
     bool m_showAllArrows = false;
+    double m_rulerOrigin = 0;
     std::vector<SliceId> m_highlight; //!< sorted, so each lane's share is one range
 
     // Mouse interaction

@@ -8,7 +8,7 @@ namespace ks {
 
 ZoomControl::ZoomControl(double traceSpan, QObject *parent)
     : QObject(parent)
-    , m_total(std::max(kMinSpan, traceSpan))
+    , m_end(std::max(kMinSpan, traceSpan))
     , m_start(minStart())
     , m_span(maxSpan())
 {
@@ -25,15 +25,22 @@ void ZoomControl::setRange(double start, double span)
     } else {
         // The margin shrinks with the span, so that framing a slice at the trace's start shows
         // the slice, not the time before the trace.
-        const double margin = kMargin * std::min(span, m_total);
-        const double lo = -margin;
-        start = std::clamp(start, lo, std::max(lo, m_total + margin - span));
+        const double margin = kMargin * std::min(span, total());
+        const double lo = m_begin - margin;
+        start = std::clamp(start, lo, std::max(lo, m_end + margin - span));
     }
     if (start == m_start && span == m_span)
         return;
     m_start = start;
     m_span = span;
     emit rangeChanged(m_start, m_span);
+}
+
+void ZoomControl::setExtent(double begin, double end)
+{
+    m_begin = std::min(0.0, begin);
+    m_end = std::max({m_end, end, m_begin + kMinSpan});
+    setRange(m_start, m_span);
 }
 
 void ZoomControl::zoomAt(double factor, double anchor)

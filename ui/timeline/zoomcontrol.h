@@ -26,9 +26,15 @@ public:
     double start() const { return m_start; }
     double span() const { return m_span; }
     //! The widest range: the whole trace with its margins.
-    double minStart() const { return -m_total * kMargin; }
-    double maxSpan() const { return m_total * (1 + 2 * kMargin); }
+    double minStart() const { return m_begin - total() * kMargin; }
+    double maxSpan() const { return total() * (1 + 2 * kMargin); }
     double maxEnd() const { return minStart() + maxSpan(); }
+    /*!
+     * Widens what may be shown to [begin, end] ns from the trace start (begin ≤ 0, end ≥ the
+     * trace's span), keeping the range: the ranks of a run show the run's whole extent on one
+     * clock, including the time before a rank's first event and after its last.
+     */
+    void setExtent(double begin, double end);
 
     /*!
      * Shows \a span ns from \a start, clamped: the span to [kMinSpan, maxSpan()], then the start
@@ -46,7 +52,10 @@ signals:
     void rangeChanged(double start, double span);
 
 private:
-    double m_total;
+    double total() const { return m_end - m_begin; }
+
+    double m_begin = 0;
+    double m_end;
     double m_start;
     double m_span;
 };

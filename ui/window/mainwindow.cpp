@@ -6,6 +6,8 @@
 #include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
 #include "resources.h"
+#include "run/runtimelines.h"
+#include "run/runview.h"
 #include "timeline/timelineview.h"
 #include "trace/detailspanel.h"
 #include "trace/tracetab.h"
@@ -20,6 +22,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -97,9 +100,11 @@ void MainWindow::buildFileMenu()
         [this](const QString &path) { openFiles({path}); });
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
     file->addAction(tr("&Compare Two Traces…"), this, &MainWindow::askToCompare);
+    file->addAction(tr("Open R&un (Several Ranks)…"), this, [this] { askToOpenRun(false); });
+    file->addAction(tr("Open Run &Folder…"), this, [this] { askToOpenRun(true); });
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
-        if (currentTab() || qobject_cast<ComparisonView *>(m_tabs->currentWidget()))
+        if (m_tabs->currentWidget())
             emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -124,6 +129,119 @@ void MainWindow::askToCompare()
         this, tr("Candidate trace (after), compared with %1").arg(QFileInfo(base).fileName()));
     if (!candidate.isEmpty())
         openComparison(base, candidate);
+}
+
+void MainWindow::askToOpenRun(bool folder)
+{
+    if (folder) {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Open a folder of rank traces as one run"));
+        if (!dir.isEmpty())
+            openRun({dir});
+        return;
+    }
+    const QStringList files = FileDialogs::openTraces(this, tr("Open the traces of one run"));
+    if (!files.isEmpty())
+        openRun(files);
+}
+
+void MainWindow::openRun(const QStringList &paths)
+{
+    std::vector<std::string> args;
+    for (const QString &p : paths)
+        args.push_back(p.toStdString());
+    m_progressLabel->setText(tr("Opening a run of %n trace(s)…", nullptr, int(paths.size())));
+    m_progressBar->setValue(0);
+    m_progressBox->show();
+    QPointer<MainWindow> self(this);
+    m_runLoad.run(
+        [args, self](const std::atomic<bool> &stop) {
+            OpenedRun out;
+            std::vector<std::string> files;
+            if (!runFiles(args, files, out.error))
+                return out;
+            RunOptions options;
+            options.cancel = &stop;
+            options.progress = [self](size_t done, size_t total) {
+                QMetaObject::invokeMethod(
+                    self,
+                    [self, done, total] {
+                        if (!self)
+                            return;
+                        self->m_progressLabel->setText(
+                            tr("Opening a run: %1 of %2 ranks loaded").arg(done).arg(total));
+                        self->m_progressBar->setValue(
+                            int(1000 * done / std::max<size_t>(total, 1)));
+                    },
+                    Qt::QueuedConnection);
+            };
+            out.run = ks::openRun(files, options, out.error);
+            // The first frame draws every rank: build their drawing indexes here too.
+            if (out.run) {
+                for (const auto &t : out.run->traces)
+                    t->timelineIndex();
+            }
+            return out;
+        },
+        [this](OpenedRun opened) {
+            if (!m_loads->busy())
+                m_progressBox->hide();
+            if (!opened.run) {
+                showError(tr("Cannot open the run"), QString::fromStdString(opened.error));
+                emit loadFailed(QString::fromStdString(opened.error));
+                return;
+            }
+            addRun(std::move(opened.run));
+        });
+}
+
+RunView *MainWindow::addRun(std::shared_ptr<const LoadedRun> run)
+{
+    const size_t ranks = run->ranks.size();
+    QStringList files;
+    for (const RankTrace &r : run->ranks)
+        files << QString::fromStdString(r.file);
+    const QString first = QFileInfo(files.first()).dir().dirName();
+    auto *view = new RunView(std::move(run), m_tabs);
+    const int index
+        = m_tabs->addTab(view, tr("Run · %n rank(s) · %1", nullptr, int(ranks)).arg(first));
+    m_tabs->setTabToolTip(index, files.join(QLatin1Char('\n')));
+    m_tabs->setCurrentIndex(index);
+    showWelcomeIfEmpty();
+    emit runOpened(view);
+    return view;
+}
+
+void MainWindow::openDropped(const QStringList &paths)
+{
+    int worldSize = 0;
+    bool shared = paths.size() > 1;
+    for (const QString &p : paths) {
+        const int w = peekWorldSize(p.toStdString());
+        shared = shared && w > 1 && (worldSize == 0 || w == worldSize);
+        worldSize = w;
+    }
+    if (!shared) {
+        openFiles(paths);
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Open as one run?"),
+        tr("These %n traces come from one distributed job (world size %1). Open them as one run, "
+           "on a common clock with their collectives matched, or each in its own tab?",
+            nullptr, int(paths.size()))
+            .arg(worldSize),
+        QMessageBox::NoButton, this);
+    QPushButton *asRun = box->addButton(tr("One Run"), QMessageBox::AcceptRole);
+    box->addButton(tr("Separate Tabs"), QMessageBox::RejectRole);
+    box->setDefaultButton(asRun);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, asRun, paths] {
+        if (box->clickedButton() == asRun)
+            openRun(paths);
+        else
+            openFiles(paths);
+    });
+    box->open();
 }
 
 void MainWindow::showWelcomeIfEmpty()
@@ -227,6 +345,11 @@ void MainWindow::buildStatusBar()
     statusBar()->addPermanentWidget(m_progressBox);
     m_progressBox->hide();
     connect(m_cancelButton, &QPushButton::clicked, m_loads, &LoadQueue::cancel);
+    connect(m_cancelButton, &QPushButton::clicked, this, [this] {
+        m_runLoad.cancel();
+        if (!m_loads->busy())
+            m_progressBox->hide();
+    });
 }
 
 void MainWindow::connectLoads()
@@ -386,9 +509,11 @@ TimelineView *MainWindow::currentTimeline() const
 {
     if (TraceTab *t = currentTab())
         return t->timeline();
-    // A comparison's timelines move together: the base stands for both.
+    // A comparison's timelines move together: the base stands for both; so does rank 0 of a run.
     if (auto *c = qobject_cast<ComparisonView *>(m_tabs->currentWidget()))
         return c->baseTimeline();
+    if (auto *r = qobject_cast<RunView *>(m_tabs->currentWidget()))
+        return r->timelines()->timeline(0);
     return nullptr;
 }
 
@@ -400,7 +525,11 @@ TraceTab *MainWindow::currentTab() const
 void MainWindow::onCurrentTabChanged()
 {
     TraceTab *tab = currentTab();
-    m_details->setSelectionController(tab ? tab->selection() : nullptr);
+    // A run's details follow rank 0: a pair selected there is selected on every rank.
+    auto *run = qobject_cast<RunView *>(m_tabs->currentWidget());
+    m_details->setSelectionController(tab ? tab->selection()
+            : run                         ? run->timelines()->selection(0)
+                                          : nullptr);
     m_exports->setCurrent(m_tabs->currentWidget());
     setWindowTitle(tab ? m_tabs->tabText(m_tabs->currentIndex()) + QStringLiteral(" — Kinetoscope")
                        : QStringLiteral("Kinetoscope"));
@@ -438,7 +567,7 @@ void MainWindow::dropEvent(QDropEvent *event)
         openComparison(
             QString::fromStdString(tab->selection()->trace().model->path), paths.first());
     else
-        openFiles(paths);
+        openDropped(paths);
     event->acceptProposedAction();
 }
 

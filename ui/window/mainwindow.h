@@ -2,7 +2,9 @@
 #pragma once
 
 #include "analysis/tracediff.h"
+#include "common/backgroundtask.h"
 #include "session/comparedtraces.h"
+#include "session/loadedrun.h"
 #include "session/loadedtrace.h"
 
 #include <QMainWindow>
@@ -22,6 +24,7 @@ class QTabWidget;
 namespace ks {
 
 class ComparisonView;
+class RunView;
 class DetailsPanel;
 class TimelineView;
 class WelcomePage;
@@ -65,6 +68,14 @@ public:
         std::shared_ptr<const LoadedTrace> candidate,
         const DiffOptions &options = {});
     const QString &lastComparisonError() const { return m_comparisonError; }
+    /*!
+     * Opens \a paths (trace files and folders of them) as one run of several ranks: loaded in
+     * the background, ranks in parallel, then shown in a tab. Ranks that fail are named in the
+     * tab's notice; when none loads, an error says why.
+     */
+    void openRun(const QStringList &paths);
+    //! Adds a tab for a run opened already.
+    RunView *addRun(std::shared_ptr<const LoadedRun> run);
     TraceTab *currentTab() const;
     //! The timeline the View menu's keys act on: the trace tab's, or a comparison's base.
     TimelineView *currentTimeline() const;
@@ -81,6 +92,7 @@ public:
 signals:
     void traceOpened(ks::TraceTab *tab);
     void comparisonOpened(ks::ComparisonView *view);
+    void runOpened(ks::RunView *view);
     void loadFailed(const QString &message);
 
 protected:
@@ -98,6 +110,9 @@ private:
     void showWelcomeIfEmpty();
     void askToOpen();
     void askToCompare();
+    void askToOpenRun(bool folder);
+    //! Several files dropped: one run or one tab each? Asks when they share a world size.
+    void openDropped(const QStringList &paths);
     void remember(const QString &path); //!< in the recent files
     void onCurrentTabChanged();
     void updateHistoryActions();
@@ -119,6 +134,11 @@ private:
     QProgressBar *m_progressBar = nullptr;
     QPushButton *m_cancelButton = nullptr;
     QString m_comparisonError;
+    struct OpenedRun {
+        std::shared_ptr<const LoadedRun> run;
+        std::string error;
+    };
+    BackgroundTask<OpenedRun> m_runLoad {this};
 };
 
 } // namespace ks

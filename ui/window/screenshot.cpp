@@ -4,6 +4,7 @@
 #include "compare/comparisonview.h"
 #include "link/opnames.h"
 #include "output/exporter.h"
+#include "run/runview.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
 #include "trace/tracetab.h"
@@ -132,9 +133,11 @@ bool parseScreenshotRequest(const QString &out,
     r.file = file;
     r.view = view.isEmpty() ? QStringLiteral("window") : view;
     static const QStringList views = {QStringLiteral("timeline"), QStringLiteral("table"),
-        QStringLiteral("chart"), QStringLiteral("window")};
+        QStringLiteral("chart"), QStringLiteral("window"), QStringLiteral("run"),
+        QStringLiteral("ranks"), QStringLiteral("collectives")};
     if (!views.contains(r.view)) {
-        error = QStringLiteral("--view must be one of timeline, table, chart, window (got '%1')")
+        error = QStringLiteral("--view must be one of timeline, table, chart, window, run, ranks, "
+                               "collectives (got '%1')")
                     .arg(view);
         return false;
     }
@@ -211,10 +214,53 @@ int renderComparison(const ScreenshotRequest &r)
     return ok ? ExitOk : fail(ExitWriteFailed, error);
 }
 
+/*!
+ * A run's screenshot: `run` is the window on the pair with the largest backward spread, `ranks`
+ * the run's tab on its rank table, `collectives` the tab on the collective with the largest
+ * skew, its band emphasised.
+ */
+int renderRun(const ScreenshotRequest &r)
+{
+    std::vector<std::string> args, files;
+    for (const QString &f : r.runFiles)
+        args.push_back(f.toStdString());
+    std::string error;
+    if (!runFiles(args, files, error))
+        return fail(ExitLoadFailed, QString::fromStdString(error));
+    auto run = openRun(files, {}, error);
+    if (!run)
+        return fail(ExitLoadFailed, QString::fromStdString(error));
+    for (const RunFailure &f : run->failures)
+        std::fprintf(stderr, "%s\n", f.error.c_str());
+    MainWindow window;
+    RunView *view = window.addRun(run);
+    QWidget *target = r.view == QLatin1String("run") ? static_cast<QWidget *>(&window) : view;
+    if (target != &window)
+        target->setParent(nullptr);
+    target->resize(r.size);
+    target->setAttribute(Qt::WA_DontShowOnScreen, true);
+    target->show();
+    QApplication::processEvents();
+    if (r.view == QLatin1String("ranks"))
+        view->activate(RunView::Ranks, 0);
+    else if (r.view == QLatin1String("collectives"))
+        view->activate(RunView::Collectives, 0);
+    else
+        view->activate(RunView::Pairs, 0);
+    QApplication::processEvents();
+    QString saveError;
+    const bool ok = Exporter::saveWidget(target, r.out, 1, saveError, r.size);
+    if (target != &window)
+        target->deleteLater();
+    return ok ? ExitOk : fail(ExitWriteFailed, saveError);
+}
+
 } // namespace
 
 int renderScreenshot(const ScreenshotRequest &r)
 {
+    if (!r.runFiles.isEmpty())
+        return renderRun(r);
     if (!r.compareBase.isEmpty())
         return renderComparison(r);
     OpenResult opened = openTrace(r.file.toStdString());

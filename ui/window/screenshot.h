@@ -5,6 +5,7 @@
 
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <utility>
@@ -15,13 +16,15 @@ namespace ks {
 struct ScreenshotRequest {
     QString out;
     QString file;
-    QString view = QStringLiteral("window"); //!< timeline, table, chart or window
+    QString view = QStringLiteral("window"); //!< timeline, table, chart, window; run, ranks,
+                                             //!< collectives for a run
     QString selectName; //!< empty: no selection
     int selectIndex = 0; //!< K of NAME#K
     std::optional<std::pair<double, double>> rangeUs;
     QSize size {1600, 900};
     QString compareBase; //!< set: a comparison of file (the candidate) against this base
     DiffOptions diffOptions;
+    QStringList runFiles; //!< set: a run of these files and folders (views run, ranks, collectives)
 };
 
 //! Validates the options; false with a usage message in \a error.

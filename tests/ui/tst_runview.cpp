@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// The run's tab (ui/run): rank groups on one clock, collective bands with the last arriver
+// marked (pixel checks on grab()), a pair selected on one rank selected on every rank, the rank
+// table scrolling to a rank, and the run window on the two shared DLRM ranks.
+#include "common/selectioncontroller.h"
+#include "run/collectivebands.h"
+#include "run/runcharts.h"
+#include "run/runtimelines.h"
+#include "run/runview.h"
+#include "runbuilder.h"
+#include "table/tablemodel.h"
+#include "testutil.h"
+#include "timeline/timelineview.h"
+#include "window/mainwindow.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QDir>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+
+using namespace ks;
+using ks::test::RankBuilder;
+
+namespace {
+
+//! Two ranks: a collective each, rank 1 arriving 300 µs after rank 0, and a pair.
+std::shared_ptr<const LoadedRun> twoRanks()
+{
+    static RankBuilder r0(0, 2), r1(1, 2, 40);
+    static bool built = false;
+    if (!built) {
+        r0.step(1, 0, 3000).pair("aten::mm", "MmBackward0", 1, 100, 30, 40).comm(1000, 400, "0");
+        r1.step(1, 0, 3000).pair("aten::mm", "MmBackward0", 1, 100, 30, 90).comm(1300, 100, "0");
+        built = true;
+    }
+    return test::runOf({&r0, &r1});
+}
+
+void showAndSettle(QWidget &w, QSize size)
+{
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QApplication::processEvents();
+}
+
+bool orangeish(QRgb c)
+{
+    return qRed(c) > qBlue(c) + 40 && qRed(c) > 150;
+}
+
+} // namespace
+
+class TestRunView : public QObject {
+    Q_OBJECT
+private slots:
+    void rankGroupsOnOneClock();
+    void collectiveBandJoinsRanksAndMarksLastArriver();
+    void pairSelectedOnEveryRank();
+    void rankTableScrollsToRank();
+    void chartsFollowThePair();
+    void dlrmRunInTheWindow();
+};
+
+void TestRunView::rankGroupsOnOneClock()
+{
+    auto run = twoRanks();
+    QVERIFY(run);
+    RunTimelines view(run);
+    showAndSettle(view, {1200, 800});
+    QCOMPARE(view.findChildren<QToolButton *>().size(), 2);
+    // Both views show the same run-clock range: view start − anchor is the same.
+    const double a0 = view.timeline(0)->rangeStart()
+        + double(run->traces[0]->model->minTime + run->ranks[0].clockOffset);
+    const double a1 = view.timeline(1)->rangeStart()
+        + double(run->traces[1]->model->minTime + run->ranks[1].clockOffset);
+    QCOMPARE(a0, a1);
+    QCOMPARE(view.timeline(0)->rangeSpan(), view.timeline(1)->rangeSpan());
+    // Panning one pans the other by the same run time.
+    view.timeline(1)->setRange(
+        view.timeline(1)->rangeStart() + 100000, view.timeline(1)->rangeSpan() / 2);
+    const double b0 = view.timeline(0)->rangeStart()
+        + double(run->traces[0]->model->minTime + run->ranks[0].clockOffset);
+    const double b1 = view.timeline(1)->rangeStart()
+        + double(run->traces[1]->model->minTime + run->ranks[1].clockOffset);
+    QCOMPARE(b0, b1);
+    view.setRankCollapsed(1, true);
+    QVERIFY(!view.timeline(1)->isVisible());
+    QVERIFY(view.rankCollapsed(1));
+}
+
+void TestRunView::collectiveBandJoinsRanksAndMarksLastArriver()
+{
+    auto run = twoRanks();
+    QVERIFY(run);
+    QCOMPARE(run->collectives.collectives.size(), size_t(1));
+    QCOMPARE(run->collectives.collectives[0].skew(), TimeNs(300000));
+    RunTimelines view(run);
+    showAndSettle(view, {1200, 800});
+    view.setCurrentCollective(0);
+    const QImage image = view.grab().toImage();
+    const auto &bands = view.bands()->lastBands();
+    QCOMPARE(bands.size(), size_t(1));
+    QVERIFY(bands[0].current);
+    QCOMPARE(view.bands()->lastArrivers().size(), size_t(1));
+    // The band runs from rank 0's kernel down to rank 1's, and is painted there.
+    const QRectF box = bands[0].shape.boundingRect();
+    const QPoint inside = view.bands()->mapTo(&view, box.center().toPoint());
+    QVERIFY2(orangeish(image.pixel(inside)), qPrintable(QString::number(image.pixel(inside), 16)));
+    // The last arriver is rank 1: the red outline is on its kernel, below rank 0's.
+    const QRectF last = view.bands()->lastArrivers()[0];
+    QVERIFY(last.top() > box.top());
+    const QPoint edge
+        = view.bands()->mapTo(&view, QPoint(int(last.center().x()), int(last.top()) - 1));
+    const QRgb c = image.pixel(edge);
+    QVERIFY2(qRed(c) > 150 && qGreen(c) < 90, qPrintable(QString::number(c, 16)));
+    view.setCurrentCollective(-1);
+    QCOMPARE(view.currentCollective(), -1);
+}
+
+void TestRunView::pairSelectedOnEveryRank()
+{
+    auto run = twoRanks();
+    QVERIFY(run);
+    RunTimelines view(run);
+    showAndSettle(view, {1200, 800});
+    QCOMPARE(run->pairs.pairs.size(), size_t(1));
+    const PairRow &row0 = run->ranks[0].graph->rows()[0];
+    const PairRow &row1 = run->ranks[1].graph->rows()[size_t(run->pairs.pairs[0].rows[1])];
+    view.selection(0)->select(row0.forward);
+    QCOMPARE(view.selection(1)->current(), row1.forward);
+    QCOMPARE(view.currentPair(), 0);
+    // Selecting the backward node on rank 1 selects the backward node on rank 0.
+    const BackwardNode &node1 = run->ranks[1].graph->nodes()[run->ranks[1].graph->nodesOf(row1)[0]];
+    view.selection(1)->select(node1.outer);
+    const BackwardNode &node0 = run->ranks[0].graph->nodes()[run->ranks[0].graph->nodesOf(row0)[0]];
+    QCOMPARE(view.selection(0)->current(), node0.outer);
+    // Clearing on one clears on all.
+    view.selection(0)->select(kNoSlice);
+    QCOMPARE(view.selection(1)->current(), kNoSlice);
+    QCOMPARE(view.currentPair(), -1);
+}
+
+void TestRunView::rankTableScrollsToRank()
+{
+    // Eight ranks, so that the last is far below the first.
+    std::vector<RankBuilder> builders;
+    for (int r = 0; r < 8; ++r) {
+        builders.emplace_back(r, 8);
+        builders.back().step(1, 0, 1000).comm(100 + r, 10, "0");
+    }
+    std::vector<const RankBuilder *> ranks;
+    for (const RankBuilder &b : builders)
+        ranks.push_back(&b);
+    auto run = test::runOf(ranks);
+    QVERIFY(run);
+    RunView view(run);
+    showAndSettle(view, {1200, 700});
+    auto *scroll = view.timelines()->findChild<QScrollArea *>();
+    QVERIFY(scroll);
+    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    view.activate(RunView::Ranks, 7);
+    QApplication::processEvents();
+    QVERIFY(scroll->verticalScrollBar()->value() > 0);
+    auto *header = view.timelines()->findChild<QToolButton *>(QStringLiteral("rankHeader7"));
+    QVERIFY(header);
+    const QPoint onScreen = header->mapTo(scroll->viewport(), QPoint(0, 0));
+    QVERIFY(onScreen.y() >= 0 && onScreen.y() < scroll->viewport()->height());
+}
+
+void TestRunView::chartsFollowThePair()
+{
+    auto run = twoRanks();
+    QVERIFY(run);
+    RunView view(run);
+    showAndSettle(view, {1200, 800});
+    QVERIFY(view.charts()->pairView()->chart()->title().startsWith(QStringLiteral("Select")));
+    view.activate(RunView::Pairs, 0);
+    QVERIFY2(view.charts()->pairView()->chart()->title().contains(QStringLiteral("slowest rank 1")),
+        qPrintable(view.charts()->pairView()->chart()->title()));
+    QCOMPARE(view.timelines()->currentPair(), 0);
+}
+
+void TestRunView::dlrmRunInTheWindow()
+{
+    const QString dir = test::sharedTracesDir();
+    if (dir.isEmpty())
+        QSKIP("../shared/traces is absent (a user's clone has none): the DLRM run not checked");
+    MainWindow window;
+    showAndSettle(window, {1500, 950});
+    window.openRun({QDir(dir).filePath(
+                        QStringLiteral("param_dlrm_worker0_step_12.1694128201545.pt.trace.json")),
+        QDir(dir).filePath(
+            QStringLiteral("param_dlrm_worker1_step_12.1694128201556.pt.trace.json"))});
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<RunView *>(window.tabs()->currentWidget()), 120000);
+    auto *view = qobject_cast<RunView *>(window.tabs()->currentWidget());
+    QCOMPARE(view->run().ranks.size(), size_t(2));
+    QCOMPARE(view->model(RunView::Ranks)->rowCount(), 2);
+    QCOMPARE(view->model(RunView::Collectives)->rowCount(), 8);
+    // Every collective has both ranks: the band of the largest skew joins them.
+    view->activate(RunView::Collectives, 0);
+    QApplication::processEvents();
+    view->timelines()->grab();
+    QVERIFY(!view->timelines()->bands()->lastBands().empty());
+    // A pair selected on rank 0 is selected on rank 1 too.
+    const RankPair &p = view->run().pairs.pairs[0];
+    QVERIFY(p.rows[1] >= 0);
+    view->timelines()->selection(0)->select(
+        view->run().ranks[0].graph->rows()[size_t(p.rows[0])].forward);
+    QCOMPARE(view->timelines()->selection(1)->current(),
+        view->run().ranks[1].graph->rows()[size_t(p.rows[1])].forward);
+}
+
+QTEST_MAIN(TestRunView)
+#include "tst_runview.moc"

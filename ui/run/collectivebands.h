@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "session/loadedrun.h"
+
+#include <QPolygonF>
+#include <QWidget>
+
+#include <vector>
+
+namespace ks {
+
+class TimelineView;
+
+/*!
+ * Paints, over the stacked rank timelines, each collective as a translucent band joining its
+ * kernel on one rank to its kernel on the next rank shown, darker the larger the collective's
+ * skew, and outlines the last arriver's kernel in red: the rank every other one waits for. It
+ * covers its parent and lets every mouse event through; only collectives on screen are drawn.
+ */
+class CollectiveBands : public QWidget {
+    Q_OBJECT
+public:
+    //! \a timelines: one per rank of \a run, in rank order (null or hidden for collapsed ranks).
+    CollectiveBands(const LoadedRun &run, std::vector<TimelineView *> timelines, QWidget *parent);
+
+    void setCurrent(int collective);
+    int current() const { return m_current; }
+
+    //! What the last paint drew for one collective.
+    struct Band {
+        int collective = -1;
+        QPolygonF shape; //!< from one rank's kernel to the next shown rank's
+        bool current = false;
+    };
+    const std::vector<Band> &lastBands() const { return m_bands; }
+    //! Kernel rectangles outlined as last arrivers by the last paint.
+    const std::vector<QRectF> &lastArrivers() const { return m_lastArrivers; }
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    const LoadedRun &m_run;
+    std::vector<TimelineView *> m_timelines;
+    int m_current = -1;
+    TimeNs m_maxSkew = 1;
+    std::vector<Band> m_bands;
+    std::vector<QRectF> m_lastArrivers;
+};
+
+} // namespace ks

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include "run/runcharts.h"
+
+#include "analysis/gputime.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace ks {
+
+namespace {
+
+QStringList rankCategories(const LoadedRun &run)
+{
+    QStringList out;
+    for (const RankTrace &r : run.ranks)
+        out << RunCharts::tr("rank %1").arg(r.rank);
+    return out;
+}
+
+//! Puts \a series on a chart with rank categories below and µs on the left.
+QChart *rankChart(
+    QAbstractBarSeries *series, const LoadedRun &run, const QString &title, double maxUs)
+{
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(rankCategories(run));
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto *y = new QValueAxis;
+    y->setTitleText(RunCharts::tr("GPU time (µs)"));
+    y->setRange(0, std::max(1.0, maxUs * 1.05));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+//! Shows \a chart in \a view; the chart it showed before is released to us, so deleted.
+void replaceChart(QChartView *view, QChart *chart)
+{
+    QChart *old = view->chart();
+    view->setChart(chart);
+    delete old;
+}
+
+} // namespace
+
+RunCharts::RunCharts(std::shared_ptr<const LoadedRun> run, QWidget *parent)
+    : QWidget(parent)
+    , m_run(std::move(run))
+    , m_breakdown(new QChartView(this))
+    , m_pair(new QChartView(this))
+{
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_breakdown);
+    layout->addWidget(m_pair);
+    m_breakdown->setRenderHint(QPainter::Antialiasing);
+    m_pair->setRenderHint(QPainter::Antialiasing);
+
+    const QString names[]
+        = {tr("Computation"), tr("Exposed communication"), tr("Exposed memcpy"), tr("Idle")};
+    const QColor colors[]
+        = {QColor(66, 133, 244), QColor(234, 67, 53), QColor(251, 188, 5), QColor(200, 200, 200)};
+    QBarSet *sets[4];
+    for (int k = 0; k < 4; ++k) {
+        sets[k] = new QBarSet(names[k]);
+        sets[k]->setColor(colors[k]);
+    }
+    double maxUs = 0;
+    for (const RankTrace &r : m_run->ranks) {
+        const GpuTimeBreakdown b = gpuTimeBreakdown(*r.graph);
+        const TimeNs parts[4] = {b.computation, b.exposedComm, b.exposedMemcpy, b.idle};
+        for (int k = 0; k < 4; ++k)
+            *sets[k] << double(parts[k]) / 1000.0;
+        maxUs = std::max(maxUs, double(b.total) / 1000.0);
+    }
+    auto *series = new QStackedBarSeries;
+    for (QBarSet *s : sets)
+        series->append(s);
+    replaceChart(m_breakdown,
+        rankChart(series, *m_run, tr("GPU time breakdown per rank (whole trace)"), maxUs));
+    setPair(-1);
+}
+
+void RunCharts::setPair(int pairIndex)
+{
+    auto *fwd = new QBarSet(tr("Forward GPU"));
+    auto *bwd = new QBarSet(tr("Backward GPU"));
+    fwd->setColor(QColor(52, 168, 83));
+    bwd->setColor(QColor(171, 71, 188));
+    double maxUs = 0;
+    QString title = tr("Select a pair to compare its GPU time across ranks");
+    if (pairIndex >= 0) {
+        const RankPair &p = m_run->pairs.pairs[size_t(pairIndex)];
+        for (size_t i = 0; i < m_run->ranks.size(); ++i) {
+            *fwd << double(p.forwardGpu[i]) / 1000.0;
+            *bwd << double(p.backwardGpu[i]) / 1000.0;
+            maxUs = std::max(
+                {maxUs, double(p.forwardGpu[i]) / 1000.0, double(p.backwardGpu[i]) / 1000.0});
+        }
+        const RankTrace &first = m_run->ranks.front();
+        const int64_t row = p.rows[0];
+        const PairRow &r = first.graph->rows()[size_t(row)];
+        const QString name = r.forward == kNoSlice
+            ? tr("(backward only)")
+            : QString::fromUtf8(first.graph->model().sliceName(r.forward).data(),
+                qsizetype(first.graph->model().sliceName(r.forward).size()));
+        title = tr("%1 on each rank: backward spread %2 µs, slowest rank %3")
+                    .arg(name)
+                    .arg(double(p.backwardSpread) / 1000.0, 0, 'f', 3)
+                    .arg(m_run->ranks[p.slowestRankIndex].rank);
+    }
+    auto *series = new QBarSeries;
+    series->append(fwd);
+    series->append(bwd);
+    replaceChart(m_pair, rankChart(series, *m_run, title, maxUs));
+}
+
+} // namespace ks

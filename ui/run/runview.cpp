@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+#include "run/runview.h"
+
+#include "export/runtables.h"
+#include "output/exporter.h"
+#include "run/runcharts.h"
+#include "run/runtimelines.h"
+#include "table/tablemodel.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ks {
+
+namespace {
+//! Index of the column named \a name in \a table, -1 if none.
+int columnNamed(const Table &table, std::string_view name)
+{
+    for (size_t c = 0; c < table.columnCount(); ++c) {
+        if (table.columnName(c) == name)
+            return int(c);
+    }
+    return -1;
+}
+} // namespace
+
+RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
+    : QWidget(parent)
+    , m_run(std::move(run))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto *bar = new QHBoxLayout;
+    auto *summary = new QLabel(
+        tr("%n rank(s) on one clock · %1 collectives matched%2 · %3 pairs matched across ranks",
+            nullptr, int(m_run->ranks.size()))
+            .arg(m_run->collectives.collectives.size())
+            .arg(m_run->collectives.byProcessGroup ? tr(" by process group") : tr(" by order"))
+            .arg(m_run->pairs.pairs.size()),
+        this);
+    bar->addWidget(summary, 1);
+    auto *exportTable = new QPushButton(tr("Export Table…"), this);
+    exportTable->setToolTip(tr("Write the rows of the table shown, as filtered and sorted, to "
+                               "CSV or JSON (the columns of the command line's exports)"));
+    auto *picture = new QPushButton(tr("Save Picture…"), this);
+    picture->setToolTip(tr("Save this view as PNG or SVG"));
+    bar->addWidget(exportTable);
+    bar->addWidget(picture);
+    layout->addLayout(bar);
+    connect(exportTable, &QPushButton::clicked, this, &RunView::exportCurrentTable);
+    connect(picture, &QPushButton::clicked, this, &RunView::savePicture);
+
+    QStringList notes;
+    for (const RunFailure &f : m_run->failures)
+        notes << tr("Not loaded: %1").arg(QString::fromStdString(f.error));
+    for (const std::string &w : m_run->warnings)
+        notes << QString::fromStdString(w);
+    m_notice = new QLabel(notes.join(QLatin1Char('\n')), this);
+    m_notice->setObjectName(QStringLiteral("runNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; padding: 4px; }"));
+    m_notice->setVisible(!notes.isEmpty());
+    layout->addWidget(m_notice);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_pages = new QTabWidget(splitter);
+    const auto ranks = std::make_shared<CellTable>(rankTable(m_run->ranks));
+    const auto collectives
+        = std::make_shared<CellTable>(collectiveTable(m_run->ranks, m_run->collectives));
+    const auto pairs = std::make_shared<CellTable>(rankPairTable(m_run->ranks, m_run->pairs));
+    addTable(Ranks, ranks, tr("Ranks"), -1);
+    addTable(Collectives, collectives, tr("Collectives"), columnNamed(*collectives, "skew_us"));
+    addTable(Pairs, pairs, tr("Pairs across ranks"), columnNamed(*pairs, "bwd_spread_us"));
+    m_charts = new RunCharts(m_run, m_pages);
+    m_pages->addTab(m_charts, tr("Charts"));
+    m_timelines = new RunTimelines(m_run, splitter);
+    splitter->addWidget(m_pages);
+    splitter->addWidget(m_timelines);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    layout->addWidget(splitter, 1);
+
+    connect(m_timelines, &RunTimelines::pairChanged, this, [this](int pair) {
+        m_charts->setPair(pair);
+        if (pair < 0)
+            return;
+        const int viewRow = m_models[Pairs]->viewRowOf(uint32_t(pair));
+        if (viewRow >= 0 && m_tables[Pairs]->currentIndex().row() != viewRow)
+            m_tables[Pairs]->selectRow(viewRow);
+    });
+}
+
+RunView::~RunView() = default;
+
+QTableView *RunView::addTable(
+    Page page, std::shared_ptr<const Table> table, const QString &title, int sortColumn)
+{
+    auto *view = new QTableView(m_pages);
+    view->setObjectName(QStringLiteral("runTable%1").arg(int(page)));
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setSortingEnabled(true);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(20);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    auto *model = new TableModel(std::move(table), {}, view);
+    view->setModel(model);
+    if (sortColumn >= 0)
+        view->sortByColumn(sortColumn, Qt::DescendingOrder);
+    else
+        view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    view->resizeColumnsToContents();
+    for (int c = 0; c < model->columnCount(); ++c)
+        view->setColumnWidth(c, std::min(view->columnWidth(c), 320));
+    connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this, page](const QModelIndex &current) {
+            if (current.isValid())
+                rowActivated(page, current.row());
+        });
+    m_tables[page] = view;
+    m_models[page] = model;
+    m_pages->addTab(view, title);
+    return view;
+}
+
+QTableView *RunView::table(Page page) const
+{
+    return page == Charts ? nullptr : m_tables[page];
+}
+
+TableModel *RunView::model(Page page) const
+{
+    return page == Charts ? nullptr : m_models[page];
+}
+
+QString RunView::notice() const
+{
+    return m_notice->isVisible() ? m_notice->text() : QString();
+}
+
+void RunView::activate(Page page, int viewRow)
+{
+    m_pages->setCurrentIndex(int(page));
+    if (page != Charts && viewRow >= 0 && viewRow < m_models[page]->rowCount())
+        m_tables[page]->selectRow(viewRow);
+}
+
+void RunView::rowActivated(Page page, int viewRow)
+{
+    const uint32_t row = m_models[page]->sourceRow(viewRow);
+    switch (page) {
+    case Ranks:
+        m_timelines->scrollToRank(row);
+        break;
+    case Collectives:
+        m_timelines->setCurrentCollective(int(row));
+        break;
+    case Pairs:
+        if (int(row) != m_timelines->currentPair())
+            m_timelines->selectPair(row);
+        break;
+    case Charts:
+        break;
+    }
+}
+
+void RunView::exportCurrentTable()
+{
+    const int page = m_pages->currentIndex();
+    if (page == Charts) {
+        QMessageBox::information(this, tr("Export Table"),
+            tr("The Charts page has no table: choose Ranks, Collectives or Pairs across ranks, "
+               "or save the view as a picture."));
+        return;
+    }
+    static const char *stems[] = {"ranks", "collectives", "rank-pairs"};
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table"),
+        QString::fromLatin1(stems[page]) + QStringLiteral(".csv"),
+        tr("CSV (*.csv);;JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!Exporter::saveTable(m_models[page], path, error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void RunView::savePicture()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Picture"), QStringLiteral("run.png"), tr("PNG (*.png);;SVG (*.svg)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!Exporter::saveWidget(this, path, 1, error))
+        QMessageBox::warning(this, tr("Save failed"), error);
+}
+
+} // namespace ks
