@@ -50,6 +50,9 @@ def main():
                     help="an already built tree (default: build the release preset)")
     ap.add_argument("--data-dir", default=os.path.join(ROOT, "build", "bench"))
     ap.add_argument("--repeat", type=int, default=5, help="best of N (this VM varies ±10 %%)")
+    ap.add_argument("--run-ranks", type=int, default=8, help="ranks of the run benchmark")
+    ap.add_argument("--rank-mb", type=int, default=300, help="size of each rank's trace (MB)")
+    ap.add_argument("--only-run", action="store_true", help="only the run (several ranks) benchmark")
     args = ap.parse_args()
     sizes = [20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeat = 1 if args.quick else args.repeat
@@ -80,6 +83,10 @@ def main():
     os.sync()  # no writeback of the copies during the first measurements
 
     results = {"machine": machine(), "traces": []}
+    ranks, rank_mb = (2, 20) if args.quick else (args.run_ranks, args.rank_mb)
+    results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
+    if args.only_run:
+        sizes = []
     for mb in sizes:
         plain = os.path.join(args.data_dir, f"trace-{mb}mb.json")
         gz = plain + ".gz"
@@ -120,7 +127,7 @@ def main():
                   + (f", Node JSON.parse {entry['node_json_parse_s']:.2f} s" if "node_json_parse_s" in entry else ""))
 
     shared = os.path.join(ROOT, "..", "shared", "traces")
-    if not args.quick and os.path.isdir(shared):
+    if not args.quick and sizes and os.path.isdir(shared):
         # The largest real trace, decompressed next to the generated ones (never into the repo).
         import gzip
         files = [os.path.join(shared, f) for f in os.listdir(shared) if f.endswith((".json", ".json.gz"))]
@@ -145,6 +152,12 @@ def main():
               f"{load['load_link_s']:.3f} s = {entry['ratio_to_parse_floor']:.2f}x parse floor; gzip "
               f"{entry['gzip_ratio_to_plain']:.2f}x; peak RSS {entry['peak_rss_kb'] / 1024:.0f} MB")
 
+    out = os.path.join(args.data_dir, "results.json")
+    if not sizes:
+        with open(out, "w") as f:
+            json.dump(results, f, indent=2)
+        print(f"results: {out}")
+        return
     largest = results["traces"][-1]["file"]
     views = json.loads(run([bench_views, largest, "--table-rows", "100000" if args.quick else "1000000"]).stdout)
     results["views"] = views
@@ -156,6 +169,30 @@ def main():
     with open(out, "w") as f:
         json.dump(results, f, indent=2)
     print(f"results: {out}")
+
+
+def run_benchmark(app, gentrace, data_dir, ranks, mb, repeat):
+    """A run of `ranks` traces of `mb` MB opened together (`--export-ranks`: load all ranks in
+    parallel, link, match collectives and pairs) against its baseline in the same run: the sum of
+    the single loads (`--summary` of each file) divided by the cores the run can use (2 here)."""
+    files = []
+    for r in range(ranks):
+        path = os.path.join(data_dir, f"rank{r}-{mb}mb.json")
+        if not os.path.exists(path):
+            run([gentrace, "--target-mb", str(mb), "--seed", str(r + 1), path])
+        files.append(path)
+    single = [min(timed([app, "--summary", f]) for _ in range(repeat)) for f in files]
+    together = min(timed([app, "--export-ranks", os.devnull] + files) for _ in range(repeat))
+    rss = peak_rss_kb([app, "--export-ranks", os.devnull] + files)
+    size = sum(os.path.getsize(f) for f in files)
+    cores = min(os.cpu_count() or 1, ranks)
+    entry = {"ranks": ranks, "rank_mb": mb, "single_sum_s": sum(single), "run_s": together,
+             "ratio_to_single_sum_per_core": together / (sum(single) / cores),
+             "peak_rss_kb": rss, "peak_rss_ratio_to_files": rss * 1024 / size, "cores": cores}
+    print(f"run of {ranks} x {mb} MB: {together:.2f} s = {entry['ratio_to_single_sum_per_core']:.2f}x "
+          f"(sum of single loads {sum(single):.2f} s / {cores} cores); peak RSS {rss / 1024:.0f} MB = "
+          f"{entry['peak_rss_ratio_to_files']:.2f}x the files", flush=True)
+    return entry
 
 
 def machine():
