@@ -4,10 +4,12 @@
 #include "analysis/tracediff.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 namespace ks {
 
-RankPairs matchRankPairs(const RankTraces &ranks)
+RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads)
 {
     RankPairs out;
     if (ranks.empty())
@@ -23,17 +25,28 @@ RankPairs matchRankPairs(const RankTraces &ranks)
         p.backwardGpu.assign(n, 0);
         p.rows[0] = int64_t(i);
     }
-    for (size_t r = 1; r < n; ++r) {
-        const auto diff = TraceDiff::compare(*ranks.front().modules, *ranks[r].modules);
-        uint64_t matched = 0;
-        for (const DiffEntry &e : diff->entries()) {
-            if (e.status == DiffStatus::Matched && e.base.present() && e.candidate.present()) {
-                out.pairs[size_t(e.base.row)].rows[r] = e.candidate.row;
-                ++matched;
+    // Each rank is compared with the first on its own: the comparisons run side by side, each
+    // writing only its rank's column.
+    std::atomic<size_t> next {1};
+    auto compareNext = [&] {
+        for (size_t r = next++; r < n; r = next++) {
+            const auto diff = TraceDiff::compare(*ranks.front().modules, *ranks[r].modules);
+            uint64_t matched = 0;
+            for (const DiffEntry &e : diff->entries()) {
+                if (e.status == DiffStatus::Matched && e.base.present() && e.candidate.present()) {
+                    out.pairs[size_t(e.base.row)].rows[r] = e.candidate.row;
+                    ++matched;
+                }
             }
+            out.unmatchedRows[r] = ranks[r].graph->rows().size() - matched;
         }
-        out.unmatchedRows[r] = ranks[r].graph->rows().size() - matched;
-    }
+    };
+    std::vector<std::thread> helpers;
+    for (unsigned i = 1; i < std::min<size_t>(std::max(1u, threads), n - 1); ++i)
+        helpers.emplace_back(compareNext);
+    compareNext();
+    for (std::thread &t : helpers)
+        t.join();
     for (RankPair &p : out.pairs) {
         bool any = false;
         TimeNs low = 0, high = 0;

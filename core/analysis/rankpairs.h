@@ -35,6 +35,7 @@ struct RankPairs {
     std::vector<uint64_t> unmatchedRows; //!< per rank index
 };
 
-RankPairs matchRankPairs(const RankTraces &ranks);
+//! \a threads: comparisons run at once (each rank is compared with the first independently).
+RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads = 1);
 
 } // namespace ks

@@ -88,8 +88,9 @@ bool runFiles(
     return true;
 }
 
-std::shared_ptr<LoadedRun> assembleRun(
-    std::vector<std::shared_ptr<const LoadedTrace>> traces, std::vector<RunFailure> failures)
+std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedTrace>> traces,
+    std::vector<RunFailure> failures,
+    unsigned threads)
 {
     auto run = std::make_shared<LoadedRun>();
     run->failures = std::move(failures);
@@ -145,7 +146,7 @@ std::shared_ptr<LoadedRun> assembleRun(
     run->collectives = matchCollectives(run->ranks);
     for (const std::string &w : run->collectives.warnings)
         run->warnings.push_back(w);
-    run->pairs = matchRankPairs(run->ranks);
+    run->pairs = matchRankPairs(run->ranks, threads);
     return run;
 }
 
@@ -196,7 +197,7 @@ std::shared_ptr<LoadedRun> openRun(
             error += "\n" + failures[i].error;
         return nullptr;
     }
-    auto run = assembleRun(std::move(traces), std::move(failures));
+    auto run = assembleRun(std::move(traces), std::move(failures), parallel);
     run->seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return run;

@@ -70,7 +70,8 @@ std::shared_ptr<LoadedRun> openRun(
  * Puts already loaded traces (\a files in the same order) together as a run: ranks, clock,
  * matching. What openRun does after loading; tests use it on inline traces.
  */
-std::shared_ptr<LoadedRun> assembleRun(
-    std::vector<std::shared_ptr<const LoadedTrace>> traces, std::vector<RunFailure> failures);
+std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedTrace>> traces,
+    std::vector<RunFailure> failures,
+    unsigned threads = 1);
 
 } // namespace ks

@@ -13,15 +13,20 @@
 #include "timeline/timelineview.h"
 #include "window/mainwindow.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QDir>
+#include <QDropEvent>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+#include <QUrl>
 
 using namespace ks;
 using ks::test::RankBuilder;
@@ -65,6 +70,7 @@ private slots:
     void rankTableScrollsToRank();
     void chartsFollowThePair();
     void dlrmRunInTheWindow();
+    void droppingRanksAsksOneRunOrTabs();
 };
 
 void TestRunView::rankGroupsOnOneClock()
@@ -214,6 +220,50 @@ void TestRunView::dlrmRunInTheWindow()
         view->run().ranks[0].graph->rows()[size_t(p.rows[0])].forward);
     QCOMPARE(view->timelines()->selection(1)->current(),
         view->run().ranks[1].graph->rows()[size_t(p.rows[1])].forward);
+}
+
+// Two files of one job (world size 2) dropped together: the window asks, and "One Run" opens a
+// run tab; "Separate Tabs" opens one tab each. A single dropped file never asks.
+void TestRunView::droppingRanksAsksOneRunOrTabs()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 1000).comm(100, 10, "0");
+    r1.step(1, 0, 1000).comm(110, 10, "0");
+    const QString a
+        = test::writeTemp(QStringLiteral("drop0.json"), QByteArray::fromStdString(r0.json()));
+    const QString b
+        = test::writeTemp(QStringLiteral("drop1.json"), QByteArray::fromStdString(r1.json()));
+    QCOMPARE(peekWorldSize(a.toStdString()), 2);
+    for (const bool asRun : {true, false}) {
+        MainWindow window;
+        showAndSettle(window, {1200, 800});
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(a), QUrl::fromLocalFile(b)});
+        QDragEnterEvent enter(
+            QPoint(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+        const QString wanted = asRun ? QStringLiteral("One Run") : QStringLiteral("Separate Tabs");
+        QAbstractButton *button = nullptr;
+        for (QAbstractButton *candidate : box->buttons()) {
+            if (candidate->text() == wanted)
+                button = candidate;
+        }
+        QVERIFY(button);
+        button->click();
+        if (asRun) {
+            QTRY_VERIFY_WITH_TIMEOUT(
+                qobject_cast<RunView *>(window.tabs()->currentWidget()), 120000);
+            QCOMPARE(qobject_cast<RunView *>(window.tabs()->currentWidget())->run().ranks.size(),
+                size_t(2));
+        } else {
+            QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->count(), 2, 120000);
+            QVERIFY(!qobject_cast<RunView *>(window.tabs()->currentWidget()));
+        }
+    }
 }
 
 QTEST_MAIN(TestRunView)

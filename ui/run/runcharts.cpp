@@ -26,15 +26,45 @@ QStringList rankCategories(const LoadedRun &run)
     return out;
 }
 
-//! Puts \a series on a chart with rank categories below and µs on the left.
-QChart *rankChart(
-    QAbstractBarSeries *series, const LoadedRun &run, const QString &title, double maxUs)
+//! One bar of the breakdown chart: a rank's whole trace, or one of its steps.
+struct BreakdownBar {
+    QString label;
+    GpuTimeBreakdown time;
+};
+
+/*!
+ * Bars per rank and step ("r0 · #10") while that stays readable (up to kMaxStepBars), else one
+ * per rank: the steps show which iteration of which rank waited.
+ */
+std::vector<BreakdownBar> breakdownBars(const LoadedRun &run, bool &perStep)
+{
+    constexpr size_t kMaxStepBars = 24;
+    size_t steps = 0;
+    for (const RankTrace &r : run.ranks)
+        steps += r.graph->steps().size();
+    std::vector<BreakdownBar> bars;
+    perStep = steps > 0 && steps <= kMaxStepBars;
+    if (perStep) {
+        for (const RankTrace &r : run.ranks) {
+            for (const StepGpuTime &s : gpuTimePerStep(*r.graph))
+                bars.push_back({RunCharts::tr("r%1 · #%2").arg(r.rank).arg(s.step), s.time});
+        }
+        return bars;
+    }
+    for (const RankTrace &r : run.ranks)
+        bars.push_back({RunCharts::tr("rank %1").arg(r.rank), gpuTimeBreakdown(*r.graph)});
+    return bars;
+}
+
+//! Puts \a series on a chart with \a categories below and µs on the left.
+QChart *barChart(
+    QAbstractBarSeries *series, const QStringList &categories, const QString &title, double maxUs)
 {
     auto *chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
-    x->append(rankCategories(run));
+    x->append(categories);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = new QValueAxis;
@@ -81,18 +111,25 @@ RunCharts::RunCharts(std::shared_ptr<const LoadedRun> run, QWidget *parent)
         sets[k]->setColor(colors[k]);
     }
     double maxUs = 0;
-    for (const RankTrace &r : m_run->ranks) {
-        const GpuTimeBreakdown b = gpuTimeBreakdown(*r.graph);
+    QStringList categories;
+    bool perStep = false;
+    const std::vector<BreakdownBar> bars = breakdownBars(*m_run, perStep);
+    for (const BreakdownBar &bar : bars) {
+        const GpuTimeBreakdown &b = bar.time;
         const TimeNs parts[4] = {b.computation, b.exposedComm, b.exposedMemcpy, b.idle};
         for (int k = 0; k < 4; ++k)
             *sets[k] << double(parts[k]) / 1000.0;
         maxUs = std::max(maxUs, double(b.total) / 1000.0);
+        categories << bar.label;
     }
     auto *series = new QStackedBarSeries;
     for (QBarSet *s : sets)
         series->append(s);
     replaceChart(m_breakdown,
-        rankChart(series, *m_run, tr("GPU time breakdown per rank (whole trace)"), maxUs));
+        barChart(series, categories,
+            perStep ? tr("GPU time breakdown per rank and step (GPU work launched in the step)")
+                    : tr("GPU time breakdown per rank (whole trace)"),
+            maxUs));
     setPair(-1);
 }
 
@@ -127,7 +164,7 @@ void RunCharts::setPair(int pairIndex)
     auto *series = new QBarSeries;
     series->append(fwd);
     series->append(bwd);
-    replaceChart(m_pair, rankChart(series, *m_run, title, maxUs));
+    replaceChart(m_pair, barChart(series, rankCategories(*m_run), title, maxUs));
 }
 
 } // namespace ks
