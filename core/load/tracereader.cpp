@@ -193,7 +193,8 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
         ChunkedText text(*file); // each pass reads (and inflates) the file again from its start
         ChunkStream stream(text);
         auto checkpoint = [&] { report(stream.compressedOffset(), file->size()); };
-        PassResult result = parsePass(stream, repair, builder, true, checkpoint, options.cancel);
+        PassResult result
+            = parsePass(stream, repair, builder, options.builderThread, checkpoint, options.cancel);
         ParseOutcome &out = result.outcome;
         out.textSize = stream.atEnd() ? stream.textSeen() : ~uint64_t(0);
         if (!stream.atEnd()) {

@@ -16,6 +16,12 @@ struct LoadOptions {
     std::function<void(int permille)> progress;
     //! When set, loading stops soon (well within 100 ms) and reports Cancelled.
     const std::atomic<bool> *cancel = nullptr;
+    /*!
+     * Places the events on a builder thread beside the parser (about 1.2 cores per load). Off
+     * where loads already run side by side, one per core (a run's ranks): there the hand-over
+     * between the threads is only extra work.
+     */
+    bool builderThread = true;
 };
 
 struct LoadResult {

@@ -158,12 +158,26 @@ std::shared_ptr<LoadedRun> openRun(
     std::vector<OpenResult> results(n);
     std::atomic<size_t> next {0};
     std::atomic<size_t> done {0};
+    unsigned parallel = options.parallel ? options.parallel : std::thread::hardware_concurrency();
+    parallel = std::max(1u, std::min(parallel, unsigned(n)));
+    // Largest first, so that no big rank is left loading alone at the end.
+    std::vector<size_t> order(n);
+    std::vector<uintmax_t> sizes(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+        order[i] = i;
+        std::error_code ec;
+        sizes[i] = std::filesystem::file_size(files[i], ec);
+    }
+    std::stable_sort(
+        order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
     auto worker = [&] {
-        for (size_t i = next++; i < n; i = next++) {
+        for (size_t k = next++; k < n; k = next++) {
+            const size_t i = order[k];
             if (options.cancel && options.cancel->load())
                 return;
             LoadOptions load;
             load.cancel = options.cancel;
+            load.builderThread = parallel == 1;
             results[i] = openTrace(files[i], load);
             if (results[i].trace)
                 results[i]
@@ -173,8 +187,6 @@ std::shared_ptr<LoadedRun> openRun(
                 options.progress(finished, n);
         }
     };
-    unsigned parallel = options.parallel ? options.parallel : std::thread::hardware_concurrency();
-    parallel = std::max(1u, std::min(parallel, unsigned(n)));
     std::vector<std::thread> threads;
     for (unsigned i = 1; i < parallel; ++i)
         threads.emplace_back(worker);
