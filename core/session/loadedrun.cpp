@@ -31,9 +31,8 @@ RankInfo rankInfo(const TraceModel &model)
     if (!doc.IsObject())
         return info;
     auto intMember = [&](const char *name, int &out) {
-        auto m = doc.FindMember(name);
-        if (m != doc.MemberEnd() && m->value.IsInt() && m->value.GetInt() >= 0)
-            out = m->value.GetInt();
+        if (doc.HasMember(name) && doc[name].IsInt() && doc[name].GetInt() >= 0)
+            out = doc[name].GetInt();
     };
     intMember("rank", info.rank);
     intMember("world_size", info.worldSize);
@@ -103,8 +102,8 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
             = numberedByFile || infos.back().rank < 0 || !claimed.insert(infos.back().rank).second;
     }
     if (numberedByFile && traces.size() > 1)
-        run->warnings.push_back("not every trace names a distinct rank (distributedInfo.rank): "
-                                "the ranks are numbered by file order");
+        run->warnings.emplace_back("not every trace names a distinct rank (distributedInfo.rank): "
+                                   "the ranks are numbered by file order");
     std::set<int> worldSizes;
     for (size_t i = 0; i < traces.size(); ++i) {
         const TraceModel &m = *traces[i]->model;
@@ -119,7 +118,7 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
         run->ranks.push_back(r);
     }
     if (worldSizes.size() > 1)
-        run->warnings.push_back("the traces disagree on world_size: they may not be one run");
+        run->warnings.emplace_back("the traces disagree on world_size: they may not be one run");
 
     // The common zero: the earliest event of any rank on the absolute clock.
     bool first = true;

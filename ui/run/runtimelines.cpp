@@ -225,8 +225,8 @@ void RunTimelines::setCurrentCollective(int index)
     if (index < 0)
         return;
     const Collective &c = m_run->collectives.collectives[size_t(index)];
-    for (size_t i = 0; i < m_ranks.size(); ++i)
-        m_ranks[i].timeline->setHighlight({});
+    for (RankGroup &g : m_ranks)
+        g.timeline->setHighlight({});
     for (const CollectiveKernel &k : c.kernels)
         m_ranks[k.rankIndex].timeline->setHighlight({k.kernel});
     TimeNs end = c.lastStart;
