@@ -2,6 +2,7 @@
 #include "export/atomicfile.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -54,7 +55,23 @@ bool AtomicFile::open()
         m_error = m_path + ": is a directory";
         return false;
     }
-    std::string temp = directoryOf(m_path) + "/." + baseName(m_path) + ".XXXXXX";
+    if (::stat(m_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        // A device, FIFO or socket (/dev/null, a pipe to another program) is a stream, not a
+        // file to replace: renaming over it would put a regular file in its place.
+        m_fd = ::open(m_path.c_str(), O_WRONLY | O_CLOEXEC);
+        m_direct = m_fd >= 0;
+        if (!m_direct)
+            m_error = m_path + ": " + std::strerror(errno);
+        return m_direct;
+    }
+    // A symbolic link stays a link: its target is what gets replaced.
+    if (char *real = ::realpath(m_path.c_str(), nullptr)) {
+        m_target = real;
+        std::free(real);
+    } else {
+        m_target = m_path;
+    }
+    std::string temp = directoryOf(m_target) + "/." + baseName(m_target) + ".XXXXXX";
     const int fd = ::mkstemp(temp.data());
     if (fd < 0) {
         m_error = m_path + ": " + std::strerror(errno);
@@ -102,13 +119,20 @@ bool AtomicFile::commit()
         m_committed = true;
         return true;
     }
+    if (m_direct) {
+        m_committed = ::close(m_fd) == 0;
+        m_fd = -1;
+        if (!m_committed)
+            m_error = m_path + ": " + std::strerror(errno);
+        return m_committed;
+    }
     if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
         m_fd = -1;
         m_error = m_path + ": " + std::strerror(errno);
         return false;
     }
     m_fd = -1;
-    if (::rename(m_tempPath.c_str(), m_path.c_str()) != 0) {
+    if (::rename(m_tempPath.c_str(), m_target.c_str()) != 0) {
         m_error = m_path + ": " + std::strerror(errno);
         return false;
     }

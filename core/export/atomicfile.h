@@ -10,7 +10,9 @@ namespace ks {
 /*!
  * Writes a file atomically: everything goes to a temporary file next to the target, which
  * replaces the target only in commit(). A failed or abandoned write leaves any earlier file
- * untouched. The path "-" writes to standard output instead.
+ * untouched. The path "-" writes to standard output instead. A path that names a device, FIFO or
+ * socket (/dev/null, a named pipe) is written directly, as a stream; through a symbolic link,
+ * the link's target is replaced and the link kept.
  */
 class AtomicFile {
 public:
@@ -31,11 +33,13 @@ public:
 private:
     bool flushBuffer();
     std::string m_path;
+    std::string m_target; //!< the file the rename replaces: m_path with links resolved
     std::string m_tempPath;
     std::string m_error;
     std::string m_buffer;
     int m_fd = -1;
     bool m_stdout = false;
+    bool m_direct = false; //!< writing straight into a device or FIFO
     bool m_failed = false;
     bool m_committed = false;
 };

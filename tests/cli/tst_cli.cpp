@@ -14,6 +14,12 @@
 #include <QSet>
 #include <QTest>
 
+#include <chrono>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
 using namespace ks;
 
 namespace {
@@ -352,6 +358,48 @@ private slots:
             args({QStringLiteral("--export-pairs"),
                 test::tempDir() + QStringLiteral("/no/such/dir/x.csv"), m_demo}));
         QCOMPARE(noDir.exitCode, 3);
+    }
+
+    // Exports to a FIFO (like /dev/null, not a regular file) are written into it, and the FIFO
+    // stays a FIFO; an export through a symbolic link replaces the link's target, not the link.
+    // (An atomic rename over /dev/null once turned it into a regular file.)
+    void exportsKeepSpecialFilesAndLinks()
+    {
+        const QString fifo = test::tempDir() + QStringLiteral("/pipe.csv");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        // Read without blocking, so that a broken export (the FIFO renamed away) fails the test
+        // instead of hanging it: read until the writer closes, or give up after 120 s.
+        QByteArray received;
+        const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDONLY | O_NONBLOCK);
+        QVERIFY(fd >= 0);
+        std::thread reader([&] {
+            char buffer[65536];
+            for (int waited = 0; waited < 12000; ++waited) {
+                const ssize_t n = ::read(fd, buffer, sizeof buffer);
+                if (n > 0)
+                    received.append(buffer, n);
+                else if (n == 0 && !received.isEmpty())
+                    return; // the writer closed
+                else
+                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+        });
+        const auto r
+            = test::run(test::appPath(), args({QStringLiteral("--export-pairs"), fifo, m_demo}));
+        reader.join();
+        ::close(fd);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(received.startsWith("fwd_name,"));
+        QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
+
+        const QString target = test::writeTemp(QStringLiteral("target.csv"), "old\n");
+        const QString link = test::tempDir() + QStringLiteral("/link.csv");
+        QVERIFY(QFile::link(target, link));
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-pairs"), link, m_demo}))
+                     .exitCode,
+            0);
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(readFile(target).startsWith("fwd_name,"));
     }
 };
 
