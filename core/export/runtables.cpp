@@ -55,6 +55,11 @@ CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
     t.addColumn("last_rank", Cell::Number, "Last rank");
     t.addColumn("min_dur_us", Cell::Number, "Min duration (µs)");
     t.addColumn("max_dur_us", Cell::Number, "Max duration (µs)");
+    for (const RankTrace &r : ranks) {
+        const std::string rank = std::to_string(r.rank);
+        t.addColumn("wait_us." + rank, Cell::Number, "Wait r" + rank + " (µs)");
+        t.addColumn("dur_us." + rank, Cell::Number, "Duration r" + rank + " (µs)");
+    }
     for (size_t i = 0; i < match.collectives.size(); ++i) {
         const Collective &c = match.collectives[i];
         t.addRow();
@@ -68,6 +73,13 @@ CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
         t.add(std::to_string(ranks[c.lastRankIndex].rank));
         t.add(microsText(c.minDur));
         t.add(microsText(c.maxDur));
+        std::vector<const CollectiveKernel *> byRank(ranks.size(), nullptr);
+        for (const CollectiveKernel &k : c.kernels)
+            byRank[k.rankIndex] = &k;
+        for (const CollectiveKernel *k : byRank) {
+            t.add(k ? microsText(c.wait(*k)) : std::string());
+            t.add(k ? microsText(k->dur) : std::string());
+        }
     }
     return t;
 }

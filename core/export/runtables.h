@@ -19,7 +19,8 @@ CellTable rankTable(const RankTraces &ranks);
  * `--export-collectives`: one row per matched collective, by first start: `collective`
  * (0-based), `name`, `process_group`, `ranks` (how many ranks have it), `first_start_us`,
  * `last_start_us` (µs from the run's common zero), `skew_us`, `last_rank`, `min_dur_us`,
- * `max_dur_us`.
+ * `max_dur_us`; then, Kinetoscope's own, `wait_us.R` and `dur_us.R` for each rank R (empty where
+ * rank R lacks the collective).
  */
 CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match);
 

@@ -74,13 +74,15 @@ void TestRun::twoRanksOnMixedClocks()
     QCOMPARE(run->ranks[c[1].lastRankIndex].rank, 0);
 
     const CellTable table = collectiveTable(run->ranks, run->collectives);
+    // Waits and durations per rank, after the specified columns: collective 0 waits 30 on
+    // rank 0 (100 → 130), durations 50 and 20; collective 1 waits 5 on rank 1 (395 → 400).
     QCOMPARE(tableToCsv(table),
         std::string("collective,name,process_group,ranks,first_start_us,last_start_us,skew_us,"
-                    "last_rank,min_dur_us,max_dur_us\n"
+                    "last_rank,min_dur_us,max_dur_us,wait_us.0,dur_us.0,wait_us.1,dur_us.1\n"
                     "0,ncclKernel_AllReduce_RING_LL_Sum_float,,2,100.000,130.000,30.000,1,20.000,"
-                    "50.000\n"
+                    "50.000,30.000,50.000,0.000,20.000\n"
                     "1,ncclKernel_AllReduce_RING_LL_Sum_float,,2,395.000,400.000,5.000,0,30.000,"
-                    "35.000\n"));
+                    "35.000,0.000,30.000,5.000,35.000\n"));
 }
 
 // Four ranks, process group "0" of all four and "1" of ranks 2 and 3 (µs from kEpochUs):
@@ -120,6 +122,11 @@ void TestRun::fourRanksByProcessGroup()
     QCOMPARE(c.kernels.size(), size_t(3));
     QCOMPARE(run->ranks[c.lastRankIndex].rank, 3);
     QCOMPARE(c.skew(), 30 * us);
+    // Rank 2 lacks "0"#1: its wait and duration cells are empty; rank 3 waited 0.
+    const CellTable table = collectiveTable(run->ranks, m);
+    QCOMPARE(table.text(2, 14), std::string()); // wait_us.2
+    QCOMPARE(table.text(2, 16), std::string("0.000")); // wait_us.3
+    QCOMPARE(table.text(2, 10), std::string("30.000")); // wait_us.0: 500 → 530
     QCOMPARE(m.warnings.size(), size_t(1));
     QVERIFY2(m.warnings[0].find("process group \"0\"") != std::string::npos
             && m.warnings[0].find("rank 2: 1") != std::string::npos

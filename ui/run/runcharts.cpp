@@ -70,7 +70,9 @@ QChart *barChart(
     auto *y = new QValueAxis;
     y->setTitleText(RunCharts::tr("GPU time (µs)"));
     y->setRange(0, std::max(1.0, maxUs * 1.05));
-    y->setLabelFormat(QStringLiteral("%.0f"));
+    // Whole µs on a tall axis; below 10 µs (or with nothing to show) one decimal, so that the
+    // ticks do not repeat.
+    y->setLabelFormat(maxUs >= 10 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     chart->setTitle(title);
