@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "headless.h"
 
+#include "export/allocationtable.h"
 #include "export/difftable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
@@ -43,6 +44,24 @@ int runExport(const std::string &out, const std::string &file, bool kernels)
     const PairTable pairs(*trace->graph);
     const KernelTable kernelTable(*trace->graph);
     const Table &table = kernels ? static_cast<const Table &>(kernelTable) : pairs;
+    if (!exportTable(table, out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return ExitOk;
+}
+
+int runExportMemory(const std::string &out, const std::string &file)
+{
+    auto trace = loadOrReport(file);
+    if (!trace)
+        return ExitLoadFailed;
+    const MemoryIndex memory(*trace->graph);
+    if (memory.allocations().empty())
+        std::fprintf(stderr, "%s: no [memory] allocations (record with profile_memory=True)\n",
+            file.c_str());
+    const AllocationTable table(memory);
+    std::string error;
     if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;

@@ -15,6 +15,8 @@ enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed =
 int runSummary(const std::string &file);
 //! `--export-pairs OUT FILE` / `--export-kernels OUT FILE`.
 int runExport(const std::string &out, const std::string &file, bool kernels);
+//! `--export-memory OUT FILE`: one row per allocation.
+int runExportMemory(const std::string &out, const std::string &file);
 //! `--export-modules OUT FILE [--per-step]`.
 int runExportModules(const std::string &out, const std::string &file, bool perStep);
 

@@ -44,6 +44,10 @@ struct Options {
     QCommandLineOption exportModules = valued("export-modules",
         "Write the module tree of FILE, one row per module path, to OUT and exit.",
         "OUT");
+    QCommandLineOption exportMemory = valued("export-memory",
+        "Write one row per memory allocation of FILE (device, size, lifetime, op, pair) to OUT "
+        "and exit.",
+        "OUT");
     QCommandLineOption perStep
         = flag("per-step", "With --export-modules: one row per module and ProfilerStep.");
     QCommandLineOption screenshot = valued("screenshot",
@@ -197,9 +201,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption version = parser.addVersionOption();
     const Options o;
     for (const QCommandLineOption &opt : {o.demo, o.summary, o.exportPairs, o.exportKernels,
-             o.exportModules, o.perStep, o.screenshot, o.view, o.select, o.range, o.size, o.compare,
-             o.exportDiff, o.diffBy, o.step, o.baseStep, o.candidateStep, o.meanSteps, o.run,
-             o.exportRanks, o.exportCollectives, o.exportRankPairs})
+             o.exportModules, o.exportMemory, o.perStep, o.screenshot, o.view, o.select, o.range,
+             o.size, o.compare, o.exportDiff, o.diffBy, o.step, o.baseStep, o.candidateStep,
+             o.meanSteps, o.run, o.exportRanks, o.exportCollectives, o.exportRankPairs})
         parser.addOption(opt);
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -219,13 +223,14 @@ int main(int argc, char *argv[])
     const bool comparing = parser.isSet(o.compare);
     const int modes = int(parser.isSet(o.summary)) + int(parser.isSet(o.exportPairs))
         + int(parser.isSet(o.exportKernels)) + int(parser.isSet(o.exportModules))
-        + int(parser.isSet(o.screenshot)) + int(parser.isSet(o.exportDiff))
-        + int(parser.isSet(o.exportRanks)) + int(parser.isSet(o.exportCollectives))
-        + int(parser.isSet(o.exportRankPairs));
+        + int(parser.isSet(o.exportMemory)) + int(parser.isSet(o.screenshot))
+        + int(parser.isSet(o.exportDiff)) + int(parser.isSet(o.exportRanks))
+        + int(parser.isSet(o.exportCollectives)) + int(parser.isSet(o.exportRankPairs));
     if (modes > 1)
         return usageError(parser,
             QStringLiteral(
                 "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
+                "--export-memory, "
                 "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
                 "--screenshot"));
     const bool screenshotOnly = parser.isSet(o.view) || parser.isSet(o.select)
@@ -243,7 +248,7 @@ int main(int argc, char *argv[])
         return usageError(parser, QStringLiteral("--per-step goes with --export-modules"));
     if (comparing
         && (parser.isSet(o.summary) || parser.isSet(o.exportPairs) || parser.isSet(o.exportKernels)
-            || parser.isSet(o.exportModules)))
+            || parser.isSet(o.exportModules) || parser.isSet(o.exportMemory)))
         return usageError(parser,
             QStringLiteral("--compare goes with --export-diff, --screenshot or the window"));
 
@@ -282,15 +287,18 @@ int main(int argc, char *argv[])
         return ks::runSummary(parser.value(o.summary).toStdString());
     }
     if (parser.isSet(o.exportPairs) || parser.isSet(o.exportKernels)
-        || parser.isSet(o.exportModules)) {
+        || parser.isSet(o.exportModules) || parser.isSet(o.exportMemory)) {
         const QCommandLineOption &mode = parser.isSet(o.exportPairs) ? o.exportPairs
             : parser.isSet(o.exportKernels)                          ? o.exportKernels
+            : parser.isSet(o.exportMemory)                           ? o.exportMemory
                                                                      : o.exportModules;
         if (files.size() != 1)
             return usageError(parser,
                 QStringLiteral("--%1 OUT FILE needs exactly one FILE").arg(mode.names().first()));
         QCoreApplication app(argc, argv);
         const std::string out = parser.value(mode).toStdString();
+        if (&mode == &o.exportMemory)
+            return ks::runExportMemory(out, files.first().toStdString());
         if (&mode == &o.exportModules)
             return ks::runExportModules(out, files.first().toStdString(), parser.isSet(o.perStep));
         return ks::runExport(out, files.first().toStdString(), &mode == &o.exportKernels);

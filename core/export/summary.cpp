@@ -2,6 +2,7 @@
 #include "export/summary.h"
 
 #include "analysis/gputime.h"
+#include "analysis/memoryindex.h"
 #include "base/jsonwrite.h"
 #include "base/numbertext.h"
 
@@ -26,6 +27,8 @@ Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph)
     Diagnostics all;
     all.merge(model.diagnostics);
     all.merge(graph.diagnostics());
+    if (model.memory.size() > 0)
+        all.merge(MemoryIndex(graph).diagnostics());
     return all;
 }
 
@@ -90,6 +93,27 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
         appendMicros(out, ns, 3);
     }
     out += '}';
+    const MemoryIndex memory(graph);
+    number("memory_events", memory.memoryEvents());
+    key("memory_devices");
+    out += '[';
+    first = true;
+    for (const MemoryDevice &d : memory.devices()) {
+        out += first ? "{" : ", {";
+        first = false;
+        auto field = [&](std::string_view name, int64_t v, bool last = false) {
+            appendJsonString(out, name);
+            out += ": ";
+            out += v == kNoValue ? std::string("null") : std::to_string(v);
+            out += last ? "}" : ", ";
+        };
+        field("device_type", d.deviceType);
+        field("device_id", d.deviceId);
+        field("allocations", int64_t(d.allocations));
+        field("peak_allocated_bytes", d.peakAllocated);
+        field("peak_reserved_bytes", d.peakReserved, true);
+    }
+    out += ']';
     // Beyond cli.md's required keys:
     number("backward_nodes", s.backwardNodes);
     number("pair_rows", graph.rows().size());

@@ -27,8 +27,11 @@ std::string_view gpuSideName(GpuSide side)
 GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
 {
     const SliceId launch = graph.launchOf(gpuEvent);
-    if (launch == kNoSlice)
-        return GpuSide::Unattributed;
+    return launch == kNoSlice ? GpuSide::Unattributed : sideOfHostWork(graph, launch);
+}
+
+GpuSide sideOfHostWork(const OpGraph &graph, SliceId launch)
+{
     // First: a reentrant checkpoint's re-run ops are rows, but their work is still recompute.
     if (graph.recomputationOf(launch) >= 0)
         return GpuSide::Recompute;
@@ -37,7 +40,8 @@ GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
     const TraceModel &m = graph.model();
     const bool paired = graph.stats().hasSequenceNumbers;
     bool insideOp = false, housekeeping = false;
-    for (SliceId a = m.slices.parent[launch]; a != kNoSlice; a = m.slices.parent[a]) {
+    // From the slice itself: a runtime call is none of these, an op may be (AccumulateGrad).
+    for (SliceId a = launch; a != kNoSlice; a = m.slices.parent[a]) {
         const std::string_view name = m.sliceName(a);
         // Without sequence numbers nothing pairs (docs/linking.md §7 step 9), but a node's name
         // still says backward: its own work, inside the engine's wrapper, is backward.

@@ -23,5 +23,10 @@ enum class GpuSide : uint8_t {
 };
 std::string_view gpuSideName(GpuSide side);
 GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent);
+/*!
+ * The side of work done inside host slice \a slice (a GPU event's launch, an allocation's op), by
+ * the same rules; never Unattributed.
+ */
+GpuSide sideOfHostWork(const OpGraph &graph, SliceId slice);
 
 } // namespace ks

@@ -105,6 +105,10 @@ size_t TraceModel::memoryUsage() const
     n += bytes(gpuInfo) + bytes(cpuInfo) + bytes(flows) + bytes(lanes) + bytes(processes);
     n += bytes(instants.time) + bytes(instants.name) + bytes(instants.lane)
         + bytes(instants.offset);
+    const MemoryTable &mt = memory;
+    n += bytes(mt.time) + bytes(mt.lane) + bytes(mt.deviceType) + bytes(mt.deviceId)
+        + bytes(mt.addr) + bytes(mt.bytes) + bytes(mt.totalAllocated) + bytes(mt.totalReserved)
+        + bytes(mt.outOfMemory) + bytes(mt.offset);
     for (const CounterSeries &c : counters)
         n += bytes(c.time) + bytes(c.value);
     return n + strings.memoryUsage() + gzipIndex.memoryUsage();

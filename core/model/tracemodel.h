@@ -103,6 +103,26 @@ struct InstantTable {
     size_t size() const { return time.size(); }
 };
 
+/*!
+ * The allocator's events (`[memory]` instants of profile_memory=True traces, `[OutOfMemory]` on
+ * a failed allocation), in time order (file order on ties), whatever their thread. Each is also
+ * an instant of InstantTable. Absent args are kNoValue; the oldest traces (1.9) have only
+ * `Device Type`, `Device Id` and `Bytes`.
+ */
+struct MemoryTable {
+    std::vector<TimeNs> time;
+    std::vector<LaneId> lane; //!< the host thread that allocated or freed
+    std::vector<int64_t> deviceType; //!< `Device Type`: 0 CPU, 1 CUDA, …
+    std::vector<int64_t> deviceId; //!< `Device Id`, -1 for the CPU
+    std::vector<int64_t> addr; //!< `Addr`
+    std::vector<int64_t> bytes; //!< `Bytes`: > 0 an allocation, < 0 a free
+    std::vector<int64_t> totalAllocated; //!< `Total Allocated` after the event
+    std::vector<int64_t> totalReserved; //!< `Total Reserved` after the event
+    std::vector<uint8_t> outOfMemory; //!< 1 for `[OutOfMemory]`
+    std::vector<uint64_t> offset;
+    size_t size() const { return time.size(); }
+};
+
 //! One counter track: the values of one `C` event arg over time.
 struct CounterSeries {
     int64_t pid = 0;
@@ -174,6 +194,7 @@ struct TraceModel {
     std::vector<GpuInfo> gpuInfo;
     std::vector<CpuInfo> cpuInfo;
     InstantTable instants;
+    MemoryTable memory;
     std::vector<CounterSeries> counters;
     std::vector<FlowEdge> flows;
     uint64_t flowKeysWithBothEnds = 0; //!< distinct (cat, name, id) with a start and a finish

@@ -279,6 +279,24 @@ bool EventHandler::scalar(Kind kind, std::string_view text)
     return true;
 }
 
+int64_t &EventHandler::memoryArg(Arg arg)
+{
+    switch (arg) {
+    case Arg::DeviceType:
+        return m_event->memDeviceType;
+    case Arg::DeviceId:
+        return m_event->memDeviceId;
+    case Arg::Addr:
+        return m_event->memAddr;
+    case Arg::Bytes:
+        return m_event->memBytes;
+    case Arg::TotalAllocated:
+        return m_event->memTotalAllocated;
+    default:
+        return m_event->memTotalReserved;
+    }
+}
+
 void EventHandler::readId(std::string_view text, RawId &id, StringPool &strings)
 {
     // Ids are mostly numbers, unique per flow: interning them all would grow the pool
@@ -418,6 +436,15 @@ void EventHandler::eventArg(Kind kind, std::string_view text)
     case Arg::Labels:
         if (kind == Kind::String)
             m_event->argLabels = m_strings.intern(text);
+        break;
+    case Arg::DeviceType:
+    case Arg::DeviceId:
+    case Arg::Addr:
+    case Arg::Bytes:
+    case Arg::TotalAllocated:
+    case Arg::TotalReserved:
+        if (integer)
+            memoryArg(m_arg) = v;
         break;
     case Arg::CollectiveName:
     case Arg::ProcessGroupName:

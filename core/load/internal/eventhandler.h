@@ -92,6 +92,8 @@ private:
     void wrongType();
     bool scalar(Kind kind, std::string_view text);
     static void readId(std::string_view text, RawId &id, StringPool &strings);
+    //! The field of the current event that a `[memory]` arg goes to.
+    int64_t &memoryArg(Arg arg);
     void eventField(Kind kind, std::string_view text);
     void eventArg(Kind kind, std::string_view text);
 

@@ -56,12 +56,16 @@ Arg argOf(const char *s, size_t n)
 {
     switch (n) {
     case 4:
+        if (is(s, n, "Addr"))
+            return Arg::Addr;
         if (is(s, n, "grid"))
             return Arg::Grid;
         if (is(s, n, "name"))
             return Arg::Name;
         return Arg::Other;
     case 5:
+        if (is(s, n, "Bytes"))
+            return Arg::Bytes;
         return is(s, n, "block") ? Arg::Block : Arg::Other;
     case 6:
         if (is(s, n, "stream"))
@@ -73,6 +77,8 @@ Arg argOf(const char *s, size_t n)
         if (is(s, n, "Ev Idx"))
             return Arg::EvIdx;
         return Arg::Other;
+    case 9:
+        return is(s, n, "Device Id") ? Arg::DeviceId : Arg::Other;
     case 10:
         if (is(s, n, "Input Dims") || is(s, n, "Input dims"))
             return Arg::InputDims;
@@ -82,14 +88,20 @@ Arg argOf(const char *s, size_t n)
             return Arg::SortIndex;
         return Arg::Other;
     case 11:
+        if (is(s, n, "Device Type"))
+            return Arg::DeviceType;
         if (is(s, n, "External id") || is(s, n, "external id") || is(s, n, "correlation"))
             return s[0] == 'c' ? Arg::Correlation : Arg::ExternalId;
         return Arg::Other;
     case 13:
         return is(s, n, "Fwd thread id") ? Arg::FwdThread : Arg::Other;
+    case 14:
+        return is(s, n, "Total Reserved") ? Arg::TotalReserved : Arg::Other;
     case 15:
         if (is(s, n, "Collective name"))
             return Arg::CollectiveName;
+        if (is(s, n, "Total Allocated"))
+            return Arg::TotalAllocated;
         return is(s, n, "Sequence number") ? Arg::Sequence : Arg::Other;
     case 18:
         if (is(s, n, "Process Group Name"))

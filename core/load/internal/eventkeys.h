@@ -42,6 +42,13 @@ enum class Arg : uint8_t {
     SortIndex,
     CollectiveName, //!< `Collective name` of NCCL kernels (2.x)
     ProcessGroupName, //!< `Process Group Name`
+    // `[memory]` instants (profile_memory=True)
+    DeviceType, //!< `Device Type`: 0 CPU, 1 CUDA, …
+    DeviceId, //!< `Device Id`, -1 for the CPU
+    Addr,
+    Bytes, //!< negative for a free
+    TotalAllocated,
+    TotalReserved,
 };
 
 //! The field that the key \a s (\a n bytes, not zero-terminated) names.

@@ -65,6 +65,13 @@ struct RawEventFields {
     StringId argLabels = 0; //!< metadata `args.labels`
     StringId collective = 0; //!< `Collective name`
     StringId processGroup = 0; //!< `Process Group Name`
+    // `[memory]` instant args, kNoValue when absent
+    int64_t memDeviceType = kNoValue;
+    int64_t memDeviceId = kNoValue;
+    int64_t memAddr = kNoValue;
+    int64_t memBytes = kNoValue;
+    int64_t memTotalAllocated = kNoValue;
+    int64_t memTotalReserved = kNoValue;
     bool hasArgName = false;
     uint32_t numberArgs = 0; //!< number-valued args, usable or not (NaN, Infinity)
 };

@@ -293,10 +293,38 @@ void TraceBuilder::addInstant(const RawEvent &e)
         m_globalInstants.push_back({ts, e.name, e.offset});
         return;
     }
-    LaneColumns &lane = *m_lanes[laneIndex(e, false)];
+    const uint32_t laneId = laneIndex(e, false);
+    LaneColumns &lane = *m_lanes[laneId];
     lane.instantTime.push_back(ts);
     lane.instantName.push_back(e.name);
     lane.instantOffset.push_back(e.offset);
+    if (e.memBytes != kNoValue || e.memTotalAllocated != kNoValue) {
+        const std::string_view name = m_model->strings.view(e.name);
+        const bool oom = name == "[OutOfMemory]";
+        if (oom || name == "[memory]")
+            m_memory.push_back({ts, laneId, e.memDeviceType, e.memDeviceId, e.memAddr, e.memBytes,
+                e.memTotalAllocated, e.memTotalReserved, uint8_t(oom), e.offset});
+    }
+}
+
+void TraceBuilder::buildMemory()
+{
+    MemoryTable &t = m_model->memory;
+    std::stable_sort(m_memory.begin(), m_memory.end(),
+        [](const MemoryEvent &a, const MemoryEvent &b) { return a.time < b.time; });
+    for (const MemoryEvent &e : m_memory) {
+        t.time.push_back(e.time);
+        t.lane.push_back(m_lanes[e.lane]->finalId);
+        t.deviceType.push_back(e.deviceType);
+        t.deviceId.push_back(e.deviceId);
+        t.addr.push_back(e.addr);
+        t.bytes.push_back(e.bytes);
+        t.totalAllocated.push_back(e.totalAllocated);
+        t.totalReserved.push_back(e.totalReserved);
+        t.outOfMemory.push_back(e.outOfMemory);
+        t.offset.push_back(e.offset);
+    }
+    std::vector<MemoryEvent>().swap(m_memory);
 }
 
 void TraceBuilder::addCounter(const RawEvent &e)
@@ -585,6 +613,7 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
         },
         [this] { buildLanes(); });
     buildInstants();
+    buildMemory();
     buildProcesses();
     m_flows.bind(*m_model, [this](int64_t pid, int64_t tid, bool device) {
         auto it = m_laneIndex.find(LaneKey {pid, tid, device});

@@ -62,6 +62,7 @@ private:
     void closeOpenBegins();
     void buildLanes();
     void buildInstants();
+    void buildMemory();
     void buildProcesses();
     void buildCounters();
     void computeTimeRange();
@@ -80,6 +81,15 @@ private:
         uint64_t offset;
     };
     std::vector<GlobalInstant> m_globalInstants;
+    //! `[memory]` / `[OutOfMemory]` instants as read, lanes still the builder's.
+    struct MemoryEvent {
+        TimeNs time;
+        uint32_t lane; //!< builder lane index
+        int64_t deviceType, deviceId, addr, bytes, totalAllocated, totalReserved;
+        uint8_t outOfMemory;
+        uint64_t offset;
+    };
+    std::vector<MemoryEvent> m_memory;
     struct CounterKey {
         int64_t pid;
         StringId name;

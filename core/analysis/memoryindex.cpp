@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/memoryindex.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace ks {
+
+namespace {
+//! Where an allocation lives: device and address.
+struct AddressKey {
+    int64_t type, id, addr;
+    bool operator==(const AddressKey &) const = default;
+};
+struct AddressKeyHash {
+    size_t operator()(const AddressKey &k) const noexcept
+    {
+        return std::hash<int64_t>()(k.addr) ^ (std::hash<int64_t>()(k.type * 131 + k.id) << 1);
+    }
+};
+} // namespace
+
+SliceId MemoryIndex::opAround(uint32_t event) const
+{
+    const TraceModel &m = m_graph.model();
+    SliceId s = m.innermostAt(m.memory.lane[event], m.memory.time[event]);
+    while (s != kNoSlice && m.slices.kind[s] != EventKind::CpuOp)
+        s = m.slices.parent[s];
+    return s;
+}
+
+std::string MemoryIndex::deviceName(uint32_t event) const
+{
+    const MemoryTable &t = m_graph.model().memory;
+    const int64_t type = t.deviceType[event], id = t.deviceId[event];
+    if (type == 0)
+        return "cpu";
+    const std::string kind = type == 1 ? "cuda" : "type" + std::to_string(type);
+    return id == kNoValue ? kind : kind + ":" + std::to_string(id);
+}
+
+MemoryIndex::MemoryIndex(const OpGraph &graph)
+    : m_graph(graph)
+{
+    const MemoryTable &t = graph.model().memory;
+    std::map<std::pair<int64_t, int64_t>, MemoryDevice> devices;
+    // The allocations open at each address (the last one is the one a free ends).
+    std::unordered_map<AddressKey, std::vector<uint32_t>, AddressKeyHash> open;
+    for (uint32_t e = 0; e < t.size(); ++e) {
+        MemoryDevice &d = devices[{t.deviceType[e], t.deviceId[e]}];
+        d.deviceType = t.deviceType[e];
+        d.deviceId = t.deviceId[e];
+        if (t.totalAllocated[e] != kNoValue)
+            d.peakAllocated = std::max(d.peakAllocated, t.totalAllocated[e]);
+        if (t.totalReserved[e] != kNoValue)
+            d.peakReserved = std::max(d.peakReserved, t.totalReserved[e]);
+        if (t.outOfMemory[e]) {
+            ++m_outOfMemory;
+            m_diagnostics.add(Diag::OutOfMemory, t.offset[e],
+                "[OutOfMemory] on " + deviceName(e) + ": an allocation of "
+                    + std::to_string(t.bytes[e]) + " bytes failed");
+            continue;
+        }
+        ++d.events;
+        ++m_memoryEvents;
+        const int64_t bytes = t.bytes[e];
+        if (bytes == kNoValue || bytes == 0)
+            continue;
+        const AddressKey key {t.deviceType[e], t.deviceId[e], t.addr[e]};
+        if (bytes > 0) {
+            ++d.allocations;
+            Allocation a;
+            a.event = e;
+            a.op = opAround(e);
+            if (a.op != kNoSlice) {
+                a.side = sideOfHostWork(graph, a.op);
+                a.row = graph.rowOf(a.op);
+            }
+            if (t.addr[e] == kNoValue) {
+                ++m_noAddress;
+            } else {
+                auto &stack = open[key];
+                if (!stack.empty())
+                    m_diagnostics.add(Diag::MemoryAddressReused, t.offset[e],
+                        "allocation at an address still allocated (" + deviceName(e) + ")");
+                stack.push_back(uint32_t(m_allocations.size()));
+            }
+            m_allocations.push_back(a);
+            continue;
+        }
+        if (t.addr[e] == kNoValue)
+            continue;
+        auto it = open.find(key);
+        if (it == open.end() || it->second.empty()) {
+            ++m_unmatchedFrees;
+            m_diagnostics.add(Diag::FreeWithoutAllocation, t.offset[e],
+                "free of " + std::to_string(-bytes) + " bytes on " + deviceName(e)
+                    + " with no allocation at its address in the trace");
+            continue;
+        }
+        Allocation &a = m_allocations[it->second.back()];
+        it->second.pop_back();
+        a.freeEvent = e;
+        a.freeOp = opAround(e);
+    }
+    for (const auto &[key, d] : devices)
+        m_devices.push_back(d);
+}
+
+} // namespace ks

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "link/gpuside.h"
+
+#include <string>
+#include <vector>
+
+namespace ks {
+
+//! One device's allocator, as its `[memory]` events say.
+struct MemoryDevice {
+    int64_t deviceType = 0; //!< 0 CPU, 1 CUDA, …
+    int64_t deviceId = -1;
+    uint64_t events = 0; //!< `[memory]` events
+    uint64_t allocations = 0; //!< events with Bytes > 0
+    int64_t peakAllocated = kNoValue; //!< largest `Total Allocated`; kNoValue when never given
+    int64_t peakReserved = kNoValue; //!< largest `Total Reserved`
+};
+
+//! One allocation, with the free that ends it.
+struct Allocation {
+    uint32_t event = 0; //!< index into TraceModel::memory
+    int64_t freeEvent = -1; //!< the matching free, -1 when never freed (or no `Addr` to match)
+    SliceId op = kNoSlice; //!< innermost host op around the allocation on its thread
+    SliceId freeOp = kNoSlice; //!< … around the free
+    GpuSide side = GpuSide::Other; //!< of op (sideOfHostWork), Other without one
+    int row = -1; //!< the pair row of op, -1 if none
+};
+
+/*!
+ * The memory events of a trace tied to its op graph (issue: memory):
+ * - each allocation (Bytes > 0) is matched to its free: the next free (Bytes < 0) with the same
+ *   device and `Addr`; an allocation never freed stays open to the end of the trace. Traces
+ *   without `Addr` (1.9) cannot be matched: every allocation stays open, and noAddress says how
+ *   many. A free with no open allocation at its address is counted as a diagnostic.
+ * - each allocation and free is attributed to the innermost host op (cpu_op) around it on its
+ *   thread, and through the op graph to a side (forward op of a pair, backward node, backward
+ *   other, other, recompute) and a pair row.
+ */
+class MemoryIndex {
+public:
+    explicit MemoryIndex(const OpGraph &graph);
+
+    const OpGraph &graph() const { return m_graph; }
+    //! In (type, id) order.
+    const std::vector<MemoryDevice> &devices() const { return m_devices; }
+    //! In time order.
+    const std::vector<Allocation> &allocations() const { return m_allocations; }
+    uint64_t memoryEvents() const { return m_memoryEvents; } //!< `[memory]` events
+    uint64_t outOfMemoryEvents() const { return m_outOfMemory; }
+    uint64_t unmatchedFrees() const { return m_unmatchedFrees; }
+    uint64_t noAddress() const { return m_noAddress; } //!< allocations without `Addr`
+    //! Frees without allocation, allocations reusing an open address, `[OutOfMemory]` events.
+    const Diagnostics &diagnostics() const { return m_diagnostics; }
+    //! Innermost cpu_op around memory event \a event on its thread, kNoSlice if none.
+    SliceId opAround(uint32_t event) const;
+    //! PyTorch's name of an event's device: "cpu", "cuda:0", else "type<T>:<id>".
+    std::string deviceName(uint32_t event) const;
+
+private:
+    const OpGraph &m_graph;
+    std::vector<MemoryDevice> m_devices;
+    std::vector<Allocation> m_allocations;
+    uint64_t m_memoryEvents = 0;
+    uint64_t m_outOfMemory = 0;
+    uint64_t m_unmatchedFrees = 0;
+    uint64_t m_noAddress = 0;
+    Diagnostics m_diagnostics;
+};
+
+} // namespace ks

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+// Memory events (issue: memory, the core part): `[memory]` instants loaded as columns, each
+// allocation matched to its free and tied to the op and pair around it (core/analysis/
+// memoryindex), `--summary`'s memory keys and `--export-memory`; inline cases worked out by hand,
+// the shared traces against tests/reference/memory_reference.py.
+#include "analysis/memoryindex.h"
+#include "export/allocationtable.h"
+#include "export/summary.h"
+#include "testutil.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <string>
+
+using namespace ks;
+
+namespace {
+
+std::string memory(int tid,
+    int ts,
+    int type,
+    int id,
+    long long addr,
+    long long bytes,
+    long long allocated = -1,
+    long long reserved = -1,
+    const char *name = "[memory]")
+{
+    std::string args = R"("Device Type":)" + std::to_string(type) + R"(,"Device Id":)"
+        + std::to_string(id) + R"(,"Addr":)" + std::to_string(addr) + R"(,"Bytes":)"
+        + std::to_string(bytes);
+    if (allocated >= 0)
+        args += R"(,"Total Allocated":)" + std::to_string(allocated);
+    if (reserved >= 0)
+        args += R"(,"Total Reserved":)" + std::to_string(reserved);
+    return R"({"ph":"i","s":"t","cat":"cpu_instant_event","name":")" + std::string(name)
+        + R"(","pid":1,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts)
+        + R"(,"args":{)" + args + "}},\n";
+}
+
+std::string op(const char *name, int tid, int ts, int dur, int seq)
+{
+    return R"({"ph":"X","cat":"cpu_op","name":")" + std::string(name) + R"(","pid":1,"tid":)"
+        + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)"
+        + std::to_string(dur) + R"(,"args":{"Sequence number":)" + std::to_string(seq)
+        + R"(,"Fwd thread id":)" + (tid == 1 ? "0" : "1") + "}},\n";
+}
+
+/*
+ * aten::mm [100,200) on thread 1, its MmBackward0 [500,600) on thread 2; on cuda:0 unless said:
+ *  A 110 addr 1000, 256 B, freed at 550 inside the backward node: held for the backward;
+ *  B 120 addr 2000, 64 B, freed at 150 inside the forward op;
+ *  C 130 addr 3000, 32 B, never freed;
+ *  D 140 a free at addr 9999 with no allocation: a diagnostic;
+ *  E 250 cpu addr 1000 (A's address, another device), 16 B, freed at 260, outside every op;
+ *  F 180 addr 2000 again (B freed it), 128 B, freed at 560;
+ *  190 [OutOfMemory] asking 2^40 bytes.
+ * Total Allocated after each cuda event: 256, 320, 352, (free) 288, 416, 160, 32; reserved 2048.
+ */
+std::string memoryTrace()
+{
+    return test::traceWith(op("aten::mm", 1, 100, 100, 1) + op("MmBackward0", 2, 500, 100, 1)
+        + memory(1, 110, 1, 0, 1000, 256, 256, 2048) + memory(1, 120, 1, 0, 2000, 64, 320, 2048)
+        + memory(1, 130, 1, 0, 3000, 32, 352, 2048) + memory(1, 140, 1, 0, 9999, -8, 352, 2048)
+        + memory(1, 150, 1, 0, 2000, -64, 288, 2048) + memory(1, 180, 1, 0, 2000, 128, 416, 2048)
+        + memory(1, 190, 1, 0, 0, 1099511627776, 416, 2048, "[OutOfMemory]")
+        + memory(1, 250, 0, -1, 1000, 16) + memory(1, 260, 0, -1, 1000, -16)
+        + memory(2, 550, 1, 0, 1000, -256, 160, 2048) + memory(2, 560, 1, 0, 2000, -128, 32, 2048)
+        + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})");
+}
+
+} // namespace
+
+class TestMemory : public QObject {
+    Q_OBJECT
+private slots:
+    void eventsAreLoadedAsColumns();
+    void allocationsMatchTheirFrees();
+    void allocationsTiedToOpsAndPairs();
+    void summaryKeys();
+    void exportRows();
+    void sharedTracesAgreeWithReference_data();
+    void sharedTracesAgreeWithReference();
+};
+
+void TestMemory::eventsAreLoadedAsColumns()
+{
+    auto t = test::link(memoryTrace());
+    QVERIFY(t);
+    const MemoryTable &m = t->model->memory;
+    QCOMPARE(m.size(), size_t(11));
+    QCOMPARE(m.time[0], TimeNs(110000));
+    QCOMPARE(m.bytes[0], int64_t(256));
+    QCOMPARE(m.totalReserved[0], int64_t(2048));
+    QCOMPARE(m.deviceType[7], int64_t(0));
+    QCOMPARE(m.deviceId[7], int64_t(-1));
+    QCOMPARE(m.totalAllocated[7], kNoValue);
+    QCOMPARE(m.outOfMemory[6], uint8_t(1));
+    QCOMPARE(m.bytes[6], int64_t(1099511627776));
+    QCOMPARE(t->model->lanes[m.lane[10]].tid, int64_t(2));
+    // They stay instants too (markers on their thread).
+    QCOMPARE(t->model->instants.size(), size_t(11));
+}
+
+void TestMemory::allocationsMatchTheirFrees()
+{
+    auto t = test::link(memoryTrace());
+    QVERIFY(t);
+    const MemoryIndex index(*t->graph);
+    const auto &a = index.allocations();
+    QCOMPARE(a.size(), size_t(5)); // A B C F E
+    const MemoryTable &m = t->model->memory;
+    auto freedAt = [&](const Allocation &x) {
+        return x.freeEvent < 0 ? TimeNs(-1) : m.time[size_t(x.freeEvent)] / 1000;
+    };
+    QCOMPARE(freedAt(a[0]), TimeNs(550)); // A
+    QCOMPARE(freedAt(a[1]), TimeNs(150)); // B
+    QCOMPARE(freedAt(a[2]), TimeNs(-1)); // C never freed
+    QCOMPARE(freedAt(a[3]), TimeNs(560)); // F at B's address after B's free
+    QCOMPARE(freedAt(a[4]), TimeNs(260)); // E on the CPU, not A's free
+    QCOMPARE(index.unmatchedFrees(), uint64_t(1)); // D
+    QCOMPARE(index.outOfMemoryEvents(), uint64_t(1));
+    QCOMPARE(index.memoryEvents(), uint64_t(10));
+    QCOMPARE(index.diagnostics().count(Diag::FreeWithoutAllocation), uint64_t(1));
+    QCOMPARE(index.diagnostics().count(Diag::OutOfMemory), uint64_t(1));
+    QCOMPARE(index.diagnostics().count(Diag::MemoryAddressReused), uint64_t(0));
+    // The warnings banner reads allDiagnostics: the out-of-memory event is there.
+    QCOMPARE(allDiagnostics(*t->model, *t->graph).count(Diag::OutOfMemory), uint64_t(1));
+    const auto &d = index.devices();
+    QCOMPARE(d.size(), size_t(2));
+    QCOMPARE(d[0].deviceType, int64_t(0));
+    QCOMPARE(d[0].allocations, uint64_t(1));
+    QCOMPARE(d[0].peakAllocated, kNoValue);
+    QCOMPARE(d[1].deviceId, int64_t(0));
+    QCOMPARE(d[1].events, uint64_t(8)); // A B C D, B's free, F, A's and F's frees; not the OOM
+    QCOMPARE(d[1].allocations, uint64_t(4));
+    QCOMPARE(d[1].peakAllocated, int64_t(416));
+    QCOMPARE(d[1].peakReserved, int64_t(2048));
+}
+
+void TestMemory::allocationsTiedToOpsAndPairs()
+{
+    auto t = test::link(memoryTrace());
+    QVERIFY(t);
+    const MemoryIndex index(*t->graph);
+    const auto &a = index.allocations();
+    const TraceModel &m = *t->model;
+    QCOMPARE(m.sliceName(a[0].op), std::string_view("aten::mm"));
+    QCOMPARE(m.sliceName(a[0].freeOp), std::string_view("MmBackward0"));
+    QCOMPARE(a[0].side, GpuSide::Forward);
+    QCOMPARE(a[0].row, 0);
+    QCOMPARE(m.sliceName(a[1].freeOp), std::string_view("aten::mm"));
+    QCOMPARE(a[4].op, kNoSlice); // E at 250: outside every op
+    QCOMPARE(a[4].side, GpuSide::Other);
+    QCOMPARE(a[4].row, -1);
+}
+
+void TestMemory::summaryKeys()
+{
+    auto t = test::link(memoryTrace());
+    QVERIFY(t);
+    const QJsonObject s
+        = QJsonDocument::fromJson(QByteArray::fromStdString(summaryJson(*t->model, *t->graph, 0)))
+              .object();
+    QCOMPARE(s.value(QStringLiteral("memory_events")).toInt(), 10);
+    const QJsonArray devices = s.value(QStringLiteral("memory_devices")).toArray();
+    QCOMPARE(devices.size(), 2);
+    QCOMPARE(devices[0].toObject().value(QStringLiteral("device_type")).toInt(), 0);
+    QVERIFY(devices[0].toObject().value(QStringLiteral("peak_allocated_bytes")).isNull());
+    QCOMPARE(devices[1].toObject().value(QStringLiteral("allocations")).toInt(), 4);
+    QCOMPARE(devices[1].toObject().value(QStringLiteral("peak_allocated_bytes")).toInt(), 416);
+    QCOMPARE(devices[1].toObject().value(QStringLiteral("peak_reserved_bytes")).toInt(), 2048);
+    QCOMPARE(s.value(QStringLiteral("diagnostics"))
+                 .toObject()
+                 .value(QStringLiteral("out_of_memory"))
+                 .toInt(),
+        1);
+}
+
+void TestMemory::exportRows()
+{
+    auto t = test::link(memoryTrace());
+    QVERIFY(t);
+    const MemoryIndex index(*t->graph);
+    const AllocationTable table(index);
+    QCOMPARE(tableToCsv(table),
+        std::string("device,addr,bytes,alloc_ts,free_ts,alloc_op,free_op,side,pair_fwd_name,"
+                    "pair_fwd_ts,step\n"
+                    "cuda:0,1000,256,110.000,550.000,aten::mm,MmBackward0,forward,aten::mm,100,\n"
+                    "cuda:0,2000,64,120.000,150.000,aten::mm,aten::mm,forward,aten::mm,100,\n"
+                    "cuda:0,3000,32,130.000,,aten::mm,,forward,aten::mm,100,\n"
+                    "cuda:0,2000,128,180.000,560.000,aten::mm,MmBackward0,forward,aten::mm,100,\n"
+                    "cpu,1000,16,250.000,260.000,,,other,,,\n"));
+}
+
+void TestMemory::sharedTracesAgreeWithReference_data()
+{
+    QTest::addColumn<QString>("path");
+    const QStringList traces = test::sharedTraces();
+    if (traces.isEmpty())
+        QSKIP("../shared/traces is absent (a user's clone has none): real traces not checked");
+    for (const QString &path : traces)
+        QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+}
+
+void TestMemory::sharedTracesAgreeWithReference()
+{
+    QFETCH(QString, path);
+    const QString script
+        = QFileInfo(test::dataDir() + QStringLiteral("/../reference/memory_reference.py"))
+              .absoluteFilePath();
+    const test::ProcessResult r = test::run(test::pythonPath(), {script, path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject ref = QJsonDocument::fromJson(r.out).object();
+    const OpenResult opened = openTrace(path.toStdString());
+    QVERIFY(opened.trace);
+    const MemoryIndex index(*opened.trace->graph);
+    QCOMPARE(qint64(index.memoryEvents()), ref.value(QStringLiteral("memory_events")).toInteger());
+    QCOMPARE(
+        qint64(index.unmatchedFrees()), ref.value(QStringLiteral("unmatched_frees")).toInteger());
+    QCOMPARE(qint64(index.noAddress()), ref.value(QStringLiteral("no_address")).toInteger());
+    QCOMPARE(
+        qint64(index.outOfMemoryEvents()), ref.value(QStringLiteral("out_of_memory")).toInteger());
+    int64_t freed = 0, neverFreed = 0, neverFreedBytes = 0;
+    for (const Allocation &a : index.allocations()) {
+        freed += a.freeEvent >= 0;
+        neverFreed += a.freeEvent < 0;
+        neverFreedBytes += a.freeEvent < 0 ? opened.trace->model->memory.bytes[a.event] : 0;
+    }
+    QCOMPARE(freed, ref.value(QStringLiteral("freed")).toInteger());
+    QCOMPARE(neverFreed, ref.value(QStringLiteral("never_freed")).toInteger());
+    QCOMPARE(neverFreedBytes, ref.value(QStringLiteral("never_freed_bytes")).toInteger());
+    const QJsonArray devices = ref.value(QStringLiteral("devices")).toArray();
+    QCOMPARE(qsizetype(index.devices().size()), devices.size());
+    for (size_t i = 0; i < index.devices().size(); ++i) {
+        const MemoryDevice &d = index.devices()[i];
+        const QJsonObject o = devices[qsizetype(i)].toObject();
+        QCOMPARE(d.deviceType, o.value(QStringLiteral("device_type")).toInteger());
+        QCOMPARE(d.deviceId, o.value(QStringLiteral("device_id")).toInteger());
+        QCOMPARE(qint64(d.events), o.value(QStringLiteral("events")).toInteger());
+        QCOMPARE(qint64(d.allocations), o.value(QStringLiteral("allocations")).toInteger());
+        QCOMPARE(
+            d.peakAllocated, o.value(QStringLiteral("peak_allocated_bytes")).toInteger(kNoValue));
+        QCOMPARE(
+            d.peakReserved, o.value(QStringLiteral("peak_reserved_bytes")).toInteger(kNoValue));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestMemory)
+#include "tst_memory.moc"
