@@ -109,4 +109,33 @@ MemoryIndex::MemoryIndex(const OpGraph &graph)
         m_devices.push_back(d);
 }
 
+std::vector<PairMemory> pairMemory(const MemoryIndex &index)
+{
+    const OpGraph &g = index.graph();
+    const MemoryTable &t = g.model().memory;
+    const SliceTable &slices = g.model().slices;
+    std::vector<PairMemory> out(g.rows().size());
+    for (const Allocation &a : index.allocations()) {
+        if (a.row < 0)
+            continue;
+        const int64_t bytes = t.bytes[a.event];
+        PairMemory &p = out[size_t(a.row)];
+        if (!g.isForwardSide(a.op)) {
+            p.backwardAllocated += bytes;
+            continue;
+        }
+        p.forwardAllocated += bytes;
+        TimeNs backwardStart = 0;
+        bool first = true;
+        for (uint32_t n : g.nodesOf(g.rows()[size_t(a.row)])) {
+            const TimeNs s = slices.start[g.nodes()[n].outer];
+            backwardStart = first ? s : std::min(backwardStart, s);
+            first = false;
+        }
+        if (a.freeEvent < 0 || t.time[size_t(a.freeEvent)] > backwardStart)
+            p.held += bytes;
+    }
+    return out;
+}
+
 } // namespace ks

@@ -69,4 +69,17 @@ private:
     Diagnostics m_diagnostics;
 };
 
+//! What a pair row's ops allocate (bytes of `[memory]` allocations, any device).
+struct PairMemory {
+    int64_t forwardAllocated = 0; //!< inside the forward op's subtree
+    /*!
+     * Of those, still allocated when the row's first backward node starts (never freed
+     * included): what the forward op keeps alive for its backward, its saved activations.
+     */
+    int64_t held = 0;
+    int64_t backwardAllocated = 0; //!< inside its backward nodes
+};
+//! One per pair row of the index's graph (all zero when the trace has no memory events).
+std::vector<PairMemory> pairMemory(const MemoryIndex &index);
+
 } // namespace ks

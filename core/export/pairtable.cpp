@@ -40,6 +40,9 @@ constexpr ColumnSpec kPairColumns[] = {
     {"recompute_gpu_events", Cell::Number, "Recompute GPU events"},
     {"recompute_gpu_us", Cell::Number, "Recompute GPU (µs)"},
     {"recomputed_gpu_us", Cell::Number, "Re-run GPU (µs)"},
+    {"fwd_alloc_bytes", Cell::Number, "Forward allocated (B)"},
+    {"held_bytes", Cell::Number, "Held for backward (B)"},
+    {"bwd_alloc_bytes", Cell::Number, "Backward allocated (B)"},
 };
 static_assert(std::size(kPairColumns) == PairTable::ColumnCount);
 
@@ -99,6 +102,16 @@ PairTable::PairTable(const OpGraph &graph)
             m_bwdCombos.push_back(joined);
         m_bwdNames.push_back(it->second);
     }
+    if (m.memory.size() > 0)
+        m_memory = pairMemory(MemoryIndex(graph));
+}
+
+int64_t PairTable::memoryCell(size_t row, size_t column) const
+{
+    const PairMemory &p = m_memory[row];
+    return column == FwdAllocBytes ? p.forwardAllocated
+        : column == HeldBytes      ? p.held
+                                   : p.backwardAllocated;
 }
 
 std::span<const ColumnSpec> PairTable::columns() const
@@ -175,6 +188,12 @@ std::string PairTable::text(size_t r, size_t column) const
         return microsText(row.recomputeGpu.time);
     case RecomputedGpuUs:
         return hasForward ? microsText(row.recomputedGpu.time) : std::string();
+    case FwdAllocBytes:
+    case HeldBytes:
+        return m_memory.empty() || !hasForward ? std::string()
+                                               : std::to_string(memoryCell(r, column));
+    case BwdAllocBytes:
+        return m_memory.empty() ? std::string() : std::to_string(memoryCell(r, column));
     }
     return {};
 }
@@ -255,6 +274,12 @@ double PairTable::number(size_t r, size_t column) const
         return double(row.recomputeGpu.time);
     case RecomputedGpuUs:
         return hasForward ? double(row.recomputedGpu.time) : kNaN;
+    case FwdAllocBytes:
+    case HeldBytes:
+    case BwdAllocBytes:
+        return m_memory.empty() || (!hasForward && column != BwdAllocBytes)
+            ? kNaN
+            : double(memoryCell(r, column));
     default:
         return kNaN;
     }

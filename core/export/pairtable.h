@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/memoryindex.h"
 #include "export/table.h"
 #include "link/gpuside.h"
 #include "link/opgraph.h"
@@ -36,6 +37,9 @@ public:
         RecomputeGpuEvents,
         RecomputeGpuUs,
         RecomputedGpuUs,
+        FwdAllocBytes, //!< PairMemory::forwardAllocated; empty without memory events
+        HeldBytes, //!< PairMemory::held
+        BwdAllocBytes, //!< PairMemory::backwardAllocated
         ColumnCount
     };
 
@@ -52,9 +56,11 @@ public:
 
 private:
     SliceId firstNode(const PairRow &row) const;
+    int64_t memoryCell(size_t row, size_t column) const;
     const OpGraph &m_graph;
     std::vector<std::string> m_bwdCombos; //!< distinct bwd_names texts
     std::vector<uint32_t> m_bwdNames; //!< per row: index into m_bwdCombos
+    std::vector<PairMemory> m_memory; //!< per row; empty when the trace has no memory events
 };
 
 /*!

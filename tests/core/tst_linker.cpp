@@ -1539,7 +1539,8 @@ void TestLinker::pairTableCsvMatchesCliFormat()
     QVERIFY(trace);
     const PairTable table(*trace->graph);
 
-    QCOMPARE(table.columnCount(), size_t(22));
+    // cli.md's 22 columns, then the memory columns (tests/core/tst_memory).
+    QCOMPARE(table.columnCount(), size_t(25));
     // Row 1 aten::conv2d: ts as written (812000.250); Input Dims compact and quoted (commas);
     //   flow; bwd_ts 815405.125; bwd_dur = wrapper 410; fwd GPU 1 × 52; bwd GPU
     //   100.25 + 40 = 140.25 in 2; step 7; module nn.Module: Conv2d_0.
@@ -1582,6 +1583,7 @@ void TestLinker::pairTableJsonExportHasNumbersAsNumbers()
     QCOMPARE(rows.size(), 3);
 
     QStringList headerKeys = kPairHeader.split(QLatin1Char(','));
+    headerKeys << S("fwd_alloc_bytes") << S("held_bytes") << S("bwd_alloc_bytes");
     headerKeys.sort();
     for (const QJsonValue &v : rows) {
         QStringList keys = v.toObject().keys();

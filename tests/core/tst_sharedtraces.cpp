@@ -125,7 +125,19 @@ private slots:
         Loaded &l = loaded(path);
         QVERIFY(l.trace);
         QVERIFY2(!l.referenceCsv.isEmpty(), "the reference wrote no CSV");
-        const QByteArray ours = QByteArray::fromStdString(tableToCsv(PairTable(*l.trace->graph)));
+        // The reference computes the columns of cli.md; the memory columns after them
+        // (fwd_alloc_bytes, held_bytes, bwd_alloc_bytes: plain numbers, never quoted) are
+        // checked by tests/core/tst_memory.
+        QByteArray ours;
+        for (const QByteArray &line :
+            QByteArray::fromStdString(tableToCsv(PairTable(*l.trace->graph))).split('\n')) {
+            if (line.isEmpty())
+                continue;
+            qsizetype cut = line.size();
+            for (int k = 0; k < 3; ++k)
+                cut = line.lastIndexOf(',', cut - 1);
+            ours += line.left(cut) + '\n';
+        }
         if (ours != l.referenceCsv) {
             const QList<QByteArray> a = ours.split('\n'), b = l.referenceCsv.split('\n');
             for (qsizetype i = 0; i < std::min(a.size(), b.size()); ++i) {
