@@ -138,4 +138,52 @@ std::vector<PairMemory> pairMemory(const MemoryIndex &index)
     return out;
 }
 
+std::vector<OpMemoryStats> opMemoryStats(const MemoryIndex &index)
+{
+    const TraceModel &m = index.graph().model();
+    const MemoryTable &t = m.memory;
+    std::unordered_map<StringId, OpMemoryStats> byName;
+    std::vector<StringId> names; // of the ops around one event, each once
+    for (uint32_t e = 0; e < t.size(); ++e) {
+        const int64_t bytes = t.bytes[e];
+        if (t.outOfMemory[e] || bytes == kNoValue || bytes == 0)
+            continue;
+        const SliceId innermost = index.opAround(e);
+        names.clear();
+        for (SliceId s = innermost; s != kNoSlice; s = m.slices.parent[s]) {
+            if (m.slices.kind[s] != EventKind::CpuOp)
+                continue;
+            const StringId name = m.slices.name[s];
+            if (std::find(names.begin(), names.end(), name) != names.end())
+                continue;
+            names.push_back(name);
+            OpMemoryStats &o = byName[name];
+            o.name = name;
+            const bool self = s == innermost;
+            o.increase += bytes;
+            o.selfIncrease += self ? bytes : 0;
+            if (bytes > 0) {
+                ++o.allocations;
+                o.allocatedBytes += bytes;
+                o.selfAllocations += self;
+                o.selfAllocatedBytes += self ? bytes : 0;
+            }
+        }
+    }
+    for (SliceId s = 0; s < m.slices.size(); ++s) {
+        if (m.slices.kind[s] != EventKind::CpuOp)
+            continue;
+        auto it = byName.find(m.slices.name[s]);
+        if (it != byName.end())
+            ++it->second.calls;
+    }
+    std::vector<OpMemoryStats> out;
+    for (auto &[name, stats] : byName)
+        out.push_back(stats);
+    std::sort(out.begin(), out.end(), [&](const OpMemoryStats &a, const OpMemoryStats &b) {
+        return std::tie(b.allocatedBytes, a.name) < std::tie(a.allocatedBytes, b.name);
+    });
+    return out;
+}
+
 } // namespace ks

@@ -69,6 +69,22 @@ private:
     Diagnostics m_diagnostics;
 };
 
+/*!
+ * Memory by op name, as the TensorBoard plugin's memory statistics had it: for the `[memory]`
+ * events inside ops of that name, with children (anywhere in the op's subtree) and self (the op is
+ * the innermost cpu_op around the event). An event counts once per name even where ops of one
+ * name nest.
+ */
+struct OpMemoryStats {
+    StringId name = 0;
+    uint64_t calls = 0; //!< cpu_op slices of this name in the trace
+    uint64_t allocations = 0, selfAllocations = 0;
+    int64_t allocatedBytes = 0, selfAllocatedBytes = 0;
+    int64_t increase = 0, selfIncrease = 0; //!< bytes allocated less bytes freed
+};
+//! Every op name with memory events inside it, by allocated bytes (with children), largest first.
+std::vector<OpMemoryStats> opMemoryStats(const MemoryIndex &index);
+
 //! What a pair row's ops allocate (bytes of `[memory]` allocations, any device).
 struct PairMemory {
     int64_t forwardAllocated = 0; //!< inside the forward op's subtree

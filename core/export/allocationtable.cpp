@@ -3,6 +3,8 @@
 
 #include "export/pairtable.h"
 
+#include <limits>
+
 namespace ks {
 
 namespace {
@@ -10,8 +12,8 @@ constexpr ColumnSpec kAllocationColumns[] = {
     {"device", Cell::Text, "Device"},
     {"addr", Cell::Number, "Address"},
     {"bytes", Cell::Number, "Bytes"},
-    {"alloc_ts", Cell::Number, "Allocated at (µs)"},
-    {"free_ts", Cell::Number, "Freed at (µs)"},
+    {"alloc_ts", Cell::Timestamp, "Allocated at"},
+    {"free_ts", Cell::Timestamp, "Freed at"},
     {"alloc_op", Cell::Text, "Allocating op"},
     {"free_op", Cell::Text, "Freeing op"},
     {"side", Cell::Text, "Side"},
@@ -30,6 +32,24 @@ AllocationTable::AllocationTable(const MemoryIndex &index)
 std::span<const ColumnSpec> AllocationTable::columns() const
 {
     return kAllocationColumns;
+}
+
+double AllocationTable::number(size_t row, size_t column) const
+{
+    const Allocation &a = m_index.allocations()[row];
+    const MemoryTable &t = m_index.graph().model().memory;
+    // Times are model times, so that views show them from the trace's start.
+    if (column == AllocTs)
+        return double(t.time[a.event]);
+    if (column == FreeTs)
+        return a.freeEvent < 0 ? std::numeric_limits<double>::quiet_NaN()
+                               : double(t.time[size_t(a.freeEvent)]);
+    if (column == PairFwdTs) {
+        const SliceId f = a.row < 0 ? kNoSlice : m_index.graph().rows()[size_t(a.row)].forward;
+        return f == kNoSlice ? std::numeric_limits<double>::quiet_NaN()
+                             : double(m_index.graph().model().slices.start[f]);
+    }
+    return Table::number(row, column);
 }
 
 std::string AllocationTable::text(size_t row, size_t column) const
@@ -70,6 +90,29 @@ std::string AllocationTable::text(size_t row, size_t column) const
         break;
     }
     return {};
+}
+
+CellTable opMemoryTable(const MemoryIndex &index)
+{
+    CellTable t;
+    t.addColumn("op", Cell::Text, "Op");
+    t.addColumn("calls", Cell::Number, "Calls");
+    t.addColumn("allocations", Cell::Number, "Allocations");
+    t.addColumn("self_allocations", Cell::Number, "Self allocations");
+    t.addColumn("allocated_bytes", Cell::Number, "Allocated (B)");
+    t.addColumn("self_allocated_bytes", Cell::Number, "Self allocated (B)");
+    t.addColumn("increase_bytes", Cell::Number, "Net increase (B)");
+    t.addColumn("self_increase_bytes", Cell::Number, "Self net increase (B)");
+    const TraceModel &m = index.graph().model();
+    for (const OpMemoryStats &o : opMemoryStats(index)) {
+        t.addRow();
+        t.add(std::string(m.str(o.name)));
+        for (const int64_t v :
+            {int64_t(o.calls), int64_t(o.allocations), int64_t(o.selfAllocations), o.allocatedBytes,
+                o.selfAllocatedBytes, o.increase, o.selfIncrease})
+            t.add(std::to_string(v));
+    }
+    return t;
 }
 
 } // namespace ks

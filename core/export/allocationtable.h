@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/memoryindex.h"
+#include "export/celltable.h"
 #include "export/table.h"
 
 namespace ks {
@@ -34,9 +35,17 @@ public:
     size_t rowCount() const override { return m_index.allocations().size(); }
     std::span<const ColumnSpec> columns() const override;
     std::string text(size_t row, size_t column) const override;
+    double number(size_t row, size_t column) const override;
 
 private:
     const MemoryIndex &m_index;
 };
+
+/*!
+ * The memory statistics per op name (opMemoryStats): `op`, `calls`, `allocations`,
+ * `self_allocations`, `allocated_bytes`, `self_allocated_bytes`, `increase_bytes`,
+ * `self_increase_bytes`.
+ */
+CellTable opMemoryTable(const MemoryIndex &index);
 
 } // namespace ks

@@ -9,6 +9,7 @@
 #include "table/tablemodel.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
+#include "trace/memoryview.h"
 #include "trace/modulesview.h"
 
 #include <QApplication>
@@ -91,11 +92,17 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     m_bottom->addTab(m_chartsPage, tr("Charts"));
     m_modulesPage = emptyPage(m_bottom);
     m_bottom->addTab(m_modulesPage, tr("Modules"));
+    if (m_trace->model->memory.size() > 0) {
+        m_memoryPage = emptyPage(m_bottom);
+        m_bottom->addTab(m_memoryPage, tr("Memory"));
+    }
     connect(m_bottom, &QTabWidget::currentChanged, this, [this] {
         if (m_bottom->currentWidget() == m_chartsPage)
             charts();
         else if (m_bottom->currentWidget() == m_modulesPage)
             modules();
+        else if (m_memoryPage && m_bottom->currentWidget() == m_memoryPage)
+            memory();
     });
     QThreadPool::globalInstance()->start([trace = m_trace] { trace->modules(); });
     splitter->addWidget(m_bottom);
@@ -275,6 +282,15 @@ ChartsView *TraceTab::charts()
             m_charts->setStep(m_trace->graph->steps()[size_t(m_step)].number);
     }
     return m_charts;
+}
+
+MemoryView *TraceTab::memory()
+{
+    if (!m_memory && m_memoryPage) {
+        m_memory = new MemoryView(m_selection, m_memoryPage);
+        m_memoryPage->layout()->addWidget(m_memory);
+    }
+    return m_memory;
 }
 
 ModulesView *TraceTab::modules()

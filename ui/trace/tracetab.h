@@ -21,6 +21,7 @@ class TableModel;
 class TimelineView;
 class PairGroupTable;
 class ChartsView;
+class MemoryView;
 class ModulesView;
 
 /*!
@@ -40,6 +41,8 @@ public:
     TableModel *kernelModel() const { return m_kernelModel; }
     //! The Charts page's view, created on first use.
     ChartsView *charts();
+    //! The Memory tab's view (created when first asked for); null without memory events.
+    MemoryView *memory();
     //! The Modules page's view, created on first use (waits for the module tree if need be).
     ModulesView *modules();
     QLineEdit *pairFilter() const { return m_filter; }
@@ -90,6 +93,8 @@ private:
     std::shared_ptr<const PairGroupTable> m_groups;
     QWidget *m_chartsPage = nullptr;
     QWidget *m_modulesPage = nullptr;
+    QWidget *m_memoryPage = nullptr; //!< only for traces with memory events
+    MemoryView *m_memory = nullptr;
     ChartsView *m_charts = nullptr;
     ModulesView *m_modules = nullptr;
     QLineEdit *m_filter = nullptr;

@@ -7,6 +7,7 @@
 #include "run/runview.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
+#include "trace/memoryview.h"
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
 
@@ -133,11 +134,12 @@ bool parseScreenshotRequest(const QString &out,
     r.file = file;
     r.view = view.isEmpty() ? QStringLiteral("window") : view;
     static const QStringList views = {QStringLiteral("timeline"), QStringLiteral("table"),
-        QStringLiteral("chart"), QStringLiteral("window"), QStringLiteral("run"),
-        QStringLiteral("ranks"), QStringLiteral("collectives")};
+        QStringLiteral("chart"), QStringLiteral("window"), QStringLiteral("memory"),
+        QStringLiteral("run"), QStringLiteral("ranks"), QStringLiteral("collectives")};
     if (!views.contains(r.view)) {
-        error = QStringLiteral("--view must be one of timeline, table, chart, window, run, ranks, "
-                               "collectives (got '%1')")
+        error = QStringLiteral(
+            "--view must be one of timeline, table, chart, window, memory, run, ranks, "
+            "collectives (got '%1')")
                     .arg(view);
         return false;
     }
@@ -299,6 +301,14 @@ int renderScreenshot(const ScreenshotRequest &r)
         target = tab->pairView();
     else if (r.view == QLatin1String("chart"))
         target = tab->charts();
+    else if (r.view == QLatin1String("memory")) {
+        target = tab->memory();
+        if (!target)
+            return fail(ExitUsage,
+                QStringLiteral("kinetoscope: %1 has no [memory] events (record with "
+                               "profile_memory=True)")
+                    .arg(r.file));
+    }
     if (target != &window)
         target->setParent(nullptr);
     target->resize(r.size);

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// The Memory tab (ui/trace/memoryview): present only for traces with [memory] events, the
+// allocation table with times from the trace's start, selecting an allocation selects its op,
+// the statistics per op with and without children (worked out by hand below).
+#include "common/selectioncontroller.h"
+#include "table/tablemodel.h"
+#include "testutil.h"
+#include "trace/memoryview.h"
+#include "trace/tracetab.h"
+
+#include <QApplication>
+#include <QTableView>
+#include <QTest>
+
+using namespace ks;
+
+namespace {
+
+std::string memory(int tid, int ts, long long addr, long long bytes)
+{
+    return R"({"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":1,"tid":)"
+        + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts)
+        + R"(,"args":{"Device Type":1,"Device Id":0,"Addr":)" + std::to_string(addr)
+        + R"(,"Bytes":)" + std::to_string(bytes) + R"(,"Total Allocated":0,"Total Reserved":0}},)";
+}
+
+std::string op(const char *name, int ts, int dur)
+{
+    return R"({"ph":"X","cat":"cpu_op","name":")" + std::string(name) + R"(","pid":1,"tid":1,"ts":)"
+        + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + "},";
+}
+
+/*
+ * aten::linear [100,200) > aten::empty [110,120) allocating 64 B (addr 1) at 115; aten::linear
+ * itself allocates 32 B (addr 2) at 150 and frees the 64 B at 160. So by op:
+ *   aten::linear: 2 allocations, 96 B, net +32 (with children); self 1 allocation, 32 B, net −32;
+ *   aten::empty: 1 allocation, 64 B, net +64, all self.
+ */
+std::string trace()
+{
+    return test::traceWith(op("aten::linear", 100, 100) + op("aten::empty", 110, 10)
+        + memory(1, 115, 1, 64) + memory(1, 150, 2, 32) + memory(1, 160, 1, -64)
+        + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})");
+}
+
+QString cell(QAbstractItemModel *m, int row, int column)
+{
+    return m->index(row, column).data().toString();
+}
+
+} // namespace
+
+class TestMemoryView : public QObject {
+    Q_OBJECT
+private slots:
+    void tabOnlyWithMemoryEvents();
+    void allocationsAndTheirOps();
+    void statisticsPerOp();
+};
+
+void TestMemoryView::tabOnlyWithMemoryEvents()
+{
+    auto without = test::link(test::traceWith(op("aten::mm", 1, 1)
+        + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})"));
+    QVERIFY(without);
+    TraceTab plain(without);
+    QVERIFY(!plain.memory());
+    auto with = test::link(trace());
+    QVERIFY(with);
+    TraceTab tab(with);
+    QVERIFY(tab.memory());
+    QVERIFY2(tab.memory()->summary().startsWith(
+                 QStringLiteral("cuda:0: 2 allocation(s), peak allocated 0 bytes")),
+        qPrintable(tab.memory()->summary()));
+}
+
+void TestMemoryView::allocationsAndTheirOps()
+{
+    auto t = test::link(trace());
+    QVERIFY(t);
+    TraceTab tab(t);
+    MemoryView *view = tab.memory();
+    QVERIFY(view);
+    TableModel *m = view->allocationModel();
+    QCOMPARE(m->rowCount(), 2);
+    QCOMPARE(cell(m, 0, 2), QStringLiteral("64"));
+    QCOMPARE(cell(m, 0, 5), QStringLiteral("aten::empty"));
+    QCOMPARE(cell(m, 0, 6), QStringLiteral("aten::linear"));
+    QCOMPARE(cell(m, 1, 4), QString()); // the 32 B are never freed
+    // Times from the trace's start (100 µs): allocated 15 µs in.
+    QVERIFY2(cell(m, 0, 3).contains(QStringLiteral("15")), qPrintable(cell(m, 0, 3)));
+    view->allocations()->selectRow(1);
+    QCOMPARE(t->model->sliceName(tab.selection()->current()), std::string_view("aten::linear"));
+}
+
+void TestMemoryView::statisticsPerOp()
+{
+    auto t = test::link(trace());
+    QVERIFY(t);
+    TraceTab tab(t);
+    QAbstractItemModel *ops = tab.memory()->byOp()->model();
+    QCOMPARE(ops->rowCount(), 2);
+    // Largest allocated (with children) first: aten::linear 96 B, then aten::empty 64 B.
+    QCOMPARE(cell(ops, 0, 0), QStringLiteral("aten::linear"));
+    const QStringList linear = {cell(ops, 0, 1), cell(ops, 0, 2), cell(ops, 0, 3), cell(ops, 0, 4),
+        cell(ops, 0, 5), cell(ops, 0, 6), cell(ops, 0, 7)};
+    QCOMPARE(linear,
+        QStringList(
+            {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("96"),
+                QStringLiteral("32"), QStringLiteral("32"), QStringLiteral("-32")}));
+    QCOMPARE(cell(ops, 1, 0), QStringLiteral("aten::empty"));
+    QCOMPARE(cell(ops, 1, 6), QStringLiteral("64"));
+    QCOMPARE(cell(ops, 1, 7), QStringLiteral("64"));
+}
+
+QTEST_MAIN(TestMemoryView)
+#include "tst_memoryview.moc"

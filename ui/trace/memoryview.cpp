@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "trace/memoryview.h"
+
+#include "common/selectioncontroller.h"
+#include "export/allocationtable.h"
+#include "table/tablemodel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace ks {
+
+namespace {
+QTableView *tableView(QWidget *parent, const QString &name)
+{
+    auto *view = new QTableView(parent);
+    view->setObjectName(name);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setSortingEnabled(true);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(20);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    return view;
+}
+
+QString bytesText(int64_t bytes)
+{
+    if (bytes == kNoValue)
+        return MemoryView::tr("not recorded");
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+}
+
+QString deviceLabel(const MemoryDevice &d)
+{
+    if (d.deviceType == 0)
+        return QStringLiteral("cpu");
+    return (d.deviceType == 1 ? QStringLiteral("cuda") : QStringLiteral("type%1").arg(d.deviceType))
+        + QStringLiteral(":%1").arg(d.deviceId);
+}
+} // namespace
+
+MemoryView::MemoryView(SelectionController *selection, QWidget *parent)
+    : QWidget(parent)
+    , m_selection(selection)
+    , m_index(std::make_unique<MemoryIndex>(*selection->trace().graph))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 2, 0, 0);
+    m_summary = new QLabel(summary(), this);
+    m_summary->setObjectName(QStringLiteral("memorySummary"));
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+    auto *filter = new QLineEdit(this);
+    filter->setPlaceholderText(tr("Filter ops, pairs or devices"));
+    filter->setClearButtonEnabled(true);
+    layout->addWidget(filter);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    m_allocationView = tableView(splitter, QStringLiteral("allocationTable"));
+    m_allocationModel = new TableModel(std::make_shared<AllocationTable>(*m_index),
+        {AllocationTable::Device, AllocationTable::AllocOp, AllocationTable::FreeOp,
+            AllocationTable::PairFwdName},
+        this);
+    m_allocationModel->setTimeOrigin(selection->trace().model->minTime);
+    m_allocationView->setModel(m_allocationModel);
+    m_allocationView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // time order
+    m_opView = tableView(splitter, QStringLiteral("memoryByOpTable"));
+    auto *ops = new TableModel(std::make_shared<CellTable>(opMemoryTable(*m_index)), {0}, this);
+    m_opView->setModel(ops);
+    m_opView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // largest first
+    m_opView->resizeColumnsToContents();
+    splitter->addWidget(m_allocationView);
+    splitter->addWidget(m_opView);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
+
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    timer->setInterval(150);
+    connect(filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
+    connect(timer, &QTimer::timeout, this, [this, ops, filter] {
+        m_allocationModel->setFilter(filter->text(), false);
+        ops->setFilter(filter->text(), false);
+    });
+    connect(m_allocationView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex &current) {
+            if (!current.isValid())
+                return;
+            const uint32_t row = current.data(TableModel::SourceRowRole).toUInt();
+            const SliceId op = m_index->allocations()[row].op;
+            if (op != kNoSlice)
+                m_selection->select(op);
+        });
+}
+
+MemoryView::~MemoryView() = default;
+
+QString MemoryView::summary() const
+{
+    QStringList parts;
+    for (const MemoryDevice &d : m_index->devices())
+        parts << tr("%1: %n allocation(s), peak allocated %2, peak reserved %3", nullptr,
+            int(d.allocations))
+                     .arg(deviceLabel(d), bytesText(d.peakAllocated), bytesText(d.peakReserved));
+    QString text = parts.join(QStringLiteral(" · "));
+    if (m_index->outOfMemoryEvents() > 0)
+        text += tr(" · %n failed allocation(s) ([OutOfMemory])", nullptr,
+            int(m_index->outOfMemoryEvents()));
+    if (m_index->noAddress() > 0)
+        text += tr(" · this trace does not record addresses: frees cannot be matched");
+    return text;
+}
+
+} // namespace ks
