@@ -178,6 +178,7 @@ std::vector<OpMemoryStats> opMemoryStats(const MemoryIndex &index)
             ++it->second.calls;
     }
     std::vector<OpMemoryStats> out;
+    out.reserve(byName.size());
     for (auto &[name, stats] : byName)
         out.push_back(stats);
     std::sort(out.begin(), out.end(), [&](const OpMemoryStats &a, const OpMemoryStats &b) {
