@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "export/moduletable.h"
 
+#include "analysis/tracediff.h"
 #include "base/jsonwrite.h"
 #include "export/pairtable.h"
 
@@ -24,6 +25,7 @@ ModuleTable::ModuleTable(const ModuleTree &tree, Rows rows)
         for (size_t si = 0; si < tree.steps().size(); ++si)
             addStep(int(si));
     }
+    addMemory();
 }
 
 ModuleTable::ModuleTable(const ModuleTree &tree, int64_t stepNumber)
@@ -31,6 +33,47 @@ ModuleTable::ModuleTable(const ModuleTree &tree, int64_t stepNumber)
 {
     if (const int si = tree.stepIndex(stepNumber); si >= 0)
         addStep(si);
+    addMemory();
+}
+
+void ModuleTable::addMemory()
+{
+    const OpGraph &g = m_tree.graph();
+    if (g.model().memory.size() == 0)
+        return;
+    const size_t nodes = m_tree.nodes().size();
+    m_memory.assign((m_tree.steps().size() + 1) * nodes, PairMemory {});
+    const std::vector<PairMemory> rows = pairMemory(MemoryIndex(g));
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const PairRow &row = g.rows()[r];
+        const ModuleId held = moduleOfRow(m_tree, row);
+        const int si = row.step == kNoValue ? -1 : m_tree.stepIndex(row.step);
+        // A row's bytes count for its module and every module around it (totals).
+        for (ModuleId id = held == kNoModule ? 0 : held;; id = m_tree.node(id).parent) {
+            PairMemory &whole = m_memory[id];
+            whole.forwardAllocated += rows[r].forwardAllocated;
+            whole.held += rows[r].held;
+            whole.backwardAllocated += rows[r].backwardAllocated;
+            if (si >= 0) {
+                PairMemory &step = m_memory[size_t(si + 1) * nodes + id];
+                step.forwardAllocated += rows[r].forwardAllocated;
+                step.held += rows[r].held;
+                step.backwardAllocated += rows[r].backwardAllocated;
+            }
+            if (id == 0)
+                break;
+        }
+    }
+}
+
+int64_t ModuleTable::memoryOf(size_t row, size_t column) const
+{
+    const Row &r = m_rows[row];
+    const size_t slot = r.step == ModuleTree::kWholeTrace ? 0 : size_t(r.step + 1);
+    const PairMemory &p = m_memory[slot * m_tree.nodes().size() + r.node];
+    return column == FwdAllocBytes ? p.forwardAllocated
+        : column == HeldBytes      ? p.held
+                                   : p.backwardAllocated;
 }
 
 void ModuleTable::addStep(int stepIndex)
@@ -66,6 +109,9 @@ constexpr ColumnSpec kModuleColumns[] = {
     {"recompute_gpu_us", Cell::Number, "Recompute GPU (µs)"},
     {"recompute_gpu_self_us", Cell::Number, "Recompute GPU self (µs)"},
     {"recompute_gpu_events", Cell::Number, "Recompute GPU events"},
+    {"fwd_alloc_bytes", Cell::Number, "Forward allocated (B)"},
+    {"held_bytes", Cell::Number, "Held for backward (B)"},
+    {"bwd_alloc_bytes", Cell::Number, "Backward allocated (B)"},
 };
 static_assert(std::size(kModuleColumns) == ModuleTable::ColumnCount);
 
@@ -135,6 +181,10 @@ std::string ModuleTable::text(size_t row, size_t column) const
         return microsText(t.recomputeSelf.time);
     case RecomputeGpuEvents:
         return std::to_string(t.recomputeTotal.count);
+    case FwdAllocBytes:
+    case HeldBytes:
+    case BwdAllocBytes:
+        return m_memory.empty() ? std::string() : std::to_string(memoryOf(row, column));
     }
     return {};
 }
@@ -179,6 +229,10 @@ double ModuleTable::number(size_t row, size_t column) const
         return double(t.recomputeSelf.time);
     case RecomputeGpuEvents:
         return double(t.recomputeTotal.count);
+    case FwdAllocBytes:
+    case HeldBytes:
+    case BwdAllocBytes:
+        return m_memory.empty() ? kNaN : double(memoryOf(row, column));
     default:
         return kNaN;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/memoryindex.h"
 #include "analysis/moduletree.h"
 #include "export/table.h"
 
@@ -38,6 +39,9 @@ public:
         RecomputeGpuUs, //!< the module's forward work re-run during backward (checkpointing)
         RecomputeGpuSelfUs,
         RecomputeGpuEvents,
+        FwdAllocBytes, //!< PairMemory of the pair rows the module holds, children included;
+        HeldBytes, //!< empty for traces without memory events
+        BwdAllocBytes,
         ColumnCount
     };
     enum class Rows {
@@ -68,9 +72,14 @@ private:
     };
     void addStep(int stepIndex);
     const ModuleTimes &timesOf(size_t row) const;
+    void addMemory();
+    //! The memory cell of \a row (column FwdAllocBytes … BwdAllocBytes).
+    int64_t memoryOf(size_t row, size_t column) const;
 
     const ModuleTree &m_tree;
     std::vector<Row> m_rows;
+    //! Per (step slot, node): slot 0 the whole trace, slot si + 1 step si. Empty without memory.
+    std::vector<PairMemory> m_memory;
 };
 
 } // namespace ks

@@ -5,6 +5,7 @@
 // the shared traces against tests/reference/memory_reference.py.
 #include "analysis/memoryindex.h"
 #include "export/allocationtable.h"
+#include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
 #include "testutil.h"
@@ -83,6 +84,7 @@ private slots:
     void allocationsMatchTheirFrees();
     void allocationsTiedToOpsAndPairs();
     void pairColumns();
+    void moduleColumns();
     void summaryKeys();
     void exportRows();
     void resnetRowsByHand();
@@ -194,6 +196,39 @@ void TestMemory::pairColumns()
             + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})"));
     QVERIFY(none);
     QCOMPARE(PairTable(*none->graph).text(0, PairTable::HeldBytes), std::string());
+}
+
+// The pairColumns trace inside nn.Module: Net_0 > nn.Module: Linear_0 (python_function on the
+// main thread): both modules, and the root, hold its one row: 30 / 20 / 40 bytes.
+void TestMemory::moduleColumns()
+{
+    auto module = [](const char *name, int ts, int dur) {
+        return R"({"ph":"X","cat":"python_function","name":"nn.Module: )" + std::string(name)
+            + R"(","pid":1,"tid":1,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur)
+            + "},\n";
+    };
+    const std::string step
+        = R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000},)";
+    auto t = test::link(test::traceWith(step + module("Net_0", 80, 140)
+        + module("Linear_0", 90, 120) + op("aten::mm", 1, 100, 100, 1)
+        + op("MmBackward0", 2, 500, 100, 1) + memory(1, 110, 1, 0, 1, 10)
+        + memory(1, 120, 1, 0, 2, 20) + memory(1, 150, 1, 0, 1, -10) + memory(2, 510, 1, 0, 3, 40)
+        + memory(2, 550, 1, 0, 2, -20) + memory(2, 580, 1, 0, 3, -40)
+        + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})"));
+    QVERIFY(t);
+    const ModuleTable table(t->modules());
+    QCOMPARE(table.rowCount(), size_t(3)); // (all), Net_0, Net_0/Linear_0
+    QCOMPARE(table.text(2, ModuleTable::Module), std::string("Net_0/Linear_0"));
+    // The same in the row's step (ProfilerStep#1), and nothing in a step it is not in.
+    const ModuleTable inStep(t->modules(), int64_t(1));
+    QCOMPARE(inStep.rowCount(), size_t(3));
+    for (const ModuleTable *m : {&table, &inStep}) {
+        for (size_t r = 0; r < m->rowCount(); ++r) {
+            QCOMPARE(m->text(r, ModuleTable::FwdAllocBytes), std::string("30"));
+            QCOMPARE(m->text(r, ModuleTable::HeldBytes), std::string("20"));
+            QCOMPARE(m->text(r, ModuleTable::BwdAllocBytes), std::string("40"));
+        }
+    }
 }
 
 void TestMemory::summaryKeys()
