@@ -151,6 +151,36 @@ private slots:
         QCOMPARE(z.span(), z.maxSpan());
     }
 
+    // Instant events are markers at the top of their lane: a [memory] event dark, an
+    // [OutOfMemory] one red; the slice under them keeps its colour elsewhere.
+    void instantMarkersAreDrawn()
+    {
+        auto trace = test::link(test::traceWith(
+            R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":1000},)"
+            R"({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":300,"args":{"Bytes":8}},)"
+            R"({"ph":"i","s":"t","name":"[OutOfMemory]","pid":1,"tid":1,"ts":700,"args":{"Bytes":8}},)"
+            R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})"));
+        QVERIFY(trace);
+        SelectionController selection(trace);
+        TimelineView v(&selection);
+        v.resize(1000, 300);
+        v.setAttribute(Qt::WA_DontShowOnScreen);
+        v.show();
+        v.showAll();
+        const std::optional<QRectF> box = v.sliceRect(0);
+        QVERIFY(box);
+        const QImage image = v.grab().toImage();
+        auto at = [&](double fraction) {
+            return image.pixelColor(
+                int(box->left() + fraction * box->width()), int(box->top()) + 2);
+        };
+        const QColor memory = at(0.3), oom = at(0.7), plain = at(0.5);
+        QVERIFY2(memory.red() < 110 && memory.green() < 110 && memory.blue() < 110,
+            qPrintable(memory.name()));
+        QVERIFY2(oom.red() > 180 && oom.green() < 80, qPrintable(oom.name()));
+        QVERIFY(plain != memory && plain != oom);
+    }
+
     // A range measured on the ruler and then panned half out of view shades the tracks and the
     // ruler up to the label column, never over it.
     void measuredRangeStaysOffTheLabels()

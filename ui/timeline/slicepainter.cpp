@@ -8,8 +8,10 @@
 #include "timeline/tracklayout.h"
 
 #include <QPainter>
+#include <QPolygonF>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ks {
 
@@ -52,6 +54,38 @@ void SlicePainter::paint(QPainter &p, const PaintFrame &frame, const Marks &mark
     }
 }
 
+void SlicePainter::paintInstants(QPainter &p, const PaintFrame &frame, LaneId lane, int top) const
+{
+    const Lane &l = m_model.lanes[lane];
+    const InstantTable &in = m_model.instants;
+    if (l.instantBegin == l.instantEnd)
+        return;
+    const TimeAxis &axis = frame.axis;
+    const auto begin = in.time.begin() + l.instantBegin, end = in.time.begin() + l.instantEnd;
+    const double origin = double(m_model.minTime);
+    const int right = kLabelWidth + axis.width;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    auto it = std::lower_bound(begin, end, TimeNs(axis.start + origin));
+    while (it != end) {
+        const double x = axis.x(double(*it) - origin);
+        if (x > right)
+            break;
+        const size_t i = size_t(it - in.time.begin());
+        const bool oom = m_model.str(in.name[i]) == "[OutOfMemory]";
+        const double half = oom ? 5 : 3.5;
+        const double y = top + kLanePad;
+        QPolygonF marker;
+        marker << QPointF(x - half, y) << QPointF(x + half, y) << QPointF(x, y + half * 1.6);
+        p.setBrush(oom ? QColor(220, 20, 20) : QColor(70, 70, 70));
+        p.drawPolygon(marker);
+        // The next marker starts a pixel further: the ones in between would draw over this one.
+        it = std::lower_bound(it + 1, end, TimeNs(std::ceil(axis.time(int(x) + 1) + origin)));
+    }
+    p.restore();
+}
+
 QRectF SlicePainter::sliceBox(const PaintFrame &frame, SliceId s, int top) const
 {
     const SliceTable &t = m_model.slices;
@@ -91,6 +125,7 @@ void SlicePainter::paintLane(
             }
         }
     }
+    paintInstants(p, frame, lane, top);
     // Highlighted slices (a module's work) get a translucent wash and an outline.
     const Lane &laneInfo = m_model.lanes[lane];
     const std::vector<SliceId> &lit = marks.highlight;

@@ -20,8 +20,8 @@ class TrackLayout;
 
 /*!
  * The tracks pass: each visible track's background, its rows' slices from the cached geometry
- * (find matches underlined), then the marks over them: highlighted slices, the outlines of the
- * selection and its counterparts, and the ruler's range selection.
+ * (find matches underlined), its instant events as markers, then the marks over them: highlighted
+ * slices, the outlines of the selection and its counterparts, and the ruler's range selection.
  */
 class SlicePainter {
 public:
@@ -44,6 +44,12 @@ public:
 
 private:
     void paintLane(QPainter &p, const PaintFrame &frame, int track, int top, const Marks &marks);
+    /*!
+     * The lane's instant events as small markers at its top (an `[OutOfMemory]` one larger and
+     * red): at most one per pixel column, found by binary search, so a lane of a million memory
+     * events costs about its width.
+     */
+    void paintInstants(QPainter &p, const PaintFrame &frame, LaneId lane, int top) const;
     //! The outline rectangle of slice \a s in a lane whose top is at widget y \a top.
     QRectF sliceBox(const PaintFrame &frame, SliceId s, int top) const;
 
