@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <set>
 
 namespace ks {
@@ -185,6 +186,33 @@ bool parseScreenshotRequest(const QString &out,
 
 namespace {
 
+/*!
+ * Shows \a target offscreen at the requested size (on its own when it is a view of \a window),
+ * lets \a prepare select and frame once it is laid out, and saves it as the request says (a
+ * timeline through its own renderer). Returns the cli.md exit code.
+ */
+int capture(QWidget *target,
+    const QWidget *window,
+    const ScreenshotRequest &r,
+    const std::function<void()> &prepare)
+{
+    if (target != window)
+        target->setParent(nullptr);
+    target->resize(r.size);
+    target->setAttribute(Qt::WA_DontShowOnScreen, true);
+    target->show();
+    QApplication::processEvents();
+    prepare();
+    QApplication::processEvents();
+    QString error;
+    auto *timeline = qobject_cast<TimelineView *>(target);
+    const bool ok = timeline ? Exporter::saveTimeline(timeline, r.out, 1, error)
+                             : Exporter::saveWidget(target, r.out, 1, error, r.size);
+    if (target != window)
+        target->deleteLater();
+    return ok ? ExitOk : fail(ExitWriteFailed, error);
+}
+
 //! `--compare BASE FILE --screenshot OUT`: the comparison view, its largest change selected.
 int renderComparison(const ScreenshotRequest &r)
 {
@@ -201,19 +229,7 @@ int renderComparison(const ScreenshotRequest &r)
     QWidget *target = r.view == QLatin1String("table") ? static_cast<QWidget *>(view->table())
         : r.view == QLatin1String("timeline")          ? view->timelines()
                                                        : static_cast<QWidget *>(&window);
-    if (target != &window)
-        target->setParent(nullptr);
-    target->resize(r.size);
-    target->setAttribute(Qt::WA_DontShowOnScreen, true);
-    target->show();
-    QApplication::processEvents();
-    view->selectRow(0);
-    QApplication::processEvents();
-    QString error;
-    const bool ok = Exporter::saveWidget(target, r.out, 1, error, r.size);
-    if (target != &window)
-        target->deleteLater();
-    return ok ? ExitOk : fail(ExitWriteFailed, error);
+    return capture(target, &window, r, [view] { view->selectRow(0); });
 }
 
 /*!
@@ -237,24 +253,10 @@ int renderRun(const ScreenshotRequest &r)
     MainWindow window;
     RunView *view = window.addRun(run);
     QWidget *target = r.view == QLatin1String("run") ? static_cast<QWidget *>(&window) : view;
-    if (target != &window)
-        target->setParent(nullptr);
-    target->resize(r.size);
-    target->setAttribute(Qt::WA_DontShowOnScreen, true);
-    target->show();
-    QApplication::processEvents();
-    if (r.view == QLatin1String("ranks"))
-        view->activate(RunView::Ranks, 0);
-    else if (r.view == QLatin1String("collectives"))
-        view->activate(RunView::Collectives, 0);
-    else
-        view->activate(RunView::Pairs, 0);
-    QApplication::processEvents();
-    QString saveError;
-    const bool ok = Exporter::saveWidget(target, r.out, 1, saveError, r.size);
-    if (target != &window)
-        target->deleteLater();
-    return ok ? ExitOk : fail(ExitWriteFailed, saveError);
+    const RunView::Page page = r.view == QLatin1String("ranks") ? RunView::Ranks
+        : r.view == QLatin1String("collectives")                ? RunView::Collectives
+                                                                : RunView::Pairs;
+    return capture(target, &window, r, [view, page] { view->activate(page, 0); });
 }
 
 } // namespace
@@ -309,31 +311,16 @@ int renderScreenshot(const ScreenshotRequest &r)
                                "profile_memory=True)")
                     .arg(r.file));
     }
-    if (target != &window)
-        target->setParent(nullptr);
-    target->resize(r.size);
-    target->setAttribute(Qt::WA_DontShowOnScreen, true);
-    target->show();
-    QApplication::processEvents();
-
-    if (selected != kNoSlice)
-        tab->selection()->select(selected);
-    TimelineView *timeline = tab->timeline();
-    if (r.rangeUs)
-        timeline->setRange(
-            r.rangeUs->first * 1000.0, (r.rangeUs->second - r.rangeUs->first) * 1000.0);
-    else if (selected != kNoSlice)
-        timeline->fitSelection(); // frames the forward op and its backward counterpart
-    QApplication::processEvents();
-
-    QString error;
-    const bool ok = target == timeline ? Exporter::saveTimeline(timeline, r.out, 1, error)
-                                       : Exporter::saveWidget(target, r.out, 1, error, r.size);
-    if (target != &window)
-        target->deleteLater();
-    if (!ok)
-        return fail(ExitWriteFailed, error);
-    return ExitOk;
+    return capture(target, &window, r, [&r, tab, selected] {
+        if (selected != kNoSlice)
+            tab->selection()->select(selected);
+        TimelineView *timeline = tab->timeline();
+        if (r.rangeUs)
+            timeline->setRange(
+                r.rangeUs->first * 1000.0, (r.rangeUs->second - r.rangeUs->first) * 1000.0);
+        else if (selected != kNoSlice)
+            timeline->fitSelection(); // frames the forward op and its backward counterpart
+    });
 }
 
 } // namespace ks
