@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 namespace ks {
 
@@ -18,19 +17,14 @@ struct CommKernel {
     StringId processGroup;
 };
 
-//! Rank \a r's communication kernels in start order.
+//! The communication kernels of \a graph's trace in start order.
 std::vector<CommKernel> communicationKernels(const OpGraph &graph)
 {
     const TraceModel &m = graph.model();
-    std::unordered_map<StringId, bool> communicationName;
+    CommunicationNames communication(m);
     std::vector<CommKernel> out;
     for (SliceId g : graph.gpuEvents()) {
-        if (m.slices.kind[g] != EventKind::Kernel)
-            continue;
-        auto [it, fresh] = communicationName.try_emplace(m.slices.name[g], false);
-        if (fresh)
-            it->second = isCommunication(m.sliceName(g));
-        if (!it->second)
+        if (m.slices.kind[g] != EventKind::Kernel || !communication(g))
             continue;
         const GpuInfo *info = m.gpu(g);
         out.push_back(

@@ -4,7 +4,6 @@
 #include "link/opnames.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace ks {
 
@@ -101,20 +100,15 @@ private:
 template<typename F> void forEachCountedEvent(const OpGraph &graph, F &&f)
 {
     const TraceModel &m = graph.model();
-    // Kernel names are long and few: decide "communication" once per name.
-    std::unordered_map<StringId, bool> communicationName;
+    CommunicationNames communication(m);
     for (SliceId g : graph.gpuEvents()) {
         if (graph.launchOf(g) == kNoSlice)
             continue;
         WorkClass c = Computation;
         if (m.slices.kind[g] == EventKind::Memcpy) {
             c = Memcpy;
-        } else if (m.slices.kind[g] == EventKind::Kernel) {
-            auto [it, fresh] = communicationName.try_emplace(m.slices.name[g], false);
-            if (fresh)
-                it->second = isCommunication(m.sliceName(g));
-            if (it->second)
-                c = Communication;
+        } else if (m.slices.kind[g] == EventKind::Kernel && communication(g)) {
+            c = Communication;
         }
         f(g, c);
     }

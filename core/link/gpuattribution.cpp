@@ -5,7 +5,6 @@
 #include "model/slicewalk.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace ks {
 
@@ -102,8 +101,7 @@ GpuAttribution::GpuAttribution(const TraceModel &model)
     }
     std::stable_sort(launchByFlow.begin(), launchByFlow.end(),
         [](const auto &a, const auto &b) { return a.first < b.first; });
-    // Kernel names are long and few: decide "communication" once per name.
-    std::unordered_map<StringId, bool> communicationName;
+    CommunicationNames communication(model);
 
     forEachDeviceSlice(model, [&](SliceId s) {
         if (isGpuWork(t.kind[s]))
@@ -116,10 +114,7 @@ GpuAttribution::GpuAttribution(const TraceModel &model)
     OpsByExternalId byExternalId(t);
     for (uint32_t i = 0; i < m_gpuEvents.size(); ++i) {
         const SliceId g = m_gpuEvents[i];
-        auto [name, fresh] = communicationName.try_emplace(t.name[g], false);
-        if (fresh)
-            name->second = isCommunication(model.sliceName(g));
-        m_stats.communication += name->second;
+        m_stats.communication += communication(g);
         SliceId launch = kNoSlice;
         if (t.correlation[g] != kNoValue)
             launch = lookup(launchByCorrelation, t.correlation[g], kNoSlice);

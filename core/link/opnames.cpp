@@ -45,6 +45,14 @@ bool isCommunication(std::string_view name)
         || name.find("rccl") != std::string_view::npos;
 }
 
+bool CommunicationNames::operator()(SliceId gpuEvent)
+{
+    auto [it, fresh] = m_byName.try_emplace(m_model.slices.name[gpuEvent], false);
+    if (fresh)
+        it->second = isCommunication(m_model.sliceName(gpuEvent));
+    return it->second;
+}
+
 std::optional<int64_t> stepNumberOf(std::string_view name)
 {
     constexpr std::string_view prefix = "ProfilerStep#";

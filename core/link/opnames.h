@@ -2,9 +2,12 @@
 #pragma once
 // What op names say (docs/linking.md): which events are autograd bookkeeping, steps, collectives.
 
+#include "model/tracemodel.h"
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 
 namespace ks {
 
@@ -19,6 +22,21 @@ bool looksLikeBackwardNode(std::string_view name);
 bool isHousekeepingScope(std::string_view name);
 //! NCCL/RCCL kernels.
 bool isCommunication(std::string_view kernelName);
+
+//! isCommunication() of GPU events' names, decided once per distinct name: kernel names are long
+//! and few.
+class CommunicationNames {
+public:
+    explicit CommunicationNames(const TraceModel &model)
+        : m_model(model)
+    {
+    }
+    bool operator()(SliceId gpuEvent);
+
+private:
+    const TraceModel &m_model;
+    std::unordered_map<StringId, bool> m_byName;
+};
 //! N of `ProfilerStep#N`; none for any other name (or a number beyond int64).
 std::optional<int64_t> stepNumberOf(std::string_view name);
 
