@@ -24,11 +24,15 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph)
 
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph)
 {
+    return allDiagnostics(model, graph, MemoryIndex(graph));
+}
+
+Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph, const MemoryIndex &memory)
+{
     Diagnostics all;
     all.merge(model.diagnostics);
     all.merge(graph.diagnostics());
-    if (model.memory.size() > 0)
-        all.merge(MemoryIndex(graph).diagnostics());
+    all.merge(memory.diagnostics());
     return all;
 }
 
@@ -69,7 +73,8 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
     key("diagnostics");
     out += '{';
     bool first = true;
-    for (const auto &[name, n] : allDiagnostics(model, graph).counts()) {
+    const MemoryIndex memory(graph);
+    for (const auto &[name, n] : allDiagnostics(model, graph, memory).counts()) {
         out += first ? "" : ", ";
         first = false;
         appendJsonString(out, name);
@@ -93,7 +98,6 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
         appendMicros(out, ns, 3);
     }
     out += '}';
-    const MemoryIndex memory(graph);
     number("memory_events", memory.memoryEvents());
     key("memory_devices");
     out += '[';

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/memoryindex.h"
 #include "link/opgraph.h"
 
 #include <string>
@@ -20,5 +21,8 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
 
 //! Loader and linker diagnostics together (counts and examples), for the summary and the banner.
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph);
+//! The same with the memory index built already (the summary needs it for its own keys too).
+Diagnostics allDiagnostics(
+    const TraceModel &model, const OpGraph &graph, const MemoryIndex &memory);
 
 } // namespace ks
