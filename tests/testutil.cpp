@@ -3,6 +3,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -71,6 +73,16 @@ QByteArray referenceSummary(const QString &trace, const QString &pairsCsv)
         args << QStringLiteral("--pairs-csv") << pairsCsv;
     const ProcessResult r = run(pythonPath(), args);
     return r.exitCode == 0 ? r.out : QByteArray();
+}
+
+QJsonObject referenceJson(const QString &script, const QString &trace)
+{
+    const QString path
+        = QFileInfo(dataDir() + QStringLiteral("/../reference/") + script).absoluteFilePath();
+    const ProcessResult r = run(pythonPath(), {path, trace});
+    if (r.exitCode != 0)
+        qWarning("%s failed: %s", qPrintable(script), r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
 }
 
 QString tempDir()

@@ -4,6 +4,7 @@
 #include "session/loadedtrace.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -25,6 +26,12 @@ QString sharedTracesDir();
 QStringList sharedTraces();
 //! Runs the independent Python reference on \a trace; returns its stdout (JSON), empty on error.
 QByteArray referenceSummary(const QString &trace, const QString &pairsCsv = {});
+
+/*!
+ * Runs the independent Python reference tests/reference/\a script on \a trace; its JSON object,
+ * empty when it failed (its stderr is then printed as a warning).
+ */
+QJsonObject referenceJson(const QString &script, const QString &trace);
 
 //! tests/data in the source tree.
 QString dataDir();

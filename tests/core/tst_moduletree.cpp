@@ -303,19 +303,10 @@ std::string stepsTrace()
         + mod("Linear_0", 2100, 50));
 }
 
-QString modulesReferenceScript()
-{
-    return QFileInfo(test::dataDir() + QStringLiteral("/../reference/module_reference.py"))
-        .absoluteFilePath();
-}
-
 //! Runs the Python reference on \a path; its JSON object (empty when it failed).
 QJsonObject moduleReference(const QString &path)
 {
-    const test::ProcessResult r = test::run(test::pythonPath(), {modulesReferenceScript(), path});
-    if (r.exitCode != 0)
-        qWarning("module_reference.py failed: %s", r.err.constData());
-    return QJsonDocument::fromJson(r.out).object();
+    return test::referenceJson(QStringLiteral("module_reference.py"), path);
 }
 
 //! Every module path of \a tree (whole trace, and per step) equals the reference's.
