@@ -3,7 +3,8 @@
 //   first frame: from opening the file to the first picture of the window with the trace in it
 //             (load, link, the trace's tab and its views, one paint), the window already up;
 //   timeline: 1920×1080 frames over a fixed script (full view, then 200 seeded random zooms and
-//             pans): median and 99th percentile paint time;
+//             pans): median and 99th percentile paint time; --collapse-lanes shows every lane
+//             as one row, so that the memory and counter curves under them are in the frame;
 //   hit test and jump: a click's sliceAt() and the counterpart lookup, mean and max;
 //   table:    sorting the pair table by every column, scaled to 1 M rows by repetition, and the
 //             longest stall of the event loop while a filter runs.
@@ -100,16 +101,19 @@ int main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 128 * 1024); // as the application does (app/main.cpp)
     QApplication app(argc, argv);
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_views FILE [--table-rows N]\n");
+        std::fprintf(stderr, "usage: bench_views FILE [--table-rows N] [--collapse-lanes]\n");
         return 1;
     }
     size_t tableRows = 1'000'000;
     bool firstFrameOnly = false;
+    bool collapseLanes = false;
     for (int i = 2; i < argc; ++i) {
         if (QByteArray(argv[i]) == "--table-rows" && i + 1 < argc)
             tableRows = size_t(std::atoll(argv[++i]));
         else if (QByteArray(argv[i]) == "--first-frame-only")
             firstFrameOnly = true;
+        else if (QByteArray(argv[i]) == "--collapse-lanes")
+            collapseLanes = true;
     }
     std::shared_ptr<const LoadedTrace> trace;
     const double firstFrameS = firstFrame(argv[1], trace);
@@ -126,6 +130,13 @@ int main(int argc, char **argv)
     TimelineView view(&selection);
     const QSize size(1920, 1080);
     view.resize(size);
+    if (collapseLanes) {
+        for (LaneId lane = 0; lane < m.lanes.size(); ++lane)
+            view.setLaneCollapsed(lane, true);
+    }
+    size_t curvesInFrame = 0;
+    for (size_t c = 0; c < trace->curves().tracks.size(); ++c)
+        curvesInFrame += view.curveArea(c) ? 1 : 0;
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
 
     // Timeline frames.
@@ -216,14 +227,15 @@ int main(int argc, char **argv)
     hitMean /= std::max<size_t>(1, hits.size());
     jumpMean /= std::max<size_t>(1, jumps.size());
     std::printf(
-        "{\"file\": \"%s\", \"first_frame_s\": %.4f, \"slices\": %zu, \"frame_median_ms\": %.3f, "
+        "{\"file\": \"%s\", \"first_frame_s\": %.4f, \"slices\": %zu, \"memory_events\": %zu, "
+        "\"curves_in_frame\": %zu, \"frame_median_ms\": %.3f, "
         "\"frame_p99_ms\": %.3f, "
         "\"frame_max_ms\": %.3f, \"hit_mean_us\": %.2f, \"hit_max_us\": %.2f, \"jump_mean_us\": "
         "%.2f, "
         "\"jump_max_us\": %.2f, \"table_rows\": %zu, \"sort_worst_ms\": %.1f, \"filter_stall_ms\": "
         "%.1f}\n",
-        argv[1], firstFrameS, m.slices.size(), percentile(frames, 0.5), percentile(frames, 0.99),
-        percentile(frames, 1.0), hitMean, percentile(hits, 1.0), jumpMean, percentile(jumps, 1.0),
-        tableRows, worstSort, worstStall);
+        argv[1], firstFrameS, m.slices.size(), m.memory.size(), curvesInFrame,
+        percentile(frames, 0.5), percentile(frames, 0.99), percentile(frames, 1.0), hitMean,
+        percentile(hits, 1.0), jumpMean, percentile(jumps, 1.0), tableRows, worstSort, worstStall);
     return 0;
 }

@@ -53,6 +53,9 @@ def main():
     ap.add_argument("--run-ranks", type=int, default=8, help="ranks of the run benchmark")
     ap.add_argument("--rank-mb", type=int, default=300, help="size of each rank's trace (MB)")
     ap.add_argument("--only-run", action="store_true", help="only the run (several ranks) benchmark")
+    ap.add_argument("--memory-mb", type=int, default=1000,
+                    help="size of the trace with profile_memory=True events (gentrace --memory), 0: none")
+    ap.add_argument("--only-memory", action="store_true", help="only the memory-events benchmark")
     args = ap.parse_args()
     sizes = [20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeat = 1 if args.quick else args.repeat
@@ -83,9 +86,14 @@ def main():
     os.sync()  # no writeback of the copies during the first measurements
 
     results = {"machine": machine(), "traces": []}
-    ranks, rank_mb = (2, 20) if args.quick else (args.run_ranks, args.rank_mb)
-    results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
-    if args.only_run:
+    memory_mb = 20 if args.quick else args.memory_mb
+    if memory_mb and not args.only_run:
+        results["memory"] = memory_benchmark(app, gentrace, bench_load, bench_views, args.data_dir,
+                                             memory_mb, repeat)
+    if not args.only_memory:
+        ranks, rank_mb = (2, 20) if args.quick else (args.run_ranks, args.rank_mb)
+        results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
+    if args.only_run or args.only_memory:
         sizes = []
     for mb in sizes:
         plain = os.path.join(args.data_dir, f"trace-{mb}mb.json")
@@ -169,6 +177,29 @@ def main():
     with open(out, "w") as f:
         json.dump(results, f, indent=2)
     print(f"results: {out}")
+
+
+def memory_benchmark(app, gentrace, bench_load, bench_views, data_dir, mb, repeat):
+    """A trace recorded with profile_memory=True (gentrace --memory: a [memory] event for every
+    leaf op's workspace, every node's saved tensors and gradients): the loader's targets hold with
+    the memory events, and the timeline's frame targets with the memory curves in the frame."""
+    path = os.path.join(data_dir, f"trace-{mb}mb-memory.json")
+    if not os.path.exists(path):
+        run([gentrace, "--memory", "--target-mb", str(mb), path])
+    load = json.loads(run([bench_load, path, "--repeat", str(repeat)]).stdout)
+    entry = {"size_mb": mb, "file": path, **load,
+             "ratio_to_parse_floor": load["load_link_s"] / load["baseline_s"],
+             "peak_rss_kb": peak_rss_kb([app, "--summary", path])}
+    entry["peak_rss_ratio_to_file"] = entry["peak_rss_kb"] * 1024 / os.path.getsize(path)
+    views = json.loads(run([bench_views, path, "--collapse-lanes", "--table-rows", "1000"]).stdout)
+    entry.update({k: views[k] for k in ("memory_events", "curves_in_frame", "frame_median_ms",
+                                        "frame_p99_ms", "frame_max_ms")})
+    print(f"memory {mb} MB ({entry['memory_events']} memory events of {entry['events']}): load+link "
+          f"{load['load_link_s']:.3f} s = {entry['ratio_to_parse_floor']:.2f}x parse floor; peak RSS "
+          f"{entry['peak_rss_kb'] / 1024:.0f} MB = {entry['peak_rss_ratio_to_file']:.2f}x file; frames with "
+          f"{entry['curves_in_frame']} curve tracks: median {entry['frame_median_ms']:.1f} ms, p99 "
+          f"{entry['frame_p99_ms']:.1f} ms", flush=True)
+    return entry
 
 
 def run_benchmark(app, gentrace, data_dir, ranks, mb, repeat):

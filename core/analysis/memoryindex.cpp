@@ -22,23 +22,32 @@ struct AddressKeyHash {
 };
 } // namespace
 
-SliceId MemoryIndex::opAround(uint32_t event) const
+SliceId memoryEventOp(const TraceModel &m, uint32_t event)
 {
-    const TraceModel &m = m_graph.model();
     SliceId s = m.innermostAt(m.memory.lane[event], m.memory.time[event]);
     while (s != kNoSlice && m.slices.kind[s] != EventKind::CpuOp)
         s = m.slices.parent[s];
     return s;
 }
 
+std::string memoryDeviceName(int64_t type, int64_t id)
+{
+    if (type == 0)
+        return "cpu";
+    std::string name = type == 1 ? "cuda" : "type";
+    if (type != 1)
+        name += std::to_string(type);
+    if (id != kNoValue) {
+        name += ':';
+        name += std::to_string(id);
+    }
+    return name;
+}
+
 std::string MemoryIndex::deviceName(uint32_t event) const
 {
     const MemoryTable &t = m_graph.model().memory;
-    const int64_t type = t.deviceType[event], id = t.deviceId[event];
-    if (type == 0)
-        return "cpu";
-    const std::string kind = type == 1 ? "cuda" : "type" + std::to_string(type);
-    return id == kNoValue ? kind : kind + ":" + std::to_string(id);
+    return memoryDeviceName(t.deviceType[event], t.deviceId[event]);
 }
 
 MemoryIndex::MemoryIndex(const OpGraph &graph)
@@ -73,7 +82,7 @@ MemoryIndex::MemoryIndex(const OpGraph &graph)
             ++d.allocations;
             Allocation a;
             a.event = e;
-            a.op = opAround(e);
+            a.op = memoryEventOp(graph.model(), e);
             if (a.op != kNoSlice) {
                 a.side = sideOfHostWork(graph, a.op);
                 a.row = graph.rowOf(a.op);
@@ -103,7 +112,7 @@ MemoryIndex::MemoryIndex(const OpGraph &graph)
         Allocation &a = m_allocations[it->second.back()];
         it->second.pop_back();
         a.freeEvent = e;
-        a.freeOp = opAround(e);
+        a.freeOp = memoryEventOp(graph.model(), e);
     }
     for (const auto &[key, d] : devices)
         m_devices.push_back(d);
@@ -148,7 +157,7 @@ std::vector<OpMemoryStats> opMemoryStats(const MemoryIndex &index)
         const int64_t bytes = t.bytes[e];
         if (t.outOfMemory[e] || bytes == kNoValue || bytes == 0)
             continue;
-        const SliceId innermost = index.opAround(e);
+        const SliceId innermost = memoryEventOp(index.graph().model(), e);
         names.clear();
         for (SliceId s = innermost; s != kNoSlice; s = m.slices.parent[s]) {
             if (m.slices.kind[s] != EventKind::CpuOp)

@@ -53,8 +53,6 @@ public:
     uint64_t noAddress() const { return m_noAddress; } //!< allocations without `Addr`
     //! Frees without allocation, allocations reusing an open address, `[OutOfMemory]` events.
     const Diagnostics &diagnostics() const { return m_diagnostics; }
-    //! Innermost cpu_op around memory event \a event on its thread, kNoSlice if none.
-    SliceId opAround(uint32_t event) const;
     //! PyTorch's name of an event's device: "cpu", "cuda:0", else "type<T>:<id>".
     std::string deviceName(uint32_t event) const;
 
@@ -68,6 +66,12 @@ private:
     uint64_t m_noAddress = 0;
     Diagnostics m_diagnostics;
 };
+
+//! Innermost cpu_op around memory event \a event on its thread, kNoSlice if none.
+SliceId memoryEventOp(const TraceModel &model, uint32_t event);
+
+//! PyTorch's name of a device: "cpu", "cuda:0", else "type<T>:<id>" (no ":<id>" without one).
+std::string memoryDeviceName(int64_t type, int64_t id);
 
 /*!
  * Memory by op name, as the TensorBoard plugin's memory statistics had it: for the `[memory]`

@@ -16,8 +16,16 @@ constexpr std::string_view kRootLabel = "(all)";
 
 } // namespace
 
+namespace {
+std::vector<PairMemory> rowMemory(const OpGraph &g)
+{
+    return g.model().memory.size() > 0 ? pairMemory(MemoryIndex(g)) : std::vector<PairMemory> {};
+}
+} // namespace
+
 ModuleTable::ModuleTable(const ModuleTree &tree, Rows rows)
     : m_tree(tree)
+    , m_memory(tree, rowMemory(tree.graph()))
 {
     if (rows == Rows::WholeTrace) {
         addStep(ModuleTree::kWholeTrace);
@@ -25,52 +33,20 @@ ModuleTable::ModuleTable(const ModuleTree &tree, Rows rows)
         for (size_t si = 0; si < tree.steps().size(); ++si)
             addStep(int(si));
     }
-    addMemory();
 }
 
 ModuleTable::ModuleTable(const ModuleTree &tree, int64_t stepNumber)
     : m_tree(tree)
+    , m_memory(tree, rowMemory(tree.graph()))
 {
     if (const int si = tree.stepIndex(stepNumber); si >= 0)
         addStep(si);
-    addMemory();
-}
-
-void ModuleTable::addMemory()
-{
-    const OpGraph &g = m_tree.graph();
-    if (g.model().memory.size() == 0)
-        return;
-    const size_t nodes = m_tree.nodes().size();
-    m_memory.assign((m_tree.steps().size() + 1) * nodes, PairMemory {});
-    const std::vector<PairMemory> rows = pairMemory(MemoryIndex(g));
-    for (size_t r = 0; r < rows.size(); ++r) {
-        const PairRow &row = g.rows()[r];
-        const ModuleId held = moduleOfRow(m_tree, row);
-        const int si = row.step == kNoValue ? -1 : m_tree.stepIndex(row.step);
-        // A row's bytes count for its module and every module around it (totals).
-        for (ModuleId id = held == kNoModule ? 0 : held;; id = m_tree.node(id).parent) {
-            PairMemory &whole = m_memory[id];
-            whole.forwardAllocated += rows[r].forwardAllocated;
-            whole.held += rows[r].held;
-            whole.backwardAllocated += rows[r].backwardAllocated;
-            if (si >= 0) {
-                PairMemory &step = m_memory[size_t(si + 1) * nodes + id];
-                step.forwardAllocated += rows[r].forwardAllocated;
-                step.held += rows[r].held;
-                step.backwardAllocated += rows[r].backwardAllocated;
-            }
-            if (id == 0)
-                break;
-        }
-    }
 }
 
 int64_t ModuleTable::memoryOf(size_t row, size_t column) const
 {
     const Row &r = m_rows[row];
-    const size_t slot = r.step == ModuleTree::kWholeTrace ? 0 : size_t(r.step + 1);
-    const PairMemory &p = m_memory[slot * m_tree.nodes().size() + r.node];
+    const PairMemory &p = m_memory.of(r.node, r.step);
     return column == FwdAllocBytes ? p.forwardAllocated
         : column == HeldBytes      ? p.held
                                    : p.backwardAllocated;
@@ -184,7 +160,7 @@ std::string ModuleTable::text(size_t row, size_t column) const
     case FwdAllocBytes:
     case HeldBytes:
     case BwdAllocBytes:
-        return m_memory.empty() ? std::string() : std::to_string(memoryOf(row, column));
+        return m_memory.recorded() ? std::to_string(memoryOf(row, column)) : std::string();
     }
     return {};
 }
@@ -232,7 +208,7 @@ double ModuleTable::number(size_t row, size_t column) const
     case FwdAllocBytes:
     case HeldBytes:
     case BwdAllocBytes:
-        return m_memory.empty() ? kNaN : double(memoryOf(row, column));
+        return m_memory.recorded() ? double(memoryOf(row, column)) : kNaN;
     default:
         return kNaN;
     }

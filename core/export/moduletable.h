@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/memoryindex.h"
-#include "analysis/moduletree.h"
+#include "analysis/modulememory.h"
 #include "export/table.h"
 
 namespace ks {
@@ -72,14 +71,12 @@ private:
     };
     void addStep(int stepIndex);
     const ModuleTimes &timesOf(size_t row) const;
-    void addMemory();
     //! The memory cell of \a row (column FwdAllocBytes … BwdAllocBytes).
     int64_t memoryOf(size_t row, size_t column) const;
 
     const ModuleTree &m_tree;
     std::vector<Row> m_rows;
-    //! Per (step slot, node): slot 0 the whole trace, slot si + 1 step si. Empty without memory.
-    std::vector<PairMemory> m_memory;
+    ModuleMemory m_memory;
 };
 
 } // namespace ks

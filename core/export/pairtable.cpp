@@ -83,7 +83,15 @@ std::string microsText(TimeNs ns)
 }
 
 PairTable::PairTable(const OpGraph &graph)
+    : PairTable(graph,
+        graph.model().memory.size() > 0 ? pairMemory(MemoryIndex(graph))
+                                        : std::vector<PairMemory> {})
+{
+}
+
+PairTable::PairTable(const OpGraph &graph, std::vector<PairMemory> memory)
     : m_graph(graph)
+    , m_memory(std::move(memory))
 {
     // "AddmmBackward0;TBackward0": a few distinct combinations over all rows, joined once.
     const TraceModel &m = graph.model();
@@ -102,8 +110,6 @@ PairTable::PairTable(const OpGraph &graph)
             m_bwdCombos.push_back(joined);
         m_bwdNames.push_back(it->second);
     }
-    if (m.memory.size() > 0)
-        m_memory = pairMemory(MemoryIndex(graph));
 }
 
 int64_t PairTable::memoryCell(size_t row, size_t column) const

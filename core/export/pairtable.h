@@ -43,7 +43,10 @@ public:
         ColumnCount
     };
 
+    //! Computes the memory columns itself (a MemoryIndex of \a graph).
     explicit PairTable(const OpGraph &graph);
+    //! With the memory columns given: pairMemory() of the trace's index, empty without events.
+    PairTable(const OpGraph &graph, std::vector<PairMemory> memory);
 
     size_t rowCount() const override { return m_graph.rows().size(); }
     std::span<const ColumnSpec> columns() const override;

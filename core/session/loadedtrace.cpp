@@ -45,6 +45,28 @@ const TimelineIndex &LoadedTrace::timelineIndex() const
     return *m_index;
 }
 
+const MemoryIndex &LoadedTrace::memory() const
+{
+    std::call_once(m_memoryBuilt, [this] { m_memory = std::make_unique<MemoryIndex>(*graph); });
+    return *m_memory;
+}
+
+const std::vector<PairMemory> &LoadedTrace::pairMemory() const
+{
+    std::call_once(m_pairMemoryBuilt, [this] {
+        if (model->memory.size() > 0)
+            m_pairMemory = ks::pairMemory(memory());
+    });
+    return m_pairMemory;
+}
+
+const TraceCurves &LoadedTrace::curves() const
+{
+    std::call_once(
+        m_curvesBuilt, [this] { m_curves = std::make_unique<TraceCurves>(traceCurves(*graph)); });
+    return *m_curves;
+}
+
 OpenResult openTrace(const std::string &path, const LoadOptions &options)
 {
     const auto started = std::chrono::steady_clock::now();

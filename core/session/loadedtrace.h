@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/curvetracks.h"
+#include "analysis/memoryindex.h"
 #include "analysis/moduletree.h"
 #include "analysis/timelineindex.h"
 #include "link/opgraph.h"
@@ -30,12 +32,24 @@ struct LoadedTrace {
      * window's loader builds it on its thread, headless exports never need it.
      */
     const TimelineIndex &timelineIndex() const;
+    //! The memory events tied to the op graph, built on first use (any thread) for all views.
+    const MemoryIndex &memory() const;
+    //! pairMemory() of memory(), built once (empty when the trace has no memory events).
+    const std::vector<PairMemory> &pairMemory() const;
+    //! The timeline's memory and counter curves, built on first use like timelineIndex().
+    const TraceCurves &curves() const;
 
 private:
     mutable std::once_flag m_modulesBuilt;
     mutable std::unique_ptr<ModuleTree> m_modules;
     mutable std::once_flag m_indexBuilt;
     mutable std::unique_ptr<TimelineIndex> m_index;
+    mutable std::once_flag m_memoryBuilt;
+    mutable std::unique_ptr<MemoryIndex> m_memory;
+    mutable std::once_flag m_pairMemoryBuilt;
+    mutable std::vector<PairMemory> m_pairMemory;
+    mutable std::once_flag m_curvesBuilt;
+    mutable std::unique_ptr<TraceCurves> m_curves;
 };
 
 struct OpenResult {

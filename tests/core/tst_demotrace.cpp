@@ -2,6 +2,7 @@
 // The linker against the ground truth of the project's own trace generator: gentrace knows which
 // backward nodes each forward op created and which kernels it launched (its --truth file), so
 // every row of the pair table can be checked on traces of any size and seed.
+#include "analysis/memoryindex.h"
 #include "analysis/stepbreakdown.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
@@ -29,6 +30,9 @@ private slots:
         QTest::newRow("5 steps, seed 7") << QStringList {QStringLiteral("--steps"),
             QStringLiteral("5"), QStringLiteral("--seed"), QStringLiteral("7")}
                                          << QStringLiteral("s7.json");
+        QTest::newRow("memory (4 steps, seed 2)") << QStringList {QStringLiteral("--steps"),
+            QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("2"),
+            QStringLiteral("--memory")} << QStringLiteral("memory.json");
         QTest::newRow("2 MB") << QStringList {QStringLiteral("--target-mb"), QStringLiteral("2"),
             QStringLiteral("--seed"), QStringLiteral("3")}
                               << QStringLiteral("big.json");
@@ -109,6 +113,21 @@ private slots:
                 p[QStringLiteral("recompute_gpu_us")].toString(zero));
             QCOMPARE(text(r, PairTable::RecomputedGpuUs),
                 p[QStringLiteral("recomputed_gpu_us")].toString(zero));
+            // --memory: saved tensors held from the forward op to its first node, and so on.
+            if (args.contains(QStringLiteral("--memory"))) {
+                QCOMPARE(text(r, PairTable::FwdAllocBytes),
+                    QString::number(p[QStringLiteral("fwd_alloc_bytes")].toInteger()));
+                QCOMPARE(text(r, PairTable::HeldBytes),
+                    QString::number(p[QStringLiteral("held_bytes")].toInteger()));
+                QCOMPARE(text(r, PairTable::BwdAllocBytes),
+                    QString::number(p[QStringLiteral("bwd_alloc_bytes")].toInteger()));
+            }
+        }
+        if (args.contains(QStringLiteral("--memory"))) {
+            // Every allocation of the generator has its free (no diagnostics) but the batches.
+            const MemoryIndex memory(g);
+            QCOMPARE(memory.unmatchedFrees(), uint64_t(0));
+            QVERIFY(memory.memoryEvents() > 1000);
         }
         const bool checkpointed = args.contains(QStringLiteral("--checkpoint"));
         QCOMPARE(g.stats().recomputedOps > 0, checkpointed);

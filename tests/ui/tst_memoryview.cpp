@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 // The Memory tab (ui/trace/memoryview): present only for traces with [memory] events, the
 // allocation table with times from the trace's start, selecting an allocation selects its op,
-// the statistics per op with and without children (worked out by hand below).
+// the statistics per op with and without children (worked out by hand below), and the Modules
+// tab's memory columns.
 #include "common/selectioncontroller.h"
+#include "memorytrace.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "trace/memoryview.h"
+#include "trace/modulesview.h"
 #include "trace/tracetab.h"
 
 #include <QApplication>
 #include <QTableView>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace ks;
 
@@ -56,6 +60,7 @@ private slots:
     void tabOnlyWithMemoryEvents();
     void allocationsAndTheirOps();
     void statisticsPerOp();
+    void moduleTreeMemoryColumns();
 };
 
 void TestMemoryView::tabOnlyWithMemoryEvents()
@@ -111,6 +116,35 @@ void TestMemoryView::statisticsPerOp()
     QCOMPARE(cell(ops, 1, 0), QStringLiteral("aten::empty"));
     QCOMPARE(cell(ops, 1, 6), QStringLiteral("64"));
     QCOMPARE(cell(ops, 1, 7), QStringLiteral("64"));
+}
+
+void TestMemoryView::moduleTreeMemoryColumns()
+{
+    // Every module of the fixture: 30 B allocated in forward, 20 B held, 40 B in backward.
+    auto t = test::link(test::moduleMemoryTrace());
+    QVERIFY(t);
+    ModulesView view(t->modules(), t->pairMemory());
+    QTreeWidget *tree = view.tree();
+    const int fwd = 9, held = 10, bwd = 11; // after the CPU column
+    QCOMPARE(tree->headerItem()->text(held), QStringLiteral("held for bwd"));
+    QVERIFY(!tree->isColumnHidden(held));
+    QTreeWidgetItem *linear = tree->topLevelItem(0)->child(0)->child(0);
+    QCOMPARE(linear->text(0), QStringLiteral("Linear_0"));
+    for (QTreeWidgetItem *item : {tree->topLevelItem(0), linear}) {
+        QCOMPARE(item->data(fwd, Qt::UserRole).toDouble(), 30.0);
+        QCOMPARE(item->data(held, Qt::UserRole).toDouble(), 20.0);
+        QCOMPARE(item->data(bwd, Qt::UserRole).toDouble(), 40.0);
+        QCOMPARE(item->text(held), QStringLiteral("20 bytes"));
+    }
+    // Per step the same (all in ProfilerStep#1).
+    view.setStep(0);
+    QCOMPARE(view.tree()->topLevelItem(0)->data(held, Qt::UserRole).toDouble(), 20.0);
+    // Without memory events the columns are hidden.
+    auto plain = test::link(test::traceWith(
+        R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10})"));
+    QVERIFY(plain);
+    ModulesView none(plain->modules(), plain->pairMemory());
+    QVERIFY(none.tree()->isColumnHidden(held));
 }
 
 QTEST_MAIN(TestMemoryView)

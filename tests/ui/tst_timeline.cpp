@@ -2,6 +2,7 @@
 // The timeline's pieces (ui/timeline/) and the view that owns them, offscreen: the range stays
 // inside the trace (zoom-out, framing, pans, drags), the layout, hit testing far from a parent,
 // and the geometry cache (repaints without a rescan, never stale).
+#include "memorytrace.h"
 #include "testutil.h"
 #include "timeline/selectionlinks.h"
 #include "timeline/timelineview.h"
@@ -181,6 +182,95 @@ private slots:
         QVERIFY(plain != memory && plain != oom);
     }
 
+    // Memory curves under the lanes (the fixture of tests/memorytrace.h in a step [50, 700) µs):
+    // filled up to Total Allocated, phases shaded, the peak marked, a click selects the op that
+    // allocated or freed at that point.
+    void memoryCurvesAreDrawnAndSelectTheirOp()
+    {
+        auto trace = test::link(test::traceWith(
+            R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":50,"dur":650},)"
+            + test::memoryEvents()));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        QCOMPARE(trace->curves().tracks.size(), size_t(2));
+        SelectionController selection(trace);
+        TimelineView v(&selection);
+        v.resize(1000, 600);
+        v.setAttribute(Qt::WA_DontShowOnScreen);
+        v.show();
+        v.showAll();
+        const std::optional<QRect> area = v.curveArea(1); // cuda:0
+        QVERIFY(area);
+        QVERIFY(area->top() > v.sliceRect(named(m, "MmBackward0"))->bottom());
+        const auto xAt = [&](double us) {
+            return int(area->left()
+                + (us * 1000 - double(m.minTime) - v.rangeStart()) / v.rangeSpan() * area->width());
+        };
+        // Scale [0, 2048] bytes (reserved); allocated is 416 from 180 to 550 µs.
+        const auto yOf
+            = [&](double bytes) { return area->bottom() + 1 - bytes / 2048 * area->height(); };
+        const QImage image = v.grab().toImage();
+        const QColor filled = image.pixelColor(xAt(300), int(yOf(200)));
+        const QColor plain = image.pixelColor(xAt(300), int(yOf(1200)));
+        const QColor beforeFirst = image.pixelColor(xAt(80), int(yOf(200)));
+        QVERIFY2(filled.blue() > filled.red() + 30, qPrintable(filled.name()));
+        QCOMPARE(beforeFirst, plain); // no value before the first event: nothing drawn
+        const QColor forward = image.pixelColor(xAt(150), int(yOf(1200)));
+        const QColor backward = image.pixelColor(xAt(580), int(yOf(1200)));
+        QVERIFY2(forward != plain && forward.blue() > forward.red(), qPrintable(forward.name()));
+        QVERIFY2(
+            backward != plain && backward.red() > backward.blue(), qPrintable(backward.name()));
+        const QColor peak = image.pixelColor(xAt(180), int(yOf(416)) - 5);
+        QVERIFY2(peak.red() > 150 && peak.green() < 100, qPrintable(peak.name()));
+
+        sendMouse(
+            &v, QEvent::MouseButtonPress, QPoint(xAt(185), area->center().y()), Qt::LeftButton);
+        sendMouse(
+            &v, QEvent::MouseButtonRelease, QPoint(xAt(185), area->center().y()), Qt::NoButton);
+        QCOMPARE(m.sliceName(selection.current()), std::string_view("aten::mm")); // allocated F
+        sendMouse(
+            &v, QEvent::MouseButtonPress, QPoint(xAt(555), area->center().y()), Qt::LeftButton);
+        sendMouse(
+            &v, QEvent::MouseButtonRelease, QPoint(xAt(555), area->center().y()), Qt::NoButton);
+        QCOMPARE(m.sliceName(selection.current()), std::string_view("MmBackward0")); // freed A
+        QCOMPARE(v.curveOpAt(QPoint(xAt(70), area->center().y())), kNoSlice);
+    }
+
+    void countersAreDrawn()
+    {
+        std::string events;
+        for (int i = 0; i <= 10; ++i)
+            events += R"({"ph":"C","name":"queue","pid":1,"ts":)" + std::to_string(i * 100)
+                + R"(,"args":{"depth":)" + std::to_string(i) + "}},";
+        auto trace = test::link(test::traceWith(events
+            + R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":1000})"));
+        QVERIFY(trace);
+        SelectionController selection(trace);
+        TimelineView v(&selection);
+        v.resize(1000, 400);
+        v.setAttribute(Qt::WA_DontShowOnScreen);
+        v.show();
+        v.showAll();
+        const std::optional<QRect> area = v.curveArea(0);
+        QVERIFY(area);
+        const QImage image = v.grab().toImage().copy(*area);
+        // The rising steps: the curve's colour low at the left, high at the right.
+        auto curveRows = [&](int x) {
+            std::vector<int> rows;
+            for (int y = 0; y < image.height(); ++y) {
+                const QColor c = image.pixelColor(x, y);
+                if (c.red() > c.green() + 25 && c.blue() > c.green() + 40)
+                    rows.push_back(y);
+            }
+            return rows;
+        };
+        const std::vector<int> left = curveRows(area->width() / 8),
+                               right = curveRows(area->width() * 7 / 8);
+        QVERIFY(!left.empty() && !right.empty());
+        QVERIFY2(right.front() < left.front() - 20,
+            qPrintable(QStringLiteral("%1 %2").arg(right.front()).arg(left.front())));
+    }
+
     // A range measured on the ruler and then panned half out of view shades the tracks and the
     // ruler up to the label column, never over it.
     void measuredRangeStaysOffTheLabels()
@@ -316,7 +406,7 @@ private slots:
     {
         const TraceModel &m = *m_trace->model;
         const TimelineIndex index(m, *m_trace->graph);
-        TrackLayout layout(m, index);
+        TrackLayout layout(m, index, m_trace->curves());
         const LaneId main = m.slices.lane[named(m, "aten::conv2d")];
         const int track = layout.laneTrack(main);
         QVERIFY(track > 0);

@@ -258,7 +258,7 @@ private slots:
     void moduleTreeSortsAndFilters()
     {
         OpenResult opened = openTrace(m_demo.toStdString());
-        ModulesView view(opened.trace->modules());
+        ModulesView view(opened.trace->modules(), opened.trace->pairMemory());
         QTreeWidget *tree = view.tree();
         tree->sortByColumn(4, Qt::DescendingOrder); // bwd GPU µs
         QTreeWidgetItem *root = tree->topLevelItem(0);
@@ -350,7 +350,7 @@ private slots:
             QSKIP("../shared/traces is absent");
         OpenResult opened = openTrace(mi300().toStdString());
         QVERIFY(opened.trace);
-        ModulesView view(opened.trace->modules());
+        ModulesView view(opened.trace->modules(), opened.trace->pairMemory());
         view.resize(1400, 800);
         // Verified against tests/reference/module_reference.py (see tst_moduletree).
         const ModuleId conv

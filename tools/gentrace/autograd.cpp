@@ -77,6 +77,12 @@ void Simulator::createNode(std::string_view name,
     node.body = std::move(body);
     node.afterNode = std::move(afterNode);
     node.gradients = std::move(gradients);
+    if (m_recordMemory) {
+        // The tensors the node needs in backward, as big as the gradient it will produce.
+        for (const Shape &shape : gradShapes)
+            node.savedBytes += numel(shape) * 4; // float
+        node.savedAddress = allocate(node.savedBytes);
+    }
     m_nodes.push_back(std::move(node));
 }
 
@@ -92,6 +98,11 @@ void Simulator::runBackward()
             = openCpuOp(node->wrapperName, cpuOpArgs(wrapperId, node->sequenceNumber, 1, {}, {}));
         wrapper.externalId = wrapperId;
         wrapper.bwdOwner = node->owner;
+        PairRow &owner = m_rows[size_t(node->owner)];
+        if (m_recordMemory && owner.bwdNames.empty()) // its first node: what it holds now
+            owner.heldBytes = size_t(node->owner) < m_liveForward.size()
+                ? m_liveForward[size_t(node->owner)]
+                : 0;
 
         const int64_t nodeId = ++m_externalId;
         OpenSlice &nodeSlice = openCpuOp(node->name,
@@ -117,11 +128,16 @@ void Simulator::runBackward()
         // The activations the node needs were not kept: its region runs again first.
         if (node->region >= 0)
             recompute(m_regions[size_t(node->region)], node->owner);
+        const int64_t gradient = m_recordMemory ? allocate(node->savedBytes) : 0;
         if (node->body)
             node->body();
+        if (m_recordMemory)
+            release(node->savedAddress);
         closeSlice();
         if (node->afterNode)
             node->afterNode();
+        if (m_recordMemory)
+            release(gradient);
         closeSlice();
         for (const Shape &shape : node->gradients)
             accumulateGrad(shape);

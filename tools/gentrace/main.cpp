@@ -29,6 +29,7 @@ struct Options {
     int64_t targetMb = 0;
     uint64_t seed = 1;
     bool checkpoint = false;
+    bool memory = false;
     std::string truthPath;
     std::string outPath;
 };
@@ -37,7 +38,7 @@ void printUsage(std::FILE *to)
 {
     std::fputs(
         "usage: kinetoscope-gentrace [--steps N] [--target-mb M] [--seed S] [--checkpoint]\n"
-        "                            [--truth TRUTH.json] OUT\n"
+        "                            [--memory] [--truth TRUTH.json] OUT\n"
         "\n"
         "Writes a synthetic PyTorch 2.x profiler (Kineto) trace of a small CNN + transformer\n"
         "training loop. OUT ending in .gz is gzip-compressed.\n"
@@ -50,6 +51,9 @@ void printUsage(std::FILE *to)
         "                   checkpointing (use_reentrant=False): backward re-runs it inside\n"
         "                   the first of its nodes that unpacks a saved tensor; the truth file\n"
         "                   gains recompute fields\n"
+        "  --memory         profile_memory=True: [memory] events for every leaf op's workspace,\n"
+        "                   each node's saved tensors (freed when it runs) and its gradients;\n"
+        "                   the truth file gains fwd_alloc_bytes, held_bytes, bwd_alloc_bytes\n"
         "  --truth FILE     also write the generator's ground truth (pairs, counts) as JSON\n"
         "\n"
         "exit status: 0 success, 1 usage error, 3 output not writable\n",
@@ -103,6 +107,8 @@ bool parseArguments(int argc, char **argv, Options &options, bool &help)
             options.seed = *seed;
         } else if (arg == "--checkpoint") {
             options.checkpoint = true;
+        } else if (arg == "--memory") {
+            options.memory = true;
         } else if (arg == "--truth") {
             options.truthPath = argv[++i];
         } else if (arg.size() > 1 && arg[0] == '-') {
@@ -144,13 +150,15 @@ int main(int argc, char **argv)
     }
     TruthFile truth;
     const bool withTruth = !options.truthPath.empty();
-    if (withTruth && !truth.open(options.truthPath, options.checkpoint)) {
+    if (withTruth && !truth.open(options.truthPath, options.checkpoint, options.memory)) {
         std::fprintf(stderr, "kinetoscope-gentrace: cannot write %s\n", options.truthPath.c_str());
         return kExitWrite;
     }
 
     EventWriter writer(sink);
     Simulator simulator(writer, options.seed);
+    if (options.memory)
+        simulator.recordMemory();
     DemoModel model(simulator, options.checkpoint);
     simulator.writeHeader();
 

@@ -273,7 +273,10 @@ void Simulator::leaf(
     std::string_view name, std::string dims, std::string types, Seq seq, int64_t workNs)
 {
     Scope scope = op(name, std::move(dims), std::move(types), seq);
+    const int64_t workspace = m_recordMemory ? allocate(m_rng.range(1, 64) * 4096) : 0;
     m_current->now += workNs > 0 ? m_rng.jitter(workNs, 20) : m_rng.range(200, 900);
+    if (m_recordMemory)
+        release(workspace);
 }
 
 Simulator::Scope Simulator::annotation(std::string_view name)
@@ -338,8 +341,9 @@ void Simulator::memoryEvent(int64_t bytes, bool onDevice)
     event.hasEvIdx = true;
     // Blocks of one size come back from the caching allocator, so alloc and free share an address.
     const int64_t size = bytes < 0 ? -bytes : bytes;
-    const int64_t address
-        = (onDevice ? 139'872'646'643'712 : 94'363'217'920'000) + (size + 511) / 512 * 4096;
+    const int64_t address = m_memoryAddress != 0
+        ? m_memoryAddress
+        : (onDevice ? 139'872'646'643'712 : 94'363'217'920'000) + (size + 511) / 512 * 4096;
     appendMember(event.args, "Total Reserved", m_reserved[slot]);
     appendMember(event.args, "Total Allocated", m_allocated[slot]);
     appendMember(event.args, "Bytes", bytes);
@@ -347,6 +351,44 @@ void Simulator::memoryEvent(int64_t bytes, bool onDevice)
     appendMember(event.args, "Device Type", onDevice ? 1 : 0);
     appendMember(event.args, "Addr", address);
     thread.events.push_back(std::move(event));
+}
+
+void Simulator::deviceMemoryEvent(int64_t bytes, int64_t address)
+{
+    m_memoryAddress = address;
+    memoryEvent(bytes, true);
+    m_memoryAddress = 0;
+}
+
+int64_t Simulator::allocate(int64_t bytes)
+{
+    const int64_t address = m_nextAddress;
+    m_nextAddress += (bytes + 511) / 512 * 512;
+    deviceMemoryEvent(bytes, address);
+    LiveAllocation live {bytes, -1};
+    if (!m_current->stack.empty()) {
+        const OpenSlice &around = m_current->stack.back();
+        if (around.fwdOwner >= 0) {
+            m_rows[size_t(around.fwdOwner)].fwdAllocBytes += bytes;
+            live.fwdOwner = around.fwdOwner;
+            m_liveForward.resize(m_rows.size());
+            m_liveForward[size_t(around.fwdOwner)] += bytes;
+        } else if (around.bwdOwner >= 0) {
+            m_rows[size_t(around.bwdOwner)].bwdAllocBytes += bytes;
+        }
+    }
+    m_live[address] = live;
+    return address;
+}
+
+void Simulator::release(int64_t address)
+{
+    const auto it = m_live.find(address);
+    assert(it != m_live.end());
+    deviceMemoryEvent(-it->second.bytes, address);
+    if (it->second.fwdOwner >= 0)
+        m_liveForward[size_t(it->second.fwdOwner)] -= it->second.bytes;
+    m_live.erase(it);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -552,6 +594,10 @@ void Simulator::endStep()
         m_main.stack.empty() && m_autograd.stack.empty() && m_nodes.empty() && m_regions.empty());
     flushStep();
     m_finishedRows.clear();
+    // What is still allocated belongs to rows that are done: no later free changes them.
+    for (auto &[address, live] : m_live)
+        live.fwdOwner = -1;
+    m_liveForward.clear();
     for (PairRow &row : m_rows) {
         if (!row.bwdNames.empty())
             m_finishedRows.push_back(std::move(row));

@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -57,6 +58,11 @@ struct PairRow {
     int64_t recomputeGpuNs = 0;
     int64_t recomputedGpuNs = 0; //!< GPU time of the recomputation of this forward op
     bool recomputed = false; //!< the forward op is re-run during backward (checkpointed)
+    // With --memory: bytes of [memory] allocations inside the forward op's subtree, those still
+    // allocated when its first backward node starts (saved tensors), and inside its nodes.
+    int64_t fwdAllocBytes = 0;
+    int64_t heldBytes = 0;
+    int64_t bwdAllocBytes = 0;
     std::vector<std::string_view> bwdNames; //!< node events in time order
     std::vector<int64_t> sequenceNumbers; //!< same order as bwdNames
 };
@@ -126,6 +132,12 @@ public:
     void work(int64_t minNs, int64_t maxNs);
     //! A [memory] instant for an allocation (bytes > 0) or free (bytes < 0).
     void memoryEvent(int64_t bytes, bool onDevice);
+    /*!
+     * profile_memory=True as the caching allocator reports it (--memory): each leaf op allocates
+     * and frees a workspace, each autograd node saves tensors in forward (freed when it runs)
+     * and allocates its gradients in backward.
+     */
+    void recordMemory() { m_recordMemory = true; }
 
     // CUDA runtime calls from the current thread.
     void launchKernel(
@@ -204,6 +216,14 @@ private:
         std::function<void()> afterNode;
         std::vector<Shape> gradients;
         int region = -1; //!< CheckpointRegion this node recomputes before its body
+        int64_t savedBytes = 0; //!< with --memory: the tensors it saved in forward
+        int64_t savedAddress = 0;
+    };
+
+    //! A device allocation of --memory, until its free.
+    struct LiveAllocation {
+        int64_t bytes = 0;
+        int fwdOwner = -1; //!< the row of the forward op it was allocated in, this step only
     };
 
     struct CheckpointRegion {
@@ -256,6 +276,10 @@ private:
         const std::string &specificArgs);
     void memcpy(std::string_view name, int64_t bytes, int64_t bytesPerUs, int stream);
     void accumulateGrad(const Shape &shape);
+    //! A device allocation at a fresh address, credited to the rows around it; its address.
+    int64_t allocate(int64_t bytes);
+    void release(int64_t address);
+    void deviceMemoryEvent(int64_t bytes, int64_t address);
     void recompute(const CheckpointRegion &region, int owner);
     int64_t &streamFree(int stream);
     void flushStep();
@@ -288,6 +312,11 @@ private:
     int64_t m_recomputeGpuNs = 0;
     std::array<int64_t, 2> m_allocated {}; //!< [memory] totals: host, device
     std::array<int64_t, 2> m_reserved {};
+    bool m_recordMemory = false;
+    int64_t m_memoryAddress = 0; //!< the next memoryEvent's Addr, 0: derived from its size
+    int64_t m_nextAddress = 0x7f0000000000;
+    std::unordered_map<int64_t, LiveAllocation> m_live; //!< by address
+    std::vector<int64_t> m_liveForward; //!< per row of the step: its live bytes
 };
 
 } // namespace ks::gentrace

@@ -26,9 +26,10 @@ void appendGpuTime(std::string &out, std::string_view key, int64_t ns)
 
 } // namespace
 
-bool TruthFile::open(const std::string &path, bool withRecompute)
+bool TruthFile::open(const std::string &path, bool withRecompute, bool withMemory)
 {
     m_withRecompute = withRecompute;
+    m_withMemory = withMemory;
     if (!m_sink.open(path))
         return false;
     m_sink.write("{\n  \"pairs\": [");
@@ -71,6 +72,14 @@ void TruthFile::addRows(const std::vector<PairRow> &rows)
             appendGpuTime(m_text, "recompute_gpu", row.recomputeGpuNs);
             appendGpuTime(m_text, "recomputed_gpu", row.recomputedGpuNs);
             m_text += row.recomputed ? ", \"recomputed\": true" : ", \"recomputed\": false";
+        }
+        if (m_withMemory) {
+            m_text += ", \"fwd_alloc_bytes\": ";
+            appendInt(m_text, row.fwdAllocBytes);
+            m_text += ", \"held_bytes\": ";
+            appendInt(m_text, row.heldBytes);
+            m_text += ", \"bwd_alloc_bytes\": ";
+            appendInt(m_text, row.bwdAllocBytes);
         }
         m_text += ", \"step\": ";
         appendInt(m_text, row.step);

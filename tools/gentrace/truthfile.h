@@ -24,12 +24,13 @@ struct TruthCounts {
 /*!
  * Writes what the generator knows to be true (the --truth file): pair rows stream out step by
  * step, the totals follow once the trace is complete, so the file never needs to be held.
- * \a withRecompute adds the recompute fields (--checkpoint); without it the file keeps the
- * layout it had before checkpointing existed, byte for byte.
+ * \a withRecompute adds the recompute fields (--checkpoint), \a withMemory the memory ones
+ * (--memory); without them the file keeps the layout it had before either existed, byte for
+ * byte.
  */
 class TruthFile {
 public:
-    bool open(const std::string &path, bool withRecompute = false);
+    bool open(const std::string &path, bool withRecompute = false, bool withMemory = false);
     void addRows(const std::vector<PairRow> &rows);
     bool finish(const TruthCounts &counts);
 
@@ -38,6 +39,7 @@ private:
     std::string m_text;
     bool m_firstRow = true;
     bool m_withRecompute = false;
+    bool m_withMemory = false;
 };
 
 } // namespace ks::gentrace

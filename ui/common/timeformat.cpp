@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "common/timeformat.h"
 
+#include <QLocale>
+
 #include <cmath>
 
 namespace ks {
@@ -57,6 +59,11 @@ double niceStep(double minimum)
             return m * power;
     }
     return 10 * power;
+}
+
+QString formatBytes(double bytes)
+{
+    return QLocale().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat);
 }
 
 } // namespace ks

@@ -43,7 +43,7 @@ void LaneLabelPainter::paint(QPainter &p, const PaintFrame &frame) const
             continue;
         }
         p.setFont(frame.font);
-        const bool expandable = m_index.depthCount(tr.lane) > 1;
+        const bool expandable = tr.curve < 0 && m_index.depthCount(tr.lane) > 1;
         const QString arrow = !expandable     ? QStringLiteral("   ")
             : m_layout.laneCollapsed(tr.lane) ? QStringLiteral("▸ ")
                                               : QStringLiteral("▾ ");
@@ -54,7 +54,9 @@ void LaneLabelPainter::paint(QPainter &p, const PaintFrame &frame) const
             r, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideMiddle, r.width()));
         if (!tr.detail.isEmpty() && tr.height > kRowHeight + 2 * kLanePad) {
             const bool backward = tr.detail == QLatin1String("backward");
-            p.setPen(backward ? SliceColors::pairArrow() : QColor(30, 110, 170));
+            p.setPen(tr.curve >= 0 ? pal.color(QPalette::PlaceholderText)
+                    : backward     ? SliceColors::pairArrow()
+                                   : QColor(30, 110, 170));
             p.drawText(QRect(30, y + kRowHeight, kLabelWidth - 36, kRowHeight),
                 Qt::AlignVCenter | Qt::AlignLeft, tr.detail);
         } else if (!tr.detail.isEmpty()) {

@@ -38,20 +38,25 @@ void SlicePainter::paint(QPainter &p, const PaintFrame &frame, const Marks &mark
         }
         if (i % 2 == 0)
             p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height), stripe);
-        paintLane(p, frame, int(i), y, marks);
+        if (tr.curve < 0) // curve tracks are CurvePainter's
+            paintLane(p, frame, int(i), y, marks);
     }
-    // The ruler's range selection shades the tracks.
-    if (marks.rangeSelection) {
-        // Within the tracks: a range that runs out of view never shades the lane labels.
-        const auto clampX = [&](double x) {
-            return std::clamp(x, double(kLabelWidth), double(kLabelWidth + frame.axis.width));
-        };
-        const double x0 = clampX(frame.axis.x(marks.rangeSelection->first));
-        const double x1 = clampX(frame.axis.x(marks.rangeSelection->second));
-        p.fillRect(QRectF(QPointF(std::min(x0, x1), kRulerHeight),
-                       QPointF(std::max(x0, x1), size.height())),
-            QColor(40, 120, 220, 40));
-    }
+}
+
+void SlicePainter::paintRangeSelection(
+    QPainter &p, const PaintFrame &frame, std::optional<std::pair<double, double>> range)
+{
+    if (!range)
+        return;
+    // Within the tracks: a range that runs out of view never shades the lane labels.
+    const auto clampX = [&](double x) {
+        return std::clamp(x, double(kLabelWidth), double(kLabelWidth + frame.axis.width));
+    };
+    const double x0 = clampX(frame.axis.x(range->first));
+    const double x1 = clampX(frame.axis.x(range->second));
+    p.fillRect(QRectF(QPointF(std::min(x0, x1), kRulerHeight),
+                   QPointF(std::max(x0, x1), frame.size.height())),
+        QColor(40, 120, 220, 40));
 }
 
 void SlicePainter::paintInstants(QPainter &p, const PaintFrame &frame, LaneId lane, int top) const

@@ -21,7 +21,8 @@ class TrackLayout;
 /*!
  * The tracks pass: each visible track's background, its rows' slices from the cached geometry
  * (find matches underlined), its instant events as markers, then the marks over them: highlighted
- * slices, the outlines of the selection and its counterparts, and the ruler's range selection.
+ * slices, the outlines of the selection and its counterparts. The ruler's range selection is
+ * shaded over every track (curves included) by paintRangeSelection().
  */
 class SlicePainter {
 public:
@@ -30,7 +31,6 @@ public:
         const SliceFinder &finder;
         const std::vector<SliceId> &highlight; //!< sorted
         const SelectionLinks &links;
-        std::optional<std::pair<double, double>> rangeSelection;
     };
 
     SlicePainter(const TraceModel &model, const TrackLayout &layout, TrackGeometry &geometry)
@@ -41,6 +41,9 @@ public:
     }
 
     void paint(QPainter &p, const PaintFrame &frame, const Marks &marks);
+    //! Shades the ruler's range selection \a range (ns from the trace start) over the tracks.
+    static void paintRangeSelection(
+        QPainter &p, const PaintFrame &frame, std::optional<std::pair<double, double>> range);
 
 private:
     void paintLane(QPainter &p, const PaintFrame &frame, int track, int top, const Marks &marks);

@@ -9,5 +9,6 @@ constexpr int kRulerHeight = 30; //!< the time ruler above the tracks
 constexpr int kRowHeight = 18; //!< one nesting depth of a lane
 constexpr int kHeaderHeight = 22; //!< a process group's header
 constexpr int kLanePad = 2; //!< above the first and below the last row of a lane
+constexpr int kCurveTrackHeight = 70; //!< a memory or counter track
 
 } // namespace ks::timeline

@@ -3,6 +3,7 @@
 
 #include "common/timeformat.h"
 #include "timeline/arrowpainter.h"
+#include "timeline/curvepainter.h"
 #include "timeline/lanelabelpainter.h"
 #include "timeline/paintframe.h"
 #include "timeline/rulerpainter.h"
@@ -45,12 +46,14 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     , m_model(*m_trace->model)
     , m_graph(*m_trace->graph)
     , m_index(&selection->trace().timelineIndex())
-    , m_layout(std::make_unique<TrackLayout>(m_model, *m_index))
+    , m_curves(selection->trace().curves())
+    , m_layout(std::make_unique<TrackLayout>(m_model, *m_index, m_curves))
     , m_geometry(std::make_unique<TrackGeometry>(m_model, *m_index))
     , m_links(std::make_unique<SelectionLinks>(m_model, m_graph))
     , m_finder(std::make_unique<SliceFinder>(m_model))
     , m_slicePainter(std::make_unique<SlicePainter>(m_model, *m_layout, *m_geometry))
     , m_arrowPainter(std::make_unique<ArrowPainter>(m_model, m_graph, *m_layout))
+    , m_curvePainter(std::make_unique<CurvePainter>(m_graph, m_curves, *m_layout))
     , m_labelPainter(std::make_unique<LaneLabelPainter>(*m_index, *m_layout))
     , m_zoom(new ZoomControl(double(m_model.maxTime - m_model.minTime), this))
     , m_scrollBar(new QScrollBar(Qt::Vertical, this))
@@ -307,6 +310,43 @@ SliceId TimelineView::sliceAt(QPoint pos) const
         timeAt(pos.x()), 3 * nsPerPixel());
 }
 
+std::optional<std::pair<size_t, int64_t>> TimelineView::curvePointAt(QPoint pos) const
+{
+    if (pos.x() < kLabelWidth || pos.y() < kRulerHeight)
+        return std::nullopt;
+    const int ti = m_layout->trackAt(pos.y() - kRulerHeight + m_scrollY);
+    if (ti < 0 || m_layout->tracks()[size_t(ti)].curve < 0)
+        return std::nullopt;
+    const size_t c = size_t(m_layout->tracks()[size_t(ti)].curve);
+    const CurveTrack &track = m_curves.tracks[c];
+    if (track.curves.empty())
+        return std::nullopt;
+    const double t = timeAt(pos.x()) + 3 * nsPerPixel() + double(m_model.minTime);
+    const int64_t point = track.curves[0].pointAt(TimeNs(t));
+    if (point < 0)
+        return std::nullopt;
+    return std::pair(c, point);
+}
+
+SliceId TimelineView::curveOpAt(QPoint pos) const
+{
+    const auto hit = curvePointAt(pos);
+    if (!hit || m_curves.tracks[hit->first].kind != CurveTrack::Kind::Memory)
+        return kNoSlice;
+    return memoryEventOp(m_model, m_curves.tracks[hit->first].events[size_t(hit->second)]);
+}
+
+std::optional<QRect> TimelineView::curveArea(size_t curve) const
+{
+    const int ti = m_layout->curveTrack(curve);
+    if (ti < 0)
+        return std::nullopt;
+    const int top = m_layout->tracks()[size_t(ti)].y - m_scrollY + kRulerHeight;
+    if (top + timeline::kCurveTrackHeight <= kRulerHeight || top >= height())
+        return std::nullopt;
+    return CurvePainter::plotArea(frame(size()), top);
+}
+
 // ---- painting ---------------------------------------------------------------------------
 
 void TimelineView::paintEvent(QPaintEvent *)
@@ -328,7 +368,9 @@ void TimelineView::paintAll(QPainter &p, QSize size)
     p.save();
     p.setClipRect(
         QRect(kLabelWidth, kRulerHeight, size.width() - kLabelWidth, size.height() - kRulerHeight));
-    m_slicePainter->paint(p, f, {*m_finder, m_highlight, *m_links, m_rangeSelection});
+    m_slicePainter->paint(p, f, {*m_finder, m_highlight, *m_links});
+    m_curvePainter->paint(p, f);
+    SlicePainter::paintRangeSelection(p, f, m_rangeSelection);
     m_arrowPainter->paint(p, f, *m_links, m_showAllArrows);
     p.restore();
     m_labelPainter->paint(p, f);
@@ -421,7 +463,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
         }
         return;
     }
-    m_selection->select(sliceAt(pos));
+    const SliceId op = curveOpAt(pos);
+    m_selection->select(op != kNoSlice ? op : sliceAt(pos));
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
@@ -494,6 +537,10 @@ bool TimelineView::event(QEvent *event)
 
 void TimelineView::showToolTip(const QHelpEvent &help)
 {
+    if (const auto hit = curvePointAt(help.pos())) {
+        QToolTip::showText(help.globalPos(), curveToolTip(hit->first, hit->second), this);
+        return;
+    }
     const SliceId s = sliceAt(help.pos());
     if (s == kNoSlice) {
         QToolTip::hideText();
@@ -513,6 +560,39 @@ void TimelineView::showToolTip(const QHelpEvent &help)
     if (gpu.count > 0)
         html += tr("<br>GPU: %1 events, %2").arg(gpu.count).arg(formatDuration(double(gpu.time)));
     QToolTip::showText(help.globalPos(), html, this);
+}
+
+QString TimelineView::curveToolTip(size_t curve, int64_t point) const
+{
+    const CurveTrack &track = m_curves.tracks[curve];
+    const Curve &first = track.curves[0];
+    const TimeNs t = first.times()[size_t(point)];
+    const bool memory = track.kind == CurveTrack::Kind::Memory;
+    QString html = QStringLiteral("<b>%1</b><br>").arg(qs(track.label).toHtmlEscaped());
+    html += tr("at %1").arg(formatDuration(double(t - m_model.minTime)));
+    for (size_t i = 0; i < track.curves.size(); ++i) {
+        const Curve &c = track.curves[i];
+        const int64_t at = c.pointAt(t);
+        if (at < 0)
+            continue;
+        const double v = c.values()[size_t(at)];
+        html += QStringLiteral("<br>%1: %2")
+                    .arg(qs(track.curveNames[i]).toHtmlEscaped(),
+                        memory ? formatBytes(v) : QString::number(v, 'g', 6));
+    }
+    if (memory) {
+        const uint32_t e = track.events[size_t(point)];
+        const int64_t bytes = m_model.memory.bytes[e];
+        if (bytes != kNoValue)
+            html += tr("<br>%1 %2")
+                        .arg(bytes < 0 ? tr("freed") : tr("allocated"),
+                            formatBytes(double(std::abs(bytes))));
+        const SliceId op = memoryEventOp(m_model, e);
+        if (op != kNoSlice)
+            html
+                += tr("<br>by %1 (click to select)").arg(qs(m_model.sliceName(op)).toHtmlEscaped());
+    }
+    return html;
 }
 
 } // namespace ks

@@ -20,6 +20,7 @@ class TestTimeline;
 namespace ks {
 
 class ArrowPainter;
+class CurvePainter;
 class LaneLabelPainter;
 class SelectionLinks;
 class SliceFinder;
@@ -88,6 +89,13 @@ public:
     //! The part of \a slice's row rectangle that is on screen, if any (widget pixels).
     std::optional<QRectF> sliceRect(SliceId slice) const;
     SliceId sliceAt(QPoint pos) const;
+    /*!
+     * On a memory curve: the op that allocated or freed at the point in effect under \a pos (or
+     * one at most 3 px to its right), kNoSlice elsewhere.
+     */
+    SliceId curveOpAt(QPoint pos) const;
+    //! Where curve track \a curve (index into TraceCurves::tracks) plots, if it is on screen.
+    std::optional<QRect> curveArea(size_t curve) const;
     void setLaneCollapsed(LaneId lane, bool collapsed);
     //! The ruler's time-range selection, if any (ns relative to the start).
     std::optional<std::pair<double, double>> rangeSelection() const { return m_rangeSelection; }
@@ -122,18 +130,23 @@ private:
     void syncScrollBar();
     void paintAll(QPainter &p, QSize size);
     void showToolTip(const QHelpEvent &help);
+    //! The curve track under \a pos and the point of its first curve there (see curveOpAt).
+    std::optional<std::pair<size_t, int64_t>> curvePointAt(QPoint pos) const;
+    QString curveToolTip(size_t curve, int64_t point) const;
 
     SelectionController *m_selection;
     std::shared_ptr<const LoadedTrace> m_trace;
     const TraceModel &m_model;
     const OpGraph &m_graph;
     const TimelineIndex *m_index; //!< the trace's, built by the loader (LoadedTrace)
+    const TraceCurves &m_curves; //!< the trace's, built by the loader too
     std::unique_ptr<TrackLayout> m_layout;
     std::unique_ptr<TrackGeometry> m_geometry;
     std::unique_ptr<SelectionLinks> m_links;
     std::unique_ptr<SliceFinder> m_finder;
     std::unique_ptr<SlicePainter> m_slicePainter;
     std::unique_ptr<ArrowPainter> m_arrowPainter;
+    std::unique_ptr<CurvePainter> m_curvePainter;
     std::unique_ptr<LaneLabelPainter> m_labelPainter;
     ZoomControl *m_zoom;
 

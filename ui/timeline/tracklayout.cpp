@@ -4,6 +4,8 @@
 #include "timeline/timelinecoordinates.h"
 #include "timeline/timelinemetrics.h"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <tuple>
 
@@ -31,13 +33,30 @@ bool isNumericText(std::string_view s)
 
 } // namespace
 
-TrackLayout::TrackLayout(const TraceModel &model, const TimelineIndex &index)
+TrackLayout::TrackLayout(
+    const TraceModel &model, const TimelineIndex &index, const TraceCurves &curves)
     : m_model(model)
     , m_index(index)
+    , m_curves(curves)
 {
     m_laneCollapsed.assign(m_model.lanes.size(), false);
     buildGroups();
+    addCurveGroups();
     relayout();
+}
+
+void TrackLayout::addCurveGroups()
+{
+    Group memory, counters;
+    memory.label = QStringLiteral("Memory");
+    counters.label = QStringLiteral("Counters");
+    for (size_t i = 0; i < m_curves.tracks.size(); ++i)
+        (m_curves.tracks[i].kind == CurveTrack::Kind::Memory ? memory : counters)
+            .curves.push_back(int(i));
+    for (Group *g : {&memory, &counters}) {
+        if (!g->curves.empty())
+            m_groups.push_back(std::move(*g));
+    }
 }
 
 void TrackLayout::buildGroups()
@@ -107,6 +126,7 @@ void TrackLayout::relayout()
     const TraceModel &m = m_model;
     m_tracks.clear();
     m_trackOfLane.assign(m.lanes.size(), -1);
+    m_trackOfCurve.assign(m_curves.tracks.size(), -1);
     m_headerOfGroup.assign(m_groups.size(), -1);
     int y = 0;
     for (size_t gi = 0; gi < m_groups.size(); ++gi) {
@@ -145,6 +165,25 @@ void TrackLayout::relayout()
             m_tracks.push_back(t);
             y += t.height;
         }
+        for (int c : g.curves) {
+            const CurveTrack &curve = m_curves.tracks[size_t(c)];
+            Track t;
+            t.group = int(gi);
+            t.curve = c;
+            t.y = y;
+            t.height = kCurveTrackHeight;
+            t.label = qs(curve.label);
+            QStringList names;
+            for (const std::string &name : curve.curveNames)
+                names << qs(name);
+            t.detail = curve.kind == CurveTrack::Kind::Memory ? names.join(QStringLiteral(" · "))
+                                                              : QString();
+            if (curve.relative)
+                t.detail = QStringLiteral("allocated since the first event");
+            m_trackOfCurve[size_t(c)] = int(m_tracks.size());
+            m_tracks.push_back(t);
+            y += t.height;
+        }
     }
 }
 
@@ -164,7 +203,7 @@ void TrackLayout::toggle(int index)
     const Track &tr = m_tracks[size_t(index)];
     if (tr.header)
         m_groups[size_t(tr.group)].collapsed = !m_groups[size_t(tr.group)].collapsed;
-    else
+    else if (tr.curve < 0)
         m_laneCollapsed[tr.lane] = !m_laneCollapsed[tr.lane];
     relayout();
 }
@@ -198,7 +237,7 @@ uint32_t TrackLayout::visibleRows(LaneId lane) const
 int TrackLayout::rowAt(int track, int y) const
 {
     const Track &tr = m_tracks[size_t(track)];
-    if (tr.header)
+    if (tr.header || tr.curve >= 0)
         return -1;
     return timeline::rowAt(y - tr.y - kLanePad, kRowHeight, int(visibleRows(tr.lane)));
 }

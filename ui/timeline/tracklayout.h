@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/curvetracks.h"
 #include "analysis/timelineindex.h"
 
 #include <QString>
@@ -12,9 +13,10 @@ namespace ks {
 
 /*!
  * The vertical layout of the timeline: lanes grouped by process (host processes first, then
- * GPUs; forward threads, then backward threads), each group under a header, and the tracks'
- * y and height in content coordinates (0 = top of the first track, before scrolling). Groups
- * and lanes collapse: a collapsed group shows its header only, a collapsed lane its top row.
+ * GPUs; forward threads, then backward threads), each group under a header, then the curve
+ * tracks (memory per device, counters), and the tracks' y and height in content coordinates
+ * (0 = top of the first track, before scrolling). Groups and lanes collapse: a collapsed group
+ * shows its header only, a collapsed lane its top row.
  */
 class TrackLayout {
 public:
@@ -26,10 +28,11 @@ public:
         int y = 0;
         int height = 0;
         QString label;
-        QString detail; //!< the thread's role ("forward", "backward") shown with the label
+        QString detail; //!< the thread's role ("forward", "backward"), a curve track's curves
+        int curve = -1; //!< a curve track: its index in TraceCurves::tracks
     };
 
-    TrackLayout(const TraceModel &model, const TimelineIndex &index);
+    TrackLayout(const TraceModel &model, const TimelineIndex &index, const TraceCurves &curves);
 
     const std::vector<Track> &tracks() const { return m_tracks; }
     int contentHeight() const;
@@ -44,6 +47,11 @@ public:
 
     //! The track at content y \a y, or -1 (between tracks, past the end).
     int trackAt(int y) const;
+    //! The track of curve track \a curve, or -1 while its group is collapsed.
+    int curveTrack(size_t curve) const
+    {
+        return curve < m_trackOfCurve.size() ? m_trackOfCurve[curve] : -1;
+    }
     //! The track of \a lane, or -1 while its group is collapsed (or the lane has no track).
     int laneTrack(LaneId lane) const
     {
@@ -67,18 +75,22 @@ private:
         QString label;
         bool collapsed = false;
         std::vector<LaneId> lanes;
+        std::vector<int> curves; //!< a group of curve tracks: indices into TraceCurves::tracks
     };
 
     void buildGroups();
+    void addCurveGroups();
     void relayout();
 
     const TraceModel &m_model;
     const TimelineIndex &m_index;
+    const TraceCurves &m_curves;
     std::vector<Group> m_groups;
     std::vector<int> m_groupOfLane; //!< -1 for lanes without a track
     std::vector<bool> m_laneCollapsed;
     std::vector<Track> m_tracks;
     std::vector<int> m_trackOfLane;
+    std::vector<int> m_trackOfCurve;
     std::vector<int> m_headerOfGroup;
 };
 

@@ -2,6 +2,7 @@
 #include "trace/memoryview.h"
 
 #include "common/selectioncontroller.h"
+#include "common/timeformat.h"
 #include "export/allocationtable.h"
 #include "table/tablemodel.h"
 
@@ -34,22 +35,14 @@ QString bytesText(int64_t bytes)
 {
     if (bytes == kNoValue)
         return MemoryView::tr("not recorded");
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
-}
-
-QString deviceLabel(const MemoryDevice &d)
-{
-    if (d.deviceType == 0)
-        return QStringLiteral("cpu");
-    return (d.deviceType == 1 ? QStringLiteral("cuda") : QStringLiteral("type%1").arg(d.deviceType))
-        + QStringLiteral(":%1").arg(d.deviceId);
+    return formatBytes(double(bytes));
 }
 } // namespace
 
 MemoryView::MemoryView(SelectionController *selection, QWidget *parent)
     : QWidget(parent)
     , m_selection(selection)
-    , m_index(std::make_unique<MemoryIndex>(*selection->trace().graph))
+    , m_index(&selection->trace().memory())
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 0);
@@ -109,7 +102,8 @@ QString MemoryView::summary() const
     for (const MemoryDevice &d : m_index->devices())
         parts << tr("%1: %n allocation(s), peak allocated %2, peak reserved %3", nullptr,
             int(d.allocations))
-                     .arg(deviceLabel(d), bytesText(d.peakAllocated), bytesText(d.peakReserved));
+                     .arg(QString::fromStdString(memoryDeviceName(d.deviceType, d.deviceId)),
+                         bytesText(d.peakAllocated), bytesText(d.peakReserved));
     QString text = parts.join(QStringLiteral(" · "));
     if (m_index->outOfMemoryEvents() > 0)
         text += tr(" · %n failed allocation(s) ([OutOfMemory])", nullptr,

@@ -37,7 +37,7 @@ public:
 
 private:
     SelectionController *m_selection;
-    std::unique_ptr<MemoryIndex> m_index;
+    const MemoryIndex *m_index; //!< the trace's (LoadedTrace::memory)
     QLabel *m_summary = nullptr;
     QTableView *m_allocationView = nullptr;
     QTableView *m_opView = nullptr;

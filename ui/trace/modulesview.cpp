@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "trace/modulesview.h"
 
+#include "common/timeformat.h"
+
 #include "export/pairtable.h"
 #include "trace/iciclechart.h"
 
@@ -29,6 +31,9 @@ enum Column {
     Recompute,
     BwdOther,
     Cpu,
+    FwdAlloc,
+    Held,
+    BwdAlloc,
     ColumnCount
 };
 
@@ -52,9 +57,11 @@ QString us(TimeNs ns)
 
 } // namespace
 
-ModulesView::ModulesView(const ModuleTree &tree, QWidget *parent)
+ModulesView::ModulesView(
+    const ModuleTree &tree, const std::vector<PairMemory> &pairMemory, QWidget *parent)
     : QWidget(parent)
     , m_modules(tree)
+    , m_memory(tree, pairMemory)
     , m_step(ModuleTree::kWholeTrace)
 {
     auto *layout = new QVBoxLayout(this);
@@ -84,13 +91,22 @@ ModulesView::ModulesView(const ModuleTree &tree, QWidget *parent)
     m_tree = new QTreeWidget(splitter);
     m_tree->setObjectName(QStringLiteral("moduleTree"));
     m_tree->setColumnCount(ColumnCount);
-    m_tree->setHeaderLabels(
-        {tr("module"), tr("calls"), tr("fwd GPU µs"), tr("fwd GPU self"), tr("bwd GPU µs"),
-            tr("bwd GPU self"), tr("recompute µs"), tr("bwd other µs"), tr("CPU µs")});
+    m_tree->setHeaderLabels({tr("module"), tr("calls"), tr("fwd GPU µs"), tr("fwd GPU self"),
+        tr("bwd GPU µs"), tr("bwd GPU self"), tr("recompute µs"), tr("bwd other µs"), tr("CPU µs"),
+        tr("fwd alloc"), tr("held for bwd"), tr("bwd alloc")});
     m_tree->headerItem()->setToolTip(Recompute,
         tr("The module's forward work re-run during backward (activation checkpointing)"));
-    // Without checkpointing the column says nothing.
+    m_tree->headerItem()->setToolTip(
+        FwdAlloc, tr("Bytes allocated inside the module's forward ops (profile_memory=True)"));
+    m_tree->headerItem()->setToolTip(Held,
+        tr("Of those, the bytes still allocated when each op's backward starts: the activations "
+           "the module keeps for its backward"));
+    m_tree->headerItem()->setToolTip(
+        BwdAlloc, tr("Bytes allocated inside the backward nodes of the module's ops"));
+    // Without checkpointing, or without memory events, those columns say nothing.
     m_tree->setColumnHidden(Recompute, tree.node(0).times.recomputeTotal.count == 0);
+    for (const int c : {FwdAlloc, Held, BwdAlloc})
+        m_tree->setColumnHidden(c, !m_memory.recorded());
     m_tree->setSortingEnabled(true);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
@@ -141,6 +157,16 @@ void ModulesView::fill()
             item->setData(c, Qt::UserRole, v);
             item->setText(c, c == Calls ? QString::number(t.calls) : us(TimeNs(v)));
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        }
+        if (m_memory.recorded()) {
+            const PairMemory &mem = m_memory.of(id, m_step);
+            const std::pair<int, int64_t> bytes[] = {{FwdAlloc, mem.forwardAllocated},
+                {Held, mem.held}, {BwdAlloc, mem.backwardAllocated}};
+            for (const auto &[c, v] : bytes) {
+                item->setData(c, Qt::UserRole, double(v));
+                item->setText(c, formatBytes(double(v)));
+                item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+            }
         }
     }
     m_tree->expandToDepth(2);

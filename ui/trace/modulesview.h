@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/moduletree.h"
+#include "analysis/modulememory.h"
 
 #include <QWidget>
 
@@ -17,14 +17,18 @@ class IcicleChart;
 
 /*!
  * The Modules tab: the module tree (or scope / op tree, saying which) as a sortable, filterable
- * tree table with forward, backward and backward-other GPU time, self and total, per step or over
+ * tree table with forward, backward and backward-other GPU time, self and total, and the bytes
+ * its ops allocate and hold for their backward (traces with memory events), per step or over
  * the whole trace, above an icicle of the same tree. Selecting a module in either emits
  * moduleSelected() so the timeline can highlight its forward calls and backward nodes.
  */
 class ModulesView : public QWidget {
     Q_OBJECT
 public:
-    explicit ModulesView(const ModuleTree &tree, QWidget *parent = nullptr);
+    //! \a pairMemory: LoadedTrace::pairMemory(), for the memory columns (hidden when empty).
+    ModulesView(const ModuleTree &tree,
+        const std::vector<PairMemory> &pairMemory,
+        QWidget *parent = nullptr);
 
     void selectModule(ModuleId id);
     ModuleId selectedModule() const { return m_selected; }
@@ -42,6 +46,7 @@ private:
     void applyFilter(const QString &text);
 
     const ModuleTree &m_modules;
+    const ModuleMemory m_memory;
     int m_step;
     ModuleId m_selected = kNoModule;
     QComboBox *m_stepBox;

@@ -123,12 +123,13 @@ TraceTab::~TraceTab() = default;
 
 QString TraceTab::diagnosticsReport() const
 {
-    return QString::fromStdString(allDiagnostics(*m_trace->model, *m_trace->graph).report());
+    return QString::fromStdString(
+        allDiagnostics(*m_trace->model, *m_trace->graph, m_trace->memory()).report());
 }
 
 QString TraceTab::diagnosticsSummary() const
 {
-    const Diagnostics all = allDiagnostics(*m_trace->model, *m_trace->graph);
+    const Diagnostics all = allDiagnostics(*m_trace->model, *m_trace->graph, m_trace->memory());
     const auto list = [&](Severity severity) {
         QString items;
         for (const DiagnosticInfo &d : kDiagnostics)
@@ -154,7 +155,7 @@ QString TraceTab::diagnosticsSummary() const
 QWidget *TraceTab::buildBanner()
 {
     const TraceModel &m = *m_trace->model;
-    const uint64_t warnings = allDiagnostics(m, *m_trace->graph).warnings();
+    const uint64_t warnings = allDiagnostics(m, *m_trace->graph, m_trace->memory()).warnings();
     const bool noSequence = !m_trace->graph->stats().hasSequenceNumbers && m.slices.size() > 0;
     if (warnings == 0 && !m.truncated && !noSequence)
         return nullptr;
@@ -297,7 +298,8 @@ ModulesView *TraceTab::modules()
 {
     if (m_modules)
         return m_modules;
-    m_modules = new ModulesView(m_trace->modules(), m_modulesPage); // waits if still building
+    m_modules = new ModulesView(m_trace->modules(), m_trace->pairMemory(),
+        m_modulesPage); // waits if still building
     m_modulesPage->layout()->addWidget(m_modules);
     if (m_step >= 0)
         m_modules->selectStep(
@@ -373,7 +375,7 @@ QWidget *TraceTab::buildPairPage()
     layout->addWidget(m_pairView, 1);
 
     const OpGraph &g = *m_trace->graph;
-    m_instanceModel = new TableModel(std::make_shared<PairTable>(g),
+    m_instanceModel = new TableModel(std::make_shared<PairTable>(g, m_trace->pairMemory()),
         {PairTable::FwdName, PairTable::BwdNames, PairTable::Module}, this);
     m_instanceModel->setTimeOrigin(m_trace->model->minTime);
     m_groups = std::make_shared<PairGroupTable>(g);

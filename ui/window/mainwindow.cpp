@@ -178,8 +178,10 @@ void MainWindow::openRun(const QStringList &paths)
             out.run = ks::openRun(files, options, out.error);
             // The first frame draws every rank: build their drawing indexes here too.
             if (out.run) {
-                for (const auto &t : out.run->traces)
+                for (const auto &t : out.run->traces) {
                     t->timelineIndex();
+                    t->curves();
+                }
             }
             return out;
         },

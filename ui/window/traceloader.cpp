@@ -34,8 +34,11 @@ void TraceLoader::start()
         try {
             m_result = openTrace(m_path.toStdString(), options);
             // What the first frame draws from, built here rather than on the UI thread.
-            if (m_result.trace)
+            if (m_result.trace) {
                 (void)m_result.trace->timelineIndex();
+                (void)m_result.trace->curves();
+                (void)m_result.trace->pairMemory(); // the banner and the pair table's columns
+            }
         } catch (const std::bad_alloc &) {
             m_result = {};
             m_result.error = m_path.toStdString() + ": not enough memory to load this trace";

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/modulememory.h"
+
+#include "analysis/tracediff.h"
+
+namespace ks {
+
+namespace {
+void add(PairMemory &to, const PairMemory &from)
+{
+    to.forwardAllocated += from.forwardAllocated;
+    to.held += from.held;
+    to.backwardAllocated += from.backwardAllocated;
+}
+} // namespace
+
+ModuleMemory::ModuleMemory(const ModuleTree &tree, const std::vector<PairMemory> &rows)
+    : m_nodes(tree.nodes().size())
+{
+    if (rows.empty())
+        return;
+    m_memory.assign((tree.steps().size() + 1) * m_nodes, PairMemory {});
+    const OpGraph &g = tree.graph();
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const PairRow &row = g.rows()[r];
+        const ModuleId held = moduleOfRow(tree, row);
+        const int si = row.step == kNoValue ? -1 : tree.stepIndex(row.step);
+        // A row's bytes count for its module and every module around it (totals).
+        for (ModuleId id = held == kNoModule ? 0 : held;; id = tree.node(id).parent) {
+            add(m_memory[id], rows[r]);
+            if (si >= 0)
+                add(m_memory[size_t(si + 1) * m_nodes + id], rows[r]);
+            if (id == 0)
+                break;
+        }
+    }
+}
+
+const PairMemory &ModuleMemory::of(ModuleId id, int stepIndex) const
+{
+    const size_t slot = stepIndex == ModuleTree::kWholeTrace ? 0 : size_t(stepIndex + 1);
+    return m_memory[slot * m_nodes + id];
+}
+
+} // namespace ks

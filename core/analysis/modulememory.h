@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/memoryindex.h"
+#include "analysis/moduletree.h"
+
+#include <vector>
+
+namespace ks {
+
+/*!
+ * The memory of the pair rows (pairMemory()) summed per module, child modules included, over the
+ * whole trace and per step: which layers hold the most activation memory for their backward. A
+ * row belongs to the module moduleOfRow() gives it, as in the comparison.
+ */
+class ModuleMemory {
+public:
+    //! \a rows: one per pair row of \a tree's graph; empty when the trace has no memory events.
+    ModuleMemory(const ModuleTree &tree, const std::vector<PairMemory> &rows);
+
+    //! False when the trace has no memory events (every value would be 0).
+    bool recorded() const { return !m_memory.empty(); }
+    //! Module \a id in step \a stepIndex (index into ModuleTree::steps(), or kWholeTrace).
+    const PairMemory &of(ModuleId id, int stepIndex) const;
+
+private:
+    size_t m_nodes;
+    //! Per (step slot, node): slot 0 the whole trace, slot si + 1 step si. Empty without memory.
+    std::vector<PairMemory> m_memory;
+};
+
+} // namespace ks
