@@ -2,6 +2,7 @@
 #include "analysis/curve.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ks {
 
@@ -50,6 +51,45 @@ std::optional<Curve::Range> Curve::rangeOver(TimeNs a, TimeNs b, size_t *visited
     if (last < 0)
         return std::nullopt;
     return rangeOfPoints(size_t(std::max<int64_t>(first, 0)), size_t(last), visited);
+}
+
+size_t Curve::firstAfter(TimeNs t, size_t from, size_t *visited) const
+{
+    // Gallop: the answer is usually a few points on, and the points nearby are in cache.
+    size_t step = 1, lo = from, hi = from;
+    while (hi < m_time.size() && m_time[hi] <= t) {
+        if (visited)
+            ++*visited;
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    hi = std::min(hi, m_time.size());
+    return size_t(std::upper_bound(m_time.begin() + lo, m_time.begin() + hi, t) - m_time.begin());
+}
+
+void Curve::columns(TimeNs origin,
+    double start,
+    double width,
+    int count,
+    std::vector<Column> &out,
+    size_t *visited) const
+{
+    out.assign(size_t(std::max(0, count)), Column {});
+    if (m_time.empty())
+        return;
+    auto edge = [&](int i) { return origin + TimeNs(std::floor(start + i * width)); };
+    size_t end = 0; // the first point at or after the last column's end
+    for (int i = 0; i < count; ++i) {
+        const TimeNs a = edge(i);
+        const TimeNs b = std::max(a + 1, edge(i + 1));
+        // [0, next) are at or before a (next − 1 holds at a), [next, end) inside (a, b).
+        const size_t next = firstAfter(a, end, visited);
+        end = firstAfter(b - 1, next, visited);
+        if (end == 0)
+            continue; // no point yet
+        out[size_t(i)] = rangeOfPoints(next == 0 ? 0 : next - 1, end - 1, visited);
+    }
 }
 
 Curve::Range Curve::rangeOfPoints(size_t first, size_t last, size_t *visited) const

@@ -19,6 +19,8 @@ public:
     struct Range {
         double min = 0, max = 0;
     };
+    //! What one pixel column shows: the values in effect over it, nullopt before the first point.
+    using Column = std::optional<Range>;
 
     //! \a time sorted (ties allowed: the last point of a time is what holds after it).
     Curve(std::vector<TimeNs> time, std::vector<double> value);
@@ -40,7 +42,24 @@ public:
      */
     std::optional<Range> rangeOver(TimeNs a, TimeNs b, size_t *visited = nullptr) const;
 
+    /*!
+     * \a count consecutive columns, column i covering [edges(i), edges(i + 1)) where edges(i) =
+     * \a origin + \a start + i · \a width (the double rounded down; at least 1 ns wide; an origin
+     * apart, so that epoch times keep their nanoseconds): one sweep that finds each
+     * column's points by galloping from the last column's, so a frame reads memory in order
+     * rather than by a binary search over the whole curve per column. \a visited as for
+     * rangeOver().
+     */
+    void columns(TimeNs origin,
+        double start,
+        double width,
+        int count,
+        std::vector<Column> &out,
+        size_t *visited = nullptr) const;
+
 private:
+    //! The first point after \a t at or after \a from (galloping, then binary search).
+    size_t firstAfter(TimeNs t, size_t from, size_t *visited) const;
     Range rangeOfPoints(size_t first, size_t last, size_t *visited) const;
 
     std::vector<TimeNs> m_time;

@@ -71,6 +71,8 @@ class TestCurves : public QObject {
 private slots:
     void rangeMatchesBruteForce();
     void rangeWorkIsLogarithmic();
+    void columnsMatchRangeOver();
+    void columnsWorkIsLogarithmic();
     void peakAndPointAt();
     void memoryTracksPerDevice();
     void memoryWithoutTotalsIsARunningSum();
@@ -111,6 +113,54 @@ void TestCurves::rangeWorkIsLogarithmic()
     };
     const size_t small = work(16'384), large = work(1'048'576);
     QVERIFY2(small > 0 && small < 300, qPrintable(QString::number(small)));
+    QVERIFY2(large < 2 * small, qPrintable(QStringLiteral("%1 vs %2").arg(large).arg(small)));
+}
+
+void TestCurves::columnsMatchRangeOver()
+{
+    // Columns of every width, from a fraction of a nanosecond to many points, against
+    // rangeOver() (checked against the brute force above), on an epoch origin.
+    const TimeNs origin = 1'700'000'000'000'000'000;
+    std::vector<TimeNs> t;
+    std::vector<double> v;
+    randomCurve(3000, 11, &t, &v); // its points, moved to the origin below
+    for (TimeNs &time : t)
+        time += origin;
+    const Curve c(t, v);
+    for (const double width : {0.3, 1.0, 2.5, 7.0, 64.0, 1000.0}) {
+        for (const double start : {-50.0, 0.0, 997.3, 4000.0}) {
+            std::vector<Curve::Column> columns;
+            c.columns(origin, start, width, 400, columns);
+            QCOMPARE(columns.size(), size_t(400));
+            for (int i = 0; i < 400; ++i) {
+                const TimeNs a = origin + TimeNs(std::floor(start + i * width));
+                const TimeNs b
+                    = std::max(a + 1, origin + TimeNs(std::floor(start + (i + 1) * width)));
+                const auto r = c.rangeOver(a, b);
+                const Curve::Column &col = columns[size_t(i)];
+                QCOMPARE(col.has_value(), r.has_value());
+                if (!r)
+                    continue;
+                QCOMPARE(col->min, r->min);
+                QCOMPARE(col->max, r->max);
+            }
+        }
+    }
+}
+
+void TestCurves::columnsWorkIsLogarithmic()
+{
+    // A frame of 1000 columns over the whole curve: 16 times the points, not 16 times the work.
+    auto work = [](size_t n) {
+        const Curve c = randomCurve(n, 5);
+        const double span = double(c.times().back() - c.times().front());
+        std::vector<Curve::Column> columns;
+        size_t visited = 0;
+        c.columns(c.times().front(), 0, span / 1000, 1000, columns, &visited);
+        return visited;
+    };
+    const size_t small = work(65'536), large = work(1'048'576);
+    QVERIFY2(small > 1000, qPrintable(QString::number(small)));
     QVERIFY2(large < 2 * small, qPrintable(QStringLiteral("%1 vs %2").arg(large).arg(small)));
 }
 

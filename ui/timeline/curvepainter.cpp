@@ -5,11 +5,11 @@
 #include "timeline/tracklayout.h"
 
 #include <QPainter>
-#include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace ks {
 
@@ -76,16 +76,23 @@ void CurvePainter::paint(QPainter &p, const PaintFrame &frame) const
             continue;
         const CurveTrack &track = m_curves.tracks[c];
         const QRect area = plotArea(frame, y);
-        paintPhases(p, frame, area);
         const Curve::Range range = scale(track);
+        m_columns.resize(track.curves.size());
+        for (size_t i = 0; i < track.curves.size(); ++i)
+            track.curves[i].columns(m_graph.model().minTime, frame.axis.time(area.left()),
+                frame.axis.nsPerPixel, area.width(), m_columns[i]);
+        // Opaque fill, then the translucent phases over it (wide rectangles blend fast), then
+        // the steps: a translucent column one pixel wide would cost twenty times an opaque one.
+        if (!track.curves.empty())
+            paintFill(p, frame, area, m_columns[0], range, curveColor(track, 0));
+        paintPhases(p, frame, area);
+        for (size_t i = track.curves.size(); i-- > 0;)
+            paintSteps(p, area, m_columns[i], range, curveColor(track, i));
         // The top of the scale at the right end, so that heights read as values.
         p.setPen(frame.palette.color(QPalette::PlaceholderText));
         p.setFont(frame.font);
         p.drawText(QRect(area.right() - 204, y, 200, kPad + 14), Qt::AlignRight | Qt::AlignTop,
             QStringLiteral("max ") + valueText(track, range.max));
-        // The filled curve last, so that a reserved line never hides the allocated area's top.
-        for (size_t i = track.curves.size(); i-- > 0;)
-            paintCurve(p, frame, area, track.curves[i], range, curveColor(track, i), i == 0);
         paintPeak(p, frame, area, track, range);
     }
 }
@@ -93,11 +100,11 @@ void CurvePainter::paint(QPainter &p, const PaintFrame &frame) const
 void CurvePainter::paintPhases(QPainter &p, const PaintFrame &frame, const QRect &area) const
 {
     const TimeAxis &axis = frame.axis;
-    const double origin = double(m_graph.model().minTime);
+    const TimeNs origin = m_graph.model().minTime;
     const double left = area.left(), right = area.right() + 1;
     auto shade = [&](TimeNs a, TimeNs b, const QColor &color) {
-        const double x0 = std::max(left, axis.x(double(a) - origin));
-        const double x1 = std::min(right, axis.x(double(b) - origin));
+        const double x0 = std::max(left, axis.x(double(a - origin)));
+        const double x1 = std::min(right, axis.x(double(b - origin)));
         if (x1 > x0)
             p.fillRect(QRectF(x0, area.top() - kPad, x1 - x0, area.height() + 2 * kPad), color);
     };
@@ -107,7 +114,7 @@ void CurvePainter::paintPhases(QPainter &p, const PaintFrame &frame, const QRect
     }
     p.setPen(QPen(kStepLine, 1));
     auto stepLine = [&](TimeNs t) {
-        const double x = axis.x(double(t) - origin);
+        const double x = axis.x(double(t - origin));
         if (x >= left && x <= right)
             p.drawLine(QPointF(x, area.top() - kPad), QPointF(x, area.bottom() + kPad));
     };
@@ -117,62 +124,74 @@ void CurvePainter::paintPhases(QPainter &p, const PaintFrame &frame, const QRect
         stepLine(m_graph.steps().back().end);
 }
 
-void CurvePainter::paintCurve(QPainter &p,
+namespace {
+//! A column's vertical extent, top to bottom; empty (top == bottom) draws nothing.
+using Extent = std::pair<double, double>;
+constexpr Extent kNothing {0, 0};
+
+/*!
+ * Fills, for each run of columns with the same vertical extent, one rectangle: a flat stretch of a
+ * curve is one call, not one per pixel (each fillRect costs about the same, wide or narrow).
+ */
+template<typename ExtentOf>
+void fillRuns(QPainter &p, const QRect &area, size_t count, const QColor &color, ExtentOf extent)
+{
+    size_t runStart = 0;
+    Extent run = kNothing;
+    auto flush = [&](size_t end) {
+        if (run.second > run.first)
+            p.fillRect(QRectF(area.left() + double(runStart), run.first, double(end - runStart),
+                           run.second - run.first),
+                color);
+    };
+    for (size_t i = 0; i < count; ++i) {
+        const Extent e = extent(i);
+        if (e != run) {
+            flush(i);
+            run = e;
+            runStart = i;
+        }
+    }
+    flush(count);
+}
+} // namespace
+
+void CurvePainter::paintFill(QPainter &p,
     const PaintFrame &frame,
     const QRect &area,
-    const Curve &curve,
+    const std::vector<Curve::Column> &columns,
     Curve::Range scale,
-    const QColor &color,
-    bool filled) const
+    const QColor &color) const
 {
-    if (curve.size() == 0)
-        return;
-    const TimeAxis &axis = frame.axis;
-    const double origin = double(m_graph.model().minTime);
+    // The colour at 30 % over the base, as an opaque colour.
+    const QColor base = frame.palette.color(QPalette::Base);
+    const auto mix = [](int c, int b) { return (c * 3 + b * 7) / 10; };
+    const QColor fill(mix(color.red(), base.red()), mix(color.green(), base.green()),
+        mix(color.blue(), base.blue()));
     const double baseline = valueY(area, std::max(0.0, scale.min), scale.min, scale.max);
-    QColor fillColor = color;
-    fillColor.setAlpha(70);
-    const QPen pen(color, 1, filled ? Qt::SolidLine : Qt::DashLine);
-    // Per run of columns with values: the area under the highest value of each column as one
-    // polygon, then the steps as one polyline (plain, not antialiased: a stroked path with
-    // antialiasing costs several times as much on a full-width curve).
-    QPolygonF line, under;
-    auto flush = [&] {
-        if (line.size() > 1) {
-            if (filled) {
-                under << QPointF(under.back().x(), baseline)
-                      << QPointF(under.front().x(), baseline);
-                p.setPen(Qt::NoPen);
-                p.setBrush(fillColor);
-                p.drawPolygon(under);
-            }
-            p.setPen(pen);
-            p.setBrush(Qt::NoBrush);
-            p.drawPolyline(line);
-        }
-        line.clear();
-        under.clear();
-    };
-    for (int x = area.left(); x <= area.right(); ++x) {
-        const TimeNs a = TimeNs(std::floor(axis.time(x) + origin));
-        const TimeNs b = std::max(a + 1, TimeNs(std::floor(axis.time(x + 1) + origin)));
-        const std::optional<Curve::Range> r = curve.rangeOver(a, b);
-        if (!r) {
-            flush();
-            continue;
-        }
-        // In effect at the column's start and end: the step's shape where a column holds few
-        // points.
-        const double first = curve.values()[size_t(std::max<int64_t>(0, curve.pointAt(a)))];
-        const double last = curve.values()[size_t(curve.pointAt(b - 1))];
-        const double yMax = valueY(area, r->max, scale.min, scale.max);
-        line << QPointF(x, valueY(area, first, scale.min, scale.max)) << QPointF(x, yMax)
-             << QPointF(x, valueY(area, r->min, scale.min, scale.max))
-             << QPointF(x, valueY(area, last, scale.min, scale.max));
-        if (filled)
-            under << QPointF(x, yMax) << QPointF(x + 1, yMax);
-    }
-    flush();
+    fillRuns(p, area, columns.size(), fill, [&](size_t i) {
+        if (!columns[i])
+            return kNothing;
+        return Extent(std::round(valueY(area, columns[i]->max, scale.min, scale.max)), baseline);
+    });
+}
+
+void CurvePainter::paintSteps(QPainter &p,
+    const QRect &area,
+    const std::vector<Curve::Column> &columns,
+    Curve::Range scale,
+    const QColor &color) const
+{
+    // Each column from its highest to its lowest value (one pixel high at least): it holds the
+    // value at its start, the last column's end, so neighbouring columns join into the step line.
+    fillRuns(p, area, columns.size(), color, [&](size_t i) {
+        if (!columns[i])
+            return kNothing;
+        const double top = std::min(
+            std::floor(valueY(area, columns[i]->max, scale.min, scale.max)), double(area.bottom()));
+        const double bottom = std::floor(valueY(area, columns[i]->min, scale.min, scale.max));
+        return Extent(top, std::max(top + 1, bottom + 1));
+    });
 }
 
 void CurvePainter::paintPeak(QPainter &p,

@@ -14,11 +14,11 @@ namespace ks {
 class TrackLayout;
 
 /*!
- * The curve tracks under the lanes (memory per device, `C` counters): each step's forward and
- * backward phase shaded, a line at each step's start, then the curves as steps, the first one
- * filled, and its peak marked. Level of detail like the slices: each pixel column draws the
- * smallest and largest value in effect over it (Curve::rangeOver, O(log n)), so a frame costs
- * about its width per curve whatever the number of points.
+ * The curve tracks under the lanes (memory per device, `C` counters): the first curve filled,
+ * each step's forward and backward phase shaded, a line at each step's start, then the curves
+ * as steps and the first one's peak marked. Level of detail like the slices: each pixel column
+ * draws the smallest and largest value in effect over it (Curve::columns: one sweep, O(log n) per
+ * column at worst), so a frame costs about its width per curve whatever the number of points.
  */
 class CurvePainter {
 public:
@@ -39,13 +39,18 @@ public:
 
 private:
     void paintPhases(QPainter &p, const PaintFrame &frame, const QRect &area) const;
-    void paintCurve(QPainter &p,
+    //! The area under the highest value of each column (opaque: see paint()).
+    void paintFill(QPainter &p,
         const PaintFrame &frame,
         const QRect &area,
-        const Curve &curve,
+        const std::vector<Curve::Column> &columns,
         Curve::Range scale,
-        const QColor &color,
-        bool filled) const;
+        const QColor &color) const;
+    void paintSteps(QPainter &p,
+        const QRect &area,
+        const std::vector<Curve::Column> &columns,
+        Curve::Range scale,
+        const QColor &color) const;
     void paintPeak(QPainter &p,
         const PaintFrame &frame,
         const QRect &area,
@@ -55,6 +60,7 @@ private:
     const OpGraph &m_graph;
     const TraceCurves &m_curves;
     const TrackLayout &m_layout;
+    mutable std::vector<std::vector<Curve::Column>> m_columns; //!< per curve, reused each frame
 };
 
 } // namespace ks

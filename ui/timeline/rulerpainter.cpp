@@ -12,32 +12,42 @@ namespace ks {
 
 using namespace timeline;
 
+template<typename F> void RulerPainter::forEachTick(const PaintFrame &frame, F f)
+{
+    const TimeAxis &axis = frame.axis;
+    const double step = niceStep(axis.nsPerPixel * 90);
+    // Ticks fall on round labels, which are times from the frame's ruler origin.
+    const double origin = frame.rulerOrigin;
+    const double first = std::ceil((axis.start + origin) / step) * step;
+    const int right = kLabelWidth + axis.width;
+    for (double t = first; t <= axis.start + origin + axis.span; t += step) {
+        const int x = int(std::lround(axis.x(t - origin)));
+        if (x >= kLabelWidth && x <= right)
+            f(x, t, step);
+    }
+}
+
+void RulerPainter::paintGrid(QPainter &p, const PaintFrame &frame)
+{
+    p.setPen(frame.palette.color(QPalette::Midlight));
+    forEachTick(
+        frame, [&](int x, double, double) { p.drawLine(x, kRulerHeight, x, frame.size.height()); });
+}
+
 void RulerPainter::paint(
     QPainter &p, const PaintFrame &frame, std::optional<std::pair<double, double>> rangeSelection)
 {
     const QPalette &pal = frame.palette;
     const QSize size = frame.size;
     const TimeAxis &axis = frame.axis;
-    p.fillRect(QRect(0, 0, size.width(), kRulerHeight), pal.color(QPalette::Window));
-    const double step = niceStep(axis.nsPerPixel * 90);
-    // Ticks fall on round labels, which are times from the frame's ruler origin.
-    const double origin = frame.rulerOrigin;
-    const double first = std::ceil((axis.start + origin) / step) * step;
     const int right = kLabelWidth + axis.width;
+    p.fillRect(QRect(0, 0, size.width(), kRulerHeight), pal.color(QPalette::Window));
     p.setPen(pal.color(QPalette::WindowText));
-    for (double t = first; t <= axis.start + origin + axis.span; t += step) {
-        const int x = int(std::lround(axis.x(t - origin)));
-        if (x < kLabelWidth || x > right)
-            continue;
+    forEachTick(frame, [&](int x, double t, double step) {
         p.drawLine(x, kRulerHeight - 8, x, kRulerHeight);
         p.drawText(QRect(x + 3, 2, 120, kRulerHeight - 10), Qt::AlignLeft | Qt::AlignVCenter,
             formatTick(t, step));
-        // Faint grid line through the tracks.
-        p.save();
-        p.setPen(QColor(128, 128, 128, 40));
-        p.drawLine(x, kRulerHeight, x, size.height());
-        p.restore();
-    }
+    });
     p.setPen(pal.color(QPalette::Mid));
     p.drawLine(0, kRulerHeight - 1, size.width(), kRulerHeight - 1);
     // Summary in the label column: the visible span.

@@ -17,9 +17,8 @@ namespace ks {
 
 using namespace timeline;
 
-void SlicePainter::paint(QPainter &p, const PaintFrame &frame, const Marks &marks)
+void SlicePainter::paintBackgrounds(QPainter &p, const PaintFrame &frame) const
 {
-    m_geometry.prepare(frame.axis, frame.font);
     const int top = frame.top();
     const QSize size = frame.size;
     const QColor stripe = frame.palette.color(QPalette::AlternateBase);
@@ -31,15 +30,27 @@ void SlicePainter::paint(QPainter &p, const PaintFrame &frame, const Marks &mark
             break;
         if (y + tr.height < kRulerHeight)
             continue;
-        if (tr.header) {
+        if (tr.header)
             p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height),
                 frame.palette.color(QPalette::Window));
-            continue;
-        }
-        if (i % 2 == 0)
+        else if (i % 2 == 0)
             p.fillRect(QRect(kLabelWidth, y, size.width(), tr.height), stripe);
-        if (tr.curve < 0) // curve tracks are CurvePainter's
-            paintLane(p, frame, int(i), y, marks);
+    }
+}
+
+void SlicePainter::paint(QPainter &p, const PaintFrame &frame, const Marks &marks)
+{
+    m_geometry.prepare(frame.axis, frame.font);
+    const int top = frame.top();
+    const std::vector<TrackLayout::Track> &tracks = m_layout.tracks();
+    for (size_t i = 0; i < tracks.size(); ++i) {
+        const TrackLayout::Track &tr = tracks[i];
+        const int y = top + tr.y;
+        if (y > frame.size.height())
+            break;
+        if (y + tr.height < kRulerHeight || tr.header || tr.curve >= 0)
+            continue; // curve tracks are CurvePainter's
+        paintLane(p, frame, int(i), y, marks);
     }
 }
 
@@ -59,6 +70,25 @@ void SlicePainter::paintRangeSelection(
         QColor(40, 120, 220, 40));
 }
 
+const QImage &SlicePainter::markerStamp(bool outOfMemory, qreal dpr) const
+{
+    QImage &stamp = m_stamps[outOfMemory ? 1 : 0];
+    if (stamp.isNull() || stamp.devicePixelRatio() != dpr) {
+        const double half = outOfMemory ? 5 : 3.5;
+        const QSizeF size(2 * half + 2, half * 1.6 + 2);
+        stamp = QImage((size * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+        stamp.setDevicePixelRatio(dpr);
+        stamp.fill(Qt::transparent);
+        QPainter sp(&stamp);
+        sp.setRenderHint(QPainter::Antialiasing);
+        sp.setPen(Qt::NoPen);
+        sp.setBrush(outOfMemory ? QColor(220, 20, 20) : QColor(70, 70, 70));
+        const QPointF marker[] = {{1, 0}, {1 + 2 * half, 0}, {1 + half, half * 1.6}};
+        sp.drawPolygon(marker, 3);
+    }
+    return stamp;
+}
+
 void SlicePainter::paintInstants(QPainter &p, const PaintFrame &frame, LaneId lane, int top) const
 {
     const Lane &l = m_model.lanes[lane];
@@ -67,28 +97,22 @@ void SlicePainter::paintInstants(QPainter &p, const PaintFrame &frame, LaneId la
         return;
     const TimeAxis &axis = frame.axis;
     const auto begin = in.time.begin() + l.instantBegin, end = in.time.begin() + l.instantEnd;
-    const double origin = double(m_model.minTime);
+    const TimeNs origin = m_model.minTime; // apart from the doubles: epoch times keep their ns
     const int right = kLabelWidth + axis.width;
-    p.save();
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(Qt::NoPen);
-    auto it = std::lower_bound(begin, end, TimeNs(axis.start + origin));
+    const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1;
+    auto it = std::lower_bound(begin, end, origin + TimeNs(std::floor(axis.start)));
     while (it != end) {
-        const double x = axis.x(double(*it) - origin);
+        const double x = axis.x(double(*it - origin));
         if (x > right)
             break;
         const size_t i = size_t(it - in.time.begin());
         const bool oom = m_model.str(in.name[i]) == "[OutOfMemory]";
-        const double half = oom ? 5 : 3.5;
-        const double y = top + kLanePad;
-        QPolygonF marker;
-        marker << QPointF(x - half, y) << QPointF(x + half, y) << QPointF(x, y + half * 1.6);
-        p.setBrush(oom ? QColor(220, 20, 20) : QColor(70, 70, 70));
-        p.drawPolygon(marker);
-        // The next marker starts a pixel further: the ones in between would draw over this one.
-        it = std::lower_bound(it + 1, end, TimeNs(std::ceil(axis.time(int(x) + 1) + origin)));
+        // A stamp drawn once: blitting it costs a fraction of rasterising an antialiased shape.
+        const QImage &stamp = markerStamp(oom, dpr);
+        p.drawImage(QPointF(x - stamp.width() / (2 * dpr), top + kLanePad), stamp);
+        // The next marker starts two pixels further: the ones in between would hide under this one.
+        it = std::lower_bound(it + 1, end, origin + TimeNs(std::ceil(axis.time(int(x) + 2))));
     }
-    p.restore();
 }
 
 QRectF SlicePainter::sliceBox(const PaintFrame &frame, SliceId s, int top) const

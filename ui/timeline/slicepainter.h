@@ -5,6 +5,9 @@
 
 #include "model/tracemodel.h"
 
+#include <QImage>
+
+#include <array>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -19,7 +22,8 @@ class TrackGeometry;
 class TrackLayout;
 
 /*!
- * The tracks pass: each visible track's background, its rows' slices from the cached geometry
+ * The tracks pass: each visible track's background (paintBackgrounds(), before the grid), then
+ * (paint()) its rows' slices from the cached geometry
  * (find matches underlined), its instant events as markers, then the marks over them: highlighted
  * slices, the outlines of the selection and its counterparts. The ruler's range selection is
  * shaded over every track (curves included) by paintRangeSelection().
@@ -40,6 +44,7 @@ public:
     {
     }
 
+    void paintBackgrounds(QPainter &p, const PaintFrame &frame) const;
     void paint(QPainter &p, const PaintFrame &frame, const Marks &marks);
     //! Shades the ruler's range selection \a range (ns from the trace start) over the tracks.
     static void paintRangeSelection(
@@ -49,16 +54,19 @@ private:
     void paintLane(QPainter &p, const PaintFrame &frame, int track, int top, const Marks &marks);
     /*!
      * The lane's instant events as small markers at its top (an `[OutOfMemory]` one larger and
-     * red): at most one per pixel column, found by binary search, so a lane of a million memory
+     * red): at most one every two pixels, found by binary search, so a lane of a million memory
      * events costs about its width.
      */
     void paintInstants(QPainter &p, const PaintFrame &frame, LaneId lane, int top) const;
+    //! The marker, antialiased once per device pixel ratio.
+    const QImage &markerStamp(bool outOfMemory, qreal dpr) const;
     //! The outline rectangle of slice \a s in a lane whose top is at widget y \a top.
     QRectF sliceBox(const PaintFrame &frame, SliceId s, int top) const;
 
     const TraceModel &m_model;
     const TrackLayout &m_layout;
     TrackGeometry &m_geometry;
+    mutable std::array<QImage, 2> m_stamps; //!< markerStamp(): plain, [OutOfMemory]
 };
 
 } // namespace ks

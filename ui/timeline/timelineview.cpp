@@ -321,8 +321,8 @@ std::optional<std::pair<size_t, int64_t>> TimelineView::curvePointAt(QPoint pos)
     const CurveTrack &track = m_curves.tracks[c];
     if (track.curves.empty())
         return std::nullopt;
-    const double t = timeAt(pos.x()) + 3 * nsPerPixel() + double(m_model.minTime);
-    const int64_t point = track.curves[0].pointAt(TimeNs(t));
+    const TimeNs t = m_model.minTime + TimeNs(std::floor(timeAt(pos.x()) + 3 * nsPerPixel()));
+    const int64_t point = track.curves[0].pointAt(t);
     if (point < 0)
         return std::nullopt;
     return std::pair(c, point);
@@ -368,6 +368,8 @@ void TimelineView::paintAll(QPainter &p, QSize size)
     p.save();
     p.setClipRect(
         QRect(kLabelWidth, kRulerHeight, size.width() - kLabelWidth, size.height() - kRulerHeight));
+    m_slicePainter->paintBackgrounds(p, f);
+    RulerPainter::paintGrid(p, f);
     m_slicePainter->paint(p, f, {*m_finder, m_highlight, *m_links});
     m_curvePainter->paint(p, f);
     SlicePainter::paintRangeSelection(p, f, m_rangeSelection);
