@@ -2,6 +2,7 @@
 // kinetoscope: the command line of docs/cli.md. Headless modes never open a window.
 #include "base/version.h"
 #include "headless.h"
+#include "reportcommand.h"
 
 #include "resources.h"
 #include "window/mainwindow.h"
@@ -93,6 +94,12 @@ struct Options {
         "Write the collectives of the run FILE...|DIR matched across ranks (skew, last rank) to "
         "OUT.",
         "OUT");
+    QCommandLineOption report = valued("report",
+        "Write a one-file report of FILE, of a run (several FILEs or a folder) or of a --compare "
+        "to OUT (.pdf, else self-contained .html) and exit.",
+        "OUT");
+    QCommandLineOption page
+        = valued("page", "With --report: the PDF's page size, a4 (default) or letter.", "SIZE");
     QCommandLineOption exportRankPairs = valued("export-rank-pairs",
         "Write the op pairs of the run FILE...|DIR matched across ranks (GPU time per rank) to "
         "OUT.",
@@ -200,10 +207,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
     const Options o;
-    for (const QCommandLineOption &opt : {o.demo, o.summary, o.exportPairs, o.exportKernels,
-             o.exportModules, o.exportMemory, o.perStep, o.screenshot, o.view, o.select, o.range,
-             o.size, o.compare, o.exportDiff, o.diffBy, o.step, o.baseStep, o.candidateStep,
-             o.meanSteps, o.run, o.exportRanks, o.exportCollectives, o.exportRankPairs})
+    for (const QCommandLineOption &opt :
+        {o.demo, o.summary, o.exportPairs, o.exportKernels, o.exportModules, o.exportMemory,
+            o.perStep, o.screenshot, o.view, o.select, o.range, o.size, o.compare, o.exportDiff,
+            o.diffBy, o.step, o.baseStep, o.candidateStep, o.meanSteps, o.run, o.exportRanks,
+            o.exportCollectives, o.exportRankPairs, o.report, o.page})
         parser.addOption(opt);
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -225,14 +233,20 @@ int main(int argc, char *argv[])
         + int(parser.isSet(o.exportKernels)) + int(parser.isSet(o.exportModules))
         + int(parser.isSet(o.exportMemory)) + int(parser.isSet(o.screenshot))
         + int(parser.isSet(o.exportDiff)) + int(parser.isSet(o.exportRanks))
-        + int(parser.isSet(o.exportCollectives)) + int(parser.isSet(o.exportRankPairs));
+        + int(parser.isSet(o.exportCollectives)) + int(parser.isSet(o.exportRankPairs))
+        + int(parser.isSet(o.report));
     if (modes > 1)
         return usageError(parser,
             QStringLiteral(
                 "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
                 "--export-memory, "
                 "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
-                "--screenshot"));
+                "--report, --screenshot"));
+    if (parser.isSet(o.page) && !parser.isSet(o.report))
+        return usageError(parser, QStringLiteral("--page goes with --report"));
+    const QString page = parser.value(o.page).toLower();
+    if (parser.isSet(o.page) && page != QLatin1String("a4") && page != QLatin1String("letter"))
+        return usageError(parser, QStringLiteral("--page takes a4 or letter"));
     const bool screenshotOnly = parser.isSet(o.view) || parser.isSet(o.select)
         || parser.isSet(o.range) || parser.isSet(o.size);
     if (screenshotOnly && !parser.isSet(o.screenshot))
@@ -250,7 +264,8 @@ int main(int argc, char *argv[])
         && (parser.isSet(o.summary) || parser.isSet(o.exportPairs) || parser.isSet(o.exportKernels)
             || parser.isSet(o.exportModules) || parser.isSet(o.exportMemory)))
         return usageError(parser,
-            QStringLiteral("--compare goes with --export-diff, --screenshot or the window"));
+            QStringLiteral(
+                "--compare goes with --export-diff, --report, --screenshot or the window"));
 
     const bool runExport = parser.isSet(o.exportRanks) || parser.isSet(o.exportCollectives)
         || parser.isSet(o.exportRankPairs);
@@ -258,8 +273,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(o.run) && (comparing || modes > int(runExport || runScreenshot)))
         return usageError(parser,
             QStringLiteral("--run opens a window; headless, use --export-ranks, "
-                           "--export-collectives, --export-rank-pairs or --screenshot --view "
-                           "run|ranks|collectives"));
+                           "--export-collectives, --export-rank-pairs, --report or --screenshot "
+                           "--view run|ranks|collectives"));
     if (runExport || parser.isSet(o.run) || runScreenshot) {
         if (files.isEmpty())
             return usageError(parser, QStringLiteral("a run needs its trace FILEs or a folder"));
@@ -312,6 +327,20 @@ int main(int argc, char *argv[])
                 parser, QStringLiteral("--compare BASE CANDIDATE needs exactly one CANDIDATE"));
         if (!readDiffOptions(parser, o, diffOptions, error))
             return usageError(parser, error);
+    }
+    if (parser.isSet(o.report)) {
+        if (files.isEmpty())
+            return usageError(parser,
+                QStringLiteral("--report OUT needs a FILE, a run's FILEs or folder, or --compare"));
+        ks::ReportRequest request;
+        request.out = parser.value(o.report).toStdString();
+        request.files = runArgs;
+        request.compareBase = parser.value(o.compare).toStdString();
+        request.diffOptions = diffOptions;
+        request.letter = page == QLatin1String("letter");
+        useOffscreenPlatform();
+        QApplication app(argc, argv);
+        return ks::runReport(request);
     }
     if (parser.isSet(o.exportDiff)) {
         QCoreApplication app(argc, argv);

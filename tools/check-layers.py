@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 # The UI's folders, lowest first (ui/CMakeLists.txt says why): each may include the ones before.
-UI_ORDER = ["common", "table", "timeline", "output", "trace", "compare", "run", "window"]
+UI_ORDER = ["common", "table", "timeline", "output", "trace", "compare", "run", "report", "window"]
 LAYER_CALL = re.compile(r"ks_layer\((\w+)(?:\s+DEPENDS\s+([\w\s]+?))?\s+SOURCES", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 INTERNAL = "load/internal/"

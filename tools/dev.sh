@@ -22,9 +22,10 @@ esac
 packages=(g++ cmake ninja-build pkg-config python3 fonts-dejavu-core
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev rapidjson-dev zlib1g-dev)
 if [[ $mode == test ]]; then
-    # The fuzzer is built with clang's libFuzzer; the package checks validate the .deb.
+    # The fuzzer is built with clang's libFuzzer; the package checks validate the .deb; the
+    # report test reads the PDF's text with pdftotext.
     packages+=(clang libclang-rt-dev clang-format clang-tidy desktop-file-utils appstream dpkg-dev
-        file shared-mime-info)
+        file shared-mime-info poppler-utils)
 fi
 
 missing=()

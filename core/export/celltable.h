@@ -13,6 +13,14 @@ namespace ks {
  */
 class CellTable : public Table {
 public:
+    CellTable() = default;
+    // The columns' views point into m_names: a copy would point into the original. Moves keep
+    // the deque's blocks, and with them the views (a vector of tables moves them as well).
+    CellTable(const CellTable &) = delete;
+    CellTable &operator=(const CellTable &) = delete;
+    CellTable(CellTable &&) = default;
+    CellTable &operator=(CellTable &&) = default;
+
     //! Adds a column; \a name and \a title are copied.
     void addColumn(std::string_view name, Cell cell, std::string_view title);
     //! Starts a new row; cells are then appended left to right with add().

@@ -10,6 +10,7 @@
 #include "compare/comparisonview.h"
 #include "export/moduletable.h"
 #include "output/exporter.h"
+#include "report/reportwriter.h"
 #include "trace/modulesview.h"
 #include "trace/tracetab.h"
 #include <QChartView>
@@ -17,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
@@ -29,6 +31,9 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     , m_window(window)
 {
     const QString png = tr("PNG images (*.png)"), svg = tr("SVG images (*.svg)");
+    add(menu, tr("Report as PDF…"), Trace | Comparison, [this] { exportReport(true); });
+    add(menu, tr("Report as HTML…"), Trace | Comparison, [this] { exportReport(false); });
+    menu->addSeparator();
     add(menu, tr("Timeline as PNG…"), Trace | Comparison, [this, png] { exportTimeline(png, 1); });
     add(menu, tr("Timeline as PNG (2×)…"), Trace | Comparison,
         [this, png] { exportTimeline(png, 2); });
@@ -109,6 +114,35 @@ void ExportActions::failed(const QString &message)
         QMessageBox::Critical, tr("Export failed"), message, QMessageBox::Close, m_window);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
+}
+
+void ExportActions::exportReport(bool pdf)
+{
+    const QString path = pdf ? askSavePath(tr("Export report"), tr("PDF documents (*.pdf)"),
+                             QStringLiteral("pdf"), QStringLiteral("report"))
+                             : askSavePath(tr("Export report"), tr("HTML pages (*.html)"),
+                                 QStringLiteral("html"), QStringLiteral("report"));
+    if (path.isEmpty())
+        return;
+    // A4 unless the user's locale measures in inches (QPrinter's default rule).
+    const QPageSize::PageSizeId page = QLocale().measurementSystem() == QLocale::ImperialUSSystem
+        ? QPageSize::Letter
+        : QPageSize::A4;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QString error;
+    bool ok;
+    if (m_comparison) {
+        const ComparedTraces &c = m_comparison->compared();
+        ok = writeReport(comparisonReport(c), c.candidate, path, page, error);
+    } else {
+        const auto trace = m_tab->selection()->tracePointer();
+        ok = writeReport(traceReport(*trace), trace, path, page, error);
+    }
+    QApplication::restoreOverrideCursor();
+    if (ok)
+        saved(path);
+    else
+        failed(error);
 }
 
 void ExportActions::exportTimeline(const QString &filter, qreal scale)

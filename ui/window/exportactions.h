@@ -18,9 +18,9 @@ class ComparisonView;
 class TraceTab;
 
 /*!
- * The Export menu: pictures of the timeline, the window, a chart or the icicle; the tables as
- * CSV or JSON; the timeline to the clipboard. Actions that cannot apply to the current tab are
- * disabled, and their status tip says why.
+ * The Export menu: the report (PDF, HTML); pictures of the timeline, the window, a chart or the
+ * icicle; the tables as CSV or JSON; the timeline to the clipboard. Actions that cannot apply to
+ * the current tab are disabled, and their status tip says why.
  */
 class ExportActions : public QObject {
     Q_OBJECT
@@ -50,6 +50,8 @@ private:
         bool (ExportActions::*save)(const QString &, QString &));
     void exportTable(bool kernels, const QString &filter);
     void exportModules();
+    //! The current trace's or comparison's report (issue: report), PDF or HTML by \a pdf.
+    void exportReport(bool pdf);
     void copyTimeline();
     //! Asks where to save \a what (proposing "<trace>-<what>.<suffix>"); empty when cancelled.
     QString askSavePath(

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "reportcommand.h"
+
+#include "headless.h"
+#include "report/reportcontent.h"
+#include "report/reportwriter.h"
+
+#include <QFileInfo>
+
+#include <cstdio>
+
+namespace ks {
+
+namespace {
+
+int write(const ReportContent &content,
+    const std::shared_ptr<const LoadedTrace> &timeline,
+    const ReportRequest &request)
+{
+    QString error;
+    if (!writeReport(content, timeline, QString::fromStdString(request.out),
+            request.letter ? QPageSize::Letter : QPageSize::A4, error)) {
+        std::fprintf(stderr, "kinetoscope: %s\n", qPrintable(error));
+        return ExitWriteFailed;
+    }
+    return ExitOk;
+}
+
+std::shared_ptr<const LoadedTrace> load(const std::string &file)
+{
+    OpenResult r = openTrace(file);
+    if (!r.trace)
+        std::fprintf(stderr, "%s\n", r.error.c_str());
+    return r.trace;
+}
+
+} // namespace
+
+int runReport(const ReportRequest &request)
+{
+    if (!request.compareBase.empty()) {
+        auto base = load(request.compareBase);
+        auto candidate = base ? load(request.files.front()) : nullptr;
+        if (!candidate)
+            return ExitLoadFailed;
+        std::string error;
+        auto compared = ComparedTraces::make(base, candidate, request.diffOptions, error);
+        if (!compared) {
+            std::fprintf(stderr, "kinetoscope: %s\n", error.c_str());
+            return ExitUsage;
+        }
+        return write(comparisonReport(*compared), compared->candidate, request);
+    }
+    const bool oneTrace = request.files.size() == 1
+        && !QFileInfo(QString::fromStdString(request.files.front())).isDir();
+    if (oneTrace) {
+        auto trace = load(request.files.front());
+        return trace ? write(traceReport(*trace), trace, request) : ExitLoadFailed;
+    }
+    std::vector<std::string> files;
+    std::string error;
+    auto run = runFiles(request.files, files, error) ? openRun(files, {}, error) : nullptr;
+    if (!run) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitLoadFailed;
+    }
+    for (const RunFailure &f : run->failures)
+        std::fprintf(stderr, "%s\n", f.error.c_str());
+    const int written = write(runReport(*run), run->traces.front(), request);
+    return written != ExitOk ? written : run->failures.empty() ? ExitOk : ExitLoadFailed;
+}
+
+} // namespace ks

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: MIT
+#include "report/reportcontent.h"
+
+#include "analysis/gputime.h"
+#include "base/numbertext.h"
+#include "export/difftable.h"
+#include "export/moduletable.h"
+#include "export/pairtable.h"
+#include "export/runtables.h"
+#include "export/summary.h"
+
+#include <algorithm>
+#include <numeric>
+#include <regex>
+
+namespace ks {
+
+namespace {
+
+constexpr size_t kTopRows = 15; // rows of a "top" table and bars of its chart
+
+std::string micros(TimeNs ns)
+{
+    std::string out;
+    appendMicros(out, ns, 3);
+    return out;
+}
+
+//! Rows \a rows, columns \a columns of \a from, with its column names and titles, cells as text.
+CellTable select(
+    const Table &from, const std::vector<size_t> &rows, const std::vector<size_t> &columns)
+{
+    CellTable t;
+    for (size_t c : columns) {
+        const ColumnSpec &spec = from.columns()[c];
+        t.addColumn(spec.name, spec.cell, spec.title.empty() ? spec.name : spec.title);
+    }
+    for (size_t r : rows) {
+        t.addRow();
+        for (size_t c : columns)
+            t.add(from.text(r, c));
+    }
+    return t;
+}
+
+//! The indices of \a count rows of \a table with the largest \a key (> 0), largest first.
+template<typename Key> std::vector<size_t> topRows(size_t count, size_t limit, Key key)
+{
+    std::vector<size_t> rows;
+    for (size_t r = 0; r < count; ++r) {
+        if (key(r) > 0)
+            rows.push_back(r);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) { return key(a) > key(b); });
+    if (rows.size() > limit)
+        rows.resize(limit);
+    return rows;
+}
+
+//! `"key": "value"` or `'key': value` pairs of a metadata value written as JSON text.
+std::vector<std::string> textFields(const std::string &json, const std::string &key)
+{
+    std::vector<std::string> out;
+    const std::regex field("[\"']" + key + "[\"']\\s*:\\s*[\"']?([^\"',}\\]]+)");
+    for (auto it = std::sregex_iterator(json.begin(), json.end(), field);
+         it != std::sregex_iterator(); ++it)
+        out.push_back((*it)[1].str());
+    return out;
+}
+
+ReportPart tracePart(const LoadedTrace &trace)
+{
+    const TraceModel &m = *trace.model;
+    const OpGraph &g = *trace.graph;
+    ReportPart part;
+    part.id = "trace";
+    part.title = "The trace";
+    part.text = "What was loaded, and what the loader had to skip or repair.";
+    ReportTable info;
+    info.caption = "The file and what it holds.";
+    info.table.addColumn("field", Cell::Text, "Field");
+    info.table.addColumn("value", Cell::Text, "Value");
+    auto row = [&](std::string field, std::string value) {
+        info.table.addRow();
+        info.table.add(std::move(field));
+        info.table.add(std::move(value));
+    };
+    row("File", m.path);
+    row("Size", std::to_string(m.fileSize) + " bytes" + (m.compressed ? " (gzip)" : ""));
+    row("Events", std::to_string(m.eventCount));
+    row("Steps", std::to_string(g.steps().size()));
+    row("Op pairs (rows)", std::to_string(g.rows().size()));
+    row("GPU events", std::to_string(g.stats().gpuEvents));
+    for (const auto &[key, value] : m.metadata) {
+        if (key.find("version") != std::string::npos && value.size() < 40)
+            row(key, value);
+    }
+    if (const auto it = m.metadata.find("deviceProperties"); it != m.metadata.end()) {
+        const std::vector<std::string> names = textFields(it->second, "name");
+        std::string joined;
+        for (const std::string &n : names)
+            joined += (joined.empty() ? "" : "; ") + n;
+        if (!joined.empty())
+            row("Devices", joined);
+    }
+    if (const auto it = m.metadata.find("distributedInfo"); it != m.metadata.end()) {
+        const auto backend = textFields(it->second, "backend");
+        const auto rank = textFields(it->second, "rank");
+        const auto world = textFields(it->second, "world_size");
+        if (!rank.empty() && !world.empty())
+            row("Distributed",
+                "rank " + rank[0] + " of " + world[0]
+                    + (backend.empty() ? std::string() : " (" + backend[0] + ")"));
+    }
+    const Diagnostics all = allDiagnostics(m, g, trace.memory());
+    std::string diagnostics;
+    for (const auto &[name, n] : all.counts())
+        diagnostics
+            += (diagnostics.empty() ? "" : "; ") + std::string(name) + " × " + std::to_string(n);
+    row("Load diagnostics", diagnostics.empty() ? "none" : diagnostics);
+    part.tables.push_back(std::move(info));
+    return part;
+}
+
+void addGpuTime(const LoadedTrace &trace, ReportContent &out)
+{
+    const std::vector<StepGpuTime> steps = gpuTimePerStep(*trace.graph);
+    if (steps.empty() || std::none_of(steps.begin(), steps.end(), [](const StepGpuTime &s) {
+            return s.time.events > 0;
+        }))
+        return;
+    ReportPart part;
+    part.id = "gpu-time";
+    part.title = "Where the GPU time went";
+    part.text = "Per ProfilerStep, the GPU work launched inside it: computation (kernels and "
+                "memsets), communication and memcpy not hidden under computation, and idle time "
+                "between the step's first and last GPU event (the definitions of --summary's "
+                "gpu_time).";
+    ReportChart chart;
+    chart.caption
+        = "GPU time per step, µs: computation, exposed communication, exposed memcpy, idle.";
+    chart.unit = "µs";
+    chart.series = {"computation", "exposed communication", "exposed memcpy", "idle"};
+    ReportTable table;
+    table.caption = "The same, with the totals (µs).";
+    table.table.addColumn("step", Cell::Number, "Step");
+    for (const auto &[name, ns] : gpuTimeFields(steps[0].time))
+        table.table.addColumn(name, Cell::Number, name);
+    for (const StepGpuTime &s : steps) {
+        chart.labels.push_back("ProfilerStep#" + std::to_string(s.step));
+        chart.values.push_back({double(s.time.computation) / 1e3, double(s.time.exposedComm) / 1e3,
+            double(s.time.exposedMemcpy) / 1e3, double(s.time.idle) / 1e3});
+        table.table.addRow();
+        table.table.add(std::to_string(s.step));
+        for (const auto &[name, ns] : gpuTimeFields(s.time))
+            table.table.add(micros(ns));
+    }
+    part.charts.push_back(std::move(chart));
+    part.tables.push_back(std::move(table));
+    out.parts.push_back(std::move(part));
+}
+
+//! The pair rows by forward + backward GPU time, largest first.
+std::vector<size_t> topPairs(const OpGraph &g, size_t limit)
+{
+    return topRows(g.rows().size(), limit,
+        [&](size_t r) { return g.rows()[r].forwardGpu.time + g.rows()[r].backwardGpu.time; });
+}
+
+void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &out)
+{
+    const OpGraph &g = *trace.graph;
+    const std::vector<size_t> top = topPairs(g, kTopRows);
+    if (top.empty())
+        return;
+    ReportPart part;
+    part.id = "top-pairs";
+    part.title = "The op pairs that cost most";
+    part.text = "Each forward op with the backward nodes it created, by the GPU time both "
+                "launched (as --export-pairs has them).";
+    ReportChart chart;
+    chart.caption = "Forward and backward GPU time of the top op pairs, µs.";
+    chart.unit = "µs";
+    chart.series = {"forward", "backward"};
+    for (size_t r : top) {
+        std::string label = pairs.text(r, PairTable::FwdName);
+        const std::string module = pairs.text(r, PairTable::Module);
+        if (!module.empty())
+            label += " · "
+                + module.substr(module.rfind('/') == std::string::npos ? 0 : module.rfind('/') + 1);
+        chart.labels.push_back(std::move(label));
+        chart.values.push_back({double(g.rows()[r].forwardGpu.time) / 1e3,
+            double(g.rows()[r].backwardGpu.time) / 1e3});
+    }
+    ReportTable table;
+    table.caption = "The same pairs, with their rows of --export-pairs.";
+    table.table = select(pairs, top,
+        {PairTable::FwdName, PairTable::FwdTs, PairTable::BwdNames, PairTable::Step,
+            PairTable::Module, PairTable::FwdGpuUs, PairTable::BwdGpuUs});
+    part.charts.push_back(std::move(chart));
+    part.tables.push_back(std::move(table));
+    out.parts.push_back(std::move(part));
+
+    // Backward much dearer than forward: the ratio, among pairs with a noticeable forward.
+    const TimeNs largest = g.rows()[top[0]].forwardGpu.time;
+    std::vector<size_t> heavy = topRows(g.rows().size(), 10, [&](size_t r) {
+        const PairRow &row = g.rows()[r];
+        if (row.forwardGpu.time <= 0 || row.forwardGpu.time * 100 < largest)
+            return 0.0;
+        return double(row.backwardGpu.time) / double(row.forwardGpu.time);
+    });
+    if (heavy.empty())
+        return;
+    ReportPart ratio;
+    ratio.id = "backward-heavy";
+    ratio.title = "Backward dearer than forward";
+    ratio.text = "The pairs whose backward GPU time is the largest multiple of their forward GPU "
+                 "time, among those whose forward takes at least 1 % of the dearest forward.";
+    ReportTable t;
+    t.caption = "bwd / fwd is backward GPU time over forward GPU time.";
+    t.table = select(pairs, heavy,
+        {PairTable::FwdName, PairTable::FwdTs, PairTable::BwdNames, PairTable::FwdGpuUs,
+            PairTable::BwdGpuUs});
+    CellTable withRatio;
+    for (const ColumnSpec &c : t.table.columns())
+        withRatio.addColumn(c.name, c.cell, c.title);
+    withRatio.addColumn("bwd_over_fwd", Cell::Number, "bwd / fwd");
+    for (size_t i = 0; i < heavy.size(); ++i) {
+        withRatio.addRow();
+        for (size_t c = 0; c < t.table.columnCount(); ++c)
+            withRatio.add(t.table.text(i, c));
+        const PairRow &row = g.rows()[heavy[i]];
+        char text[32];
+        std::snprintf(
+            text, sizeof text, "%.2f", double(row.backwardGpu.time) / double(row.forwardGpu.time));
+        withRatio.add(text);
+    }
+    t.table = std::move(withRatio);
+    ratio.tables.push_back(std::move(t));
+    out.parts.push_back(std::move(ratio));
+}
+
+void addModules(const LoadedTrace &trace, ReportContent &out)
+{
+    const ModuleTable modules(trace.modules());
+    const std::vector<size_t> top = topRows(modules.rowCount(), 10, [&](size_t r) {
+        if (modules.rowNode(r) == 0)
+            return 0.0; // the root: the whole trace
+        return modules.number(r, ModuleTable::FwdGpuUs) + modules.number(r, ModuleTable::BwdGpuUs);
+    });
+    if (top.empty())
+        return;
+    ReportPart part;
+    part.id = "modules";
+    part.title = "Modules";
+    part.text = "The entries of the module tree with the most forward + backward GPU time, child "
+                "modules included (as --export-modules has them).";
+    std::vector<size_t> columns = {ModuleTable::Module, ModuleTable::Calls, ModuleTable::FwdGpuUs,
+        ModuleTable::BwdGpuUs, ModuleTable::BwdOtherGpuUs};
+    if (trace.model->memory.size() > 0)
+        columns.push_back(ModuleTable::HeldBytes);
+    ReportTable table;
+    table.caption
+        = "Source: " + std::string(ModuleTree::sourceDescription(trace.modules().source()));
+    table.table = select(modules, top, columns);
+    part.tables.push_back(std::move(table));
+    out.parts.push_back(std::move(part));
+}
+
+void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &out)
+{
+    const MemoryIndex &memory = trace.memory();
+    if (memory.memoryEvents() == 0)
+        return;
+    ReportPart part;
+    part.id = "memory";
+    part.title = "Memory";
+    part.text = "The allocator's peaks per device (profile_memory=True), and the op pairs whose "
+                "forward op keeps the most bytes allocated until its backward starts: their saved "
+                "activations, what activation checkpointing would free.";
+    ReportTable devices;
+    devices.caption = "Peaks are the largest Total Allocated / Total Reserved the trace reports.";
+    devices.table.addColumn("device", Cell::Text, "Device");
+    devices.table.addColumn("allocations", Cell::Number, "Allocations");
+    devices.table.addColumn("peak_allocated_bytes", Cell::Number, "Peak allocated (bytes)");
+    devices.table.addColumn("peak_reserved_bytes", Cell::Number, "Peak reserved (bytes)");
+    for (const MemoryDevice &d : memory.devices()) {
+        devices.table.addRow();
+        devices.table.add(memoryDeviceName(d.deviceType, d.deviceId));
+        devices.table.add(std::to_string(d.allocations));
+        devices.table.add(d.peakAllocated == kNoValue ? "" : std::to_string(d.peakAllocated));
+        devices.table.add(d.peakReserved == kNoValue ? "" : std::to_string(d.peakReserved));
+    }
+    part.tables.push_back(std::move(devices));
+    const std::vector<PairMemory> &rows = trace.pairMemory();
+    const std::vector<size_t> held
+        = topRows(rows.size(), kTopRows, [&](size_t r) { return rows[r].held; });
+    if (!held.empty()) {
+        ReportTable table;
+        table.caption = "The pairs holding the most memory for their backward (bytes).";
+        table.table = select(pairs, held,
+            {PairTable::FwdName, PairTable::FwdTs, PairTable::Module, PairTable::FwdAllocBytes,
+                PairTable::HeldBytes, PairTable::BwdAllocBytes});
+        part.tables.push_back(std::move(table));
+    }
+    out.parts.push_back(std::move(part));
+}
+
+//! The step of median length, and the dearest pair row inside it.
+void chooseTimeline(const LoadedTrace &trace, ReportContent &out)
+{
+    const OpGraph &g = *trace.graph;
+    if (g.steps().empty() || g.rows().empty())
+        return;
+    std::vector<size_t> order(g.steps().size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return g.steps()[a].end - g.steps()[a].start < g.steps()[b].end - g.steps()[b].start;
+    });
+    const size_t step = order[order.size() / 2];
+    for (size_t r : topPairs(g, g.rows().size())) {
+        if (g.rows()[r].step == g.steps()[step].number) {
+            out.timelineStep = int(step);
+            out.timelineRow = int(r);
+            break;
+        }
+    }
+    if (out.timelineRow < 0)
+        return;
+    ReportPart part;
+    part.id = "timeline";
+    part.title = "One step on the timeline";
+    part.text = "The step of median length as the timeline shows it, with its dearest op pair "
+                "selected.";
+    const PairRow &row = g.rows()[size_t(out.timelineRow)];
+    const std::string name(trace.model->sliceName(
+        row.forward != kNoSlice ? row.forward : g.nodes()[g.nodesOf(row)[0]].node));
+    out.timelineCaption = "ProfilerStep#" + std::to_string(g.steps()[step].number) + " with " + name
+        + " selected: arrows join it to its backward nodes and each to the GPU work it launched.";
+    part.timeline = true;
+    out.parts.push_back(std::move(part));
+}
+
+void addTraceParts(const LoadedTrace &trace, ReportContent &out)
+{
+    out.parts.push_back(tracePart(trace));
+    addGpuTime(trace, out);
+    const PairTable pairs(*trace.graph, trace.pairMemory());
+    addPairs(trace, pairs, out);
+    addModules(trace, out);
+    addMemory(trace, pairs, out);
+    chooseTimeline(trace, out);
+}
+
+std::string fileName(const std::string &path)
+{
+    const size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+ReportContent traceReport(const LoadedTrace &trace)
+{
+    ReportContent out;
+    out.title = "Kinetoscope report: " + fileName(trace.model->path);
+    out.subtitle = trace.model->path;
+    addTraceParts(trace, out);
+    return out;
+}
+
+ReportContent runReport(const LoadedRun &run)
+{
+    ReportContent out;
+    out.title = "Kinetoscope report: a run of " + std::to_string(run.ranks.size()) + " ranks";
+    for (const auto &t : run.traces)
+        out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(t->model->path);
+    ReportPart ranks;
+    ranks.id = "ranks";
+    ranks.title = "The ranks";
+    ranks.text = "Each rank's GPU time breakdown over its whole trace (as --export-ranks has it).";
+    ReportChart chart;
+    chart.caption
+        = "GPU time per rank, µs: computation, exposed communication, exposed memcpy, idle.";
+    chart.unit = "µs";
+    chart.series = {"computation", "exposed communication", "exposed memcpy", "idle"};
+    for (const RankTrace &r : run.ranks) {
+        const GpuTimeBreakdown b = gpuTimeBreakdown(*r.graph);
+        chart.labels.push_back("rank " + std::to_string(r.rank));
+        chart.values.push_back({double(b.computation) / 1e3, double(b.exposedComm) / 1e3,
+            double(b.exposedMemcpy) / 1e3, double(b.idle) / 1e3});
+    }
+    ranks.charts.push_back(std::move(chart));
+    ranks.tables.push_back({"One row per rank (--export-ranks).", rankTable(run.ranks)});
+    out.parts.push_back(std::move(ranks));
+
+    const CellTable collectives = collectiveTable(run.ranks, run.collectives);
+    size_t skewColumn = 0;
+    for (size_t c = 0; c < collectives.columnCount(); ++c) {
+        if (collectives.columnName(c) == "skew_us")
+            skewColumn = c;
+    }
+    const std::vector<size_t> top = topRows(collectives.rowCount(), kTopRows,
+        [&](size_t r) { return collectives.number(r, skewColumn); });
+    if (!top.empty()) {
+        ReportPart part;
+        part.id = "collectives";
+        part.title = "Collectives with the largest skew";
+        part.text = "Collectives matched across the ranks, by how much later the last rank "
+                    "arrived than the first: the others wait that long for it.";
+        std::vector<size_t> columns;
+        for (const std::string_view name : {"collective", "name", "process_group", "skew_us",
+                 "last_rank", "min_dur_us", "max_dur_us"}) {
+            for (size_t c = 0; c < collectives.columnCount(); ++c) {
+                if (collectives.columnName(c) == name)
+                    columns.push_back(c);
+            }
+        }
+        part.tables.push_back({"Rows of --export-collectives.", select(collectives, top, columns)});
+        out.parts.push_back(std::move(part));
+    }
+    if (!run.traces.empty()) {
+        ReportContent first;
+        addTraceParts(*run.traces[0], first);
+        for (ReportPart &p : first.parts) {
+            p.title = "Rank " + std::to_string(run.ranks[0].rank) + ": " + p.title;
+            out.parts.push_back(std::move(p));
+        }
+        out.timelineStep = first.timelineStep;
+        out.timelineRow = first.timelineRow;
+        out.timelineCaption = first.timelineCaption;
+    }
+    return out;
+}
+
+ReportContent comparisonReport(const ComparedTraces &compared)
+{
+    ReportContent out;
+    out.title = "Kinetoscope report: " + fileName(compared.candidate->model->path) + " against "
+        + fileName(compared.base->model->path);
+    out.subtitle = compared.base->model->path + " → " + compared.candidate->model->path;
+    const DiffTable diff(*compared.diff, DiffOrder::ByChange);
+    std::vector<size_t> rows;
+    for (size_t r = 0; r < diff.rowCount() && rows.size() < kTopRows; ++r)
+        rows.push_back(r);
+    if (!rows.empty()) {
+        ReportPart part;
+        part.id = "changes";
+        part.title = "The pairs that changed most";
+        part.text = "Pairs matched by step-relative position, module path, op name and input dims, "
+                    "by the change in forward + backward GPU time (as --export-diff has them).";
+        std::vector<size_t> columns
+            = {DiffTable::Status, DiffTable::FwdName, DiffTable::ModuleBase};
+        for (const DiffMetric metric : {DiffMetric::FwdGpu, DiffMetric::BwdGpu}) {
+            const size_t first = DiffTable::metricColumn(metric);
+            for (size_t c = first; c < first + 3; ++c)
+                columns.push_back(c); // base, candidate, delta
+        }
+        part.tables.push_back({"Rows of --export-diff.", select(diff, rows, columns)});
+        out.parts.push_back(std::move(part));
+    }
+    ReportContent candidate;
+    addTraceParts(*compared.candidate, candidate);
+    for (ReportPart &p : candidate.parts) {
+        p.title = "Candidate: " + p.title;
+        out.parts.push_back(std::move(p));
+    }
+    out.timelineStep = candidate.timelineStep;
+    out.timelineRow = candidate.timelineRow;
+    out.timelineCaption = candidate.timelineCaption;
+    return out;
+}
+
+} // namespace ks

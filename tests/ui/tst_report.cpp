@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+// The report (issue: report): its parts in order and only with their data, the HTML well formed,
+// self-contained and with the exports' numbers in its tables, the PDF's pages and their size
+// (and its text, where Debian's pdftotext is installed), the command line.
+#include "export/pairtable.h"
+#include "memorytrace.h"
+#include "report/reportcontent.h"
+#include "report/reportwriter.h"
+#include "runbuilder.h"
+#include "testutil.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <algorithm>
+#include <map>
+
+using namespace ks;
+
+namespace {
+
+//! The tables of an HTML report by section id: [section][table][row][cell], header row first.
+using Tables = std::map<QString, std::vector<std::vector<QStringList>>>;
+
+Tables parseHtml(const QByteArray &html, QString *error, QStringList *references)
+{
+    Tables tables;
+    QXmlStreamReader xml(html);
+    QString section;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement())
+            continue;
+        const QString name = xml.name().toString();
+        for (const QXmlStreamAttribute &a : xml.attributes()) {
+            if (a.name() == QLatin1String("href") || a.name() == QLatin1String("src"))
+                references->append(a.value().toString().left(30));
+        }
+        if (name == QLatin1String("script") || name == QLatin1String("link"))
+            references->append(name);
+        if (name == QLatin1String("section"))
+            section = xml.attributes().value(QLatin1String("id")).toString();
+        else if (name == QLatin1String("table"))
+            tables[section].emplace_back();
+        else if (name == QLatin1String("tr"))
+            tables[section].back().emplace_back();
+        else if (name == QLatin1String("td") || name == QLatin1String("th"))
+            tables[section].back().back()
+                << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+    }
+    if (xml.hasError())
+        *error = QStringLiteral("%1 at line %2").arg(xml.errorString()).arg(xml.lineNumber());
+    return tables;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::vector<std::string> partIds(const ReportContent &c)
+{
+    std::vector<std::string> ids;
+    for (const ReportPart &p : c.parts)
+        ids.push_back(p.id);
+    return ids;
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        // The generator's trace with memory events: steps, GPU work, modules, memory.
+        m_path = test::tempDir() + QStringLiteral("/report-demo.json");
+        const test::ProcessResult gen = test::run(test::gentracePath(),
+            {QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--memory"), m_path});
+        QCOMPARE(gen.exitCode, 0);
+        OpenResult opened = openTrace(m_path.toStdString());
+        QVERIFY2(opened.trace, opened.error.c_str());
+        m_trace = opened.trace;
+    }
+
+    void partsInOrderAndOnlyWithTheirData()
+    {
+        const ReportContent c = traceReport(*m_trace);
+        QCOMPARE(partIds(c),
+            (std::vector<std::string> {"trace", "gpu-time", "top-pairs", "backward-heavy",
+                "modules", "memory", "timeline"}));
+        QVERIFY(c.timelineStep >= 0 && c.timelineRow >= 0);
+        // The timeline shows the step of median length: steps 10, 11, 12 sorted by length.
+        const auto &steps = m_trace->graph->steps();
+        std::vector<TimeNs> lengths;
+        for (const ProfilerStep &s : steps)
+            lengths.push_back(s.end - s.start);
+        std::vector<TimeNs> sorted = lengths;
+        std::sort(sorted.begin(), sorted.end());
+        QCOMPARE(lengths[size_t(c.timelineStep)], sorted[1]);
+        QCOMPARE(m_trace->graph->rows()[size_t(c.timelineRow)].step,
+            steps[size_t(c.timelineStep)].number);
+
+        // A trace without steps, GPU work or memory: the trace part and the pairs only.
+        auto plain = test::link(test::traceWith(
+            R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Sequence number":1,"Fwd thread id":0}},)"
+            R"({"ph":"X","cat":"cpu_op","name":"MmBackward0","pid":1,"tid":2,"ts":50,"dur":10,"args":{"Sequence number":1,"Fwd thread id":1}})"));
+        QVERIFY(plain);
+        QCOMPARE(partIds(traceReport(*plain)), std::vector<std::string> {"trace"});
+    }
+
+    void htmlIsSelfContainedWithTheExportsNumbers()
+    {
+        const QString path = test::tempDir() + QStringLiteral("/report.html");
+        QString error;
+        QVERIFY2(writeReport(traceReport(*m_trace), m_trace, path, QPageSize::A4, error),
+            qPrintable(error));
+        const QByteArray html = readAll(path);
+        QVERIFY(html.startsWith("<!DOCTYPE html>"));
+        QVERIFY2(html.size() < 3'000'000, qPrintable(QString::number(html.size())));
+        QString parseError;
+        QStringList references;
+        const Tables tables = parseHtml(html, &parseError, &references);
+        QVERIFY2(parseError.isEmpty(), qPrintable(parseError));
+        // Only inline data: the timeline's PNG; no scripts, style sheets or links elsewhere.
+        QCOMPARE(references, QStringList {QStringLiteral("data:image/png;base64,iVBORw0K")});
+        QVERIFY(!html.contains("url("));
+        QVERIFY(html.contains("<svg")); // the charts, inline and vector
+
+        // The top pairs: the rows of --export-pairs with the most fwd + bwd GPU time, as the
+        // table's own numbers order them (a second computation of the ranking).
+        const PairTable pairs(*m_trace->graph, m_trace->pairMemory());
+        std::vector<size_t> order(pairs.rowCount());
+        for (size_t r = 0; r < order.size(); ++r)
+            order[r] = r;
+        auto cost = [&](size_t r) {
+            return pairs.number(r, PairTable::FwdGpuUs) + pairs.number(r, PairTable::BwdGpuUs);
+        };
+        std::stable_sort(
+            order.begin(), order.end(), [&](size_t a, size_t b) { return cost(a) > cost(b); });
+        const auto &top = tables.at(QStringLiteral("top-pairs")).at(0);
+        QCOMPARE(top[0].size(), 7); // the header: fwd_name … bwd_gpu_us
+        QCOMPARE(top.size(), size_t(16)); // header + 15 rows
+        for (size_t i = 0; i < 15; ++i) {
+            const size_t r = order[i];
+            const QStringList &cells = top[i + 1];
+            QCOMPARE(cells[0], QString::fromStdString(pairs.text(r, PairTable::FwdName)));
+            QCOMPARE(cells[1], QString::fromStdString(pairs.text(r, PairTable::FwdTs)));
+            QCOMPARE(cells[5], QString::fromStdString(pairs.text(r, PairTable::FwdGpuUs)));
+            QCOMPARE(cells[6], QString::fromStdString(pairs.text(r, PairTable::BwdGpuUs)));
+        }
+        // Memory: the pairs holding most, by held_bytes of the export.
+        const auto &held = tables.at(QStringLiteral("memory")).at(1);
+        size_t bestHeld = 0;
+        for (size_t r = 0; r < pairs.rowCount(); ++r)
+            bestHeld = std::max(bestHeld, size_t(pairs.number(r, PairTable::HeldBytes)));
+        QCOMPARE(held[1][4], QString::number(bestHeld));
+        // GPU time per step: one row per step, idle = total − computation − exposed parts.
+        const auto &gpu = tables.at(QStringLiteral("gpu-time")).at(0);
+        QCOMPARE(gpu.size(), m_trace->graph->steps().size() + 1);
+        for (size_t i = 1; i < gpu.size(); ++i) {
+            const double computation = gpu[i][1].toDouble(), comm = gpu[i][2].toDouble(),
+                         memcpy = gpu[i][3].toDouble(), idle = gpu[i][5].toDouble(),
+                         total = gpu[i][6].toDouble();
+            QVERIFY(std::abs(total - computation - comm - memcpy - idle) < 0.002);
+        }
+    }
+
+    void pdfPagesSizeAndText_data()
+    {
+        QTest::addColumn<bool>("letter");
+        QTest::addColumn<QString>("mediaBox");
+        QTest::newRow("A4") << false << QStringLiteral("0 0 595 842");
+        QTest::newRow("Letter") << true << QStringLiteral("0 0 612 792");
+    }
+    void pdfPagesSizeAndText()
+    {
+        QFETCH(bool, letter);
+        QFETCH(QString, mediaBox);
+        const ReportContent content = traceReport(*m_trace);
+        const QString path = test::tempDir() + QStringLiteral("/report-%1.pdf").arg(letter);
+        QString error;
+        QVERIFY2(
+            writeReport(content, m_trace, path, letter ? QPageSize::Letter : QPageSize::A4, error),
+            qPrintable(error));
+        const QByteArray pdf = readAll(path);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        // One page per part at least (each starts a page), every page of the chosen size.
+        const qsizetype pages = QString::fromLatin1(pdf).count(
+            QRegularExpression(QStringLiteral("/Type\\s*/Page(?!s)")));
+        QVERIFY2(pages >= qsizetype(content.parts.size()), qPrintable(QString::number(pages)));
+        const QRegularExpression box(QStringLiteral("/MediaBox \\[([0-9. ]+)\\]"));
+        auto it = box.globalMatch(QString::fromLatin1(pdf));
+        int boxes = 0;
+        while (it.hasNext()) {
+            const QStringList n = it.next().captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            QStringList rounded;
+            for (const QString &v : n)
+                rounded << QString::number(qRound(v.toDouble()));
+            QCOMPARE(rounded.join(QLatin1Char(' ')), mediaBox);
+            ++boxes;
+        }
+        QVERIFY(boxes >= int(content.parts.size()));
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        if (pdftotext.isEmpty())
+            QSKIP("pdftotext (Debian's poppler-utils) is not installed: the PDF's text is not "
+                  "checked");
+        QProcess p;
+        p.start(pdftotext, {QStringLiteral("-layout"), path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(60000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        for (const ReportPart &part : content.parts)
+            QVERIFY2(text.contains(QString::fromStdString(part.title)), part.title.c_str());
+        const ReportTable &top = content.parts[2].tables[0];
+        for (size_t r = 0; r < top.table.rowCount(); ++r)
+            QVERIFY2(text.contains(QString::fromStdString(top.table.text(r, 5))),
+                top.table.text(r, 5).c_str()); // fwd_gpu_us, exactly as exported
+    }
+
+    void runAndComparisonReports()
+    {
+        static test::RankBuilder r0(0, 2), r1(1, 2, 40);
+        r0.step(1, 0, 3000).pair("aten::mm", "MmBackward0", 1, 100, 30, 40).comm(1000, 400, "0");
+        r1.step(1, 0, 3000).pair("aten::mm", "MmBackward0", 1, 100, 30, 90).comm(1300, 100, "0");
+        auto run = test::runOf({&r0, &r1});
+        QVERIFY(run);
+        const ReportContent c = runReport(*run);
+        QCOMPARE(c.parts[0].id, std::string("ranks"));
+        QCOMPARE(c.parts[0].tables[0].table.rowCount(), size_t(2));
+        QCOMPARE(c.parts[1].id, std::string("collectives"));
+        // Rank 1 arrived 300 µs after rank 0.
+        const CellTable &coll = c.parts[1].tables[0].table;
+        QCOMPARE(coll.text(0, 3), std::string("300.000"));
+        QCOMPARE(coll.text(0, 4), std::string("1"));
+
+        std::string error;
+        auto compared = ComparedTraces::make(m_trace, m_trace, {}, error);
+        QVERIFY2(compared, error.c_str());
+        const ReportContent diff = comparisonReport(*compared);
+        QCOMPARE(diff.parts[0].id, std::string("changes"));
+        QCOMPARE(diff.parts[1].title, std::string("Candidate: The trace"));
+    }
+
+    void commandLine()
+    {
+        const QString out = test::tempDir() + QStringLiteral("/cli-report.pdf");
+        QFile::remove(out);
+        test::ProcessResult r = test::run(test::appPath(),
+            {QStringLiteral("--report"), out, QStringLiteral("--page"), QStringLiteral("letter"),
+                m_path});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(
+            QString::fromLatin1(readAll(out))
+                .contains(QRegularExpression(QStringLiteral("/MediaBox \\[0 0 612(\\.0+)? 792"))));
+        r = test::run(test::appPath(), {QStringLiteral("--page"), QStringLiteral("a4"), m_path});
+        QCOMPARE(r.exitCode, 1); // --page without --report
+        r = test::run(test::appPath(),
+            {QStringLiteral("--report"), QStringLiteral("/nonexistent-dir/r.html"), m_path});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY(QString::fromUtf8(r.err).contains(QStringLiteral("/nonexistent-dir/r.html")));
+    }
+
+private:
+    QString m_path;
+    std::shared_ptr<const LoadedTrace> m_trace;
+};
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

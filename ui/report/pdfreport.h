@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "report/reportcontent.h"
+
+#include <QPageSize>
+
+class QIODevice;
+
+namespace ks {
+
+class ReportTimeline;
+
+/*!
+ * The report as PDF through Qt's own writer: a title, then each part from the top of a new page,
+ * its heading, text, charts (ReportChartPainter), the timeline picture (if \a timeline) and tables
+ * (a header row repeated on each page a table runs onto), all vector. \a pageSize A4 or Letter,
+ * portrait.
+ */
+bool writePdfReport(const ReportContent &content,
+    const ReportTimeline *timeline,
+    const QString &date,
+    QPageSize::PageSizeId pageSize,
+    QIODevice *out);
+
+} // namespace ks

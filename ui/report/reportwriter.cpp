@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "report/reportwriter.h"
+
+#include "report/htmlreport.h"
+#include "report/pdfreport.h"
+#include "report/reporttimeline.h"
+
+#include <QDate>
+#include <QPainter>
+#include <QSaveFile>
+
+namespace ks {
+
+bool writeReport(const ReportContent &content,
+    const std::shared_ptr<const LoadedTrace> &timelineTrace,
+    const QString &path,
+    QPageSize::PageSizeId pageSize,
+    QString &error)
+{
+    std::unique_ptr<ReportTimeline> timeline;
+    if (timelineTrace && content.timelineRow >= 0)
+        timeline = std::make_unique<ReportTimeline>(
+            timelineTrace, content.timelineStep, content.timelineRow);
+    const QString date = QDate::currentDate().toString(Qt::ISODate);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    bool written;
+    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+        written = writePdfReport(content, timeline.get(), date, pageSize, &file);
+    } else {
+        QImage picture;
+        if (timeline) {
+            picture = QImage(timeline->size(), QImage::Format_ARGB32_Premultiplied);
+            QPainter p(&picture);
+            timeline->paint(p);
+        }
+        written = file.write(htmlReport(content, picture, date)) >= 0;
+    }
+    if (!written || !file.commit()) {
+        error = QStringLiteral("%1: %2").arg(
+            path, written ? file.errorString() : QStringLiteral("the report could not be written"));
+        return false;
+    }
+    return true;
+}
+
+} // namespace ks
