@@ -103,7 +103,7 @@ Curve::Range Curve::rangeOfPoints(size_t first, size_t last, size_t *visited) co
     };
     for (int level = -1;; ++level) {
         // Climb while a whole block lies inside; read the ragged ends at this level.
-        if (size_t(level + 1) >= m_levels.size() || hi - lo < 2 * kFanout) {
+        if (level + 1 >= int(m_levels.size()) || hi - lo < 2 * kFanout) {
             for (size_t i = lo; i < hi; ++i)
                 r = merged(r, at(level, i));
             return r;
