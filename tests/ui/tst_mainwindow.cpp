@@ -389,6 +389,39 @@ private slots:
         QCOMPARE(directory, QFileInfo(m_demo).absolutePath());
     }
 
+    // Export > Report as HTML / PDF writes the current trace's report where the dialog says.
+    void reportFromTheExportMenu()
+    {
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        for (const QString &kind : {QStringLiteral("HTML"), QStringLiteral("PDF")}) {
+            QAction *report = nullptr;
+            for (QAction *a : window.findChildren<QAction *>())
+                if (a->text() == QStringLiteral("Report as %1…").arg(kind))
+                    report = a;
+            QVERIFY(report && report->isEnabled());
+            const QString path = test::tempDir() + QStringLiteral("/menu-report.") + kind.toLower();
+            QTimer::singleShot(0, &window, [&] {
+                QWidget *modal = QApplication::activeModalWidget();
+                if (auto *dialog = qobject_cast<QFileDialog *>(modal)) {
+                    dialog->selectFile(path);
+                    static_cast<QDialog *>(dialog)->accept(); // public there, virtual
+                } else if (modal) {
+                    modal->close();
+                }
+            });
+            report->trigger(); // gathered on a pool thread, then written
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(path), 60000);
+            QFile written(path);
+            QVERIFY2(written.open(QIODevice::ReadOnly), qPrintable(path));
+            const QByteArray head = written.read(64);
+            QVERIFY2(head.startsWith(kind == QLatin1String("PDF") ? "%PDF-" : "<!DOCTYPE html>"),
+                head.constData());
+        }
+    }
+
     // With no tab the window shows the welcome page: at start, and after the last tab closes,
     // listing the trace just closed among the recent files; a click there opens it again.
     void welcomePageWhenNoTabIsOpen()

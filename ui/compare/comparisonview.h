@@ -39,7 +39,7 @@ public:
     ~ComparisonView() override;
 
     const TraceDiff &diff() const { return *m_compared->diff; }
-    const ComparedTraces &compared() const { return *m_compared; }
+    std::shared_ptr<const ComparedTraces> compared() const { return m_compared; }
 
     void setGrouping(Grouping grouping);
     //! Selects the pair of table row \a viewRow in both timelines.

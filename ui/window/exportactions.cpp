@@ -6,6 +6,7 @@
 #include "trace/chartsview.h"
 #include "trace/iciclechart.h"
 
+#include "common/backgroundtask.h"
 #include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
 #include "export/moduletable.h"
@@ -29,6 +30,7 @@ namespace ks {
 ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     : QObject(window)
     , m_window(window)
+    , m_report(std::make_unique<BackgroundTask<std::shared_ptr<const ReportContent>>>(this))
 {
     const QString png = tr("PNG images (*.png)"), svg = tr("SVG images (*.svg)");
     add(menu, tr("Report as PDF…"), Trace | Comparison, [this] { exportReport(true); });
@@ -62,6 +64,8 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     setCurrent(nullptr);
 }
+
+ExportActions::~ExportActions() = default;
 
 QAction *ExportActions::add(
     QMenu *menu, const QString &text, int applies, std::function<void()> run)
@@ -128,21 +132,23 @@ void ExportActions::exportReport(bool pdf)
     const QPageSize::PageSizeId page = QLocale().measurementSystem() == QLocale::ImperialUSSystem
         ? QPageSize::Letter
         : QPageSize::A4;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    QString error;
-    bool ok;
-    if (m_comparison) {
-        const ComparedTraces &c = m_comparison->compared();
-        ok = writeReport(comparisonReport(c), c.candidate, path, page, error);
-    } else {
-        const auto trace = m_tab->selection()->tracePointer();
-        ok = writeReport(traceReport(*trace), trace, path, page, error);
-    }
-    QApplication::restoreOverrideCursor();
-    if (ok)
-        saved(path);
-    else
-        failed(error);
+    std::shared_ptr<const ComparedTraces> compared
+        = m_comparison ? m_comparison->compared() : nullptr;
+    std::shared_ptr<const LoadedTrace> trace
+        = compared ? compared->candidate : m_tab->selection()->tracePointer();
+    m_window->statusBar()->showMessage(tr("Writing the report…"));
+    m_report->run(
+        [compared, trace](const std::atomic<bool> &) {
+            return std::make_shared<const ReportContent>(
+                compared ? comparisonReport(*compared) : traceReport(*trace));
+        },
+        [this, trace, path, page](std::shared_ptr<const ReportContent> content) {
+            QString error;
+            if (writeReport(*content, trace, path, page, error))
+                saved(path);
+            else
+                failed(error);
+        });
 }
 
 void ExportActions::exportTimeline(const QString &filter, qreal scale)

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 class QAction;
@@ -16,6 +17,8 @@ namespace ks {
 
 class ComparisonView;
 class TraceTab;
+struct ReportContent;
+template<typename Result> class BackgroundTask;
 
 /*!
  * The Export menu: the report (PDF, HTML); pictures of the timeline, the window, a chart or the
@@ -27,6 +30,7 @@ class ExportActions : public QObject {
 public:
     //! Fills \a menu; \a window shows the dialogs and status messages.
     ExportActions(QMainWindow *window, QMenu *menu);
+    ~ExportActions() override;
 
     //! Enables what applies to \a current (a trace tab, a comparison or nothing).
     void setCurrent(QWidget *current);
@@ -50,7 +54,10 @@ private:
         bool (ExportActions::*save)(const QString &, QString &));
     void exportTable(bool kernels, const QString &filter);
     void exportModules();
-    //! The current trace's or comparison's report (issue: report), PDF or HTML by \a pdf.
+    /*!
+     * The current trace's or comparison's report (issue: report), PDF or HTML by \a pdf: its
+     * content is gathered on a pool thread, then drawn (the timeline is a widget) and saved.
+     */
     void exportReport(bool pdf);
     void copyTimeline();
     //! Asks where to save \a what (proposing "<trace>-<what>.<suffix>"); empty when cancelled.
@@ -67,6 +74,7 @@ private:
         int applies;
     };
     std::vector<Entry> m_entries;
+    std::unique_ptr<BackgroundTask<std::shared_ptr<const ReportContent>>> m_report;
 };
 
 } // namespace ks
