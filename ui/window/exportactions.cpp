@@ -33,8 +33,10 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     , m_report(std::make_unique<BackgroundTask<std::shared_ptr<const ReportContent>>>(this))
 {
     const QString png = tr("PNG images (*.png)"), svg = tr("SVG images (*.svg)");
-    add(menu, tr("Report as PDF…"), Trace | Comparison, [this] { exportReport(true); });
-    add(menu, tr("Report as HTML…"), Trace | Comparison, [this] { exportReport(false); });
+    add(menu, tr("Report as PDF…"), Trace | Comparison,
+        [this] { exportReport(tr("PDF documents (*.pdf)"), QStringLiteral("pdf")); });
+    add(menu, tr("Report as HTML…"), Trace | Comparison,
+        [this] { exportReport(tr("HTML pages (*.html)"), QStringLiteral("html")); });
     menu->addSeparator();
     add(menu, tr("Timeline as PNG…"), Trace | Comparison, [this, png] { exportTimeline(png, 1); });
     add(menu, tr("Timeline as PNG (2×)…"), Trace | Comparison,
@@ -66,6 +68,17 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
 }
 
 ExportActions::~ExportActions() = default;
+
+void ExportActions::addReportEntry(QMenu *file, QAction *before)
+{
+    QAction *action = new QAction(tr("Export &Report…"), file);
+    connect(action, &QAction::triggered, this, [this] {
+        exportReport(tr("PDF documents (*.pdf);;HTML pages (*.html)"), QStringLiteral("pdf"));
+    });
+    file->insertAction(before, action);
+    m_entries.push_back({action, Trace | Comparison});
+    setCurrent(nullptr);
+}
 
 QAction *ExportActions::add(
     QMenu *menu, const QString &text, int applies, std::function<void()> run)
@@ -120,12 +133,9 @@ void ExportActions::failed(const QString &message)
     box->open();
 }
 
-void ExportActions::exportReport(bool pdf)
+void ExportActions::exportReport(const QString &filter, const QString &suffix)
 {
-    const QString path = pdf ? askSavePath(tr("Export report"), tr("PDF documents (*.pdf)"),
-                             QStringLiteral("pdf"), QStringLiteral("report"))
-                             : askSavePath(tr("Export report"), tr("HTML pages (*.html)"),
-                                 QStringLiteral("html"), QStringLiteral("report"));
+    const QString path = askSavePath(tr("Export report"), filter, suffix, QStringLiteral("report"));
     if (path.isEmpty())
         return;
     // A4 unless the user's locale measures in inches (QPrinter's default rule).

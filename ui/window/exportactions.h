@@ -32,6 +32,9 @@ public:
     ExportActions(QMainWindow *window, QMenu *menu);
     ~ExportActions() override;
 
+    //! Adds File > Export Report… (PDF or HTML, as the name chosen says) before \a before.
+    void addReportEntry(QMenu *file, QAction *before);
+
     //! Enables what applies to \a current (a trace tab, a comparison or nothing).
     void setCurrent(QWidget *current);
 
@@ -55,10 +58,11 @@ private:
     void exportTable(bool kernels, const QString &filter);
     void exportModules();
     /*!
-     * The current trace's or comparison's report (issue: report), PDF or HTML by \a pdf: its
-     * content is gathered on a pool thread, then drawn (the timeline is a widget) and saved.
+     * The current trace's or comparison's report (issue: report), PDF or HTML as the file's name
+     * says (\a filter and \a suffix steer the dialog): its content is gathered on a pool thread,
+     * then drawn (the timeline is a widget) and saved.
      */
-    void exportReport(bool pdf);
+    void exportReport(const QString &filter, const QString &suffix);
     void copyTimeline();
     //! Asks where to save \a what (proposing "<trace>-<what>.<suffix>"); empty when cancelled.
     QString askSavePath(

@@ -72,8 +72,9 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::RightDockWidgetArea, dock);
     resizeDocks({dock}, {380}, Qt::Horizontal);
 
-    buildFileMenu();
+    QMenu *file = buildFileMenu();
     m_exports = new ExportActions(this, menuBar()->addMenu(tr("&Export")));
+    m_exports->addReportEntry(file, m_closeTab);
     buildViewMenu();
     buildNavigateMenu();
     buildHelpMenu();
@@ -91,7 +92,7 @@ MainWindow::MainWindow(QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildFileMenu()
+QMenu *MainWindow::buildFileMenu()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::askToOpen);
@@ -103,11 +104,12 @@ void MainWindow::buildFileMenu()
     file->addAction(tr("Open R&un (Several Ranks)…"), this, [this] { askToOpenRun(false); });
     file->addAction(tr("Open Run &Folder…"), this, [this] { askToOpenRun(true); });
     file->addSeparator();
-    file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
+    m_closeTab = file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
         if (m_tabs->currentWidget())
             emit m_tabs->tabCloseRequested(m_tabs->currentIndex());
     });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    return file;
 }
 
 void MainWindow::askToOpen()

@@ -101,7 +101,8 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void buildFileMenu();
+    //! The File menu (its Export Report… entry is added by ExportActions, before Close Tab).
+    QMenu *buildFileMenu();
     void buildViewMenu();
     void buildNavigateMenu();
     void buildHelpMenu();
@@ -125,6 +126,7 @@ private:
     LoadQueue *m_loads;
     RecentFiles *m_recent = nullptr;
     ExportActions *m_exports = nullptr;
+    QAction *m_closeTab = nullptr;
     QAction *m_back = nullptr;
     QAction *m_forward = nullptr;
     QPointer<SelectionController> m_historySource; //!< whose history the actions follow
