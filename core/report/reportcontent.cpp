@@ -307,7 +307,7 @@ void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &
 }
 
 //! The step of median length, and the dearest pair row inside it.
-void chooseTimeline(const LoadedTrace &trace, ReportContent &out)
+void chooseTimeline(const LoadedTrace &trace, const std::string &prefix, ReportContent &out)
 {
     const OpGraph &g = *trace.graph;
     if (g.steps().empty() || g.rows().empty())
@@ -329,7 +329,7 @@ void chooseTimeline(const LoadedTrace &trace, ReportContent &out)
         return;
     ReportPart part;
     part.id = "timeline";
-    part.title = "One step on the timeline";
+    part.title = prefix + "One step on the timeline";
     part.text = "The step of median length as the timeline shows it, with its dearest op pair "
                 "selected.";
     const PairRow &row = g.rows()[size_t(out.timelineRow)];
@@ -341,15 +341,18 @@ void chooseTimeline(const LoadedTrace &trace, ReportContent &out)
     out.parts.push_back(std::move(part));
 }
 
-void addTraceParts(const LoadedTrace &trace, ReportContent &out)
+//! The parts of one trace but its timeline, their titles after \a prefix ("Rank 0: ").
+void addTraceParts(const LoadedTrace &trace, const std::string &prefix, ReportContent &out)
 {
+    const size_t first = out.parts.size();
     out.parts.push_back(tracePart(trace));
     addGpuTime(trace, out);
     const PairTable pairs(*trace.graph, trace.pairMemory());
     addPairs(trace, pairs, out);
     addModules(trace, out);
     addMemory(trace, pairs, out);
-    chooseTimeline(trace, out);
+    for (size_t i = first; i < out.parts.size(); ++i)
+        out.parts[i].title = prefix + out.parts[i].title;
 }
 
 std::string fileName(const std::string &path)
@@ -365,7 +368,8 @@ ReportContent traceReport(const LoadedTrace &trace)
     ReportContent out;
     out.title = "Kinetoscope report: " + fileName(trace.model->path);
     out.subtitle = trace.model->path;
-    addTraceParts(trace, out);
+    addTraceParts(trace, {}, out);
+    chooseTimeline(trace, {}, out);
     return out;
 }
 
@@ -375,6 +379,9 @@ ReportContent runReport(const LoadedRun &run)
     out.title = "Kinetoscope report: a run of " + std::to_string(run.ranks.size()) + " ranks";
     for (const auto &t : run.traces)
         out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(t->model->path);
+    // The order: the first rank's trace parts, the run's, then the timeline.
+    const std::string prefix = "Rank " + std::to_string(run.ranks[0].rank) + ": ";
+    addTraceParts(*run.traces[0], prefix, out);
     ReportPart ranks;
     ranks.id = "ranks";
     ranks.title = "The ranks";
@@ -419,17 +426,7 @@ ReportContent runReport(const LoadedRun &run)
         part.tables.push_back({"Rows of --export-collectives.", select(collectives, top, columns)});
         out.parts.push_back(std::move(part));
     }
-    if (!run.traces.empty()) {
-        ReportContent first;
-        addTraceParts(*run.traces[0], first);
-        for (ReportPart &p : first.parts) {
-            p.title = "Rank " + std::to_string(run.ranks[0].rank) + ": " + p.title;
-            out.parts.push_back(std::move(p));
-        }
-        out.timelineStep = first.timelineStep;
-        out.timelineRow = first.timelineRow;
-        out.timelineCaption = first.timelineCaption;
-    }
+    chooseTimeline(*run.traces[0], prefix, out);
     return out;
 }
 
@@ -439,6 +436,7 @@ ReportContent comparisonReport(const ComparedTraces &compared)
     out.title = "Kinetoscope report: " + fileName(compared.candidate->model->path) + " against "
         + fileName(compared.base->model->path);
     out.subtitle = compared.base->model->path + " → " + compared.candidate->model->path;
+    addTraceParts(*compared.candidate, "Candidate: ", out);
     const DiffTable diff(*compared.diff, DiffOrder::ByChange);
     std::vector<size_t> rows;
     for (size_t r = 0; r < diff.rowCount() && rows.size() < kTopRows; ++r)
@@ -459,15 +457,7 @@ ReportContent comparisonReport(const ComparedTraces &compared)
         part.tables.push_back({"Rows of --export-diff.", select(diff, rows, columns)});
         out.parts.push_back(std::move(part));
     }
-    ReportContent candidate;
-    addTraceParts(*compared.candidate, candidate);
-    for (ReportPart &p : candidate.parts) {
-        p.title = "Candidate: " + p.title;
-        out.parts.push_back(std::move(p));
-    }
-    out.timelineStep = candidate.timelineStep;
-    out.timelineRow = candidate.timelineRow;
-    out.timelineCaption = candidate.timelineCaption;
+    chooseTimeline(*compared.candidate, "Candidate: ", out);
     return out;
 }
 

@@ -53,9 +53,10 @@ struct ReportContent {
 
 //! The report of one trace.
 ReportContent traceReport(const LoadedTrace &trace);
-//! The report of a run: the first rank's trace parts, then the ranks and the collectives.
+//! The report of a run: the first rank's trace parts, the ranks and the collectives, the timeline.
 ReportContent runReport(const LoadedRun &run);
-//! The report of a comparison: the candidate's trace parts, then the pairs that changed most.
+//! The report of a comparison: the candidate's trace parts, the pairs that changed most, the
+//! candidate's timeline.
 ReportContent comparisonReport(const ComparedTraces &compared);
 
 } // namespace ks
