@@ -230,10 +230,10 @@ private slots:
         auto run = test::runOf({&r0, &r1});
         QVERIFY(run);
         const ReportContent c = runReport(*run);
-        // The first rank's parts (it has no memory, modules or timeline step), then the run's.
+        // The first rank's parts (no memory; its module tree is by op name), then the run's.
         QCOMPARE(partIds(c),
-            (std::vector<std::string> {"trace", "gpu-time", "top-pairs", "backward-heavy", "ranks",
-                "collectives", "timeline"}));
+            (std::vector<std::string> {"trace", "gpu-time", "top-pairs", "backward-heavy",
+                "modules", "ranks", "collectives", "timeline"}));
         QCOMPARE(c.parts[0].title, std::string("Rank 0: The trace"));
         QCOMPARE(c.parts[5].tables[0].table.rowCount(), size_t(2));
         // Rank 1 arrived 300 µs after rank 0.
