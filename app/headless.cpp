@@ -15,7 +15,6 @@
 
 namespace ks {
 
-namespace {
 std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
 {
     OpenResult r = openTrace(file);
@@ -23,7 +22,6 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
         std::fprintf(stderr, "%s\n", r.error.c_str());
     return r.trace;
 }
-} // namespace
 
 int runSummary(const std::string &file)
 {

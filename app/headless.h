@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/tracediff.h"
+#include "session/loadedtrace.h"
 
 #include <string>
 #include <vector>
@@ -10,6 +11,9 @@ namespace ks {
 
 //! Exit codes of cli.md.
 enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed = 3 };
+
+//! Opens \a file; null, with the loader's message on stderr, when it cannot.
+std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file);
 
 //! `--summary FILE`: the JSON summary on stdout.
 int runSummary(const std::string &file);

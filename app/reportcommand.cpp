@@ -26,21 +26,13 @@ int write(const ReportContent &content,
     return ExitOk;
 }
 
-std::shared_ptr<const LoadedTrace> load(const std::string &file)
-{
-    OpenResult r = openTrace(file);
-    if (!r.trace)
-        std::fprintf(stderr, "%s\n", r.error.c_str());
-    return r.trace;
-}
-
 } // namespace
 
 int runReport(const ReportRequest &request)
 {
     if (!request.compareBase.empty()) {
-        auto base = load(request.compareBase);
-        auto candidate = base ? load(request.files.front()) : nullptr;
+        auto base = loadOrReport(request.compareBase);
+        auto candidate = base ? loadOrReport(request.files.front()) : nullptr;
         if (!candidate)
             return ExitLoadFailed;
         std::string error;
@@ -54,7 +46,7 @@ int runReport(const ReportRequest &request)
     const bool oneTrace = request.files.size() == 1
         && !QFileInfo(QString::fromStdString(request.files.front())).isDir();
     if (oneTrace) {
-        auto trace = load(request.files.front());
+        auto trace = loadOrReport(request.files.front());
         return trace ? write(traceReport(*trace), trace, request) : ExitLoadFailed;
     }
     std::vector<std::string> files;
