@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace ks {
@@ -81,6 +82,14 @@ void TrackLayout::buildGroups()
             < std::tie(b.pseudo, b.device, b.sort, b.pid);
     });
     m_groupOfLane.assign(m.lanes.size(), -1);
+    // Each process's lanes in one pass (a trace may hold 100 000 processes: a scan of every lane
+    // per process would be quadratic).
+    std::map<std::pair<int64_t, bool>, std::vector<LaneId>> lanesOf;
+    for (LaneId l = 0; l < m.lanes.size(); ++l) {
+        const Lane &lane = m.lanes[l];
+        if (lane.sliceEnd > lane.sliceBegin || lane.instantEnd > lane.instantBegin)
+            lanesOf[{lane.pid, lane.device}].push_back(l);
+    }
     for (const Key &key : keys) {
         const Process &proc = m.processes[key.process];
         Group g;
@@ -96,12 +105,8 @@ void TrackLayout::buildGroups()
             if (!labels.isEmpty())
                 g.label += QStringLiteral(" · ") + labels;
         }
-        for (LaneId l = 0; l < m.lanes.size(); ++l) {
-            const Lane &lane = m.lanes[l];
-            if (lane.pid == proc.pid && lane.device == proc.device
-                && (lane.sliceEnd > lane.sliceBegin || lane.instantEnd > lane.instantBegin))
-                g.lanes.push_back(l);
-        }
+        if (const auto it = lanesOf.find({proc.pid, proc.device}); it != lanesOf.end())
+            g.lanes = it->second;
         // Forward threads first, then backward threads, then the rest by sort index and tid.
         std::stable_sort(g.lanes.begin(), g.lanes.end(), [&](LaneId a, LaneId b) {
             auto rank = [&](LaneId l) {

@@ -7,6 +7,8 @@
 #include "slicenester.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <numeric>
 #include <string>
 
@@ -504,22 +506,25 @@ void TraceBuilder::buildProcesses()
     const StringId threadName = m.strings.intern("thread_name");
     const StringId threadSort = m.strings.intern("thread_sort_index");
 
-    auto processIndex = [&](int64_t pid, bool device) -> Process * {
-        for (Process &p : m.processes) {
-            if (p.pid == pid && p.device == device)
-                return &p;
-        }
-        return nullptr;
-    };
-    for (const Lane &lane : m.lanes) {
-        if (!processIndex(lane.pid, lane.device)) {
+    // Looked up by key, not by scanning: a trace may hold 100 000 threads (or processes), each
+    // named by a metadata event, and a scan of every lane per name took 20 s there.
+    std::map<std::pair<int64_t, bool>, size_t> processOf; // (pid, device) → index
+    std::map<std::pair<int64_t, int64_t>, std::array<Lane *, 2>>
+        lanesOf; // (pid, tid) → host, device
+    for (Lane &lane : m.lanes) {
+        if (processOf.try_emplace({lane.pid, lane.device}, m.processes.size()).second) {
             Process p;
             p.pid = lane.pid;
             p.pidText = lane.pidText;
             p.device = lane.device;
             m.processes.push_back(p);
         }
+        lanesOf[{lane.pid, lane.tid}][lane.device ? 1 : 0] = &lane;
     }
+    auto processIndex = [&](int64_t pid, bool device) -> Process * {
+        const auto it = processOf.find({pid, device});
+        return it == processOf.end() ? nullptr : &m.processes[it->second];
+    };
     for (const MetadataEntry &md : m_metadata) {
         Process *host = processIndex(md.pid, false);
         Process *dev = processIndex(md.pid, true);
@@ -537,11 +542,9 @@ void TraceBuilder::buildProcesses()
                 if (p)
                     p->sortIndex = md.sortIndex;
         } else if (md.what == threadName || md.what == threadSort) {
-            Lane *hostLane = nullptr, *devLane = nullptr;
-            for (Lane &lane : m.lanes) {
-                if (lane.pid == md.pid && lane.tid == md.tid)
-                    (lane.device ? devLane : hostLane) = &lane;
-            }
+            const auto it = lanesOf.find({md.pid, md.tid});
+            Lane *hostLane = it == lanesOf.end() ? nullptr : it->second[0];
+            Lane *devLane = it == lanesOf.end() ? nullptr : it->second[1];
             if (md.what == threadName && md.hasValue) {
                 const bool stream = m.strings.view(md.value).starts_with("stream");
                 Lane *target = hostLane && devLane ? (stream ? devLane : hostLane)
