@@ -282,6 +282,7 @@ private slots:
     void singleArgCounterIsNamedAfterItsEvent();
     void counterWithoutNumericArgsIsCounted();
     void metadataNamesProcessesAndThreads();
+    void metadataOfManyThreadsAndProcesses();
     void unknownMetadataIsCounted();
 
     // Flows
@@ -842,6 +843,36 @@ void TestLoader::counterWithoutNumericArgsIsCounted()
     QCOMPARE(diag(m, "empty_counter"), 2);
     QCOMPARE(int(m.counters.size()), 0);
     QCOMPARE(int(m.slices.size()), 1);
+}
+
+// 3000 threads of one process and 3000 processes of one thread, each named by metadata: every
+// name lands on its own lane or process (they are found by key, not by scanning every lane).
+void TestLoader::metadataOfManyThreadsAndProcesses()
+{
+    std::string events;
+    for (int i = 0; i < 3000; ++i) {
+        const std::string t = std::to_string(100 + i), p = std::to_string(5000 + i);
+        events += R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":)" + t
+            + R"(,"ts":0,"dur":1},)";
+        events += R"({"ph":"M","name":"thread_name","pid":1,"tid":)" + t
+            + R"(,"args":{"name":"worker )" + t + "\"}},";
+        events += R"({"ph":"X","cat":"cpu_op","name":"op","pid":)" + p
+            + R"(,"tid":1,"ts":0,"dur":1},)";
+        events += R"({"ph":"M","name":"process_name","pid":)" + p + R"(,"args":{"name":"rank )" + p
+            + "\"}},";
+    }
+    events.pop_back(); // the last comma
+    LOAD_OR_FAIL(m, test::traceWith(events));
+    QCOMPARE(int(m.lanes.size()), 6000);
+    QCOMPARE(int(m.processes.size()), 3001);
+    for (const Lane &lane : m.lanes) {
+        if (lane.pid == 1)
+            QCOMPARE(m.str(lane.threadName), "worker " + std::to_string(lane.tid));
+    }
+    for (const Process &p : m.processes) {
+        if (p.pid != 1)
+            QCOMPARE(m.str(p.name), "rank " + std::to_string(p.pid));
+    }
 }
 
 void TestLoader::metadataNamesProcessesAndThreads()
