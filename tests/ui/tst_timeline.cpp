@@ -236,6 +236,45 @@ private slots:
         QCOMPARE(v.curveOpAt(QPoint(xAt(70), area->center().y())), kNoSlice);
     }
 
+    // Level of detail for the phases: 400 steps of 10 µs in a 750-pixel track are too narrow to
+    // shade; zoomed in, the first step's forward phase is.
+    void narrowStepsAreNotShaded()
+    {
+        std::string events;
+        for (int i = 0; i < 400; ++i) {
+            const int t = i * 10;
+            events += R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)"
+                + std::to_string(i) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(t)
+                + R"(,"dur":10},)" + test::op("aten::mm", 1, t + 1, 3, i + 1)
+                + test::op("MmBackward0", 2, t + 5, 3, i + 1);
+        }
+        auto trace = test::link(test::traceWith(events + test::memory(1, 2, 1, 0, 1, 8, 8, 64)
+            + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})"));
+        QVERIFY(trace);
+        QCOMPARE(trace->curves().phases.size(), size_t(400));
+        SelectionController selection(trace);
+        TimelineView v(&selection);
+        v.resize(1000, 400);
+        v.setAttribute(Qt::WA_DontShowOnScreen);
+        v.show();
+        v.showAll();
+        const std::optional<QRect> area = v.curveArea(0);
+        QVERIFY(area);
+        const int y = area->top() + 3; // above the curve (8 of 64 bytes)
+        // Tinted pixels: the background, stripes and grid are grey (r = g = b).
+        auto tinted = [&](const QImage &image) {
+            int n = 0;
+            for (int x = area->left(); x < area->right(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                n += std::abs(c.red() - c.blue()) > 6 ? 1 : 0;
+            }
+            return n;
+        };
+        QCOMPARE(tinted(v.grab().toImage()), 0);
+        v.setRange(0, 10'000); // the first step, 10 µs wide: its phases are shaded
+        QVERIFY(tinted(v.grab().toImage()) > 50);
+    }
+
     void countersAreDrawn()
     {
         std::string events;

@@ -102,6 +102,13 @@ void CurvePainter::paintPhases(QPainter &p, const PaintFrame &frame, const QRect
     const TimeAxis &axis = frame.axis;
     const TimeNs origin = m_graph.model().minTime;
     const double left = area.left(), right = area.right() + 1;
+    const std::vector<ProfilerStep> &steps = m_graph.steps();
+    // Level of detail: a step narrower than kMinStepPx gets no shading and no line (thousands of
+    // steps in a frame would only cover the track in translucent slivers, slowly).
+    constexpr double kMinStepPx = 4;
+    auto wide = [&](const ProfilerStep &s) {
+        return axis.x(double(s.end - origin)) - axis.x(double(s.start - origin)) >= kMinStepPx;
+    };
     auto shade = [&](TimeNs a, TimeNs b, const QColor &color) {
         const double x0 = std::max(left, axis.x(double(a - origin)));
         const double x1 = std::min(right, axis.x(double(b - origin)));
@@ -109,6 +116,8 @@ void CurvePainter::paintPhases(QPainter &p, const PaintFrame &frame, const QRect
             p.fillRect(QRectF(x0, area.top() - kPad, x1 - x0, area.height() + 2 * kPad), color);
     };
     for (const StepPhases &ph : m_curves.phases) {
+        if (!wide(steps[ph.step]))
+            continue;
         shade(ph.forwardBegin, ph.forwardEnd, kForwardPhase);
         shade(ph.backwardBegin, ph.backwardEnd, kBackwardPhase);
     }
@@ -118,10 +127,12 @@ void CurvePainter::paintPhases(QPainter &p, const PaintFrame &frame, const QRect
         if (x >= left && x <= right)
             p.drawLine(QPointF(x, area.top() - kPad), QPointF(x, area.bottom() + kPad));
     };
-    for (const ProfilerStep &step : m_graph.steps())
-        stepLine(step.start);
-    if (!m_graph.steps().empty())
-        stepLine(m_graph.steps().back().end);
+    for (const ProfilerStep &step : steps) {
+        if (wide(step))
+            stepLine(step.start);
+    }
+    if (!steps.empty() && wide(steps.back()))
+        stepLine(steps.back().end);
 }
 
 namespace {
