@@ -152,7 +152,7 @@ void ExportActions::exportReport(const QString &filter, const QString &suffix)
             return std::make_shared<const ReportContent>(
                 compared ? comparisonReport(*compared) : traceReport(*trace));
         },
-        [this, trace, path, page](std::shared_ptr<const ReportContent> content) {
+        [this, trace, path, page](const std::shared_ptr<const ReportContent> &content) {
             QString error;
             if (writeReport(*content, trace, path, page, error))
                 saved(path);
