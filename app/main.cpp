@@ -332,6 +332,8 @@ int main(int argc, char *argv[])
         if (files.isEmpty())
             return usageError(parser,
                 QStringLiteral("--report OUT needs a FILE, a run's FILEs or folder, or --compare"));
+        if (parser.value(o.report) == QLatin1String("-"))
+            return usageError(parser, QStringLiteral("--report writes a file: name it"));
         ks::ReportRequest request;
         request.out = parser.value(o.report).toStdString();
         request.files = runArgs;

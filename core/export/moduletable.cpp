@@ -14,9 +14,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::string_view kRootLabel = "(all)";
 
-} // namespace
-
-namespace {
 std::vector<PairMemory> rowMemory(const OpGraph &g)
 {
     return g.model().memory.size() > 0 ? pairMemory(MemoryIndex(g)) : std::vector<PairMemory> {};
@@ -24,8 +21,14 @@ std::vector<PairMemory> rowMemory(const OpGraph &g)
 } // namespace
 
 ModuleTable::ModuleTable(const ModuleTree &tree, Rows rows)
+    : ModuleTable(tree, rows, rowMemory(tree.graph()))
+{
+}
+
+ModuleTable::ModuleTable(
+    const ModuleTree &tree, Rows rows, const std::vector<PairMemory> &rowsMemory)
     : m_tree(tree)
-    , m_memory(tree, rowMemory(tree.graph()))
+    , m_memory(tree, rowsMemory)
 {
     if (rows == Rows::WholeTrace) {
         addStep(ModuleTree::kWholeTrace);

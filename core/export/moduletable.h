@@ -48,7 +48,10 @@ public:
         EachStep, //!< one row per (step, module)
     };
 
+    //! Computes the memory columns itself (a MemoryIndex of the tree's graph).
     explicit ModuleTable(const ModuleTree &tree, Rows rows = Rows::WholeTrace);
+    //! With the pair rows' memory given (LoadedTrace::pairMemory(), empty without events).
+    ModuleTable(const ModuleTree &tree, Rows rows, const std::vector<PairMemory> &rowsMemory);
     //! Only the rows of ProfilerStep#\a stepNumber (none if the trace has no such step).
     ModuleTable(const ModuleTree &tree, int64_t stepNumber);
 

@@ -18,6 +18,7 @@ namespace ks {
 namespace {
 
 constexpr size_t kTopRows = 15; // rows of a "top" table and bars of its chart
+constexpr size_t kChartBars = 40; // bars of a per-step or per-rank chart: one PDF page holds them
 
 std::string micros(TimeNs ns)
 {
@@ -43,7 +44,7 @@ CellTable select(
     return t;
 }
 
-//! The indices of \a count rows of \a table with the largest \a key (> 0), largest first.
+//! Of rows [0, \a count), at most \a limit with the largest \a key (> 0), largest first.
 template<typename Key> std::vector<size_t> topRows(size_t count, size_t limit, Key key)
 {
     std::vector<size_t> rows;
@@ -146,10 +147,16 @@ void addGpuTime(const LoadedTrace &trace, ReportContent &out)
     table.table.addColumn("step", Cell::Number, "Step");
     for (const auto &[name, ns] : gpuTimeFields(steps[0].time))
         table.table.addColumn(name, Cell::Number, name);
+    if (steps.size() > kChartBars)
+        chart.caption += " The first " + std::to_string(kChartBars) + " of "
+            + std::to_string(steps.size()) + " steps; the table has them all.";
     for (const StepGpuTime &s : steps) {
-        chart.labels.push_back("ProfilerStep#" + std::to_string(s.step));
-        chart.values.push_back({double(s.time.computation) / 1e3, double(s.time.exposedComm) / 1e3,
-            double(s.time.exposedMemcpy) / 1e3, double(s.time.idle) / 1e3});
+        if (chart.labels.size() < kChartBars) {
+            chart.labels.push_back("ProfilerStep#" + std::to_string(s.step));
+            chart.values.push_back(
+                {double(s.time.computation) / 1e3, double(s.time.exposedComm) / 1e3,
+                    double(s.time.exposedMemcpy) / 1e3, double(s.time.idle) / 1e3});
+        }
         table.table.addRow();
         table.table.add(std::to_string(s.step));
         for (const auto &[name, ns] : gpuTimeFields(s.time))
@@ -186,8 +193,7 @@ void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &o
         std::string label = pairs.text(r, PairTable::FwdName);
         const std::string module = pairs.text(r, PairTable::Module);
         if (!module.empty())
-            label += " · "
-                + module.substr(module.rfind('/') == std::string::npos ? 0 : module.rfind('/') + 1);
+            label += " · " + module.substr(module.find_last_of('/') + 1); // npos + 1 is 0
         chart.labels.push_back(std::move(label));
         chart.values.push_back({double(g.rows()[r].forwardGpu.time) / 1e3,
             double(g.rows()[r].backwardGpu.time) / 1e3});
@@ -202,7 +208,9 @@ void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &o
     out.parts.push_back(std::move(part));
 
     // Backward much dearer than forward: the ratio, among pairs with a noticeable forward.
-    const TimeNs largest = g.rows()[top[0]].forwardGpu.time;
+    TimeNs largest = 0;
+    for (const PairRow &row : g.rows())
+        largest = std::max(largest, row.forwardGpu.time);
     std::vector<size_t> heavy = topRows(g.rows().size(), 10, [&](size_t r) {
         const PairRow &row = g.rows()[r];
         if (row.forwardGpu.time <= 0 || row.forwardGpu.time * 100 < largest)
@@ -242,7 +250,7 @@ void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &o
 
 void addModules(const LoadedTrace &trace, ReportContent &out)
 {
-    const ModuleTable modules(trace.modules());
+    const ModuleTable modules(trace.modules(), ModuleTable::Rows::WholeTrace, trace.pairMemory());
     const std::vector<size_t> top = topRows(modules.rowCount(), 10, [&](size_t r) {
         if (modules.rowNode(r) == 0)
             return 0.0; // the root: the whole trace
@@ -332,9 +340,7 @@ void chooseTimeline(const LoadedTrace &trace, const std::string &prefix, ReportC
     part.title = prefix + "One step on the timeline";
     part.text = "The step of median length as the timeline shows it, with its dearest op pair "
                 "selected.";
-    const PairRow &row = g.rows()[size_t(out.timelineRow)];
-    const std::string name(trace.model->sliceName(
-        row.forward != kNoSlice ? row.forward : g.nodes()[g.nodesOf(row)[0]].node));
+    const std::string name(trace.model->sliceName(pairSlice(g, g.rows()[size_t(out.timelineRow)])));
     out.timelineCaption = "ProfilerStep#" + std::to_string(g.steps()[step].number) + " with " + name
         + " selected: arrows join it to its backward nodes and each to the GPU work it launched.";
     part.timeline = true;
@@ -363,6 +369,11 @@ std::string fileName(const std::string &path)
 
 } // namespace
 
+SliceId pairSlice(const OpGraph &graph, const PairRow &row)
+{
+    return row.forward != kNoSlice ? row.forward : graph.nodes()[graph.nodesOf(row)[0]].node;
+}
+
 ReportContent traceReport(const LoadedTrace &trace)
 {
     ReportContent out;
@@ -379,6 +390,8 @@ ReportContent runReport(const LoadedRun &run)
     out.title = "Kinetoscope report: a run of " + std::to_string(run.ranks.size()) + " ranks";
     for (const auto &t : run.traces)
         out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(t->model->path);
+    if (run.traces.empty())
+        return out; // nothing loaded: the title says so
     // The issue's order: the first rank's trace parts, the run's, then the timeline.
     const std::string prefix = "Rank " + std::to_string(run.ranks[0].rank) + ": ";
     addTraceParts(*run.traces[0], prefix, out);
@@ -391,7 +404,12 @@ ReportContent runReport(const LoadedRun &run)
         = "GPU time per rank, µs: computation, exposed communication, exposed memcpy, idle.";
     chart.unit = "µs";
     chart.series = {"computation", "exposed communication", "exposed memcpy", "idle"};
+    if (run.ranks.size() > kChartBars)
+        chart.caption += " The first " + std::to_string(kChartBars) + " of "
+            + std::to_string(run.ranks.size()) + " ranks; the table has them all.";
     for (const RankTrace &r : run.ranks) {
+        if (chart.labels.size() == kChartBars)
+            break;
         const GpuTimeBreakdown b = gpuTimeBreakdown(*r.graph);
         chart.labels.push_back("rank " + std::to_string(r.rank));
         chart.values.push_back({double(b.computation) / 1e3, double(b.exposedComm) / 1e3,

@@ -242,6 +242,9 @@ void TestCurves::countersAreTracks()
     QCOMPARE(curves.tracks[1].label, std::string("power.gpu"));
     QCOMPARE(curves.tracks[2].label, std::string("power.mem"));
     QCOMPARE(curves.tracks[2].curves[0].values(), std::vector<double> {20});
+    // A trace of counters alone spans them (the timeline can show them).
+    QCOMPARE(t->model->minTime, TimeNs(10'000));
+    QCOMPARE(t->model->maxTime, TimeNs(30'000));
 }
 
 void TestCurves::stepPhases()

@@ -2,6 +2,7 @@
 // The report (issue: report): its parts in order and only with their data, the HTML well formed,
 // self-contained and with the exports' numbers in its tables, the PDF's pages and their size
 // (and its text, where Debian's pdftotext is installed), the command line.
+#include "export/difftable.h"
 #include "export/pairtable.h"
 #include "memorytrace.h"
 #include "report/reportcontent.h"
@@ -106,7 +107,7 @@ private slots:
         QCOMPARE(m_trace->graph->rows()[size_t(c.timelineRow)].step,
             steps[size_t(c.timelineStep)].number);
 
-        // A trace without steps, GPU work or memory: the trace part and the pairs only.
+        // A trace without steps, GPU work or memory: the trace part only.
         auto plain = test::link(test::traceWith(
             R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Sequence number":1,"Fwd thread id":0}},)"
             R"({"ph":"X","cat":"cpu_op","name":"MmBackward0","pid":1,"tid":2,"ts":50,"dur":10,"args":{"Sequence number":1,"Fwd thread id":1}})"));
@@ -158,8 +159,10 @@ private slots:
         const auto &held = tables.at(QStringLiteral("memory")).at(1);
         size_t bestHeld = 0;
         for (size_t r = 0; r < pairs.rowCount(); ++r)
-            bestHeld = std::max(bestHeld, size_t(pairs.number(r, PairTable::HeldBytes)));
+            bestHeld
+                = std::max(bestHeld, size_t(std::max(0.0, pairs.number(r, PairTable::HeldBytes))));
         QCOMPARE(held[1][4], QString::number(bestHeld));
+        QVERIFY(bestHeld > 0);
         // GPU time per step: one row per step, idle = total − computation − exposed parts.
         const auto &gpu = tables.at(QStringLiteral("gpu-time")).at(0);
         QCOMPARE(gpu.size(), m_trace->graph->steps().size() + 1);
@@ -169,6 +172,34 @@ private slots:
                          total = gpu[i][6].toDouble();
             QVERIFY(std::abs(total - computation - comm - memcpy - idle) < 0.002);
         }
+    }
+
+    // Backward dearer than forward, by hand: E (fwd 20, bwd 5000 µs) is the dearest pair but not
+    // the dearest forward (B, 1000 µs); C's forward (5 µs) is under 1 % of that and left out.
+    void backwardHeavyPairs()
+    {
+        test::RankBuilder t(0, 1);
+        t.step(1, 0, 100'000)
+            .pair("aten::a", "ABackward0", 1, 1'000, 100, 300)
+            .pair("aten::b", "BBackward0", 2, 11'000, 1'000, 1'500)
+            .pair("aten::c", "CBackward0", 3, 21'000, 5, 500)
+            .pair("aten::e", "EBackward0", 4, 31'000, 20, 5'000);
+        auto trace = test::link(t.json());
+        QVERIFY(trace);
+        const ReportContent c = traceReport(*trace);
+        const auto it = std::find_if(c.parts.begin(), c.parts.end(),
+            [](const ReportPart &p) { return p.id == "backward-heavy"; });
+        QVERIFY(it != c.parts.end());
+        const CellTable &heavy = it->tables[0].table;
+        QCOMPARE(heavy.rowCount(), size_t(3));
+        const size_t ratio = heavy.columnCount() - 1;
+        QCOMPARE(heavy.columnName(ratio), std::string_view("bwd_over_fwd"));
+        QCOMPARE(heavy.text(0, 0), std::string("aten::e"));
+        QCOMPARE(heavy.text(0, ratio), std::string("250.00"));
+        QCOMPARE(heavy.text(1, 0), std::string("aten::a"));
+        QCOMPARE(heavy.text(1, ratio), std::string("3.00"));
+        QCOMPARE(heavy.text(2, 0), std::string("aten::b"));
+        QCOMPARE(heavy.text(2, ratio), std::string("1.50"));
     }
 
     void pdfPagesSizeAndText_data()
@@ -249,10 +280,28 @@ private slots:
         ids.insert(ids.end() - 1, "changes"); // before the timeline
         QCOMPARE(partIds(diff), ids);
         QCOMPARE(diff.parts[0].title, std::string("Candidate: The trace"));
+        // The changes' GPU columns are --export-diff's base, candidate and delta, cell for cell.
+        const DiffTable table(*compared->diff, DiffOrder::ByChange);
+        const CellTable &changes = diff.parts[ids.size() - 2].tables[0].table;
+        QCOMPARE(changes.rowCount(), std::min<size_t>(15, table.rowCount()));
+        for (size_t i = 0; i < 3; ++i) {
+            const size_t fwd = DiffTable::metricColumn(DiffMetric::FwdGpu) + i;
+            const size_t bwd = DiffTable::metricColumn(DiffMetric::BwdGpu) + i;
+            QCOMPARE(changes.columnName(3 + i), table.columnName(fwd));
+            QCOMPARE(changes.columnName(6 + i), table.columnName(bwd));
+            QCOMPARE(changes.text(0, 3 + i), table.text(0, fwd));
+            QCOMPARE(changes.text(0, 6 + i), table.text(0, bwd));
+        }
+        QVERIFY(changes.columnName(3).starts_with("base_"));
+        QVERIFY(changes.columnName(5).starts_with("delta_"));
     }
 
     void commandLine()
     {
+        QCOMPARE(
+            test::run(test::appPath(), {QStringLiteral("--report"), QStringLiteral("-"), m_path})
+                .exitCode,
+            1); // a report is a file, never standard output
         const QString out = test::tempDir() + QStringLiteral("/cli-report.pdf");
         QFile::remove(out);
         test::ProcessResult r = test::run(test::appPath(),

@@ -81,7 +81,8 @@ void Simulator::createNode(std::string_view name,
         // The tensors the node needs in backward, as big as the gradient it will produce.
         for (const Shape &shape : gradShapes)
             node.savedBytes += numel(shape) * 4; // float
-        node.savedAddress = allocate(node.savedBytes);
+        if (node.savedBytes > 0)
+            node.savedAddress = allocate(node.savedBytes);
     }
     m_nodes.push_back(std::move(node));
 }
@@ -128,15 +129,16 @@ void Simulator::runBackward()
         // The activations the node needs were not kept: its region runs again first.
         if (node->region >= 0)
             recompute(m_regions[size_t(node->region)], node->owner);
-        const int64_t gradient = m_recordMemory ? allocate(node->savedBytes) : 0;
+        const bool tensors = m_recordMemory && node->savedBytes > 0;
+        const int64_t gradient = tensors ? allocate(node->savedBytes) : 0;
         if (node->body)
             node->body();
-        if (m_recordMemory)
+        if (tensors)
             release(node->savedAddress);
         closeSlice();
         if (node->afterNode)
             node->afterNode();
-        if (m_recordMemory)
+        if (tensors)
             release(gradient);
         closeSlice();
         for (const Shape &shape : node->gradients)

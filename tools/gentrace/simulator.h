@@ -314,7 +314,7 @@ private:
     std::array<int64_t, 2> m_reserved {};
     bool m_recordMemory = false;
     int64_t m_memoryAddress = 0; //!< the next memoryEvent's Addr, 0: derived from its size
-    int64_t m_nextAddress = 0x7f0000000000;
+    int64_t m_nextAddress = int64_t(1) << 56; //!< far above memoryEvent()'s derived addresses
     std::unordered_map<int64_t, LiveAllocation> m_live; //!< by address
     std::vector<int64_t> m_liveForward; //!< per row of the step: its live bytes
 };

@@ -33,11 +33,6 @@ QString escaped(const std::string &text)
     return QString::fromStdString(text).toHtmlEscaped();
 }
 
-bool isNumeric(Cell cell)
-{
-    return cell == Cell::Number || cell == Cell::NumberId || cell == Cell::Timestamp;
-}
-
 //! The chart as an <svg> element (QSvgGenerator's document without its XML prologue).
 QByteArray chartSvg(const ReportChart &chart)
 {
@@ -73,8 +68,8 @@ QByteArray tableHtml(const ReportTable &t)
     for (size_t r = 0; r < t.table.rowCount(); ++r) {
         html += QStringLiteral("<tr>");
         for (size_t c = 0; c < columns.size(); ++c)
-            html += (isNumeric(columns[c].cell) ? QStringLiteral("<td class=\"number\">")
-                                                : QStringLiteral("<td>"))
+            html += (isNumericCell(columns[c].cell) ? QStringLiteral("<td class=\"number\">")
+                                                    : QStringLiteral("<td>"))
                 + escaped(t.table.text(r, c)) + QStringLiteral("</td>");
         html += QStringLiteral("</tr>\n");
     }

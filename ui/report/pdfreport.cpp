@@ -130,8 +130,7 @@ public:
             }
             double x = 0;
             for (size_t c = 0; c < columns.size(); ++c) {
-                const bool number
-                    = columns[c].cell == Cell::Number || columns[c].cell == Cell::Timestamp;
+                const bool number = isNumericCell(columns[c].cell);
                 m_p.setPen(Qt::black);
                 m_p.drawText(QRectF(x + 3, m_y, w[c] - 6, rowHeight),
                     Qt::AlignVCenter | (number ? Qt::AlignRight : Qt::AlignLeft),

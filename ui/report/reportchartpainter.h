@@ -17,7 +17,7 @@ namespace ks {
  */
 namespace ReportChartPainter {
 
-//! The height the chart needs at \a width with \a font (logical pixels).
+//! The height the chart needs with \a font (logical pixels): its legend and one row per bar.
 double height(const ReportChart &chart, const QFont &font);
 void paint(QPainter &p, const QRectF &rect, const ReportChart &chart, const QFont &font);
 

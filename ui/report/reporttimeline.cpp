@@ -2,6 +2,7 @@
 #include "report/reporttimeline.h"
 
 #include "common/selectioncontroller.h"
+#include "report/reportcontent.h"
 #include "timeline/timelineview.h"
 
 #include <QPainter>
@@ -16,9 +17,7 @@ ReportTimeline::ReportTimeline(const std::shared_ptr<const LoadedTrace> &trace, 
 {
     m_view->resize(kWidth, kMaxHeight);
     const OpGraph &g = *trace->graph;
-    const PairRow &pair = g.rows()[size_t(row)];
-    m_selection->select(
-        pair.forward != kNoSlice ? pair.forward : g.nodes()[g.nodesOf(pair)[0]].node);
+    m_selection->select(pairSlice(g, g.rows()[size_t(row)]));
     const ProfilerStep &s = g.steps()[size_t(step)];
     m_view->zoomToInterval(s.start, s.end); // after the selection, which frames the op alone
     m_view->resize(size());

@@ -200,7 +200,8 @@ void CurvePainter::paintSteps(QPainter &p,
             return kNothing;
         const double top = std::min(
             std::floor(valueY(area, columns[i]->max, scale.min, scale.max)), double(area.bottom()));
-        const double bottom = std::floor(valueY(area, columns[i]->min, scale.min, scale.max));
+        const double bottom = std::min(
+            std::floor(valueY(area, columns[i]->min, scale.min, scale.max)), double(area.bottom()));
         return Extent(top, std::max(top + 1, bottom + 1));
     });
 }

@@ -34,7 +34,7 @@ public:
     static QRect plotArea(const PaintFrame &frame, int top);
     //! The widget y of \a value in \a area for a track whose values span [lo, hi].
     static double valueY(const QRect &area, double value, double lo, double hi);
-    //! The value range a track is drawn with: [min(0, lowest), highest] over all its curves.
+    //! The value range a track is drawn with: [min(0, lowest), max(0, highest)] over its curves.
     static Curve::Range scale(const CurveTrack &track);
 
 private:

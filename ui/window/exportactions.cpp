@@ -135,6 +135,11 @@ void ExportActions::failed(const QString &message)
 
 void ExportActions::exportReport(const QString &filter, const QString &suffix)
 {
+    // One at a time: a second request would supersede the first, whose file would never come.
+    if (m_reportPending) {
+        m_window->statusBar()->showMessage(tr("Still writing the last report…"), 5000);
+        return;
+    }
     const QString path = askSavePath(tr("Export report"), filter, suffix, QStringLiteral("report"));
     if (path.isEmpty())
         return;
@@ -147,14 +152,21 @@ void ExportActions::exportReport(const QString &filter, const QString &suffix)
     std::shared_ptr<const LoadedTrace> trace
         = compared ? compared->candidate : m_tab->selection()->tracePointer();
     m_window->statusBar()->showMessage(tr("Writing the report…"));
+    m_reportPending = true;
     m_report->run(
-        [compared, trace](const std::atomic<bool> &) {
-            return std::make_shared<const ReportContent>(
-                compared ? comparisonReport(*compared) : traceReport(*trace));
+        [compared, trace](const std::atomic<bool> &) -> std::shared_ptr<const ReportContent> {
+            try {
+                return std::make_shared<const ReportContent>(
+                    compared ? comparisonReport(*compared) : traceReport(*trace));
+            } catch (const std::bad_alloc &) {
+                return nullptr; // nothing may escape a pool thread
+            }
         },
         [this, trace, path, page](const std::shared_ptr<const ReportContent> &content) {
-            QString error;
-            if (writeReport(*content, trace, path, page, error))
+            m_reportPending = false;
+            m_window->statusBar()->clearMessage();
+            QString error = tr("%1: not enough memory to gather the report").arg(path);
+            if (content && writeReport(*content, trace, path, page, error))
                 saved(path);
             else
                 failed(error);

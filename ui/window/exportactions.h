@@ -79,6 +79,7 @@ private:
     };
     std::vector<Entry> m_entries;
     std::unique_ptr<BackgroundTask<std::shared_ptr<const ReportContent>>> m_report;
+    bool m_reportPending = false;
 };
 
 } // namespace ks

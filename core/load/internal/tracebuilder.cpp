@@ -577,6 +577,12 @@ void TraceBuilder::computeTimeRange()
         lo = std::min(lo, m.instants.time[i]);
         hi = std::max(hi, m.instants.time[i]);
     }
+    for (const CounterSeries &series : m.counters) { // in time order (buildCounters)
+        if (!series.time.empty()) {
+            lo = std::min(lo, series.time.front());
+            hi = std::max(hi, series.time.back());
+        }
+    }
     if (lo > hi)
         lo = hi = 0;
     m.minTime = lo;
