@@ -96,9 +96,14 @@ TraceCurves traceCurves(const OpGraph &graph)
         byDevice[{m.memory.deviceType[e], m.memory.deviceId[e]}].push_back(e);
     for (const auto &[device, events] : byDevice)
         out.tracks.push_back(memoryTrack(m.memory, device.first, device.second, events));
+    std::map<std::string_view, int> seriesOfName; // counters named alike in several processes
+    for (const CounterSeries &series : m.counters)
+        ++seriesOfName[m.str(series.name)];
     for (const CounterSeries &series : m.counters) {
         CurveTrack track;
         track.label = m.str(series.name);
+        if (seriesOfName[m.str(series.name)] > 1)
+            track.label += " (pid " + std::to_string(series.pid) + ")";
         track.pid = series.pid;
         track.curves.emplace_back(series.time, series.value);
         track.curveNames.push_back(track.label);

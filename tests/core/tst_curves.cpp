@@ -242,6 +242,14 @@ void TestCurves::countersAreTracks()
     QCOMPARE(curves.tracks[1].label, std::string("power.gpu"));
     QCOMPARE(curves.tracks[2].label, std::string("power.mem"));
     QCOMPARE(curves.tracks[2].curves[0].values(), std::vector<double> {20});
+    // The same counter in two processes: each track says whose it is.
+    auto two = test::link(test::traceWith(counter(10, R"("depth":1)")
+        + R"({"ph":"C","name":"queue","pid":2,"ts":20,"args":{"depth":5}})"));
+    QVERIFY(two);
+    const TraceCurves both = traceCurves(*two->graph);
+    QCOMPARE(both.tracks.size(), size_t(2));
+    QCOMPARE(both.tracks[0].label, std::string("queue (pid 1)"));
+    QCOMPARE(both.tracks[1].label, std::string("queue (pid 2)"));
     // A trace of counters alone spans them (the timeline can show them).
     QCOMPARE(t->model->minTime, TimeNs(10'000));
     QCOMPARE(t->model->maxTime, TimeNs(30'000));

@@ -397,20 +397,28 @@ private slots:
         window.show();
         TraceTab *tab = openAndWait(window, m_demo);
         QVERIFY(tab);
-        // Export > Report as HTML…, then File > Export Report… with a .pdf name.
-        for (const QString &kind : {QStringLiteral("HTML"), QStringLiteral("PDF")}) {
+        // Export > Report as PDF…, then File > Export Report… with the HTML filter chosen and a
+        // name typed without a suffix: the filter's suffix is added, and HTML is written.
+        for (const bool fromFile : {false, true}) {
+            const QString text
+                = fromFile ? QStringLiteral("Export Report…") : QStringLiteral("Report as PDF…");
             QAction *report = nullptr;
             for (QAction *a : window.findChildren<QAction *>())
-                if (a->text().remove(QLatin1Char('&'))
-                    == (kind == QLatin1String("HTML") ? QStringLiteral("Report as HTML…")
-                                                      : QStringLiteral("Export Report…")))
+                if (a->text().remove(QLatin1Char('&')) == text)
                     report = a;
             QVERIFY(report && report->isEnabled());
-            const QString path = test::tempDir() + QStringLiteral("/menu-report.") + kind.toLower();
+            const QString stem = test::tempDir() + QStringLiteral("/menu-report-%1").arg(fromFile);
+            const QString path
+                = stem + (fromFile ? QStringLiteral(".html") : QStringLiteral(".pdf"));
             QTimer::singleShot(0, &window, [&] {
                 QWidget *modal = QApplication::activeModalWidget();
                 if (auto *dialog = qobject_cast<QFileDialog *>(modal)) {
-                    dialog->selectFile(path);
+                    if (fromFile) {
+                        const QString html = dialog->nameFilters().value(1);
+                        dialog->selectNameFilter(html);
+                        emit dialog->filterSelected(html); // as when the user picks it
+                    }
+                    dialog->selectFile(fromFile ? stem : path);
                     static_cast<QDialog *>(dialog)->accept(); // public there, virtual
                 } else if (modal) {
                     modal->close();
@@ -421,8 +429,7 @@ private slots:
             QFile written(path);
             QVERIFY2(written.open(QIODevice::ReadOnly), qPrintable(path));
             const QByteArray head = written.read(64);
-            QVERIFY2(head.startsWith(kind == QLatin1String("PDF") ? "%PDF-" : "<!DOCTYPE html>"),
-                head.constData());
+            QVERIFY2(head.startsWith(fromFile ? "<!DOCTYPE html>" : "%PDF-"), head.constData());
         }
     }
 

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSettings>
 
 namespace ks::FileDialogs {
@@ -57,6 +58,13 @@ QString savePath(QWidget *parent,
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix(suffix);
     dialog.selectFile(proposedName + QLatin1Char('.') + suffix);
+    // A name typed without a suffix takes the chosen filter's ("HTML pages (*.html)"), not the
+    // first.
+    QObject::connect(&dialog, &QFileDialog::filterSelected, &dialog, [&dialog](const QString &f) {
+        static const QRegularExpression ext(QStringLiteral("\\*\\.(\\w+)"));
+        if (const QRegularExpressionMatch m = ext.match(f); m.hasMatch())
+            dialog.setDefaultSuffix(m.captured(1));
+    });
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return {};
     QString path = dialog.selectedFiles().first();
