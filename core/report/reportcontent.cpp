@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <regex>
 
 namespace ks {
 
@@ -58,14 +57,24 @@ template<typename Key> std::vector<size_t> topRows(size_t count, size_t limit, K
     return rows;
 }
 
-//! `"key": "value"` or `'key': value` pairs of a metadata value written as JSON text.
+//! The values of \a key in a metadata value written as JSON text (`"key": "v"`, or Python's
+//! `'key': v`), in order: enough for the report's names and numbers, without a parser.
 std::vector<std::string> textFields(const std::string &json, const std::string &key)
 {
     std::vector<std::string> out;
-    const std::regex field("[\"']" + key + "[\"']\\s*:\\s*[\"']?([^\"',}\\]]+)");
-    for (auto it = std::sregex_iterator(json.begin(), json.end(), field);
-         it != std::sregex_iterator(); ++it)
-        out.push_back((*it)[1].str());
+    for (size_t at = 0; (at = json.find(key, at)) != std::string::npos; at += key.size()) {
+        const size_t end = at + key.size();
+        if (at == 0 || end >= json.size() || (json[at - 1] != '"' && json[at - 1] != '\'')
+            || json[end] != json[at - 1])
+            continue; // part of a longer name, or not a key
+        size_t i = json.find_first_not_of(" \t", end + 1);
+        if (i == std::string::npos || json[i] != ':')
+            continue;
+        i = json.find_first_not_of(" \t\"'", i + 1);
+        const size_t stop = json.find_first_of("\"',}]", i);
+        if (i != std::string::npos && stop != std::string::npos && stop > i)
+            out.push_back(json.substr(i, stop - i));
+    }
     return out;
 }
 
@@ -97,10 +106,20 @@ ReportPart tracePart(const LoadedTrace &trace)
             row(key, value);
     }
     if (const auto it = m.metadata.find("deviceProperties"); it != m.metadata.end()) {
-        const std::vector<std::string> names = textFields(it->second, "name");
+        // "8 × NVIDIA A100": each name once, with how many devices have it, in order.
+        std::vector<std::pair<std::string, int>> names;
+        for (const std::string &n : textFields(it->second, "name")) {
+            auto same = std::find_if(
+                names.begin(), names.end(), [&](const auto &e) { return e.first == n; });
+            if (same == names.end())
+                names.emplace_back(n, 1);
+            else
+                ++same->second;
+        }
         std::string joined;
-        for (const std::string &n : names)
-            joined += (joined.empty() ? "" : "; ") + n;
+        for (const auto &[name, count] : names)
+            joined += (joined.empty() ? "" : "; ")
+                + (count > 1 ? std::to_string(count) + " × " : std::string()) + name;
         if (!joined.empty())
             row("Devices", joined);
     }

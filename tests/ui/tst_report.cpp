@@ -187,6 +187,16 @@ private slots:
         auto trace = test::link(t.json());
         QVERIFY(trace);
         const ReportContent c = traceReport(*trace);
+        // The trace part reads distributedInfo (RankBuilder writes rank 0 of 1, nccl).
+        const CellTable &info = c.parts[0].tables[0].table;
+        bool distributed = false;
+        for (size_t r = 0; r < info.rowCount(); ++r) {
+            if (info.text(r, 0) == "Distributed") {
+                QCOMPARE(info.text(r, 1), std::string("rank 0 of 1 (nccl)"));
+                distributed = true;
+            }
+        }
+        QVERIFY(distributed);
         const auto it = std::find_if(c.parts.begin(), c.parts.end(),
             [](const ReportPart &p) { return p.id == "backward-heavy"; });
         QVERIFY(it != c.parts.end());
