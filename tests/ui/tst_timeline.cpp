@@ -56,6 +56,15 @@ std::string demoTrace()
     return test::traceWith(e);
 }
 
+//! Shows \a v offscreen at \a size with the whole trace in view, as the pixel checks need it.
+void showOffscreen(TimelineView &v, QSize size)
+{
+    v.resize(size);
+    v.setAttribute(Qt::WA_DontShowOnScreen);
+    v.show();
+    v.showAll();
+}
+
 SliceId named(const TraceModel &m, std::string_view name)
 {
     for (SliceId s = 0; s < m.slices.size(); ++s)
@@ -164,10 +173,7 @@ private slots:
         QVERIFY(trace);
         SelectionController selection(trace);
         TimelineView v(&selection);
-        v.resize(1000, 300);
-        v.setAttribute(Qt::WA_DontShowOnScreen);
-        v.show();
-        v.showAll();
+        showOffscreen(v, QSize(1000, 300));
         const std::optional<QRectF> box = v.sliceRect(0);
         QVERIFY(box);
         const QImage image = v.grab().toImage();
@@ -195,10 +201,7 @@ private slots:
         QCOMPARE(trace->curves().tracks.size(), size_t(2));
         SelectionController selection(trace);
         TimelineView v(&selection);
-        v.resize(1000, 600);
-        v.setAttribute(Qt::WA_DontShowOnScreen);
-        v.show();
-        v.showAll();
+        showOffscreen(v, QSize(1000, 600));
         const std::optional<QRect> area = v.curveArea(1); // cuda:0
         QVERIFY(area);
         QVERIFY(area->top() > v.sliceRect(named(m, "MmBackward0"))->bottom());
@@ -254,10 +257,7 @@ private slots:
         QCOMPARE(trace->curves().phases.size(), size_t(400));
         SelectionController selection(trace);
         TimelineView v(&selection);
-        v.resize(1000, 400);
-        v.setAttribute(Qt::WA_DontShowOnScreen);
-        v.show();
-        v.showAll();
+        showOffscreen(v, QSize(1000, 400));
         const std::optional<QRect> area = v.curveArea(0);
         QVERIFY(area);
         const int y = area->top() + 3; // above the curve (8 of 64 bytes)
@@ -286,10 +286,7 @@ private slots:
         QVERIFY(trace);
         SelectionController selection(trace);
         TimelineView v(&selection);
-        v.resize(1000, 400);
-        v.setAttribute(Qt::WA_DontShowOnScreen);
-        v.show();
-        v.showAll();
+        showOffscreen(v, QSize(1000, 400));
         const std::optional<QRect> area = v.curveArea(0);
         QVERIFY(area);
         const QImage image = v.grab().toImage().copy(*area);
