@@ -10,8 +10,8 @@ namespace ks::test {
 
 inline std::string memory(int tid,
     int ts,
-    int type,
-    int id,
+    long long type,
+    long long id,
     long long addr,
     long long bytes,
     long long allocated = -1,

@@ -17,7 +17,11 @@ mkdir -p "$corpus" build/fuzz/artifacts
 if [[ -z $(ls -A "$corpus") ]]; then
     # Small slices of a generated trace make good seeds: every event kind in a few KB.
     build/fuzz/tools/kinetoscope-gentrace --steps 1 build/fuzz/gen-1step.json
-    for n in 3000 6000 12000; do head -c $n build/fuzz/gen-1step.json >"$corpus/gen-head-$n.json"; done
+    build/fuzz/tools/kinetoscope-gentrace --steps 1 --memory build/fuzz/gen-memory.json
+    for n in 3000 6000 12000; do
+        head -c $n build/fuzz/gen-1step.json >"$corpus/gen-head-$n.json"
+        head -c $n build/fuzz/gen-memory.json >"$corpus/gen-memory-head-$n.json"
+    done
     cp tests/data/bad/* "$corpus/" 2>/dev/null || true
 fi
 echo "== fuzzing for ${seconds}s"

@@ -2,6 +2,7 @@
 #include "analysis/curvetracks.h"
 
 #include "analysis/memoryindex.h"
+#include "base/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -26,7 +27,7 @@ CurveTrack memoryTrack(
         if (totals && t.totalAllocated[e] == kNoValue)
             continue;
         if (!totals && !t.outOfMemory[e] && t.bytes[e] != kNoValue)
-            sum += t.bytes[e]; // a failed allocation changes nothing
+            addSaturating(sum, t.bytes[e]); // a failed allocation changes nothing
         time.push_back(t.time[e]);
         allocated.push_back(double(totals ? t.totalAllocated[e] : sum));
         track.events.push_back(e);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/memoryindex.h"
 
+#include "base/saturating.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -17,7 +19,9 @@ struct AddressKey {
 struct AddressKeyHash {
     size_t operator()(const AddressKey &k) const noexcept
     {
-        return std::hash<int64_t>()(k.addr) ^ (std::hash<int64_t>()(k.type * 131 + k.id) << 1);
+        // Unsigned: ids read from the file may be anything, and signed overflow is undefined.
+        const uint64_t device = uint64_t(k.type) * 131 + uint64_t(k.id);
+        return std::hash<int64_t>()(k.addr) ^ (std::hash<uint64_t>()(device) << 1);
     }
 };
 } // namespace
@@ -130,10 +134,10 @@ std::vector<PairMemory> pairMemory(const MemoryIndex &index)
         const int64_t bytes = t.bytes[a.event];
         PairMemory &p = out[size_t(a.row)];
         if (!g.isForwardSide(a.op)) {
-            p.backwardAllocated += bytes;
+            addSaturating(p.backwardAllocated, bytes);
             continue;
         }
-        p.forwardAllocated += bytes;
+        addSaturating(p.forwardAllocated, bytes);
         TimeNs backwardStart = 0;
         bool first = true;
         for (uint32_t n : g.nodesOf(g.rows()[size_t(a.row)])) {
@@ -142,7 +146,7 @@ std::vector<PairMemory> pairMemory(const MemoryIndex &index)
             first = false;
         }
         if (a.freeEvent < 0 || t.time[size_t(a.freeEvent)] > backwardStart)
-            p.held += bytes;
+            addSaturating(p.held, bytes);
     }
     return out;
 }
@@ -169,13 +173,13 @@ std::vector<OpMemoryStats> opMemoryStats(const MemoryIndex &index)
             OpMemoryStats &o = byName[name];
             o.name = name;
             const bool self = s == innermost;
-            o.increase += bytes;
-            o.selfIncrease += self ? bytes : 0;
+            addSaturating(o.increase, bytes);
+            addSaturating(o.selfIncrease, self ? bytes : 0);
             if (bytes > 0) {
                 ++o.allocations;
-                o.allocatedBytes += bytes;
+                addSaturating(o.allocatedBytes, bytes);
                 o.selfAllocations += self;
-                o.selfAllocatedBytes += self ? bytes : 0;
+                addSaturating(o.selfAllocatedBytes, self ? bytes : 0);
             }
         }
     }

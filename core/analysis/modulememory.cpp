@@ -2,15 +2,16 @@
 #include "analysis/modulememory.h"
 
 #include "analysis/tracediff.h"
+#include "base/saturating.h"
 
 namespace ks {
 
 namespace {
 void add(PairMemory &to, const PairMemory &from)
 {
-    to.forwardAllocated += from.forwardAllocated;
-    to.held += from.held;
-    to.backwardAllocated += from.backwardAllocated;
+    addSaturating(to.forwardAllocated, from.forwardAllocated);
+    addSaturating(to.held, from.held);
+    addSaturating(to.backwardAllocated, from.backwardAllocated);
 }
 } // namespace
 

@@ -3,7 +3,9 @@
 // allocation matched to its free and tied to the op and pair around it (core/analysis/
 // memoryindex), `--summary`'s memory keys and `--export-memory`; inline cases worked out by hand,
 // the shared traces against tests/reference/memory_reference.py.
+#include "analysis/curvetracks.h"
 #include "analysis/memoryindex.h"
+#include "base/saturating.h"
 #include "export/allocationtable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
@@ -34,6 +36,8 @@ private slots:
     void moduleColumns();
     void summaryKeys();
     void exportRows();
+    void absurdSizesAreLeftOutAndCounted();
+    void byteSumsSaturate();
     void resnetRowsByHand();
     void sharedTracesAgreeWithReference_data();
     void sharedTracesAgreeWithReference();
@@ -202,6 +206,56 @@ void TestMemory::exportRows()
                     "cuda:0,3000,32,130.000,,aten::mm,,forward,aten::mm,100,\n"
                     "cuda:0,2000,128,180.000,560.000,aten::mm,MmBackward0,forward,aten::mm,100,\n"
                     "cpu,1000,16,250.000,260.000,,,other,,,\n"));
+}
+
+// Sizes no device has (|Bytes| or a total over 2^50, a negative total) are left out of memory
+// and counted; a failed request may ask anything; device numbers at the int64 limits are fine.
+void TestMemory::absurdSizesAreLeftOutAndCounted()
+{
+    const long long pib = 1LL << 50;
+    const long long max = std::numeric_limits<long long>::max();
+    const std::string negativeTotal
+        = R"({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":140,"args":{"Device Type":1,)"
+          R"("Device Id":0,"Addr":1003,"Bytes":8,"Total Allocated":-5}},)"
+          "\n";
+    auto t = test::link(test::traceWith(op("aten::mm", 1, 100, 100, 1)
+        + op("MmBackward0", 2, 500, 100, 1) + memory(1, 110, 1, 0, 1000, 100, 100)
+        + memory(1, 120, 1, 0, 1001, 1LL << 60) + memory(1, 130, 1, 0, 1002, -max) + negativeTotal
+        + memory(1, 150, 1, 0, 0, 1LL << 60, 100, 2048, "[OutOfMemory]")
+        + memory(1, 160, max, -max, 5, 64) + memory(1, 170, max, -max, 5, -64)
+        + memory(1, 180, 1, 0, 1004, pib) + memory(2, 550, 1, 0, 1004, -pib)
+        + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})"));
+    QVERIFY(t);
+    const MemoryTable &m = t->model->memory;
+    QCOMPARE(m.size(), size_t(6)); // 110, the OOM at 150, 160, 170, 180, 550
+    QCOMPARE(t->model->diagnostics.count(Diag::InvalidMemorySize), uint64_t(3));
+    QCOMPARE(t->model->instants.size(), size_t(9)); // still markers on their thread
+    QCOMPARE(m.bytes[1], int64_t(1LL << 60));
+    QCOMPARE(m.outOfMemory[1], uint8_t(1));
+
+    const MemoryIndex &index = t->memory();
+    QCOMPARE(index.allocations().size(), size_t(3));
+    QCOMPARE(index.unmatchedFrees(), uint64_t(0)); // 170 frees 160 on the odd device
+    QCOMPARE(index.allocations()[1].freeEvent, 3);
+    QCOMPARE(index.devices().size(), size_t(2));
+    // aten::mm allocates 100 + 64 + 2^50; 64 is freed before MmBackward0 starts.
+    QCOMPARE(t->pairMemory()[0].forwardAllocated, 164 + pib);
+    QCOMPARE(t->pairMemory()[0].held, 100 + pib);
+    QCOMPARE(t->curves().tracks.size(), size_t(2));
+}
+
+void TestMemory::byteSumsSaturate()
+{
+    const int64_t max = std::numeric_limits<int64_t>::max();
+    const int64_t min = std::numeric_limits<int64_t>::min();
+    QCOMPARE(saturatingAdd(2, 3), int64_t(5));
+    QCOMPARE(saturatingAdd(max, 1), max);
+    QCOMPARE(saturatingAdd(max - 1, 1), max);
+    QCOMPARE(saturatingAdd(min + 1, -5), min);
+    QCOMPARE(saturatingAdd(max, min), int64_t(-1));
+    int64_t sum = max - 10;
+    addSaturating(sum, 20);
+    QCOMPARE(sum, max);
 }
 
 // The 1.9 ResNet-50 trace, checked by hand from the JSON: the first aten::conv2d (ts

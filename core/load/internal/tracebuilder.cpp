@@ -18,6 +18,14 @@ namespace {
 
 // Times beyond ±2^62 ns (146 years) cannot be real and would overflow start + dur.
 constexpr TimeNs kMaxAbsTime = TimeNs(1) << 62;
+// No allocation or device total reaches 2^50 bytes (1 PiB); beyond it sums could overflow.
+constexpr int64_t kMaxMemoryBytes = int64_t(1) << 50;
+
+bool usableSize(int64_t bytes, bool signedSize)
+{
+    return bytes == kNoValue
+        || (bytes <= kMaxMemoryBytes && bytes >= (signedSize ? -kMaxMemoryBytes : 0));
+}
 
 std::string phaseText(char ph)
 {
@@ -303,9 +311,18 @@ void TraceBuilder::addInstant(const RawEvent &e)
     if (e.memBytes != kNoValue || e.memTotalAllocated != kNoValue) {
         const std::string_view name = m_model->strings.view(e.name);
         const bool oom = name == "[OutOfMemory]";
-        if (oom || name == "[memory]")
-            m_memory.push_back({ts, laneId, e.memDeviceType, e.memDeviceId, e.memAddr, e.memBytes,
-                e.memTotalAllocated, e.memTotalReserved, uint8_t(oom), e.offset});
+        if (!oom && name != "[memory]")
+            return;
+        // A failed request may be any size: it is shown, never summed.
+        if ((!oom && !usableSize(e.memBytes, true)) || !usableSize(e.memTotalAllocated, false)
+            || !usableSize(e.memTotalReserved, false)) {
+            m_model->diagnostics.add(Diag::InvalidMemorySize, e.offset,
+                "Bytes, Total Allocated or Total Reserved is not a usable size: "
+                "the event is left out of memory");
+            return;
+        }
+        m_memory.push_back({ts, laneId, e.memDeviceType, e.memDeviceId, e.memAddr, e.memBytes,
+            e.memTotalAllocated, e.memTotalReserved, uint8_t(oom), e.offset});
     }
 }
 
