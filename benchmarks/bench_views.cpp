@@ -184,7 +184,8 @@ int main(int argc, char **argv)
 
     // Table: sort every column of a million rows; a filter's longest event-loop stall.
     auto pairs = std::make_shared<PairTable>(*trace->graph);
-    auto big = std::make_shared<RepeatedTable>(pairs, tableRows);
+    // A trace without pairs (one op per thread, …) has nothing to repeat.
+    auto big = std::make_shared<RepeatedTable>(pairs, pairs->rowCount() ? tableRows : 0);
     TableModel model(big, {PairTable::FwdName, PairTable::BwdNames, PairTable::Module});
     double worstSort = 0;
     for (int c = 0; c < model.columnCount(); ++c) {
@@ -236,6 +237,7 @@ int main(int argc, char **argv)
         "%.1f}\n",
         argv[1], firstFrameS, m.slices.size(), m.memory.size(), curvesInFrame,
         percentile(frames, 0.5), percentile(frames, 0.99), percentile(frames, 1.0), hitMean,
-        percentile(hits, 1.0), jumpMean, percentile(jumps, 1.0), tableRows, worstSort, worstStall);
+        percentile(hits, 1.0), jumpMean, percentile(jumps, 1.0), big->rowCount(), worstSort,
+        worstStall);
     return 0;
 }

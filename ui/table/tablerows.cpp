@@ -14,7 +14,7 @@ namespace {
 
 void sortRows(const Table &table, std::vector<uint32_t> &rows, int sortColumn, bool descending)
 {
-    if (sortColumn < 0)
+    if (sortColumn < 0 || rows.empty())
         return;
     const auto column = size_t(sortColumn);
     // Keys once per row, then an index sort: cheap compares even for a million rows.
@@ -28,8 +28,7 @@ void sortRows(const Table &table, std::vector<uint32_t> &rows, int sortColumn, b
                 return !std::isnan(x) && std::isnan(y); // empty cells last either way
             return descending ? x > y : x < y;
         });
-    } else if (std::string_view probe;
-               table.textView(rows.empty() ? 0 : rows.front(), column, probe)) {
+    } else if (std::string_view probe; table.textView(rows.front(), column, probe)) {
         // Stored strings repeat (op names, dims): rank the distinct ones by text once, keyed by
         // their storage address, then sort the rows by an integer rank.
         std::unordered_map<const char *, uint32_t> idOf;
