@@ -56,6 +56,9 @@ def main():
     ap.add_argument("--memory-mb", type=int, default=1000,
                     help="size of the trace with profile_memory=True events (gentrace --memory), 0: none")
     ap.add_argument("--only-memory", action="store_true", help="only the memory-events benchmark")
+    ap.add_argument("--lanes", type=int, default=100000,
+                    help="threads of the many-lanes trace (one op each), 0: none")
+    ap.add_argument("--only-lanes", action="store_true", help="only the many-lanes benchmark")
     args = ap.parse_args()
     sizes = [20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeat = 1 if args.quick else args.repeat
@@ -86,14 +89,18 @@ def main():
     os.sync()  # no writeback of the copies during the first measurements
 
     results = {"machine": machine(), "traces": []}
+    lanes = 1000 if args.quick else args.lanes
+    if lanes and not (args.only_run or args.only_memory):
+        results["lanes"] = lanes_benchmark(app, bench_load, args.data_dir, lanes, repeat)
+    only = args.only_run or args.only_memory or args.only_lanes
     memory_mb = 20 if args.quick else args.memory_mb
-    if memory_mb and not args.only_run:
+    if memory_mb and not (args.only_run or args.only_lanes):
         results["memory"] = memory_benchmark(app, gentrace, bench_load, bench_views, args.data_dir,
                                              memory_mb, repeat)
-    if not args.only_memory:
+    if not (args.only_memory or args.only_lanes):
         ranks, rank_mb = (2, 20) if args.quick else (args.run_ranks, args.rank_mb)
         results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
-    if args.only_run or args.only_memory:
+    if only:
         sizes = []
     for mb in sizes:
         plain = os.path.join(args.data_dir, f"trace-{mb}mb.json")
@@ -206,6 +213,49 @@ def memory_benchmark(app, gentrace, bench_load, bench_views, data_dir, mb, repea
           f"{entry['peak_rss_kb'] / 1024:.0f} MB = {entry['peak_rss_ratio_to_file']:.2f}x file; frames with "
           f"{entry['curves_in_frame']} curve tracks: median {entry['frame_median_ms']:.1f} ms, p99 "
           f"{entry['frame_p99_ms']:.1f} ms", flush=True)
+    return entry
+
+
+def write_lanes_trace(path, lanes, one_lane):
+    """`lanes` ops of 5 µs, each on a thread of its own with its thread_name (or all on one
+    thread, each followed by an instant: the same number of events)."""
+    with open(path, "w") as f:
+        f.write('{"traceEvents":[')
+        for i in range(lanes):
+            tid = 1000 if one_lane else 1000 + i
+            f.write(("," if i else "") + f'{{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, '
+                    f'"tid": {tid}, "ts": {i * 10}, "dur": 5, "args": {{"External id": {i}}}}}')
+            if one_lane:
+                f.write(f',{{"ph": "i", "s": "t", "name": "marker", "pid": 1, "tid": {tid}, "ts": {i * 10 + 1}}}')
+            else:
+                f.write(f',{{"ph": "M", "name": "thread_name", "pid": 1, "tid": {tid}, '
+                        f'"args": {{"name": "worker {i}"}}}}')
+        f.write("]}")
+
+
+def lanes_benchmark(app, bench_load, data_dir, lanes, repeat):
+    """No cliff on odd shapes: `lanes` threads with one op each against one thread with the same
+    number of events, in the same run; load + link time and peak RSS of `--summary`."""
+    paths = {}
+    for kind, one_lane in (("many", False), ("one", True)):
+        paths[kind] = os.path.join(data_dir, f"lanes-{kind}-{lanes}.json")
+        if not os.path.exists(paths[kind]):
+            write_lanes_trace(paths[kind], lanes, one_lane)
+    load = {k: json.loads(run([bench_load, p, "--repeat", str(repeat), "--no-baseline"]).stdout)
+            for k, p in paths.items()}
+    rss = {k: peak_rss_kb([app, "--summary", p]) for k, p in paths.items()}
+    size = os.path.getsize(paths["many"])
+    entry = {"lanes": lanes, "file_bytes": size, "load_link_s": load["many"]["load_link_s"],
+             "one_lane_load_link_s": load["one"]["load_link_s"],
+             "ratio_to_one_lane": load["many"]["load_link_s"] / load["one"]["load_link_s"],
+             "peak_rss_kb": rss["many"], "one_lane_peak_rss_kb": rss["one"],
+             "peak_rss_ratio_to_file": rss["many"] * 1024 / size,
+             "peak_rss_ratio_to_one_lane": rss["many"] / rss["one"]}
+    print(f"{lanes} lanes of one op ({size / 2**20:.0f} MB): load+link {entry['load_link_s']:.3f} s = "
+          f"{entry['ratio_to_one_lane']:.2f}x one lane with as many events "
+          f"({entry['one_lane_load_link_s']:.3f} s); peak RSS {rss['many'] / 1024:.0f} MB = "
+          f"{entry['peak_rss_ratio_to_file']:.2f}x file, {entry['peak_rss_ratio_to_one_lane']:.2f}x one "
+          f"lane's ({rss['one'] / 1024:.0f} MB)", flush=True)
     return entry
 
 

@@ -46,6 +46,8 @@ public:
     T &operator[](size_t i) { return m_data[i]; }
     const T &operator[](size_t i) const { return m_data[i]; }
     T &back() { return m_data[m_size - 1]; }
+    T *data() { return m_data; }
+    const T *data() const { return m_data; }
     size_t capacity() const { return m_capacity; }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
@@ -60,7 +62,7 @@ public:
 private:
     void grow()
     {
-        // Small first: a trace with 100 000 one-op threads has 100 000 lanes of 13 columns each.
+        // Small first: a trace may hold many small arrays (one per counter series, …).
         const size_t capacity = m_capacity ? m_capacity * 2 : 4;
         void *p = std::realloc(m_data, capacity * sizeof(T));
         if (!p)

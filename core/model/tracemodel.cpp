@@ -2,6 +2,7 @@
 #include "model/tracemodel.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ks {
 
@@ -72,11 +73,12 @@ SliceId TraceModel::firstStartingAtOrAfter(LaneId laneId, TimeNs t) const
 
 LaneId TraceModel::findLane(int64_t pid, int64_t tid, bool device) const
 {
-    for (LaneId l = 0; l < lanes.size(); ++l) {
-        if (lanes[l].pid == pid && lanes[l].tid == tid && lanes[l].device == device)
-            return l;
-    }
-    return kNoLane;
+    const auto key = std::make_tuple(device, pid, tid);
+    const auto it = std::lower_bound(lanes.begin(), lanes.end(), key,
+        [](const Lane &l, const auto &k) { return std::make_tuple(l.device, l.pid, l.tid) < k; });
+    return it != lanes.end() && std::make_tuple(it->device, it->pid, it->tid) == key
+        ? LaneId(it - lanes.begin())
+        : kNoLane;
 }
 
 std::string TraceModel::laneLabel(LaneId laneId) const

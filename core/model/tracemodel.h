@@ -189,7 +189,7 @@ struct TraceModel {
 
     StringPool strings;
     std::vector<Process> processes;
-    std::vector<Lane> lanes;
+    std::vector<Lane> lanes; //!< host lanes, then device lanes, each by (pid, tid)
     SliceTable slices;
     std::vector<GpuInfo> gpuInfo;
     std::vector<CpuInfo> cpuInfo;

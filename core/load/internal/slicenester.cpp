@@ -10,42 +10,31 @@
 
 namespace ks {
 
-namespace {
-
-std::vector<uint32_t> preorder(const LaneTimes &src)
-{
-    // Pre-order of the nesting tree: parents first, then longer slices first at equal start.
-    std::vector<uint32_t> perm(src.size);
-    std::iota(perm.begin(), perm.end(), 0);
-    std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
-        if (src.start[a] != src.start[b])
-            return src.start[a] < src.start[b];
-        if (src.dur[a] != src.dur[b])
-            return src.dur[a] > src.dur[b];
-        return a < b;
-    });
-    return perm;
-}
-
-} // namespace
-
-std::vector<std::vector<uint32_t>> preorders(const std::vector<LaneTimes> &lanes)
+void sortPreorders(const TimeNs *start, const TimeNs *dur, const std::vector<LaneSlices> &lanes)
 {
     size_t total = 0;
-    for (const LaneTimes &lane : lanes)
+    for (const LaneSlices &lane : lanes)
         total += lane.size;
-    std::vector<std::vector<uint32_t>> perms(lanes.size());
     std::vector<uint32_t> bySize(lanes.size());
     std::iota(bySize.begin(), bySize.end(), 0);
     std::sort(bySize.begin(), bySize.end(),
         [&](uint32_t a, uint32_t b) { return lanes[a].size > lanes[b].size; });
+    // Indices rise in file order within a lane, so the last key keeps file order at a tie.
+    auto before = [&](uint32_t a, uint32_t b) {
+        if (start[a] != start[b])
+            return start[a] < start[b];
+        if (dur[a] != dur[b])
+            return dur[a] > dur[b];
+        return a < b;
+    };
     std::atomic<size_t> next {0};
     auto sortLanes = [&] {
-        for (size_t i = next++; i < bySize.size(); i = next++)
-            perms[bySize[i]] = preorder(lanes[bySize[i]]);
+        for (size_t i = next++; i < bySize.size(); i = next++) {
+            const LaneSlices &lane = lanes[bySize[i]];
+            std::sort(lane.index, lane.index + lane.size, before);
+        }
     };
     runOnBothCoresRethrowing(total, sortLanes, sortLanes);
-    return perms;
 }
 
 void nestLane(TraceModel &model, LaneId laneId, Lane &lane, std::vector<SliceId> &stack)

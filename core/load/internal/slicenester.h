@@ -8,19 +8,18 @@
 
 namespace ks {
 
-//! The times of one lane's slices, in file order.
-struct LaneTimes {
-    const TimeNs *start = nullptr;
-    const TimeNs *dur = nullptr;
+//! One lane's slices: indices into the builder's columns, in file order.
+struct LaneSlices {
+    uint32_t *index = nullptr;
     size_t size = 0;
 };
 
 /*!
- * For each lane, the file-order indices of its slices in pre-order of the nesting tree: start
- * ascending, then longer first (the parent), then file order. Sorted on both cores, largest
- * lanes first: these sorts are the most expensive part of building the model.
+ * Sorts each lane's indices in place into pre-order of the nesting tree: start ascending, then
+ * longer first (the parent), then file order. Sorted on both cores, largest lanes first: these
+ * sorts are the most expensive part of building the model.
  */
-std::vector<std::vector<uint32_t>> preorders(const std::vector<LaneTimes> &lanes);
+void sortPreorders(const TimeNs *start, const TimeNs *dur, const std::vector<LaneSlices> &lanes);
 
 /*!
  * Nests \a lane's slices, which lie in pre-order in \a model's slice table: appends their lane,

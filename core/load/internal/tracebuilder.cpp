@@ -7,7 +7,6 @@
 #include "slicenester.h"
 
 #include <algorithm>
-#include <array>
 #include <map>
 #include <numeric>
 #include <string>
@@ -42,16 +41,39 @@ uint8_t decimalBits(const MicrosText &ts, const MicrosText &dur)
 }
 
 template<typename T>
-void appendPermuted(std::vector<T> &dst, PodVector<T> &src, const std::vector<uint32_t> &perm)
+void appendGathered(std::vector<T> &dst, PodVector<T> &src, const std::vector<uint32_t> &order)
 {
-    for (uint32_t i : perm)
+    for (uint32_t i : order)
         dst.push_back(src[i]);
-    src.release(); // the lane's copy goes right away: peak memory matters
+    src.release(); // the builder's copy goes right away: peak memory matters
+}
+
+/*!
+ * The indices 0…n-1 grouped by \a groupOf (counting sort: file order within each group), and
+ * where each group begins (\a begin, one more entry than there are groups).
+ */
+std::vector<uint32_t> groupedBy(const std::vector<uint32_t> &groupOf,
+    const PodVector<uint32_t> &items,
+    std::vector<uint32_t> &begin)
+{
+    begin.assign(groupOf.size() + 1, 0);
+    for (size_t i = 0; i < items.size(); ++i)
+        ++begin[groupOf[items[i]] + 1];
+    std::partial_sum(begin.begin(), begin.end(), begin.begin());
+    std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
+    std::vector<uint32_t> order(items.size());
+    for (size_t i = 0; i < items.size(); ++i)
+        order[next[groupOf[items[i]]]++] = uint32_t(i);
+    return order;
 }
 
 } // namespace
 
-struct TraceBuilder::LaneColumns {
+/*
+ * Shared columns, not columns per lane: a trace may hold 100 000 threads with one op each, and
+ * 13 small arrays per lane cost 50 times the events they held. finish() groups them by lane.
+ */
+struct TraceBuilder::Columns {
     PodVector<TimeNs> start, dur;
     PodVector<StringId> name, cat;
     PodVector<EventKind> kind;
@@ -60,13 +82,21 @@ struct TraceBuilder::LaneColumns {
     PodVector<StringId> inputDims;
     PodVector<uint32_t> extra;
     PodVector<uint64_t> offset;
-    std::vector<uint32_t> openBegins; //!< B slices waiting for their E, innermost last
+    PodVector<uint32_t> lane; //!< builder lane index
 
-    std::vector<TimeNs> instantTime;
-    std::vector<StringId> instantName;
-    std::vector<uint64_t> instantOffset;
+    PodVector<TimeNs> instantTime;
+    PodVector<StringId> instantName;
+    PodVector<uint64_t> instantOffset;
+    PodVector<uint32_t> instantLane;
+};
 
-    std::string pidWritten, tidWritten; //!< interned at finish(): strings belong to the parser
+//! A few bytes per lane: one op on each of 100 000 threads must cost about one op each.
+struct TraceBuilder::LaneState {
+    LaneKey key;
+    //! pid then tid as written, at m_writtenIds[writtenAt]: interned at finish(), because
+    //! strings belong to the parser
+    uint64_t writtenAt = 0;
+    uint32_t pidLength = 0, tidLength = 0;
     LaneId finalId = kNoLane;
 };
 
@@ -94,6 +124,7 @@ size_t TraceBuilder::CounterKeyHash::operator()(const CounterKey &k) const noexc
 
 TraceBuilder::TraceBuilder()
     : m_model(std::make_unique<TraceModel>())
+    , m_columns(std::make_unique<Columns>())
 {
 }
 
@@ -116,11 +147,13 @@ uint32_t TraceBuilder::laneIndex(const RawEvent &e, bool device)
         return m_lastLane;
     auto [it, inserted] = m_laneIndex.try_emplace(key, uint32_t(m_lanes.size()));
     if (inserted) {
-        auto lane = std::make_unique<LaneColumns>();
-        lane->pidWritten = e.pid.written;
-        lane->tidWritten = e.tid.written;
-        m_lanes.push_back(std::move(lane));
-        m_laneKeys.push_back(key);
+        LaneState &lane = m_lanes.emplace_back();
+        lane.key = key;
+        lane.writtenAt = m_writtenIds.size();
+        lane.pidLength = uint32_t(e.pid.written.size());
+        lane.tidLength = uint32_t(e.tid.written.size());
+        m_writtenIds += e.pid.written;
+        m_writtenIds += e.tid.written;
     }
     m_lastKey = key;
     m_lastLane = it->second;
@@ -216,19 +249,20 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
     const EventKind kind = e.kind;
     if (!e.hasName)
         m_model->diagnostics.add(Diag::MissingName, e.offset, "slice without name");
-    LaneColumns &lane = *m_lanes[laneIndex(e, isDeviceKind(kind))];
-    lane.start.push_back(start);
-    lane.dur.push_back(dur);
-    lane.name.push_back(e.name);
-    lane.cat.push_back(e.cat);
-    lane.kind.push_back(kind);
-    lane.flags.push_back(flags);
-    lane.externalId.push_back(e.externalId);
-    lane.correlation.push_back(e.correlation);
-    lane.sequence.push_back(e.sequence);
-    lane.fwdThread.push_back(e.fwdThread);
-    lane.inputDims.push_back(e.inputDims);
-    lane.offset.push_back(e.offset);
+    Columns &c = *m_columns;
+    c.lane.push_back(laneIndex(e, isDeviceKind(kind)));
+    c.start.push_back(start);
+    c.dur.push_back(dur);
+    c.name.push_back(e.name);
+    c.cat.push_back(e.cat);
+    c.kind.push_back(kind);
+    c.flags.push_back(flags);
+    c.externalId.push_back(e.externalId);
+    c.correlation.push_back(e.correlation);
+    c.sequence.push_back(e.sequence);
+    c.fwdThread.push_back(e.fwdThread);
+    c.inputDims.push_back(e.inputDims);
+    c.offset.push_back(e.offset);
 
     uint32_t extra = ~0u;
     if (isGpuWork(kind)) {
@@ -245,7 +279,7 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
         extra = uint32_t(m_model->cpuInfo.size());
         m_model->cpuInfo.push_back({e.evIdx, e.recordFunctionId, e.inputTypes});
     }
-    lane.extra.push_back(extra);
+    c.extra.push_back(extra);
 }
 
 void TraceBuilder::beginSlice(const RawEvent &e)
@@ -254,9 +288,9 @@ void TraceBuilder::beginSlice(const RawEvent &e)
     if (!readTime(e, ts))
         return;
     addSlice(e, ts, 0, decimalBits(e.ts, {}));
-    LaneColumns &lane = *m_lanes[m_lastLane];
-    lane.flags.back() |= SliceTable::Unfinished;
-    lane.openBegins.push_back(uint32_t(lane.start.size() - 1));
+    Columns &c = *m_columns;
+    c.flags.back() |= SliceTable::Unfinished;
+    m_openBegins[m_lastLane].push_back(uint32_t(c.start.size() - 1));
 }
 
 void TraceBuilder::endSlice(const RawEvent &e)
@@ -271,27 +305,27 @@ void TraceBuilder::endSlice(const RawEvent &e)
         key.device = !key.device; // an E without category may close a device-side B
         it = m_laneIndex.find(key);
     }
-    LaneColumns *lane = it == m_laneIndex.end() ? nullptr : m_lanes[it->second].get();
-    if (!lane || lane->openBegins.empty()) {
+    const auto open = it == m_laneIndex.end() ? m_openBegins.end() : m_openBegins.find(it->second);
+    if (open == m_openBegins.end() || open->second.empty()) {
         m_model->diagnostics.add(
             Diag::UnmatchedEnd, e.offset, "E event without a matching B: skipped");
         return;
     }
-    const uint32_t i = lane->openBegins.back();
-    lane->openBegins.pop_back();
-    if (ts < lane->start[i]) {
+    const uint32_t i = open->second.back();
+    open->second.pop_back();
+    Columns &c = *m_columns;
+    if (ts < c.start[i]) {
         m_model->diagnostics.add(Diag::NegativeDur, e.offset, "E before its B: duration 0");
-        ts = lane->start[i];
+        ts = c.start[i];
     }
-    lane->dur[i] = ts - lane->start[i];
-    lane->flags[i]
-        = uint8_t((lane->flags[i] & ~SliceTable::Unfinished & ~SliceTable::DurDecimalsMask)
-            | (std::min<int>(e.ts.decimals, 3) << 3));
+    c.dur[i] = ts - c.start[i];
+    c.flags[i] = uint8_t((c.flags[i] & ~SliceTable::Unfinished & ~SliceTable::DurDecimalsMask)
+        | (std::min<int>(e.ts.decimals, 3) << 3));
     // Args of the E event complete those of the B event, as in Chrome.
-    if (lane->externalId[i] == kNoValue)
-        lane->externalId[i] = e.externalId;
-    if (lane->correlation[i] == kNoValue)
-        lane->correlation[i] = e.correlation;
+    if (c.externalId[i] == kNoValue)
+        c.externalId[i] = e.externalId;
+    if (c.correlation[i] == kNoValue)
+        c.correlation[i] = e.correlation;
 }
 
 void TraceBuilder::addInstant(const RawEvent &e)
@@ -304,10 +338,11 @@ void TraceBuilder::addInstant(const RawEvent &e)
         return;
     }
     const uint32_t laneId = laneIndex(e, false);
-    LaneColumns &lane = *m_lanes[laneId];
-    lane.instantTime.push_back(ts);
-    lane.instantName.push_back(e.name);
-    lane.instantOffset.push_back(e.offset);
+    Columns &c = *m_columns;
+    c.instantTime.push_back(ts);
+    c.instantName.push_back(e.name);
+    c.instantOffset.push_back(e.offset);
+    c.instantLane.push_back(laneId);
     if (e.memBytes != kNoValue || e.memTotalAllocated != kNoValue) {
         const std::string_view name = m_model->strings.view(e.name);
         const bool oom = name == "[OutOfMemory]";
@@ -333,7 +368,7 @@ void TraceBuilder::buildMemory()
         [](const MemoryEvent &a, const MemoryEvent &b) { return a.time < b.time; });
     for (const MemoryEvent &e : m_memory) {
         t.time.push_back(e.time);
-        t.lane.push_back(m_lanes[e.lane]->finalId);
+        t.lane.push_back(m_lanes[e.lane].finalId);
         t.deviceType.push_back(e.deviceType);
         t.deviceId.push_back(e.deviceId);
         t.addr.push_back(e.addr);
@@ -392,19 +427,18 @@ void TraceBuilder::addFlow(const RawEvent &e)
 
 void TraceBuilder::closeOpenBegins()
 {
+    Columns &c = *m_columns;
     TimeNs last = std::numeric_limits<TimeNs>::min();
-    for (const auto &lane : m_lanes) {
-        for (size_t i = 0; i < lane->start.size(); ++i)
-            last = std::max(last, lane->start[i] + lane->dur[i]);
-    }
-    for (const auto &lane : m_lanes) {
-        for (uint32_t i : lane->openBegins) {
-            m_model->diagnostics.add(Diag::UnmatchedBegin, lane->offset[i],
+    for (size_t i = 0; i < c.start.size(); ++i)
+        last = std::max(last, c.start[i] + c.dur[i]);
+    for (const auto &[lane, open] : m_openBegins) { // in lane order
+        for (uint32_t i : open) {
+            m_model->diagnostics.add(Diag::UnmatchedBegin, c.offset[i],
                 "B event without a matching E: closed at the end of the trace");
-            lane->dur[i] = std::max<TimeNs>(0, last - lane->start[i]);
+            c.dur[i] = std::max<TimeNs>(0, last - c.start[i]);
         }
-        lane->openBegins.clear();
     }
+    m_openBegins.clear();
 }
 
 void TraceBuilder::buildLanes()
@@ -412,66 +446,64 @@ void TraceBuilder::buildLanes()
     std::vector<uint32_t> order(m_lanes.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        const LaneKey &x = m_laneKeys[a], &y = m_laneKeys[b];
+        const LaneKey &x = m_lanes[a].key, &y = m_lanes[b].key;
         return std::tie(x.device, x.pid, x.tid) < std::tie(y.device, y.pid, y.tid);
     });
+    std::vector<uint32_t> finalOf(m_lanes.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        finalOf[order[i]] = m_lanes[order[i]].finalId = i;
 
     TraceModel &m = *m_model;
     SliceTable &t = m.slices;
-    size_t total = 0;
-    for (const auto &lane : m_lanes)
-        total += lane->start.size();
+    Columns &c = *m_columns;
+    const size_t total = c.start.size();
     if (total >= kNoSlice) {
         m.diagnostics.add(Diag::TooManySlices, 0, "more than 4 billion slices: the trace is cut");
     }
-    // Exact capacity up front: growing a column lane by lane would briefly hold it twice.
+    // Every lane's slices together, each lane then sorted into pre-order in place.
+    std::vector<uint32_t> laneBegin;
+    std::vector<uint32_t> grouped = groupedBy(finalOf, c.lane, laneBegin);
+    c.lane.release();
+    std::vector<LaneSlices> lanes(m_lanes.size());
+    for (size_t l = 0; l < lanes.size(); ++l)
+        lanes[l] = {grouped.data() + laneBegin[l], laneBegin[l + 1] - laneBegin[l]};
+    sortPreorders(c.start.data(), c.dur.data(), lanes);
+
+    // Exact capacity up front: growing a column would briefly hold it twice.
     auto reserve = [total](auto &...columns) { (columns.reserve(total), ...); };
     reserve(t.start, t.dur, t.name, t.category, t.kind, t.flags, t.externalId, t.correlation,
         t.sequence, t.fwdThread, t.inputDims, t.extra, t.offset, t.depth, t.parent, t.subtreeEnd,
         t.lane);
-
-    std::vector<LaneTimes> times;
-    times.reserve(m_lanes.size());
-    for (const auto &lane : m_lanes)
-        times.push_back(lane->start.empty()
-                ? LaneTimes {}
-                : LaneTimes {&lane->start[0], &lane->dur[0], lane->start.size()});
-    std::vector<std::vector<uint32_t>> perms = preorders(times);
+    appendGathered(t.start, c.start, grouped);
+    appendGathered(t.dur, c.dur, grouped);
+    appendGathered(t.name, c.name, grouped);
+    appendGathered(t.category, c.cat, grouped);
+    appendGathered(t.kind, c.kind, grouped);
+    appendGathered(t.flags, c.flags, grouped);
+    appendGathered(t.externalId, c.externalId, grouped);
+    appendGathered(t.correlation, c.correlation, grouped);
+    appendGathered(t.sequence, c.sequence, grouped);
+    appendGathered(t.fwdThread, c.fwdThread, grouped);
+    appendGathered(t.inputDims, c.inputDims, grouped);
+    appendGathered(t.extra, c.extra, grouped);
+    appendGathered(t.offset, c.offset, grouped);
+    std::vector<uint32_t>().swap(grouped);
 
     std::vector<SliceId> stack;
-    for (uint32_t builderIndex : order) {
-        LaneColumns &src = *m_lanes[builderIndex];
-        const LaneKey &key = m_laneKeys[builderIndex];
-        const auto laneId = LaneId(m.lanes.size());
-        src.finalId = laneId;
-
+    m.lanes.reserve(order.size());
+    for (LaneId laneId = 0; laneId < order.size(); ++laneId) {
+        const LaneState &src = m_lanes[order[laneId]];
+        const LaneKey &key = src.key;
         Lane lane;
         lane.pid = key.pid;
         lane.tid = key.tid;
-        lane.pidText = m.strings.intern(src.pidWritten);
-        lane.tidText = m.strings.intern(src.tidWritten);
+        const std::string_view written(m_writtenIds);
+        lane.pidText = m.strings.intern(written.substr(src.writtenAt, src.pidLength));
+        lane.tidText
+            = m.strings.intern(written.substr(src.writtenAt + src.pidLength, src.tidLength));
         lane.device = key.device;
-
-        const std::vector<uint32_t> &perm = perms[builderIndex];
-        const auto base = SliceId(t.start.size());
-        lane.sliceBegin = base;
-        appendPermuted(t.start, src.start, perm);
-        appendPermuted(t.dur, src.dur, perm);
-        appendPermuted(t.name, src.name, perm);
-        appendPermuted(t.category, src.cat, perm);
-        appendPermuted(t.kind, src.kind, perm);
-        appendPermuted(t.flags, src.flags, perm);
-        appendPermuted(t.externalId, src.externalId, perm);
-        appendPermuted(t.correlation, src.correlation, perm);
-        appendPermuted(t.sequence, src.sequence, perm);
-        appendPermuted(t.fwdThread, src.fwdThread, perm);
-        appendPermuted(t.inputDims, src.inputDims, perm);
-        appendPermuted(t.extra, src.extra, perm);
-        appendPermuted(t.offset, src.offset, perm);
-        std::vector<uint32_t>().swap(perms[builderIndex]);
-        const auto end = SliceId(t.start.size());
-        lane.sliceEnd = end;
-
+        lane.sliceBegin = laneBegin[laneId];
+        lane.sliceEnd = laneBegin[laneId + 1];
         nestLane(m, laneId, lane, stack);
         m.lanes.push_back(lane);
     }
@@ -481,27 +513,30 @@ void TraceBuilder::buildInstants()
 {
     TraceModel &m = *m_model;
     InstantTable &table = m.instants;
-    std::vector<LaneColumns *> byFinal(m.lanes.size(), nullptr);
-    for (const auto &lane : m_lanes)
-        byFinal[lane->finalId] = lane.get();
+    Columns &c = *m_columns;
+    std::vector<uint32_t> finalOf(m_lanes.size());
+    for (size_t l = 0; l < m_lanes.size(); ++l)
+        finalOf[l] = m_lanes[l].finalId;
+    std::vector<uint32_t> laneBegin;
+    std::vector<uint32_t> grouped = groupedBy(finalOf, c.instantLane, laneBegin);
     for (LaneId laneId = 0; laneId < m.lanes.size(); ++laneId) {
-        LaneColumns &src = *byFinal[laneId];
-        std::vector<uint32_t> perm(src.instantTime.size());
-        std::iota(perm.begin(), perm.end(), 0);
-        std::stable_sort(perm.begin(), perm.end(),
-            [&](uint32_t a, uint32_t b) { return src.instantTime[a] < src.instantTime[b]; });
+        const auto first = grouped.begin() + laneBegin[laneId];
+        const auto last = grouped.begin() + laneBegin[laneId + 1];
+        std::stable_sort(first, last,
+            [&](uint32_t a, uint32_t b) { return c.instantTime[a] < c.instantTime[b]; });
         m.lanes[laneId].instantBegin = uint32_t(table.size());
-        for (uint32_t i : perm) {
-            table.time.push_back(src.instantTime[i]);
-            table.name.push_back(src.instantName[i]);
+        for (auto i = first; i != last; ++i) {
+            table.time.push_back(c.instantTime[*i]);
+            table.name.push_back(c.instantName[*i]);
             table.lane.push_back(laneId);
-            table.offset.push_back(src.instantOffset[i]);
+            table.offset.push_back(c.instantOffset[*i]);
         }
         m.lanes[laneId].instantEnd = uint32_t(table.size());
-        std::vector<TimeNs>().swap(src.instantTime);
-        std::vector<StringId>().swap(src.instantName);
-        std::vector<uint64_t>().swap(src.instantOffset);
     }
+    c.instantTime.release();
+    c.instantName.release();
+    c.instantOffset.release();
+    c.instantLane.release();
     // Global-scope instants ("Iteration Start", "Record Window End") belong to no lane.
     std::stable_sort(m_globalInstants.begin(), m_globalInstants.end(),
         [](const GlobalInstant &a, const GlobalInstant &b) { return a.time < b.time; });
@@ -526,9 +561,7 @@ void TraceBuilder::buildProcesses()
     // Looked up by key, not by scanning: a trace may hold 100 000 threads (or processes), each
     // named by a metadata event, and a scan of every lane per name took 20 s there.
     std::map<std::pair<int64_t, bool>, size_t> processOf; // (pid, device) → index
-    std::map<std::pair<int64_t, int64_t>, std::array<Lane *, 2>>
-        lanesOf; // (pid, tid) → host, device
-    for (Lane &lane : m.lanes) {
+    for (const Lane &lane : m.lanes) {
         if (processOf.try_emplace({lane.pid, lane.device}, m.processes.size()).second) {
             Process p;
             p.pid = lane.pid;
@@ -536,7 +569,6 @@ void TraceBuilder::buildProcesses()
             p.device = lane.device;
             m.processes.push_back(p);
         }
-        lanesOf[{lane.pid, lane.tid}][lane.device ? 1 : 0] = &lane;
     }
     auto processIndex = [&](int64_t pid, bool device) -> Process * {
         const auto it = processOf.find({pid, device});
@@ -559,9 +591,12 @@ void TraceBuilder::buildProcesses()
                 if (p)
                     p->sortIndex = md.sortIndex;
         } else if (md.what == threadName || md.what == threadSort) {
-            const auto it = lanesOf.find({md.pid, md.tid});
-            Lane *hostLane = it == lanesOf.end() ? nullptr : it->second[0];
-            Lane *devLane = it == lanesOf.end() ? nullptr : it->second[1];
+            auto laneOf = [&](bool device) {
+                const LaneId l = m.findLane(md.pid, md.tid, device);
+                return l == kNoLane ? nullptr : &m.lanes[l];
+            };
+            Lane *hostLane = laneOf(false);
+            Lane *devLane = laneOf(true);
             if (md.what == threadName && md.hasValue) {
                 const bool stream = m.strings.view(md.value).starts_with("stream");
                 Lane *target = hostLane && devLane ? (stream ? devLane : hostLane)
@@ -628,9 +663,7 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
 {
     closeOpenBegins();
     // Flow endpoints and counters sort on a second thread while the lanes are built.
-    size_t events = m_flows.size();
-    for (const auto &lane : m_lanes)
-        events += lane->start.size();
+    const size_t events = m_flows.size() + m_columns->start.size();
     runOnBothCoresRethrowing(
         events,
         [this] {
@@ -643,12 +676,12 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
     buildProcesses();
     m_flows.bind(*m_model, [this](int64_t pid, int64_t tid, bool device) {
         auto it = m_laneIndex.find(LaneKey {pid, tid, device});
-        return it == m_laneIndex.end() ? kNoLane : m_lanes[it->second]->finalId;
+        return it == m_laneIndex.end() ? kNoLane : m_lanes[it->second].finalId;
     });
     computeTimeRange();
     demangleKernelNames(*m_model);
     m_lanes.clear();
-    m_laneKeys.clear();
+    std::string().swap(m_writtenIds);
     m_laneIndex.clear();
     auto model = std::move(m_model);
     m_model = std::make_unique<TraceModel>();

@@ -5,7 +5,9 @@
 #include "model/tracemodel.h"
 #include "rawevent.h"
 
+#include <map>
 #include <memory>
+#include <string>
 #include <unordered_map>
 
 namespace ks {
@@ -45,7 +47,8 @@ private:
     struct LaneKeyHash {
         size_t operator()(const LaneKey &k) const noexcept;
     };
-    struct LaneColumns; // slices of one lane in file order, before sorting
+    struct LaneState; // one lane's open B slices and written ids
+    struct Columns; // every slice and instant in file order, tagged with its lane
     struct MetadataEntry;
 
     static int64_t keyOf(const RawId &id);
@@ -68,8 +71,11 @@ private:
     void computeTimeRange();
 
     std::unique_ptr<TraceModel> m_model;
-    std::vector<LaneKey> m_laneKeys;
-    std::vector<std::unique_ptr<LaneColumns>> m_lanes;
+    std::vector<LaneState> m_lanes;
+    std::string m_writtenIds; //!< see LaneState
+    //! Per lane, the B slices waiting for their E, innermost last
+    std::map<uint32_t, std::vector<uint32_t>> m_openBegins;
+    std::unique_ptr<Columns> m_columns;
     std::unordered_map<LaneKey, uint32_t, LaneKeyHash> m_laneIndex;
     LaneKey m_lastKey {0, 0, false};
     uint32_t m_lastLane = ~0u;
