@@ -131,7 +131,8 @@ inline constexpr std::array<DiagnosticInfo, size_t(Diag::Count)> kDiagnostics = 
     {Diag::InvalidDur, "invalid_dur", Severity::Warning,
         "a dur that is not a usable number: duration 0"},
     {Diag::InvalidMemorySize, "invalid_memory_size", Severity::Warning,
-        "a [memory] event whose Bytes or totals are not a usable size: left out of memory"},
+        "a memory event's Bytes or total that no device has: the event, or that total, is left "
+        "out"},
     {Diag::InvalidTs, "invalid_ts", Severity::Warning,
         "a ts that is not a usable number: the event is skipped"},
     {Diag::InvalidUtf8Names, "invalid_utf8_names", Severity::Warning,

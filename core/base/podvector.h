@@ -12,8 +12,8 @@ namespace ks {
 /*!
  * A growable array of trivially copyable values that grows with realloc. For large arrays glibc
  * then remaps the pages (mremap) instead of copying them, and a freed array goes straight back
- * to the system: the loader's per-lane columns grow to hundreds of MB this way without ever being
- * held twice.
+ * to the system: the loader's columns grow to hundreds of MB this way without ever being held
+ * twice.
  */
 template<typename T> class PodVector {
     static_assert(std::is_trivially_copyable_v<T>);

@@ -208,8 +208,9 @@ void TestMemory::exportRows()
                     "cpu,1000,16,250.000,260.000,,,other,,,\n"));
 }
 
-// Sizes no device has (|Bytes| or a total over 2^50, a negative total) are left out of memory
-// and counted; a failed request may ask anything; device numbers at the int64 limits are fine.
+// Sizes no device has are counted: an event with |Bytes| over 2^50 is left out of memory, a
+// negative total or one over 2^50 is left out of its event; a failed request may ask anything;
+// device numbers at the int64 limits are fine.
 void TestMemory::absurdSizesAreLeftOutAndCounted()
 {
     const long long pib = 1LL << 50;
@@ -227,20 +228,23 @@ void TestMemory::absurdSizesAreLeftOutAndCounted()
         + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})"));
     QVERIFY(t);
     const MemoryTable &m = t->model->memory;
-    QCOMPARE(m.size(), size_t(6)); // 110, the OOM at 150, 160, 170, 180, 550
+    // 110, 140 (its total left out), the OOM at 150, 160, 170, 180, 550
+    QCOMPARE(m.size(), size_t(7));
     QCOMPARE(t->model->diagnostics.count(Diag::InvalidMemorySize), uint64_t(3));
     QCOMPARE(t->model->instants.size(), size_t(9)); // still markers on their thread
-    QCOMPARE(m.bytes[1], int64_t(1LL << 60));
-    QCOMPARE(m.outOfMemory[1], uint8_t(1));
+    QCOMPARE(m.bytes[1], int64_t(8));
+    QCOMPARE(m.totalAllocated[1], kNoValue);
+    QCOMPARE(m.bytes[2], int64_t(1LL << 60));
+    QCOMPARE(m.outOfMemory[2], uint8_t(1));
 
     const MemoryIndex &index = t->memory();
-    QCOMPARE(index.allocations().size(), size_t(3));
+    QCOMPARE(index.allocations().size(), size_t(4)); // 110, 140, 160, 180
     QCOMPARE(index.unmatchedFrees(), uint64_t(0)); // 170 frees 160 on the odd device
-    QCOMPARE(index.allocations()[1].freeEvent, 3);
+    QCOMPARE(index.allocations()[2].freeEvent, 4);
     QCOMPARE(index.devices().size(), size_t(2));
-    // aten::mm allocates 100 + 64 + 2^50; 64 is freed before MmBackward0 starts.
-    QCOMPARE(t->pairMemory()[0].forwardAllocated, 164 + pib);
-    QCOMPARE(t->pairMemory()[0].held, 100 + pib);
+    // aten::mm allocates 100 + 8 + 64 + 2^50; 64 is freed before MmBackward0 starts.
+    QCOMPARE(t->pairMemory()[0].forwardAllocated, 172 + pib);
+    QCOMPARE(t->pairMemory()[0].held, 108 + pib);
     QCOMPARE(t->curves().tracks.size(), size_t(2));
 }
 

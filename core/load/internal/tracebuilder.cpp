@@ -350,15 +350,20 @@ void TraceBuilder::addInstant(const RawEvent &e)
         if (!oom && name != "[memory]")
             return;
         // A failed request may be any size: it is shown, never summed.
-        if ((!oom && !usableSize(e.memBytes, true)) || !usableSize(e.memTotalAllocated, false)
-            || !usableSize(e.memTotalReserved, false)) {
+        if (!oom && !usableSize(e.memBytes, true)) {
             m_model->diagnostics.add(Diag::InvalidMemorySize, e.offset,
-                "Bytes, Total Allocated or Total Reserved is not a usable size: "
-                "the event is left out of memory");
+                "Bytes is not a usable size: the event is left out of memory");
             return;
         }
+        int64_t allocated = e.memTotalAllocated, reserved = e.memTotalReserved;
+        if (!usableSize(allocated, false) || !usableSize(reserved, false)) {
+            m_model->diagnostics.add(Diag::InvalidMemorySize, e.offset,
+                "Total Allocated or Total Reserved is not a usable size: left out");
+            allocated = usableSize(allocated, false) ? allocated : kNoValue;
+            reserved = usableSize(reserved, false) ? reserved : kNoValue;
+        }
         m_memory.push_back({ts, laneId, e.memDeviceType, e.memDeviceId, e.memAddr, e.memBytes,
-            e.memTotalAllocated, e.memTotalReserved, uint8_t(oom), e.offset});
+            allocated, reserved, uint8_t(oom), e.offset});
     }
 }
 
@@ -683,6 +688,7 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
     demangleKernelNames(*m_model);
     m_lanes.clear();
     std::string().swap(m_writtenIds);
+    m_lastLane = ~0u;
     m_laneIndex.clear();
     auto model = std::move(m_model);
     m_model = std::make_unique<TraceModel>();

@@ -47,7 +47,7 @@ private:
     struct LaneKeyHash {
         size_t operator()(const LaneKey &k) const noexcept;
     };
-    struct LaneState; // one lane's open B slices and written ids
+    struct LaneState; // one lane's key, written ids and final index
     struct Columns; // every slice and instant in file order, tagged with its lane
     struct MetadataEntry;
 
