@@ -43,27 +43,28 @@ uint8_t decimalBits(const MicrosText &ts, const MicrosText &dur)
 template<typename T>
 void appendGathered(std::vector<T> &dst, PodVector<T> &src, const std::vector<uint32_t> &order)
 {
+    dst.reserve(dst.size() + order.size()); // exact: growing would briefly hold it twice
     for (uint32_t i : order)
         dst.push_back(src[i]);
     src.release(); // the builder's copy goes right away: peak memory matters
 }
 
 /*!
- * The indices 0…n-1 grouped by \a groupOf (counting sort: file order within each group), and
- * where each group begins (\a begin, one more entry than there are groups).
+ * The indices of \a items grouped by groupOf(item), a group below \a groups (counting sort:
+ * file order within each group), and where each group begins (\a begin, groups + 1 entries).
  */
-std::vector<uint32_t> groupedBy(const std::vector<uint32_t> &groupOf,
-    const PodVector<uint32_t> &items,
-    std::vector<uint32_t> &begin)
+template<typename GroupOf>
+std::vector<uint32_t> groupedBy(
+    const PodVector<uint32_t> &items, size_t groups, GroupOf groupOf, std::vector<uint32_t> &begin)
 {
-    begin.assign(groupOf.size() + 1, 0);
+    begin.assign(groups + 1, 0);
     for (size_t i = 0; i < items.size(); ++i)
-        ++begin[groupOf[items[i]] + 1];
+        ++begin[groupOf(items[i]) + 1];
     std::partial_sum(begin.begin(), begin.end(), begin.begin());
     std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
     std::vector<uint32_t> order(items.size());
     for (size_t i = 0; i < items.size(); ++i)
-        order[next[groupOf[items[i]]]++] = uint32_t(i);
+        order[next[groupOf(items[i])]++] = uint32_t(i);
     return order;
 }
 
@@ -455,9 +456,9 @@ void TraceBuilder::buildLanes()
         const LaneKey &x = m_lanes[a].key, &y = m_lanes[b].key;
         return std::tie(x.device, x.pid, x.tid) < std::tie(y.device, y.pid, y.tid);
     });
-    std::vector<uint32_t> finalOf(m_lanes.size());
     for (uint32_t i = 0; i < order.size(); ++i)
-        finalOf[order[i]] = m_lanes[order[i]].finalId = i;
+        m_lanes[order[i]].finalId = i;
+    auto finalOf = [this](uint32_t lane) { return m_lanes[lane].finalId; };
 
     TraceModel &m = *m_model;
     SliceTable &t = m.slices;
@@ -468,18 +469,16 @@ void TraceBuilder::buildLanes()
     }
     // Every lane's slices together, each lane then sorted into pre-order in place.
     std::vector<uint32_t> laneBegin;
-    std::vector<uint32_t> grouped = groupedBy(finalOf, c.lane, laneBegin);
+    std::vector<uint32_t> grouped = groupedBy(c.lane, m_lanes.size(), finalOf, laneBegin);
     c.lane.release();
     std::vector<LaneSlices> lanes(m_lanes.size());
     for (size_t l = 0; l < lanes.size(); ++l)
         lanes[l] = {grouped.data() + laneBegin[l], laneBegin[l + 1] - laneBegin[l]};
     sortPreorders(c.start.data(), c.dur.data(), lanes);
 
-    // Exact capacity up front: growing a column would briefly hold it twice.
+    // Exact capacity up front for what nestLane() appends: growing would briefly hold it twice.
     auto reserve = [total](auto &...columns) { (columns.reserve(total), ...); };
-    reserve(t.start, t.dur, t.name, t.category, t.kind, t.flags, t.externalId, t.correlation,
-        t.sequence, t.fwdThread, t.inputDims, t.extra, t.offset, t.depth, t.parent, t.subtreeEnd,
-        t.lane);
+    reserve(t.depth, t.parent, t.subtreeEnd, t.lane);
     appendGathered(t.start, c.start, grouped);
     appendGathered(t.dur, c.dur, grouped);
     appendGathered(t.name, c.name, grouped);
@@ -497,13 +496,13 @@ void TraceBuilder::buildLanes()
 
     std::vector<SliceId> stack;
     m.lanes.reserve(order.size());
+    const std::string_view written(m_writtenIds);
     for (LaneId laneId = 0; laneId < order.size(); ++laneId) {
         const LaneState &src = m_lanes[order[laneId]];
         const LaneKey &key = src.key;
         Lane lane;
         lane.pid = key.pid;
         lane.tid = key.tid;
-        const std::string_view written(m_writtenIds);
         lane.pidText = m.strings.intern(written.substr(src.writtenAt, src.pidLength));
         lane.tidText
             = m.strings.intern(written.substr(src.writtenAt + src.pidLength, src.tidLength));
@@ -520,11 +519,10 @@ void TraceBuilder::buildInstants()
     TraceModel &m = *m_model;
     InstantTable &table = m.instants;
     Columns &c = *m_columns;
-    std::vector<uint32_t> finalOf(m_lanes.size());
-    for (size_t l = 0; l < m_lanes.size(); ++l)
-        finalOf[l] = m_lanes[l].finalId;
     std::vector<uint32_t> laneBegin;
-    std::vector<uint32_t> grouped = groupedBy(finalOf, c.instantLane, laneBegin);
+    std::vector<uint32_t> grouped = groupedBy(
+        c.instantLane, m_lanes.size(), [this](uint32_t lane) { return m_lanes[lane].finalId; },
+        laneBegin);
     for (LaneId laneId = 0; laneId < m.lanes.size(); ++laneId) {
         const auto first = grouped.begin() + laneBegin[laneId];
         const auto last = grouped.begin() + laneBegin[laneId + 1];
