@@ -54,6 +54,22 @@ void Diagnostics::merge(const Diagnostics &other)
         m_counts[i] += other.m_counts[i];
 }
 
+void Diagnostics::interleave(const Diagnostics &other)
+{
+    std::vector<Example> all = std::move(m_examples);
+    all.insert(all.end(), other.m_examples.begin(), other.m_examples.end());
+    std::stable_sort(all.begin(), all.end(),
+        [](const Example &a, const Example &b) { return a.offset < b.offset; });
+    m_examples.clear();
+    std::array<int, size_t(Diag::Count)> kept {};
+    for (Example &e : all) {
+        if (kept[size_t(e.counter)]++ < kExamplesPerCounter)
+            m_examples.push_back(std::move(e));
+    }
+    for (size_t i = 0; i < m_counts.size(); ++i)
+        m_counts[i] += other.m_counts[i];
+}
+
 uint64_t Diagnostics::count(std::string_view name) const
 {
     const std::optional<Diag> d = diagnosticNamed(name);

@@ -197,6 +197,12 @@ public:
     void addCount(Diag counter, uint64_t count = 1);
     //! Adds the counts and examples of \a other.
     void merge(const Diagnostics &other);
+    /*!
+     * Adds the counts and examples of \a other as if both had been counted in one pass in
+     * offset order: the examples of each counter are the first ones by offset. Both must hold
+     * their examples in offset order (what one pass over a text adds).
+     */
+    void interleave(const Diagnostics &other);
 
     uint64_t count(Diag counter) const { return m_counts[size_t(counter)]; }
     //! By name (tests, and files that list counters by name); 0 for an unknown name.

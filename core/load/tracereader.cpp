@@ -8,46 +8,26 @@
 #include "eventsink.h"
 #include "inputfile.h"
 #include "loadverdict.h"
+#include "parsetext.h"
 #include "repairstream.h"
+#include "segmentsources.h"
 #include "tracebuilder.h"
 
-#include <rapidjson/error/en.h>
-#include <rapidjson/reader.h>
+#include <rapidjson/stream.h>
 
+#include <algorithm>
 #include <chrono>
 #include <new>
+#include <thread>
 
 namespace ks {
 
 namespace {
 
-template<typename Stream> size_t tellOf(const void *stream)
-{
-    return static_cast<const Stream *>(stream)->Tell();
-}
-
-constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag
-    | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag
-    | rapidjson::kParseNanAndInfFlag;
-
-bool repairable(rapidjson::ParseErrorCode code)
-{
-    return code == rapidjson::kParseErrorStringEscapeInvalid
-        || code == rapidjson::kParseErrorStringUnicodeEscapeInvalidHex
-        || code == rapidjson::kParseErrorStringUnicodeSurrogateInvalid
-        || code == rapidjson::kParseErrorStringInvalidEncoding
-        || code == rapidjson::kParseErrorNumberTooBig;
-}
-
-//! What a pass found, and whether the repairing pass could get further.
-struct PassResult {
-    ParseOutcome outcome;
-    bool repairable = false;
-};
-
 /*!
- * One parse pass over \a stream into \a builder, optionally through the repairing stream.
- * \a checkpoint runs every few thousand events (progress, releasing consumed pages).
+ * One parse pass over the whole text in \a stream into \a builder, optionally through the
+ * repairing stream. \a checkpoint runs every few thousand events (progress, releasing consumed
+ * pages).
  */
 template<typename Stream>
 PassResult parsePass(Stream &stream,
@@ -57,65 +37,34 @@ PassResult parsePass(Stream &stream,
     const std::function<void()> &checkpoint,
     const std::atomic<bool> *cancel)
 {
-    auto run = [&](auto &s) {
-        using S = std::remove_reference_t<decltype(s)>;
-        PassResult pass;
-        ParseOutcome &out = pass.outcome;
-        try {
-            EventSink sink(builder, builderThread);
-            EventHandler handler(sink, builder.strings(), &s, &tellOf<S>);
-            bool cancelled = false;
-            handler.onCheckpoint = [&] {
-                if (cancel && cancel->load(std::memory_order_relaxed)) {
-                    cancelled = true;
-                    return false;
-                }
-                if (checkpoint)
-                    checkpoint();
-                return true;
-            };
-            rapidjson::Reader reader;
-            const rapidjson::ParseResult result = reader.Parse<kParseFlags>(s, handler);
-            sink.finish();
-            builder.diagnostics().merge(handler.diagnostics());
-            handler.applyTopLevel(builder.model());
-            out.parseError = result.IsError();
-            if (out.parseError) {
-                out.errorOffset = result.Offset();
-                out.errorMessage = rapidjson::GetParseError_En(result.Code());
-                pass.repairable = repairable(result.Code());
-            }
-            out.events = handler.events();
-            out.phasedEvents = handler.phasedEvents();
-            out.firstEntryOffset = handler.firstEntryOffset();
-            out.cancelled = cancelled;
-            out.sawRoot = handler.sawRoot();
-            out.rootIsTrace = handler.rootIsTrace();
-            out.sawEventsArray = handler.sawEventsArray();
-            out.insideEvent = handler.insideEvent();
-            out.eventOffset = handler.eventOffset();
-            out.notATrace = handler.notATraceReason();
-        } catch (const std::bad_alloc &) {
-            // Thrown here, in a progress callback, or on the builder thread (the sink carries
-            // it over): the sink has joined that thread while unwinding.
-            pass = PassResult();
-            out.outOfMemory = true;
-            out.stoppedAt = s.Tell();
-        }
-        out.charAtError = s.Peek();
-        out.tellAtError = s.Tell();
-        return pass;
-    };
     if (!repair)
-        return run(stream);
+        return parseText(stream, TextPlace {}, builder, builderThread, checkpoint, cancel);
     RepairStream<Stream> repaired(stream);
-    PassResult pass = run(repaired);
+    PassResult pass = parseText(repaired, TextPlace {}, builder, builderThread, checkpoint, cancel);
     pass.outcome.repairs = repaired.repairs();
     pass.outcome.firstRepairAt = repaired.firstRepairAt();
     return pass;
 }
 
-using PassFn = std::function<PassResult(TraceBuilder &, bool repair)>;
+//! Parses \a text in segments side by side where the options allow (segmentedparse.h).
+std::optional<PassResult> segmentedPass(const SegmentedText &text,
+    std::unique_ptr<TraceBuilder> &builder,
+    const LoadOptions &options,
+    const std::function<void(uint64_t, uint64_t)> &progress)
+{
+    const unsigned threads = options.threads ? options.threads : loadThreads();
+    if (threads < 2)
+        return std::nullopt;
+    SegmentedOptions segmented;
+    segmented.threads = threads;
+    segmented.minSegmentBytes = options.minSegmentBytes;
+    segmented.cancel = options.cancel;
+    segmented.progress = progress;
+    return parseSegmented(text, builder, segmented);
+}
+
+//! A pass over the text into the builder; a segmented pass may hand back a builder of its own.
+using PassFn = std::function<PassResult(std::unique_ptr<TraceBuilder> &, bool repair)>;
 
 /*!
  * Runs the strict pass and, when it stops on a string RapidJSON rejects (raw control
@@ -130,17 +79,21 @@ LoadResult finishLoad(const std::string &path,
 {
     const auto started = std::chrono::steady_clock::now();
     auto builder = std::make_unique<TraceBuilder>();
-    PassResult done = pass(*builder, false);
+    PassResult done = pass(builder, false);
     if (done.repairable && !done.outcome.cancelled) {
         builder = std::make_unique<TraceBuilder>();
-        done = pass(*builder, true);
+        done = pass(builder, true);
     }
+    // After the builder's own, as they always came: the handler counts apart.
+    builder->diagnostics().merge(done.handlerDiagnostics);
+    done.top.applyTo(builder->model());
     const ParseOutcome &outcome = done.outcome;
     reached = outcome.textSize == ~uint64_t(0) ? outcome.tellAtError : outcome.textSize;
 
     const LoadVerdict verdict = decideLoad(path, outcome);
     LoadResult result;
     result.error = verdict.error;
+    result.pieces = done.pieces;
     if (verdict.status == LoadVerdict::Status::Cancelled)
         result.status = LoadResult::Status::Cancelled;
     if (verdict.status == LoadVerdict::Status::Cancelled
@@ -189,12 +142,16 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
     };
 
     GzipIndex index; // of the pass that made the model
-    PassFn pass = [&](TraceBuilder &builder, bool repair) {
+    PassFn pass = [&](std::unique_ptr<TraceBuilder> &builder, bool repair) {
+        if (!repair && !file->compressed()) {
+            if (auto segmented = segmentedPass(FileSegments(*file), builder, options, report))
+                return std::move(*segmented);
+        }
         ChunkedText text(*file); // each pass reads (and inflates) the file again from its start
         ChunkStream stream(text);
         auto checkpoint = [&] { report(stream.compressedOffset(), file->size()); };
-        PassResult result
-            = parsePass(stream, repair, builder, options.builderThread, checkpoint, options.cancel);
+        PassResult result = parsePass(
+            stream, repair, *builder, options.builderThread, checkpoint, options.cancel);
         ParseOutcome &out = result.outcome;
         out.textSize = stream.atEnd() ? stream.textSeen() : ~uint64_t(0);
         if (!stream.atEnd()) {
@@ -211,7 +168,7 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
             out.gzipCutOff = true;
         }
         if (stream.atEnd() && text.trailingGarbage())
-            builder.diagnostics().add(
+            builder->diagnostics().add(
                 Diag::GzipTrailingGarbage, out.textSize, "data after the gzip stream ignored");
         index = text.takeIndex();
         return result;
@@ -224,16 +181,21 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
 }
 
 LoadResult readText(
-    std::string_view text, const std::string &name, bool builderThread, uint64_t &reached)
+    std::string_view text, const std::string &name, const LoadOptions &options, uint64_t &reached)
 {
-    const std::string copy(text); // zero-terminated, as StringStream needs
-    PassFn pass = [&](TraceBuilder &builder, bool repair) {
+    PassFn pass = [&](std::unique_ptr<TraceBuilder> &builder, bool repair) {
+        if (!repair) {
+            if (auto segmented = segmentedPass(MemorySegments(text), builder, options, {}))
+                return std::move(*segmented);
+        }
+        const std::string copy(text); // zero-terminated, as StringStream needs
         rapidjson::StringStream stream(copy.c_str());
-        PassResult result = parsePass(stream, repair, builder, builderThread, {}, nullptr);
+        PassResult result
+            = parsePass(stream, repair, *builder, options.builderThread, {}, options.cancel);
         result.outcome.textSize = copy.size();
         return result;
     };
-    return finishLoad(name, pass, false, copy.size(), reached);
+    return finishLoad(name, pass, false, text.size(), reached);
 }
 
 //! Out of memory wherever it was not caught closer (setting up, freezing the model) fails too.
@@ -259,8 +221,30 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options)
 
 LoadResult loadTraceText(std::string_view text, const std::string &name, bool builderThread)
 {
+    LoadOptions options;
+    options.builderThread = builderThread;
+    return loadTraceText(text, name, options);
+}
+
+LoadResult loadTraceText(std::string_view text, const std::string &name, const LoadOptions &options)
+{
     return failingWhenOutOfMemory(
-        name, [&](uint64_t &reached) { return readText(text, name, builderThread, reached); });
+        name, [&](uint64_t &reached) { return readText(text, name, options, reached); });
+}
+
+namespace {
+std::atomic<unsigned> g_loadThreads {0};
+} // namespace
+
+void setLoadThreads(unsigned threads)
+{
+    g_loadThreads = threads;
+}
+
+unsigned loadThreads()
+{
+    const unsigned set = g_loadThreads;
+    return set ? set : std::max(1u, std::thread::hardware_concurrency());
 }
 
 } // namespace ks

@@ -22,6 +22,14 @@ struct LoadOptions {
      * between the threads is only extra work.
      */
     bool builderThread = true;
+    /*!
+     * Threads that parse an uncompressed text side by side, each a segment of it (0:
+     * loadThreads()). The model is the same whatever the count; gzip text cannot be split and is
+     * read by one.
+     */
+    unsigned threads = 0;
+    //! No segment is smaller: below it a thread costs more than it saves (tests make it tiny).
+    uint64_t minSegmentBytes = uint64_t(8) << 20;
 };
 
 struct LoadResult {
@@ -29,6 +37,9 @@ struct LoadResult {
     Status status = Status::Failed;
     std::unique_ptr<TraceModel> model; //!< set when Loaded
     std::string error; //!< "FILE: byte OFFSET: reason" when Failed
+    //! Segments of the text parsed side by side and joined (1: read in one piece); where a split
+    //! proved no event boundary, the rest was read in one more piece.
+    unsigned pieces = 1;
 };
 
 /*!
@@ -46,6 +57,14 @@ LoadResult loadTrace(const std::string &path, const LoadOptions &options = {});
  */
 LoadResult loadTraceText(
     std::string_view text, const std::string &name = "<memory>", bool builderThread = false);
+//! The same with every option (progress is not reported for text).
+LoadResult loadTraceText(
+    std::string_view text, const std::string &name, const LoadOptions &options);
+
+//! The threads a load uses when its options do not say: what setLoadThreads() set, else the cores.
+unsigned loadThreads();
+//! `--threads N` (0: the cores there are).
+void setLoadThreads(unsigned threads);
 
 /*!
  * `distributedInfo.world_size` of the trace at \a path, read from the first 256 KiB of its text

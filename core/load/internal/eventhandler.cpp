@@ -12,11 +12,22 @@ namespace {
 constexpr size_t kMaxNumericArgs = 256; // counter series per C event
 } // namespace
 
-void EventHandler::applyTopLevel(TraceModel &model)
+void TopLevel::append(TopLevel &&later)
 {
-    model.arrayLayout = m_arrayLayout;
-    model.baseTimeNs = m_baseTimeNs;
-    for (auto &[key, value] : m_metadata)
+    arrayLayout = later.arrayLayout;
+    if (later.sawBaseTime) {
+        sawBaseTime = true;
+        baseTimeNs = later.baseTimeNs;
+    }
+    for (auto &[key, value] : later.metadata)
+        metadata[key] = std::move(value); // a key written twice: the later value, as one text
+}
+
+void TopLevel::applyTo(TraceModel &model)
+{
+    model.arrayLayout = arrayLayout;
+    model.baseTimeNs = baseTimeNs;
+    for (auto &[key, value] : metadata)
         model.metadata[key] = std::move(value);
 }
 
@@ -56,7 +67,7 @@ bool EventHandler::open(char c)
         m_sawRoot = true;
         if (c == '[') {
             m_rootIsTrace = true;
-            m_arrayLayout = true;
+            m_top.arrayLayout = true;
             enterEvents();
         } else {
             m_rootIsTrace = true;
@@ -157,6 +168,7 @@ bool EventHandler::close(char c)
     }
     if (m_inEvents && m_depth + 1 == m_eventsDepth) {
         m_inEvents = false;
+        m_eventsClosedAt = tell();
         return true;
     }
     return true;
@@ -190,7 +202,7 @@ void EventHandler::finishCapture()
     if (m_capture.overflow())
         m_diag.add(Diag::ValueTooLarge, m_captureOffset, "a value over 1 MB was cut");
     if (m_captureDepth == 1) {
-        m_metadata[m_topKey] = std::move(m_metadataText);
+        m_top.metadata[m_topKey] = std::move(m_metadataText);
         m_metadataText.clear();
         return;
     }
@@ -271,10 +283,12 @@ bool EventHandler::scalar(Kind kind, std::string_view text)
             text2 = kind == Kind::Null ? "null" : std::string(text);
         if (m_topKey == "baseTimeNanoseconds") {
             int64_t base;
-            if (parseInteger(text, base))
-                m_baseTimeNs = base;
+            if (parseInteger(text, base)) {
+                m_top.baseTimeNs = base;
+                m_top.sawBaseTime = true;
+            }
         }
-        m_metadata[m_topKey] = std::move(text2);
+        m_top.metadata[m_topKey] = std::move(text2);
     }
     return true;
 }

@@ -15,6 +15,18 @@
 
 namespace ks {
 
+//! What a trace says outside traceEvents.
+struct TopLevel {
+    bool arrayLayout = false; //!< the file is a bare array of events
+    bool sawBaseTime = false;
+    int64_t baseTimeNs = 0; //!< `baseTimeNanoseconds`, when sawBaseTime
+    std::map<std::string, std::string> metadata; //!< every other key, its value as compact JSON
+
+    //! What \a later, the next segment's (segmentedparse.h), says over this.
+    void append(TopLevel &&later);
+    void applyTo(TraceModel &model);
+};
+
 /*!
  * The SAX handler: a small state machine over container depth that fills one RawEvent per
  * traceEvents entry and hands it to the builder. Values it does not need are skipped without
@@ -49,11 +61,13 @@ public:
     //! Where the first traceEvents entry starts (the offset named when none is an event).
     uint64_t firstEntryOffset() const { return m_firstEntryOffset; }
     bool insideEvent() const { return m_inEvent; }
+    //! Where the traceEvents array was closed, ~0 while it is open (tells a segment's end).
+    uint64_t eventsClosedAt() const { return m_eventsClosedAt; }
     uint64_t eventOffset() const { return m_event->offset; }
     //! What the handler found odd (the builder keeps its own until the parse is over).
     Diagnostics &diagnostics() { return m_diag; }
-    //! Writes what the file says outside traceEvents into \a model.
-    void applyTopLevel(TraceModel &model);
+    //! What the file says outside traceEvents; moved out, once the parse is over.
+    TopLevel takeTopLevel() { return std::move(m_top); }
 
     // RapidJSON's handler interface; the number callbacks are unused (numbers come as text).
     bool Null() { return scalar(Kind::Null, {}); }
@@ -123,12 +137,11 @@ private:
     StringId m_lastCatId = m_strings.intern({});
     EventKind m_lastCatKind = EventKind::Other;
     RawEvent *m_event = &m_sink.next();
-    bool m_arrayLayout = false;
-    int64_t m_baseTimeNs = 0;
-    std::map<std::string, std::string> m_metadata;
+    TopLevel m_top;
     uint64_t m_events = 0;
     uint64_t m_phasedEvents = 0;
     uint64_t m_firstEntryOffset = ~uint64_t(0);
+    uint64_t m_eventsClosedAt = ~uint64_t(0);
 
     bool m_capturing = false;
     uint32_t m_captureDepth = 0;

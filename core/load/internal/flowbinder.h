@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace ks {
@@ -35,6 +36,8 @@ public:
 
     void add(FlowEndpoint endpoint);
     size_t size() const { return m_flows.size(); }
+    //! The endpoints added, in file order (a segment's, for the builder before it); empty after.
+    std::vector<FlowEndpoint> takeEndpoints() { return std::exchange(m_flows, {}); }
     //! Sorts by key, in file order within a key; may run beside the building of the lanes.
     void sort();
     //! Appends the edges to \a model's flows and counts what does not bind; empty afterwards.

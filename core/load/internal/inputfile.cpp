@@ -59,7 +59,13 @@ constexpr size_t kMaxReady = 4; // chunks the reader may run ahead of the parser
 } // namespace
 
 ChunkedText::ChunkedText(const InputFile &file)
+    : ChunkedText(file, TextSlice {})
+{
+}
+
+ChunkedText::ChunkedText(const InputFile &file, TextSlice slice)
     : m_fd(file.fd())
+    , m_slice(std::move(slice))
 {
     m_thread = std::thread([this, compressed = file.compressed()] {
         try {
@@ -156,10 +162,15 @@ void ChunkedText::finish()
 
 void ChunkedText::read()
 {
-    uint64_t offset = 0;
+    publishText(m_slice.head);
+    uint64_t offset = m_slice.begin;
     Chunk chunk;
-    while (takeBuffer(chunk)) {
-        const ssize_t n = ::pread(m_fd, chunk.data.get(), kChunkSize, off_t(offset));
+    // A slice without a tail runs to the end of the file, as the whole text does.
+    const bool toEnd = m_slice.tail.empty();
+    while ((toEnd || offset < m_slice.end) && takeBuffer(chunk)) {
+        const size_t want
+            = toEnd ? kChunkSize : size_t(std::min<uint64_t>(kChunkSize, m_slice.end - offset));
+        const ssize_t n = ::pread(m_fd, chunk.data.get(), want, off_t(offset));
         if (n <= 0)
             break;
         offset += uint64_t(n);
@@ -167,6 +178,18 @@ void ChunkedText::read()
         chunk.compressedEnd = offset;
         publish(chunk);
     }
+    publishText(m_slice.tail);
+}
+
+void ChunkedText::publishText(const std::string &text)
+{
+    Chunk chunk;
+    if (text.empty() || !takeBuffer(chunk))
+        return;
+    chunk.size = std::min(text.size(), kChunkSize);
+    std::memcpy(chunk.data.get(), text.data(), chunk.size);
+    chunk.compressedEnd = m_slice.begin;
+    publish(chunk);
 }
 
 void ChunkedText::inflate()

@@ -36,6 +36,12 @@ private:
     bool m_compressed = false;
 };
 
+//! A stretch of a plain file's text with text of its own before and after (segmentedparse.h).
+struct TextSlice {
+    uint64_t begin = 0, end = 0;
+    std::string head, tail;
+};
+
 /*!
  * The text of a trace file, read on its own thread in chunks a bounded queue ahead of the parser,
  * so that reading (and, for gzip, inflating) overlaps parsing. Plain files are read with pread
@@ -56,6 +62,8 @@ public:
 
     //! Starts reading from the start of the text.
     explicit ChunkedText(const InputFile &file);
+    //! Reads \a slice of a plain file instead: its head, the bytes [begin, end), its tail.
+    ChunkedText(const InputFile &file, TextSlice slice);
     ~ChunkedText();
     ChunkedText(const ChunkedText &) = delete;
     ChunkedText &operator=(const ChunkedText &) = delete;
@@ -78,6 +86,7 @@ private:
     void stop();
     void read();
     void inflate();
+    void publishText(const std::string &text);
     //! Waits for room in the queue and returns a buffer; false when asked to stop.
     bool takeBuffer(Chunk &chunk);
     void publish(Chunk &chunk);
@@ -98,6 +107,7 @@ private:
     std::string m_corruptReason;
     uint64_t m_corruptAt = 0;
     GzipIndex m_index;
+    TextSlice m_slice; //!< the whole file unless constructed with a slice
 };
 
 /*!

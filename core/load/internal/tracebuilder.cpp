@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tracebuilder.h"
 
+#include "tracebuilderparts.h"
+
 #include "base/podvector.h"
 #include "bothcoresrethrow.h"
 #include "kernelnames.h"
@@ -70,48 +72,6 @@ std::vector<uint32_t> groupedBy(
 
 } // namespace
 
-/*
- * Shared columns, not columns per lane: a trace may hold 100 000 threads with one op each, and
- * 13 small arrays per lane cost about 1 KB per lane, ten times the one event each held.
- * finish() groups them by lane.
- */
-struct TraceBuilder::Columns {
-    PodVector<TimeNs> start, dur;
-    PodVector<StringId> name, cat;
-    PodVector<EventKind> kind;
-    PodVector<uint8_t> flags;
-    PodVector<int64_t> externalId, correlation, sequence, fwdThread;
-    PodVector<StringId> inputDims;
-    PodVector<uint32_t> extra;
-    PodVector<uint64_t> offset;
-    PodVector<uint32_t> lane; //!< builder lane index
-
-    PodVector<TimeNs> instantTime;
-    PodVector<StringId> instantName;
-    PodVector<uint64_t> instantOffset;
-    PodVector<uint32_t> instantLane;
-};
-
-//! A few bytes per lane: one op on each of 100 000 threads must cost about one op each.
-struct TraceBuilder::LaneState {
-    LaneKey key;
-    //! pid then tid as written, at m_writtenIds[writtenAt]: interned at finish(), because
-    //! strings belong to the parser
-    uint64_t writtenAt = 0;
-    uint32_t pidLength = 0, tidLength = 0;
-    LaneId finalId = kNoLane;
-};
-
-struct TraceBuilder::MetadataEntry {
-    StringId what; //!< process_name, thread_name, …
-    int64_t pid, tid;
-    StringId value;
-    bool hasValue;
-    StringId labels;
-    int64_t sortIndex;
-    uint64_t offset;
-};
-
 size_t TraceBuilder::LaneKeyHash::operator()(const LaneKey &k) const noexcept
 {
     uint64_t h = uint64_t(k.pid) * 0x9E3779B97F4A7C15ull;
@@ -139,7 +99,7 @@ int64_t TraceBuilder::keyOf(const RawId &id)
     if (id.numeric)
         return id.num;
     // Non-numeric ids ("Spans", "stream 7") get keys far from any real pid or tid.
-    return std::numeric_limits<int64_t>::min() / 2 + int64_t(id.text);
+    return kTextKeyBase + int64_t(id.text);
 }
 
 uint32_t TraceBuilder::laneIndex(const RawEvent &e, bool device)
@@ -302,6 +262,8 @@ void TraceBuilder::endSlice(const RawEvent &e)
         return;
     // An E closes the innermost open B of its thread, whatever its name (as Chrome does).
     LaneKey key {keyOf(e.pid), keyOf(e.tid), isDeviceKind(e.kind)};
+    if (m_continues && deferEnd(e, ts, key))
+        return;
     auto it = m_laneIndex.find(key);
     if (it == m_laneIndex.end()) {
         key.device = !key.device; // an E without category may close a device-side B
@@ -309,25 +271,35 @@ void TraceBuilder::endSlice(const RawEvent &e)
     }
     const auto open = it == m_laneIndex.end() ? m_openBegins.end() : m_openBegins.find(it->second);
     if (open == m_openBegins.end() || open->second.empty()) {
-        m_model->diagnostics.add(
-            Diag::UnmatchedEnd, e.offset, "E event without a matching B: skipped");
+        m_model->diagnostics.add(Diag::UnmatchedEnd, e.offset, kUnmatchedEndMessage);
         return;
     }
     const uint32_t i = open->second.back();
     open->second.pop_back();
+    closeOn(i, ts, e.ts.decimals, e.externalId, e.correlation, e.offset, m_model->diagnostics);
+}
+
+void TraceBuilder::closeOn(uint32_t i,
+    TimeNs ts,
+    int decimals,
+    int64_t externalId,
+    int64_t correlation,
+    uint64_t offset,
+    Diagnostics &diag)
+{
     Columns &c = *m_columns;
     if (ts < c.start[i]) {
-        m_model->diagnostics.add(Diag::NegativeDur, e.offset, "E before its B: duration 0");
+        diag.add(Diag::NegativeDur, offset, "E before its B: duration 0");
         ts = c.start[i];
     }
     c.dur[i] = ts - c.start[i];
     c.flags[i] = uint8_t((c.flags[i] & ~SliceTable::Unfinished & ~SliceTable::DurDecimalsMask)
-        | (std::min<int>(e.ts.decimals, 3) << 3));
+        | (std::min<int>(decimals, 3) << 3));
     // Args of the E event complete those of the B event, as in Chrome.
     if (c.externalId[i] == kNoValue)
-        c.externalId[i] = e.externalId;
+        c.externalId[i] = externalId;
     if (c.correlation[i] == kNoValue)
-        c.correlation[i] = e.correlation;
+        c.correlation[i] = correlation;
 }
 
 void TraceBuilder::addInstant(const RawEvent &e)

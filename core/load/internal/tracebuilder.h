@@ -37,6 +37,26 @@ public:
     //! Sorts, nests and binds; the builder is empty afterwards.
     std::unique_ptr<TraceModel> finish();
 
+    /*!
+     * Makes this the builder of a later segment of the text (segmentedparse.h): an E that finds
+     * no B of this segment open on its thread may close one of an earlier segment, so it is kept
+     * for append() to match instead of being counted unmatched. Call before the first add().
+     */
+    void continueEarlierText() { m_continues = true; }
+    /*!
+     * An E this segment's builder cannot match on its own: its thread has no lane here but the
+     * same thread's other side has an open B, which it would close only if the earlier segments
+     * have no lane for its own side. The segment is then parsed again after the earlier ones.
+     */
+    bool needsEarlierText() const { return m_ambiguous; }
+    /*!
+     * Takes every event of \a later, the builder of the text right after this builder's, as if
+     * this builder had read them itself: strings re-interned in their first-use order, lanes
+     * and counters found by key, the E events it kept closing B events here
+     * (tracebuilderappend.cpp). \a later is spent: destroy it.
+     */
+    void append(TraceBuilder &later);
+
 private:
     struct LaneKey {
         int64_t pid;
@@ -50,6 +70,8 @@ private:
     struct LaneState; // one lane's key, written ids and final index
     struct Columns; // every slice and instant in file order, tagged with its lane
     struct MetadataEntry;
+    struct PendingEnd; // an E kept for append() (continueEarlierText())
+    struct Remap; // what append() translates: string ids and lanes
 
     static int64_t keyOf(const RawId &id);
     uint32_t laneIndex(const RawEvent &e, bool device);
@@ -61,6 +83,19 @@ private:
     void addMetadata(const RawEvent &e);
     void addFlow(const RawEvent &e);
     bool readTime(const RawEvent &e, TimeNs &ts);
+
+    bool deferEnd(const RawEvent &e, TimeNs ts, const LaneKey &key);
+    void closeOn(uint32_t slice,
+        TimeNs ts,
+        int decimals,
+        int64_t externalId,
+        int64_t correlation,
+        uint64_t offset,
+        Diagnostics &diag);
+    void matchPendingEnds(const TraceBuilder &later, const Remap &remap, Diagnostics &diag);
+    void appendLanes(TraceBuilder &later, Remap &remap);
+    void appendColumns(TraceBuilder &later, const Remap &remap);
+    void appendTables(TraceBuilder &later, const Remap &remap);
 
     void closeOpenBegins();
     void buildLanes();
@@ -105,6 +140,9 @@ private:
         size_t operator()(const CounterKey &k) const noexcept;
     };
     std::unordered_map<CounterKey, uint32_t, CounterKeyHash> m_counterIndex;
+    bool m_continues = false;
+    bool m_ambiguous = false;
+    std::vector<PendingEnd> m_pendingEnds;
 };
 
 } // namespace ks

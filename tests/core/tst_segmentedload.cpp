@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// Parsing a text in segments side by side (LoadOptions::threads) must give the model a parse in
+// one piece gives, whatever the count and wherever the splits fall: whole models are compared as
+// text (modeldump.h), on the shared traces, the generator's traces, and texts built to put a
+// split where it would go wrong unnoticed (inside strings, nested arrays, top-level arrays, a B
+// and its E apart, an error or a cut-off text).
+#include "../hostiletrace.h"
+#include "../modeldump.h"
+#include "../testutil.h"
+
+#include <QFile>
+#include <QtTest>
+
+#include <zlib.h>
+
+#include <sstream>
+
+using namespace ks;
+
+namespace {
+
+std::string textOf(const QString &path)
+{
+    std::string text;
+    gzFile f = gzopen(QFile::encodeName(path).constData(), "rb");
+    if (!f)
+        return text;
+    char buffer[1 << 16];
+    for (int n; (n = gzread(f, buffer, sizeof buffer)) > 0;)
+        text.append(buffer, size_t(n));
+    gzclose(f);
+    return text;
+}
+
+//! Joins its arguments as text (not with +: GCC 12 warns falsely, -Wrestrict).
+template<typename... Parts> std::string cat(const Parts &...parts)
+{
+    std::ostringstream o;
+    (o << ... << parts);
+    return o.str();
+}
+
+LoadOptions withThreads(unsigned threads)
+{
+    LoadOptions options;
+    options.threads = threads;
+    options.minSegmentBytes = 1; // split anything, however small
+    options.builderThread = false;
+    return options;
+}
+
+//! All a load gives: its status, its message, the whole model.
+std::string outcomeOf(const LoadResult &r)
+{
+    std::ostringstream o;
+    o << int(r.status) << ' ' << r.error << '\n';
+    if (r.model)
+        o << test::dumpModel(*r.model);
+    return o.str();
+}
+
+std::string loadText(const std::string &text, unsigned threads, unsigned *pieces = nullptr)
+{
+    const LoadResult r = loadTraceText(text, "t.json", withThreads(threads));
+    if (pieces)
+        *pieces = r.pieces;
+    return outcomeOf(r);
+}
+
+} // namespace
+
+class TestSegmentedLoad : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The shared traces are gzip files: their text, in memory, split in 2 and 7.
+    void sharedTraces_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QStringList traces = test::sharedTraces();
+        if (traces.isEmpty())
+            QSKIP("../shared/traces is absent (a user's clone has none)");
+        for (const QString &path : traces)
+            QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+    }
+    void sharedTraces()
+    {
+        QFETCH(QString, path);
+        const std::string text = textOf(path);
+        QVERIFY(!text.empty());
+        const std::string whole = loadText(text, 1);
+        for (unsigned threads : {2u, 7u}) {
+            unsigned pieces = 0;
+            const std::string split = loadText(text, threads, &pieces);
+            QVERIFY2(pieces > 1, "the text was not split");
+            const std::string difference = test::firstDifference(whole, split);
+            QVERIFY2(difference.empty(), cat(threads, " threads, ", difference).c_str());
+        }
+    }
+
+    // Files (FileSegments, each segment read by its own reader), from the generator.
+    void generatedFiles_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QString steps = QStringLiteral("--steps"), two = QStringLiteral("2");
+        QTest::newRow("plain") << QStringList {steps, two};
+        QTest::newRow("memory, checkpointing")
+            << QStringList {steps, two, QStringLiteral("--memory"), QStringLiteral("--checkpoint")};
+    }
+    void generatedFiles()
+    {
+        QFETCH(QStringList, args);
+        const QString path = test::tempDir() + QStringLiteral("/generated.json");
+        QCOMPARE(test::run(test::gentracePath(), QStringList(args) << path).exitCode, 0);
+        const std::string file = path.toStdString();
+        LoadOptions one = withThreads(1);
+        const std::string whole = outcomeOf(loadTrace(file, one));
+        for (unsigned threads : {2u, 7u}) {
+            const LoadResult r = loadTrace(file, withThreads(threads));
+            QCOMPARE(r.pieces, threads);
+            const std::string difference = test::firstDifference(whole, outcomeOf(r));
+            QVERIFY2(difference.empty(), difference.c_str());
+        }
+    }
+
+    // Every count from 2 to 40 puts the splits elsewhere: in names holding "},{", in nested
+    // arrays of objects, in the top-level arrays before and after traceEvents, between a B and
+    // its E. Each false split must be found and that part read again in one piece.
+    void hostileSplitsChangeNothing_data()
+    {
+        QTest::addColumn<std::string>("text");
+        const std::string trace = test::hostileTrace(60);
+        QTest::newRow("object") << trace;
+        QTest::newRow("bare array") << cat("[", test::hostileEvents(60), "]");
+        QTest::newRow("cut off") << trace.substr(0, trace.size() * 2 / 3);
+        QTest::newRow("cut off in the keys after") << trace.substr(0, trace.size() - 40);
+        std::string broken = trace;
+        broken[broken.size() / 2] = '#';
+        QTest::newRow("syntax error") << broken;
+        std::string control = trace;
+        control[control.find("a},{", control.size() / 2)] = '\x01';
+        QTest::newRow("raw control character (repaired)") << control;
+        std::string nul = trace;
+        nul[nul.size() * 3 / 5] = '\0';
+        QTest::newRow("zero byte") << nul;
+        QTest::newRow("traceEvents twice") << cat(R"({"traceEvents":[)", test::hostileEvents(20),
+            R"(],"traceEvents":[)", test::hostileEvents(20), "]}");
+        QTest::newRow("not a trace")
+            << cat(R"({"a":[)", std::string(2000, ' '), R"({"b":1},{"c":2}]})");
+    }
+    void hostileSplitsChangeNothing()
+    {
+        QFETCH(std::string, text);
+        const std::string whole = loadText(text, 1);
+        for (unsigned threads = 2; threads <= 40; ++threads) {
+            const std::string split = loadText(text, threads);
+            const std::string difference = test::firstDifference(whole, split);
+            QVERIFY2(difference.empty(), cat(threads, " threads, ", difference).c_str());
+        }
+    }
+
+    // The checks above must see splits taken and splits refused: a test of a parse that never
+    // split, or never doubted a split, would prove nothing.
+    void falseSplitsAreFoundAndTrueOnesKept()
+    {
+        const std::string trace = test::hostileTrace(60);
+        unsigned kept = 0, refused = 0;
+        for (unsigned threads = 2; threads <= 40; ++threads) {
+            unsigned pieces = 0;
+            loadText(trace, threads, &pieces);
+            kept += pieces == threads;
+            refused += pieces < threads;
+        }
+        QVERIFY2(kept > 0, "no count kept all its splits");
+        QVERIFY2(refused > 0, "no count found a false split");
+    }
+
+    // An E without category may close the device side's B; which one it closes depends on the
+    // earlier text, so such a segment is read again after it.
+    void anEndThatNeedsTheEarlierTextIsReadAgain()
+    {
+        std::string events = R"({"ph":"B","cat":"kernel","name":"k","pid":5,"tid":9,"ts":1})";
+        for (int i = 0; i < 40; ++i)
+            events += cat(R"(,{"ph":"X","name":"x","pid":1,"tid":1,"ts":)", 2 + i, R"(,"dur":1})");
+        events += R"(,{"ph":"B","cat":"kernel","name":"k2","pid":5,"tid":9,"ts":50})";
+        events += R"(,{"ph":"E","pid":5,"tid":9,"ts":60},{"ph":"E","pid":5,"tid":9,"ts":70})";
+        const std::string text = cat(R"({"traceEvents":[)", events, "]}");
+        const std::string whole = loadText(text, 1);
+        QVERIFY(whole.find("unmatched") == std::string::npos);
+        for (unsigned threads = 2; threads <= 12; ++threads)
+            QCOMPARE(loadText(text, threads), whole);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSegmentedLoad)
+#include "tst_segmentedload.moc"
