@@ -2,6 +2,7 @@
 // kinetoscope: the command line of docs/cli.md. Headless modes never open a window.
 #include "base/version.h"
 #include "headless.h"
+#include "load/tracereader.h"
 #include "reportcommand.h"
 
 #include "resources.h"
@@ -100,6 +101,10 @@ struct Options {
         "OUT");
     QCommandLineOption page
         = valued("page", "With --report: the PDF's page size, a4 (default) or letter.", "SIZE");
+    QCommandLineOption threads = valued("threads",
+        "Parse an uncompressed trace with N threads side by side (default: the cores there are; "
+        "1 reads it in one piece). The result is the same whatever N.",
+        "N");
     QCommandLineOption exportRankPairs = valued("export-rank-pairs",
         "Write the op pairs of the run FILE...|DIR matched across ranks (GPU time per rank) to "
         "OUT.",
@@ -211,7 +216,7 @@ int main(int argc, char *argv[])
         {o.demo, o.summary, o.exportPairs, o.exportKernels, o.exportModules, o.exportMemory,
             o.perStep, o.screenshot, o.view, o.select, o.range, o.size, o.compare, o.exportDiff,
             o.diffBy, o.step, o.baseStep, o.candidateStep, o.meanSteps, o.run, o.exportRanks,
-            o.exportCollectives, o.exportRankPairs, o.report, o.page})
+            o.exportCollectives, o.exportRankPairs, o.report, o.page, o.threads})
         parser.addOption(opt);
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -225,6 +230,14 @@ int main(int argc, char *argv[])
     if (parser.isSet(version)) {
         std::printf("kinetoscope %s\n", KINETOSCOPE_VERSION);
         return ks::ExitOk;
+    }
+
+    if (parser.isSet(o.threads)) {
+        bool ok = false;
+        const int n = parser.value(o.threads).toInt(&ok);
+        if (!ok || n < 1 || n > 1024)
+            return usageError(parser, QStringLiteral("--threads needs a number from 1 to 1024"));
+        ks::setLoadThreads(unsigned(n));
     }
 
     const QStringList files = parser.positionalArguments();

@@ -24,6 +24,11 @@ namespace ks {
 
 namespace {
 
+double secondsSince(std::chrono::steady_clock::time_point t)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 /*!
  * One parse pass over the whole text in \a stream into \a builder, optionally through the
  * repairing stream. \a checkpoint runs every few thousand events (progress, releasing consumed
@@ -84,6 +89,9 @@ LoadResult finishLoad(const std::string &path,
         builder = std::make_unique<TraceBuilder>();
         done = pass(builder, true);
     }
+    LoadPhases phases = done.phases;
+    if (phases.parse == 0) // read in one piece
+        phases.parse = secondsSince(started);
     // After the builder's own, as they always came: the handler counts apart.
     builder->diagnostics().merge(done.handlerDiagnostics);
     done.top.applyTo(builder->model());
@@ -106,15 +114,17 @@ LoadResult finishLoad(const std::string &path,
         if (note.alsoCounted > 0)
             diag.addCount(note.counter, note.alsoCounted);
     }
+    const auto finishing = std::chrono::steady_clock::now();
     auto model = builder->finish();
+    phases.finish = secondsSince(finishing);
+    result.phases = phases;
     model->path = path;
     model->compressed = compressed;
     model->fileSize = fileSize;
     model->textSize = verdict.textSize;
     model->truncated = verdict.status == LoadVerdict::Status::Truncated;
     model->eventCount = outcome.events;
-    model->loadSeconds
-        = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    model->loadSeconds = secondsSince(started);
     result.model = std::move(model);
     result.status = LoadResult::Status::Loaded;
     return result;

@@ -32,6 +32,14 @@ struct LoadOptions {
     uint64_t minSegmentBytes = uint64_t(8) << 20;
 };
 
+//! Where a load's time went, in seconds (benchmarks/, docs/performance.md).
+struct LoadPhases {
+    double split = 0; //!< finding the segments' starts
+    double parse = 0; //!< parsing and placing the events (side by side when segmented)
+    double join = 0; //!< joining the segments, and reading again after a false split
+    double finish = 0; //!< sorting, nesting and binding the model (TraceBuilder::finish)
+};
+
 struct LoadResult {
     enum class Status { Loaded, Failed, Cancelled };
     Status status = Status::Failed;
@@ -40,6 +48,7 @@ struct LoadResult {
     //! Segments of the text parsed side by side and joined (1: read in one piece); where a split
     //! proved no event boundary, the rest was read in one more piece.
     unsigned pieces = 1;
+    LoadPhases phases;
 };
 
 /*!

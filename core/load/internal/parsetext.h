@@ -5,6 +5,7 @@
 
 #include "eventhandler.h"
 #include "eventsink.h"
+#include "load/tracereader.h"
 #include "loadverdict.h"
 #include "tracebuilder.h"
 
@@ -54,8 +55,9 @@ struct PassResult {
     Diagnostics handlerDiagnostics; //!< added to the builder's after them, as one pass does
     TopLevel top;
     uint64_t eventsClosedAt = ~uint64_t(0); //!< file offset where traceEvents closed
-    unsigned pieces
-        = 1; //!< the parses the text was read in, one after the other (segmentedparse.h)
+    //! The parses the text was read in, one after the other (segmentedparse.h).
+    unsigned pieces = 1;
+    LoadPhases phases; //!< split, parse and join, when segmented
 };
 
 template<typename Stream> struct PlacedStream {

@@ -25,6 +25,11 @@ namespace ks {
 
 namespace {
 
+double since(std::chrono::steady_clock::time_point t)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 constexpr size_t kScanWindow = 1 << 20;
 
 bool isSpace(char c)
@@ -131,6 +136,8 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
     std::unique_ptr<TraceBuilder> &builder,
     const SegmentedOptions &options)
 {
+    auto started = std::chrono::steady_clock::now();
+    LoadPhases phases;
     const std::optional<Layout> layout = layoutOf(text);
     if (!layout)
         return std::nullopt;
@@ -138,6 +145,8 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
     const size_t n = starts.size();
     if (n < 2)
         return std::nullopt;
+    phases.split = since(started);
+    started = std::chrono::steady_clock::now();
 
     std::vector<Segment> segments(n);
     std::vector<std::atomic<uint64_t>> parsed(n + 1); // bytes, per segment and the reparse
@@ -198,6 +207,8 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
     }
     if (!endsOnBoundary(segments[0]))
         return std::nullopt; // the first split was no event boundary: nothing gained
+    phases.parse = since(started);
+    started = std::chrono::steady_clock::now();
 
     TraceBuilder &whole = *segments[0].builder;
     std::vector<PassResult *> used {&segments[0].result};
@@ -220,6 +231,8 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
         break;
     }
     PassResult out = combined(used);
+    phases.join = since(started);
+    out.phases = phases;
     builder = std::move(segments[0].builder);
     return out;
 }
