@@ -79,6 +79,10 @@ private slots:
             QStringLiteral("--size"), QStringLiteral("big"), QStringLiteral("x.json")});
         QTest::newRow("bad range") << args({QStringLiteral("--screenshot"), QStringLiteral("o.png"),
             QStringLiteral("--range"), QStringLiteral("5:1"), QStringLiteral("x.json")});
+        QTest::newRow("no threads")
+            << args({QStringLiteral("--threads"), QStringLiteral("0"), QStringLiteral("x.json")});
+        QTest::newRow("threads not a number")
+            << args({QStringLiteral("--threads"), QStringLiteral("all"), QStringLiteral("x.json")});
     }
     void usageErrorsExitOne()
     {
@@ -230,6 +234,30 @@ private slots:
         QVERIFY(first[QStringLiteral("fwd_gpu_us")].isDouble());
         QVERIFY(first[QStringLiteral("bwd_names")].isArray());
         QVERIFY(first[QStringLiteral("input_dims")].isArray());
+    }
+
+    // A 20 MB text is split in two or three with --threads 2 and 3 (segments of 8 MB or more):
+    // every export is the same as from one piece.
+    void threadsChangeNoOutput()
+    {
+        const QString plain = test::tempDir() + QStringLiteral("/twenty.json");
+        QCOMPARE(test::run(test::gentracePath(),
+                     args({QStringLiteral("--target-mb"), QStringLiteral("20"), plain}))
+                     .exitCode,
+            0);
+        for (const char *mode : {"--export-pairs", "--export-kernels", "--export-modules"}) {
+            QByteArray outputs[3];
+            for (int threads = 1; threads <= 3; ++threads) {
+                const auto r = test::run(test::appPath(),
+                    args({QString::fromLatin1(mode), QStringLiteral("-"),
+                        QStringLiteral("--threads"), QString::number(threads), plain}));
+                QCOMPARE(r.exitCode, 0);
+                outputs[threads - 1] = r.out;
+            }
+            QVERIFY(outputs[0].count('\n') > 20); // rows, not only a header
+            QCOMPARE(outputs[1], outputs[0]);
+            QCOMPARE(outputs[2], outputs[0]);
+        }
     }
 
     void exportKernelsOneRowPerGpuEvent()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target over the loader and the linker, and everything computed from them headless:
-// any input must load or fail cleanly, and a loaded trace must link, export and index.
+// any input must load or fail cleanly, and a loaded trace must link, export and index; and a
+// parse in segments side by side must give what a parse in one piece gives.
 #include "analysis/stepbreakdown.h"
 #include "analysis/timelineindex.h"
 #include "export/pairgroups.h"
@@ -9,12 +10,39 @@
 #include "load/eventdetails.h"
 #include "session/loadedtrace.h"
 
+#include "../modeldump.h"
+
 #include <cstdint>
 #include <string_view>
+
+namespace {
+
+std::string outcomeOf(const ks::LoadResult &r)
+{
+    return std::to_string(int(r.status)) + ' ' + r.error + '\n'
+        + (r.model ? ks::test::dumpModel(*r.model) : std::string());
+}
+
+//! Two to seven segments, however small the input, against one piece.
+void segmentsChangeNothing(std::string_view text)
+{
+    ks::LoadOptions whole;
+    whole.threads = 1;
+    whole.builderThread = false;
+    ks::LoadOptions split = whole;
+    split.threads = 2 + unsigned(text.size() % 6);
+    split.minSegmentBytes = 1;
+    if (outcomeOf(ks::loadTraceText(text, "fuzz", whole))
+        != outcomeOf(ks::loadTraceText(text, "fuzz", split)))
+        __builtin_trap();
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char *>(data), size);
+    segmentsChangeNothing(text);
     // Odd-sized inputs load through the builder thread, even-sized ones without: both paths are
     // fuzzed, and each input always takes the same one.
     const ks::OpenResult r = ks::openTraceText(text, "fuzz", size % 2 == 1);
