@@ -115,6 +115,10 @@ def main():
         entry.update(load)
         entry["ratio_to_parse_floor"] = load["load_link_s"] / load["baseline_s"]
         entry["ratio_to_fast_floor"] = load["load_link_s"] / load["fast_floor_s"]
+        # The same load parsed in one piece (--threads 1), for the scaling table.
+        one = json.loads(run([bench_load, plain, "--repeat", str(repeat), "--no-baseline", "--threads", "1"]).stdout)
+        entry["one_thread"] = {k: one[k] for k in ("load_link_s", "load_s", "link_s", "parse_s", "finish_s")}
+        entry["one_thread_ratio_to_parse_floor"] = one["load_link_s"] / load["baseline_s"]
         gzload = json.loads(run([bench_load, gz, "--repeat", str(repeat), "--no-baseline"]).stdout)
         entry["gzip_load_link_s"] = gzload["load_link_s"]
         entry["gzip_ratio_to_plain"] = gzload["load_link_s"] / load["load_link_s"]
@@ -137,6 +141,10 @@ def main():
               f"{entry['first_frame_s']:.3f} s = {entry['first_frame_ratio_to_parse_floor']:.2f}x; gzip {entry['gzip_ratio_to_plain']:.2f}x; peak RSS "
               f"{entry['peak_rss_kb'] / 1024:.0f} MB = {entry['peak_rss_ratio_to_file']:.2f}x file; "
               f"{entry['events']} events", flush=True)
+        print(f"        {load['threads']} threads ({load['pieces']} pieces): split {load['split_s']:.3f} s, parse "
+              f"{load['parse_s']:.3f} s, join {load['join_s']:.3f} s, finish {load['finish_s']:.3f} s, link "
+              f"{load['link_s']:.3f} s; one thread: load+link {one['load_link_s']:.3f} s = "
+              f"{entry['one_thread_ratio_to_parse_floor']:.2f}x (parse {one['parse_s']:.3f} s)", flush=True)
         if "python_json_load_s" in entry:
             print(f"        Python json.load {entry['python_json_load_s']:.2f} s"
                   + (f", Node JSON.parse {entry['node_json_parse_s']:.2f} s" if "node_json_parse_s" in entry else ""))
