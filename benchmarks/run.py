@@ -270,23 +270,29 @@ def lanes_benchmark(app, bench_load, data_dir, lanes, repeat):
 def run_benchmark(app, gentrace, data_dir, ranks, mb, repeat):
     """A run of `ranks` traces of `mb` MB opened together (`--export-ranks`: load all ranks in
     parallel, link, match collectives and pairs) against its baseline in the same run: the sum of
-    the single loads (`--summary` of each file) divided by the cores the run can use (2 here)."""
+    the single loads (`--summary --threads 1` of each file: one parse thread, as a run gives each
+    rank) divided by the cores the run can use (2 here). Also against the single loads with every
+    core (the default): what opening the files one after the other would take."""
     files = []
     for r in range(ranks):
         path = os.path.join(data_dir, f"rank{r}-{mb}mb.json")
         if not os.path.exists(path):
             run([gentrace, "--target-mb", str(mb), "--seed", str(r + 1), path])
         files.append(path)
-    single = [min(timed([app, "--summary", f]) for _ in range(repeat)) for f in files]
+    single = [min(timed([app, "--summary", f, "--threads", "1"]) for _ in range(repeat)) for f in files]
+    all_cores = [min(timed([app, "--summary", f]) for _ in range(repeat)) for f in files]
     together = min(timed([app, "--export-ranks", os.devnull] + files) for _ in range(repeat))
     rss = peak_rss_kb([app, "--export-ranks", os.devnull] + files)
     size = sum(os.path.getsize(f) for f in files)
     cores = min(os.cpu_count() or 1, ranks)
     entry = {"ranks": ranks, "rank_mb": mb, "single_sum_s": sum(single), "run_s": together,
              "ratio_to_single_sum_per_core": together / (sum(single) / cores),
+             "all_cores_single_sum_s": sum(all_cores), "ratio_to_all_cores_single_sum": together / sum(all_cores),
              "peak_rss_kb": rss, "peak_rss_ratio_to_files": rss * 1024 / size, "cores": cores}
     print(f"run of {ranks} x {mb} MB: {together:.2f} s = {entry['ratio_to_single_sum_per_core']:.2f}x "
-          f"(sum of single loads {sum(single):.2f} s / {cores} cores); peak RSS {rss / 1024:.0f} MB = "
+          f"(sum of single one-thread loads {sum(single):.2f} s / {cores} cores); "
+          f"{entry['ratio_to_all_cores_single_sum']:.2f}x the single loads with every core, one after "
+          f"the other ({sum(all_cores):.2f} s); peak RSS {rss / 1024:.0f} MB = "
           f"{entry['peak_rss_ratio_to_files']:.2f}x the files", flush=True)
     return entry
 

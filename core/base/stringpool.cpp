@@ -15,6 +15,7 @@ StringPool::StringPool()
     m_slotHash.assign(1024, 0);
     m_views.emplace_back();
     const uint64_t h = hash({});
+    m_hashLow.push_back(uint32_t(h));
     m_slots[h & 1023] = 1;
     m_slotHash[h & 1023] = uint32_t(h >> 32);
 }
@@ -39,16 +40,18 @@ uint64_t StringPool::hash(std::string_view s) noexcept
 
 void StringPool::grow()
 {
+    // From the slots' hashes, never the strings: growing must not touch every string again.
     const size_t capacity = m_slots.size() * 2;
     std::vector<uint32_t> slots(capacity, 0), hashes(capacity, 0);
     const size_t mask = capacity - 1;
-    for (StringId id = 0; id < m_views.size(); ++id) {
-        const uint64_t h = hash(m_views[id]);
-        size_t i = h & mask;
+    for (size_t old = 0; old < m_slots.size(); ++old) {
+        if (m_slots[old] == 0)
+            continue;
+        size_t i = m_hashLow[m_slots[old] - 1] & mask;
         while (slots[i] != 0)
             i = (i + 1) & mask;
-        slots[i] = id + 1;
-        hashes[i] = uint32_t(h >> 32);
+        slots[i] = m_slots[old];
+        hashes[i] = m_slotHash[old];
     }
     m_slots = std::move(slots);
     m_slotHash = std::move(hashes);
@@ -86,6 +89,7 @@ StringId StringPool::intern(std::string_view text)
     }
     const auto id = StringId(m_views.size());
     m_views.push_back(store(text));
+    m_hashLow.push_back(uint32_t(h));
     m_slots[i] = id + 1;
     m_slotHash[i] = tag;
     if (m_views.size() * 2 > m_slots.size())
@@ -108,7 +112,8 @@ StringId StringPool::find(std::string_view text) const
 size_t StringPool::memoryUsage() const
 {
     return m_blocks.size() * kBlockSize + m_largeBytes
-        + m_views.capacity() * sizeof(std::string_view) + m_slots.capacity() * 2 * sizeof(uint32_t);
+        + m_views.capacity() * sizeof(std::string_view) + m_hashLow.capacity() * sizeof(uint32_t)
+        + m_slots.capacity() * 2 * sizeof(uint32_t);
 }
 
 } // namespace ks

@@ -49,6 +49,7 @@ private:
     // so that most probes compare one integer and touch no string.
     std::vector<uint32_t> m_slots;
     std::vector<uint32_t> m_slotHash;
+    std::vector<uint32_t> m_hashLow; //!< per id, the hash's low half (slot = hash & mask)
 };
 
 } // namespace ks

@@ -55,7 +55,10 @@ std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string 
 }
 
 namespace {
-constexpr size_t kMaxReady = 4; // chunks the reader may run ahead of the parser
+// Chunks the reader may run ahead of the parser. A segment's reader (one of several side by
+// side, from the page cache) keeps fewer: each buffer is 1 MB of resident memory.
+constexpr size_t kMaxReady = 4;
+constexpr size_t kMaxReadySlice = 2;
 } // namespace
 
 ChunkedText::ChunkedText(const InputFile &file)
@@ -130,7 +133,8 @@ void ChunkedText::recycle(Chunk chunk)
 bool ChunkedText::takeBuffer(Chunk &chunk)
 {
     std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [&] { return m_ready.size() < kMaxReady || m_stop; });
+    const size_t ahead = m_slice.head.empty() && m_slice.tail.empty() ? kMaxReady : kMaxReadySlice;
+    m_changed.wait(lock, [&] { return m_ready.size() < ahead || m_stop; });
     if (m_stop)
         return false;
     if (!m_free.empty()) {

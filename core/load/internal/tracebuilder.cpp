@@ -525,6 +525,12 @@ void TraceBuilder::buildInstants()
     m_globalInstants.clear();
 }
 
+LaneId TraceBuilder::finalLane(int64_t pid, int64_t tid, bool device) const
+{
+    const auto it = m_laneIndex.find(LaneKey {pid, tid, device});
+    return it == m_laneIndex.end() ? kNoLane : m_lanes[it->second].finalId;
+}
+
 void TraceBuilder::buildProcesses()
 {
     TraceModel &m = *m_model;
@@ -568,7 +574,7 @@ void TraceBuilder::buildProcesses()
                     p->sortIndex = md.sortIndex;
         } else if (md.what == threadName || md.what == threadSort) {
             auto laneOf = [&](bool device) {
-                const LaneId l = m.findLane(md.pid, md.tid, device);
+                const LaneId l = finalLane(md.pid, md.tid, device);
                 return l == kNoLane ? nullptr : &m.lanes[l];
             };
             Lane *hostLane = laneOf(false);
@@ -650,10 +656,8 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
     buildInstants();
     buildMemory();
     buildProcesses();
-    m_flows.bind(*m_model, [this](int64_t pid, int64_t tid, bool device) {
-        auto it = m_laneIndex.find(LaneKey {pid, tid, device});
-        return it == m_laneIndex.end() ? kNoLane : m_lanes[it->second].finalId;
-    });
+    m_flows.bind(*m_model,
+        [this](int64_t pid, int64_t tid, bool device) { return finalLane(pid, tid, device); });
     computeTimeRange();
     demangleKernelNames(*m_model);
     m_lanes.clear();

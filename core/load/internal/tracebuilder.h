@@ -97,6 +97,8 @@ private:
     void appendColumns(TraceBuilder &later, const Remap &remap);
     void appendTables(TraceBuilder &later, const Remap &remap);
 
+    //! The model's lane of a thread, by the builder's hash (lanes are numbered by then).
+    LaneId finalLane(int64_t pid, int64_t tid, bool device) const;
     void closeOpenBegins();
     void buildLanes();
     void buildInstants();

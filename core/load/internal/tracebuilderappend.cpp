@@ -90,6 +90,7 @@ void TraceBuilder::appendLanes(TraceBuilder &later, Remap &remap)
 {
     // New lanes in the later segment's creation order: the order one text creates them in.
     remap.lane.resize(later.m_lanes.size());
+    m_laneIndex.reserve(m_lanes.size() + later.m_lanes.size());
     const std::string_view written(later.m_writtenIds);
     for (size_t l = 0; l < later.m_lanes.size(); ++l) {
         const LaneState &src = later.m_lanes[l];
