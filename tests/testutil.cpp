@@ -101,6 +101,19 @@ QString writeTemp(const QString &name, const QByteArray &data)
     return path;
 }
 
+std::string traceText(const QString &path)
+{
+    std::string text;
+    gzFile f = gzopen(QFile::encodeName(path).constData(), "rb"); // reads plain files as they are
+    if (!f)
+        return text;
+    char buffer[1 << 16];
+    for (int n; (n = gzread(f, buffer, sizeof buffer)) > 0;)
+        text.append(buffer, size_t(n));
+    gzclose(f);
+    return text;
+}
+
 QByteArray gzip(const QByteArray &data, qsizetype keepBytes)
 {
     z_stream zs {};

@@ -45,6 +45,8 @@ QString tempDir();
 QString writeTemp(const QString &name, const QByteArray &data);
 //! Gzip-compresses \a data (a complete member, or cut after \a keepBytes compressed bytes).
 QByteArray gzip(const QByteArray &data, qsizetype keepBytes = -1);
+//! The text of the trace file at \a path, inflated when it is gzip; empty when it cannot be read.
+std::string traceText(const QString &path);
 
 struct ProcessResult {
     int exitCode = -1;

@@ -11,26 +11,11 @@
 #include <QFile>
 #include <QtTest>
 
-#include <zlib.h>
-
 #include <sstream>
 
 using namespace ks;
 
 namespace {
-
-std::string textOf(const QString &path)
-{
-    std::string text;
-    gzFile f = gzopen(QFile::encodeName(path).constData(), "rb");
-    if (!f)
-        return text;
-    char buffer[1 << 16];
-    for (int n; (n = gzread(f, buffer, sizeof buffer)) > 0;)
-        text.append(buffer, size_t(n));
-    gzclose(f);
-    return text;
-}
 
 //! Joins its arguments as text (not with +: GCC 12 warns falsely, -Wrestrict).
 template<typename... Parts> std::string cat(const Parts &...parts)
@@ -86,7 +71,7 @@ private slots:
     void sharedTraces()
     {
         QFETCH(QString, path);
-        const std::string text = textOf(path);
+        const std::string text = test::traceText(path);
         QVERIFY(!text.empty());
         const std::string whole = loadText(text, 1);
         for (unsigned threads : {2u, 7u}) {

@@ -13,7 +13,6 @@
 #include <QJsonObject>
 #include <QTest>
 
-#include <zlib.h>
 
 #include <map>
 
@@ -44,20 +43,6 @@ Loaded &loaded(const QString &path)
     if (f.open(QIODevice::ReadOnly))
         l.referenceCsv = f.readAll();
     return cache.emplace(path, std::move(l)).first->second;
-}
-
-//! The JSON text of a trace file, inflated when it is gzip (zlib reads plain files as they are).
-std::string textOf(const QString &path)
-{
-    std::string text;
-    gzFile f = gzopen(QFile::encodeName(path).constData(), "rb");
-    if (!f)
-        return text;
-    char buffer[1 << 16];
-    for (int n; (n = gzread(f, buffer, sizeof buffer)) > 0;)
-        text.append(buffer, size_t(n));
-    gzclose(f);
-    return text;
 }
 
 QStringList strings(std::initializer_list<const char *> items)
@@ -159,7 +144,7 @@ private slots:
         QFETCH(QString, path);
         const Loaded &l = loaded(path);
         QVERIFY(l.trace);
-        const std::string text = textOf(path);
+        const std::string text = test::traceText(path);
         QVERIFY(!text.empty());
         const OpenResult direct = openTraceText(text, path.toStdString());
         QVERIFY(direct.trace);

@@ -7,6 +7,22 @@
 
 namespace ks {
 
+namespace {
+
+//! One core per segment: a builder thread beside each would only add hand-over work.
+template<typename Stream>
+PassResult parsePlaced(Stream &stream,
+    const TextPlace &place,
+    TraceBuilder &builder,
+    const std::function<void(uint64_t)> &reached,
+    const std::atomic<bool> *cancel)
+{
+    return parseText(
+        stream, place, builder, false, [&] { reached(place.fileOffset(stream.Tell())); }, cancel);
+}
+
+} // namespace
+
 std::string FileSegments::bytes(uint64_t offset, size_t n) const
 {
     std::string out(n, '\0');
@@ -26,9 +42,7 @@ PassResult FileSegments::parse(uint64_t begin,
     ChunkedText text(m_file, TextSlice {begin, end, head, tail});
     ChunkStream stream(text);
     const TextPlace place {begin, head.size(), end - begin};
-    // One core per segment: a builder thread beside each would only add hand-over work.
-    PassResult result = parseText(
-        stream, place, builder, false, [&] { reached(place.fileOffset(stream.Tell())); }, cancel);
+    PassResult result = parsePlaced(stream, place, builder, reached, cancel);
     ParseOutcome &out = result.outcome;
     out.textSize
         = tail.empty() && stream.atEnd() ? place.fileOffset(stream.textSeen()) : ~uint64_t(0);
@@ -58,8 +72,7 @@ PassResult MemorySegments::parse(uint64_t begin,
         = head + std::string(m_text.substr(size_t(begin), size_t(end - begin))) + tail;
     rapidjson::StringStream stream(text.c_str()); // zero-terminated, as it needs
     const TextPlace place {begin, head.size(), end - begin};
-    PassResult result = parseText(
-        stream, place, builder, false, [&] { reached(place.fileOffset(stream.Tell())); }, cancel);
+    PassResult result = parsePlaced(stream, place, builder, reached, cancel);
     if (tail.empty())
         result.outcome.textSize = m_text.size();
     return result;
