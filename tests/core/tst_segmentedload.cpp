@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QtTest>
 
+#include <algorithm>
+#include <atomic>
 #include <sstream>
 
 using namespace ks;
@@ -106,6 +108,32 @@ private slots:
             const std::string difference = test::firstDifference(whole, outcomeOf(r));
             QVERIFY2(difference.empty(), difference.c_str());
         }
+    }
+
+    // A load in segments reports its progress (rising, to the end) and stops when cancelled.
+    void progressAndCancel()
+    {
+        const QString path = test::tempDir() + QStringLiteral("/twenty.json");
+        QCOMPARE(test::run(test::gentracePath(),
+                     QStringList {QStringLiteral("--target-mb"), QStringLiteral("20"), path})
+                     .exitCode,
+            0);
+        LoadOptions options = withThreads(3);
+        std::vector<int> seen;
+        options.progress = [&](int permille) { seen.push_back(permille); };
+        const LoadResult loaded = loadTrace(path.toStdString(), options);
+        QCOMPARE(loaded.status, LoadResult::Status::Loaded);
+        QCOMPARE(loaded.pieces, 3u);
+        QVERIFY(seen.size() > 2);
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QCOMPARE(seen.back(), 1000);
+
+        std::atomic<bool> cancel {true};
+        options.progress = {};
+        options.cancel = &cancel;
+        const LoadResult cancelled = loadTrace(path.toStdString(), options);
+        QCOMPARE(cancelled.status, LoadResult::Status::Cancelled);
+        QVERIFY(!cancelled.model);
     }
 
     // Every count from 2 to 40 puts the splits elsewhere: in names holding "},{", in nested
