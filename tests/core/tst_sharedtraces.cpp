@@ -13,7 +13,6 @@
 #include <QJsonObject>
 #include <QTest>
 
-
 #include <map>
 
 using namespace ks;
