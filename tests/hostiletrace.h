@@ -42,6 +42,15 @@ inline std::string hostileEvents(int n)
           << R"(,"args":{"Device Type":1,"Device Id":0,"Addr":)" << 4096 + i % 7 << R"(,"Bytes":)"
           << (i % 2 ? -64 : 64) << R"(,"Total Allocated":64}},)";
         o << R"({"ph":"i","s":"g","name":"Iteration )" << i << R"(","ts":)" << ts << "},";
+        // Names that are not UTF-8 (counted once each, where first seen), and numeric ids among
+        // the lane keys of text ids: early only, since a later segment holding either is read
+        // again after the earlier ones (splits elsewhere must stay).
+        if (i < 6)
+            o << R"({"ph":"X","name":")"
+              << "bad\xff" << i % 4 << R"(","pid":1,"tid":3,"ts":)" << ts << R"(,"dur":1},)";
+        if (i == 3 || i == 5)
+            o << R"({"ph":"X","name":"near text keys","pid":-4611686018427387903,"tid":-4611686018427387900,"ts":)"
+              << ts << R"(,"dur":1},)";
         // Odd ones: a missing ts, an unknown phase, a negative dur, an E before its B.
         o << R"({"ph":"X","name":"no ts","pid":1,"tid":2},)";
         o << R"({"ph":"Q","name":"odd","pid":1,"tid":2,"ts":)" << ts << "},";
@@ -68,6 +77,30 @@ inline std::string hostileTrace(int n)
     o << R"(,"traceEvents":[)" << hostileEvents(n) << "],\n";
     objects("deviceProperties");
     o << R"(,"traceName":"x"})";
+    return o.str();
+}
+
+/*!
+ * All along the text, names that are not UTF-8 (\a numbers false) or numeric pids and tids among
+ * the lane keys of text ids (\a numbers true): a later segment holding one is read again after
+ * the earlier ones. Apart, so that neither hides the other.
+ */
+inline std::string oddNamesOrIds(int n, bool numbers)
+{
+    std::ostringstream o;
+    o << R"({"traceEvents":[)";
+    for (int i = 0; i < n; ++i) {
+        const int ts = 10 * i;
+        o << (i ? "," : "") << R"({"ph":"X","name":"x)" << i % 11 << R"(","pid":1,"tid":"t)"
+          << i % 3 << R"(","ts":)" << ts << R"(,"dur":3},)";
+        if (numbers)
+            o << R"({"ph":"X","name":"k","pid":)" << -4611686018427387904 + 2 + i % 3
+              << R"(,"tid":-4611686018427387899,"ts":)" << ts << R"(,"dur":2})";
+        else
+            o << R"({"ph":"X","name":")"
+              << "bad\xff" << i % 5 << R"(","pid":1,"tid":1,"ts":)" << ts << R"(,"dur":1})";
+    }
+    o << "]}";
     return o.str();
 }
 

@@ -70,6 +70,21 @@ inline std::string dumpModel(const TraceModel &m)
     return o.str();
 }
 
+/*!
+ * What dumpModel() leaves out because loads by one path always agree on it: the string pool in
+ * id order and the diagnostics' examples in the order they were kept. A segmented load must
+ * give these too.
+ */
+inline std::string dumpIdOrder(const TraceModel &m)
+{
+    std::ostringstream o;
+    for (StringId id = 0; id < m.strings.size(); ++id)
+        o << "string " << id << ' ' << std::quoted(m.strings.view(id), '\'') << '\n';
+    for (const Diagnostics::Example &e : m.diagnostics.examples())
+        o << "example " << int(e.counter) << ' ' << e.offset << ' ' << e.message << '\n';
+    return o.str();
+}
+
 //! "" when \a a and \a b are equal, else their first differing lines, numbered.
 inline std::string firstDifference(const std::string &a, const std::string &b)
 {

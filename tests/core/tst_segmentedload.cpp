@@ -42,7 +42,7 @@ std::string outcomeOf(const LoadResult &r)
     std::ostringstream o;
     o << int(r.status) << ' ' << r.error << '\n';
     if (r.model)
-        o << test::dumpModel(*r.model);
+        o << test::dumpModel(*r.model) << test::dumpIdOrder(*r.model);
     return o.str();
 }
 
@@ -156,6 +156,8 @@ private slots:
         std::string nul = trace;
         nul[nul.size() * 3 / 5] = '\0';
         QTest::newRow("zero byte") << nul;
+        QTest::newRow("names not UTF-8") << test::oddNamesOrIds(80, false);
+        QTest::newRow("numbers among text keys") << test::oddNamesOrIds(80, true);
         QTest::newRow("traceEvents twice") << cat(R"({"traceEvents":[)", test::hostileEvents(20),
             R"(],"traceEvents":[)", test::hostileEvents(20), "]}");
         QTest::newRow("not a trace")

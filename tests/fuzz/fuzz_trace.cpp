@@ -20,7 +20,8 @@ namespace {
 std::string outcomeOf(const ks::LoadResult &r)
 {
     return std::to_string(int(r.status)) + ' ' + r.error + '\n'
-        + (r.model ? ks::test::dumpModel(*r.model) : std::string());
+        + (r.model ? ks::test::dumpModel(*r.model) + ks::test::dumpIdOrder(*r.model)
+                   : std::string());
 }
 
 //! Two to seven segments, however small the input, against one piece.

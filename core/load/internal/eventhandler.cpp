@@ -356,8 +356,10 @@ void EventHandler::eventField(Kind kind, std::string_view text)
         m_event->name = m_strings.intern(text);
         m_event->hasName = true;
         // Checked once per distinct name: the UI and exports show such bytes as U+FFFD.
-        if (m_strings.size() != known && !isValidUtf8(text))
+        if (m_strings.size() != known && !isValidUtf8(text)) {
             m_diag.add(Diag::InvalidUtf8Names, m_event->offset, "a name is not valid UTF-8");
+            m_needsEarlierText = m_continues;
+        }
         return;
     }
     case Field::Pid:

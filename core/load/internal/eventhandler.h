@@ -61,6 +61,13 @@ public:
     //! Where the first traceEvents entry starts (the offset named when none is an event).
     uint64_t firstEntryOffset() const { return m_firstEntryOffset; }
     bool insideEvent() const { return m_inEvent; }
+    /*!
+     * Parses a later segment of the text (segmentedparse.h): a name that is new to this
+     * segment's pool may not be new to the whole text's, and whether it is counted as invalid
+     * UTF-8 depends on that, so such a segment needs the earlier text (needsEarlierText()).
+     */
+    void continueEarlierText() { m_continues = true; }
+    bool needsEarlierText() const { return m_needsEarlierText; }
     //! Where the traceEvents array was closed, ~0 while it is open (tells a segment's end).
     uint64_t eventsClosedAt() const { return m_eventsClosedAt; }
     uint64_t eventOffset() const { return m_event->offset; }
@@ -142,6 +149,8 @@ private:
     uint64_t m_phasedEvents = 0;
     uint64_t m_firstEntryOffset = ~uint64_t(0);
     uint64_t m_eventsClosedAt = ~uint64_t(0);
+    bool m_continues = false;
+    bool m_needsEarlierText = false;
 
     bool m_capturing = false;
     uint32_t m_captureDepth = 0;

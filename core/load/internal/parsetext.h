@@ -55,6 +55,7 @@ struct PassResult {
     Diagnostics handlerDiagnostics; //!< added to the builder's after them, as one pass does
     TopLevel top;
     uint64_t eventsClosedAt = ~uint64_t(0); //!< file offset where traceEvents closed
+    bool needsEarlierText = false; //!< see EventHandler::continueEarlierText()
     //! The parses the text was read in, one after the other (segmentedparse.h).
     unsigned pieces = 1;
     LoadPhases phases; //!< split, parse and join, when segmented
@@ -88,6 +89,8 @@ PassResult parseText(Stream &s,
     try {
         EventSink sink(builder, builderThread);
         EventHandler handler(sink, builder.strings(), &placed, &PlacedStream<Stream>::tell);
+        if (builder.continuesEarlierText())
+            handler.continueEarlierText();
         bool cancelled = false;
         handler.onCheckpoint = [&] {
             if (cancel && cancel->load(std::memory_order_relaxed)) {
@@ -104,6 +107,7 @@ PassResult parseText(Stream &s,
         pass.handlerDiagnostics = std::move(handler.diagnostics());
         pass.top = handler.takeTopLevel();
         pass.eventsClosedAt = handler.eventsClosedAt();
+        pass.needsEarlierText = handler.needsEarlierText();
         out.parseError = result.IsError();
         if (out.parseError) {
             out.errorOffset = place.fileOffset(result.Offset());

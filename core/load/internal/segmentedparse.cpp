@@ -95,13 +95,18 @@ struct Segment {
     PassResult result;
 };
 
-//! A segment before the last proved that its end is an event boundary (see the top).
+//! The segment's parse stands without the earlier text (see needsEarlierText()).
+bool standsAlone(const Segment &s)
+{
+    return !s.builder->needsEarlierText() && !s.result.needsEarlierText;
+}
+
+//! A segment before the last stands alone and proved that its end is an event boundary.
 bool endsOnBoundary(const Segment &s)
 {
     const ParseOutcome &o = s.result.outcome;
     const uint64_t closedAt = s.result.eventsClosedAt; // ~0: never closed
-    return !o.parseError && closedAt != ~uint64_t(0) && closedAt >= s.end
-        && !s.builder->needsEarlierText();
+    return !o.parseError && closedAt != ~uint64_t(0) && closedAt >= s.end && standsAlone(s);
 }
 
 //! The segments' results as one parse of the whole text would give them.
@@ -216,7 +221,7 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
     for (size_t i = 1; i < n; ++i) {
         Segment &s = segments[i];
         const bool last = i + 1 == n;
-        if (last ? !s.builder->needsEarlierText() : endsOnBoundary(s)) {
+        if (last ? standsAlone(s) : endsOnBoundary(s)) {
             whole.append(*s.builder);
             s.builder.reset();
             used.push_back(&s.result);

@@ -96,8 +96,14 @@ int64_t TraceBuilder::keyOf(const RawId &id)
 {
     if (!id.present)
         return 0;
-    if (id.numeric)
+    if (id.numeric) {
+        // A number among the text keys cannot be told from one after a join: such a segment
+        // is read again after the earlier ones.
+        if (m_continues && id.num >= kTextKeyBase
+            && uint64_t(id.num - kTextKeyBase) <= std::numeric_limits<StringId>::max())
+            m_ambiguous = true;
         return id.num;
+    }
     // Non-numeric ids ("Spans", "stream 7") get keys far from any real pid or tid.
     return kTextKeyBase + int64_t(id.text);
 }

@@ -44,11 +44,13 @@ public:
      */
     void continueEarlierText() { m_continues = true; }
     /*!
-     * An E this segment's builder cannot match on its own: its thread has no lane here but the
-     * same thread's other side has an open B, which it would close only if the earlier segments
-     * have no lane for its own side. The segment is then parsed again after the earlier ones.
+     * What this segment's builder cannot place on its own, so that the segment is parsed again
+     * after the earlier ones: an E whose thread has no lane here while the thread's other side
+     * has an open B (it closes that B only if the earlier text has no lane for its own side), or
+     * a numeric pid or tid among the keys of text ids (append() could not tell them apart).
      */
     bool needsEarlierText() const { return m_ambiguous; }
+    bool continuesEarlierText() const { return m_continues; }
     /*!
      * Takes every event of \a later, the builder of the text right after this builder's, as if
      * this builder had read them itself: strings re-interned in their first-use order, lanes
@@ -73,7 +75,7 @@ private:
     struct PendingEnd; // an E kept for append() (continueEarlierText())
     struct Remap; // what append() translates: string ids and lanes
 
-    static int64_t keyOf(const RawId &id);
+    int64_t keyOf(const RawId &id);
     uint32_t laneIndex(const RawEvent &e, bool device);
     void addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t flags);
     void beginSlice(const RawEvent &e);
