@@ -24,11 +24,6 @@ namespace ks {
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point t)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 /*!
  * One parse pass over the whole text in \a stream into \a builder, optionally through the
  * repairing stream. \a checkpoint runs every few thousand events (progress, releasing consumed

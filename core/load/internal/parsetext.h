@@ -13,10 +13,16 @@
 #include <rapidjson/reader.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <new>
 
 namespace ks {
+
+inline double secondsSince(std::chrono::steady_clock::time_point t)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
 
 constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag
     | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag

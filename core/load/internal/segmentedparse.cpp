@@ -25,11 +25,6 @@ namespace ks {
 
 namespace {
 
-double since(std::chrono::steady_clock::time_point t)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 constexpr size_t kScanWindow = 1 << 20;
 
 bool isSpace(char c)
@@ -150,7 +145,7 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
     const size_t n = starts.size();
     if (n < 2)
         return std::nullopt;
-    phases.split = since(started);
+    phases.split = secondsSince(started);
     started = std::chrono::steady_clock::now();
 
     std::vector<Segment> segments(n);
@@ -166,7 +161,8 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
     auto parse = [&](size_t slot, uint64_t begin, uint64_t end, bool first, bool last,
                      TraceBuilder &into) {
         return text.parse(
-            begin, end, first ? std::string() : layout->head, last ? std::string() : layout->tail,
+            TextSlice {begin, end, first ? std::string() : layout->head,
+                last ? std::string() : layout->tail},
             into,
             [&, slot, begin, onCaller = slot == 0 || slot == n](uint64_t reached) {
                 parsed[slot].store(reached - begin, std::memory_order_relaxed);
@@ -212,7 +208,7 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
     }
     if (!endsOnBoundary(segments[0]))
         return std::nullopt; // the first split was no event boundary: nothing gained
-    phases.parse = since(started);
+    phases.parse = secondsSince(started);
     started = std::chrono::steady_clock::now();
 
     TraceBuilder &whole = *segments[0].builder;
@@ -236,7 +232,7 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
         break;
     }
     PassResult out = combined(used);
-    phases.join = since(started);
+    phases.join = secondsSince(started);
     out.phases = phases;
     builder = std::move(segments[0].builder);
     return out;

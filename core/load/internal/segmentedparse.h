@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "inputfile.h"
 #include "parsetext.h"
 
 #include <memory>
@@ -17,14 +18,11 @@ public:
     //! Up to \a n bytes of the text from \a offset (the scan for split points).
     virtual std::string bytes(uint64_t offset, size_t n) const = 0;
     /*!
-     * Parses [begin, end) of the text behind \a head and before \a tail into \a builder, on the
-     * calling thread; \a reached hears the file offset parsed so far, now and then. An empty
-     * tail parses on to the end of the text (setting the outcome's textSize there).
+     * Parses \a slice ([begin, end) of the text, behind its head and before its tail) into
+     * \a builder, on the calling thread; \a reached hears the file offset parsed so far, now and
+     * then. An empty tail parses on to the end of the text (setting the outcome's textSize).
      */
-    virtual PassResult parse(uint64_t begin,
-        uint64_t end,
-        const std::string &head,
-        const std::string &tail,
+    virtual PassResult parse(const TextSlice &slice,
         TraceBuilder &builder,
         const std::function<void(uint64_t reached)> &reached,
         const std::atomic<bool> *cancel) const = 0;

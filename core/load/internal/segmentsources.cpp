@@ -31,21 +31,18 @@ std::string FileSegments::bytes(uint64_t offset, size_t n) const
     return out;
 }
 
-PassResult FileSegments::parse(uint64_t begin,
-    uint64_t end,
-    const std::string &head,
-    const std::string &tail,
+PassResult FileSegments::parse(const TextSlice &slice,
     TraceBuilder &builder,
     const std::function<void(uint64_t)> &reached,
     const std::atomic<bool> *cancel) const
 {
-    ChunkedText text(m_file, TextSlice {begin, end, head, tail});
+    ChunkedText text(m_file, slice);
     ChunkStream stream(text);
-    const TextPlace place {begin, head.size(), end - begin};
+    const TextPlace place {slice.begin, slice.head.size(), slice.end - slice.begin};
     PassResult result = parsePlaced(stream, place, builder, reached, cancel);
     ParseOutcome &out = result.outcome;
     out.textSize
-        = tail.empty() && stream.atEnd() ? place.fileOffset(stream.textSeen()) : ~uint64_t(0);
+        = slice.tail.empty() && stream.atEnd() ? place.fileOffset(stream.textSeen()) : ~uint64_t(0);
     if (stream.atEnd() && text.outOfMemory() && !out.outOfMemory) {
         out.outOfMemory = true;
         out.stoppedAt = place.fileOffset(stream.textSeen());
@@ -58,22 +55,18 @@ std::string MemorySegments::bytes(uint64_t offset, size_t n) const
     return offset < m_text.size() ? std::string(m_text.substr(size_t(offset), n)) : std::string();
 }
 
-PassResult MemorySegments::parse(uint64_t begin,
-    uint64_t end,
-    const std::string &head,
-    const std::string &tail,
+PassResult MemorySegments::parse(const TextSlice &slice,
     TraceBuilder &builder,
     const std::function<void(uint64_t)> &reached,
     const std::atomic<bool> *cancel) const
 {
-    if (tail.empty())
-        end = m_text.size();
-    const std::string text
-        = head + std::string(m_text.substr(size_t(begin), size_t(end - begin))) + tail;
+    const uint64_t end = slice.tail.empty() ? m_text.size() : slice.end;
+    const std::string text = slice.head
+        + std::string(m_text.substr(size_t(slice.begin), size_t(end - slice.begin))) + slice.tail;
     rapidjson::StringStream stream(text.c_str()); // zero-terminated, as it needs
-    const TextPlace place {begin, head.size(), end - begin};
+    const TextPlace place {slice.begin, slice.head.size(), end - slice.begin};
     PassResult result = parsePlaced(stream, place, builder, reached, cancel);
-    if (tail.empty())
+    if (slice.tail.empty())
         result.outcome.textSize = m_text.size();
     return result;
 }

@@ -18,10 +18,7 @@ public:
     }
     uint64_t size() const override { return m_file.size(); }
     std::string bytes(uint64_t offset, size_t n) const override;
-    PassResult parse(uint64_t begin,
-        uint64_t end,
-        const std::string &head,
-        const std::string &tail,
+    PassResult parse(const TextSlice &slice,
         TraceBuilder &builder,
         const std::function<void(uint64_t)> &reached,
         const std::atomic<bool> *cancel) const override;
@@ -38,10 +35,7 @@ public:
     }
     uint64_t size() const override { return m_text.size(); }
     std::string bytes(uint64_t offset, size_t n) const override;
-    PassResult parse(uint64_t begin,
-        uint64_t end,
-        const std::string &head,
-        const std::string &tail,
+    PassResult parse(const TextSlice &slice,
         TraceBuilder &builder,
         const std::function<void(uint64_t)> &reached,
         const std::atomic<bool> *cancel) const override;
