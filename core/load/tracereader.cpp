@@ -152,7 +152,9 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
             if (auto segmented = segmentedPass(FileSegments(*file), builder, options, report))
                 return std::move(*segmented);
         }
-        ChunkedText text(*file); // each pass reads (and inflates) the file again from its start
+        // Each pass reads (and inflates) the file again from its start.
+        ChunkedText text(*file,
+            options.readerThread ? ChunkedText::Reader::OwnThread : ChunkedText::Reader::Caller);
         ChunkStream stream(text);
         auto checkpoint = [&] { report(stream.compressedOffset(), file->size()); };
         PassResult result = parsePass(

@@ -22,6 +22,9 @@ struct LoadOptions {
      * between the threads is only extra work.
      */
     bool builderThread = true;
+    //! Reads the file on a thread of its own, a few chunks ahead of the parser. Off where
+    //! builderThread is, for the same reason: there the parser reads each chunk itself.
+    bool readerThread = true;
     /*!
      * Threads that parse an uncompressed text side by side, each a segment of it (0:
      * loadThreads()). The model is the same whatever the count; gzip text cannot be split and is

@@ -178,6 +178,7 @@ std::shared_ptr<LoadedRun> openRun(
             load.cancel = options.cancel;
             // One core per rank when ranks load side by side: a second thread would only wait.
             load.builderThread = parallel == 1;
+            load.readerThread = parallel == 1;
             load.threads = parallel == 1 ? 0 : 1;
             results[i] = openTrace(files[i], load);
             if (results[i].trace)

@@ -3,6 +3,7 @@
 // every phase, layout and anomaly it handles, from inline JSON and from small files.
 #include "base/jsonwrite.h"
 #include "load/tracereader.h"
+#include "modeldump.h"
 #include "testutil.h"
 
 #include <QDir>
@@ -351,6 +352,8 @@ private slots:
     void corruptGzipFails();
     void concatenatedGzipMembersAreOneText();
     void dataAfterGzipStreamIsCounted();
+    void readingOnTheParserThreadChangesNothing_data();
+    void readingOnTheParserThreadChangesNothing();
     void unreadablePathsFailFast_data();
     void unreadablePathsFailFast();
     void progressIsMonotonicAndEndsAt1000_data();
@@ -2109,6 +2112,58 @@ void TestLoader::dataAfterGzipStreamIsCounted()
     QCOMPARE(int(r.model->slices.size()), 50);
     QVERIFY(!r.model->truncated);
     QCOMPARE(diag(*r.model, "gzip_trailing_garbage"), 1);
+}
+
+void TestLoader::readingOnTheParserThreadChangesNothing_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    // About 5 MB of text: five chunks, so that reads cross chunk boundaries.
+    const QByteArray plain = QByteArray::fromStdString(manyEvents(65000));
+    QTest::addRow("plain") << plain;
+    QTest::addRow("plain cut mid-event") << plain.left(plain.size() * 2 / 3);
+    QTest::addRow("plain needing repair") << QByteArray::fromStdString(manyEvents(
+        65000, ",{\"ph\":\"X\",\"name\":\"tab\there\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}"));
+    QTest::addRow("gzip") << test::gzip(plain);
+    const QByteArray gz = test::gzip(plain);
+    QTest::addRow("gzip cut") << test::gzip(plain, gz.size() / 2);
+    const qsizetype mid = plain.indexOf("\"name\":\"op40000\"");
+    QTest::addRow("gzip members") << test::gzip(plain.left(mid)) + test::gzip(plain.mid(mid));
+    QTest::addRow("gzip then junk") << gz + "JUNK AFTER";
+    QTest::addRow("corrupt gzip") << QByteArray("\x1f\x8bthis is not deflate data at all");
+    QTest::addRow("not JSON") << QByteArray("hello");
+    QTest::addRow("empty") << QByteArray();
+}
+
+// A run's ranks read their files on the parser's thread (LoadOptions::readerThread off): every
+// kind of file, whole, cut, corrupt or read twice, loads the same as with a reader thread.
+void TestLoader::readingOnTheParserThreadChangesNothing()
+{
+    QFETCH(QByteArray, data);
+    const std::string path = test::writeTemp(QStringLiteral("reader.json"), data).toStdString();
+    LoadOptions ahead;
+    ahead.threads = 1;
+    LoadOptions inline_ = ahead;
+    inline_.readerThread = false;
+    const LoadResult a = loadTrace(path, ahead);
+    const LoadResult b = loadTrace(path, inline_);
+    QCOMPARE(int(b.status), int(a.status));
+    QCOMPARE(QString::fromStdString(b.error), QString::fromStdString(a.error));
+    QCOMPARE(bool(b.model), bool(a.model));
+    if (!a.model)
+        return;
+    QVERIFY(a.model->slices.size() > 0);
+    const std::string difference
+        = test::firstDifference(test::dumpModel(*a.model), test::dumpModel(*b.model));
+    QVERIFY2(difference.empty(), difference.c_str());
+    const auto &pa = a.model->gzipIndex.points, &pb = b.model->gzipIndex.points;
+    QCOMPARE(pb.size(), pa.size());
+    QCOMPARE(a.model->compressed, !pa.empty());
+    for (size_t i = 0; i < pa.size(); ++i) {
+        QCOMPARE(pb[i].compressedOffset, pa[i].compressedOffset);
+        QCOMPARE(pb[i].textOffset, pa[i].textOffset);
+        QCOMPARE(pb[i].bits, pa[i].bits);
+        QVERIFY(pb[i].window == pa[i].window);
+    }
 }
 
 void TestLoader::unreadablePathsFailFast_data()

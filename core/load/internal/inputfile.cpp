@@ -61,21 +61,25 @@ constexpr size_t kMaxReady = 4;
 constexpr size_t kMaxReadySlice = 2;
 } // namespace
 
-ChunkedText::ChunkedText(const InputFile &file)
-    : ChunkedText(file, TextSlice {})
+ChunkedText::ChunkedText(const InputFile &file, Reader reader)
+    : ChunkedText(file, TextSlice {}, reader)
 {
 }
 
-ChunkedText::ChunkedText(const InputFile &file, TextSlice slice)
+ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader)
     : m_fd(file.fd())
+    , m_compressed(file.compressed())
+    , m_reader(reader)
+    , m_offset(slice.begin)
     , m_slice(std::move(slice))
 {
-    m_thread = std::thread([this, compressed = file.compressed()] {
+    if (m_reader == Reader::Caller)
+        return;
+    m_thread = std::thread([this] {
         try {
-            if (compressed)
-                inflate();
-            else
-                read();
+            Chunk chunk;
+            while (takeBuffer(chunk) && fill(chunk))
+                publish(chunk);
         } catch (const std::bad_alloc &) {
             m_outOfMemory = true; // the text ends here; the loader fails with the offset
         }
@@ -107,6 +111,18 @@ GzipIndex ChunkedText::takeIndex()
 
 ChunkedText::Chunk ChunkedText::next()
 {
+    if (m_reader == Reader::Caller) {
+        try {
+            Chunk chunk = freeBuffer();
+            if (fill(chunk)) {
+                chunk.data[chunk.size] = 0;
+                return chunk;
+            }
+        } catch (const std::bad_alloc &) {
+            m_outOfMemory = true;
+        }
+        return {};
+    }
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] { return !m_ready.empty() || m_done; });
     if (m_ready.empty())
@@ -130,21 +146,33 @@ void ChunkedText::recycle(Chunk chunk)
     }
 }
 
-bool ChunkedText::takeBuffer(Chunk &chunk)
+ChunkedText::Chunk ChunkedText::freeBuffer()
 {
-    std::unique_lock lock(m_mutex);
-    const size_t ahead = m_slice.head.empty() && m_slice.tail.empty() ? kMaxReady : kMaxReadySlice;
-    m_changed.wait(lock, [&] { return m_ready.size() < ahead || m_stop; });
-    if (m_stop)
-        return false;
-    if (!m_free.empty()) {
-        chunk = std::move(m_free.front());
-        m_free.pop_front();
+    Chunk chunk;
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_free.empty()) {
+            chunk = std::move(m_free.front());
+            m_free.pop_front();
+        }
     }
-    lock.unlock();
     if (!chunk.data)
         chunk.data = std::make_unique<char[]>(kChunkSize + 1);
     chunk.size = 0;
+    return chunk;
+}
+
+bool ChunkedText::takeBuffer(Chunk &chunk)
+{
+    {
+        std::unique_lock lock(m_mutex);
+        const size_t ahead
+            = m_slice.head.empty() && m_slice.tail.empty() ? kMaxReady : kMaxReadySlice;
+        m_changed.wait(lock, [&] { return m_ready.size() < ahead || m_stop; });
+        if (m_stop)
+            return false;
+    }
+    chunk = freeBuffer();
     return true;
 }
 
@@ -164,53 +192,66 @@ void ChunkedText::finish()
     m_changed.notify_all();
 }
 
-void ChunkedText::read()
+bool ChunkedText::fill(Chunk &chunk)
 {
-    publishText(m_slice.head);
-    uint64_t offset = m_slice.begin;
-    Chunk chunk;
-    // A slice without a tail runs to the end of the file, as the whole text does.
-    const bool toEnd = m_slice.tail.empty();
-    while ((toEnd || offset < m_slice.end) && takeBuffer(chunk)) {
-        const size_t want
-            = toEnd ? kChunkSize : size_t(std::min<uint64_t>(kChunkSize, m_slice.end - offset));
-        const ssize_t n = ::pread(m_fd, chunk.data.get(), want, off_t(offset));
-        if (n <= 0)
-            break;
-        offset += uint64_t(n);
-        chunk.size = size_t(n);
-        chunk.compressedEnd = offset;
-        publish(chunk);
+    return m_compressed ? fillInflated(chunk) : fillPlain(chunk);
+}
+
+bool ChunkedText::fillPlain(Chunk &chunk)
+{
+    auto copy = [&](const std::string &text) {
+        chunk.size = std::min(text.size(), kChunkSize);
+        std::memcpy(chunk.data.get(), text.data(), chunk.size);
+        chunk.compressedEnd = m_slice.begin;
+    };
+    if (m_stage == Stage::Head) {
+        m_stage = Stage::Body;
+        if (!m_slice.head.empty()) {
+            copy(m_slice.head);
+            return true;
+        }
     }
-    publishText(m_slice.tail);
+    if (m_stage == Stage::Body) {
+        // A slice without a tail runs to the end of the file, as the whole text does.
+        const uint64_t left
+            = m_slice.tail.empty() ? kChunkSize : m_slice.end - std::min(m_offset, m_slice.end);
+        const size_t want = size_t(std::min<uint64_t>(kChunkSize, left));
+        const ssize_t n = want ? ::pread(m_fd, chunk.data.get(), want, off_t(m_offset)) : 0;
+        if (n > 0) {
+            m_offset += uint64_t(n);
+            chunk.size = size_t(n);
+            chunk.compressedEnd = m_offset;
+            return true;
+        }
+        m_stage = Stage::Tail;
+    }
+    if (m_stage == Stage::Tail) {
+        m_stage = Stage::Done;
+        if (!m_slice.tail.empty()) {
+            copy(m_slice.tail);
+            return true;
+        }
+    }
+    return false;
 }
 
-void ChunkedText::publishText(const std::string &text)
+bool ChunkedText::fillInflated(Chunk &chunk)
 {
-    Chunk chunk;
-    if (text.empty() || !takeBuffer(chunk))
-        return;
-    chunk.size = std::min(text.size(), kChunkSize);
-    std::memcpy(chunk.data.get(), text.data(), chunk.size);
-    chunk.compressedEnd = m_slice.begin;
-    publish(chunk);
-}
-
-void ChunkedText::inflate()
-{
-    GzipInflater gzip(m_fd);
-    gzip.recordSeekPoints(&m_index);
-    Chunk chunk;
-    while (!gzip.ended() && takeBuffer(chunk)) {
-        chunk.size = gzip.read(chunk.data.get(), kChunkSize);
-        chunk.compressedEnd = gzip.compressedOffset();
+    if (!m_gzip) {
+        m_gzip = std::make_unique<GzipInflater>(m_fd);
+        m_gzip->recordSeekPoints(&m_index);
+    }
+    while (!m_gzip->ended()) {
+        chunk.size = m_gzip->read(chunk.data.get(), kChunkSize);
+        chunk.compressedEnd = m_gzip->compressedOffset();
         if (chunk.size > 0)
-            publish(chunk);
+            return true;
     }
-    m_cutOff = gzip.end() == GzipInflater::End::CutOff;
-    m_trailingGarbage = gzip.end() == GzipInflater::End::TrailingGarbage;
-    m_corruptReason = gzip.corruptReason();
-    m_corruptAt = gzip.corruptAt();
+    m_cutOff = m_gzip->end() == GzipInflater::End::CutOff;
+    m_trailingGarbage = m_gzip->end() == GzipInflater::End::TrailingGarbage;
+    m_corruptReason = m_gzip->corruptReason();
+    m_corruptAt = m_gzip->corruptAt();
+    return false;
 }
 
 ChunkStream::ChunkStream(ChunkedText &source)

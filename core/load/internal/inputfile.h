@@ -14,6 +14,8 @@
 
 namespace ks {
 
+class GzipInflater;
+
 /*!
  * A trace file opened for reading, plain or gzip (decided by the magic bytes 1f 8b, not the
  * name). Only regular files are accepted: a FIFO or a device would block or never end.
@@ -44,7 +46,8 @@ struct TextSlice {
 
 /*!
  * The text of a trace file, read on its own thread in chunks a bounded queue ahead of the parser,
- * so that reading (and, for gzip, inflating) overlaps parsing. Plain files are read with pread
+ * so that reading (and, for gzip, inflating) overlaps parsing; or read by the parser itself, one
+ * chunk per next(), where every core is parsing anyway. Plain files are read with pread
  * into a few recycled buffers: faster than mapping the file (no page-table work per 4 KB page)
  * and resident memory stays a few MB whatever the file size. Concatenated gzip members are read
  * as one stream; a cut-off or corrupt stream ends the text where it breaks (cutOff(),
@@ -60,10 +63,15 @@ public:
         uint64_t compressedEnd = 0; //!< compressed bytes consumed when this chunk was complete
     };
 
+    enum class Reader {
+        OwnThread, //!< a thread that keeps a few chunks ready
+        Caller, //!< next() reads the chunk it returns: no thread, no hand-over
+    };
+
     //! Starts reading from the start of the text.
-    explicit ChunkedText(const InputFile &file);
+    explicit ChunkedText(const InputFile &file, Reader reader = Reader::OwnThread);
     //! Reads \a slice of a plain file instead: its head, the bytes [begin, end), its tail.
-    ChunkedText(const InputFile &file, TextSlice slice);
+    ChunkedText(const InputFile &file, TextSlice slice, Reader reader = Reader::OwnThread);
     ~ChunkedText();
     ChunkedText(const ChunkedText &) = delete;
     ChunkedText &operator=(const ChunkedText &) = delete;
@@ -83,16 +91,26 @@ public:
     GzipIndex takeIndex();
 
 private:
+    enum class Stage { Head, Body, Tail, Done };
+
     void stop();
-    void read();
-    void inflate();
-    void publishText(const std::string &text);
+    //! Fills \a chunk (a buffer, size 0) with the next piece of text; false at its end.
+    bool fill(Chunk &chunk);
+    bool fillPlain(Chunk &chunk);
+    bool fillInflated(Chunk &chunk);
+    //! A reused buffer when there is one, else a new one.
+    Chunk freeBuffer();
     //! Waits for room in the queue and returns a buffer; false when asked to stop.
     bool takeBuffer(Chunk &chunk);
     void publish(Chunk &chunk);
     void finish();
 
     int m_fd;
+    bool m_compressed;
+    Reader m_reader;
+    Stage m_stage = Stage::Head;
+    uint64_t m_offset = 0; //!< next byte of the file to read
+    std::unique_ptr<GzipInflater> m_gzip;
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_changed;
