@@ -28,9 +28,12 @@ RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads)
     // Each rank is compared with the first on its own: the comparisons run side by side, each
     // writing only its rank's column.
     std::atomic<size_t> next {1};
+    DiffOptions options;
+    options.rollups = false;
     auto compareNext = [&] {
         for (size_t r = next++; r < n; r = next++) {
-            const auto diff = TraceDiff::compare(*ranks.front().modules, *ranks[r].modules);
+            const auto diff
+                = TraceDiff::compare(*ranks.front().modules, *ranks[r].modules, options);
             uint64_t matched = 0;
             for (const DiffEntry &e : diff->entries()) {
                 if (e.status == DiffStatus::Matched && e.base.present() && e.candidate.present()) {

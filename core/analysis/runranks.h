@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/gputime.h"
 #include "analysis/moduletree.h"
 #include "link/opgraph.h"
 
@@ -19,6 +20,7 @@ struct RankTrace {
     std::string file;
     const OpGraph *graph = nullptr;
     const ModuleTree *modules = nullptr;
+    GpuTimeBreakdown gpuTime; //!< gpuTimeBreakdown() of the graph, worked out beside its load
     /*!
      * Added to a model time (ns, as the file wrote it) to give ns from the run's common zero:
      * the rank's `baseTimeNanoseconds` (0 for absolute epoch clocks) less the common zero, which

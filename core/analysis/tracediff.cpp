@@ -172,7 +172,7 @@ public:
             describeRows(side);
         buildSlots();
         computeTotals();
-        for (size_t g = 0; g < 3; ++g)
+        for (size_t g = 0; m_diff.m_options.rollups && g < 3; ++g)
             buildGroups(DiffGrouping(g));
     }
 

@@ -38,6 +38,8 @@ struct DiffOptions {
      * aligned by occurrence (TraceDiff, step 3). The exact alignment needs one byte per cell.
      */
     size_t exactAlignCells = size_t(1) << 24;
+    //! Builds the rollups (TraceDiff::groups()); a run's pair matching needs only the entries.
+    bool rollups = true;
 };
 
 //! The figures compared for each pair (and summed for groups).
@@ -196,7 +198,8 @@ public:
     //! Sums over every base / candidate item compared.
     const DiffValues &baseTotals() const { return m_baseTotals; }
     const DiffValues &candidateTotals() const { return m_candidateTotals; }
-    //! The rollup by \a grouping, in order of first appearance.
+    //! The rollup by \a grouping, in order of first appearance (empty without
+    //! DiffOptions::rollups).
     const std::vector<DiffGroup> &groups(DiffGrouping grouping) const
     {
         return m_groups[size_t(grouping)];

@@ -28,7 +28,7 @@ CellTable rankTable(const RankTraces &ranks)
         t.add(r.file);
         t.add(r.worldSize > 0 ? std::to_string(r.worldSize) : std::string());
         t.add(std::to_string(r.graph->steps().size()));
-        for (const auto &[name, ns] : gpuTimeFields(gpuTimeBreakdown(*r.graph)))
+        for (const auto &[name, ns] : gpuTimeFields(r.gpuTime))
             t.add(microsText(ns));
         TimeNs fwd = 0, bwd = 0;
         for (const PairRow &row : r.graph->rows()) {

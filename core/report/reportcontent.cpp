@@ -429,7 +429,7 @@ ReportContent runReport(const LoadedRun &run)
     for (const RankTrace &r : run.ranks) {
         if (chart.labels.size() == kChartBars)
             break;
-        const GpuTimeBreakdown b = gpuTimeBreakdown(*r.graph);
+        const GpuTimeBreakdown &b = r.gpuTime;
         chart.labels.push_back("rank " + std::to_string(r.rank));
         chart.values.push_back({double(b.computation) / 1e3, double(b.exposedComm) / 1e3,
             double(b.exposedMemcpy) / 1e3, double(b.idle) / 1e3});

@@ -113,6 +113,7 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
         r.file = m.path;
         r.graph = traces[i]->graph.get();
         r.modules = &traces[i]->modules();
+        r.gpuTime = traces[i]->gpuTime();
         if (r.worldSize > 0)
             worldSizes.insert(r.worldSize);
         run->ranks.push_back(r);
@@ -181,9 +182,11 @@ std::shared_ptr<LoadedRun> openRun(
             load.readerThread = parallel == 1;
             load.threads = parallel == 1 ? 0 : 1;
             results[i] = openTrace(files[i], load);
-            if (results[i].trace)
-                results[i]
-                    .trace->modules(); // the pair matching needs it: build it here, in parallel
+            // What the run's tables need of each rank, worked out here, side by side.
+            if (const auto &trace = results[i].trace) {
+                trace->modules();
+                trace->gpuTime();
+            }
             const size_t finished = ++done;
             if (options.progress)
                 options.progress(finished, n);

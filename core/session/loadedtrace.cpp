@@ -38,6 +38,12 @@ const ModuleTree &LoadedTrace::modules() const
     return *m_modules;
 }
 
+const GpuTimeBreakdown &LoadedTrace::gpuTime() const
+{
+    std::call_once(m_gpuTimeWorkedOut, [this] { m_gpuTime = gpuTimeBreakdown(*graph); });
+    return m_gpuTime;
+}
+
 const TimelineIndex &LoadedTrace::timelineIndex() const
 {
     std::call_once(

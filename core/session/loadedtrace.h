@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/curvetracks.h"
+#include "analysis/gputime.h"
 #include "analysis/memoryindex.h"
 #include "analysis/moduletree.h"
 #include "analysis/timelineindex.h"
@@ -27,6 +28,8 @@ struct LoadedTrace {
      * wait for it): the first frame does not need it, so the window builds it in the background.
      */
     const ModuleTree &modules() const;
+    //! gpuTimeBreakdown() of the graph, worked out on first use (any thread).
+    const GpuTimeBreakdown &gpuTime() const;
     /*!
      * What the timeline draws from. Built on first use, from any thread (others wait): the
      * window's loader builds it on its thread, headless exports never need it.
@@ -42,6 +45,8 @@ struct LoadedTrace {
 private:
     mutable std::once_flag m_modulesBuilt;
     mutable std::unique_ptr<ModuleTree> m_modules;
+    mutable std::once_flag m_gpuTimeWorkedOut;
+    mutable GpuTimeBreakdown m_gpuTime;
     mutable std::once_flag m_indexBuilt;
     mutable std::unique_ptr<TimelineIndex> m_index;
     mutable std::once_flag m_memoryBuilt;

@@ -355,6 +355,17 @@ private Q_SLOTS:
         QCOMPARE(cell(table, 0, fwdGpu + 3), QString()); // no base: no relative change
         QCOMPARE(cell(table, 0, DiffTable::metricColumn(DiffMetric::BwdKernels) + 2),
             QStringLiteral("1"));
+
+        // Without rollups (a run's pair matching): the same entries, and no groups.
+        QCOMPARE(diff->groups(DiffGrouping::Op).size(), size_t(3)); // linear, relu, dropout
+        DiffOptions entriesOnly;
+        entriesOnly.rollups = false;
+        const auto bare = TraceDiff::compare(*a->graph, *b->graph, entriesOnly);
+        QVERIFY(bare);
+        QCOMPARE(shape(*bare), shape(*diff));
+        QCOMPARE(bare->entries()[3].candidate.row, 3);
+        for (DiffGrouping g : {DiffGrouping::Op, DiffGrouping::Module, DiffGrouping::ModuleType})
+            QVERIFY(bare->groups(g).empty());
     }
 
     //! An op missing from the candidate: only_base, and the same op later still matches.

@@ -52,7 +52,7 @@ std::vector<BreakdownBar> breakdownBars(const LoadedRun &run, bool &perStep)
         return bars;
     }
     for (const RankTrace &r : run.ranks)
-        bars.push_back({RunCharts::tr("rank %1").arg(r.rank), gpuTimeBreakdown(*r.graph)});
+        bars.push_back({RunCharts::tr("rank %1").arg(r.rank), r.gpuTime});
     return bars;
 }
 
