@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import resource
+import resource
 import shutil
 import subprocess
 import sys
@@ -37,9 +38,17 @@ def peak_rss_kb(cmd):
 
 
 def timed(cmd):
+    return timed_with_cpu(cmd)[0]
+
+
+def timed_with_cpu(cmd):
+    """Wall time and CPU time (user + system, every thread) of one run of cmd, in seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main():
@@ -279,21 +288,36 @@ def run_benchmark(app, gentrace, data_dir, ranks, mb, repeat):
         if not os.path.exists(path):
             run([gentrace, "--target-mb", str(mb), "--seed", str(r + 1), path])
         files.append(path)
-    single = [min(timed([app, "--summary", f, "--threads", "1"]) for _ in range(repeat)) for f in files]
+    # Round by round, the single loads and then the run, so that both see the same phase of this
+    # machine (its speed drifts by 10 % and more over minutes); best of the rounds for each.
+    single_runs = [[] for _ in files]
+    together_runs = []
+    for _ in range(repeat):
+        for k, f in enumerate(files):
+            single_runs[k].append(timed_with_cpu([app, "--summary", f, "--threads", "1"]))
+        together_runs.append(timed_with_cpu([app, "--export-ranks", os.devnull] + files))
+    single = [min(w for w, _ in runs) for runs in single_runs]
+    together, together_cpu = min(together_runs)
+    single_cpu = sum(min(runs)[1] for runs in single_runs)
     all_cores = [min(timed([app, "--summary", f]) for _ in range(repeat)) for f in files]
-    together = min(timed([app, "--export-ranks", os.devnull] + files) for _ in range(repeat))
     rss = peak_rss_kb([app, "--export-ranks", os.devnull] + files)
     size = sum(os.path.getsize(f) for f in files)
     cores = min(os.cpu_count() or 1, ranks)
     entry = {"ranks": ranks, "rank_mb": mb, "single_sum_s": sum(single), "run_s": together,
              "ratio_to_single_sum_per_core": together / (sum(single) / cores),
              "all_cores_single_sum_s": sum(all_cores), "ratio_to_all_cores_single_sum": together / sum(all_cores),
-             "peak_rss_kb": rss, "peak_rss_ratio_to_files": rss * 1024 / size, "cores": cores}
+             "peak_rss_kb": rss, "peak_rss_ratio_to_files": rss * 1024 / size, "cores": cores,
+             "single_cpu_sum_s": single_cpu, "run_cpu_s": together_cpu,
+             "round_ratios": [r[0] / (sum(runs[i][0] for runs in single_runs) / cores)
+                              for i, r in enumerate(together_runs)]}
     print(f"run of {ranks} x {mb} MB: {together:.2f} s = {entry['ratio_to_single_sum_per_core']:.2f}x "
           f"(sum of single one-thread loads {sum(single):.2f} s / {cores} cores); "
           f"{entry['ratio_to_all_cores_single_sum']:.2f}x the single loads with every core, one after "
           f"the other ({sum(all_cores):.2f} s); peak RSS {rss / 1024:.0f} MB = "
           f"{entry['peak_rss_ratio_to_files']:.2f}x the files", flush=True)
+    print(f"  CPU (user + system): run {together_cpu:.2f} s, single loads {single_cpu:.2f} s "
+          f"(their wall time {sum(single):.2f} s); the ratio round by round: "
+          + ", ".join(f"{r:.2f}x" for r in entry["round_ratios"]), flush=True)
     return entry
 
 

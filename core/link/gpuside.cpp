@@ -35,8 +35,8 @@ GpuSide sideOfHostWork(const OpGraph &graph, SliceId launch)
     // First: a reentrant checkpoint's re-run ops are rows, but their work is still recompute.
     if (graph.recomputationOf(launch) >= 0)
         return GpuSide::Recompute;
-    if (graph.rowOf(launch) >= 0)
-        return graph.isForwardSide(launch) ? GpuSide::Forward : GpuSide::Backward;
+    if (const OpGraph::RowSide r = graph.rowSideOf(launch); r.row >= 0)
+        return r.forward ? GpuSide::Forward : GpuSide::Backward;
     const TraceModel &m = graph.model();
     const bool paired = graph.stats().hasSequenceNumbers;
     bool insideOp = false, housekeeping = false;

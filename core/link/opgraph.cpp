@@ -98,39 +98,19 @@ int OpGraph::recomputationOf(SliceId slice) const
     return m_recompute->of(slice);
 }
 
-int OpGraph::rowOf(SliceId slice) const
+OpGraph::RowSide OpGraph::rowSideOf(SliceId slice) const
 {
     const SliceTable &t = m_model.slices;
-    if (slice == kNoSlice)
-        return -1;
-    if (isGpuWork(t.kind[slice])) {
+    if (slice != kNoSlice && isGpuWork(t.kind[slice]))
         slice = launchOf(slice);
-        if (slice == kNoSlice)
-            return -1;
-    }
+    // The innermost forward op or backward node around decides.
     for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
         if (const int r = m_rows->rowOfForward(a); r >= 0)
-            return r;
+            return {r, true};
         if (const int n = nodeOf(a); n >= 0)
-            return int(nodes()[size_t(n)].row);
+            return {int(nodes()[size_t(n)].row), false};
     }
-    return -1;
-}
-
-bool OpGraph::isForwardSide(SliceId slice) const
-{
-    const SliceTable &t = m_model.slices;
-    if (slice == kNoSlice)
-        return false;
-    if (isGpuWork(t.kind[slice]))
-        slice = launchOf(slice);
-    for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
-        if (m_rows->rowOfForward(a) >= 0)
-            return true;
-        if (nodeOf(a) >= 0)
-            return false;
-    }
-    return false;
+    return {};
 }
 
 std::vector<SliceId> OpGraph::counterparts(SliceId slice) const

@@ -52,11 +52,17 @@ public:
     //! Node indices of every row, grouped by row in time order (see PairRow::firstNode).
     const std::vector<uint32_t> &rowNodes() const { return m_rows->rowNodes(); }
     std::span<const uint32_t> nodesOf(const PairRow &row) const;
+    struct RowSide {
+        int row = -1;
+        bool forward = false;
+    };
+    //! rowOf() and isForwardSide() in one walk up.
+    RowSide rowSideOf(SliceId slice) const;
     //! The row whose forward op or backward node contains \a slice (walking up), or -1.
     //! For a GPU event, the row of its launch.
-    int rowOf(SliceId slice) const;
+    int rowOf(SliceId slice) const { return rowSideOf(slice).row; }
     //! True when \a slice lies in the forward part of its row (false: backward part).
-    bool isForwardSide(SliceId slice) const;
+    bool isForwardSide(SliceId slice) const { return rowSideOf(slice).forward; }
     //! Forward op → its backward node events; backward node (or anything inside) → forward op.
     std::vector<SliceId> counterparts(SliceId slice) const;
     //! The node record of a node event or its wrapper, or -1.

@@ -38,6 +38,7 @@ void FlowBinder::bind(TraceModel &m, const LaneOf &laneOfKey)
         return m.innermostAt(lane, p.ts);
     };
 
+    std::vector<const FlowEndpoint *> steps, chain; // of one key; kept to reuse their memory
     size_t i = 0;
     while (i < m_flows.size()) {
         size_t j = i;
@@ -47,7 +48,7 @@ void FlowBinder::bind(TraceModel &m, const LaneOf &laneOfKey)
             ++j;
         const FlowEndpoint *start = nullptr;
         const FlowEndpoint *finish = nullptr;
-        std::vector<const FlowEndpoint *> steps;
+        steps.clear();
         for (size_t k = i; k < j; ++k) {
             const FlowEndpoint &p = m_flows[k];
             if (p.ph == 's') {
@@ -69,9 +70,9 @@ void FlowBinder::bind(TraceModel &m, const LaneOf &laneOfKey)
         const FlowKind kind = flowKindFromCategory(m.strings.view(m_flows[i].cat));
         if (start && finish) {
             ++m.flowKeysWithBothEnds;
-            std::vector<const FlowEndpoint *> chain {start};
             std::stable_sort(
                 steps.begin(), steps.end(), [](auto *a, auto *b) { return a->ts < b->ts; });
+            chain.assign(1, start);
             chain.insert(chain.end(), steps.begin(), steps.end());
             chain.push_back(finish);
             for (size_t k = 0; k + 1 < chain.size(); ++k) {
