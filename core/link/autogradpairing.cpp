@@ -42,8 +42,8 @@ AutogradPairing::AutogradPairing(const TraceModel &model, const LinkOptions &opt
 
 int AutogradPairing::nodeOf(SliceId slice) const
 {
-    auto it = m_nodeBySlice.find(slice);
-    return it == m_nodeBySlice.end() ? -1 : int(it->second);
+    const uint32_t n = m_nodeBySlice.find(slice);
+    return n == SliceIndexMap::kAbsent ? -1 : int(n);
 }
 
 void AutogradPairing::findNodes()
@@ -66,9 +66,9 @@ void AutogradPairing::findNodes()
         node.outer = p != kNoSlice && isEvaluateWrapper(m.sliceName(p)) ? p : s;
         const auto index = uint32_t(m_nodes.size());
         m_nodes.push_back(node);
-        m_nodeBySlice.emplace(s, index);
+        m_nodeBySlice.insert(s, index);
         if (node.outer != s)
-            m_nodeBySlice.emplace(node.outer, index);
+            m_nodeBySlice.insert(node.outer, index);
     });
     m_stats.backwardNodes = m_nodes.size();
 }
@@ -100,8 +100,7 @@ void AutogradPairing::pairByFlows()
         int node = -1;
         auto [nlo, nhi] = sameStart(e.toLane, e.toTime);
         for (SliceId s = nlo; s < nhi && node < 0; ++s) {
-            if (auto it = m_nodeBySlice.find(s); it != m_nodeBySlice.end())
-                node = int(it->second);
+            node = nodeOf(s);
         }
         if (node < 0) {
             // Hooks carry numbers and get flows, but are deliberately not nodes.

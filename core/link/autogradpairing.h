@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "base/sliceindexmap.h"
 #include "link/linktypes.h"
 
-#include <unordered_map>
 #include <vector>
 
 namespace ks {
@@ -45,7 +45,7 @@ private:
     Stats m_stats;
     Diagnostics m_diagnostics;
     std::vector<BackwardNode> m_nodes;
-    std::unordered_map<SliceId, uint32_t> m_nodeBySlice; //!< node events and their wrappers
+    SliceIndexMap m_nodeBySlice; //!< node events and their wrappers
 };
 
 } // namespace ks

@@ -21,8 +21,8 @@ SliceId moduleAround(const TraceModel &model, SliceId slice)
 
 int PairRows::rowOfForward(SliceId slice) const
 {
-    auto it = m_rowByForward.find(slice);
-    return it == m_rowByForward.end() ? -1 : int(it->second);
+    const uint32_t r = m_rowByForward.find(slice);
+    return r == SliceIndexMap::kAbsent ? -1 : int(r);
 }
 
 SliceId PairRows::displayOp(const AutogradPairing &pairing, SliceId creator, bool &recompute) const
@@ -71,8 +71,8 @@ PairRows::PairRows(const TraceModel &model,
         }
         bool recompute = false;
         const SliceId op = displayOp(pairing, node.creator, recompute);
-        auto [it, inserted] = m_rowByForward.try_emplace(op, uint32_t(m_rows.size()));
-        if (inserted) {
+        const uint32_t r = m_rowByForward.insert(op, uint32_t(m_rows.size()));
+        if (r == m_rows.size()) {
             PairRow row;
             row.forward = op;
             row.recompute = recompute;
@@ -80,7 +80,7 @@ PairRows::PairRows(const TraceModel &model,
             m_rows.push_back(row);
             members.emplace_back();
         }
-        members[it->second].push_back(i);
+        members[r].push_back(i);
     }
 
     // Order rows by their first event; ties by thread, then by first node.
@@ -136,7 +136,7 @@ PairRows::PairRows(const TraceModel &model,
             row.recomputedGpu = recomputed.gpu;
             row.step = steps.stepAt(t.start[row.forward]);
             row.module = moduleAround(model, row.forward);
-            m_rowByForward[row.forward] = newIndex;
+            m_rowByForward.assign(row.forward, newIndex);
             m_stats.recomputeRows += row.recompute;
         } else {
             row.step = steps.stepAt(t.start[allNodes[nodes.front()].node]);

@@ -7,7 +7,6 @@
 #include "link/stepindex.h"
 
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace ks {
@@ -46,7 +45,7 @@ private:
     Stats m_stats;
     std::vector<PairRow> m_rows;
     std::vector<uint32_t> m_rowNodes;
-    std::unordered_map<SliceId, uint32_t> m_rowByForward;
+    SliceIndexMap m_rowByForward;
 };
 
 //! Innermost `nn.Module:` python_function slice around \a slice, kNoSlice if none.
