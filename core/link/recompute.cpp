@@ -28,7 +28,8 @@ bool isCandidate(const SliceTable &t, SliceId s)
 constexpr uint32_t kInRecompute = 1u << 31; //!< inside a recomputed op
 constexpr uint32_t kOwnOpPosition = 1u << 30; //!< the nearest cpu_op above is a node event
 constexpr uint32_t kInBackward = 1u << 29; //!< inside a node's outermost event
-constexpr uint32_t kHostMask = kInBackward - 1; //!< innermost node event around: index + 1
+constexpr uint32_t kNodeEvent = 1u << 28; //!< the slice is a node event (its own, not inherited)
+constexpr uint32_t kHostMask = kNodeEvent - 1; //!< innermost node event around: index + 1
 
 //! Groups recomputations with originals (docs/recompute.md, "Which forward op…").
 struct MatchKey {
@@ -56,10 +57,6 @@ void Recomputations::find(const AutogradPairing &pairing, std::vector<uint32_t> 
     const TraceModel &m = m_model;
     const SliceTable &t = m.slices;
     const std::vector<BackwardNode> &nodes = pairing.nodes();
-    auto nodeEvent = [&](SliceId s) {
-        const int n = pairing.nodeOf(s);
-        return n >= 0 && nodes[size_t(n)].node == s ? n : -1;
-    };
 
     // One pre-order pass per host thread: each slice inherits its parent's context. A pass rather
     // than walks up the tree, so that deep nesting costs nothing extra.
@@ -69,17 +66,19 @@ void Recomputations::find(const AutogradPairing &pairing, std::vector<uint32_t> 
         const SliceId p = t.parent[s];
         uint32_t c = 0;
         if (p != kNoSlice) {
-            c = context[p] & ~kOwnOpPosition;
+            c = context[p] & ~(kOwnOpPosition | kNodeEvent);
             const bool ownPosition = t.kind[p] == EventKind::CpuOp
-                ? nodeEvent(p) >= 0
+                ? (context[p] & kNodeEvent) != 0
                 : (context[p] & kOwnOpPosition) != 0;
             c |= ownPosition ? kOwnOpPosition : 0;
         }
         const bool inRecompute = c & kInRecompute;
         const uint32_t host = c & kHostMask;
-        if (pairing.nodeOf(s) >= 0)
-            c |= kInBackward; // a node event or its wrapper
-        if (const int n = nodeEvent(s); n >= 0 && !inRecompute) {
+        const int n = pairing.nodeOf(s); // of a node event or its wrapper
+        const bool nodeEvent = n >= 0 && nodes[size_t(n)].node == s;
+        if (n >= 0)
+            c |= kInBackward;
+        if (nodeEvent && !inRecompute) {
             if (host != 0)
                 nesting[host - 1] = true;
             c = (c & ~kHostMask) | uint32_t(n + 1);
@@ -91,12 +90,12 @@ void Recomputations::find(const AutogradPairing &pairing, std::vector<uint32_t> 
             m_all.push_back(r);
         }
         // Double-backward evidence: a node's own ops, and which of them are numbered.
-        if ((c & kOwnOpPosition) && host != 0 && t.kind[s] == EventKind::CpuOp && nodeEvent(s) < 0
+        if ((c & kOwnOpPosition) && host != 0 && t.kind[s] == EventKind::CpuOp && !nodeEvent
             && !isEvaluateWrapper(m.sliceName(s))) {
             ++ownOps[host - 1];
             numberedOwnOps[host - 1] += isCandidate(t, s);
         }
-        context[s] = c;
+        context[s] = nodeEvent ? c | kNodeEvent : c;
     });
 
     // create_graph=True numbers every op of every node; checkpointing leaves a node's own
