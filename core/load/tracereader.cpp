@@ -4,8 +4,6 @@
 // the model. What the passes found is judged by decideLoad() (loadverdict.h).
 #include "load/tracereader.h"
 
-#include "eventhandler.h"
-#include "eventsink.h"
 #include "inputfile.h"
 #include "loadverdict.h"
 #include "parsetext.h"

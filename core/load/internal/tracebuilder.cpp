@@ -270,19 +270,28 @@ void TraceBuilder::endSlice(const RawEvent &e)
     LaneKey key {keyOf(e.pid), keyOf(e.tid), isDeviceKind(e.kind)};
     if (m_continues && deferEnd(e, ts, key))
         return;
-    auto it = m_laneIndex.find(key);
-    if (it == m_laneIndex.end()) {
-        key.device = !key.device; // an E without category may close a device-side B
-        it = m_laneIndex.find(key);
-    }
-    const auto open = it == m_laneIndex.end() ? m_openBegins.end() : m_openBegins.find(it->second);
-    if (open == m_openBegins.end() || open->second.empty()) {
+    // An E without category may close a device-side B.
+    std::vector<uint32_t> *open = openBeginsOn(key, true);
+    if (!open || open->empty()) {
         m_model->diagnostics.add(Diag::UnmatchedEnd, e.offset, kUnmatchedEndMessage);
         return;
     }
-    const uint32_t i = open->second.back();
-    open->second.pop_back();
+    const uint32_t i = open->back();
+    open->pop_back();
     closeOn(i, ts, e.ts.decimals, e.externalId, e.correlation, e.offset, m_model->diagnostics);
+}
+
+std::vector<uint32_t> *TraceBuilder::openBeginsOn(LaneKey key, bool eitherSide)
+{
+    auto it = m_laneIndex.find(key);
+    if (it == m_laneIndex.end() && eitherSide) {
+        key.device = !key.device;
+        it = m_laneIndex.find(key);
+    }
+    if (it == m_laneIndex.end())
+        return nullptr;
+    const auto open = m_openBegins.find(it->second);
+    return open == m_openBegins.end() ? nullptr : &open->second;
 }
 
 void TraceBuilder::closeOn(uint32_t i,

@@ -87,6 +87,11 @@ private:
     bool readTime(const RawEvent &e, TimeNs &ts);
 
     bool deferEnd(const RawEvent &e, TimeNs ts, const LaneKey &key);
+    /*!
+     * The B events still open on the lane of \a key, innermost last; with \a eitherSide, those
+     * of the lane on the other side when \a key has no lane. Null when there is no such lane.
+     */
+    std::vector<uint32_t> *openBeginsOn(LaneKey key, bool eitherSide);
     void closeOn(uint32_t slice,
         TimeNs ts,
         int decimals,

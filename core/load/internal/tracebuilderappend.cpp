@@ -68,20 +68,13 @@ void TraceBuilder::matchPendingEnds(
     // Against this builder's lanes only: the later segment's new lanes did not exist yet when
     // one text reached these E events, and their own B events were all later.
     for (const PendingEnd &p : later.m_pendingEnds) {
-        LaneKey key = remap.laneKey(p.key);
-        auto it = m_laneIndex.find(key);
-        if (it == m_laneIndex.end() && !p.laneHere) {
-            key.device = !key.device;
-            it = m_laneIndex.find(key);
-        }
-        const auto open
-            = it == m_laneIndex.end() ? m_openBegins.end() : m_openBegins.find(it->second);
-        if (open == m_openBegins.end() || open->second.empty()) {
+        std::vector<uint32_t> *open = openBeginsOn(remap.laneKey(p.key), !p.laneHere);
+        if (!open || open->empty()) {
             diag.add(Diag::UnmatchedEnd, p.offset, kUnmatchedEndMessage);
             continue;
         }
-        const uint32_t i = open->second.back();
-        open->second.pop_back();
+        const uint32_t i = open->back();
+        open->pop_back();
         closeOn(i, p.ts, p.decimals, p.externalId, p.correlation, p.offset, diag);
     }
 }
