@@ -101,8 +101,10 @@ template<typename F> void forEachCountedEvent(const OpGraph &graph, F &&f)
 {
     const TraceModel &m = graph.model();
     CommunicationNames communication(m);
-    for (SliceId g : graph.gpuEvents()) {
-        if (graph.launchOf(g) == kNoSlice)
+    const std::vector<SliceId> &events = graph.gpuEvents();
+    for (size_t i = 0; i < events.size(); ++i) {
+        const SliceId g = events[i];
+        if (graph.gpuLaunches()[i] == kNoSlice)
             continue;
         WorkClass c = Computation;
         if (m.slices.kind[g] == EventKind::Memcpy) {

@@ -342,11 +342,13 @@ void ModuleTree::countSelfTimes(Build &b)
         if (const int si = stepIndexAt(t.start[call.slice]); si >= 0)
             add(stepTimes(call.node, si));
     }
-    for (SliceId g : m_graph.gpuEvents()) {
+    const std::vector<SliceId> &events = m_graph.gpuEvents();
+    for (size_t k = 0; k < events.size(); ++k) {
+        const SliceId g = events[k];
         const GpuTotals one {1, t.dur[g]};
-        const SliceId launch = m_graph.launchOf(g);
+        const SliceId launch = m_graph.gpuLaunches()[k];
         // The side is gpuSideOf()'s, as everywhere else; the context picks the module.
-        const GpuSide side = gpuSideOf(m_graph, g);
+        const GpuSide side = gpuSideOfLaunch(m_graph, launch);
         const uint32_t v = launch == kNoSlice ? 0 : ctx[launch];
         const uint32_t context = roleBits(v);
         ModuleId id = 0;

@@ -16,13 +16,15 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
         out[i].step = steps[i].number;
         out[i].span = steps[i].end - steps[i].start;
     }
-    for (SliceId g : graph.gpuEvents()) {
-        const SliceId launch = graph.launchOf(g);
+    const std::vector<SliceId> &events = graph.gpuEvents();
+    for (size_t k = 0; k < events.size(); ++k) {
+        const SliceId g = events[k];
+        const SliceId launch = graph.gpuLaunches()[k];
         if (launch != kNoSlice) {
             const int si = graph.stepIndexAt(t.start[launch]);
             if (si >= 0) {
                 StepBreakdown &b = out[size_t(si)];
-                switch (gpuSideOf(graph, g)) {
+                switch (gpuSideOfLaunch(graph, launch)) {
                 case GpuSide::Forward:
                     b.forward += t.dur[g];
                     break;

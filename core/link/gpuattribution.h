@@ -26,6 +26,7 @@ public:
     const Stats &stats() const { return m_stats; }
     //! All GPU work events (kernels, memcpys, memsets), in slice order.
     const std::vector<SliceId> &gpuEvents() const { return m_gpuEvents; }
+    const std::vector<SliceId> &launches() const { return m_launch; }
     //! Index of \a gpuEvent in gpuEvents(), or -1.
     int indexOf(SliceId gpuEvent) const;
     SliceId launchOf(SliceId gpuEvent) const;

@@ -26,7 +26,11 @@ std::string_view gpuSideName(GpuSide side)
 
 GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent)
 {
-    const SliceId launch = graph.launchOf(gpuEvent);
+    return gpuSideOfLaunch(graph, graph.launchOf(gpuEvent));
+}
+
+GpuSide gpuSideOfLaunch(const OpGraph &graph, SliceId launch)
+{
     return launch == kNoSlice ? GpuSide::Unattributed : sideOfHostWork(graph, launch);
 }
 

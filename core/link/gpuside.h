@@ -23,6 +23,8 @@ enum class GpuSide : uint8_t {
 };
 std::string_view gpuSideName(GpuSide side);
 GpuSide gpuSideOf(const OpGraph &graph, SliceId gpuEvent);
+//! The same for a GPU event whose launch \a launch is known (kNoSlice: none).
+GpuSide gpuSideOfLaunch(const OpGraph &graph, SliceId launch);
 /*!
  * The side of work done inside host slice \a slice (a GPU event's launch, an allocation's op), by
  * the same rules; never Unattributed.

@@ -37,6 +37,8 @@ public:
     int gpuIndex(SliceId gpuEvent) const { return m_gpu->indexOf(gpuEvent); }
     //! The runtime/driver call that launched \a gpuEvent, kNoSlice if unknown.
     SliceId launchOf(SliceId gpuEvent) const { return m_gpu->launchOf(gpuEvent); }
+    //! launchOf() of each of gpuEvents(), in the same order (no search: for passes over all).
+    const std::vector<SliceId> &gpuLaunches() const { return m_gpu->launches(); }
     //! The host op that launched \a gpuEvent (step 5), kNoSlice if unattributed.
     SliceId launchingOp(SliceId gpuEvent) const { return m_gpu->launchingOp(gpuEvent); }
     //! GPU events launched from inside \a slice's subtree (its own launches included).
