@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import resource
-import resource
 import shutil
 import subprocess
 import sys

@@ -7,16 +7,19 @@ namespace ks {
 
 SliceIndexMap::Slot &SliceIndexMap::slotFor(SliceId slice)
 {
-    if (2 * (m_size + 1) > m_slots.size())
-        grow();
-    size_t i = slotOf(slice);
-    while (m_slots[i].slice != slice && m_slots[i].slice != kNoSlice)
-        i = (i + 1) & m_mask;
-    return m_slots[i];
+    if (!m_slots.empty()) {
+        Slot &s = m_slots[probe(slice)];
+        if (s.slice == slice || 2 * (m_size + 1) <= m_slots.size())
+            return s;
+    }
+    grow();
+    return m_slots[probe(slice)];
 }
 
 uint32_t SliceIndexMap::insert(SliceId slice, uint32_t value)
 {
+    if (slice == kNoSlice)
+        return kAbsent;
     Slot &s = slotFor(slice);
     if (s.slice == kNoSlice) {
         s = {slice, value};
@@ -27,6 +30,8 @@ uint32_t SliceIndexMap::insert(SliceId slice, uint32_t value)
 
 void SliceIndexMap::assign(SliceId slice, uint32_t value)
 {
+    if (slice == kNoSlice)
+        return;
     Slot &s = slotFor(slice);
     if (s.slice == kNoSlice)
         ++m_size;
@@ -35,19 +40,14 @@ void SliceIndexMap::assign(SliceId slice, uint32_t value)
 
 void SliceIndexMap::grow()
 {
-    std::vector<Slot> old;
-    old.swap(m_slots);
-    const size_t capacity = old.empty() ? 16 : 2 * old.size();
-    m_slots.assign(capacity, Slot {});
-    m_mask = capacity - 1;
-    m_shift = 64 - unsigned(std::countr_zero(capacity));
-    for (const Slot &s : old) {
-        if (s.slice == kNoSlice)
-            continue;
-        size_t i = slotOf(s.slice);
-        while (m_slots[i].slice != kNoSlice)
-            i = (i + 1) & m_mask;
-        m_slots[i] = s;
+    // The new table first: if it cannot be had, the map stays as it was.
+    std::vector<Slot> slots(m_slots.empty() ? 16 : 2 * m_slots.size());
+    slots.swap(m_slots);
+    m_mask = m_slots.size() - 1;
+    m_shift = 64 - unsigned(std::countr_zero(m_slots.size()));
+    for (const Slot &s : slots) {
+        if (s.slice != kNoSlice)
+            m_slots[probe(s.slice)] = s;
     }
 }
 

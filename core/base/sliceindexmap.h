@@ -21,37 +21,37 @@ public:
     //! The value of \a slice, kAbsent when it has none.
     uint32_t find(SliceId slice) const
     {
-        if (m_slots.empty())
+        if (m_slots.empty() || slice == kNoSlice)
             return kAbsent;
-        for (size_t i = slotOf(slice);; i = (i + 1) & m_mask) {
-            if (m_slots[i].slice == slice)
-                return m_slots[i].value;
-            if (m_slots[i].slice == kNoSlice)
-                return kAbsent;
-        }
+        const Slot &s = m_slots[probe(slice)];
+        return s.slice == slice ? s.value : kAbsent;
     }
     /*!
-     * Gives \a slice (never kNoSlice) the value \a value unless it has one already; returns the
-     * value it has afterwards.
+     * Gives \a slice the value \a value unless it has one already; returns the value it has
+     * afterwards. kNoSlice is never stored (kAbsent).
      */
     uint32_t insert(SliceId slice, uint32_t value);
-    //! Gives \a slice the value \a value, replacing any it had.
+    //! Gives \a slice the value \a value, replacing any it had (kNoSlice: nothing).
     void assign(SliceId slice, uint32_t value);
     size_t size() const { return m_size; }
     size_t memoryUsage() const { return m_slots.capacity() * sizeof(Slot); }
 
 private:
     struct Slot {
-        SliceId slice = kNoSlice;
+        SliceId slice = kNoSlice; //!< kNoSlice: empty
         uint32_t value = 0;
     };
 
-    //! Fibonacci hashing: neighbouring ids (a lane's slices) land far apart.
-    size_t slotOf(SliceId slice) const
+    //! The slot of \a slice, or the empty one where it would go (in a table with slots).
+    size_t probe(SliceId slice) const
     {
-        return size_t((uint64_t(slice) * 0x9E3779B97F4A7C15ull) >> m_shift) & m_mask;
+        // Fibonacci hashing: neighbouring ids (a lane's slices) land far apart.
+        size_t i = size_t((uint64_t(slice) * 0x9E3779B97F4A7C15ull) >> m_shift);
+        while (m_slots[i].slice != slice && m_slots[i].slice != kNoSlice)
+            i = (i + 1) & m_mask;
+        return i;
     }
-    //! The slot holding \a slice, or the empty one where it would go.
+    //! The slot for \a slice (not kNoSlice), growing the table first if a new entry needs room.
     Slot &slotFor(SliceId slice);
     void grow();
 

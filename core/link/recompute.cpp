@@ -29,7 +29,8 @@ constexpr uint32_t kInRecompute = 1u << 31; //!< inside a recomputed op
 constexpr uint32_t kOwnOpPosition = 1u << 30; //!< the nearest cpu_op above is a node event
 constexpr uint32_t kInBackward = 1u << 29; //!< inside a node's outermost event
 constexpr uint32_t kNodeEvent = 1u << 28; //!< the slice is a node event (its own, not inherited)
-constexpr uint32_t kHostMask = kNodeEvent - 1; //!< innermost node event around: index + 1
+//! Innermost node event around: index + 1 (2^28 - 1 nodes would take a model of some 30 GB).
+constexpr uint32_t kHostMask = kNodeEvent - 1;
 
 //! Groups recomputations with originals (docs/recompute.md, "Which forward op…").
 struct MatchKey {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <new>
 #include <set>
 #include <thread>
 
@@ -183,9 +184,16 @@ std::shared_ptr<LoadedRun> openRun(
             load.threads = parallel == 1 ? 0 : 1;
             results[i] = openTrace(files[i], load);
             // What the run's tables need of each rank, worked out here, side by side.
-            if (const auto &trace = results[i].trace) {
-                trace->modules();
-                trace->gpuTime();
+            if (const auto trace = results[i].trace) {
+                try {
+                    trace->modules();
+                    trace->gpuTime();
+                } catch (const std::bad_alloc &) {
+                    // As for linking: this rank fails, cleanly, and the others still open.
+                    results[i] = {LoadResult::Status::Failed, nullptr,
+                        trace->model->path + ": byte " + std::to_string(trace->model->textSize)
+                            + ": not enough memory to analyse this trace"};
+                }
             }
             const size_t finished = ++done;
             if (options.progress)

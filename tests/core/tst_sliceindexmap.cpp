@@ -4,6 +4,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <random>
 #include <unordered_map>
 
@@ -35,6 +36,28 @@ private slots:
         QCOMPARE(map.find(kNoSlice - 1), 9u);
         QCOMPARE(map.find(8), SliceIndexMap::kAbsent);
         QCOMPARE(map.size(), size_t(3));
+        // kNoSlice, the empty slot's mark, is never stored nor found.
+        QCOMPARE(map.find(kNoSlice), SliceIndexMap::kAbsent);
+        QCOMPARE(map.insert(kNoSlice, 5), SliceIndexMap::kAbsent);
+        map.assign(kNoSlice, 5);
+        QCOMPARE(map.find(kNoSlice), SliceIndexMap::kAbsent);
+        QCOMPARE(map.size(), size_t(3));
+    }
+
+    // Giving entries new values never grows the table, not even a table just at its limit.
+    void reassigningKeepsTheTable()
+    {
+        SliceIndexMap map;
+        for (SliceId s = 0; s < 1024; ++s)
+            map.insert(s, s);
+        const size_t bytes = map.memoryUsage();
+        for (int round = 0; round < 10; ++round) {
+            for (SliceId s = 0; s < 1024; ++s)
+                map.assign(s, s + 1);
+        }
+        QCOMPARE(map.memoryUsage(), bytes);
+        QCOMPARE(map.size(), size_t(1024));
+        QCOMPARE(map.find(1023), 1024u);
     }
 
     // Dense runs (a lane's slices), strided ids and random ones, through many growths.
