@@ -114,10 +114,8 @@ ChunkedText::Chunk ChunkedText::next()
     if (m_reader == Reader::Caller) {
         try {
             Chunk chunk = freeBuffer();
-            if (fill(chunk)) {
-                chunk.data[chunk.size] = 0;
+            if (fill(chunk))
                 return chunk;
-            }
         } catch (const std::bad_alloc &) {
             m_outOfMemory = true;
         }
@@ -178,7 +176,6 @@ bool ChunkedText::takeBuffer(Chunk &chunk)
 
 void ChunkedText::publish(Chunk &chunk)
 {
-    chunk.data[chunk.size] = 0;
     std::lock_guard lock(m_mutex);
     m_ready.push_back(std::move(chunk));
     chunk = Chunk();
@@ -194,7 +191,10 @@ void ChunkedText::finish()
 
 bool ChunkedText::fill(Chunk &chunk)
 {
-    return m_compressed ? fillInflated(chunk) : fillPlain(chunk);
+    if (!(m_compressed ? fillInflated(chunk) : fillPlain(chunk)))
+        return false;
+    chunk.data[chunk.size] = 0;
+    return true;
 }
 
 bool ChunkedText::fillPlain(Chunk &chunk)

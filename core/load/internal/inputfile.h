@@ -94,7 +94,8 @@ private:
     enum class Stage { Head, Body, Tail, Done };
 
     void stop();
-    //! Fills \a chunk (a buffer, size 0) with the next piece of text; false at its end.
+    //! Fills \a chunk (a buffer, size 0) with the next piece of text and its zero; false at the
+    //! text's end.
     bool fill(Chunk &chunk);
     bool fillPlain(Chunk &chunk);
     bool fillInflated(Chunk &chunk);
