@@ -190,9 +190,7 @@ std::shared_ptr<LoadedRun> openRun(
                     trace->gpuTime();
                 } catch (const std::bad_alloc &) {
                     // As for linking: this rank fails, cleanly, and the others still open.
-                    results[i] = {LoadResult::Status::Failed, nullptr,
-                        trace->model->path + ": byte " + std::to_string(trace->model->textSize)
-                            + ": not enough memory to analyse this trace"};
+                    results[i] = outOfMemoryAfterLoad(*trace->model, "analyse");
                 }
             }
             const size_t finished = ++done;

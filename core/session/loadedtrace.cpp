@@ -20,10 +20,7 @@ OpenResult link(LoadResult loaded, std::chrono::steady_clock::time_point started
         trace->graph = OpGraph::build(*trace->model);
     } catch (const std::bad_alloc &) {
         // The model fit, its links did not: a clean failure, not std::terminate.
-        out.status = LoadResult::Status::Failed;
-        out.error = trace->model->path + ": byte " + std::to_string(trace->model->textSize)
-            + ": not enough memory to link this trace";
-        return out;
+        return outOfMemoryAfterLoad(*trace->model, "link");
     }
     trace->seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -31,6 +28,14 @@ OpenResult link(LoadResult loaded, std::chrono::steady_clock::time_point started
     return out;
 }
 } // namespace
+
+OpenResult outOfMemoryAfterLoad(const TraceModel &model, std::string_view task)
+{
+    OpenResult out;
+    out.error = model.path + ": byte " + std::to_string(model.textSize) + ": not enough memory to "
+        + std::string(task) + " this trace";
+    return out;
+}
 
 const ModuleTree &LoadedTrace::modules() const
 {

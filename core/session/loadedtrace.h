@@ -63,6 +63,12 @@ struct OpenResult {
     std::string error;
 };
 
+/*!
+ * A load that failed after its model was read, for want of memory to \a task it: "FILE: byte N:
+ * not enough memory to TASK this trace".
+ */
+OpenResult outOfMemoryAfterLoad(const TraceModel &model, std::string_view task);
+
 //! Loads and links \a path (everything before the first frame).
 OpenResult openTrace(const std::string &path, const LoadOptions &options = {});
 //! The same for text in memory (see loadTraceText()).
