@@ -22,6 +22,11 @@ namespace ks {
 
 namespace {
 
+unsigned loadThreadsOf(const LoadOptions &options)
+{
+    return options.threads ? options.threads : loadThreads();
+}
+
 /*!
  * One parse pass over the whole text in \a stream into \a builder, optionally through the
  * repairing stream. \a checkpoint runs every few thousand events (progress, releasing consumed
@@ -50,7 +55,7 @@ std::optional<PassResult> segmentedPass(const SegmentedText &text,
     const LoadOptions &options,
     const std::function<void(uint64_t, uint64_t)> &progress)
 {
-    const unsigned threads = options.threads ? options.threads : loadThreads();
+    const unsigned threads = loadThreadsOf(options);
     if (threads < 2)
         return std::nullopt;
     SegmentedOptions segmented;
@@ -152,7 +157,8 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
         }
         // Each pass reads (and inflates) the file again from its start.
         ChunkedText text(*file,
-            options.readerThread ? ChunkedText::Reader::OwnThread : ChunkedText::Reader::Caller);
+            options.readerThread ? ChunkedText::Reader::OwnThread : ChunkedText::Reader::Caller,
+            loadThreadsOf(options));
         ChunkStream stream(text);
         auto checkpoint = [&] { report(stream.compressedOffset(), file->size()); };
         PassResult result = parsePass(

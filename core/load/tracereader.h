@@ -27,8 +27,8 @@ struct LoadOptions {
     bool readerThread = true;
     /*!
      * Threads that parse an uncompressed text side by side, each a segment of it (0:
-     * loadThreads()). The model is the same whatever the count; gzip text cannot be split and is
-     * read by one.
+     * loadThreads()). The model is the same whatever the count. A gzip text cannot be split: it
+     * is parsed by one, and its members (where it has several) are inflated by this many.
      */
     unsigned threads = 0;
     //! No segment is smaller: below it a thread costs more than it saves (tests make it tiny).

@@ -253,11 +253,14 @@ void TestLoadMemory::failureOnTheBuilderThread()
 
 void TestLoadMemory::everyAllocationOfALoadMayFail_data()
 {
-    QTest::addColumn<int>("source"); // 0: text, 1: text with builder thread, 2: file, 3: gzip file
+    // 0: text, 1: text with builder thread, 2: file, 3: gzip file, 4: gzip file of 3 members
+    // (inflated side by side)
+    QTest::addColumn<int>("source");
     QTest::addRow("text") << 0;
     QTest::addRow("text, builder thread") << 1;
     QTest::addRow("plain file") << 2;
     QTest::addRow("gzip file") << 3;
+    QTest::addRow("gzip members") << 4;
 }
 
 void TestLoadMemory::everyAllocationOfALoadMayFail()
@@ -265,11 +268,16 @@ void TestLoadMemory::everyAllocationOfALoadMayFail()
     QFETCH(int, source);
     const std::string text = varied(60);
     const QByteArray bytes = QByteArray::fromStdString(text);
+    QByteArray file = bytes;
+    if (source == 3)
+        file = test::gzip(bytes);
+    const qsizetype third = bytes.size() / 3;
+    if (source == 4)
+        file = test::gzip(bytes.left(third)) + test::gzip(bytes.mid(third, third))
+            + test::gzip(bytes.mid(2 * third));
     const std::string path = source < 2
         ? std::string("inline.json")
-        : test::writeTemp(
-            QStringLiteral("memory-%1.json").arg(source), source == 3 ? test::gzip(bytes) : bytes)
-              .toStdString();
+        : test::writeTemp(QStringLiteral("memory-%1.json").arg(source), file).toStdString();
     const auto load
         = [&] { return source < 2 ? loadTraceText(text, path, source == 1) : loadTrace(path); };
     const LoadResult full = withFailingAllocation(0, false, load);

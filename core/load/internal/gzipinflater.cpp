@@ -2,6 +2,7 @@
 #include "gzipinflater.h"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <unistd.h>
 #include <zlib.h>
@@ -12,10 +13,12 @@ namespace {
 constexpr size_t kInSize = 256 * 1024;
 } // namespace
 
-GzipInflater::GzipInflater(int fd)
+GzipInflater::GzipInflater(int fd, uint64_t start, Extent extent)
     : m_fd(fd)
     , m_zs(std::make_unique<z_stream_s>())
     , m_in(std::make_unique<unsigned char[]>(kInSize))
+    , m_consumed(start)
+    , m_oneMember(extent == Extent::OneMember)
 {
     init(16 + MAX_WBITS); // the gzip wrapper only
 }
@@ -77,6 +80,24 @@ void GzipInflater::refill()
     }
     m_zs->next_in = m_in.get();
     m_zs->avail_in = uInt(n);
+    m_consumed += uint64_t(n);
+}
+
+void GzipInflater::fillAtLeast(size_t bytes)
+{
+    z_stream &zs = *m_zs;
+    if (zs.avail_in >= bytes || m_fileEnd)
+        return;
+    // Keep what is left, at the buffer's start, and read on after it.
+    std::memmove(m_in.get(), zs.next_in, zs.avail_in);
+    const ssize_t n
+        = ::pread(m_fd, m_in.get() + zs.avail_in, kInSize - zs.avail_in, off_t(m_consumed));
+    zs.next_in = m_in.get();
+    if (n <= 0) {
+        m_fileEnd = true;
+        return;
+    }
+    zs.avail_in += uInt(n);
     m_consumed += uint64_t(n);
 }
 
@@ -152,14 +173,18 @@ void GzipInflater::nextMember()
         m_end = End::CutOff;
         return;
     }
-    // Concatenated members continue; anything else after the stream is ignored.
-    if (zs.avail_in == 0 && !m_fileEnd)
-        refill();
+    if (m_oneMember) {
+        m_end = End::Clean;
+        return;
+    }
+    // Concatenated members continue; anything else after the stream is ignored. Two bytes tell,
+    // even where the member ends one byte before the end of a read.
+    fillAtLeast(2);
     if (zs.avail_in == 0) {
         m_end = End::Clean;
         return;
     }
-    if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
+    if (beginsMember(zs.next_in, zs.avail_in)) {
         if (m_raw)
             inflateReset2(&zs, 16 + MAX_WBITS);
         else

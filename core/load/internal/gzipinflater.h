@@ -23,8 +23,14 @@ public:
     //! A point every this many bytes of text: the most a read from the nearest point inflates.
     static constexpr uint64_t kSeekSpan = uint64_t(4) << 20;
 
-    //! From the start of \a fd's data, which must stay open while this reads.
-    explicit GzipInflater(int fd);
+    enum class Extent {
+        ToTheEnd, //!< member after member, as one text
+        OneMember, //!< the member at the start only: its end is the text's (Clean)
+    };
+
+    //! From \a start, the first byte of a member's header (0: the file's start), of \a fd's data,
+    //! which must stay open while this reads.
+    explicit GzipInflater(int fd, uint64_t start = 0, Extent extent = Extent::ToTheEnd);
     //! From \a point (of a GzipIndex recorded from this same file).
     GzipInflater(int fd, const SeekPoint &point);
     ~GzipInflater();
@@ -43,7 +49,8 @@ public:
     //! zlib's words for corrupt data, and where it is (compressed bytes), when Corrupt.
     const std::string &corruptReason() const { return m_corruptReason; }
     uint64_t corruptAt() const { return m_corruptAt; }
-    //! Compressed bytes used so far.
+    //! Compressed bytes used so far (from the file's start, wherever this started); once a
+    //! OneMember text has ended cleanly, where the next member would start.
     uint64_t compressedOffset() const;
     //! Offset in the text of the next byte read() gives.
     uint64_t textOffset() const { return m_textOffset; }
@@ -52,6 +59,8 @@ private:
     void init(int windowBits);
     void refill();
     void nextMember();
+    //! At least \a bytes of input in zlib's buffer, unless the file ends first.
+    void fillAtLeast(size_t bytes);
     bool skipInput(size_t bytes);
     void recordPoint();
     void corrupt(const char *reason);
@@ -63,11 +72,21 @@ private:
     uint64_t m_consumed = 0; //!< compressed bytes handed to zlib
     bool m_fileEnd = false;
     bool m_raw = false; //!< inflating a member's raw deflate data (from a seek point)
+    bool m_oneMember = false;
     End m_end = End::NotYet;
     std::string m_corruptReason;
     uint64_t m_corruptAt = 0;
     uint64_t m_textOffset = 0;
     GzipIndex *m_index = nullptr;
 };
+
+/*!
+ * Whether \a bytes, the \a size bytes that follow a member, begin another one as the loader
+ * reads it: the two magic bytes (what follows is then inflated, or found corrupt).
+ */
+inline bool beginsMember(const unsigned char *bytes, size_t size)
+{
+    return size >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
+}
 
 } // namespace ks

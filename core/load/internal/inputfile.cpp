@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "inputfile.h"
 
-#include "gzipinflater.h"
+#include "gzipmembers.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -61,18 +61,27 @@ constexpr size_t kMaxReady = 4;
 constexpr size_t kMaxReadySlice = 2;
 } // namespace
 
-ChunkedText::ChunkedText(const InputFile &file, Reader reader)
-    : ChunkedText(file, TextSlice {}, reader)
+ChunkedText::ChunkedText(const InputFile &file, Reader reader, unsigned inflaters)
+    : ChunkedText(file, TextSlice {}, reader, inflaters)
 {
 }
 
 ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader)
+    : ChunkedText(file, std::move(slice), reader, 1)
+{
+}
+
+ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader, unsigned inflaters)
     : m_fd(file.fd())
     , m_compressed(file.compressed())
     , m_reader(reader)
     , m_offset(slice.begin)
     , m_slice(std::move(slice))
 {
+    if (m_compressed && inflaters > 1) {
+        m_members = std::make_unique<GzipMembers>(m_fd, file.size(), inflaters, &m_index);
+        m_reader = Reader::Caller; // the members' workers run ahead already
+    }
     if (m_reader == Reader::Caller)
         return;
     m_thread = std::thread([this] {
@@ -90,6 +99,7 @@ ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader)
 ChunkedText::~ChunkedText()
 {
     stop();
+    m_members.reset(); // its workers stop before the index it writes into goes
 }
 
 void ChunkedText::stop()
@@ -237,6 +247,8 @@ bool ChunkedText::fillPlain(Chunk &chunk)
 
 bool ChunkedText::fillInflated(Chunk &chunk)
 {
+    if (m_members)
+        return fillFromMembers(chunk);
     if (!m_gzip) {
         m_gzip = std::make_unique<GzipInflater>(m_fd);
         m_gzip->recordSeekPoints(&m_index);
@@ -247,11 +259,25 @@ bool ChunkedText::fillInflated(Chunk &chunk)
         if (chunk.size > 0)
             return true;
     }
-    m_cutOff = m_gzip->end() == GzipInflater::End::CutOff;
-    m_trailingGarbage = m_gzip->end() == GzipInflater::End::TrailingGarbage;
-    m_corruptReason = m_gzip->corruptReason();
-    m_corruptAt = m_gzip->corruptAt();
+    noteEnd(m_gzip->end(), m_gzip->corruptReason(), m_gzip->corruptAt());
     return false;
+}
+
+bool ChunkedText::fillFromMembers(Chunk &chunk)
+{
+    if (m_members->next(chunk))
+        return true;
+    noteEnd(m_members->end(), m_members->corruptReason(), m_members->corruptAt());
+    return false;
+}
+
+void ChunkedText::noteEnd(
+    GzipInflater::End end, const std::string &corruptReason, uint64_t corruptAt)
+{
+    m_cutOff = end == GzipInflater::End::CutOff;
+    m_trailingGarbage = end == GzipInflater::End::TrailingGarbage;
+    m_corruptReason = corruptReason;
+    m_corruptAt = corruptAt;
 }
 
 ChunkStream::ChunkStream(ChunkedText &source)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "gzipinflater.h"
 #include "model/tracemodel.h"
+#include "textchunk.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -14,7 +16,7 @@
 
 namespace ks {
 
-class GzipInflater;
+class GzipMembers;
 
 /*!
  * A trace file opened for reading, plain or gzip (decided by the magic bytes 1f 8b, not the
@@ -55,21 +57,21 @@ struct TextSlice {
  */
 class ChunkedText {
 public:
-    static constexpr size_t kChunkSize = 1 << 20;
-
-    struct Chunk {
-        std::unique_ptr<char[]> data; //!< kChunkSize + 1 bytes, text followed by a zero
-        size_t size = 0;
-        uint64_t compressedEnd = 0; //!< compressed bytes consumed when this chunk was complete
-    };
+    static constexpr size_t kChunkSize = kTextChunkSize;
+    using Chunk = TextChunk;
 
     enum class Reader {
         OwnThread, //!< a thread that keeps a few chunks ready
         Caller, //!< next() reads the chunk it returns: no thread, no hand-over
     };
 
-    //! Starts reading from the start of the text.
-    explicit ChunkedText(const InputFile &file, Reader reader = Reader::OwnThread);
+    /*!
+     * Starts reading from the start of the text. A gzip file is inflated by \a inflaters
+     * threads, member by member (GzipMembers), when that is more than one; they run ahead of the
+     * parser, and next() hands their chunks on (as Reader::Caller, whatever \a reader says).
+     */
+    explicit ChunkedText(
+        const InputFile &file, Reader reader = Reader::OwnThread, unsigned inflaters = 1);
     //! Reads \a slice of a plain file instead: its head, the bytes [begin, end), its tail.
     ChunkedText(const InputFile &file, TextSlice slice, Reader reader = Reader::OwnThread);
     ~ChunkedText();
@@ -93,12 +95,16 @@ public:
 private:
     enum class Stage { Head, Body, Tail, Done };
 
+    ChunkedText(const InputFile &file, TextSlice slice, Reader reader, unsigned inflaters);
+
     void stop();
     //! Fills \a chunk (a buffer, size 0) with the next piece of text and its zero; false at the
     //! text's end.
     bool fill(Chunk &chunk);
     bool fillPlain(Chunk &chunk);
     bool fillInflated(Chunk &chunk);
+    bool fillFromMembers(Chunk &chunk);
+    void noteEnd(GzipInflater::End end, const std::string &corruptReason, uint64_t corruptAt);
     //! A reused buffer when there is one, else a new one.
     Chunk freeBuffer();
     //! Waits for room in the queue and returns a buffer; false when asked to stop.
@@ -112,6 +118,7 @@ private:
     Stage m_stage = Stage::Head;
     uint64_t m_offset = 0; //!< next byte of the file to read
     std::unique_ptr<GzipInflater> m_gzip;
+    std::unique_ptr<GzipMembers> m_members;
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_changed;
