@@ -5,13 +5,15 @@
     python3 benchmarks/run.py                    # 100 MB, 1 GB, 2 GB generated traces (+ gzip copies)
     python3 benchmarks/run.py --sizes 100        # only some sizes (MB)
     python3 benchmarks/run.py --quick            # a 20 MB trace: shows the harness works (CI)
+    python3 benchmarks/run.py --only-members     # only gzip in 64 KiB members (--only-run, …)
 
 Generates the inputs with tools/gentrace, then measures per trace: load + link against the parse
 floor (read the file + RapidJSON Reader with a no-op handler, same process, best of N), the gzip
 copy, the peak resident memory of `kinetoscope --summary`, Python's json.load and Node's
 JSON.parse (when present), the time to the window's first frame, and on the largest trace the
-timeline's frame times, hit test, jump, table sort and filter stall. Prints a table and writes
-build/bench/results.json.
+timeline's frame times, hit test, jump, table sort and filter stall; then a run of several ranks,
+a trace of 100 000 lanes, memory events, and a gzip trace in 64 KiB members (inflated side by
+side). Prints a table and writes build/bench/results.json.
 """
 import argparse
 import json
@@ -67,6 +69,9 @@ def main():
     ap.add_argument("--lanes", type=int, default=100000,
                     help="threads of the many-lanes trace (one op each), 0: none")
     ap.add_argument("--only-lanes", action="store_true", help="only the many-lanes benchmark")
+    ap.add_argument("--members-mb", type=int, default=1000,
+                    help="size of the trace written as 64 KiB gzip members (as bgzip does), 0: none")
+    ap.add_argument("--only-members", action="store_true", help="only the gzip members benchmark")
     args = ap.parse_args()
     sizes = [20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeat = 1 if args.quick else args.repeat
@@ -75,7 +80,7 @@ def main():
         if not os.path.exists(os.path.join(args.build_dir, "build.ninja")):
             run(["cmake", "--preset", "release"], cwd=ROOT)
         run(["cmake", "--build", "--preset", "release", "--target", "kinetoscope", "kinetoscope-gentrace",
-             "bench_load", "bench_views"], cwd=ROOT)
+             "bench_load", "bench_views", "bench_inflate"], cwd=ROOT)
     b = args.build_dir
     os.makedirs(args.data_dir, exist_ok=True)
     gentrace = os.path.join(b, "tools", "kinetoscope-gentrace")
@@ -86,7 +91,7 @@ def main():
     bindir = os.path.join(args.data_dir, "bin")
     os.makedirs(bindir, exist_ok=True)
     copies = {}
-    for rel in ("app/kinetoscope", "benchmarks/bench_load", "benchmarks/bench_views"):
+    for rel in ("app/kinetoscope", "benchmarks/bench_load", "benchmarks/bench_views", "benchmarks/bench_inflate"):
         copies[rel] = os.path.join(bindir, os.path.basename(rel))
         if os.path.exists(copies[rel]):
             os.remove(copies[rel])
@@ -94,18 +99,26 @@ def main():
     app = copies["app/kinetoscope"]
     bench_load = copies["benchmarks/bench_load"]
     bench_views = copies["benchmarks/bench_views"]
+    bench_inflate = copies["benchmarks/bench_inflate"]
     os.sync()  # no writeback of the copies during the first measurements
 
     results = {"machine": machine(), "traces": []}
+    onlys = {"run": args.only_run, "memory": args.only_memory, "lanes": args.only_lanes,
+             "members": args.only_members}
+    only = any(onlys.values())
+    wanted = lambda name: onlys[name] or not only
     lanes = 1000 if args.quick else args.lanes
-    if lanes and not (args.only_run or args.only_memory):
+    if lanes and wanted("lanes"):
         results["lanes"] = lanes_benchmark(app, bench_load, args.data_dir, lanes, repeat)
-    only = args.only_run or args.only_memory or args.only_lanes
     memory_mb = 20 if args.quick else args.memory_mb
-    if memory_mb and not (args.only_run or args.only_lanes):
+    if memory_mb and wanted("memory"):
         results["memory"] = memory_benchmark(app, gentrace, bench_load, bench_views, args.data_dir,
                                              memory_mb, repeat)
-    if not (args.only_memory or args.only_lanes):
+    members_mb = 20 if args.quick else args.members_mb
+    if members_mb and wanted("members"):
+        results["members"] = members_benchmark(gentrace, bench_load, bench_inflate, args.data_dir,
+                                               members_mb, repeat)
+    if wanted("run"):
         ranks, rank_mb = (2, 20) if args.quick else (args.run_ranks, args.rank_mb)
         results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
     if only:
@@ -200,6 +213,39 @@ def main():
     with open(out, "w") as f:
         json.dump(results, f, indent=2)
     print(f"results: {out}")
+
+
+def members_benchmark(gentrace, bench_load, bench_inflate, data_dir, mb, repeat):
+    """A gzip trace of one member against the same text in 64 KiB members (as bgzip writes them):
+    load + link, and the inflation alone with 1 and 2 threads (GzipMembers)."""
+    import zlib
+    plain = os.path.join(data_dir, f"trace-{mb}mb.json")
+    one = plain + ".gz"
+    members = os.path.join(data_dir, f"trace-{mb}mb-members64k.json.gz")
+    for path in (plain, one):
+        if not os.path.exists(path):
+            run([gentrace, "--target-mb", str(mb), path])
+    if not os.path.exists(members):
+        with open(plain, "rb") as src, open(members + ".part", "wb") as dst:
+            for piece in iter(lambda: src.read(65536), b""):
+                c = zlib.compressobj(6, zlib.DEFLATED, 31)
+                dst.write(c.compress(piece) + c.flush())
+        os.replace(members + ".part", members)
+    entry = {"size_mb": mb}
+    for name, path in (("one_member", one), ("members_64k", members)):
+        load = json.loads(run([bench_load, path, "--repeat", str(repeat), "--no-baseline"]).stdout)
+        entry[name] = {"load_link_s": load["load_link_s"]}
+        for threads in (1, 2):
+            inflate = json.loads(run([bench_inflate, path, "--threads", str(threads),
+                                      "--repeat", str(repeat)]).stdout)
+            entry[name][f"inflate_{threads}_s"] = inflate["inflate_s"]
+    m = entry["members_64k"]
+    entry["inflate_speedup"] = m["inflate_1_s"] / m["inflate_2_s"]
+    print(f"gzip {mb} MB: one member load+link {entry['one_member']['load_link_s']:.3f} s, inflate "
+          f"{entry['one_member']['inflate_1_s']:.3f} s; 64 KiB members load+link {m['load_link_s']:.3f} s, "
+          f"inflate 1 thread {m['inflate_1_s']:.3f} s, 2 threads {m['inflate_2_s']:.3f} s "
+          f"({entry['inflate_speedup']:.2f}x)", flush=True)
+    return entry
 
 
 def memory_benchmark(app, gentrace, bench_load, bench_views, data_dir, mb, repeat):

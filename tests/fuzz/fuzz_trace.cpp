@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target over the loader and the linker, and everything computed from them headless:
-// any input must load or fail cleanly, and a loaded trace must link, export and index; and a
-// parse in segments side by side must give what a parse in one piece gives.
+// any input must load or fail cleanly, and a loaded trace must link, export and index; a parse in
+// segments side by side must give what a parse in one piece gives, and gzip members inflated side
+// by side what one inflater gives.
 #include "analysis/stepbreakdown.h"
 #include "analysis/timelineindex.h"
 #include "export/pairgroups.h"
@@ -14,6 +15,9 @@
 
 #include <cstdint>
 #include <string_view>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace {
 
@@ -38,12 +42,32 @@ void segmentsChangeNothing(std::string_view text)
         __builtin_trap();
 }
 
+//! Input that begins as gzip does, as a file: loaded with one thread and with its members
+//! inflated by two to four.
+void gzipMembersChangeNothing(std::string_view bytes)
+{
+    if (bytes.size() < 2 || bytes[0] != '\x1f' || bytes[1] != '\x8b')
+        return;
+    const int fd = memfd_create("fuzz.json.gz", 0);
+    if (fd < 0 || ::write(fd, bytes.data(), bytes.size()) != ssize_t(bytes.size()))
+        __builtin_trap();
+    const std::string path = "/proc/self/fd/" + std::to_string(fd);
+    ks::LoadOptions one;
+    one.threads = 1;
+    ks::LoadOptions members = one;
+    members.threads = 2 + unsigned(bytes.size() % 3);
+    if (outcomeOf(ks::loadTrace(path, one)) != outcomeOf(ks::loadTrace(path, members)))
+        __builtin_trap();
+    ::close(fd);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char *>(data), size);
     segmentsChangeNothing(text);
+    gzipMembersChangeNothing(text);
     // Odd-sized inputs load through the builder thread, even-sized ones without: both paths are
     // fuzzed, and each input always takes the same one.
     const ks::OpenResult r = ks::openTraceText(text, "fuzz", size % 2 == 1);

@@ -10,15 +10,18 @@
 namespace ks {
 
 namespace {
+// Reads start small and double: a small member, or the one event a seek reads, needs little.
+constexpr size_t kFirstRead = 16 * 1024;
 constexpr size_t kInSize = 256 * 1024;
 } // namespace
 
-GzipInflater::GzipInflater(int fd, uint64_t start, Extent extent)
+GzipInflater::GzipInflater(int fd, uint64_t start, uint64_t stopAt)
     : m_fd(fd)
     , m_zs(std::make_unique<z_stream_s>())
-    , m_in(std::make_unique<unsigned char[]>(kInSize))
+    , m_in(std::make_unique_for_overwrite<unsigned char[]>(kInSize))
     , m_consumed(start)
-    , m_oneMember(extent == Extent::OneMember)
+    , m_readSize(kFirstRead)
+    , m_stopAt(stopAt)
 {
     init(16 + MAX_WBITS); // the gzip wrapper only
 }
@@ -26,8 +29,9 @@ GzipInflater::GzipInflater(int fd, uint64_t start, Extent extent)
 GzipInflater::GzipInflater(int fd, const SeekPoint &point)
     : m_fd(fd)
     , m_zs(std::make_unique<z_stream_s>())
-    , m_in(std::make_unique<unsigned char[]>(kInSize))
+    , m_in(std::make_unique_for_overwrite<unsigned char[]>(kInSize))
     , m_consumed(point.compressedOffset)
+    , m_readSize(kFirstRead)
     , m_raw(true)
     , m_textOffset(point.textOffset)
 {
@@ -47,6 +51,26 @@ GzipInflater::GzipInflater(int fd, const SeekPoint &point)
     }
     if (!point.window.empty())
         inflateSetDictionary(m_zs.get(), point.window.data(), uInt(point.window.size()));
+}
+
+void GzipInflater::restartAt(uint64_t start, uint64_t stopAt)
+{
+    m_consumed = start;
+    m_stopAt = stopAt;
+    m_fileEnd = false;
+    m_raw = false;
+    m_end = End::NotYet;
+    m_corruptReason.clear();
+    m_corruptAt = 0;
+    m_textOffset = 0;
+    m_readSize = kFirstRead;
+    m_index = nullptr;
+    m_zs->next_in = nullptr;
+    m_zs->avail_in = 0;
+    if (!m_zlibReady)
+        init(16 + MAX_WBITS);
+    else if (inflateReset2(m_zs.get(), 16 + MAX_WBITS) != Z_OK)
+        corrupt("cannot initialise zlib");
 }
 
 GzipInflater::~GzipInflater()
@@ -73,7 +97,8 @@ uint64_t GzipInflater::compressedOffset() const
 
 void GzipInflater::refill()
 {
-    const ssize_t n = ::pread(m_fd, m_in.get(), kInSize, off_t(m_consumed));
+    const ssize_t n = ::pread(m_fd, m_in.get(), m_readSize, off_t(m_consumed));
+    m_readSize = std::min(kInSize, 2 * m_readSize);
     if (n <= 0) {
         m_fileEnd = true;
         return;
@@ -173,7 +198,7 @@ void GzipInflater::nextMember()
         m_end = End::CutOff;
         return;
     }
-    if (m_oneMember) {
+    if (compressedOffset() >= m_stopAt) {
         m_end = End::Clean;
         return;
     }

@@ -23,19 +23,23 @@ public:
     //! A point every this many bytes of text: the most a read from the nearest point inflates.
     static constexpr uint64_t kSeekSpan = uint64_t(4) << 20;
 
-    enum class Extent {
-        ToTheEnd, //!< member after member, as one text
-        OneMember, //!< the member at the start only: its end is the text's (Clean)
-    };
+    static constexpr uint64_t kNoStop = ~uint64_t(0);
 
-    //! From \a start, the first byte of a member's header (0: the file's start), of \a fd's data,
-    //! which must stay open while this reads.
-    explicit GzipInflater(int fd, uint64_t start = 0, Extent extent = Extent::ToTheEnd);
+    /*!
+     * From \a start, the first byte of a member's header (0: the file's start), of \a fd's
+     * data, which must stay open while this reads. The text ends (Clean) at the end of the first
+     * member that ends at or past compressed byte \a stopAt, whatever follows it.
+     */
+    explicit GzipInflater(int fd, uint64_t start = 0, uint64_t stopAt = kNoStop);
     //! From \a point (of a GzipIndex recorded from this same file).
     GzipInflater(int fd, const SeekPoint &point);
     ~GzipInflater();
     GzipInflater(const GzipInflater &) = delete;
     GzipInflater &operator=(const GzipInflater &) = delete;
+
+    //! Starts again, as if constructed with \a start and \a stopAt (keeping zlib's memory),
+    //! recording no points.
+    void restartAt(uint64_t start, uint64_t stopAt);
 
     //! Records a point into \a index at the first block boundary kSeekSpan after the last.
     void recordSeekPoints(GzipIndex *index) { m_index = index; }
@@ -49,8 +53,8 @@ public:
     //! zlib's words for corrupt data, and where it is (compressed bytes), when Corrupt.
     const std::string &corruptReason() const { return m_corruptReason; }
     uint64_t corruptAt() const { return m_corruptAt; }
-    //! Compressed bytes used so far (from the file's start, wherever this started); once a
-    //! OneMember text has ended cleanly, where the next member would start.
+    //! Compressed bytes used so far (from the file's start, wherever this started); once the text
+    //! has ended cleanly at stopAt, where the next member would start.
     uint64_t compressedOffset() const;
     //! Offset in the text of the next byte read() gives.
     uint64_t textOffset() const { return m_textOffset; }
@@ -70,9 +74,10 @@ private:
     bool m_zlibReady = false; //!< m_zs was initialised (and needs inflateEnd)
     std::unique_ptr<unsigned char[]> m_in;
     uint64_t m_consumed = 0; //!< compressed bytes handed to zlib
+    size_t m_readSize; //!< bytes the next refill reads
     bool m_fileEnd = false;
     bool m_raw = false; //!< inflating a member's raw deflate data (from a seek point)
-    bool m_oneMember = false;
+    uint64_t m_stopAt = kNoStop;
     End m_end = End::NotYet;
     std::string m_corruptReason;
     uint64_t m_corruptAt = 0;

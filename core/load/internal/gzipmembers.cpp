@@ -11,8 +11,8 @@ namespace ks {
 namespace {
 constexpr size_t kHeaderSize = 10;
 constexpr size_t kScanBlock = size_t(1) << 20;
-constexpr size_t kAheadPerMember = 4; //!< chunks the front member's worker may have ready
-constexpr size_t kPerWorker = 4; //!< members queued, and chunks ready, per worker
+constexpr size_t kAheadOfReader = 4; //!< chunks the front stretch's worker may have ready
+constexpr size_t kPerWorker = 4; //!< stretches queued, and chunks ready, per worker
 } // namespace
 
 bool memberHeaderAt(const unsigned char *p)
@@ -23,38 +23,41 @@ bool memberHeaderAt(const unsigned char *p)
         && (system <= 13 || system == 255);
 }
 
-struct GzipMembers::Member {
-    explicit Member(uint64_t at)
+struct GzipMembers::Stretch {
+    explicit Stretch(uint64_t at)
         : start(at)
     {
     }
-    const uint64_t start; //!< the header's first byte
+    const uint64_t start; //!< the first member's header
     bool claimed = false;
     bool done = false;
-    bool abandoned = false; //!< not a member of the text after all, or no longer needed
+    bool abandoned = false; //!< not where the text goes on after all, or no longer needed
     bool outOfMemory = false;
     std::deque<TextChunk> ready;
     GzipInflater::End end = GzipInflater::End::NotYet;
     std::string corruptReason;
     uint64_t corruptAt = 0;
-    uint64_t after = 0; //!< the compressed byte after the member, when it ended cleanly
-    GzipIndex points; //!< text offsets from the member's start
+    uint64_t after = 0; //!< the compressed byte after its last member, when it ended cleanly
+    GzipIndex points; //!< text offsets from the stretch's start
 };
 
-GzipMembers::GzipMembers(int fd, uint64_t fileSize, unsigned workers, GzipIndex *index)
+GzipMembers::GzipMembers(
+    int fd, uint64_t fileSize, unsigned workers, GzipIndex *index, uint64_t stretchBytes)
     : m_fd(fd)
     , m_fileSize(fileSize)
+    , m_stretchBytes(std::max<uint64_t>(1, stretchBytes))
     , m_window(kPerWorker * workers)
     , m_budget(kPerWorker * workers)
     , m_index(index)
+    , m_scan(fd, fileSize)
+    , m_scanFrom(m_stretchBytes)
 {
-    m_members.push_back(std::make_shared<Member>(0));
+    m_stretches.push_back(std::make_shared<Stretch>(0));
     try {
         for (unsigned i = 0; i < workers; ++i)
             m_workers.emplace_back([this] { work(); });
     } catch (...) {
-        m_stop = true;
-        m_changed.notify_all();
+        stop();
         for (std::thread &t : m_workers)
             t.join();
         throw;
@@ -79,74 +82,89 @@ void GzipMembers::stop()
 
 void GzipMembers::work()
 {
+    std::unique_ptr<GzipInflater> gzip; // one per worker, started again for each stretch
     std::unique_lock lock(m_mutex);
-    while (std::shared_ptr<Member> member = claim(lock)) {
+    while (std::shared_ptr<Stretch> stretch = claim(lock)) {
         lock.unlock();
+        const uint64_t stopAt = stretch->start + m_stretchBytes;
         try {
-            inflate(*member);
+            if (gzip)
+                gzip->restartAt(stretch->start, stopAt);
+            else
+                gzip = std::make_unique<GzipInflater>(m_fd, stretch->start, stopAt);
+            inflate(*gzip, *stretch);
         } catch (const std::bad_alloc &) {
+            gzip.reset();
             std::lock_guard relock(m_mutex);
-            member->outOfMemory = true;
-            member->done = true;
+            stretch->outOfMemory = true;
+            stretch->done = true;
         }
         lock.lock();
         m_changed.notify_all();
     }
 }
 
-namespace {
-
-//! The first member header candidate at or after \a from, or \a size; stops early on \a stop.
-uint64_t scanForHeader(int fd, uint64_t from, uint64_t size, const std::atomic<bool> &stop)
+MemberHeaderScan::MemberHeaderScan(int fd, uint64_t fileSize)
+    : m_fd(fd)
+    , m_fileSize(fileSize)
 {
-    std::vector<unsigned char> block(kScanBlock + kHeaderSize);
-    while (from + kHeaderSize <= size && !stop) {
-        const ssize_t n = ::pread(fd, block.data(), block.size(), off_t(from));
-        if (n < ssize_t(kHeaderSize))
-            break;
-        const unsigned char *p = block.data(), *end = p + n - kHeaderSize + 1;
-        while ((p = static_cast<const unsigned char *>(std::memchr(p, 0x1f, size_t(end - p))))) {
-            if (memberHeaderAt(p))
-                return from + uint64_t(p - block.data());
-            ++p;
-        }
-        from += uint64_t(n) - kHeaderSize + 1;
-    }
-    return size;
 }
 
-} // namespace
+uint64_t MemberHeaderScan::next(uint64_t from, const std::atomic<bool> &stop)
+{
+    while (from + kHeaderSize <= m_fileSize && !stop) {
+        if (from < m_blockStart || from + kHeaderSize > m_blockStart + m_blockBytes) {
+            m_block.resize(kScanBlock);
+            const ssize_t n = ::pread(m_fd, m_block.data(), m_block.size(), off_t(from));
+            if (n < ssize_t(kHeaderSize))
+                break;
+            m_blockStart = from;
+            m_blockBytes = size_t(n);
+        }
+        const unsigned char *base = m_block.data();
+        const unsigned char *p = base + (from - m_blockStart);
+        const unsigned char *last = base + m_blockBytes - kHeaderSize; // a whole header fits
+        while (
+            (p = static_cast<const unsigned char *>(std::memchr(p, 0x1f, size_t(last - p) + 1)))) {
+            if (memberHeaderAt(p))
+                return m_blockStart + uint64_t(p - base);
+            ++p;
+        }
+        from = m_blockStart + uint64_t(last - base) + 1; // the next block starts here
+    }
+    return m_fileSize;
+}
 
-std::shared_ptr<GzipMembers::Member> GzipMembers::claim(std::unique_lock<std::mutex> &lock)
+std::shared_ptr<GzipMembers::Stretch> GzipMembers::claim(std::unique_lock<std::mutex> &lock)
 {
     for (;;) {
         if (m_stop)
             return nullptr;
-        for (const std::shared_ptr<Member> &member : m_members) {
-            if (!member->claimed) {
-                member->claimed = true;
-                return member;
+        for (const std::shared_ptr<Stretch> &stretch : m_stretches) {
+            if (!stretch->claimed) {
+                stretch->claimed = true;
+                return stretch;
             }
         }
-        if (!m_scanning && m_scanFrom < m_fileSize && m_members.size() < m_window) {
+        if (!m_scanning && m_scanFrom < m_fileSize && m_stretches.size() < m_window) {
             m_scanning = true;
             const uint64_t from = m_scanFrom;
             const unsigned generation = m_scanGeneration;
             lock.unlock();
-            // Without memory for scanning the reader still finds each member where the one
+            // Without memory for scanning the reader still finds each stretch where the one
             // before it ends, one after another.
             uint64_t found = m_fileSize;
             try {
-                found = scanForHeader(m_fd, from, m_fileSize, m_stop);
+                found = m_scan.next(from, m_stop);
             } catch (const std::bad_alloc &) {
             }
             lock.lock();
             m_scanning = false;
             if (generation == m_scanGeneration) {
-                m_scanFrom = found + 1;
+                m_scanFrom = found < m_fileSize ? found + m_stretchBytes : m_fileSize;
                 try {
                     if (found < m_fileSize)
-                        m_members.push_back(std::make_shared<Member>(found));
+                        m_stretches.push_back(std::make_shared<Stretch>(found));
                 } catch (const std::bad_alloc &) {
                     m_scanFrom = m_fileSize;
                 }
@@ -158,18 +176,17 @@ std::shared_ptr<GzipMembers::Member> GzipMembers::claim(std::unique_lock<std::mu
     }
 }
 
-bool GzipMembers::hasRoom(const Member &member) const
+bool GzipMembers::hasRoom(const Stretch &stretch) const
 {
-    // The front member is the one being read: it never waits for the others.
-    if (m_members.front().get() == &member)
-        return member.ready.size() < kAheadPerMember;
+    // The front stretch is the one being read: it never waits for the others.
+    if (m_stretches.front().get() == &stretch)
+        return stretch.ready.size() < kAheadOfReader;
     return m_ready < m_budget;
 }
 
-void GzipMembers::inflate(Member &member)
+void GzipMembers::inflate(GzipInflater &gzip, Stretch &stretch)
 {
-    GzipInflater gzip(m_fd, member.start, GzipInflater::Extent::OneMember);
-    gzip.recordSeekPoints(&member.points); // read by the reader only once the member is done
+    gzip.recordSeekPoints(&stretch.points); // read by the reader only once the stretch is done
     for (;;) {
         TextChunk chunk = takeBuffer();
         while (!gzip.ended() && chunk.size == 0)
@@ -177,21 +194,21 @@ void GzipMembers::inflate(Member &member)
         chunk.compressedEnd = gzip.compressedOffset();
         std::unique_lock lock(m_mutex);
         if (chunk.size > 0) {
-            m_changed.wait(lock, [&] { return m_stop || member.abandoned || hasRoom(member); });
-            if (m_stop || member.abandoned)
+            m_changed.wait(lock, [&] { return m_stop || stretch.abandoned || hasRoom(stretch); });
+            if (m_stop || stretch.abandoned)
                 return; // the chunk's buffer is freed
-            member.ready.push_back(std::move(chunk));
+            stretch.ready.push_back(std::move(chunk));
             ++m_ready;
             m_changed.notify_all();
         } else {
             keepBuffer(std::move(chunk));
         }
         if (gzip.ended()) {
-            member.end = gzip.end();
-            member.corruptReason = gzip.corruptReason();
-            member.corruptAt = gzip.corruptAt();
-            member.after = gzip.compressedOffset();
-            member.done = true;
+            stretch.end = gzip.end();
+            stretch.corruptReason = gzip.corruptReason();
+            stretch.corruptAt = gzip.corruptAt();
+            stretch.after = gzip.compressedOffset();
+            stretch.done = true;
             return;
         }
     }
@@ -203,17 +220,17 @@ bool GzipMembers::next(TextChunk &chunk)
     for (;;) {
         if (m_finished || m_stop)
             return false;
-        Member &member = *m_members.front();
-        if (!member.ready.empty()) {
+        Stretch &stretch = *m_stretches.front();
+        if (!stretch.ready.empty()) {
             keepBuffer(std::move(chunk));
-            chunk = std::move(member.ready.front());
-            member.ready.pop_front();
+            chunk = std::move(stretch.ready.front());
+            stretch.ready.pop_front();
             --m_ready;
             m_textSeen += chunk.size;
             m_changed.notify_all();
             return true;
         }
-        if (member.done)
+        if (stretch.done)
             moveOn();
         else
             m_changed.wait(lock);
@@ -222,29 +239,25 @@ bool GzipMembers::next(TextChunk &chunk)
 
 void GzipMembers::moveOn()
 {
-    const std::shared_ptr<Member> member = m_members.front();
-    if (member->outOfMemory)
+    const std::shared_ptr<Stretch> stretch = m_stretches.front();
+    if (stretch->outOfMemory)
         throw std::bad_alloc();
-    for (SeekPoint &point : member->points.points) {
-        point.textOffset += m_memberText;
+    for (SeekPoint &point : stretch->points.points) {
+        point.textOffset += m_stretchText;
         m_index->points.push_back(std::move(point));
     }
-    m_memberText = m_textSeen;
-    abandonFront();
+    m_stretchText = m_textSeen;
     auto finish = [&](GzipInflater::End end) {
         m_end = end;
         m_finished = true;
     };
-    if (member->end != GzipInflater::End::Clean) {
-        m_corruptReason = member->corruptReason;
-        m_corruptAt = member->corruptAt;
-        finish(member->end);
+    if (stretch->end != GzipInflater::End::Clean) {
+        m_corruptReason = stretch->corruptReason;
+        m_corruptAt = stretch->corruptAt;
+        finish(stretch->end);
         return;
     }
-    // Candidates before the member's end lay in its data.
-    const uint64_t after = member->after;
-    while (!m_members.empty() && m_members.front()->start < after)
-        abandonFront();
+    const uint64_t after = stretch->after;
     unsigned char next[2];
     const ssize_t n = ::pread(m_fd, next, sizeof next, off_t(after));
     if (n <= 0) {
@@ -255,24 +268,32 @@ void GzipMembers::moveOn()
         finish(GzipInflater::End::TrailingGarbage);
         return;
     }
-    if (m_members.empty() || m_members.front()->start != after) {
-        // A member the scan did not find (or not yet): start again from it.
-        while (!m_members.empty())
+    // The text goes on at the stretch that starts where this one ended; those before it began
+    // inside this one's members.
+    const auto from = std::find_if(m_stretches.begin(), m_stretches.end(),
+        [&](const std::shared_ptr<Stretch> &s) { return s->start >= after; });
+    if (from == m_stretches.end() || (*from)->start != after) {
+        // None does (a header the scan missed, or it has not got there): start one there.
+        auto restart = std::make_shared<Stretch>(after);
+        while (!m_stretches.empty())
             abandonFront();
-        m_members.push_back(std::make_shared<Member>(after));
-        m_scanFrom = after + 1;
+        m_stretches.push_back(std::move(restart));
+        m_scanFrom = after + m_stretchBytes;
         ++m_scanGeneration;
+    } else {
+        while (m_stretches.front()->start < after)
+            abandonFront();
     }
     m_changed.notify_all();
 }
 
 void GzipMembers::abandonFront()
 {
-    Member &member = *m_members.front();
-    member.abandoned = true;
-    m_ready -= member.ready.size();
-    member.ready.clear();
-    m_members.pop_front();
+    Stretch &stretch = *m_stretches.front();
+    stretch.abandoned = true;
+    m_ready -= stretch.ready.size();
+    stretch.ready.clear();
+    m_stretches.pop_front();
     m_changed.notify_all();
 }
 
@@ -287,7 +308,7 @@ TextChunk GzipMembers::takeBuffer()
         }
     }
     if (!chunk.data)
-        chunk.data = std::make_unique<char[]>(kTextChunkSize + 1);
+        chunk.data = std::make_unique_for_overwrite<char[]>(kTextChunkSize + 1);
     chunk.size = 0;
     return chunk;
 }

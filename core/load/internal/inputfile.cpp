@@ -165,7 +165,7 @@ ChunkedText::Chunk ChunkedText::freeBuffer()
         }
     }
     if (!chunk.data)
-        chunk.data = std::make_unique<char[]>(kChunkSize + 1);
+        chunk.data = std::make_unique_for_overwrite<char[]>(kChunkSize + 1);
     chunk.size = 0;
     return chunk;
 }
