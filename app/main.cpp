@@ -102,8 +102,9 @@ struct Options {
     QCommandLineOption page
         = valued("page", "With --report: the PDF's page size, a4 (default) or letter.", "SIZE");
     QCommandLineOption threads = valued("threads",
-        "Parse an uncompressed trace with N threads side by side (default: the cores there are; "
-        "1 reads it in one piece). The result is the same whatever N.",
+        "Parse an uncompressed trace with N threads side by side, and inflate a gzip trace's "
+        "members side by side (default: the cores there are; 1 reads it in one piece). The result "
+        "is the same whatever N.",
         "N");
     QCommandLineOption exportRankPairs = valued("export-rank-pairs",
         "Write the op pairs of the run FILE...|DIR matched across ranks (GPU time per rank) to "
