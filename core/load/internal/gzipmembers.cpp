@@ -188,7 +188,7 @@ void GzipMembers::inflate(GzipInflater &gzip, Stretch &stretch)
 {
     gzip.recordSeekPoints(&stretch.points); // read by the reader only once the stretch is done
     for (;;) {
-        TextChunk chunk = takeBuffer();
+        TextChunk chunk = m_buffers.take();
         while (!gzip.ended() && chunk.size == 0)
             chunk.size = gzip.read(chunk.data.get(), kTextChunkSize);
         chunk.compressedEnd = gzip.compressedOffset();
@@ -201,7 +201,7 @@ void GzipMembers::inflate(GzipInflater &gzip, Stretch &stretch)
             ++m_ready;
             m_changed.notify_all();
         } else {
-            keepBuffer(std::move(chunk));
+            m_buffers.keep(std::move(chunk));
         }
         if (gzip.ended()) {
             stretch.end = gzip.end();
@@ -222,7 +222,7 @@ bool GzipMembers::next(TextChunk &chunk)
             return false;
         Stretch &stretch = *m_stretches.front();
         if (!stretch.ready.empty()) {
-            keepBuffer(std::move(chunk));
+            m_buffers.keep(std::move(chunk));
             chunk = std::move(stretch.ready.front());
             stretch.ready.pop_front();
             --m_ready;
@@ -295,33 +295,6 @@ void GzipMembers::abandonFront()
     stretch.ready.clear();
     m_stretches.pop_front();
     m_changed.notify_all();
-}
-
-TextChunk GzipMembers::takeBuffer()
-{
-    TextChunk chunk;
-    {
-        std::lock_guard lock(m_mutex);
-        if (!m_free.empty()) {
-            chunk = std::move(m_free.back());
-            m_free.pop_back();
-        }
-    }
-    if (!chunk.data)
-        chunk.data = std::make_unique_for_overwrite<char[]>(kTextChunkSize + 1);
-    chunk.size = 0;
-    return chunk;
-}
-
-void GzipMembers::keepBuffer(TextChunk chunk)
-{
-    if (!chunk.data)
-        return;
-    try {
-        m_free.push_back(std::move(chunk));
-    } catch (const std::bad_alloc &) {
-        // No room to keep it: the buffer is freed.
-    }
 }
 
 } // namespace ks

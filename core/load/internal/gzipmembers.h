@@ -89,14 +89,12 @@ private:
     std::shared_ptr<Stretch> claim(std::unique_lock<std::mutex> &lock);
     void inflate(GzipInflater &gzip, Stretch &stretch);
 
-    // The functions below run with m_mutex held, but for takeBuffer(), which takes it.
+    // The functions below run with m_mutex held.
     //! Whether \a stretch's worker may hand over another chunk now.
     bool hasRoom(const Stretch &stretch) const;
     //! The front stretch has ended: its points join the index, and the text goes on after it.
     void moveOn();
     void abandonFront();
-    TextChunk takeBuffer();
-    void keepBuffer(TextChunk chunk);
 
     const int m_fd;
     const uint64_t m_fileSize;
@@ -110,7 +108,7 @@ private:
     //! In file order; the front is the stretch being read.
     std::deque<std::shared_ptr<Stretch>> m_stretches;
     size_t m_ready = 0; //!< chunks waiting, in all stretches
-    std::vector<TextChunk> m_free;
+    TextChunkPool m_buffers;
     MemberHeaderScan m_scan; //!< used by one worker at a time, the one m_scanning says
     uint64_t m_scanFrom; //!< where the scan for the next stretch's start begins
     bool m_scanning = false;

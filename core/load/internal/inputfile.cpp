@@ -123,7 +123,7 @@ ChunkedText::Chunk ChunkedText::next()
 {
     if (m_reader == Reader::Caller) {
         try {
-            Chunk chunk = freeBuffer();
+            Chunk chunk = m_buffers.take();
             if (fill(chunk))
                 return chunk;
         } catch (const std::bad_alloc &) {
@@ -144,30 +144,7 @@ ChunkedText::Chunk ChunkedText::next()
 
 void ChunkedText::recycle(Chunk chunk)
 {
-    if (!chunk.data)
-        return;
-    std::lock_guard lock(m_mutex);
-    try {
-        m_free.push_back(std::move(chunk));
-    } catch (const std::bad_alloc &) {
-        // No room to keep it for reuse: the buffer is freed (and this runs in destructors).
-    }
-}
-
-ChunkedText::Chunk ChunkedText::freeBuffer()
-{
-    Chunk chunk;
-    {
-        std::lock_guard lock(m_mutex);
-        if (!m_free.empty()) {
-            chunk = std::move(m_free.front());
-            m_free.pop_front();
-        }
-    }
-    if (!chunk.data)
-        chunk.data = std::make_unique_for_overwrite<char[]>(kChunkSize + 1);
-    chunk.size = 0;
-    return chunk;
+    m_buffers.keep(std::move(chunk));
 }
 
 bool ChunkedText::takeBuffer(Chunk &chunk)
@@ -180,7 +157,7 @@ bool ChunkedText::takeBuffer(Chunk &chunk)
         if (m_stop)
             return false;
     }
-    chunk = freeBuffer();
+    chunk = m_buffers.take();
     return true;
 }
 

@@ -105,8 +105,6 @@ private:
     bool fillInflated(Chunk &chunk);
     bool fillFromMembers(Chunk &chunk);
     void noteEnd(GzipInflater::End end, const std::string &corruptReason, uint64_t corruptAt);
-    //! A reused buffer when there is one, else a new one.
-    Chunk freeBuffer();
     //! Waits for room in the queue and returns a buffer; false when asked to stop.
     bool takeBuffer(Chunk &chunk);
     void publish(Chunk &chunk);
@@ -123,7 +121,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::deque<Chunk> m_ready;
-    std::deque<Chunk> m_free;
+    TextChunkPool m_buffers;
     bool m_done = false;
     bool m_stop = false;
     // Written by the inflater before m_done is set; read after.
