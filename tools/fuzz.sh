@@ -25,8 +25,9 @@ if [[ -z $(ls -A "$corpus") ]]; then
     # Gzip, of one member and of several (inflated side by side).
     gzip -c <"$corpus/gen-head-6000.json" >"$corpus/gen-head-6000.json.gz"
     for n in 1000 2500; do
-        { head -c $n build/fuzz/gen-1step.json | gzip -c; tail -c +$((n + 1)) build/fuzz/gen-1step.json \
-            | head -c 4000 | gzip -1 -c; } >"$corpus/gen-members-$n.json.gz"
+        # (head reads the file, not a pipe: no SIGPIPE under pipefail)
+        { head -c $n build/fuzz/gen-1step.json | gzip -c; head -c $((n + 4000)) build/fuzz/gen-1step.json \
+            | tail -c 4000 | gzip -1 -c; } >"$corpus/gen-members-$n.json.gz"
     done
     cp tests/data/bad/* "$corpus/" 2>/dev/null || true
 fi
