@@ -48,6 +48,10 @@ public:
     T &back() { return m_data[m_size - 1]; }
     T *data() { return m_data; }
     const T *data() const { return m_data; }
+    T *begin() { return m_data; }
+    T *end() { return m_data + m_size; }
+    const T *begin() const { return m_data; }
+    const T *end() const { return m_data + m_size; }
     size_t capacity() const { return m_capacity; }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }

@@ -6,6 +6,8 @@
 
 namespace ks {
 
+static_assert(sizeof(FlowEndpoint) == 56, "a trace holds millions: keep it unpadded");
+
 void FlowBinder::add(FlowEndpoint endpoint)
 {
     endpoint.order = m_fileOrder++;
@@ -115,7 +117,7 @@ void FlowBinder::bind(TraceModel &m, const LaneOf &laneOfKey)
         }
         i = j;
     }
-    std::vector<FlowEndpoint>().swap(m_flows);
+    m_flows.release();
 }
 
 } // namespace ks

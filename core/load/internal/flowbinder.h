@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "base/podvector.h"
 #include "model/tracemodel.h"
 
 #include <cstdint>
@@ -10,17 +11,18 @@
 
 namespace ks {
 
-//! One flow event (`s`, `t` or `f`), kept until the lanes it binds to are built.
+//! One flow event (`s`, `t` or `f`), kept until the lanes it binds to are built. A trace has
+//! one or two per kernel: the fields are ordered so that no padding comes between them.
 struct FlowEndpoint {
     StringId cat, name;
     int64_t id; //!< the numeric id, or the interned text of a non-numeric one
-    bool idIsText;
-    char ph;
-    bool bindEnclosing; //!< "bp": "e"
     int64_t pid, tid; //!< lane keys, as the builder derives them
     TimeNs ts;
     uint64_t offset;
     uint32_t order = 0; //!< file order, set by FlowBinder::add()
+    bool idIsText;
+    char ph;
+    bool bindEnclosing; //!< "bp": "e"
 };
 
 /*!
@@ -37,14 +39,14 @@ public:
     void add(FlowEndpoint endpoint);
     size_t size() const { return m_flows.size(); }
     //! The endpoints added, in file order (a segment's, for the builder before it); empty after.
-    std::vector<FlowEndpoint> takeEndpoints() { return std::exchange(m_flows, {}); }
+    PodVector<FlowEndpoint> takeEndpoints() { return std::exchange(m_flows, {}); }
     //! Sorts by key, in file order within a key; may run beside the building of the lanes.
     void sort();
     //! Appends the edges to \a model's flows and counts what does not bind; empty afterwards.
     void bind(TraceModel &model, const LaneOf &laneOf);
 
 private:
-    std::vector<FlowEndpoint> m_flows;
+    PodVector<FlowEndpoint> m_flows; //!< grows without copying (podvector.h)
     uint32_t m_fileOrder = 0;
 };
 

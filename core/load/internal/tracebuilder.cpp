@@ -60,8 +60,8 @@ std::vector<uint32_t> groupedBy(
     const PodVector<uint32_t> &items, size_t groups, GroupOf groupOf, std::vector<uint32_t> &begin)
 {
     begin.assign(groups + 1, 0);
-    for (size_t i = 0; i < items.size(); ++i)
-        ++begin[groupOf(items[i]) + 1];
+    for (const uint32_t item : items)
+        ++begin[groupOf(item) + 1];
     std::partial_sum(begin.begin(), begin.end(), begin.begin());
     std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
     std::vector<uint32_t> order(items.size());
@@ -415,8 +415,16 @@ void TraceBuilder::addFlow(const RawEvent &e)
     TimeNs ts;
     if (!readTime(e, ts))
         return;
-    m_flows.add({e.cat, e.name, e.id.numeric ? e.id.num : int64_t(e.id.text), !e.id.numeric, e.ph,
-        e.bp == 'e', keyOf(e.pid), keyOf(e.tid), ts, e.offset});
+    m_flows.add({.cat = e.cat,
+        .name = e.name,
+        .id = e.id.numeric ? e.id.num : int64_t(e.id.text),
+        .pid = keyOf(e.pid),
+        .tid = keyOf(e.tid),
+        .ts = ts,
+        .offset = e.offset,
+        .idIsText = !e.id.numeric,
+        .ph = e.ph,
+        .bindEnclosing = e.bp == 'e'});
 }
 
 void TraceBuilder::closeOpenBegins()
