@@ -67,8 +67,9 @@ public:
 
     /*!
      * Starts reading from the start of the text. A gzip file is inflated by \a inflaters
-     * threads, member by member (GzipMembers), when that is more than one; they run ahead of the
-     * parser, and next() hands their chunks on (as Reader::Caller, whatever \a reader says).
+     * threads, a stretch of whole members each (GzipMembers), when that is more than one; they run
+     * ahead of the parser, and next() hands their chunks on (as Reader::Caller, whatever \a reader
+     * says).
      */
     explicit ChunkedText(
         const InputFile &file, Reader reader = Reader::OwnThread, unsigned inflaters = 1);
