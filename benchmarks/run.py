@@ -341,9 +341,16 @@ def run_benchmark(app, gentrace, data_dir, ranks, mb, repeat):
         for k, f in enumerate(files):
             single_runs[k].append(timed_with_cpu([app, "--summary", f, "--threads", "1"]))
         together_runs.append(timed_with_cpu([app, "--export-ranks", os.devnull] + files))
-    single = [min(w for w, _ in runs) for runs in single_runs]
+    # The baseline is the best round's sum of the single loads: one sample of it is, like one of
+    # the run, eight loads. Summing each file's own best instead adds up eight lucky draws against
+    # one for the run, which on a noisy machine favours the baseline by several percent (printed
+    # too, as per_file_best).
+    round_sums = [sum(runs[i][0] for runs in single_runs) for i in range(repeat)]
+    best_round = min(range(repeat), key=lambda i: round_sums[i])
+    single = [runs[best_round][0] for runs in single_runs]
+    per_file_best = [min(w for w, _ in runs) for runs in single_runs]
     together, together_cpu = min(together_runs)
-    single_cpu = sum(min(runs)[1] for runs in single_runs)
+    single_cpu = sum(runs[best_round][1] for runs in single_runs)
     all_cores = [min(timed([app, "--summary", f]) for _ in range(repeat)) for f in files]
     rss = peak_rss_kb([app, "--export-ranks", os.devnull] + files)
     size = sum(os.path.getsize(f) for f in files)
@@ -353,10 +360,14 @@ def run_benchmark(app, gentrace, data_dir, ranks, mb, repeat):
              "all_cores_single_sum_s": sum(all_cores), "ratio_to_all_cores_single_sum": together / sum(all_cores),
              "peak_rss_kb": rss, "peak_rss_ratio_to_files": rss * 1024 / size, "cores": cores,
              "single_cpu_sum_s": single_cpu, "run_cpu_s": together_cpu,
+             "per_file_best_sum_s": sum(per_file_best),
+             "ratio_to_per_file_best_sum_per_core": together / (sum(per_file_best) / cores),
              "round_ratios": [r[0] / (sum(runs[i][0] for runs in single_runs) / cores)
                               for i, r in enumerate(together_runs)]}
     print(f"run of {ranks} x {mb} MB: {together:.2f} s = {entry['ratio_to_single_sum_per_core']:.2f}x "
-          f"(sum of single one-thread loads {sum(single):.2f} s / {cores} cores); "
+          f"(sum of single one-thread loads, best round, {sum(single):.2f} s / {cores} cores; "
+          f"{entry['ratio_to_per_file_best_sum_per_core']:.2f}x the sum of each file's best, "
+          f"{sum(per_file_best):.2f} s); "
           f"{entry['ratio_to_all_cores_single_sum']:.2f}x the single loads with every core, one after "
           f"the other ({sum(all_cores):.2f} s); peak RSS {rss / 1024:.0f} MB = "
           f"{entry['peak_rss_ratio_to_files']:.2f}x the files", flush=True)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "session/loadedrun.h"
 
+#include "base/heapreuse.h"
+
 #include <rapidjson/document.h>
 
 #include <algorithm>
@@ -155,6 +157,8 @@ std::shared_ptr<LoadedRun> openRun(
     const std::vector<std::string> &files, const RunOptions &options, std::string &error)
 {
     const auto started = std::chrono::steady_clock::now();
+    // Each thread loads rank after rank: the next one reuses what the last one freed.
+    const ScopedHeapReuse reuse;
     const size_t n = files.size();
     std::vector<OpenResult> results(n);
     std::atomic<size_t> next {0};
