@@ -101,6 +101,13 @@ void ModuleTree::scanSlices(Build &b)
     auto &calls = b.calls;
     auto &otherTops = b.otherTops;
     ctx.assign(t.size(), 0);
+    // Backward nodes and their wrappers marked up front, the first node of a slice winning as in
+    // OpGraph::nodeOf(): a pass over the nodes instead of a table lookup for every slice.
+    const std::vector<BackwardNode> &nodes = m_graph.nodes();
+    for (size_t n = nodes.size(); n-- > 0;) {
+        ctx[nodes[n].outer] = pack(RoleBackward, uint32_t(n));
+        ctx[nodes[n].node] = pack(RoleBackward, uint32_t(n));
+    }
     std::unordered_map<uint64_t, ModuleId> pathByKey; // (parent, name) → path
     std::vector<uint32_t> open; // calls open at the current slice, innermost last
     for (const Lane &lane : m.lanes) {
@@ -114,8 +121,8 @@ void ModuleTree::scanSlices(Build &b)
             const uint32_t pc = p == kNoSlice ? 0 : ctx[p];
             const uint32_t prole = roleBits(pc);
             uint32_t c = pc;
-            if (const int n = m_graph.nodeOf(s); n >= 0) {
-                c = pack(RoleBackward, uint32_t(n));
+            if (ctx[s] != 0) { // a node, marked above: nothing else writes a slice before its visit
+                c = ctx[s];
             } else if (isBackwardOtherEvent(m, s)) {
                 // Inside a node it stays the node's work, as gpuSideOf() counts it.
                 if (prole == RoleNone || prole == RoleForward) {
