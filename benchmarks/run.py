@@ -362,8 +362,7 @@ def run_benchmark(app, gentrace, data_dir, ranks, mb, repeat):
              "single_cpu_sum_s": single_cpu, "run_cpu_s": together_cpu,
              "per_file_best_sum_s": sum(per_file_best),
              "ratio_to_per_file_best_sum_per_core": together / (sum(per_file_best) / cores),
-             "round_ratios": [r[0] / (sum(runs[i][0] for runs in single_runs) / cores)
-                              for i, r in enumerate(together_runs)]}
+             "round_ratios": [r[0] / (round_sums[i] / cores) for i, r in enumerate(together_runs)]}
     print(f"run of {ranks} x {mb} MB: {together:.2f} s = {entry['ratio_to_single_sum_per_core']:.2f}x "
           f"(sum of single one-thread loads, best round, {sum(single):.2f} s / {cores} cores; "
           f"{entry['ratio_to_per_file_best_sum_per_core']:.2f}x the sum of each file's best, "

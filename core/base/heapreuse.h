@@ -9,8 +9,9 @@ namespace ks {
  * after rank on each thread, and every load frees hundreds of MB of temporaries that the next
  * one allocates again: kept, they are reused as they are; returned, the kernel hands out new
  * pages and zeroes each one on first touch (a third of a run's page faults). When the last
- * scope ends, the allocator trims as before and the excess goes back. glibc only; elsewhere, and
- * under the sanitizers' allocators, it does nothing.
+ * scope ends, the allocator trims as before and the excess goes back; glibc then no longer
+ * raises its mmap threshold by itself (any mallopt() fixes it where it stands). glibc only;
+ * elsewhere, and under the sanitizers' allocators, it does nothing.
  */
 class ScopedHeapReuse {
 public:
