@@ -2,10 +2,9 @@
 #include "analysis/rankpairs.h"
 
 #include "analysis/tracediff.h"
+#include "base/parallel.h"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
 namespace ks {
 
@@ -27,29 +26,20 @@ RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads)
     }
     // Each rank is compared with the first on its own: the comparisons run side by side, each
     // writing only its rank's column.
-    std::atomic<size_t> next {1};
     DiffOptions options;
     options.rollups = false;
-    auto compareNext = [&] {
-        for (size_t r = next++; r < n; r = next++) {
-            const auto diff
-                = TraceDiff::compare(*ranks.front().modules, *ranks[r].modules, options);
-            uint64_t matched = 0;
-            for (const DiffEntry &e : diff->entries()) {
-                if (e.status == DiffStatus::Matched && e.base.present() && e.candidate.present()) {
-                    out.pairs[size_t(e.base.row)].rows[r] = e.candidate.row;
-                    ++matched;
-                }
+    parallelFor(n - 1, threads, [&](size_t k) {
+        const size_t r = k + 1;
+        const auto diff = TraceDiff::compare(*ranks.front().modules, *ranks[r].modules, options);
+        uint64_t matched = 0;
+        for (const DiffEntry &e : diff->entries()) {
+            if (e.status == DiffStatus::Matched && e.base.present() && e.candidate.present()) {
+                out.pairs[size_t(e.base.row)].rows[r] = e.candidate.row;
+                ++matched;
             }
-            out.unmatchedRows[r] = ranks[r].graph->rows().size() - matched;
         }
-    };
-    std::vector<std::thread> helpers;
-    for (unsigned i = 1; i < std::min<size_t>(std::max(1u, threads), n - 1); ++i)
-        helpers.emplace_back(compareNext);
-    compareNext();
-    for (std::thread &t : helpers)
-        t.join();
+        out.unmatchedRows[r] = ranks[r].graph->rows().size() - matched;
+    });
     for (RankPair &p : out.pairs) {
         bool any = false;
         TimeNs low = 0, high = 0;

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/timelineindex.h"
 
+#include "base/parallel.h"
 #include "link/opnames.h"
 
-#include "base/bothcores.h"
-
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <numeric>
 
@@ -74,12 +72,8 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
         return m.lanes[a].sliceEnd - m.lanes[a].sliceBegin
             > m.lanes[b].sliceEnd - m.lanes[b].sliceBegin;
     });
-    std::atomic<size_t> next {0};
-    auto indexLanes = [&] {
-        for (size_t i = next++; i < bySize.size(); i = next++)
-            indexLane(m, graph, bySize[i]);
-    };
-    runOnBothCores(t.size(), indexLanes, indexLanes);
+    parallelFor(
+        bySize.size(), threadsFor(t.size()), [&](size_t i) { indexLane(m, graph, bySize[i]); });
     for (const BackwardNode &n : graph.nodes()) {
         m_roles[t.lane[n.node]] |= RoleBackward;
         if (n.creator != kNoSlice)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "link/opgraph.h"
 
-#include "base/bothcores.h"
+#include "base/parallel.h"
 #include "link/opnames.h"
 
 namespace ks {
@@ -28,7 +28,7 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
 {
     std::unique_ptr<OpGraph> g(new OpGraph(model));
     // GPU attribution and forward/backward pairing are independent: one runs on a second core.
-    runOnBothCores(
+    parallelInvoke(
         model.slices.size(), [&g, &model] { g->m_gpu.emplace(model); },
         [&g, &model, &options] {
             g->m_steps.emplace(model);
@@ -84,6 +84,16 @@ void OpGraph::findBackwardThreads()
 std::span<const uint32_t> OpGraph::nodesOf(const PairRow &row) const
 {
     return std::span<const uint32_t>(rowNodes()).subspan(row.firstNode, row.nodeCount);
+}
+
+SliceId OpGraph::firstNode(const PairRow &row) const
+{
+    return row.nodeCount == 0 ? kNoSlice : nodes()[rowNodes()[row.firstNode]].node;
+}
+
+SliceId OpGraph::representativeSlice(const PairRow &row) const
+{
+    return row.forward != kNoSlice ? row.forward : firstNode(row);
 }
 
 int OpGraph::recomputationOf(SliceId slice) const

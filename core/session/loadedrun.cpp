@@ -2,6 +2,7 @@
 #include "session/loadedrun.h"
 
 #include "base/heapreuse.h"
+#include "base/parallel.h"
 
 #include <rapidjson/document.h>
 
@@ -161,7 +162,6 @@ std::shared_ptr<LoadedRun> openRun(
     const ScopedHeapReuse reuse;
     const size_t n = files.size();
     std::vector<OpenResult> results(n);
-    std::atomic<size_t> next {0};
     std::atomic<size_t> done {0};
     unsigned parallel = options.parallel ? options.parallel : std::thread::hardware_concurrency();
     parallel = std::max(1u, std::min(parallel, unsigned(n)));
@@ -175,39 +175,33 @@ std::shared_ptr<LoadedRun> openRun(
     }
     std::stable_sort(
         order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
-    auto worker = [&] {
-        for (size_t k = next++; k < n; k = next++) {
-            const size_t i = order[k];
-            if (options.cancel && options.cancel->load())
-                return;
-            LoadOptions load;
-            load.cancel = options.cancel;
-            // One core per rank when ranks load side by side: a second thread would only wait.
-            load.builderThread = parallel == 1;
-            load.readerThread = parallel == 1;
-            load.threads = parallel == 1 ? 0 : 1;
-            results[i] = openTrace(files[i], load);
-            // What the run's tables need of each rank, worked out here, side by side.
-            if (const auto trace = results[i].trace) {
-                try {
-                    trace->modules();
-                    trace->gpuTime();
-                } catch (const std::bad_alloc &) {
-                    // As for linking: this rank fails, cleanly, and the others still open.
-                    results[i] = outOfMemoryAfterLoad(*trace->model, "analyse");
-                }
+    parallelFor(n, parallel, [&](size_t k) {
+        const size_t i = order[k];
+        if (options.cancel && options.cancel->load())
+            return;
+        LoadOptions load;
+        load.cancel = options.cancel;
+        // One core per rank when ranks load side by side: a second thread would only wait.
+        load.builderThread = parallel == 1;
+        load.readerThread = parallel == 1;
+        load.threads = parallel == 1 ? 0 : 1;
+        results[i] = openTrace(files[i], load);
+        // What the run's tables need of each rank, worked out here, side by side.
+        if (const auto trace = results[i].trace) {
+            try {
+                trace->modules();
+                trace->gpuTime();
+                if (options.forWindow)
+                    trace->prepareForWindow();
+            } catch (const std::bad_alloc &) {
+                // As for linking: this rank fails, cleanly, and the others still open.
+                results[i] = outOfMemoryAfterLoad(*trace->model, "analyse");
             }
-            const size_t finished = ++done;
-            if (options.progress)
-                options.progress(finished, n);
         }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned i = 1; i < parallel; ++i)
-        threads.emplace_back(worker);
-    worker();
-    for (std::thread &t : threads)
-        t.join();
+        const size_t finished = ++done;
+        if (options.progress)
+            options.progress(finished, n);
+    });
 
     std::vector<std::shared_ptr<const LoadedTrace>> traces;
     std::vector<RunFailure> failures;

@@ -78,6 +78,57 @@ const TraceCurves &LoadedTrace::curves() const
     return *m_curves;
 }
 
+OpenResult linkTrace(LoadResult loaded)
+{
+    return link(std::move(loaded), std::chrono::steady_clock::now());
+}
+
+std::shared_ptr<const PairTable> LoadedTrace::pairTable() const
+{
+    std::call_once(m_tablesBuilt, [this] { buildTables(); });
+    return m_pairTable;
+}
+
+std::shared_ptr<const PairGroupTable> LoadedTrace::pairGroups() const
+{
+    std::call_once(m_tablesBuilt, [this] { buildTables(); });
+    return m_pairGroups;
+}
+
+std::shared_ptr<const KernelTable> LoadedTrace::kernelTable() const
+{
+    std::call_once(m_tablesBuilt, [this] { buildTables(); });
+    return m_kernelTable;
+}
+
+void LoadedTrace::buildTables() const
+{
+    auto pairs = std::make_shared<const PairTable>(*graph, pairMemory());
+    auto groups = std::make_shared<const PairGroupTable>(*graph);
+    m_kernelTable = std::make_shared<const KernelTable>(*graph);
+    m_pairTable = std::move(pairs);
+    m_pairGroups = std::move(groups);
+}
+
+void LoadedTrace::prepareForWindow() const
+{
+    (void)timelineIndex();
+    (void)curves();
+    (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
+}
+
+OpenResult readyForWindow(OpenResult opened)
+{
+    if (!opened.trace)
+        return opened;
+    try {
+        opened.trace->prepareForWindow();
+    } catch (const std::bad_alloc &) {
+        return outOfMemoryAfterLoad(*opened.trace->model, "display");
+    }
+    return opened;
+}
+
 OpenResult openTrace(const std::string &path, const LoadOptions &options)
 {
     const auto started = std::chrono::steady_clock::now();

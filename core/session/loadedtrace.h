@@ -6,6 +6,8 @@
 #include "analysis/memoryindex.h"
 #include "analysis/moduletree.h"
 #include "analysis/timelineindex.h"
+#include "export/pairgroups.h"
+#include "export/pairtable.h"
 #include "link/opgraph.h"
 #include "load/tracereader.h"
 
@@ -41,6 +43,19 @@ struct LoadedTrace {
     const std::vector<PairMemory> &pairMemory() const;
     //! The timeline's memory and counter curves, built on first use like timelineIndex().
     const TraceCurves &curves() const;
+    //! The pair table (with pairMemory()'s columns), built on first use (any thread).
+    std::shared_ptr<const PairTable> pairTable() const;
+    //! The pair table by op + input dims, built on first use (any thread).
+    std::shared_ptr<const PairGroupTable> pairGroups() const;
+    //! One row per GPU event, built on first use (any thread).
+    std::shared_ptr<const KernelTable> kernelTable() const;
+    /*!
+     * Builds everything a window's first frame of this trace needs — the drawing index, the
+     * curves, the pair memory and the pair, group and kernel tables — so that the UI thread only
+     * draws. The window's trace and run loaders call it on their threads; it throws
+     * std::bad_alloc when memory runs out (readyForWindow() turns that into a failure).
+     */
+    void prepareForWindow() const;
 
 private:
     mutable std::once_flag m_modulesBuilt;
@@ -55,6 +70,11 @@ private:
     mutable std::vector<PairMemory> m_pairMemory;
     mutable std::once_flag m_curvesBuilt;
     mutable std::unique_ptr<TraceCurves> m_curves;
+    void buildTables() const;
+    mutable std::once_flag m_tablesBuilt;
+    mutable std::shared_ptr<const PairTable> m_pairTable;
+    mutable std::shared_ptr<const PairGroupTable> m_pairGroups;
+    mutable std::shared_ptr<const KernelTable> m_kernelTable;
 };
 
 struct OpenResult {
@@ -69,7 +89,18 @@ struct OpenResult {
  */
 OpenResult outOfMemoryAfterLoad(const TraceModel &model, std::string_view task);
 
-//! Loads and links \a path (everything before the first frame).
+/*!
+ * Links a trace \a loaded (on the calling thread): the graph of every op, its pairs and its GPU
+ * work. Out of memory gives the failure of outOfMemoryAfterLoad(), never an exception.
+ */
+OpenResult linkTrace(LoadResult loaded);
+/*!
+ * Calls LoadedTrace::prepareForWindow() on \a opened's trace, if any: out of memory gives "FILE:
+ * byte N: not enough memory to display this trace" instead of the trace.
+ */
+OpenResult readyForWindow(OpenResult opened);
+
+//! Loads and links \a path (everything headless commands need).
 OpenResult openTrace(const std::string &path, const LoadOptions &options = {});
 //! The same for text in memory (see loadTraceText()).
 OpenResult openTraceText(

@@ -3,8 +3,11 @@
 // thread, the reader thread, or while the model is frozen), the load fails cleanly with the
 // offset it reached ("FILE: byte N: not enough memory to load this trace (M MB of text read)"),
 // and never ends the process. This executable replaces operator new so that it can make the
-// N-th allocation fail.
+// N-th allocation fail. Linking and the window's drawing index fail as cleanly when an allocation
+// on one of their helper threads fails.
+#include "base/parallel.h"
 #include "load/tracereader.h"
+#include "session/loadedtrace.h"
 #include "testutil.h"
 
 #include <QRegularExpression>
@@ -74,8 +77,8 @@ template<typename Load> auto withFailingAllocation(long failAt, bool otherThread
     return result;
 }
 
-//! A trace that exercises every part of the builder: many lanes, flows, B/E, counters, names.
-std::string varied(int events)
+//! The events of varied().
+std::string variedEvents(int events)
 {
     std::string e = R"({"ph":"M","name":"process_name","pid":1,"args":{"name":"p"}})";
     for (int i = 0; i < events; ++i) {
@@ -96,6 +99,31 @@ std::string varied(int events)
                 + std::to_string(i * 10) + R"(},{"ph":"E","pid":1,"tid":99,"ts":)"
                 + std::to_string(i * 10 + 5) + "}";
     }
+    return e;
+}
+
+//! A trace that exercises every part of the builder: many lanes, flows, B/E, counters, names.
+std::string varied(int events)
+{
+    return test::traceWith(variedEvents(events));
+}
+
+/*!
+ * varied() with work for both sides of the linker: a backward node for each forward op (paired
+ * by sequence number) and ProfilerSteps around them.
+ */
+std::string linkable(int events)
+{
+    std::string e = variedEvents(events);
+    const int end = events * 10 + 100;
+    for (int i = 0; i < events; ++i)
+        e += R"(,{"ph":"X","cat":"cpu_op","name":"MulBackward0","pid":1,"tid":500,"ts":)"
+            + std::to_string(end + i * 10) + R"(,"dur":5,"args":{"Sequence number":)"
+            + std::to_string(i) + R"(,"Fwd thread id":)" + std::to_string(i % 40) + "}}";
+    for (int s = 0; s < 10; ++s)
+        e += R"(,{"ph":"X","cat":"user_annotation","name":"ProfilerStep#)" + std::to_string(s)
+            + R"(","pid":1,"tid":0,"ts":)" + std::to_string(s * events * 2) + R"(,"dur":)"
+            + std::to_string(events * 2) + "}";
     return test::traceWith(e);
 }
 
@@ -187,6 +215,8 @@ private slots:
     void failureOnTheBuilderThread();
     void everyAllocationOfALoadMayFail_data();
     void everyAllocationOfALoadMayFail();
+    void failureOnAHelperThread_data();
+    void failureOnAHelperThread();
 };
 
 void TestLoadMemory::failureInAProgressCallback_data()
@@ -301,6 +331,54 @@ void TestLoadMemory::everyAllocationOfALoadMayFail()
         }
     }
     QVERIFY(failures > allocations / 2);
+}
+
+void TestLoadMemory::failureOnAHelperThread_data()
+{
+    QTest::addColumn<bool>("display"); // false: OpGraph::build; true: the TimelineIndex
+    QTest::addColumn<long>("at"); // which allocation off the calling thread fails
+    for (const bool display : {false, true}) {
+        const char *what = display ? "drawing index" : "link";
+        QTest::addRow("%s, first", what) << display << 1L;
+        QTest::addRow("%s, third", what) << display << 3L;
+    }
+}
+
+void TestLoadMemory::failureOnAHelperThread()
+{
+    // Above kParallelMinEvents both spread over a helper thread (parallelFor): a bad_alloc there
+    // must reach the caller, which fails the load with a message, instead of std::terminate.
+    QFETCH(bool, display);
+    QFETCH(long, at);
+    static const std::string text = linkable(12000);
+    const std::string name = "helper.json";
+    // A fresh trace each time: what was built once is never built again.
+    const auto attempt = [&](long failAt) {
+        LoadResult loaded = loadTraceText(text, name);
+        if (!display)
+            return withFailingAllocation(
+                failAt, true, [&] { return linkTrace(std::move(loaded)); });
+        OpenResult linked = linkTrace(std::move(loaded));
+        return withFailingAllocation(failAt, true, [&] { return readyForWindow(linked); });
+    };
+    const OpenResult full = attempt(0);
+    QVERIFY2(full.trace, full.error.c_str());
+    QVERIFY(full.trace->model->slices.size() >= kParallelMinEvents);
+    // Which thread takes which part varies (on a busy machine the caller may take all): try
+    // until the helper reaches that allocation.
+    for (int tries = 0; tries < 50; ++tries) {
+        const OpenResult r = attempt(at);
+        if (!g_failed) {
+            QVERIFY(r.trace);
+            continue;
+        }
+        const std::string expected = name + ": byte " + std::to_string(text.size())
+            + ": not enough memory to " + (display ? "display" : "link") + " this trace";
+        QVERIFY(!r.trace);
+        QCOMPARE(r.error, expected);
+        return;
+    }
+    QFAIL("no allocation on a helper thread failed in 50 tries");
 }
 
 QTEST_GUILESS_MAIN(TestLoadMemory)

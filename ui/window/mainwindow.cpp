@@ -177,14 +177,8 @@ void MainWindow::openRun(const QStringList &paths)
                     },
                     Qt::QueuedConnection);
             };
+            options.forWindow = true; // the first frame draws every rank
             out.run = ks::openRun(files, options, out.error);
-            // The first frame draws every rank: build their drawing indexes here too.
-            if (out.run) {
-                for (const auto &t : out.run->traces) {
-                    t->timelineIndex();
-                    t->curves();
-                }
-            }
             return out;
         },
         [this](OpenedRun opened) {

@@ -32,16 +32,8 @@ void TraceLoader::start()
         // Nothing may escape the thread (that would be std::terminate): the core reports memory
         // exhaustion itself; anything else it did not foresee becomes a failure too.
         try {
-            m_result = openTrace(m_path.toStdString(), options);
-            // What the first frame draws from, built here rather than on the UI thread.
-            if (m_result.trace) {
-                (void)m_result.trace->timelineIndex();
-                (void)m_result.trace->curves();
-                (void)m_result.trace->pairMemory(); // the banner and the pair table's columns
-            }
-        } catch (const std::bad_alloc &) {
-            m_result = {};
-            m_result.error = m_path.toStdString() + ": not enough memory to load this trace";
+            // What the first frame draws from is built here rather than on the UI thread.
+            m_result = readyForWindow(openTrace(m_path.toStdString(), options));
         } catch (const std::exception &e) {
             m_result = {};
             m_result.error = m_path.toStdString() + ": " + e.what();

@@ -16,10 +16,12 @@
 // split: the parse in one piece then finds it, at its true offset.
 #include "segmentedparse.h"
 
+#include "base/parallel.h"
+
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <string_view>
+#include <thread>
 
 namespace ks {
 
@@ -150,6 +152,8 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
 
     std::vector<Segment> segments(n);
     std::vector<std::atomic<uint64_t>> parsed(n + 1); // bytes, per segment and the reparse
+    // Progress is reported on the calling thread only, whichever segment it parses.
+    const std::thread::id caller = std::this_thread::get_id();
     auto report = [&] {
         if (!options.progress)
             return;
@@ -164,9 +168,9 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
             TextSlice {begin, end, first ? std::string() : layout->head,
                 last ? std::string() : layout->tail},
             into,
-            [&, slot, begin, onCaller = slot == 0 || slot == n](uint64_t reached) {
+            [&, slot, begin](uint64_t reached) {
                 parsed[slot].store(reached - begin, std::memory_order_relaxed);
-                if (onCaller)
+                if (std::this_thread::get_id() == caller)
                     report();
             },
             options.cancel);
@@ -182,17 +186,7 @@ std::optional<PassResult> parseSegmented(const SegmentedText &text,
         segments[i].begin = starts[i];
         segments[i].end = i + 1 < n ? starts[i + 1] : text.size();
     }
-    {
-        std::vector<std::future<void>> others;
-        for (size_t i = 1; i < n; ++i)
-            others.push_back(std::async(std::launch::async, run, i));
-        run(0);
-        for (std::future<void> &f : others) {
-            while (f.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
-                report();
-            f.get();
-        }
-    }
+    parallelFor(n, unsigned(n), run, report);
 
     for (const Segment &s : segments) {
         const ParseOutcome &o = s.result.outcome;

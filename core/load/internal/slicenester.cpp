@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "slicenester.h"
 
-#include "bothcoresrethrow.h"
+#include "base/parallel.h"
 
 #include <algorithm>
-#include <atomic>
 #include <numeric>
 #include <string>
 
@@ -27,14 +26,10 @@ void sortPreorders(const TimeNs *start, const TimeNs *dur, const std::vector<Lan
             return dur[a] > dur[b];
         return a < b;
     };
-    std::atomic<size_t> next {0};
-    auto sortLanes = [&] {
-        for (size_t i = next++; i < bySize.size(); i = next++) {
-            const LaneSlices &lane = lanes[bySize[i]];
-            std::sort(lane.index, lane.index + lane.size, before);
-        }
-    };
-    runOnBothCoresRethrowing(total, sortLanes, sortLanes);
+    parallelFor(bySize.size(), threadsFor(total), [&](size_t i) {
+        const LaneSlices &lane = lanes[bySize[i]];
+        std::sort(lane.index, lane.index + lane.size, before);
+    });
 }
 
 void nestLane(TraceModel &model, LaneId laneId, Lane &lane, std::vector<SliceId> &stack)

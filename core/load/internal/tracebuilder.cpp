@@ -3,8 +3,8 @@
 
 #include "tracebuilderparts.h"
 
+#include "base/parallel.h"
 #include "base/podvector.h"
-#include "bothcoresrethrow.h"
 #include "kernelnames.h"
 #include "slicenester.h"
 
@@ -669,7 +669,7 @@ std::unique_ptr<TraceModel> TraceBuilder::finish()
     closeOpenBegins();
     // Flow endpoints and counters sort on a second thread while the lanes are built.
     const size_t events = m_flows.size() + m_columns->start.size();
-    runOnBothCoresRethrowing(
+    parallelInvoke(
         events,
         [this] {
             m_flows.sort();

@@ -2,7 +2,7 @@
 // A segment's builder taken into the builder of the text before it (segmentedparse.h). All the
 // later builder holds is named by its own string ids and its own lanes; both are translated
 // here, so that the result is what one builder reading both texts in order would hold.
-#include "bothcoresrethrow.h"
+#include "base/parallel.h"
 #include "tracebuilder.h"
 #include "tracebuilderparts.h"
 
@@ -116,7 +116,7 @@ void TraceBuilder::appendColumns(TraceBuilder &later, const Remap &remap)
     const auto str = [&remap](StringId id) { return remap.str(id); };
     const auto lane = [&remap](uint32_t l) { return remap.lane[l]; };
     // Half the columns on each core: copying is most of the join's time.
-    runOnBothCoresRethrowing(
+    parallelInvoke(
         from.start.size(),
         [&] {
             for (size_t i = 0; i < from.extra.size(); ++i) { // before the kinds are released

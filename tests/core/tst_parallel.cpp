@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// parallelFor() and parallelInvoke(): every index once, exceptions from any thread on the caller.
+#include "base/parallel.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using namespace ks;
+
+class TestParallel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyIndexOnce_data();
+    void everyIndexOnce();
+    void anExceptionOnAHelperReachesTheCaller();
+    void waitingCallsBack();
+    void invokeRunsBoth();
+};
+
+void TestParallel::everyIndexOnce_data()
+{
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("threads");
+    QTest::addRow("none") << 0 << 4;
+    QTest::addRow("one thread") << 100 << 1;
+    QTest::addRow("zero threads means one") << 10 << 0;
+    QTest::addRow("more threads than items") << 3 << 8;
+    QTest::addRow("many") << 10000 << 4;
+}
+
+void TestParallel::everyIndexOnce()
+{
+    QFETCH(int, n);
+    QFETCH(int, threads);
+    std::vector<std::atomic<int>> calls(static_cast<size_t>(n));
+    parallelFor(size_t(n), unsigned(threads), [&](size_t i) { ++calls[i]; });
+    for (const auto &c : calls)
+        QCOMPARE(c.load(), 1);
+}
+
+void TestParallel::anExceptionOnAHelperReachesTheCaller()
+{
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<bool> threwOnHelper {false};
+    std::atomic<int> ran {0};
+    // Every task but the caller's throws: whichever thread the helper is, it throws there.
+    bool caught = false;
+    try {
+        parallelFor(64, 2, [&](size_t) {
+            ++ran;
+            if (std::this_thread::get_id() != caller) {
+                threwOnHelper = true;
+                throw std::bad_alloc();
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        });
+    } catch (const std::bad_alloc &) {
+        caught = true;
+    }
+    QCOMPARE(caught, threwOnHelper.load());
+    QVERIFY(ran.load() >= 1);
+    // Once a task failed, the others stop taking work.
+    if (threwOnHelper)
+        QVERIFY2(ran.load() < 64, qPrintable(QString::number(ran.load())));
+
+    // On the caller's side too, and the first error wins.
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+        parallelFor(4, 2, [](size_t) { throw std::runtime_error("task failed"); }));
+}
+
+void TestParallel::waitingCallsBack()
+{
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<bool> release {false};
+    int calls = 0;
+    parallelFor(
+        2, 2,
+        [&](size_t) {
+            // The helper's task waits until the caller was called back a few times.
+            while (std::this_thread::get_id() != caller && !release)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        },
+        [&] {
+            QCOMPARE(std::this_thread::get_id(), caller);
+            if (++calls == 2)
+                release = true;
+        });
+    // The caller may have taken both tasks before the helper started: then nothing waited.
+    QVERIFY(calls == 0 || calls >= 2);
+}
+
+void TestParallel::invokeRunsBoth()
+{
+    for (const size_t events : {size_t(1), kParallelMinEvents}) {
+        std::atomic<int> first {0}, second {0};
+        parallelInvoke(
+            events, [&] { ++first; }, [&] { ++second; });
+        QCOMPARE(first.load(), 1);
+        QCOMPARE(second.load(), 1);
+    }
+    QCOMPARE(threadsFor(kParallelMinEvents - 1), 1u);
+    QCOMPARE(threadsFor(kParallelMinEvents), 2u);
+}
+
+QTEST_GUILESS_MAIN(TestParallel)
+#include "tst_parallel.moc"
