@@ -63,12 +63,10 @@ std::string_view withoutInstance(std::string_view name)
 ModuleId moduleOfRow(const ModuleTree &tree, const PairRow &row)
 {
     const OpGraph &g = tree.graph();
-    SliceId s = row.forward;
-    if (s == kNoSlice) {
-        if (row.nodeCount == 0)
-            return kNoModule;
-        s = g.nodes()[g.nodesOf(row).front()].node;
-    } else if (row.recompute) {
+    SliceId s = g.representativeSlice(row);
+    if (s == kNoSlice)
+        return kNoModule;
+    if (row.forward != kNoSlice && row.recompute) {
         // A re-run belongs where the op it repeats ran, as the tree charges its GPU work.
         const int r = g.recomputationOf(s);
         if (r >= 0 && g.recomputations()[size_t(r)].original != kNoSlice)

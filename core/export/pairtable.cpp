@@ -125,11 +125,6 @@ std::span<const ColumnSpec> PairTable::columns() const
     return kPairColumns;
 }
 
-SliceId PairTable::firstNode(const PairRow &row) const
-{
-    return m_graph.nodes()[m_graph.nodesOf(row).front()].node;
-}
-
 std::string PairTable::text(size_t r, size_t column) const
 {
     const PairRow &row = m_graph.rows()[r];
@@ -137,7 +132,7 @@ std::string PairTable::text(size_t r, size_t column) const
     const SliceTable &t = m.slices;
     const bool hasForward = row.forward != kNoSlice;
     const SliceId f = row.forward;
-    const SliceId b = firstNode(row);
+    const SliceId b = m_graph.firstNode(row);
     switch (column) {
     case FwdName:
         return hasForward ? std::string(m.sliceName(f)) : std::string();
@@ -234,7 +229,7 @@ bool PairTable::textView(size_t r, size_t column, std::string_view &out) const
         return true;
     case BwdPid:
     case BwdTid: {
-        const Lane &lane = m.lanes[t.lane[firstNode(row)]];
+        const Lane &lane = m.lanes[t.lane[m_graph.firstNode(row)]];
         out = m.str(column == BwdPid ? lane.pidText : lane.tidText);
         return true;
     }
@@ -261,7 +256,7 @@ double PairTable::number(size_t r, size_t column) const
     case FwdDur:
         return hasForward ? double(t.dur[row.forward]) : kNaN;
     case BwdTs:
-        return double(t.start[firstNode(row)]);
+        return double(t.start[m_graph.firstNode(row)]);
     case BwdDur:
         return double(row.backwardDur);
     case FwdGpuEvents:

@@ -58,7 +58,6 @@ public:
     const OpGraph &graph() const { return m_graph; }
 
 private:
-    SliceId firstNode(const PairRow &row) const;
     int64_t memoryCell(size_t row, size_t column) const;
     const OpGraph &m_graph;
     std::vector<std::string> m_bwdCombos; //!< distinct bwd_names texts

@@ -54,6 +54,13 @@ public:
     //! Node indices of every row, grouped by row in time order (see PairRow::firstNode).
     const std::vector<uint32_t> &rowNodes() const { return m_rows->rowNodes(); }
     std::span<const uint32_t> nodesOf(const PairRow &row) const;
+    //! The first backward node event of \a row (in time order), kNoSlice when it has none.
+    SliceId firstNode(const PairRow &row) const;
+    /*!
+     * The event that stands for \a row where one is selected, framed or named: its forward op,
+     * else (a backward node whose forward op is not in the trace) its first backward node.
+     */
+    SliceId representativeSlice(const PairRow &row) const;
     struct RowSide {
         int row = -1;
         bool forward = false;

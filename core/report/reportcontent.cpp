@@ -2,6 +2,7 @@
 #include "report/reportcontent.h"
 
 #include "analysis/gputime.h"
+#include "analysis/toppairs.h"
 #include "base/numbertext.h"
 #include "export/difftable.h"
 #include "export/moduletable.h"
@@ -189,8 +190,8 @@ void addGpuTime(const LoadedTrace &trace, ReportContent &out)
 //! The pair rows by forward + backward GPU time, largest first.
 std::vector<size_t> topPairs(const OpGraph &g, size_t limit)
 {
-    return topRows(g.rows().size(), limit,
-        [&](size_t r) { return g.rows()[r].forwardGpu.time + g.rows()[r].backwardGpu.time; });
+    const std::vector<uint32_t> rows = topPairRows(g, limit, PairCost::ForwardBackward);
+    return {rows.begin(), rows.end()};
 }
 
 void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &out)
@@ -359,7 +360,8 @@ void chooseTimeline(const LoadedTrace &trace, const std::string &prefix, ReportC
     part.title = prefix + "One step on the timeline";
     part.text = "The step of median length as the timeline shows it, with its dearest op pair "
                 "selected.";
-    const std::string name(trace.model->sliceName(pairSlice(g, g.rows()[size_t(out.timelineRow)])));
+    const std::string name(
+        trace.model->sliceName(g.representativeSlice(g.rows()[size_t(out.timelineRow)])));
     out.timelineCaption = "ProfilerStep#" + std::to_string(g.steps()[step].number) + " with " + name
         + " selected: arrows join it to its backward nodes and each to the GPU work it launched.";
     part.timeline = true;
@@ -387,11 +389,6 @@ std::string fileName(const std::string &path)
 }
 
 } // namespace
-
-SliceId pairSlice(const OpGraph &graph, const PairRow &row)
-{
-    return row.forward != kNoSlice ? row.forward : graph.nodes()[graph.nodesOf(row)[0]].node;
-}
 
 ReportContent traceReport(const LoadedTrace &trace)
 {

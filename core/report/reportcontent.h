@@ -57,9 +57,6 @@ inline bool isNumericCell(Cell cell)
     return cell == Cell::Number || cell == Cell::NumberId || cell == Cell::Timestamp;
 }
 
-//! What selecting pair row \a row selects: its forward op, else its first backward node.
-SliceId pairSlice(const OpGraph &graph, const PairRow &row);
-
 //! The report of one trace.
 ReportContent traceReport(const LoadedTrace &trace);
 //! The report of a run: the first rank's trace parts, the ranks and the collectives, the timeline.

@@ -7,6 +7,7 @@
 #include "trace/chartsview.h"
 #include "trace/iciclechart.h"
 #include "trace/modulesview.h"
+#include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
 #include "window/exportactions.h"
 #include "window/mainwindow.h"
@@ -386,7 +387,7 @@ private slots:
         auto *notice = unpaired->findChild<QLabel *>(QStringLiteral("noPairsNotice"));
         QVERIFY(notice);
         QVERIFY(notice->text().contains(QLatin1String("pairing was not possible")));
-        QCOMPARE(unpaired->pairModel()->rowCount(), 0);
+        QCOMPARE(unpaired->pairs()->model()->rowCount(), 0);
         TraceTab *paired = window.addTrace(m_trace, QStringLiteral("demo"));
         QVERIFY(!paired->findChild<QLabel *>(QStringLiteral("noPairsNotice")));
     }

@@ -11,6 +11,9 @@
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
 #include "trace/detailspanel.h"
+#include "trace/diagnosticsbanner.h"
+#include "trace/kerneltablepage.h"
+#include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
 #include "window/welcomepage.h"
@@ -172,7 +175,7 @@ private slots:
         TimeNs maxBwd = 0;
         for (const PairRow &row : g.rows())
             maxBwd = std::max(maxBwd, row.backwardGpu.time);
-        QTableView *view = tab->pairView();
+        QTableView *view = tab->pairs()->view();
         view->sortByColumn(PairTable::BwdGpuUs, Qt::DescendingOrder);
         QCOMPARE(view->model()->index(0, PairTable::BwdGpuUs).data().toString(),
             QString::fromStdString(microsText(maxBwd)));
@@ -209,7 +212,7 @@ private slots:
             convRows += lower.contains(QLatin1String("conv"));
         }
         QVERIFY(convRows > 0);
-        QTest::keyClicks(tab->pairFilter(), QStringLiteral("conv"));
+        QTest::keyClicks(tab->pairs()->filterEdit(), QStringLiteral("conv"));
         QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), convRows, 120000);
         for (int r = 0; r < view->model()->rowCount(); ++r) {
             const QString text = view->model()->index(r, PairTable::FwdName).data().toString()
@@ -238,7 +241,7 @@ private slots:
         QVERIFY(tab);
         const LoadedTrace &trace = tab->selection()->trace();
         const TraceModel &m = *trace.model;
-        TableModel *kernels = tab->kernelModel();
+        TableModel *kernels = tab->kernels()->model();
         QVERIFY(kernels->rowCount() > 0);
         for (int r : {0, kernels->rowCount() - 1}) {
             const SliceId g = trace.graph->gpuEvents()[kernels->sourceRow(r)];
@@ -256,7 +259,7 @@ private slots:
         for (const PairRow &row : trace.graph->rows())
             if (row.forward != kNoSlice)
                 earliest = std::min(earliest, m.slices.start[row.forward]);
-        TableModel *pairs = tab->pairModel();
+        TableModel *pairs = tab->pairs()->model();
         pairs->sort(PairTable::FwdTs, Qt::AscendingOrder);
         QCOMPARE(pairs->index(0, PairTable::FwdTs).data().toString(),
             formatDuration(double(earliest - m.minTime)));
@@ -269,15 +272,15 @@ private slots:
         MainWindow window;
         TraceTab *tab = openAndWait(window, m_demo);
         QVERIFY(tab);
-        tab->setGroupMode(true);
-        const QAbstractItemModel *model = tab->pairView()->model();
+        tab->pairs()->setGroupMode(true);
+        const QAbstractItemModel *model = tab->pairs()->view()->model();
         int total = 0;
         for (int r = 0; r < model->rowCount(); ++r)
             total += model->index(r, 2).data().toInt(); // count column
         QCOMPARE(size_t(total), tab->selection()->trace().graph->rows().size());
         QVERIFY(model->rowCount() < total);
         // Read left to right: what and how many, then GPU time, CPU durations last.
-        const QHeaderView *header = tab->pairView()->horizontalHeader();
+        const QHeaderView *header = tab->pairs()->view()->horizontalHeader();
         QStringList order;
         for (int visual = 0; visual < 7; ++visual)
             order << model->headerData(header->logicalIndex(visual), Qt::Horizontal).toString();
@@ -476,7 +479,7 @@ private slots:
         QVERIFY(banner);
         QVERIFY(banner->isVisible());
         // The dialog lists the counted warnings first, each with its description.
-        const QString summary = tab->diagnosticsSummary();
+        const QString summary = DiagnosticsBanner::summary(tab->selection()->trace());
         const DiagnosticInfo &truncated = info(Diag::Truncated);
         QVERIFY2(summary.startsWith(QStringLiteral("<p>Warnings")), qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("<b>%1</b> × 1 — %2")
@@ -651,7 +654,7 @@ private slots:
         TimelineView *t = tab->timeline();
         const double allStart = t->rangeStart(), allSpan = t->rangeSpan();
         // From the pair table: select a pair, F frames it, J jumps to its backward node.
-        QTableView *table = tab->pairView();
+        QTableView *table = tab->pairs()->view();
         table->setFocus();
         table->selectRow(0);
         const SliceId fwd = tab->selection()->current();
@@ -667,7 +670,7 @@ private slots:
         QCOMPARE(t->rangeStart(), allStart);
         QCOMPARE(t->rangeSpan(), allSpan);
         // In a text field the keys are text.
-        QLineEdit *filter = tab->pairFilter();
+        QLineEdit *filter = tab->pairs()->filterEdit();
         filter->setFocus();
         QTest::keyClicks(filter, QStringLiteral("f0j"));
         QCOMPARE(filter->text(), QStringLiteral("f0j"));

@@ -9,6 +9,8 @@
 #include "testutil.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
+#include "trace/kerneltablepage.h"
+#include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
 
@@ -249,7 +251,7 @@ private slots:
         TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
         const QString guiCsv = test::tempDir() + QStringLiteral("/gui.csv");
         QString error;
-        QVERIFY(Exporter::saveTable(tab->pairModel(), guiCsv, error));
+        QVERIFY(Exporter::saveTable(tab->pairs()->model(), guiCsv, error));
         const QString cliCsv = test::tempDir() + QStringLiteral("/cli.csv");
         QCOMPARE(
             test::run(test::appPath(), {QStringLiteral("--export-pairs"), cliCsv, m_demo}).exitCode,
@@ -257,7 +259,7 @@ private slots:
         QCOMPARE(readFile(guiCsv), readFile(cliCsv));
 
         const QString guiJson = test::tempDir() + QStringLiteral("/gui.json");
-        QVERIFY(Exporter::saveTable(tab->pairModel(), guiJson, error));
+        QVERIFY(Exporter::saveTable(tab->pairs()->model(), guiJson, error));
         const QString cliJson = test::tempDir() + QStringLiteral("/cli.json");
         QCOMPARE(test::run(test::appPath(), {QStringLiteral("--export-pairs"), cliJson, m_demo})
                      .exitCode,
@@ -272,12 +274,12 @@ private slots:
         QCOMPARE(lines[1], QByteArray::fromStdString(tableToCsv(table)).split('\n')[1]);
 
         // Filter + sort: the export follows the view.
-        tab->pairModel()->setFilter(QStringLiteral("linear"), false);
-        tab->pairView()->sortByColumn(PairTable::FwdGpuUs, Qt::DescendingOrder);
+        tab->pairs()->model()->setFilter(QStringLiteral("linear"), false);
+        tab->pairs()->view()->sortByColumn(PairTable::FwdGpuUs, Qt::DescendingOrder);
         const QString filtered = test::tempDir() + QStringLiteral("/filtered.json");
-        QVERIFY(Exporter::saveTable(tab->pairModel(), filtered, error));
+        QVERIFY(Exporter::saveTable(tab->pairs()->model(), filtered, error));
         const QJsonArray rows = QJsonDocument::fromJson(readFile(filtered)).array();
-        QCOMPARE(rows.size(), tab->pairModel()->rowCount());
+        QCOMPARE(rows.size(), tab->pairs()->model()->rowCount());
         double previous = 1e300;
         for (const QJsonValue &v : rows) {
             const QJsonObject o = v.toObject();
@@ -288,7 +290,7 @@ private slots:
         }
 
         const QString kernels = test::tempDir() + QStringLiteral("/kernels.csv");
-        QVERIFY(Exporter::saveTable(tab->kernelModel(), kernels, error));
+        QVERIFY(Exporter::saveTable(tab->kernels()->model(), kernels, error));
         const QString cliKernels = test::tempDir() + QStringLiteral("/cli-kernels.csv");
         QCOMPARE(
             test::run(test::appPath(), {QStringLiteral("--export-kernels"), cliKernels, m_demo})

@@ -10,6 +10,7 @@
 #include "trace/detailspanel.h"
 #include "trace/iciclechart.h"
 #include "trace/modulesview.h"
+#include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
 
@@ -143,7 +144,7 @@ private slots:
         window.show();
         SelectionController *selection = tab->selection();
         const OpGraph &g = *opened.trace->graph;
-        QTableView *table = tab->pairView();
+        QTableView *table = tab->pairs()->view();
         const auto firstSection = [&] {
             QTreeWidget *details = window.details();
             return details->topLevelItemCount() ? details->topLevelItem(0)->text(0) : QString();
@@ -230,7 +231,7 @@ private slots:
         QVERIFY(steps);
         steps->setCurrentIndex(2);
         emit steps->activated(2);
-        QTRY_COMPARE_WITH_TIMEOUT(tab->pairModel()->rowCount(), int(inStep), 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(tab->pairs()->model()->rowCount(), int(inStep), 120000);
         auto *count = tab->findChild<QLabel *>(QStringLiteral("pairRowCount"));
         QCOMPARE(count->text(), QStringLiteral("%1 of %2 rows").arg(inStep).arg(g.rows().size()));
         // The timeline frames the step.
@@ -250,7 +251,7 @@ private slots:
         // Back to the whole trace.
         steps->setCurrentIndex(0);
         emit steps->activated(0);
-        QTRY_COMPARE_WITH_TIMEOUT(tab->pairModel()->rowCount(), int(g.rows().size()), 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(tab->pairs()->model()->rowCount(), int(g.rows().size()), 120000);
         QCOMPARE(moduleStep->currentIndex(), 0);
         QCOMPARE(count->text(), QStringLiteral("%1 rows").arg(g.rows().size()));
     }

@@ -5,6 +5,7 @@
 #include "common/timeformat.h"
 #include "export/difftable.h"
 #include "table/tablemodel.h"
+#include "table/tableview.h"
 #include "timeline/alignedtimelines.h"
 #include "timeline/timelineview.h"
 
@@ -53,15 +54,7 @@ ComparisonView::ComparisonView(
     layout->addWidget(buildToolbar());
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
-    m_table = new QTableView(splitter);
-    m_table->setObjectName(QStringLiteral("diffTable"));
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setSortingEnabled(true);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(20);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table = makeTableView(splitter, QStringLiteral("diffTable"));
 
     m_timelines = new QWidget(splitter);
     auto *tl = new QVBoxLayout(m_timelines);
@@ -255,9 +248,7 @@ void ComparisonView::rebuildModel()
         first.push_back(c);
     for (int visual = 0; visual < int(first.size()); ++visual)
         header->moveSection(header->visualIndex(first[size_t(visual)]), visual);
-    m_table->resizeColumnsToContents();
-    for (int c = 0; c < model->columnCount(); ++c)
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
+    fitColumns(m_table, 260);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) {
             if (current.isValid())
@@ -298,7 +289,7 @@ void ComparisonView::selectRow(int viewRow)
         const OpGraph &g = *trace.graph;
         const SliceTable &t = trace.model->slices;
         const PairRow &row = g.rows()[size_t(d.row)];
-        side.slice = row.forward != kNoSlice ? row.forward : g.nodes()[g.nodesOf(row).front()].node;
+        side.slice = g.representativeSlice(row);
         side.from = t.start[side.slice];
         side.to = t.end(side.slice);
         for (uint32_t i : g.nodesOf(row)) {

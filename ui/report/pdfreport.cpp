@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/pdfreport.h"
 
+#include "common/qstrings.h"
 #include "report/reportchartpainter.h"
 #include "report/reporttimeline.h"
 
@@ -112,9 +113,8 @@ public:
                 m_p.setPen(Qt::black);
                 m_p.drawText(QRectF(x + 3, m_y, w[c] - 6, rowHeight),
                     Qt::AlignVCenter | Qt::AlignLeft,
-                    QFontMetricsF(head).elidedText(QString::fromUtf8(columns[c].title.data(),
-                                                       qsizetype(columns[c].title.size())),
-                        Qt::ElideRight, w[c] - 6));
+                    QFontMetricsF(head).elidedText(
+                        toQString(columns[c].title), Qt::ElideRight, w[c] - 6));
                 x += w[c];
             }
             m_y += rowHeight;

@@ -17,7 +17,7 @@ ReportTimeline::ReportTimeline(const std::shared_ptr<const LoadedTrace> &trace, 
 {
     m_view->resize(kWidth, kMaxHeight);
     const OpGraph &g = *trace->graph;
-    m_selection->select(pairSlice(g, g.rows()[size_t(row)]));
+    m_selection->select(g.representativeSlice(g.rows()[size_t(row)]));
     const ProfilerStep &s = g.steps()[size_t(step)];
     m_view->zoomToInterval(s.start, s.end); // after the selection, which frames the op alone
     m_view->resize(size());

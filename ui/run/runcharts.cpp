@@ -2,6 +2,7 @@
 #include "run/runcharts.h"
 
 #include "analysis/gputime.h"
+#include "common/qstrings.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -156,8 +157,7 @@ void RunCharts::setPair(int pairIndex)
         const PairRow &r = first.graph->rows()[size_t(row)];
         const QString name = r.forward == kNoSlice
             ? tr("(backward only)")
-            : QString::fromUtf8(first.graph->model().sliceName(r.forward).data(),
-                qsizetype(first.graph->model().sliceName(r.forward).size()));
+            : toQString(first.graph->model().sliceName(r.forward));
         title = tr("%1 on each rank: backward spread %2 µs, slowest rank %3")
                     .arg(name)
                     .arg(double(p.backwardSpread) / 1000.0, 0, 'f', 3)

@@ -6,6 +6,7 @@
 #include "run/runcharts.h"
 #include "run/runtimelines.h"
 #include "table/tablemodel.h"
+#include "table/tableview.h"
 
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -104,24 +105,12 @@ RunView::~RunView() = default;
 QTableView *RunView::addTable(
     Page page, std::shared_ptr<const Table> table, const QString &title, int sortColumn)
 {
-    auto *view = new QTableView(m_pages);
-    view->setObjectName(QStringLiteral("runTable%1").arg(int(page)));
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setSortingEnabled(true);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(20);
-    view->setWordWrap(false);
-    view->setTextElideMode(Qt::ElideMiddle);
+    QTableView *view = makeTableView(m_pages, QStringLiteral("runTable%1").arg(int(page)));
     auto *model = new TableModel(std::move(table), {}, view);
     view->setModel(model);
     if (sortColumn >= 0)
         view->sortByColumn(sortColumn, Qt::DescendingOrder);
-    else
-        view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    view->resizeColumnsToContents();
-    for (int c = 0; c < model->columnCount(); ++c)
-        view->setColumnWidth(c, std::min(view->columnWidth(c), 320));
+    fitColumns(view);
     connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this, page](const QModelIndex &current) {
             if (current.isValid())

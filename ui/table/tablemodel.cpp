@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "table/tablemodel.h"
 
+#include "common/qstrings.h"
 #include "common/timeformat.h"
 
 #include <cmath>
@@ -44,7 +45,7 @@ QVariant TableModel::data(const QModelIndex &index, int role) const
             return std::isnan(t) ? QString() : formatDuration(t - double(*m_timeOrigin));
         }
         const std::string text = m_table->text(row, column);
-        return QString::fromUtf8(text.data(), qsizetype(text.size()));
+        return toQString(text);
     }
     case Qt::ToolTipRole: {
         if (!isRelativeTime(column))
@@ -75,12 +76,11 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
-    auto qs = [](std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); };
     // A person reads the title; the tooltip names the column as exports and scripts know it.
     if (role == Qt::DisplayRole)
-        return qs(m_table->columnTitle(size_t(section)));
+        return toQString(m_table->columnTitle(size_t(section)));
     if (role == Qt::ToolTipRole)
-        return tr("%1 in exports").arg(qs(m_table->columnName(size_t(section))));
+        return tr("%1 in exports").arg(toQString(m_table->columnName(size_t(section))));
     // Numbers are looked at largest first: the first click on their header sorts descending.
     if (role == Qt::InitialSortOrderRole)
         return m_table->sortsByNumber(size_t(section)) ? Qt::DescendingOrder : Qt::AscendingOrder;

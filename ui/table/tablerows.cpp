@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "table/tablerows.h"
 
+#include "common/qstrings.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -98,7 +100,7 @@ std::vector<uint32_t> filterRows(const Table &table,
             const std::string cell = table.text(r, c);
             bool hit;
             if (regex) {
-                hit = re.match(QString::fromUtf8(cell.data(), qsizetype(cell.size()))).hasMatch();
+                hit = re.match(toQString(cell)).hasMatch();
             } else {
                 // Plain substring, ASCII case folding: no QString per cell.
                 hit = std::search(cell.begin(), cell.end(), needle.begin(), needle.end(),

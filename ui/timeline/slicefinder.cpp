@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/slicefinder.h"
 
+#include "common/qstrings.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -34,8 +36,7 @@ bool SliceFinder::setPattern(const QString &pattern, QString *error)
         if (!tested[n]) {
             tested[n] = true;
             const std::string_view name = pool.view(n);
-            m_nameMatches[n]
-                = regex.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
+            m_nameMatches[n] = regex.match(toQString(name)).hasMatch();
         }
         if (m_nameMatches[n])
             m_matches.push_back(s);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/timelineview.h"
 
+#include "common/qstrings.h"
 #include "common/timeformat.h"
 #include "timeline/arrowpainter.h"
 #include "timeline/curvepainter.h"
@@ -31,11 +32,6 @@ namespace {
 using timeline::TimeAxis;
 
 constexpr int kDragThreshold = 4; // px before a press becomes a pan
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 } // namespace
 
@@ -549,13 +545,15 @@ void TimelineView::showToolTip(const QHelpEvent &help)
         return;
     }
     const SliceTable &t = m_model.slices;
-    QString html = QStringLiteral("<b>%1</b><br>").arg(qs(m_model.sliceName(s)).toHtmlEscaped());
+    QString html
+        = QStringLiteral("<b>%1</b><br>").arg(toQString(m_model.sliceName(s)).toHtmlEscaped());
     html += tr("category: %1<br>start: %2<br>duration: %3")
-                .arg(qs(m_model.str(t.category[s])).toHtmlEscaped(),
+                .arg(toQString(m_model.str(t.category[s])).toHtmlEscaped(),
                     formatDuration(double(t.start[s] - m_model.minTime)),
                     formatDuration(double(t.dur[s])));
     if (t.inputDims[s] != 0)
-        html += tr("<br>input dims: %1").arg(qs(m_model.str(t.inputDims[s])).toHtmlEscaped());
+        html
+            += tr("<br>input dims: %1").arg(toQString(m_model.str(t.inputDims[s])).toHtmlEscaped());
     if (t.sequence[s] != kNoValue)
         html += tr("<br>sequence number: %1").arg(t.sequence[s]);
     const GpuTotals gpu = m_graph.gpuTotalsUnder(s);
@@ -570,7 +568,7 @@ QString TimelineView::curveToolTip(size_t curve, int64_t point) const
     const Curve &first = track.curves[0];
     const TimeNs t = first.times()[size_t(point)];
     const bool memory = track.kind == CurveTrack::Kind::Memory;
-    QString html = QStringLiteral("<b>%1</b><br>").arg(qs(track.label).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><br>").arg(toQString(track.label).toHtmlEscaped());
     html += tr("at %1").arg(formatDuration(double(t - m_model.minTime)));
     for (size_t i = 0; i < track.curves.size(); ++i) {
         const Curve &c = track.curves[i];
@@ -579,7 +577,7 @@ QString TimelineView::curveToolTip(size_t curve, int64_t point) const
             continue;
         const double v = c.values()[size_t(at)];
         html += QStringLiteral("<br>%1: %2")
-                    .arg(qs(track.curveNames[i]).toHtmlEscaped(),
+                    .arg(toQString(track.curveNames[i]).toHtmlEscaped(),
                         memory ? formatBytes(v) : QString::number(v, 'g', 6));
     }
     if (memory) {
@@ -591,8 +589,8 @@ QString TimelineView::curveToolTip(size_t curve, int64_t point) const
                             formatBytes(double(std::abs(bytes))));
         const SliceId op = memoryEventOp(m_model, e);
         if (op != kNoSlice)
-            html
-                += tr("<br>by %1 (click to select)").arg(qs(m_model.sliceName(op)).toHtmlEscaped());
+            html += tr("<br>by %1 (click to select)")
+                        .arg(toQString(m_model.sliceName(op)).toHtmlEscaped());
     }
     return html;
 }

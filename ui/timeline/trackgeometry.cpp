@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/trackgeometry.h"
 
+#include "common/qstrings.h"
 #include "common/slicecolors.h"
 #include "timeline/timelinemetrics.h"
 
@@ -108,8 +109,7 @@ void TrackGeometry::build(LaneId lane, uint32_t depth, std::vector<Piece> &out)
         Piece piece {r, c, item.slice, m_index.style(item.slice) == SliceStyle::Recompute, 0, {}};
         if (r.width() > 28) {
             const std::string_view name = m_model.sliceName(item.slice);
-            QString text = fm.elidedText(QString::fromUtf8(name.data(), qsizetype(name.size())),
-                Qt::ElideRight, int(r.width()) - 6);
+            QString text = fm.elidedText(toQString(name), Qt::ElideRight, int(r.width()) - 6);
             if (!text.isEmpty() && text != QStringLiteral("…")) {
                 piece.text = std::move(text);
                 piece.textColor

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/tracklayout.h"
 
+#include "common/qstrings.h"
 #include "timeline/timelinecoordinates.h"
 #include "timeline/timelinemetrics.h"
 
@@ -15,11 +16,6 @@ namespace ks {
 using namespace timeline;
 
 namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 bool isNumericText(std::string_view s)
 {
@@ -93,15 +89,15 @@ void TrackLayout::buildGroups()
     for (const Key &key : keys) {
         const Process &proc = m.processes[key.process];
         Group g;
-        const QString name = qs(m.str(proc.name));
-        const QString labels = qs(m.str(proc.labels));
+        const QString name = toQString(m.str(proc.name));
+        const QString labels = toQString(m.str(proc.labels));
         if (proc.device) {
             g.label = labels.startsWith(QLatin1String("GPU"))
                 ? labels
                 : QStringLiteral("GPU %1").arg(proc.pid);
         } else {
             g.label = (name.isEmpty() ? QStringLiteral("process") : name) + QStringLiteral(" (")
-                + qs(m.str(proc.pidText)) + QLatin1Char(')');
+                + toQString(m.str(proc.pidText)) + QLatin1Char(')');
             if (!labels.isEmpty())
                 g.label += QStringLiteral(" · ") + labels;
         }
@@ -156,9 +152,9 @@ void TrackLayout::relayout()
             const uint32_t depths = std::max<uint32_t>(1, m_index.depthCount(l));
             t.height = int(m_laneCollapsed[l] ? 1 : depths) * kRowHeight + 2 * kLanePad;
             if (lane.device) {
-                t.label = g.label + QStringLiteral(" · ") + qs(m.laneLabel(l));
+                t.label = g.label + QStringLiteral(" · ") + toQString(m.laneLabel(l));
             } else {
-                t.label = qs(m.laneLabel(l));
+                t.label = toQString(m.laneLabel(l));
                 const uint8_t role = m_index.role(l);
                 t.detail = role == (RoleForward | RoleBackward)
                     ? QStringLiteral("forward + backward")
@@ -177,10 +173,10 @@ void TrackLayout::relayout()
             t.curve = c;
             t.y = y;
             t.height = kCurveTrackHeight;
-            t.label = qs(curve.label);
+            t.label = toQString(curve.label);
             QStringList names;
             for (const std::string &name : curve.curveNames)
-                names << qs(name);
+                names << toQString(name);
             t.detail = curve.kind == CurveTrack::Kind::Memory ? names.join(QStringLiteral(" · "))
                                                               : QString();
             if (curve.relative)

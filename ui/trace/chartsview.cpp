@@ -2,7 +2,9 @@
 #include "trace/chartsview.h"
 
 #include "analysis/stepbreakdown.h"
+#include "analysis/toppairs.h"
 #include "common/elidedlabel.h"
+#include "common/qstrings.h"
 #include "common/timeformat.h"
 #include "export/pairgroups.h"
 
@@ -32,11 +34,6 @@
 namespace ks {
 
 namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 const QColor kForward(40, 130, 190);
 const QColor kBackward(230, 110, 40);
@@ -169,7 +166,7 @@ void ChartsView::setTopCount(int n)
     rebuild();
 }
 
-void ChartsView::setStep(int64_t number)
+void ChartsView::setStepNumber(int64_t number)
 {
     m_step = number;
     rebuild();
@@ -231,9 +228,7 @@ std::unique_ptr<QChartView> ChartsView::exportView() const
 void ChartsView::selectRow(uint32_t r)
 {
     const OpGraph &graph = *m_selection->trace().graph;
-    const PairRow &row = graph.rows()[r];
-    m_selection->select(
-        row.forward != kNoSlice ? row.forward : graph.nodes()[graph.nodesOf(row).front()].node);
+    m_selection->select(graph.representativeSlice(graph.rows()[r]));
 }
 
 ChartsView::Built ChartsView::message(const QString &headline, const QString &text)
@@ -295,22 +290,21 @@ ChartsView::Built ChartsView::buildTopPairs() const
         candidates = groups.size();
         for (uint32_t i = 0; i < groups.size(); ++i) {
             const auto &grp = groups[i];
-            QString name = qs(m_groups->text(i, PairGroupTable::FwdName));
+            QString name = toQString(m_groups->text(i, PairGroupTable::FwdName));
             if (name.isEmpty())
-                name = qs(m_groups->text(i, PairGroupTable::BwdNames));
+                name = toQString(m_groups->text(i, PairGroupTable::BwdNames));
             const QString count = QStringLiteral(" ×%1").arg(grp.rows.size());
             bars.push_back({i, grp.fwdGpu[0], grp.bwdGpu[0], grp.recomputeGpu[0], name + count,
                 shortName(name) + count});
         }
     } else {
-        for (uint32_t r = 0; r < g.rows().size(); ++r) {
+        // Of the step chosen in the toolbar, if any.
+        candidates = size_t(std::count_if(g.rows().begin(), g.rows().end(),
+            [&](const PairRow &row) { return m_step == kNoValue || row.step == m_step; }));
+        for (uint32_t r :
+            topPairRows(g, size_t(m_count->value()), PairCost::WithRecompute, m_step)) {
             const PairRow &row = g.rows()[r];
-            if (m_step != kNoValue && row.step != m_step)
-                continue; // the step chosen in the toolbar
-            ++candidates;
-            const QString name = row.forward != kNoSlice
-                ? qs(m.sliceName(row.forward))
-                : qs(m.sliceName(g.nodes()[g.nodesOf(row).front()].node));
+            const QString name = toQString(m.sliceName(g.representativeSlice(row)));
             // The name is elided, never the suffix that tells instances apart.
             QString suffix;
             if (row.step != kNoValue)
@@ -563,7 +557,7 @@ void ChartsView::connectScatter(const Built &b)
         const auto &grp = m_groups->groups()[group];
         QToolTip::showText(QCursor::pos(),
             tr("%1 ×%2\nforward GPU %3\nbackward GPU %4")
-                .arg(qs(m_groups->text(group, PairGroupTable::FwdName)))
+                .arg(toQString(m_groups->text(group, PairGroupTable::FwdName)))
                 .arg(grp.rows.size())
                 .arg(formatDuration(double(grp.fwdGpu[0])), formatDuration(double(grp.bwdGpu[0]))));
     });

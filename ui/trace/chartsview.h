@@ -52,7 +52,7 @@ public:
     void setTopCount(int n);
     void setGroupMode(bool groups);
     //! Keeps the top-pairs chart of instances to ProfilerStep#\a number (kNoValue: all steps).
-    void setStep(int64_t number);
+    void setStepNumber(int64_t number);
     QChartView *chartView() const { return m_view; }
     //! The scroll area around the chart: it scrolls when the chart needs more than the page.
     QScrollArea *scrollArea() const { return m_scroll; }

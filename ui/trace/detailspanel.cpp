@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/detailspanel.h"
 
+#include "common/qstrings.h"
 #include "common/timeformat.h"
 #include "export/pairtable.h"
 #include "load/eventdetails.h"
@@ -13,10 +14,6 @@ namespace {
 constexpr int SliceRole = Qt::UserRole + 1;
 constexpr int kMaxGpuRows = 500;
 
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 } // namespace
 
 DetailsPanel::DetailsPanel(QWidget *parent)
@@ -71,7 +68,7 @@ QTreeWidgetItem *DetailsPanel::addLink(
     const TraceModel &m = *m_selection->trace().model;
     QString text = value;
     if (text.isEmpty() && slice != kNoSlice)
-        text = qs(m.sliceName(slice)) + QStringLiteral("  (")
+        text = toQString(m.sliceName(slice)) + QStringLiteral("  (")
             + formatDuration(double(m.slices.dur[slice])) + QLatin1Char(')');
     auto *item = new QTreeWidgetItem(parent, {label, text});
     if (slice != kNoSlice) {
@@ -90,7 +87,7 @@ void DetailsPanel::showArgs(
         return;
     }
     for (const auto &[key, value] : details.args)
-        new QTreeWidgetItem(section, {qs(key), qs(value)});
+        new QTreeWidgetItem(section, {toQString(key), toQString(value)});
 }
 
 void DetailsPanel::showCheckpointing(SliceId s)
@@ -109,7 +106,7 @@ void DetailsPanel::showCheckpointing(SliceId s)
                 : QString();
             addLink(item, tr("recompute of"), r.original,
                 tr("%1 @ %2 (forward)%3")
-                    .arg(qs(m.sliceName(r.original)), at(r.original), ambiguous));
+                    .arg(toQString(m.sliceName(r.original)), at(r.original), ambiguous));
         } else {
             new QTreeWidgetItem(item,
                 {tr("recompute of"), tr("no forward op with its name and shapes in the step")});
@@ -117,7 +114,7 @@ void DetailsPanel::showCheckpointing(SliceId s)
         addLink(item, tr("re-run inside"), g.nodes()[r.hostNode].node);
         addLink(item, tr("recomputed op"), r.op,
             tr("%1 (%2 GPU events, %3)")
-                .arg(qs(m.sliceName(r.op)))
+                .arg(toQString(m.sliceName(r.op)))
                 .arg(r.gpu.count)
                 .arg(formatDuration(double(r.gpu.time))));
         return;
@@ -131,7 +128,7 @@ void DetailsPanel::showCheckpointing(SliceId s)
         const Recomputation &r = g.recomputations()[i];
         addLink(item, tr("recomputed"), r.op,
             tr("@ %1 inside %2 (%3 GPU)")
-                .arg(at(r.op), qs(m.sliceName(g.nodes()[r.hostNode].node)),
+                .arg(at(r.op), toQString(m.sliceName(g.nodes()[r.hostNode].node)),
                     formatDuration(double(r.gpu.time))));
     }
 }
@@ -146,9 +143,9 @@ void DetailsPanel::showModule(ModuleId id)
     const ModuleNode &node = tree.node(id);
     const ModuleTimes &t = node.times;
     QTreeWidgetItem *module = section(tr("Module"));
-    new QTreeWidgetItem(module, {tr("name"), qs(node.name)});
+    new QTreeWidgetItem(module, {tr("name"), toQString(node.name)});
     if (!node.path.empty())
-        new QTreeWidgetItem(module, {tr("path"), qs(node.path)});
+        new QTreeWidgetItem(module, {tr("path"), toQString(node.path)});
     new QTreeWidgetItem(module, {tr("calls"), QString::number(t.calls)});
     new QTreeWidgetItem(module, {tr("CPU time"), formatDuration(double(t.cpuTotal))});
     QTreeWidgetItem *gpu = section(tr("GPU time (with child modules)"));
@@ -180,12 +177,12 @@ void DetailsPanel::showSlice(SliceId s)
     const SliceTable &t = m.slices;
 
     QTreeWidgetItem *event = section(tr("Event"));
-    new QTreeWidgetItem(event, {tr("name"), qs(m.sliceName(s))});
-    new QTreeWidgetItem(event, {tr("category"), qs(m.str(t.category[s]))});
+    new QTreeWidgetItem(event, {tr("name"), toQString(m.sliceName(s))});
+    new QTreeWidgetItem(event, {tr("category"), toQString(m.str(t.category[s]))});
     new QTreeWidgetItem(event,
         {tr("thread"),
-            qs(m.laneLabel(t.lane[s])) + QStringLiteral("  (pid ")
-                + qs(m.str(m.lanes[t.lane[s]].pidText)) + QLatin1Char(')')});
+            toQString(m.laneLabel(t.lane[s])) + QStringLiteral("  (pid ")
+                + toQString(m.str(m.lanes[t.lane[s]].pidText)) + QLatin1Char(')')});
     new QTreeWidgetItem(event,
         {tr("start"),
             formatDuration(double(t.start[s] - m.minTime))
@@ -218,7 +215,7 @@ void DetailsPanel::showSlice(SliceId s)
     if (r >= 0) {
         const PairRow &row = g.rows()[size_t(r)];
         QTreeWidgetItem *pair = section(tr("Pair"));
-        new QTreeWidgetItem(pair, {tr("link"), qs(linkMethodName(row.link))});
+        new QTreeWidgetItem(pair, {tr("link"), toQString(linkMethodName(row.link))});
         if (row.forward != kNoSlice)
             addLink(pair, tr("forward"), row.forward);
         else
@@ -259,7 +256,7 @@ void DetailsPanel::showSlice(SliceId s)
         const SliceId op = g.launchingOp(s);
         if (op != kNoSlice)
             addLink(launch, tr("launching op"), op);
-        new QTreeWidgetItem(launch, {tr("side"), qs(gpuSideName(gpuSideOf(g, s)))});
+        new QTreeWidgetItem(launch, {tr("side"), toQString(gpuSideName(gpuSideOf(g, s)))});
         if (const GpuInfo *info = m.gpu(s)) {
             new QTreeWidgetItem(launch,
                 {tr("device · stream"),
@@ -279,7 +276,7 @@ void DetailsPanel::showSlice(SliceId s)
                         gpu, {tr("…"), tr("%1 more").arg(kernels.size() - kMaxGpuRows)});
                     break;
                 }
-                addLink(gpu, QString::fromUtf8(kindName(t.kind[k]).data()), k);
+                addLink(gpu, toQString(kindName(t.kind[k])), k);
             }
         }
     }

@@ -5,6 +5,7 @@
 #include "common/timeformat.h"
 #include "export/allocationtable.h"
 #include "table/tablemodel.h"
+#include "table/tableview.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -17,20 +18,6 @@
 namespace ks {
 
 namespace {
-QTableView *tableView(QWidget *parent, const QString &name)
-{
-    auto *view = new QTableView(parent);
-    view->setObjectName(name);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setSortingEnabled(true);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(20);
-    view->setWordWrap(false);
-    view->setTextElideMode(Qt::ElideMiddle);
-    return view;
-}
-
 QString bytesText(int64_t bytes)
 {
     if (bytes == kNoValue)
@@ -56,19 +43,18 @@ MemoryView::MemoryView(SelectionController *selection, QWidget *parent)
     layout->addWidget(filter);
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
-    m_allocationView = tableView(splitter, QStringLiteral("allocationTable"));
+    m_allocationView = makeTableView(splitter, QStringLiteral("allocationTable"));
     m_allocationModel = new TableModel(std::make_shared<AllocationTable>(*m_index),
         {AllocationTable::Device, AllocationTable::AllocOp, AllocationTable::FreeOp,
             AllocationTable::PairFwdName},
         this);
     m_allocationModel->setTimeOrigin(selection->trace().model->minTime);
     m_allocationView->setModel(m_allocationModel);
-    m_allocationView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // time order
-    m_opView = tableView(splitter, QStringLiteral("memoryByOpTable"));
+    // Unsorted: in time order.
+    m_opView = makeTableView(splitter, QStringLiteral("memoryByOpTable"));
     auto *ops = new TableModel(std::make_shared<CellTable>(opMemoryTable(*m_index)), {0}, this);
     m_opView->setModel(ops);
-    m_opView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // largest first
-    m_opView->resizeColumnsToContents();
+    m_opView->resizeColumnsToContents(); // unsorted: largest first
     splitter->addWidget(m_allocationView);
     splitter->addWidget(m_opView);
     splitter->setStretchFactor(0, 3);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/modulesview.h"
 
+#include "common/qstrings.h"
 #include "common/timeformat.h"
 
 #include "export/pairtable.h"
@@ -80,8 +81,7 @@ ModulesView::ModulesView(
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, this, &ModulesView::applyFilter);
     row->addWidget(m_filter, 1);
-    m_source
-        = new QLabel(QString::fromUtf8(ModuleTree::sourceDescription(tree.source()).data()), this);
+    m_source = new QLabel(toQString(ModuleTree::sourceDescription(tree.source())), this);
     m_source->setObjectName(QStringLiteral("moduleSource"));
     m_source->setStyleSheet(QStringLiteral("color: palette(mid);"));
     row->addWidget(m_source);

@@ -7,26 +7,24 @@
 
 #include <memory>
 
-class QCheckBox;
-class QComboBox;
-class QLabel;
-class QLineEdit;
 class QTabWidget;
-class QTableView;
-class QFrame;
 
 namespace ks {
 
-class TableModel;
-class TimelineView;
-class PairGroupTable;
 class ChartsView;
+class KernelTablePage;
 class MemoryView;
 class ModulesView;
+class PairTablePage;
+class TimelineView;
+class TraceToolbar;
 
 /*!
- * One open trace: the timeline above, the pair and kernel tables (and charts) below, sharing one
- * SelectionController. Selecting in any of them selects everywhere.
+ * One open trace: the diagnostics banner and the toolbar on top, the timeline, and below it the
+ * pair and GPU event tables, the charts, the module tree and (with memory events) the memory
+ * page, all sharing one SelectionController: selecting in any of them selects everywhere. The
+ * charts, modules and memory pages are made when first shown; the Step selector keeps every
+ * page that can show one step to it.
  */
 class TraceTab : public QWidget {
     Q_OBJECT
@@ -36,77 +34,44 @@ public:
 
     SelectionController *selection() const { return m_selection; }
     TimelineView *timeline() const { return m_timeline; }
-    QTableView *pairView() const { return m_pairView; }
-    TableModel *pairModel() const { return m_pairModel; }
-    TableModel *kernelModel() const { return m_kernelModel; }
+    PairTablePage *pairs() const { return m_pairs; }
+    KernelTablePage *kernels() const { return m_kernels; }
     //! The Charts page's view, created on first use.
     ChartsView *charts();
     //! The Memory tab's view (created when first asked for); null without memory events.
     MemoryView *memory();
     //! The Modules page's view, created on first use (waits for the module tree if need be).
     ModulesView *modules();
-    QLineEdit *pairFilter() const { return m_filter; }
     QTabWidget *bottomTabs() const { return m_bottom; }
-    //! Switches the pair table between one row per pair and one row per op kind.
-    void setGroupMode(bool groups);
-    bool groupMode() const { return m_groupMode; }
-    //! The widget exported as "the table" (the visible one of pairs/kernels).
-    QTableView *currentTableView() const;
     //! Shows the find bar and focuses it.
     void startFind();
-    //! Warnings shown in the banner (empty when the load was clean).
-    QString diagnosticsReport() const;
-    //! The same as a list for the banner's dialog: counted warnings first, each with a one-line
-    //! description, then the informational counters apart.
-    QString diagnosticsSummary() const;
-
-signals:
-    void statusMessage(const QString &text);
 
 private:
-    QWidget *buildToolbar();
-    QWidget *buildBanner();
-    QWidget *buildPairPage();
-    QWidget *buildKernelPage();
-    void attachPairModel();
-    void applyPairFilter();
-    //! Why the pair table is empty (no sequence numbers, or no backward pass).
-    QLabel *noPairsNotice(QWidget *parent) const;
-    //! Step \a stepIndex of the graph's steps (-1: the whole trace) in every view that can show
-    //! one: the timeline frames it, the pair instances, top-pairs chart and Modules tab keep to it.
+    QWidget *buildPages();
+    /*!
+     * Step \a stepIndex of the graph's steps (-1: the whole trace) in every view that can show
+     * one: the timeline frames it, the pair instances, top-pairs chart and Modules tab keep to it.
+     */
     void setStep(int stepIndex);
-    void updateRowCount();
-    void selectTableRowFor(SliceId slice);
+    //! The step's number as the views want it (kNoValue: the whole trace).
+    int64_t stepNumber() const;
+    void showSelection(SliceId slice);
     void highlightModule(ModuleId id);
-    void onPairRowActivated(const QModelIndex &index);
 
     std::shared_ptr<const LoadedTrace> m_trace;
     SelectionController *m_selection;
     TimelineView *m_timeline;
+    TraceToolbar *m_toolbar = nullptr;
     QTabWidget *m_bottom = nullptr;
-    QTableView *m_pairView = nullptr;
-    QTableView *m_kernelView = nullptr;
-    TableModel *m_pairModel = nullptr;
-    TableModel *m_instanceModel = nullptr;
-    TableModel *m_groupModel = nullptr;
-    TableModel *m_kernelModel = nullptr;
-    std::shared_ptr<const PairGroupTable> m_groups;
+    PairTablePage *m_pairs = nullptr;
+    KernelTablePage *m_kernels = nullptr;
     QWidget *m_chartsPage = nullptr;
     QWidget *m_modulesPage = nullptr;
     QWidget *m_memoryPage = nullptr; //!< only for traces with memory events
-    MemoryView *m_memory = nullptr;
     ChartsView *m_charts = nullptr;
     ModulesView *m_modules = nullptr;
-    QLineEdit *m_filter = nullptr;
-    QCheckBox *m_regex = nullptr;
-    QCheckBox *m_checkpointed = nullptr;
-    QComboBox *m_mode = nullptr;
-    QLineEdit *m_find = nullptr;
-    QLabel *m_findStatus = nullptr;
-    QLabel *m_rowCount = nullptr;
+    MemoryView *m_memory = nullptr;
     int m_step = -1; //!< index in the graph's steps; -1: the whole trace
-    bool m_groupMode = false;
-    bool m_syncingTable = false;
 };
 
 } // namespace ks

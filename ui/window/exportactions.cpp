@@ -12,7 +12,9 @@
 #include "export/moduletable.h"
 #include "output/exporter.h"
 #include "report/reportwriter.h"
+#include "trace/kerneltablepage.h"
 #include "trace/modulesview.h"
+#include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
 #include <QChartView>
 
@@ -245,8 +247,8 @@ void ExportActions::exportTable(bool kernels, const QString &filter)
         return;
     QString error;
     const TableModel *model = m_comparison ? m_comparison->model()
-        : kernels                          ? m_tab->kernelModel()
-                                           : m_tab->pairModel();
+        : kernels                          ? m_tab->kernels()->model()
+                                           : m_tab->pairs()->model();
     if (!Exporter::saveTable(model, path, error))
         failed(error);
     else

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "window/screenshot.h"
 
+#include "common/qstrings.h"
 #include "compare/comparisonview.h"
 #include "link/opnames.h"
 #include "output/exporter.h"
@@ -8,6 +9,7 @@
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
 #include "trace/memoryview.h"
+#include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
 
@@ -26,11 +28,6 @@ namespace ks {
 namespace {
 
 enum { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed = 3 };
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 int editDistance(const QString &a, const QString &b)
 {
@@ -100,7 +97,7 @@ QStringList closeMatches(const LoadedTrace &trace, const QString &name)
     forEachForwardOp(trace, [&](SliceId s) { ids.insert(m.slices.name[s]); });
     std::vector<std::pair<int, QString>> scored;
     for (StringId id : ids) {
-        const QString candidate = qs(m.str(id));
+        const QString candidate = toQString(m.str(id));
         const bool contains = candidate.contains(name, Qt::CaseInsensitive)
             || name.contains(candidate, Qt::CaseInsensitive);
         const int d = contains ? 0 : editDistance(candidate, name);
@@ -300,7 +297,7 @@ int renderScreenshot(const ScreenshotRequest &r)
     if (r.view == QLatin1String("timeline"))
         target = tab->timeline();
     else if (r.view == QLatin1String("table"))
-        target = tab->pairView();
+        target = tab->pairs()->view();
     else if (r.view == QLatin1String("chart"))
         target = tab->charts();
     else if (r.view == QLatin1String("memory")) {
