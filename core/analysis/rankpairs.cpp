@@ -8,7 +8,7 @@
 
 namespace ks {
 
-RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads)
+RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads, const std::atomic<bool> *cancel)
 {
     RankPairs out;
     if (ranks.empty())
@@ -28,9 +28,12 @@ RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads)
     // writing only its rank's column.
     DiffOptions options;
     options.rollups = false;
+    options.cancel = cancel;
     parallelFor(n - 1, threads, [&](size_t k) {
         const size_t r = k + 1;
         const auto diff = TraceDiff::compare(*ranks.front().modules, *ranks[r].modules, options);
+        if (!diff)
+            return;
         uint64_t matched = 0;
         for (const DiffEntry &e : diff->entries()) {
             if (e.status == DiffStatus::Matched && e.base.present() && e.candidate.present()) {

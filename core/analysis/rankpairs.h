@@ -3,6 +3,7 @@
 
 #include "analysis/runranks.h"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,11 @@ struct RankPairs {
     std::vector<uint64_t> unmatchedRows; //!< per rank index
 };
 
-//! \a threads: comparisons run at once (each rank is compared with the first independently).
-RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads = 1);
+/*!
+ * \a threads: comparisons run at once (each rank is compared with the first independently).
+ * Once \a cancel is set, ranks not yet compared are left unmatched.
+ */
+RankPairs matchRankPairs(
+    const RankTraces &ranks, unsigned threads = 1, const std::atomic<bool> *cancel = nullptr);
 
 } // namespace ks

@@ -157,6 +157,9 @@ std::string stepList(const OpGraph &graph)
  */
 class TraceDiffBuilder {
 public:
+    //! Thrown when DiffOptions::cancel is set: unwinds the builder's loops at once.
+    struct Cancelled { };
+
     explicit TraceDiffBuilder(TraceDiff &diff)
         : m_diff(diff)
         , m_graphs {&diff.m_base, &diff.m_candidate}
@@ -166,15 +169,26 @@ public:
 
     void run()
     {
-        for (int side = 0; side < 2; ++side)
+        for (int side = 0; side < 2; ++side) {
+            stopIfCancelled();
             describeRows(side);
+        }
         buildSlots();
         computeTotals();
-        for (size_t g = 0; m_diff.m_options.rollups && g < 3; ++g)
+        for (size_t g = 0; m_diff.m_options.rollups && g < 3; ++g) {
+            stopIfCancelled();
             buildGroups(DiffGrouping(g));
+        }
     }
 
 private:
+    void stopIfCancelled() const
+    {
+        const std::atomic<bool> *cancel = m_diff.m_options.cancel;
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            throw Cancelled();
+    }
+
     uint32_t intern(std::unordered_map<std::string, uint32_t> &map, const std::string &text)
     {
         return map.try_emplace(text, uint32_t(map.size())).first->second;
@@ -360,6 +374,7 @@ private:
     void compareSlot(
         const DiffSlot &slot, const std::vector<Item> &base, const std::vector<Item> &cand)
     {
+        stopIfCancelled();
         const auto slotIndex = uint32_t(m_diff.m_slots.size());
         m_diff.m_slots.push_back(slot);
         const std::vector<Item> *items[2] = {&base, &cand};
@@ -582,7 +597,12 @@ std::unique_ptr<TraceDiff> TraceDiff::compare(const ModuleTree &base,
                 + " (steps: " + stepList(candidate.graph()) + ")");
     }
     std::unique_ptr<TraceDiff> diff(new TraceDiff(base, candidate, options));
-    TraceDiffBuilder(*diff).run();
+    try {
+        TraceDiffBuilder(*diff).run();
+    } catch (const TraceDiffBuilder::Cancelled &) {
+        return fail("cancelled");
+    }
+    diff->m_options.cancel = nullptr;
     return diff;
 }
 

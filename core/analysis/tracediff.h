@@ -5,6 +5,7 @@
 #include "link/opgraph.h"
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,11 @@ struct DiffOptions {
     size_t exactAlignCells = size_t(1) << 24;
     //! Builds the rollups (TraceDiff::groups()); a run's pair matching needs only the entries.
     bool rollups = true;
+    /*!
+     * When set and it becomes true, compare() stops between steps of its work and returns null
+     * with the error "cancelled". Only read while comparing: the TraceDiff keeps no copy.
+     */
+    const std::atomic<bool> *cancel = nullptr;
 };
 
 //! The figures compared for each pair (and summed for groups).
@@ -174,8 +180,9 @@ class TraceDiff {
 public:
     /*!
      * Compares \a candidate against \a base. Returns null, with \a error set, when a requested
-     * step is not in a trace or the options contradict each other. Builds each graph's module
-     * tree (ModuleTree::build()); the overload below reuses trees already built.
+     * step is not in a trace, the options contradict each other or the work was cancelled. Builds
+     * each graph's module tree (ModuleTree::build()); the overload below reuses trees already
+     * built.
      */
     static std::unique_ptr<TraceDiff> compare(const OpGraph &base,
         const OpGraph &candidate,

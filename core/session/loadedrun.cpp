@@ -93,7 +93,8 @@ bool runFiles(
 
 std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedTrace>> traces,
     std::vector<RunFailure> failures,
-    unsigned threads)
+    unsigned threads,
+    const std::atomic<bool> *cancel)
 {
     auto run = std::make_shared<LoadedRun>();
     run->failures = std::move(failures);
@@ -150,7 +151,7 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
     run->collectives = matchCollectives(run->ranks);
     for (const std::string &w : run->collectives.warnings)
         run->warnings.push_back(w);
-    run->pairs = matchRankPairs(run->ranks, threads);
+    run->pairs = matchRankPairs(run->ranks, threads, cancel);
     return run;
 }
 
@@ -218,7 +219,7 @@ std::shared_ptr<LoadedRun> openRun(
             error += "\n" + failures[i].error;
         return nullptr;
     }
-    auto run = assembleRun(std::move(traces), std::move(failures), parallel);
+    auto run = assembleRun(std::move(traces), std::move(failures), parallel, options.cancel);
     run->seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return run;

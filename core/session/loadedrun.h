@@ -5,6 +5,7 @@
 #include "analysis/rankpairs.h"
 #include "session/loadedtrace.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -70,10 +71,12 @@ std::shared_ptr<LoadedRun> openRun(
 
 /*!
  * Puts already loaded traces (\a files in the same order) together as a run: ranks, clock,
- * matching. What openRun does after loading; tests use it on inline traces.
+ * matching. What openRun does after loading; tests use it on inline traces. Once \a cancel is
+ * set, pairs are no longer matched across ranks (the caller drops the run).
  */
 std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedTrace>> traces,
     std::vector<RunFailure> failures,
-    unsigned threads = 1);
+    unsigned threads = 1,
+    const std::atomic<bool> *cancel = nullptr);
 
 } // namespace ks

@@ -827,6 +827,18 @@ private Q_SLOTS:
             QStringLiteral("the candidate trace has no ProfilerStep#2 (steps: 5, 6, 7)"));
         mean.baseStep = 1;
         QVERIFY(!TraceDiff::compare(*a->graph, *b->graph, mean, &error));
+
+        // A cancelled comparison stops and says so; the flag unset changes nothing.
+        std::atomic<bool> stop {true};
+        DiffOptions cancelled;
+        cancelled.cancel = &stop;
+        QVERIFY(!TraceDiff::compare(*a->graph, *b->graph, cancelled, &error));
+        QCOMPARE(QString::fromStdString(error), QStringLiteral("cancelled"));
+        stop = false;
+        const auto notCancelled = TraceDiff::compare(*a->graph, *b->graph, cancelled);
+        QVERIFY(notCancelled);
+        QCOMPARE(notCancelled->entries().size(), byPosition->entries().size());
+        QCOMPARE(notCancelled->options().cancel, nullptr);
     }
 
     //! Mean mode with a layer present in some steps only keeps it in place.

@@ -15,6 +15,7 @@
 #include "trace/kerneltablepage.h"
 #include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
+#include "window/loadqueue.h"
 #include "window/mainwindow.h"
 #include "window/welcomepage.h"
 
@@ -511,6 +512,23 @@ private slots:
         QTest::mouseClick(cancel, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 120000);
         QCOMPARE(opened.count(), 0);
+    }
+
+    // A comparison with traces open in tabs compares them as they are: nothing is read again.
+    void comparingReusesOpenTraces()
+    {
+        MainWindow window;
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        QSignalSpy compared(&window, &MainWindow::comparisonOpened);
+        QSignalSpy progress(window.findChild<LoadQueue *>(), &LoadQueue::progress);
+        window.openComparison(m_demo, m_demo);
+        QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 120000);
+        auto *view = compared.first().at(0).value<ComparisonView *>();
+        QCOMPARE(&view->diff().base(), tab->selection()->trace().graph.get());
+        QCOMPARE(&view->diff().candidate(), tab->selection()->trace().graph.get());
+        QCOMPARE(progress.count(), 0); // no load started
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 120000);
     }
 
     // Issue: Cancel cleared the load queue but not the comparisons waiting for their traces: the

@@ -21,6 +21,7 @@
 #include <QDropEvent>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableView>
@@ -71,6 +72,7 @@ private slots:
     void chartsFollowThePair();
     void dlrmRunInTheWindow();
     void droppingRanksAsksOneRunOrTabs();
+    void runsQueueWithOtherLoads();
 };
 
 void TestRunView::rankGroupsOnOneClock()
@@ -264,6 +266,46 @@ void TestRunView::droppingRanksAsksOneRunOrTabs()
             QVERIFY(!qobject_cast<RunView *>(window.tabs()->currentWidget()));
         }
     }
+}
+
+// A run goes through the window's one load queue: asked with a trace, the two open one after the
+// other and the window is loading (progress shown) until both are there; Cancel during a run
+// opens nothing and ends the loading.
+void TestRunView::runsQueueWithOtherLoads()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 1000).comm(100, 10, "0");
+    r1.step(1, 0, 1000).comm(110, 10, "0");
+    const QString a
+        = test::writeTemp(QStringLiteral("queue0.json"), QByteArray::fromStdString(r0.json()));
+    const QString b
+        = test::writeTemp(QStringLiteral("queue1.json"), QByteArray::fromStdString(r1.json()));
+    MainWindow window;
+    showAndSettle(window, {1200, 800});
+    auto *cancel = window.findChild<QPushButton *>(QStringLiteral("cancelLoad"));
+    QVERIFY(cancel);
+    window.openRun({a, b});
+    window.openFiles({a});
+    QVERIFY(window.isLoading());
+    QVERIFY(cancel->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(window.tabs()->count() >= 1, 120000);
+    QVERIFY(qobject_cast<RunView *>(window.tabs()->widget(0)));
+    // The run is open and the trace still loads: the progress stays.
+    if (window.tabs()->count() == 1) {
+        QVERIFY(window.isLoading());
+        QVERIFY(cancel->isVisible());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->count(), 2, 120000);
+    QTRY_VERIFY(!window.isLoading());
+    QVERIFY(!cancel->isVisible());
+
+    window.openRun({a, b});
+    QVERIFY(window.isLoading());
+    cancel->click();
+    QVERIFY(!window.isLoading());
+    QVERIFY(!cancel->isVisible());
+    QTest::qWait(300);
+    QCOMPARE(window.tabs()->count(), 2);
 }
 
 QTEST_MAIN(TestRunView)

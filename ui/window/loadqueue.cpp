@@ -12,6 +12,14 @@ namespace ks {
 LoadQueue::LoadQueue(QObject *parent)
     : QObject(parent)
 {
+    m_runPoll.setInterval(100);
+    connect(&m_runPoll, &QTimer::timeout, this, [this] {
+        const size_t done = m_runProgress->done, total = m_runProgress->total;
+        if (total > 0)
+            emit progress(
+                tr("Opening a run: %1 of %2 ranks loaded").arg(done).arg(total) + queuedNote(),
+                int(1000 * done / total));
+    });
 }
 
 LoadQueue::~LoadQueue() = default;
@@ -20,18 +28,32 @@ void LoadQueue::open(const QStringList &paths)
 {
     for (const QString &p : paths) {
         if (!p.isEmpty())
-            m_queue.push_back({p, false});
+            m_queue.push_back({Queued::Trace, p, {}});
     }
-    if (!m_loader)
+    if (!m_loader && !m_run.pending())
         startNext();
 }
 
-void LoadQueue::compare(const QString &base, const QString &candidate, const DiffOptions &options)
+void LoadQueue::compare(const Side &base, const Side &candidate, const DiffOptions &options)
 {
-    m_pending.push_back({base, candidate, options, nullptr, nullptr});
-    m_queue.push_back({base, true});
-    m_queue.push_back({candidate, true});
-    if (!m_loader)
+    PendingComparison comparison {base, candidate, options};
+    if (base.trace && candidate.trace) {
+        startComparison(std::move(comparison));
+        return;
+    }
+    for (const Side *side : {&base, &candidate}) {
+        if (!side->trace)
+            m_queue.push_back({Queued::ComparisonSide, side->path, {}});
+    }
+    m_pending.push_back(std::move(comparison));
+    if (!m_loader && !m_run.pending())
+        startNext();
+}
+
+void LoadQueue::openRun(const QStringList &paths)
+{
+    m_queue.push_back({Queued::Run, {}, paths});
+    if (!m_loader && !m_run.pending())
         startNext();
 }
 
@@ -41,21 +63,31 @@ void LoadQueue::cancel()
     m_pending.clear();
     for (auto &task : m_comparing)
         task->cancel();
+    if (m_run.pending()) {
+        m_run.cancel();
+        m_runPoll.stop();
+        emit cancelled(tr("the run"));
+    }
     if (m_loader)
-        m_loader->cancel();
+        m_loader->cancel(); // its cancelled() starts what is next: nothing
     else
         emit idle();
 }
 
 bool LoadQueue::busy() const
 {
-    return m_loader != nullptr || !m_queue.empty() || comparing();
+    return m_loader != nullptr || m_run.pending() || !m_queue.empty() || comparing();
 }
 
 bool LoadQueue::comparing() const
 {
     return std::any_of(
         m_comparing.begin(), m_comparing.end(), [](const auto &task) { return task->pending(); });
+}
+
+QString LoadQueue::queuedNote() const
+{
+    return m_queue.empty() ? QString() : tr(" (%n more queued)", nullptr, int(m_queue.size()));
 }
 
 void LoadQueue::startNext()
@@ -67,90 +99,136 @@ void LoadQueue::startNext()
     }
     const Queued next = m_queue.front();
     m_queue.pop_front();
+    if (next.kind == Queued::Run)
+        startRun(next.runPaths);
+    else
+        startTrace(next);
+}
+
+void LoadQueue::finishedOne()
+{
+    if (m_loader) {
+        m_loader->deleteLater();
+        m_loader = nullptr;
+    }
+    startNext();
+}
+
+void LoadQueue::startTrace(const Queued &next)
+{
     auto *loader = new TraceLoader(next.path, this);
     m_loader = loader;
     const QString name = QFileInfo(next.path).fileName();
     emit progress(tr("Loading %1…").arg(name), 0);
     connect(loader, &TraceLoader::progress, this, [this, name](int permille, double bps) {
-        QString text = tr("Loading %1: %2% · %3 MB/s")
-                           .arg(name)
-                           .arg(permille / 10)
-                           .arg(bps / 1e6, 0, 'f', 0);
-        if (!m_queue.empty())
-            text += tr(" (%n more queued)", nullptr, int(m_queue.size()));
-        emit progress(text, permille);
+        emit progress(
+            tr("Loading %1: %2% · %3 MB/s").arg(name).arg(permille / 10).arg(bps / 1e6, 0, 'f', 0)
+                + queuedNote(),
+            permille);
     });
-    auto done = [this, loader] {
-        loader->deleteLater();
-        m_loader = nullptr;
-        startNext();
-    };
     connect(loader, &TraceLoader::finished, this,
-        [this, next, done](std::shared_ptr<const LoadedTrace> trace) {
-            loaded(next.path, next.forComparison, std::move(trace));
-            done();
+        [this, next](std::shared_ptr<const LoadedTrace> trace) {
+            if (next.kind == Queued::ComparisonSide)
+                comparisonTraceLoaded(next.path, trace);
+            else
+                emit traceLoaded(next.path, std::move(trace));
+            finishedOne();
         });
-    connect(loader, &TraceLoader::failed, this, [this, next, done](const QString &message) {
-        if (next.forComparison) {
+    connect(loader, &TraceLoader::failed, this, [this, next](const QString &message) {
+        if (next.kind == Queued::ComparisonSide) {
             // The comparison cannot happen without both traces.
             std::erase_if(m_pending, [&](const PendingComparison &c) {
-                return c.base == next.path || c.candidate == next.path;
+                return (!c.base.trace && c.base.path == next.path)
+                    || (!c.candidate.trace && c.candidate.path == next.path);
             });
         }
         emit failed(tr("Cannot open trace"), message);
-        done();
+        finishedOne();
     });
-    connect(loader, &TraceLoader::cancelled, this, [this, name, done] {
+    connect(loader, &TraceLoader::cancelled, this, [this, name] {
         emit cancelled(name);
-        done();
+        finishedOne();
     });
     loader->start();
 }
 
-void LoadQueue::loaded(
-    const QString &path, bool forComparison, std::shared_ptr<const LoadedTrace> trace)
+void LoadQueue::startRun(const QStringList &paths)
 {
-    if (forComparison)
-        comparisonTraceLoaded(path, trace);
-    else
-        emit traceLoaded(path, std::move(trace));
+    std::vector<std::string> args;
+    for (const QString &p : paths)
+        args.push_back(p.toStdString());
+    m_runProgress = std::make_shared<RunProgress>();
+    emit progress(tr("Opening a run of %n trace(s)…", nullptr, int(paths.size())), 0);
+    m_runPoll.start();
+    // The work captures values only: the arguments and the counters the poll reads.
+    m_run.run(
+        [args, counters = m_runProgress](const std::atomic<bool> &stop) {
+            OpenedRun out;
+            std::vector<std::string> files;
+            if (!runFiles(args, files, out.error))
+                return out;
+            RunOptions options;
+            options.cancel = &stop;
+            options.forWindow = true; // the first frame draws every rank
+            options.progress = [counters](size_t done, size_t total) {
+                counters->total = total;
+                counters->done = done;
+            };
+            out.run = ks::openRun(files, options, out.error);
+            return out;
+        },
+        [this](OpenedRun opened) {
+            m_runPoll.stop();
+            if (opened.run)
+                emit runReady(std::move(opened.run));
+            else
+                emit failed(tr("Cannot open the run"), QString::fromStdString(opened.error));
+            finishedOne();
+        });
 }
 
 void LoadQueue::comparisonTraceLoaded(
     const QString &path, const std::shared_ptr<const LoadedTrace> &trace)
 {
     for (auto it = m_pending.begin(); it != m_pending.end(); ++it) {
-        if (it->base == path && !it->baseTrace)
-            it->baseTrace = trace;
-        else if (it->candidate == path && !it->candidateTrace)
-            it->candidateTrace = trace;
+        if (it->base.path == path && !it->base.trace)
+            it->base.trace = trace;
+        else if (it->candidate.path == path && !it->candidate.trace)
+            it->candidate.trace = trace;
         else
             continue;
-        if (!it->baseTrace || !it->candidateTrace)
+        if (!it->base.trace || !it->candidate.trace)
             return;
-        // Both loaded: compare on a worker (aligning two large traces takes a while).
-        const PendingComparison ready = std::move(*it);
+        PendingComparison ready = std::move(*it);
         m_pending.erase(it);
-        std::erase_if(m_comparing, [](const auto &task) { return !task->pending(); });
-        m_comparing.push_back(std::make_unique<BackgroundTask<Compared>>(this));
-        m_comparing.back()->run(
-            [ready](const std::atomic<bool> &) {
-                Compared c;
-                c.options = ready.options;
-                c.compared = ComparedTraces::make(
-                    ready.baseTrace, ready.candidateTrace, ready.options, c.error);
-                return c;
-            },
-            [this](Compared c) {
-                if (c.compared)
-                    emit comparisonReady(std::move(c.compared), c.options);
-                else
-                    emit failed(tr("Cannot compare"), QString::fromStdString(c.error));
-                if (!busy())
-                    emit idle();
-            });
+        startComparison(std::move(ready));
         return;
     }
+}
+
+void LoadQueue::startComparison(PendingComparison ready)
+{
+    // Aligning two large traces takes a while: on a worker, which Cancel can stop.
+    std::erase_if(m_comparing, [](const auto &task) { return !task->pending(); });
+    m_comparing.push_back(std::make_unique<BackgroundTask<Compared>>(this));
+    m_comparing.back()->run(
+        [ready](const std::atomic<bool> &stop) {
+            Compared c;
+            c.options = ready.options;
+            DiffOptions options = ready.options;
+            options.cancel = &stop;
+            c.compared
+                = ComparedTraces::make(ready.base.trace, ready.candidate.trace, options, c.error);
+            return c;
+        },
+        [this](Compared c) {
+            if (c.compared)
+                emit comparisonReady(std::move(c.compared), c.options);
+            else
+                emit failed(tr("Cannot compare"), QString::fromStdString(c.error));
+            if (!busy())
+                emit idle();
+        });
 }
 
 } // namespace ks

@@ -3,10 +3,13 @@
 
 #include "common/backgroundtask.h"
 #include "session/comparedtraces.h"
+#include "session/loadedrun.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
+#include <QTimer>
 
 #include <deque>
 #include <memory>
@@ -17,20 +20,30 @@ namespace ks {
 class TraceLoader;
 
 /*!
- * The window's loads, one at a time in the order asked: traces for tabs, and pairs of traces for
- * comparisons, which are compared on a worker once both have loaded. Cancel stops the running
- * load and forgets everything queued, comparisons included.
+ * The window's one door for loads, taken one at a time in the order asked: traces for tabs,
+ * pairs of traces for comparisons (compared on a worker once both are there; a trace already
+ * open is reused, not read again) and runs of several ranks. Progress and the end of every
+ * load arrive as signals on the UI thread. Cancel stops the running load or comparison and
+ * forgets everything queued.
  */
 class LoadQueue : public QObject {
     Q_OBJECT
 public:
+    //! One side of a comparison: a trace already loaded, or the path to load it from.
+    struct Side {
+        QString path;
+        std::shared_ptr<const LoadedTrace> trace; //!< set: used as it is
+    };
+
     explicit LoadQueue(QObject *parent = nullptr);
     ~LoadQueue() override;
 
     void open(const QStringList &paths);
-    void compare(const QString &base, const QString &candidate, const DiffOptions &options);
+    void compare(const Side &base, const Side &candidate, const DiffOptions &options);
+    //! Opens \a paths (trace files and folders of them) as one run, ranks loaded in parallel.
+    void openRun(const QStringList &paths);
     void cancel();
-    //! A load runs, or waits, or a comparison is computed.
+    //! A load runs or waits, or a comparison is computed.
     bool busy() const;
 
 signals:
@@ -40,36 +53,52 @@ signals:
     void traceLoaded(const QString &path, std::shared_ptr<const ks::LoadedTrace> trace);
     void comparisonReady(
         std::shared_ptr<ks::ComparedTraces> compared, const ks::DiffOptions &options);
+    void runReady(std::shared_ptr<const ks::LoadedRun> run);
     void failed(const QString &title, const QString &message);
     void cancelled(const QString &name);
 
 private:
     struct Queued {
+        enum Kind { Trace, ComparisonSide, Run } kind = Trace;
         QString path;
-        bool forComparison = false; //!< goes to a pending comparison, not a tab of its own
+        QStringList runPaths; //!< Run: its files and folders
     };
     //! A comparison waiting for its traces: paths, options, and what has loaded so far.
     struct PendingComparison {
-        QString base, candidate;
+        Side base, candidate;
         DiffOptions options;
-        std::shared_ptr<const LoadedTrace> baseTrace, candidateTrace;
     };
     struct Compared {
         std::shared_ptr<ComparedTraces> compared;
         DiffOptions options;
         std::string error;
     };
+    struct OpenedRun {
+        std::shared_ptr<const LoadedRun> run;
+        std::string error;
+    };
+    //! Ranks loaded so far, written by the run's loading threads, read by the poll.
+    struct RunProgress {
+        std::atomic<size_t> done {0}, total {0};
+    };
 
     void startNext();
-    void loaded(const QString &path, bool forComparison, std::shared_ptr<const LoadedTrace> trace);
+    void startTrace(const Queued &next);
+    void startRun(const QStringList &paths);
+    void finishedOne();
     void comparisonTraceLoaded(
         const QString &path, const std::shared_ptr<const LoadedTrace> &trace);
+    void startComparison(PendingComparison ready);
+    QString queuedNote() const;
 
     std::deque<Queued> m_queue;
     std::vector<PendingComparison> m_pending;
     QPointer<TraceLoader> m_loader;
     //! One task per comparison: each must finish (a later one does not supersede an earlier).
     std::vector<std::unique_ptr<BackgroundTask<Compared>>> m_comparing;
+    BackgroundTask<OpenedRun> m_run {this};
+    std::shared_ptr<RunProgress> m_runProgress;
+    QTimer m_runPoll;
     bool comparing() const;
 };
 

@@ -133,6 +133,20 @@ void MainWindow::askToCompare()
         openComparison(base, candidate);
 }
 
+std::shared_ptr<const LoadedTrace> MainWindow::openTraceAt(const QString &path) const
+{
+    const QString wanted = QFileInfo(path).canonicalFilePath();
+    for (int i = 0; i < m_tabs->count() && !wanted.isEmpty(); ++i) {
+        const auto *tab = qobject_cast<TraceTab *>(m_tabs->widget(i));
+        if (tab
+            && QFileInfo(QString::fromStdString(tab->selection()->trace().model->path))
+                    .canonicalFilePath()
+                == wanted)
+            return tab->selection()->tracePointer();
+    }
+    return nullptr;
+}
+
 void MainWindow::askToOpenRun(bool folder)
 {
     if (folder) {
@@ -149,48 +163,7 @@ void MainWindow::askToOpenRun(bool folder)
 
 void MainWindow::openRun(const QStringList &paths)
 {
-    std::vector<std::string> args;
-    for (const QString &p : paths)
-        args.push_back(p.toStdString());
-    m_progressLabel->setText(tr("Opening a run of %n trace(s)…", nullptr, int(paths.size())));
-    m_progressBar->setValue(0);
-    m_progressBox->show();
-    QPointer<MainWindow> self(this);
-    m_runLoad.run(
-        [args, self](const std::atomic<bool> &stop) {
-            OpenedRun out;
-            std::vector<std::string> files;
-            if (!runFiles(args, files, out.error))
-                return out;
-            RunOptions options;
-            options.cancel = &stop;
-            options.progress = [self](size_t done, size_t total) {
-                QMetaObject::invokeMethod(
-                    self,
-                    [self, done, total] {
-                        if (!self)
-                            return;
-                        self->m_progressLabel->setText(
-                            tr("Opening a run: %1 of %2 ranks loaded").arg(done).arg(total));
-                        self->m_progressBar->setValue(
-                            int(1000 * done / std::max<size_t>(total, 1)));
-                    },
-                    Qt::QueuedConnection);
-            };
-            options.forWindow = true; // the first frame draws every rank
-            out.run = ks::openRun(files, options, out.error);
-            return out;
-        },
-        [this](OpenedRun opened) {
-            if (!m_loads->busy())
-                m_progressBox->hide();
-            if (!opened.run) {
-                showError(tr("Cannot open the run"), QString::fromStdString(opened.error));
-                emit loadFailed(QString::fromStdString(opened.error));
-                return;
-            }
-            addRun(std::move(opened.run));
-        });
+    m_loads->openRun(paths);
 }
 
 RunView *MainWindow::addRun(std::shared_ptr<const LoadedRun> run)
@@ -212,14 +185,31 @@ RunView *MainWindow::addRun(std::shared_ptr<const LoadedRun> run)
 
 void MainWindow::openDropped(const QStringList &paths)
 {
-    int worldSize = 0;
-    bool shared = paths.size() > 1;
-    for (const QString &p : paths) {
-        const int w = peekWorldSize(p.toStdString());
-        shared = shared && w > 1 && (worldSize == 0 || w == worldSize);
-        worldSize = w;
+    if (paths.size() < 2) {
+        openFiles(paths);
+        return;
     }
-    if (!shared) {
+    // Each file's head is read (and inflated): on a worker, never on the UI thread.
+    std::vector<std::string> files;
+    for (const QString &p : paths)
+        files.push_back(p.toStdString());
+    m_worldSizePeek.run(
+        [files](const std::atomic<bool> &stop) {
+            int worldSize = 0;
+            for (const std::string &f : files) {
+                const int w = stop ? 0 : peekWorldSize(f);
+                if (w <= 1 || (worldSize != 0 && w != worldSize))
+                    return 0;
+                worldSize = w;
+            }
+            return worldSize;
+        },
+        [this, paths](int worldSize) { askRunOrTabs(paths, worldSize); });
+}
+
+void MainWindow::askRunOrTabs(const QStringList &paths, int worldSize)
+{
+    if (worldSize == 0) {
         openFiles(paths);
         return;
     }
@@ -343,11 +333,6 @@ void MainWindow::buildStatusBar()
     statusBar()->addPermanentWidget(m_progressBox);
     m_progressBox->hide();
     connect(m_cancelButton, &QPushButton::clicked, m_loads, &LoadQueue::cancel);
-    connect(m_cancelButton, &QPushButton::clicked, this, [this] {
-        m_runLoad.cancel();
-        if (!m_loads->busy())
-            m_progressBox->hide();
-    });
 }
 
 void MainWindow::connectLoads()
@@ -367,6 +352,8 @@ void MainWindow::connectLoads()
                 5000);
             addTrace(std::move(trace), tabTitle(path));
         });
+    connect(m_loads, &LoadQueue::runReady, this,
+        [this](std::shared_ptr<const LoadedRun> run) { addRun(std::move(run)); });
     connect(m_loads, &LoadQueue::comparisonReady, this,
         [this](std::shared_ptr<ComparedTraces> compared, const DiffOptions &options) {
             for (const auto &trace : {compared->base, compared->candidate})
@@ -471,7 +458,8 @@ TraceTab *MainWindow::addTrace(std::shared_ptr<const LoadedTrace> trace, const Q
 void MainWindow::openComparison(
     const QString &base, const QString &candidate, const DiffOptions &options)
 {
-    m_loads->compare(base, candidate, options);
+    // A trace open in a tab is compared as it is, not read from disk again.
+    m_loads->compare({base, openTraceAt(base)}, {candidate, openTraceAt(candidate)}, options);
 }
 
 ComparisonView *MainWindow::addComparison(

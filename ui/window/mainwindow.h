@@ -114,6 +114,10 @@ private:
     void askToOpenRun(bool folder);
     //! Several files dropped: one run or one tab each? Asks when they share a world size.
     void openDropped(const QStringList &paths);
+    //! Asks whether \a paths are one run of \a worldSize ranks (0: opens them in tabs).
+    void askRunOrTabs(const QStringList &paths, int worldSize);
+    //! The trace of the tab open on \a path, if any.
+    std::shared_ptr<const LoadedTrace> openTraceAt(const QString &path) const;
     void remember(const QString &path); //!< in the recent files
     void onCurrentTabChanged();
     void updateHistoryActions();
@@ -136,11 +140,7 @@ private:
     QProgressBar *m_progressBar = nullptr;
     QPushButton *m_cancelButton = nullptr;
     QString m_comparisonError;
-    struct OpenedRun {
-        std::shared_ptr<const LoadedRun> run;
-        std::string error;
-    };
-    BackgroundTask<OpenedRun> m_runLoad {this};
+    BackgroundTask<int> m_worldSizePeek {this};
 };
 
 } // namespace ks
