@@ -2,15 +2,13 @@
 #pragma once
 
 #include "analysis/tracediff.h"
+#include "exitcode.h"
 #include "session/loadedtrace.h"
 
 #include <string>
 #include <vector>
 
 namespace ks {
-
-//! Exit codes of cli.md.
-enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed = 3 };
 
 //! Opens \a file; null, with the loader's message on stderr, when it cannot.
 std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file);

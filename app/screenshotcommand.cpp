@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "window/screenshot.h"
+#include "screenshotcommand.h"
 
 #include "common/qstrings.h"
 #include "compare/comparisonview.h"
+#include "exitcode.h"
+#include "headless.h"
 #include "link/opnames.h"
 #include "output/exporter.h"
+#include "output/offscreencapture.h"
 #include "run/runview.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
@@ -26,8 +29,6 @@
 namespace ks {
 
 namespace {
-
-enum { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed = 3 };
 
 int editDistance(const QString &a, const QString &b)
 {
@@ -183,44 +184,27 @@ bool parseScreenshotRequest(const QString &out,
 
 namespace {
 
-/*!
- * Shows \a target offscreen at the requested size (on its own when it is a view of \a window),
- * lets \a prepare select and frame once it is laid out, and saves it as the request says (a
- * timeline through its own renderer). Returns the cli.md exit code.
- */
+//! Captures \a target (a part of \a window, or the window) as \a r asks.
 int capture(QWidget *target,
     const QWidget *window,
     const ScreenshotRequest &r,
     const std::function<void()> &prepare)
 {
-    if (target != window)
-        target->setParent(nullptr);
-    target->resize(r.size);
-    target->setAttribute(Qt::WA_DontShowOnScreen, true);
-    target->show();
-    QApplication::processEvents();
-    prepare();
-    QApplication::processEvents();
     QString error;
-    auto *timeline = qobject_cast<TimelineView *>(target);
-    const bool ok = timeline ? Exporter::saveTimeline(timeline, r.out, 1, error)
-                             : Exporter::saveWidget(target, r.out, 1, error, r.size);
-    if (target != window)
-        target->deleteLater();
-    return ok ? ExitOk : fail(ExitWriteFailed, error);
+    return captureOffscreen(target, window, r.size, r.out, prepare, error)
+        ? ExitOk
+        : fail(ExitWriteFailed, error);
 }
 
 //! `--compare BASE FILE --screenshot OUT`: the comparison view, its largest change selected.
 int renderComparison(const ScreenshotRequest &r)
 {
-    OpenResult base = openTrace(r.compareBase.toStdString());
-    if (!base.trace)
-        return fail(ExitLoadFailed, QString::fromStdString(base.error));
-    OpenResult candidate = openTrace(r.file.toStdString());
-    if (!candidate.trace)
-        return fail(ExitLoadFailed, QString::fromStdString(candidate.error));
+    const auto base = loadOrReport(r.compareBase.toStdString());
+    const auto candidate = base ? loadOrReport(r.file.toStdString()) : nullptr;
+    if (!candidate)
+        return ExitLoadFailed;
     MainWindow window;
-    ComparisonView *view = window.addComparison(base.trace, candidate.trace, r.diffOptions);
+    ComparisonView *view = window.addComparison(base, candidate, r.diffOptions);
     if (!view)
         return fail(ExitUsage, QStringLiteral("kinetoscope: ") + window.lastComparisonError());
     QWidget *target = r.view == QLatin1String("table") ? static_cast<QWidget *>(view->table())
@@ -258,16 +242,23 @@ int renderRun(const ScreenshotRequest &r)
 
 } // namespace
 
-int renderScreenshot(const ScreenshotRequest &r)
+int runScreenshot(const ScreenshotRequest &request)
 {
+    ScreenshotRequest r = request;
+    if (r.demo) {
+        r.file = MainWindow::demoTracePath();
+        if (r.file.isEmpty())
+            return fail(ExitLoadFailed,
+                QStringLiteral("kinetoscope: the demo trace could not be unpacked"));
+    }
     if (!r.runFiles.isEmpty())
         return renderRun(r);
     if (!r.compareBase.isEmpty())
         return renderComparison(r);
-    OpenResult opened = openTrace(r.file.toStdString());
-    if (!opened.trace)
-        return fail(ExitLoadFailed, QString::fromStdString(opened.error));
-    const LoadedTrace &trace = *opened.trace;
+    const auto opened = loadOrReport(r.file.toStdString());
+    if (!opened)
+        return ExitLoadFailed;
+    const LoadedTrace &trace = *opened;
 
     SliceId selected = kNoSlice;
     if (!r.selectName.isEmpty()) {
@@ -292,7 +283,7 @@ int renderScreenshot(const ScreenshotRequest &r)
 
     // The real window, sized as asked; single views are its widgets shown on their own.
     MainWindow window;
-    TraceTab *tab = window.addTrace(opened.trace, MainWindow::tabTitle(r.file));
+    TraceTab *tab = window.addTrace(opened, MainWindow::tabTitle(r.file));
     QWidget *target = &window;
     if (r.view == QLatin1String("timeline"))
         target = tab->timeline();

@@ -15,7 +15,8 @@ namespace ks {
 //! A parsed `--screenshot OUT FILE` command (cli.md).
 struct ScreenshotRequest {
     QString out;
-    QString file;
+    QString file; //!< empty with demo
+    bool demo = false; //!< --demo: the bundled demo trace
     QString view = QStringLiteral("window"); //!< timeline, table, chart, window; run, ranks,
                                              //!< collectives for a run
     QString selectName; //!< empty: no selection
@@ -38,6 +39,6 @@ bool parseScreenshotRequest(const QString &out,
     QString &error);
 
 //! Renders the request with the window's own widgets; returns the cli.md exit code.
-int renderScreenshot(const ScreenshotRequest &request);
+int runScreenshot(const ScreenshotRequest &request);
 
 } // namespace ks

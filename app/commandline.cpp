@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+#include "commandline.h"
+
+#include "base/version.h"
+
+#include <QCommandLineParser>
+
+#include <optional>
+
+namespace ks {
+
+namespace {
+
+QCommandLineOption flag(const char *name, const char *help)
+{
+    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
+}
+
+QCommandLineOption valued(
+    const char *name, const char *help, const char *value, const char *defaultValue = nullptr)
+{
+    QCommandLineOption o(
+        QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value));
+    if (defaultValue)
+        o.setDefaultValue(QString::fromLatin1(defaultValue));
+    return o;
+}
+
+struct Options {
+    QCommandLineOption demo = flag("demo", "Open the window on the bundled demo trace.");
+    QCommandLineOption summary
+        = valued("summary", "Print a JSON summary of FILE to stdout and exit.", "FILE");
+    QCommandLineOption exportPairs = valued("export-pairs",
+        "Write the op-pair table of FILE to OUT (CSV; JSON when OUT ends in .json) and exit.",
+        "OUT");
+    QCommandLineOption exportKernels = valued("export-kernels",
+        "Write one row per GPU event of FILE, with its launching op and pair, to OUT and exit.",
+        "OUT");
+    QCommandLineOption exportModules = valued("export-modules",
+        "Write the module tree of FILE, one row per module path, to OUT and exit.",
+        "OUT");
+    QCommandLineOption exportMemory = valued("export-memory",
+        "Write one row per memory allocation of FILE (device, size, lifetime, op, pair) to OUT "
+        "and exit.",
+        "OUT");
+    QCommandLineOption perStep
+        = flag("per-step", "With --export-modules: one row per module and ProfilerStep.");
+    QCommandLineOption screenshot = valued("screenshot",
+        "Render a view of FILE (or of a --compare) to OUT (.png or .svg) without a window, and "
+        "exit.",
+        "OUT");
+    QCommandLineOption view = valued(
+        "view", "View for --screenshot: timeline, table, chart or window (default).", "VIEW");
+    QCommandLineOption select = valued("select",
+        "Select the K-th (0-based, in time order) forward op named NAME first.",
+        "NAME[#K]");
+    QCommandLineOption range = valued("range",
+        "Visible time range, microseconds from the start of the trace.",
+        "START_US:END_US");
+    QCommandLineOption size
+        = valued("size", "Image size in pixels (default 1600x900).", "WIDTHxHEIGHT");
+    QCommandLineOption compare = valued("compare",
+        "Compare FILE (the candidate) against BASE pair by pair: with --export-diff or "
+        "--screenshot, "
+        "or in the window.",
+        "BASE");
+    QCommandLineOption exportDiff = valued("export-diff",
+        "With --compare: write the comparison to OUT (CSV; JSON when OUT ends in .json) and exit.",
+        "OUT");
+    QCommandLineOption diffBy = valued("diff-by",
+        "With --export-diff: pairs (default), ops, modules or module-types.",
+        "ROWS",
+        "pairs");
+    QCommandLineOption step
+        = valued("step", "With --compare: compare ProfilerStep#N of both traces.", "N");
+    QCommandLineOption baseStep
+        = valued("base-step", "With --compare: the base trace's step.", "N");
+    QCommandLineOption candidateStep
+        = valued("candidate-step", "With --compare: the candidate's step.", "N");
+    QCommandLineOption meanSteps
+        = flag("mean-steps", "With --compare: compare the mean over all steps.");
+    QCommandLineOption run = flag(
+        "run", "Open the FILEs (or the trace files in a folder) as one run of several ranks.");
+    QCommandLineOption exportRanks = valued("export-ranks",
+        "Write one row per rank of the run FILE...|DIR (GPU time breakdown, pairs) to OUT.",
+        "OUT");
+    QCommandLineOption exportCollectives = valued("export-collectives",
+        "Write the collectives of the run FILE...|DIR matched across ranks (skew, last rank) to "
+        "OUT.",
+        "OUT");
+    QCommandLineOption report = valued("report",
+        "Write a one-file report of FILE, of a run (several FILEs or a folder) or of a --compare "
+        "to OUT (.pdf, else self-contained .html) and exit.",
+        "OUT");
+    QCommandLineOption page
+        = valued("page", "With --report: the PDF's page size, a4 (default) or letter.", "SIZE");
+    QCommandLineOption threads = valued("threads",
+        "Parse an uncompressed trace with N threads side by side, and inflate a gzip trace's "
+        "members side by side (default: the cores there are; 1 reads it in one piece). The result "
+        "is the same whatever N.",
+        "N");
+    QCommandLineOption exportRankPairs = valued("export-rank-pairs",
+        "Write the op pairs of the run FILE...|DIR matched across ranks (GPU time per rank) to "
+        "OUT.",
+        "OUT");
+
+    //! The modes that write something and exit: at most one per command.
+    std::vector<const QCommandLineOption *> modes() const
+    {
+        return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &screenshot,
+            &exportDiff, &exportRanks, &exportCollectives, &exportRankPairs, &report};
+    }
+};
+
+/*!
+ * Parses one command line: the parser, its options, the positional files, and the first usage
+ * error found (checks run in the order docs/cli.md gives the rules).
+ */
+class CommandParser {
+public:
+    explicit CommandParser(const QStringList &arguments);
+    Command command();
+
+private:
+    bool isSet(const QCommandLineOption &o) const { return m_parser.isSet(o); }
+    QString value(const QCommandLineOption &o) const { return m_parser.value(o); }
+    UsageError usage(const QString &message) const;
+    std::optional<UsageError> combinationError() const;
+    std::optional<UsageError> runError() const;
+    Request request();
+    Request tableExport();
+    Request screenshot(const DiffOptions &diffOptions);
+    Request report(const DiffOptions &diffOptions);
+    //! The step options of --compare; a UsageError when they are malformed or contradict.
+    std::variant<UsageError, DiffOptions> diffOptions() const;
+    std::vector<std::string> fileArgs() const;
+    bool isRunScreenshot() const;
+
+    QStringList m_arguments;
+    QCommandLineParser m_parser;
+    Options m_o;
+    QCommandLineOption m_help;
+    QCommandLineOption m_version;
+    QStringList m_files;
+};
+
+CommandParser::CommandParser(const QStringList &arguments)
+    : m_arguments(arguments)
+    , m_help(m_parser.addHelpOption())
+    , m_version(m_parser.addVersionOption())
+{
+    m_parser.setApplicationDescription(
+        QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
+                       "profiler traces."));
+    for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
+             m_o.exportModules, m_o.exportMemory, m_o.perStep, m_o.screenshot, m_o.view, m_o.select,
+             m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep,
+             m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives,
+             m_o.exportRankPairs, m_o.report, m_o.page, m_o.threads})
+        m_parser.addOption(opt);
+    m_parser.addPositionalArgument(QStringLiteral("FILE"),
+        QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
+}
+
+UsageError CommandParser::usage(const QString &message) const
+{
+    // Named as users type it: headless commands parse before any QCoreApplication exists, and
+    // Qt then writes "<executable_name>".
+    QString help = m_parser.helpText();
+    help.replace(QLatin1String("<executable_name>"), QLatin1String("kinetoscope"));
+    return {message, help};
+}
+
+Command CommandParser::command()
+{
+    Command out;
+    if (!m_parser.parse(m_arguments)) {
+        out.request = usage(m_parser.errorText());
+        return out;
+    }
+    if (isSet(m_help)) {
+        out.request = PrintText {usage({}).help};
+        return out;
+    }
+    if (isSet(m_version)) {
+        out.request = PrintText {
+            QStringLiteral("kinetoscope %1\n").arg(QStringLiteral(KINETOSCOPE_VERSION))};
+        return out;
+    }
+    if (isSet(m_o.threads)) {
+        bool ok = false;
+        const int n = value(m_o.threads).toInt(&ok);
+        if (!ok || n < 1 || n > 1024) {
+            out.request = usage(QStringLiteral("--threads needs a number from 1 to 1024"));
+            return out;
+        }
+        out.threads = unsigned(n);
+    }
+    m_files = m_parser.positionalArguments();
+    if (auto error = combinationError())
+        out.request = *error;
+    else if (auto run = runError())
+        out.request = *run;
+    else
+        out.request = request();
+    return out;
+}
+
+std::optional<UsageError> CommandParser::combinationError() const
+{
+    const auto modes = m_o.modes();
+    if (std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); }) > 1)
+        return usage(QStringLiteral(
+            "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
+            "--export-memory, "
+            "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
+            "--report, --screenshot"));
+    const QString page = value(m_o.page).toLower();
+    if (isSet(m_o.page) && !isSet(m_o.report))
+        return usage(QStringLiteral("--page goes with --report"));
+    if (isSet(m_o.page) && page != QLatin1String("a4") && page != QLatin1String("letter"))
+        return usage(QStringLiteral("--page takes a4 or letter"));
+    if ((isSet(m_o.view) || isSet(m_o.select) || isSet(m_o.range) || isSet(m_o.size))
+        && !isSet(m_o.screenshot))
+        return usage(QStringLiteral("--view, --select, --range and --size go with --screenshot"));
+    const bool compareOnly = isSet(m_o.exportDiff) || isSet(m_o.diffBy) || isSet(m_o.step)
+        || isSet(m_o.baseStep) || isSet(m_o.candidateStep) || isSet(m_o.meanSteps);
+    if (compareOnly && !isSet(m_o.compare))
+        return usage(
+            QStringLiteral("--export-diff, --diff-by and the step options go with --compare"));
+    if (isSet(m_o.perStep) && !isSet(m_o.exportModules))
+        return usage(QStringLiteral("--per-step goes with --export-modules"));
+    if (isSet(m_o.compare)
+        && (isSet(m_o.summary) || isSet(m_o.exportPairs) || isSet(m_o.exportKernels)
+            || isSet(m_o.exportModules) || isSet(m_o.exportMemory)))
+        return usage(QStringLiteral(
+            "--compare goes with --export-diff, --report, --screenshot or the window"));
+    return std::nullopt;
+}
+
+bool CommandParser::isRunScreenshot() const
+{
+    const QString view = value(m_o.view);
+    return isSet(m_o.screenshot)
+        && (view == QLatin1String("run") || view == QLatin1String("ranks")
+            || view == QLatin1String("collectives"));
+}
+
+std::optional<UsageError> CommandParser::runError() const
+{
+    const bool runExport
+        = isSet(m_o.exportRanks) || isSet(m_o.exportCollectives) || isSet(m_o.exportRankPairs);
+    const bool runScreenshot = isRunScreenshot();
+    const auto modes = m_o.modes();
+    const auto modeCount
+        = std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); });
+    if (isSet(m_o.run) && (isSet(m_o.compare) || modeCount > int(runExport || runScreenshot)))
+        return usage(QStringLiteral("--run opens a window; headless, use --export-ranks, "
+                                    "--export-collectives, --export-rank-pairs, --report or "
+                                    "--screenshot --view run|ranks|collectives"));
+    if (!runExport && !isSet(m_o.run) && !runScreenshot)
+        return std::nullopt;
+    if (m_files.isEmpty())
+        return usage(QStringLiteral("a run needs its trace FILEs or a folder"));
+    if (isSet(m_o.compare))
+        return usage(QStringLiteral("--compare does not take a run"));
+    return std::nullopt;
+}
+
+std::vector<std::string> CommandParser::fileArgs() const
+{
+    std::vector<std::string> out;
+    for (const QString &f : m_files)
+        out.push_back(f.toStdString());
+    return out;
+}
+
+Request CommandParser::request()
+{
+    if (isSet(m_o.exportRanks) || isSet(m_o.exportCollectives) || isSet(m_o.exportRankPairs)) {
+        RunExportRequest r;
+        r.what = isSet(m_o.exportRanks)    ? RunExport::Ranks
+            : isSet(m_o.exportCollectives) ? RunExport::Collectives
+                                           : RunExport::RankPairs;
+        r.out = value(isSet(m_o.exportRanks)   ? m_o.exportRanks
+                : isSet(m_o.exportCollectives) ? m_o.exportCollectives
+                                               : m_o.exportRankPairs)
+                    .toStdString();
+        r.args = fileArgs();
+        return r;
+    }
+    if (isSet(m_o.summary)) {
+        if (!m_files.isEmpty())
+            return usage(QStringLiteral("--summary takes exactly one FILE"));
+        return SummaryRequest {value(m_o.summary).toStdString()};
+    }
+    if (isSet(m_o.exportPairs) || isSet(m_o.exportKernels) || isSet(m_o.exportModules)
+        || isSet(m_o.exportMemory))
+        return tableExport();
+    DiffOptions diff;
+    if (isSet(m_o.compare)) {
+        if (m_files.size() != 1)
+            return usage(QStringLiteral("--compare BASE CANDIDATE needs exactly one CANDIDATE"));
+        auto parsed = diffOptions();
+        if (auto *error = std::get_if<UsageError>(&parsed))
+            return *error;
+        diff = std::get<DiffOptions>(parsed);
+    }
+    if (isSet(m_o.report))
+        return report(diff);
+    if (isSet(m_o.exportDiff)) {
+        CompareRequest r;
+        r.base = value(m_o.compare).toStdString();
+        r.candidate = m_files.first().toStdString();
+        r.out = value(m_o.exportDiff).toStdString();
+        r.diffBy = value(m_o.diffBy).toStdString();
+        r.options = diff;
+        return r;
+    }
+    if (isSet(m_o.screenshot))
+        return screenshot(diff);
+    return WindowRequest {m_files, isSet(m_o.demo), isSet(m_o.run), value(m_o.compare), diff};
+}
+
+Request CommandParser::tableExport()
+{
+    TableExportRequest r;
+    const QCommandLineOption &mode = isSet(m_o.exportPairs) ? m_o.exportPairs
+        : isSet(m_o.exportKernels)                          ? m_o.exportKernels
+        : isSet(m_o.exportMemory)                           ? m_o.exportMemory
+                                                            : m_o.exportModules;
+    if (m_files.size() != 1)
+        return usage(
+            QStringLiteral("--%1 OUT FILE needs exactly one FILE").arg(mode.names().first()));
+    r.what = &mode == &m_o.exportPairs ? TableExportRequest::Pairs
+        : &mode == &m_o.exportKernels  ? TableExportRequest::Kernels
+        : &mode == &m_o.exportMemory   ? TableExportRequest::Memory
+                                       : TableExportRequest::Modules;
+    r.out = value(mode).toStdString();
+    r.file = m_files.first().toStdString();
+    r.perStep = isSet(m_o.perStep);
+    return r;
+}
+
+Request CommandParser::report(const DiffOptions &diffOptions)
+{
+    if (m_files.isEmpty())
+        return usage(
+            QStringLiteral("--report OUT needs a FILE, a run's FILEs or folder, or --compare"));
+    if (value(m_o.report) == QLatin1String("-"))
+        return usage(QStringLiteral("--report writes a file: name it"));
+    ReportRequest r;
+    r.out = value(m_o.report).toStdString();
+    r.files = fileArgs();
+    r.compareBase = value(m_o.compare).toStdString();
+    r.diffOptions = diffOptions;
+    r.letter = value(m_o.page).toLower() == QLatin1String("letter");
+    return r;
+}
+
+Request CommandParser::screenshot(const DiffOptions &diffOptions)
+{
+    ScreenshotRequest r;
+    QString error;
+    if (isRunScreenshot()) {
+        if (isSet(m_o.select) || isSet(m_o.range))
+            return usage(QStringLiteral("a run's screenshot takes --view and --size"));
+        if (!parseScreenshotRequest(value(m_o.screenshot), m_files.first(), value(m_o.view), {}, {},
+                value(m_o.size), r, error))
+            return usage(error);
+        r.runFiles = m_files;
+        return r;
+    }
+    const bool comparing = isSet(m_o.compare);
+    const bool demo = isSet(m_o.demo) && m_files.isEmpty() && !comparing;
+    if (m_files.size() != 1 && !demo)
+        return usage(QStringLiteral("--screenshot OUT FILE needs exactly one FILE (or --demo)"));
+    if (!parseScreenshotRequest(value(m_o.screenshot), demo ? QString() : m_files.first(),
+            value(m_o.view), value(m_o.select), value(m_o.range), value(m_o.size), r, error))
+        return usage(error);
+    r.demo = demo;
+    if (comparing) {
+        if (r.view == QLatin1String("chart") || !r.selectName.isEmpty() || r.rangeUs)
+            return usage(QStringLiteral("a comparison screenshot takes --view window, table or "
+                                        "timeline, and --size"));
+        r.compareBase = value(m_o.compare);
+        r.diffOptions = diffOptions;
+    }
+    return r;
+}
+
+std::variant<UsageError, DiffOptions> CommandParser::diffOptions() const
+{
+    DiffOptions options;
+    QString error;
+    auto number = [&](const QCommandLineOption &opt, std::optional<int64_t> &out) {
+        if (!isSet(opt))
+            return true;
+        bool ok = false;
+        out = value(opt).toLongLong(&ok);
+        if (!ok)
+            error = QStringLiteral("--%1 needs a step number").arg(opt.names().first());
+        return ok;
+    };
+    std::optional<int64_t> both;
+    if (!number(m_o.step, both) || !number(m_o.baseStep, options.baseStep)
+        || !number(m_o.candidateStep, options.candidateStep))
+        return usage(error);
+    if (both) {
+        if (options.baseStep || options.candidateStep)
+            return usage(
+                QStringLiteral("--step cannot be combined with --base-step or --candidate-step"));
+        options.baseStep = options.candidateStep = both;
+    }
+    options.meanOverSteps = isSet(m_o.meanSteps);
+    static const QStringList rows = {QStringLiteral("pairs"), QStringLiteral("ops"),
+        QStringLiteral("modules"), QStringLiteral("module-types")};
+    if (!rows.contains(value(m_o.diffBy)))
+        return usage(QStringLiteral("--diff-by must be one of pairs, ops, modules, module-types"));
+    return options;
+}
+
+} // namespace
+
+Command parseCommand(const QStringList &arguments)
+{
+    return CommandParser(arguments).command();
+}
+
+} // namespace ks

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "headless.h"
+#include "reportcommand.h"
+#include "screenshotcommand.h"
+
+#include <QStringList>
+
+#include <variant>
+
+namespace ks {
+
+//! The arguments do not make a command: the message, then the usage text, on stderr.
+struct UsageError {
+    QString message;
+    QString help;
+};
+//! `--help` or `--version`: text for stdout.
+struct PrintText {
+    QString text;
+};
+//! `--summary FILE`.
+struct SummaryRequest {
+    std::string file;
+};
+//! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`.
+struct TableExportRequest {
+    enum What { Pairs, Kernels, Modules, Memory } what = Pairs;
+    std::string out, file;
+    bool perStep = false;
+};
+//! `--export-ranks`, `--export-collectives`, `--export-rank-pairs` of a run.
+struct RunExportRequest {
+    RunExport what = RunExport::Ranks;
+    std::string out;
+    std::vector<std::string> args; //!< the run's files and folders
+};
+//! The window: on files, the demo, a comparison or a run.
+struct WindowRequest {
+    QStringList files;
+    bool demo = false;
+    bool run = false; //!< --run: files (and folders) are one run
+    QString compareBase; //!< set: compare files.first() against it
+    DiffOptions diffOptions;
+};
+
+using Request = std::variant<UsageError,
+    PrintText,
+    SummaryRequest,
+    TableExportRequest,
+    RunExportRequest,
+    CompareRequest,
+    ReportRequest,
+    ScreenshotRequest,
+    WindowRequest>;
+
+//! A command line as parsed: what to do, and `--threads N` (0 when not given).
+struct Command {
+    Request request;
+    unsigned threads = 0;
+};
+
+//! Parses \a arguments (argv, program name first) as docs/cli.md describes; no side effects.
+Command parseCommand(const QStringList &arguments);
+
+} // namespace ks

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+namespace ks {
+
+//! The exit codes of docs/cli.md, for every command.
+enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed = 3 };
+
+} // namespace ks
