@@ -11,14 +11,17 @@
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
+#include "window/exportactions.h"
 #include "window/mainwindow.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QDir>
 #include <QDropEvent>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -73,6 +76,7 @@ private slots:
     void dlrmRunInTheWindow();
     void droppingRanksAsksOneRunOrTabs();
     void runsQueueWithOtherLoads();
+    void runTablesGoThroughTheExportMenu();
 };
 
 void TestRunView::rankGroupsOnOneClock()
@@ -306,6 +310,53 @@ void TestRunView::runsQueueWithOtherLoads()
     QVERIFY(!cancel->isVisible());
     QTest::qWait(300);
     QCOMPARE(window.tabs()->count(), 2);
+}
+
+// The Export menu serves a run: its tables are written as the command line writes them, and
+// what applies to one trace only is disabled, saying why.
+void TestRunView::runTablesGoThroughTheExportMenu()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 1000).comm(100, 10, "0");
+    r1.step(1, 0, 1000).comm(130, 10, "0");
+    const QString a
+        = test::writeTemp(QStringLiteral("export0.json"), QByteArray::fromStdString(r0.json()));
+    const QString b
+        = test::writeTemp(QStringLiteral("export1.json"), QByteArray::fromStdString(r1.json()));
+    const QString cli = test::tempDir() + QStringLiteral("/cli-ranks.csv");
+    QCOMPARE(test::run(test::appPath(), {QStringLiteral("--export-ranks"), cli, a, b}).exitCode, 0);
+
+    MainWindow window;
+    QMenu menu;
+    ExportActions exports(&window, &menu);
+    std::string error;
+    std::vector<std::string> files;
+    QVERIFY(runFiles({a.toStdString(), b.toStdString()}, files, error));
+    RunView *view = window.addRun(openRun(files, {}, error));
+    QVERIFY2(view, error.c_str());
+    exports.setCurrent(view);
+    const auto action = [&](const QString &text) {
+        for (QAction *act : menu.actions())
+            if (act->text() == text)
+                return act;
+        return static_cast<QAction *>(nullptr);
+    };
+    QVERIFY(action(QStringLiteral("Run Table as CSV…"))->isEnabled());
+    QVERIFY(action(QStringLiteral("Report as PDF…"))->isEnabled());
+    QVERIFY(action(QStringLiteral("Window as PNG…"))->isEnabled());
+    QAction *chart = action(QStringLiteral("Chart as PNG…"));
+    QVERIFY(!chart->isEnabled());
+    QVERIFY(chart->statusTip().contains(QStringLiteral("run")));
+
+    view->activate(RunView::Ranks, -1);
+    const QString gui = test::tempDir() + QStringLiteral("/gui-ranks.csv");
+    QString saveError;
+    QVERIFY2(exports.saveRunTable(gui, saveError), qPrintable(saveError));
+    QCOMPARE(test::traceText(gui), test::traceText(cli));
+    view->activate(RunView::Charts, -1);
+    QVERIFY(!exports.saveRunTable(gui, saveError));
+    exports.setCurrent(nullptr);
+    QVERIFY(!action(QStringLiteral("Run Table as CSV…"))->isEnabled());
 }
 
 QTEST_MAIN(TestRunView)

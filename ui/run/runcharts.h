@@ -25,7 +25,6 @@ public:
 
     //! Shows pair \a pairIndex (RankPairs) in the second chart; -1: none selected.
     void setPair(int pairIndex);
-    QChartView *breakdownView() const { return m_breakdown; }
     QChartView *pairView() const { return m_pair; }
 
 private:

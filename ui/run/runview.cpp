@@ -2,18 +2,13 @@
 #include "run/runview.h"
 
 #include "export/runtables.h"
-#include "output/exporter.h"
 #include "run/runcharts.h"
 #include "run/runtimelines.h"
 #include "table/tablemodel.h"
 #include "table/tableview.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
-#include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -49,16 +44,7 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
             .arg(m_run->pairs.pairs.size()),
         this);
     bar->addWidget(summary, 1);
-    auto *exportTable = new QPushButton(tr("Export Table…"), this);
-    exportTable->setToolTip(tr("Write the rows of the table shown, as filtered and sorted, to "
-                               "CSV or JSON (the columns of the command line's exports)"));
-    auto *picture = new QPushButton(tr("Save Picture…"), this);
-    picture->setToolTip(tr("Save this view as PNG or SVG"));
-    bar->addWidget(exportTable);
-    bar->addWidget(picture);
     layout->addLayout(bar);
-    connect(exportTable, &QPushButton::clicked, this, &RunView::exportCurrentTable);
-    connect(picture, &QPushButton::clicked, this, &RunView::savePicture);
 
     QStringList notes;
     for (const RunFailure &f : m_run->failures)
@@ -163,35 +149,24 @@ void RunView::rowActivated(Page page, int viewRow)
     }
 }
 
-void RunView::exportCurrentTable()
+RunView::Page RunView::currentPage() const
 {
-    const int page = m_pages->currentIndex();
-    if (page == Charts) {
-        QMessageBox::information(this, tr("Export Table"),
-            tr("The Charts page has no table: choose Ranks, Collectives or Pairs across ranks, "
-               "or save the view as a picture."));
-        return;
-    }
-    static const char *stems[] = {"ranks", "collectives", "rank-pairs"};
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table"),
-        QString::fromLatin1(stems[page]) + QStringLiteral(".csv"),
-        tr("CSV (*.csv);;JSON (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!Exporter::saveTable(m_models[page], path, error))
-        QMessageBox::warning(this, tr("Export failed"), error);
+    return Page(m_pages->currentIndex());
 }
 
-void RunView::savePicture()
+QString RunView::tableName(Page page)
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save Picture"), QStringLiteral("run.png"), tr("PNG (*.png);;SVG (*.svg)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!Exporter::saveWidget(this, path, 1, error))
-        QMessageBox::warning(this, tr("Save failed"), error);
+    switch (page) {
+    case Ranks:
+        return QStringLiteral("ranks");
+    case Collectives:
+        return QStringLiteral("collectives");
+    case Pairs:
+        return QStringLiteral("rank-pairs");
+    case Charts:
+        break;
+    }
+    return {};
 }
 
 } // namespace ks

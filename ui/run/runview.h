@@ -35,6 +35,7 @@ public:
     ~RunView() override;
 
     const LoadedRun &run() const { return *m_run; }
+    std::shared_ptr<const LoadedRun> runPointer() const { return m_run; }
     RunTimelines *timelines() const { return m_timelines; }
     RunCharts *charts() const { return m_charts; }
     QTabWidget *pages() const { return m_pages; }
@@ -45,13 +46,15 @@ public:
 
     //! Shows \a page and clicks its view row \a viewRow (tests, screenshots).
     void activate(Page page, int viewRow);
+    //! The page on show.
+    Page currentPage() const;
+    //! The name of \a page's table in exports ("ranks", "collectives", "rank-pairs").
+    static QString tableName(Page page);
 
 private:
     QTableView *addTable(
         Page page, std::shared_ptr<const Table> table, const QString &title, int sortColumn);
     void rowActivated(Page page, int viewRow);
-    void exportCurrentTable();
-    void savePicture();
 
     std::shared_ptr<const LoadedRun> m_run;
     QTabWidget *m_pages = nullptr;

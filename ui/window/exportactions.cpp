@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: MIT
 #include "window/exportactions.h"
 
-#include "window/filedialogs.h"
-
-#include "trace/chartsview.h"
-#include "trace/iciclechart.h"
-
 #include "common/backgroundtask.h"
+#include "common/filedialogs.h"
 #include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
+#include "document/reportwriter.h"
 #include "export/moduletable.h"
 #include "output/exporter.h"
-#include "report/reportwriter.h"
+#include "run/runtimelines.h"
+#include "run/runview.h"
+#include "table/tablemodel.h"
+#include "trace/chartsview.h"
+#include "trace/iciclechart.h"
 #include "trace/kerneltablepage.h"
 #include "trace/modulesview.h"
 #include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
-#include <QChartView>
 
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QClipboard>
 #include <QLocale>
 #include <QMainWindow>
@@ -35,17 +36,19 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     , m_report(std::make_unique<BackgroundTask<std::shared_ptr<const ReportContent>>>(this))
 {
     const QString png = tr("PNG images (*.png)"), svg = tr("SVG images (*.svg)");
-    add(menu, tr("Report as PDF…"), Trace | Comparison,
+    const int any = Trace | Comparison | Run;
+    add(menu, tr("Report as PDF…"), any,
         [this] { exportReport(tr("PDF documents (*.pdf)"), QStringLiteral("pdf")); });
-    add(menu, tr("Report as HTML…"), Trace | Comparison,
+    add(menu, tr("Report as HTML…"), any,
         [this] { exportReport(tr("HTML pages (*.html)"), QStringLiteral("html")); });
     menu->addSeparator();
-    add(menu, tr("Timeline as PNG…"), Trace | Comparison, [this, png] { exportTimeline(png, 1); });
-    add(menu, tr("Timeline as PNG (2×)…"), Trace | Comparison,
-        [this, png] { exportTimeline(png, 2); });
-    add(menu, tr("Timeline as SVG…"), Trace | Comparison, [this, svg] { exportTimeline(svg, 1); });
-    add(menu, tr("Window as PNG…"), Trace | Comparison,
+    add(menu, tr("Timeline as PNG…"), any, [this, png] { exportTimeline(png, 1); });
+    add(menu, tr("Timeline as PNG (2×)…"), any, [this, png] { exportTimeline(png, 2); });
+    add(menu, tr("Timeline as SVG…"), any, [this, svg] { exportTimeline(svg, 1); });
+    add(menu, tr("Window as PNG…"), any,
         [this, png] { exportWidget(m_window, tr("window"), png); });
+    add(menu, tr("Window as SVG…"), any,
+        [this, svg] { exportWidget(m_window, tr("window"), svg); });
     add(menu, tr("Chart as PNG…"), Trace,
         [this, png] { exportPicture(tr("chart"), png, &ExportActions::saveChart); });
     add(menu, tr("Chart as SVG…"), Trace,
@@ -62,6 +65,8 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
         [this] { exportTable(false, tr("JSON files (*.json)")); });
     add(menu, tr("GPU Event Table as CSV…"), Trace,
         [this] { exportTable(true, tr("CSV files (*.csv)")); });
+    add(menu, tr("Run Table as CSV…"), Run, [this] { exportRunTable(tr("CSV files (*.csv)")); });
+    add(menu, tr("Run Table as JSON…"), Run, [this] { exportRunTable(tr("JSON files (*.json)")); });
     menu->addSeparator();
     add(menu, tr("Copy Timeline Image"), Trace, [this] {
         copyTimeline();
@@ -78,7 +83,7 @@ void ExportActions::addReportEntry(QMenu *file, QAction *before)
         exportReport(tr("PDF documents (*.pdf);;HTML pages (*.html)"), QStringLiteral("pdf"));
     });
     file->insertAction(before, action);
-    m_entries.push_back({action, Trace | Comparison});
+    m_entries.push_back({action, Trace | Comparison | Run});
     setCurrent(nullptr);
 }
 
@@ -94,12 +99,15 @@ void ExportActions::setCurrent(QWidget *current)
 {
     m_tab = qobject_cast<TraceTab *>(current);
     m_comparison = qobject_cast<ComparisonView *>(current);
+    m_run = qobject_cast<RunView *>(current);
     for (Entry &e : m_entries) {
-        const bool on
-            = (m_tab && (e.applies & Trace)) || (m_comparison && (e.applies & Comparison));
+        const bool on = (m_tab && (e.applies & Trace)) || (m_comparison && (e.applies & Comparison))
+            || (m_run && (e.applies & Run));
         e.action->setEnabled(on);
         e.action->setStatusTip(on ? QString()
                 : m_comparison    ? tr("Not available for a comparison: it applies to one trace")
+                : m_run           ? tr("Not available for a run: it applies to one trace")
+                : m_tab           ? tr("Only for a run of several ranks")
                                   : tr("Open a trace first"));
     }
 }
@@ -117,6 +125,8 @@ QString ExportActions::askSavePath(
     else if (m_comparison)
         stem = traceStem(m_comparison->baseSelection()->trace()) + QStringLiteral("-vs-")
             + traceStem(m_comparison->candidateSelection()->trace());
+    else if (m_run)
+        stem = traceStem(*m_run->run().traces.front()) + QStringLiteral("-run");
     QString slug = what.toLower();
     slug.replace(QLatin1Char(' '), QLatin1Char('-'));
     return FileDialogs::savePath(m_window, title, filter, suffix, stem + QLatin1Char('-') + slug);
@@ -151,15 +161,18 @@ void ExportActions::exportReport(const QString &filter, const QString &suffix)
         : QPageSize::A4;
     std::shared_ptr<const ComparedTraces> compared
         = m_comparison ? m_comparison->compared() : nullptr;
-    std::shared_ptr<const LoadedTrace> trace
-        = compared ? compared->candidate : m_tab->selection()->tracePointer();
+    std::shared_ptr<const LoadedRun> run = m_run ? m_run->runPointer() : nullptr;
+    std::shared_ptr<const LoadedTrace> trace = compared ? compared->candidate
+        : run                                           ? run->traces.front()
+                                                        : m_tab->selection()->tracePointer();
     m_window->statusBar()->showMessage(tr("Writing the report…"));
     m_reportPending = true;
     m_report->run(
-        [compared, trace](const std::atomic<bool> &) -> std::shared_ptr<const ReportContent> {
+        [compared, run, trace](const std::atomic<bool> &) -> std::shared_ptr<const ReportContent> {
             try {
-                return std::make_shared<const ReportContent>(
-                    compared ? comparisonReport(*compared) : traceReport(*trace));
+                return std::make_shared<const ReportContent>(compared ? comparisonReport(*compared)
+                        : run                                         ? runReport(*run)
+                                                                      : traceReport(*trace));
             } catch (const std::bad_alloc &) {
                 return nullptr; // nothing may escape a pool thread
             }
@@ -177,8 +190,10 @@ void ExportActions::exportReport(const QString &filter, const QString &suffix)
 
 void ExportActions::exportTimeline(const QString &filter, qreal scale)
 {
-    if (m_comparison) {
-        exportWidget(m_comparison->timelines(), tr("timelines"), filter);
+    if (m_comparison || m_run) {
+        exportWidget(m_comparison ? static_cast<QWidget *>(m_comparison->timelines())
+                                  : static_cast<QWidget *>(m_run->timelines()),
+            tr("timelines"), filter);
         return;
     }
     const bool svg = filter.contains(QLatin1String("svg"));
@@ -268,6 +283,36 @@ void ExportActions::exportModules()
         failed(QString::fromStdString(error));
     else
         saved(path);
+}
+
+void ExportActions::exportRunTable(const QString &filter)
+{
+    const RunView::Page page = m_run->currentPage();
+    if (!m_run->model(page)) {
+        failed(tr("The Charts page has no table: choose Ranks, Collectives or Pairs across "
+                  "ranks, or export the window as a picture."));
+        return;
+    }
+    const bool json = filter.contains(QLatin1String("json"));
+    const QString path = askSavePath(tr("Export run table"), filter,
+        json ? QStringLiteral("json") : QStringLiteral("csv"), RunView::tableName(page));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveRunTable(path, error))
+        failed(error);
+    else
+        saved(path);
+}
+
+bool ExportActions::saveRunTable(const QString &path, QString &error)
+{
+    const TableModel *model = m_run ? m_run->model(m_run->currentPage()) : nullptr;
+    if (!model) {
+        error = tr("No run table on show");
+        return false;
+    }
+    return Exporter::saveTable(model, path, error);
 }
 
 void ExportActions::copyTimeline()

@@ -16,6 +16,7 @@ class QWidget;
 namespace ks {
 
 class ComparisonView;
+class RunView;
 class TraceTab;
 struct ReportContent;
 template<typename Result> class BackgroundTask;
@@ -35,7 +36,7 @@ public:
     //! Adds File > Export Report… (PDF or HTML, as the name chosen says) before \a before.
     void addReportEntry(QMenu *file, QAction *before);
 
-    //! Enables what applies to \a current (a trace tab, a comparison or nothing).
+    //! Enables what applies to \a current (a trace tab, a comparison, a run or nothing).
     void setCurrent(QWidget *current);
 
     /*!
@@ -46,9 +47,14 @@ public:
      */
     bool saveChart(const QString &path, QString &error);
     bool saveIcicle(const QString &path, QString &error);
+    /*!
+     * The current run's table on show (ranks, collectives or pairs across ranks), its rows as
+     * filtered and sorted, CSV or JSON by extension: the columns of the command line's exports.
+     */
+    bool saveRunTable(const QString &path, QString &error);
 
 private:
-    enum Applies : uint8_t { Trace = 1, Comparison = 2 };
+    enum Applies : uint8_t { Trace = 1, Comparison = 2, Run = 4 };
     QAction *add(QMenu *menu, const QString &text, int applies, std::function<void()> run);
     void exportTimeline(const QString &filter, qreal scale);
     void exportWidget(QWidget *widget, const QString &what, const QString &filter);
@@ -57,6 +63,7 @@ private:
         bool (ExportActions::*save)(const QString &, QString &));
     void exportTable(bool kernels, const QString &filter);
     void exportModules();
+    void exportRunTable(const QString &filter);
     /*!
      * The current trace's or comparison's report (issue: report), PDF or HTML as the file's name
      * says (\a filter and \a suffix steer the dialog): its content is gathered on a pool thread,
@@ -73,6 +80,7 @@ private:
     QMainWindow *m_window;
     TraceTab *m_tab = nullptr;
     ComparisonView *m_comparison = nullptr;
+    RunView *m_run = nullptr;
     struct Entry {
         QAction *action;
         int applies;

@@ -38,7 +38,7 @@ void LoadQueue::compare(const Side &base, const Side &candidate, const DiffOptio
 {
     PendingComparison comparison {base, candidate, options};
     if (base.trace && candidate.trace) {
-        startComparison(std::move(comparison));
+        startComparison(comparison);
         return;
     }
     for (const Side *side : {&base, &candidate}) {
@@ -199,14 +199,14 @@ void LoadQueue::comparisonTraceLoaded(
             continue;
         if (!it->base.trace || !it->candidate.trace)
             return;
-        PendingComparison ready = std::move(*it);
+        const PendingComparison ready = std::move(*it);
         m_pending.erase(it);
-        startComparison(std::move(ready));
+        startComparison(ready);
         return;
     }
 }
 
-void LoadQueue::startComparison(PendingComparison ready)
+void LoadQueue::startComparison(const PendingComparison &ready)
 {
     // Aligning two large traces takes a while: on a worker, which Cancel can stop.
     std::erase_if(m_comparing, [](const auto &task) { return !task->pending(); });

@@ -88,7 +88,7 @@ private:
     void finishedOne();
     void comparisonTraceLoaded(
         const QString &path, const std::shared_ptr<const LoadedTrace> &trace);
-    void startComparison(PendingComparison ready);
+    void startComparison(const PendingComparison &ready);
     QString queuedNote() const;
 
     std::deque<Queued> m_queue;

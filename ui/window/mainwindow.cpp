@@ -3,6 +3,7 @@
 
 #include "base/version.h"
 #include "common/elidedlabel.h"
+#include "common/filedialogs.h"
 #include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
 #include "resources.h"
@@ -12,7 +13,6 @@
 #include "trace/detailspanel.h"
 #include "trace/tracetab.h"
 #include "window/exportactions.h"
-#include "window/filedialogs.h"
 #include "window/loadqueue.h"
 #include "window/recentfiles.h"
 #include "window/welcomepage.h"
@@ -179,7 +179,6 @@ RunView *MainWindow::addRun(std::shared_ptr<const LoadedRun> run)
     m_tabs->setTabToolTip(index, files.join(QLatin1Char('\n')));
     m_tabs->setCurrentIndex(index);
     showWelcomeIfEmpty();
-    emit runOpened(view);
     return view;
 }
 

@@ -92,7 +92,6 @@ public:
 signals:
     void traceOpened(ks::TraceTab *tab);
     void comparisonOpened(ks::ComparisonView *view);
-    void runOpened(ks::RunView *view);
     void loadFailed(const QString &message);
 
 protected:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "window/filedialogs.h"
+#include "common/filedialogs.h"
 
 #include <QDir>
 #include <QFileDialog>
