@@ -139,7 +139,7 @@ int main(int argc, char *argv[])
     // Trace tables are large arrays that are built, moved and freed while loading. glibc's
     // adaptive threshold would soon serve them from the heap, which never shrinks: with a fixed
     // threshold they are mapped and unmapped, and resident memory stays near the model's size.
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024); // NOLINT(concurrency-mt-unsafe): no thread yet
     QCoreApplication::setApplicationName(QStringLiteral("kinetoscope"));
     QCoreApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(KINETOSCOPE_VERSION));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "reportcommand.h"
 
+#include "document/reportwriter.h"
 #include "headless.h"
 #include "report/reportcontent.h"
-#include "report/reportwriter.h"
 
 #include <QFileInfo>
 

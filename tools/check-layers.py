@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Checks that core/ keeps its layers: a file in core/LAYER/ includes only headers of LAYER and of
-the layers it depends on (and ui/'s folders their order, UI_ORDER), and nothing outside core/load/ includes the loader's internals (but the
-loader's own unit tests in tests/core/ and the benchmarks, which test and measure them white-box).
+the layers it depends on (and ui/'s folders their order, UI_ORDER), and nothing outside core/load/
+includes the loader's internals (but the loader's own unit tests in tests/core/ and the
+benchmarks, which test and measure them white-box). An include is judged by the file it resolves
+to, looked up as the build does (the including file's folder, then the include paths), not by its
+first path component: "report/x.h" from ui/ is core/report/x.h when that is the file it names.
 
 The layers and what each depends on are read from core/CMakeLists.txt (the ks_layer(NAME DEPENDS
 ...) calls), so the build and this check cannot disagree.
@@ -16,10 +19,9 @@ import sys
 import tempfile
 
 # The UI's folders, lowest first (ui/CMakeLists.txt says why): each may include the ones before.
-UI_ORDER = ["common", "table", "timeline", "output", "trace", "compare", "run", "report", "window"]
+UI_ORDER = ["common", "table", "timeline", "output", "trace", "compare", "run", "document", "window"]
 LAYER_CALL = re.compile(r"ks_layer\((\w+)(?:\s+DEPENDS\s+([\w\s]+?))?\s+SOURCES", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-INTERNAL = "load/internal/"
 
 
 def read_layers(root):
@@ -50,41 +52,67 @@ def source_files(root, top):
                 yield os.path.join(base, f)
 
 
+def include_dirs(root, rel):
+    """Where a quoted include in \a rel is looked for, in the build's order (after its own folder)."""
+    top = rel.split(os.sep)[0]
+    internal = os.path.join("core", "load", "internal")
+    dirs = {
+        "core": ([internal] if rel.startswith(os.path.join("core", "load")) else []) + ["core"],
+        "ui": ["ui", "core", "resources"],
+        "app": ["ui", "core", "resources"],
+    }.get(top, [top, "ui", "core", internal])
+    return [os.path.dirname(rel)] + dirs
+
+
+def resolve(root, rel, inc):
+    """The file (relative to root) that include \a inc of \a rel names, or None (system, generated)."""
+    for d in include_dirs(root, rel):
+        candidate = os.path.normpath(os.path.join(d, inc))
+        if os.path.isfile(os.path.join(root, candidate)):
+            return candidate
+    return None
+
+
+def place(path):
+    """("core", layer), ("internal", None), ("ui", folder) or (other, None) for a file."""
+    parts = path.split(os.sep)
+    if parts[:3] == ["core", "load", "internal"]:
+        return ("internal", None)
+    if parts[0] in ("core", "ui") and len(parts) > 2:
+        return (parts[0], parts[1])
+    return (parts[0], None)
+
+
 def violations(root):
     layers = read_layers(root)
-    internal_dir = os.path.join(root, "core", "load", "internal")
-    internal_names = set(os.listdir(internal_dir)) if os.path.isdir(internal_dir) else set()
     found = []
     for top in ("core", "ui", "app", "tests", "benchmarks", "tools"):
         for path in source_files(root, top):
             rel = os.path.relpath(path, root)
-            parts = rel.split(os.sep)
-            own = parts[1] if parts[0] == "core" and len(parts) > 2 else None
-            ui_own = parts[1] if parts[0] == "ui" and len(parts) > 2 else None
+            own_kind, own = place(rel)
             with open(path, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
             for inc in INCLUDE.findall(text):
-                layer = inc.split("/")[0] if "/" in inc else None
-                # The loader includes its internals by bare name, from its private include path.
-                if inc.startswith(INTERNAL) or ("/" not in inc and inc in internal_names):
-                    white_box = rel.startswith(os.path.join("tests", "core")) or rel.startswith("benchmarks")
-                    if own != "load" and not white_box:
+                target = resolve(root, rel, inc)
+                if target is None:
+                    continue
+                kind, folder = place(target)
+                if kind == "internal":
+                    white_box = top in ("tests", "benchmarks")
+                    if not rel.startswith(os.path.join("core", "load")) and not white_box:
                         found.append(f"{rel}: includes the loader's internal {inc}")
-                    continue
-                if ui_own in UI_ORDER and layer in UI_ORDER:
-                    if UI_ORDER.index(layer) > UI_ORDER.index(ui_own):
-                        found.append(f"{rel}: ui/{ui_own} must not include {inc} (ui/{layer})")
-                    continue
-                if own is None or layer not in layers:
-                    continue
-                if layer not in layers[own]:
-                    found.append(f"{rel}: core/{own} must not include {inc} (layer {layer})")
+                elif own_kind == "core" and kind == "core" and folder not in layers[own]:
+                    found.append(f"{rel}: core/{own} must not include {inc} (layer {folder})")
+                elif own_kind == "ui" and kind == "ui" and own in UI_ORDER and folder in UI_ORDER:
+                    if UI_ORDER.index(folder) > UI_ORDER.index(own):
+                        found.append(f"{rel}: ui/{own} must not include {inc} (ui/{folder})")
     return found
 
 
 def self_test():
     with tempfile.TemporaryDirectory() as root:
-        for d in ("core/base", "core/link", "core/load/internal", "ui", "ui/table", "ui/window"):
+        for d in ("core/base", "core/link", "core/report", "core/load/internal", "ui", "ui/table",
+                  "ui/window", "ui/report"):
             os.makedirs(os.path.join(root, d))
         with open(os.path.join(root, "core", "CMakeLists.txt"), "w") as fh:
             fh.write("ks_layer(base SOURCES a)\nks_layer(link DEPENDS base SOURCES b)\n"
@@ -96,6 +124,10 @@ def self_test():
             "ui/view.cpp": '#include "load/internal/sink.h"\n',  # internals: wrong
             "ui/table/model.h": '#include "window/main.h"\n',  # UI upwards: wrong
             "ui/window/main.h": '#include "table/model.h"\n',  # UI downwards: fine
+            "core/report/r.h": "",
+            "ui/table/rows.h": '#include "report/r.h"\n',  # resolves to core: fine
+            "ui/report/page.h": '#include "link/b.h"\n',  # core/link: fine
+            "ui/table/cell.h": '#include "window/main.h"\n',  # by the file it names: wrong
         }
         for name, text in files.items():
             with open(os.path.join(root, name), "w") as fh:
@@ -103,7 +135,8 @@ def self_test():
         found = violations(root)
         expected = ["core/base/a.h: core/base must not include link/b.h (layer link)",
                     "ui/view.cpp: includes the loader's internal load/internal/sink.h",
-                    "ui/table/model.h: ui/table must not include window/main.h (ui/window)"]
+                    "ui/table/model.h: ui/table must not include window/main.h (ui/window)",
+                    "ui/table/cell.h: ui/table must not include window/main.h (ui/window)"]
         if sorted(found) != sorted(expected):
             print("self-test failed:", found, file=sys.stderr)
             return 1

@@ -13,15 +13,16 @@ namespace ks::moduletree {
 // AccumulateGrad/other "top" index; they become module ids at the end.
 constexpr uint32_t kRoleShift = 30;
 constexpr uint32_t kValueMask = (1u << kRoleShift) - 1;
-enum RoleBits : uint32_t { RoleNone = 0, RoleForward = 1, RoleBackward = 2, RoleBackwardOther = 3 };
+using Role = ModuleTree::Role;
+static_assert(uint32_t(Role::None) == 0 && uint32_t(Role::BackwardOther) == 3, "2 bits");
 
-constexpr uint32_t pack(uint32_t role, uint32_t value)
+constexpr uint32_t pack(Role role, uint32_t value)
 {
-    return role << kRoleShift | (value & kValueMask);
+    return uint32_t(role) << kRoleShift | (value & kValueMask);
 }
-constexpr uint32_t roleBits(uint32_t v)
+constexpr Role packedRole(uint32_t v)
 {
-    return v >> kRoleShift;
+    return Role(v >> kRoleShift);
 }
 constexpr uint32_t valueBits(uint32_t v)
 {

@@ -139,23 +139,12 @@ ModuleId ModuleTree::nodeOf(SliceId slice) const
     if (slice >= m_owner.size())
         return kNoModule;
     const uint32_t v = m_owner[slice];
-    return roleBits(v) == RoleNone ? kNoModule : valueBits(v);
+    return packedRole(v) == Role::None ? kNoModule : valueBits(v);
 }
 
 ModuleTree::Role ModuleTree::roleOf(SliceId slice) const
 {
-    if (slice >= m_owner.size())
-        return Role::None;
-    switch (roleBits(m_owner[slice])) {
-    case RoleForward:
-        return Role::Forward;
-    case RoleBackward:
-        return Role::Backward;
-    case RoleBackwardOther:
-        return Role::BackwardOther;
-    default:
-        return Role::None;
-    }
+    return slice < m_owner.size() ? packedRole(m_owner[slice]) : Role::None;
 }
 
 } // namespace ks

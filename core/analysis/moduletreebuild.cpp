@@ -105,8 +105,8 @@ void ModuleTree::scanSlices(Build &b)
     // OpGraph::nodeOf(): a pass over the nodes instead of a table lookup for every slice.
     const std::vector<BackwardNode> &nodes = m_graph.nodes();
     for (size_t n = nodes.size(); n-- > 0;) {
-        ctx[nodes[n].outer] = pack(RoleBackward, uint32_t(n));
-        ctx[nodes[n].node] = pack(RoleBackward, uint32_t(n));
+        ctx[nodes[n].outer] = pack(Role::Backward, uint32_t(n));
+        ctx[nodes[n].node] = pack(Role::Backward, uint32_t(n));
     }
     std::unordered_map<uint64_t, ModuleId> pathByKey; // (parent, name) → path
     std::vector<uint32_t> open; // calls open at the current slice, innermost last
@@ -119,19 +119,19 @@ void ModuleTree::scanSlices(Build &b)
                 open.pop_back();
             const SliceId p = t.parent[s];
             const uint32_t pc = p == kNoSlice ? 0 : ctx[p];
-            const uint32_t prole = roleBits(pc);
+            const Role prole = packedRole(pc);
             uint32_t c = pc;
             if (ctx[s] != 0) { // a node, marked above: nothing else writes a slice before its visit
                 c = ctx[s];
             } else if (isBackwardOtherEvent(m, s)) {
                 // Inside a node it stays the node's work, as gpuSideOf() counts it.
-                if (prole == RoleNone || prole == RoleForward) {
-                    c = pack(RoleBackwardOther, uint32_t(otherTops.size()));
+                if (prole == Role::None || prole == Role::Forward) {
+                    c = pack(Role::BackwardOther, uint32_t(otherTops.size()));
                     otherTops.push_back(s);
                 }
-            } else if ((prole == RoleNone || prole == RoleForward) && isScope(m, s, m_source)
-                && (m_source != Source::OpNames || prole == RoleNone)) {
-                const ModuleId parent = prole == RoleForward ? valueBits(pc) : 0;
+            } else if ((prole == Role::None || prole == Role::Forward) && isScope(m, s, m_source)
+                && (m_source != Source::OpNames || prole == Role::None)) {
+                const ModuleId parent = prole == Role::Forward ? valueBits(pc) : 0;
                 const uint64_t key = uint64_t(parent) << 32 | t.name[s];
                 auto [it, inserted] = pathByKey.try_emplace(key, ModuleId(paths.size()));
                 if (inserted)
@@ -142,7 +142,7 @@ void ModuleTree::scanSlices(Build &b)
                     calls[open.back()].childDur += t.dur[s];
                 open.push_back(uint32_t(calls.size()));
                 calls.push_back({s, it->second, 0});
-                c = pack(RoleForward, it->second);
+                c = pack(Role::Forward, it->second);
             }
             ctx[s] = c;
         }
@@ -204,8 +204,8 @@ void ModuleTree::orderNodes(Build &b)
         }
     }
     forEachHostSlice(m, [&](SliceId s) {
-        if (roleBits(ctx[s]) == RoleForward)
-            ctx[s] = pack(RoleForward, newId[valueBits(ctx[s])]);
+        if (packedRole(ctx[s]) == Role::Forward)
+            ctx[s] = pack(Role::Forward, newId[valueBits(ctx[s])]);
     });
     for (Build::Call &call : calls)
         call.node = newId[call.node];
@@ -231,11 +231,11 @@ void ModuleTree::chargeBackwardNodes(Build &b)
             chain.push_back(n);
             const SliceId creator = gnodes[n].creator;
             const uint32_t v = creator == kNoSlice ? 0 : ctx[creator];
-            if (roleBits(v) == RoleForward) {
+            if (packedRole(v) == Role::Forward) {
                 result = valueBits(v);
                 break;
             }
-            if (roleBits(v) != RoleBackward || valueBits(v) == n)
+            if (packedRole(v) != Role::Backward || valueBits(v) == n)
                 break;
             n = valueBits(v);
         }
@@ -275,9 +275,9 @@ void ModuleTree::tieBackwardOther(Build &b)
         if (q == kNoSlice)
             continue;
         const uint32_t v = ctx[q];
-        if (roleBits(v) == RoleBackward)
+        if (packedRole(v) == Role::Backward)
             tie[k] = charge[valueBits(v)];
-        else if (roleBits(v) == RoleBackwardOther && otherTops[valueBits(v)] == q)
+        else if (packedRole(v) == Role::BackwardOther && otherTops[valueBits(v)] == q)
             tie[k] = tie[valueBits(v)]; // 0 unless q is itself a tied AccumulateGrad
     }
 }
@@ -293,7 +293,7 @@ void ModuleTree::chargeRecompute(Build &b)
     std::unordered_map<std::string_view, ModuleId> firstNamed; // built on first need
     for (const Recomputation &r : m_graph.recomputations()) {
         ModuleId id = 0;
-        if (r.original != kNoSlice && roleBits(ctx[r.original]) == RoleForward) {
+        if (r.original != kNoSlice && packedRole(ctx[r.original]) == Role::Forward) {
             id = valueBits(ctx[r.original]);
         } else if (m_source == Source::Modules) {
             const SliceId host = gnodes[r.hostNode].node;
@@ -357,43 +357,43 @@ void ModuleTree::countSelfTimes(Build &b)
         // The side is gpuSideOf()'s, as everywhere else; the context picks the module.
         const GpuSide side = gpuSideOfLaunch(m_graph, launch);
         const uint32_t v = launch == kNoSlice ? 0 : ctx[launch];
-        const uint32_t context = roleBits(v);
+        const Role context = packedRole(v);
         ModuleId id = 0;
-        uint32_t role = RoleNone;
+        Role role = Role::None;
         GpuTotals ModuleTimes::*field = &ModuleTimes::otherSelf;
         switch (side) {
         case GpuSide::Recompute:
             // Backward-phase work, charged to the module it re-runs.
             id = recomputeCharge[size_t(m_graph.recomputationOf(launch))];
             field = &ModuleTimes::recomputeSelf;
-            role = RoleBackward;
+            role = Role::Backward;
             break;
         case GpuSide::Forward:
-            id = context == RoleForward ? valueBits(v) : 0;
+            id = context == Role::Forward ? valueBits(v) : 0;
             field = &ModuleTimes::forwardSelf;
-            role = RoleForward;
+            role = Role::Forward;
             break;
         case GpuSide::Backward:
             // The module of the node's forward op; unpaired (no sequence numbers), none is known.
-            id = context == RoleBackward ? charge[valueBits(v)] : 0;
+            id = context == Role::Backward ? charge[valueBits(v)] : 0;
             field = &ModuleTimes::backwardSelf;
-            role = RoleBackward;
+            role = Role::Backward;
             break;
         case GpuSide::BackwardOther:
             // A DDP bucket's all-reduce carries many modules' gradients: never one module's.
-            id = context == RoleBackwardOther && !isCommunication(m.sliceName(g))
+            id = context == Role::BackwardOther && !isCommunication(m.sliceName(g))
                 ? tie[valueBits(v)]
                 : 0;
             field = &ModuleTimes::backwardOtherSelf;
-            role = RoleBackwardOther;
+            role = Role::BackwardOther;
             break;
         case GpuSide::Other:
         case GpuSide::Unattributed:
             // Optimizer or data loading inside a scope (a "## optimizer ##" annotation) is that
             // scope's "other" work, never its forward.
-            if (context == RoleForward) {
+            if (context == Role::Forward) {
                 id = valueBits(v);
-                role = RoleForward;
+                role = Role::Forward;
             }
             break;
         }
@@ -401,7 +401,7 @@ void ModuleTree::countSelfTimes(Build &b)
         // Without a launch there is no step: whole-trace times only.
         if (const int si = launch == kNoSlice ? kWholeTrace : stepIndexAt(t.start[launch]); si >= 0)
             stepTimes(id, si).*field += one;
-        ctx[g] = role == RoleNone ? 0 : pack(role, id);
+        ctx[g] = role == Role::None ? 0 : pack(role, id);
     }
 }
 
@@ -519,10 +519,10 @@ void ModuleTree::resolveOwners(Build &b)
     auto &tie = b.tie;
     forEachHostSlice(m, [&](SliceId s) {
         const uint32_t v = ctx[s];
-        if (roleBits(v) == RoleBackward)
-            ctx[s] = pack(RoleBackward, charge[valueBits(v)]);
-        else if (roleBits(v) == RoleBackwardOther)
-            ctx[s] = pack(RoleBackwardOther, tie[valueBits(v)]);
+        if (packedRole(v) == Role::Backward)
+            ctx[s] = pack(Role::Backward, charge[valueBits(v)]);
+        else if (packedRole(v) == Role::BackwardOther)
+            ctx[s] = pack(Role::BackwardOther, tie[valueBits(v)]);
     });
 }
 

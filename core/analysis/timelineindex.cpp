@@ -64,7 +64,7 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
     const SliceTable &t = m.slices;
     m_rows.resize(m.lanes.size());
     m_style.resize(t.size());
-    m_roles.assign(m.lanes.size(), RoleNone);
+    m_roles.assign(m.lanes.size(), LaneRole());
     // Lanes are independent: both cores index them, largest first.
     std::vector<LaneId> bySize(m.lanes.size());
     std::iota(bySize.begin(), bySize.end(), LaneId(0));
@@ -75,9 +75,9 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
     parallelFor(
         bySize.size(), threadsFor(t.size()), [&](size_t i) { indexLane(m, graph, bySize[i]); });
     for (const BackwardNode &n : graph.nodes()) {
-        m_roles[t.lane[n.node]] |= RoleBackward;
+        m_roles[t.lane[n.node]].backward = true;
         if (n.creator != kNoSlice)
-            m_roles[t.lane[n.creator]] |= RoleForward;
+            m_roles[t.lane[n.creator]].forward = true;
     }
 }
 

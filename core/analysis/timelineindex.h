@@ -25,7 +25,10 @@ enum class SliceStyle : uint8_t {
 };
 
 //! What a host thread does, for its label: "forward", "backward" or both.
-enum LaneRole : uint8_t { RoleNone = 0, RoleForward = 1, RoleBackward = 2 };
+struct LaneRole {
+    bool forward = false; //!< runs forward ops whose backward nodes are in the trace
+    bool backward = false; //!< runs backward nodes
+};
 
 /*!
  * The drawing index of a trace: for every lane and nesting depth, the slices at that depth in
@@ -39,7 +42,7 @@ public:
     std::span<const SliceId> row(LaneId lane, uint32_t depth) const { return m_rows[lane][depth]; }
     uint32_t depthCount(LaneId lane) const { return uint32_t(m_rows[lane].size()); }
     SliceStyle style(SliceId s) const { return m_style[s]; }
-    uint8_t role(LaneId lane) const { return m_roles[lane]; }
+    LaneRole role(LaneId lane) const { return m_roles[lane]; }
 
     //! One item to draw: a slice, or a run of slices too narrow to see apart.
     struct Item {
@@ -76,7 +79,7 @@ private:
 
     std::vector<std::vector<std::vector<SliceId>>> m_rows;
     std::vector<SliceStyle> m_style;
-    std::vector<uint8_t> m_roles;
+    std::vector<LaneRole> m_roles;
 };
 
 } // namespace ks

@@ -18,7 +18,8 @@ int g_scopes = 0;
 void setTopPad([[maybe_unused]] long bytes)
 {
 #if defined(__GLIBC__)
-    mallopt(M_TOP_PAD, int(bytes));
+    // Only ever called under g_mutex, the one place that sets it.
+    mallopt(M_TOP_PAD, int(bytes)); // NOLINT(concurrency-mt-unsafe)
 #endif
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "export/atomicfile.h"
 
+#include "base/errnotext.h"
+
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -61,7 +62,7 @@ bool AtomicFile::open()
         m_fd = ::open(m_path.c_str(), O_WRONLY | O_CLOEXEC);
         m_direct = m_fd >= 0;
         if (!m_direct)
-            m_error = m_path + ": " + std::strerror(errno);
+            m_error = m_path + ": " + errnoText(errno);
         return m_direct;
     }
     // A symbolic link stays a link: its target is what gets replaced.
@@ -74,7 +75,7 @@ bool AtomicFile::open()
     std::string temp = directoryOf(m_target) + "/." + baseName(m_target) + ".XXXXXX";
     const int fd = ::mkstemp(temp.data());
     if (fd < 0) {
-        m_error = m_path + ": " + std::strerror(errno);
+        m_error = m_path + ": " + errnoText(errno);
         return false;
     }
     ::fchmod(fd, 0644);
@@ -92,7 +93,7 @@ bool AtomicFile::flushBuffer()
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            m_error = m_path + ": " + std::strerror(n < 0 ? errno : ENOSPC);
+            m_error = m_path + ": " + errnoText(n < 0 ? errno : ENOSPC);
             m_failed = true;
             return false;
         }
@@ -123,17 +124,17 @@ bool AtomicFile::commit()
         m_committed = ::close(m_fd) == 0;
         m_fd = -1;
         if (!m_committed)
-            m_error = m_path + ": " + std::strerror(errno);
+            m_error = m_path + ": " + errnoText(errno);
         return m_committed;
     }
     if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
         m_fd = -1;
-        m_error = m_path + ": " + std::strerror(errno);
+        m_error = m_path + ": " + errnoText(errno);
         return false;
     }
     m_fd = -1;
     if (::rename(m_tempPath.c_str(), m_target.c_str()) != 0) {
-        m_error = m_path + ": " + std::strerror(errno);
+        m_error = m_path + ": " + errnoText(errno);
         return false;
     }
     m_committed = true;

@@ -26,6 +26,133 @@ auto equalRangeCounted(const std::vector<T> &v, const Key &key, Proj proj, uint6
     return std::pair(lo, hi);
 }
 
+//! A forward op that may have created a backward node (step 8a).
+struct Candidate {
+    LaneId lane;
+    int64_t seq;
+    TimeNs start, end;
+    SliceId slice;
+};
+
+//! The candidates grouped by (lane, number), by end within a group, and each prefix's creator.
+struct Candidates {
+    std::vector<Candidate> all;
+    /*!
+     * best[i]: the creator among the group's candidates up to i (by end) — the latest start,
+     * then the later end, then the first in the file (a candidate's end never precedes its
+     * start, so every one that ended before the node also started before it).
+     */
+    std::vector<uint32_t> best;
+};
+
+Candidates forwardCandidates(const TraceModel &m)
+{
+    const SliceTable &t = m.slices;
+    Candidates out;
+    std::vector<Candidate> &cands = out.all;
+    forEachHostSlice(m, [&](SliceId s) {
+        if (t.kind[s] == EventKind::CpuOp && t.sequence[s] != kNoValue
+            && (t.fwdThread[s] == kNoValue || t.fwdThread[s] == 0))
+            cands.push_back({t.lane[s], t.sequence[s], t.start[s], t.end(s), s});
+    });
+    // Within a group, by end: the candidates that ended before a node starts are then a prefix.
+    std::sort(cands.begin(), cands.end(), [](const Candidate &a, const Candidate &b) {
+        return std::tie(a.lane, a.seq, a.end, a.slice) < std::tie(b.lane, b.seq, b.end, b.slice);
+    });
+    out.best.resize(cands.size());
+    for (uint32_t i = 0; i < cands.size(); ++i) {
+        const bool first
+            = i == 0 || cands[i].lane != cands[i - 1].lane || cands[i].seq != cands[i - 1].seq;
+        out.best[i] = i;
+        if (!first) {
+            const Candidate &a = cands[out.best[i - 1]], &b = cands[i];
+            if (std::tie(a.start, a.end) >= std::tie(b.start, b.end)
+                && !(std::tie(a.start, a.end) == std::tie(b.start, b.end) && b.slice < a.slice))
+                out.best[i] = out.best[i - 1];
+        }
+    }
+    return out;
+}
+
+using ThreadKey = std::pair<int64_t, int64_t>; // (pid, Fwd thread id)
+
+//! (pid, number) → each lane whose candidates carry that number, sorted, for the vote.
+struct LaneNumber {
+    int64_t pid, seq;
+    LaneId lane;
+    auto key() const { return std::tie(pid, seq, lane); }
+};
+
+std::vector<LaneNumber> laneNumbers(const TraceModel &m, const std::vector<Candidate> &cands)
+{
+    std::vector<LaneNumber> out;
+    out.reserve(cands.size());
+    for (const Candidate &c : cands) {
+        const LaneNumber n {m.lanes[c.lane].pid, c.seq, c.lane};
+        if (out.empty() || out.back().key() != n.key())
+            out.push_back(n);
+    }
+    std::sort(out.begin(), out.end(),
+        [](const LaneNumber &a, const LaneNumber &b) { return a.key() < b.key(); });
+    return out;
+}
+
+/*!
+ * Step 8b: which host thread is profiler thread T (per process)? Pairs found by flows vote
+ * first (\a useFlows); else each number a node of T carries votes for the threads whose forward
+ * ops carry it too.
+ */
+std::map<ThreadKey, LaneId> profilerThreadLanes(const TraceModel &m,
+    const std::vector<BackwardNode> &nodes,
+    const std::vector<Candidate> &cands,
+    bool useFlows,
+    uint64_t &steps)
+{
+    const SliceTable &t = m.slices;
+    std::map<ThreadKey, std::vector<int64_t>> numbersByThread;
+    for (const BackwardNode &node : nodes)
+        numbersByThread[{m.lanes[t.lane[node.node]].pid, t.fwdThread[node.node]}].push_back(
+            t.sequence[node.node]);
+    const std::vector<LaneNumber> numbers = laneNumbers(m, cands);
+    // A number that this many threads of one process carry says nothing about which one is T
+    // (and would make the vote quadratic on a hostile file).
+    constexpr ptrdiff_t kMaxThreadsPerNumber = 64;
+    std::map<ThreadKey, std::map<LaneId, uint64_t>> flowVotes;
+    for (const BackwardNode &node : nodes) {
+        if (useFlows && node.method == LinkMethod::Flow)
+            ++flowVotes[{m.lanes[t.lane[node.node]].pid, t.fwdThread[node.node]}]
+                       [t.lane[node.creator]];
+    }
+    std::map<ThreadKey, LaneId> out;
+    for (auto &[key, carried] : numbersByThread) {
+        std::map<LaneId, uint64_t> votes;
+        if (auto it = flowVotes.find(key); it != flowVotes.end())
+            votes = std::move(it->second);
+        if (votes.empty()) {
+            std::sort(carried.begin(), carried.end());
+            for (size_t i = 0; i < carried.size();) {
+                size_t j = i;
+                while (j < carried.size() && carried[j] == carried[i])
+                    ++j;
+                auto [lo, hi] = equalRangeCounted(
+                    numbers, std::pair(key.first, carried[i]),
+                    [](const LaneNumber &n) { return std::pair(n.pid, n.seq); }, steps);
+                if (hi - lo <= kMaxThreadsPerNumber) {
+                    for (auto it = lo; it != hi; ++it, ++steps)
+                        votes[it->lane] += j - i;
+                }
+                i = j;
+            }
+        }
+        if (votes.empty())
+            continue;
+        auto winner = std::max_element(
+            votes.begin(), votes.end(), [](auto &a, auto &b) { return a.second < b.second; });
+        out[key] = winner->first;
+    }
+    return out;
+}
+
 } // namespace
 
 AutogradPairing::AutogradPairing(const TraceModel &model, const LinkOptions &options)
@@ -145,105 +272,9 @@ void AutogradPairing::pairBySequence(bool crossCheckOnly)
     // Every comparison below is counted: the cost stays O(n log n) whatever the trace holds
     // (thousands of ops sharing one number included), and the tests check it by this count.
     uint64_t &steps = m_stats.pairingSteps;
-
-    // step 8a: forward candidates, grouped by (lane, number).
-    struct Candidate {
-        LaneId lane;
-        int64_t seq;
-        TimeNs start, end;
-        SliceId slice;
-    };
-    std::vector<Candidate> cands;
-    forEachHostSlice(m, [&](SliceId s) {
-        if (t.kind[s] == EventKind::CpuOp && t.sequence[s] != kNoValue
-            && (t.fwdThread[s] == kNoValue || t.fwdThread[s] == 0))
-            cands.push_back({t.lane[s], t.sequence[s], t.start[s], t.end(s), s});
-    });
-    // Within a group, by end: the candidates that ended before a node starts are then a prefix.
-    std::sort(cands.begin(), cands.end(), [](const Candidate &a, const Candidate &b) {
-        return std::tie(a.lane, a.seq, a.end, a.slice) < std::tie(b.lane, b.seq, b.end, b.slice);
-    });
-    auto group = [&](LaneId lane, int64_t seq) {
-        return equalRangeCounted(
-            cands, std::pair(lane, seq),
-            [](const Candidate &c) { return std::pair(c.lane, c.seq); }, steps);
-    };
-    // best[i]: the creator among the group's candidates up to i (by end) — the latest start,
-    // then the later end, then the first in the file (a candidate's end never precedes its start,
-    // so every one that ended before the node also started before it).
-    std::vector<uint32_t> best(cands.size());
-    for (uint32_t i = 0; i < cands.size(); ++i) {
-        const bool first
-            = i == 0 || cands[i].lane != cands[i - 1].lane || cands[i].seq != cands[i - 1].seq;
-        best[i] = i;
-        if (!first) {
-            const Candidate &a = cands[best[i - 1]], &b = cands[i];
-            if (std::tie(a.start, a.end) >= std::tie(b.start, b.end)
-                && !(std::tie(a.start, a.end) == std::tie(b.start, b.end) && b.slice < a.slice))
-                best[i] = best[i - 1];
-        }
-    }
-
-    // step 8b: which host thread is profiler thread T (per process)? Each number a node of T
-    // carries votes for the threads whose forward ops carry it too.
-    using ThreadKey = std::pair<int64_t, int64_t>; // (pid, Fwd thread id)
-    std::map<ThreadKey, std::vector<int64_t>> numbersByThread;
-    for (const BackwardNode &node : m_nodes)
-        numbersByThread[{m.lanes[t.lane[node.node]].pid, t.fwdThread[node.node]}].push_back(
-            t.sequence[node.node]);
-    struct LaneNumber {
-        int64_t pid, seq;
-        LaneId lane;
-        auto key() const { return std::tie(pid, seq, lane); }
-    };
-    std::vector<LaneNumber> laneNumbers;
-    laneNumbers.reserve(cands.size());
-    for (const Candidate &c : cands) {
-        const LaneNumber n {m.lanes[c.lane].pid, c.seq, c.lane};
-        if (laneNumbers.empty() || laneNumbers.back().key() != n.key())
-            laneNumbers.push_back(n);
-    }
-    std::sort(laneNumbers.begin(), laneNumbers.end(),
-        [](const LaneNumber &a, const LaneNumber &b) { return a.key() < b.key(); });
-    // A number that this many threads of one process carry says nothing about which one is T
-    // (and would make the vote quadratic on a hostile file).
-    constexpr ptrdiff_t kMaxThreadsPerNumber = 64;
-    // Pairs found by flows are the best evidence, when there are any.
-    std::map<ThreadKey, std::map<LaneId, uint64_t>> flowVotes;
-    if (!crossCheckOnly) {
-        for (const BackwardNode &node : m_nodes) {
-            if (node.method == LinkMethod::Flow)
-                ++flowVotes[{m.lanes[t.lane[node.node]].pid, t.fwdThread[node.node]}]
-                           [t.lane[node.creator]];
-        }
-    }
-    std::map<ThreadKey, LaneId> laneOfThread;
-    for (auto &[key, numbers] : numbersByThread) {
-        std::map<LaneId, uint64_t> votes;
-        if (auto it = flowVotes.find(key); it != flowVotes.end())
-            votes = std::move(it->second);
-        if (votes.empty()) {
-            std::sort(numbers.begin(), numbers.end());
-            for (size_t i = 0; i < numbers.size();) {
-                size_t j = i;
-                while (j < numbers.size() && numbers[j] == numbers[i])
-                    ++j;
-                auto [lo, hi] = equalRangeCounted(
-                    laneNumbers, std::pair(key.first, numbers[i]),
-                    [](const LaneNumber &n) { return std::pair(n.pid, n.seq); }, steps);
-                if (hi - lo <= kMaxThreadsPerNumber) {
-                    for (auto it = lo; it != hi; ++it, ++steps)
-                        votes[it->lane] += j - i;
-                }
-                i = j;
-            }
-        }
-        if (votes.empty())
-            continue;
-        auto winner = std::max_element(
-            votes.begin(), votes.end(), [](auto &a, auto &b) { return a.second < b.second; });
-        laneOfThread[key] = winner->first;
-    }
+    const Candidates cands = forwardCandidates(m);
+    const std::map<ThreadKey, LaneId> laneOfThread
+        = profilerThreadLanes(m, m_nodes, cands.all, !crossCheckOnly, steps);
 
     // step 8c: the creator is the last-starting candidate that ended before the node began.
     for (BackwardNode &node : m_nodes) {
@@ -254,14 +285,16 @@ void AutogradPairing::pairBySequence(bool crossCheckOnly)
         auto lane = laneOfThread.find({m.lanes[t.lane[n]].pid, t.fwdThread[n]});
         SliceId creator = kNoSlice;
         if (lane != laneOfThread.end()) {
-            auto [lo, hi] = group(lane->second, t.sequence[n]);
+            auto [lo, hi] = equalRangeCounted(
+                cands.all, std::pair(lane->second, t.sequence[n]),
+                [](const Candidate &c) { return std::pair(c.lane, c.seq); }, steps);
             const auto ended
                 = std::upper_bound(lo, hi, t.start[n], [&steps](TimeNs v, const Candidate &c) {
                       ++steps;
                       return v < c.end;
                   });
             if (ended != lo)
-                creator = cands[best[size_t(ended - cands.begin()) - 1]].slice;
+                creator = cands.all[cands.best[size_t(ended - cands.all.begin()) - 1]].slice;
         }
         if (crossCheckOnly) {
             ++m_stats.flowPairsCheckedBySequence;

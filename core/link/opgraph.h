@@ -33,8 +33,6 @@ public:
     // GPU attribution
     //! All GPU work events (kernels, memcpys, memsets), in slice order.
     const std::vector<SliceId> &gpuEvents() const { return m_gpu->gpuEvents(); }
-    //! Index of \a gpuEvent in gpuEvents(), or -1.
-    int gpuIndex(SliceId gpuEvent) const { return m_gpu->indexOf(gpuEvent); }
     //! The runtime/driver call that launched \a gpuEvent, kNoSlice if unknown.
     SliceId launchOf(SliceId gpuEvent) const { return m_gpu->launchOf(gpuEvent); }
     //! launchOf() of each of gpuEvents(), in the same order (no search: for passes over all).
@@ -86,8 +84,6 @@ public:
     const std::vector<Recomputation> &recomputations() const { return m_recompute->all(); }
     //! The recomputation whose op is or contains \a slice (a GPU event: its launch), or -1.
     int recomputationOf(SliceId slice) const;
-    //! GPU work of the recomputed ops inside \a slice's subtree.
-    GpuTotals recomputeGpuUnder(SliceId slice) const { return m_recompute->gpuUnder(slice); }
     //! Indices of the recomputations that repeat \a forwardOp itself, in the order they ran.
     std::vector<uint32_t> recomputationsRepeating(SliceId forwardOp) const
     {

@@ -74,7 +74,7 @@ using PassFn = std::function<PassResult(std::unique_ptr<TraceBuilder> &, bool re
  * characters, bad escapes), a repairing pass; then freezes the model as decideLoad() says.
  * \a reached follows the text read, for the message when memory runs out.
  */
-LoadResult finishLoad(const std::string &path,
+LoadResult parseAndFreeze(const std::string &path,
     const PassFn &pass,
     bool compressed,
     uint64_t fileSize,
@@ -184,7 +184,7 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
         index = text.takeIndex();
         return result;
     };
-    LoadResult r = finishLoad(path, pass, file->compressed(), file->size(), reached);
+    LoadResult r = parseAndFreeze(path, pass, file->compressed(), file->size(), reached);
     if (r.model)
         r.model->gzipIndex = std::move(index);
     report(1, 1);
@@ -206,7 +206,7 @@ LoadResult readText(
         result.outcome.textSize = copy.size();
         return result;
     };
-    return finishLoad(name, pass, false, text.size(), reached);
+    return parseAndFreeze(name, pass, false, text.size(), reached);
 }
 
 //! Out of memory wherever it was not caught closer (setting up, freezing the model) fails too.

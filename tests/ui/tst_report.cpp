@@ -2,11 +2,11 @@
 // The report (issue: report): its parts in order and only with their data, the HTML well formed,
 // self-contained and with the exports' numbers in its tables, the PDF's pages and their size
 // (and its text, where Debian's pdftotext is installed), the command line.
+#include "document/reportwriter.h"
 #include "export/difftable.h"
 #include "export/pairtable.h"
 #include "memorytrace.h"
 #include "report/reportcontent.h"
-#include "report/reportwriter.h"
 #include "runbuilder.h"
 #include "testutil.h"
 

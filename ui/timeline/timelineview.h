@@ -76,7 +76,6 @@ public:
     void setHighlight(std::vector<SliceId> slices);
     const std::vector<SliceId> &highlight() const { return m_highlight; }
     void setShowAllArrows(bool on);
-    bool showAllArrows() const { return m_showAllArrows; }
     //! Highlights matches of \a pattern (a regular expression over names); empty clears.
     int setFindPattern(const QString &pattern);
     //! Selects the next (or previous) match after the selection; false if there is none.

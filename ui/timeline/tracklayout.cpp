@@ -106,8 +106,8 @@ void TrackLayout::buildGroups()
         // Forward threads first, then backward threads, then the rest by sort index and tid.
         std::stable_sort(g.lanes.begin(), g.lanes.end(), [&](LaneId a, LaneId b) {
             auto rank = [&](LaneId l) {
-                const uint8_t r = m_index.role(l);
-                return (r & RoleForward) ? 0 : (r & RoleBackward) ? 1 : 2;
+                const LaneRole r = m_index.role(l);
+                return r.forward ? 0 : r.backward ? 1 : 2;
             };
             const Lane &x = m.lanes[a], &y = m.lanes[b];
             const int64_t sx = x.sortIndex == kNoValue ? x.tid : x.sortIndex;
@@ -155,12 +155,11 @@ void TrackLayout::relayout()
                 t.label = g.label + QStringLiteral(" · ") + toQString(m.laneLabel(l));
             } else {
                 t.label = toQString(m.laneLabel(l));
-                const uint8_t role = m_index.role(l);
-                t.detail = role == (RoleForward | RoleBackward)
-                    ? QStringLiteral("forward + backward")
-                    : role == RoleForward  ? QStringLiteral("forward")
-                    : role == RoleBackward ? QStringLiteral("backward")
-                                           : QString();
+                const LaneRole role = m_index.role(l);
+                t.detail = role.forward && role.backward ? QStringLiteral("forward + backward")
+                    : role.forward                       ? QStringLiteral("forward")
+                    : role.backward                      ? QStringLiteral("backward")
+                                                         : QString();
             }
             m_trackOfLane[l] = int(m_tracks.size());
             m_tracks.push_back(t);

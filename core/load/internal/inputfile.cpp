@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "inputfile.h"
 
+#include "base/errnotext.h"
+
 #include "gzipmembers.h"
 
 #include <algorithm>
@@ -25,12 +27,12 @@ std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string 
     // O_NONBLOCK keeps open() from waiting for a writer on a FIFO; fstat then rejects it.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-        error = std::strerror(errno);
+        error = errnoText(errno);
         return nullptr;
     }
     struct stat st;
     if (::fstat(fd, &st) != 0) {
-        error = std::strerror(errno);
+        error = errnoText(errno);
         ::close(fd);
         return nullptr;
     }

@@ -178,6 +178,12 @@ private:
             emit(c);
             return;
         }
+        readEscape();
+    }
+
+    //! After a backslash inside a string: an escape RapidJSON accepts, or its repair.
+    void readEscape()
+    {
         const char e = m_in.Peek();
         switch (e) {
         case '"':
@@ -204,6 +210,12 @@ private:
             return;
         }
         m_in.Take(); // 'u'
+        readUnicodeEscape();
+    }
+
+    //! After a backslash and 'u': four hex digits, a surrogate pair, or what repairs them.
+    void readUnicodeEscape()
+    {
         char digits[4];
         unsigned cp;
         if (!readHex4(cp, digits)) {
@@ -220,63 +232,7 @@ private:
             return;
         }
         if (cp >= 0xD800 && cp <= 0xDBFF) {
-            // A high surrogate must be followed by "\u" and a low surrogate.
-            if (m_in.Peek() == '\\') {
-                m_in.Take();
-                if (m_in.Peek() == 'u') {
-                    m_in.Take();
-                    char low[4];
-                    unsigned lo;
-                    const size_t before = m_len;
-                    if (readHex4(lo, low) && lo >= 0xDC00 && lo <= 0xDFFF) {
-                        emit("\\u");
-                        for (char d : digits)
-                            emit(d);
-                        emit("\\u");
-                        for (char d : low)
-                            emit(d);
-                        return;
-                    }
-                    // Not a pair: replace the high one, keep what followed as escaped text.
-                    char rest[4];
-                    const size_t n = m_len - before;
-                    for (size_t k = 0; k < n; ++k)
-                        rest[k] = m_buf[before + k];
-                    m_len = 0;
-                    repaired();
-                    emit("\\ufffd");
-                    if (n == 4) {
-                        // A valid \u escape (a lone low surrogate or any other character).
-                        const bool lone = lo >= 0xDC00 && lo <= 0xDFFF;
-                        if (lone) {
-                            emit("\\ufffd");
-                        } else {
-                            emit("\\u");
-                            for (char d : low)
-                                emit(d);
-                        }
-                    } else {
-                        emit("\\\\u");
-                        for (size_t k = 0; k < n; ++k)
-                            emit(rest[k]);
-                    }
-                    return;
-                }
-                // "\uD800\x": replacement, then handle the backslash like any other.
-                repaired();
-                emit("\\ufffd");
-                const char e2 = m_in.Peek();
-                if (e2 == '"' || e2 == '\\' || e2 == '/' || e2 == 'b' || e2 == 'f' || e2 == 'n'
-                    || e2 == 'r' || e2 == 't') {
-                    emit('\\');
-                    emit(m_in.Take());
-                } else {
-                    emit("\\\\");
-                }
-                return;
-            }
-            repaired();
-            emit("\\ufffd");
+            readLowSurrogate(digits);
             return;
         }
         if (cp >= 0xDC00 && cp <= 0xDFFF) {
@@ -287,6 +243,67 @@ private:
         emit("\\u");
         for (char d : digits)
             emit(d);
+    }
+
+    //! After a high surrogate (\a digits): an escaped low surrogate must follow.
+    void readLowSurrogate(const char (&digits)[4])
+    {
+        if (m_in.Peek() == '\\') {
+            m_in.Take();
+            if (m_in.Peek() == 'u') {
+                m_in.Take();
+                char low[4];
+                unsigned lo;
+                const size_t before = m_len;
+                if (readHex4(lo, low) && lo >= 0xDC00 && lo <= 0xDFFF) {
+                    emit("\\u");
+                    for (char d : digits)
+                        emit(d);
+                    emit("\\u");
+                    for (char d : low)
+                        emit(d);
+                    return;
+                }
+                // Not a pair: replace the high one, keep what followed as escaped text.
+                char rest[4];
+                const size_t n = m_len - before;
+                for (size_t k = 0; k < n; ++k)
+                    rest[k] = m_buf[before + k];
+                m_len = 0;
+                repaired();
+                emit("\\ufffd");
+                if (n == 4) {
+                    // A valid \u escape (a lone low surrogate or any other character).
+                    const bool lone = lo >= 0xDC00 && lo <= 0xDFFF;
+                    if (lone) {
+                        emit("\\ufffd");
+                    } else {
+                        emit("\\u");
+                        for (char d : low)
+                            emit(d);
+                    }
+                } else {
+                    emit("\\\\u");
+                    for (size_t k = 0; k < n; ++k)
+                        emit(rest[k]);
+                }
+                return;
+            }
+            // "\uD800\x": replacement, then handle the backslash like any other.
+            repaired();
+            emit("\\ufffd");
+            const char e2 = m_in.Peek();
+            if (e2 == '"' || e2 == '\\' || e2 == '/' || e2 == 'b' || e2 == 'f' || e2 == 'n'
+                || e2 == 'r' || e2 == 't') {
+                emit('\\');
+                emit(m_in.Take());
+            } else {
+                emit("\\\\");
+            }
+            return;
+        }
+        repaired();
+        emit("\\ufffd");
     }
 
     static constexpr size_t kMaxNumber = 64;

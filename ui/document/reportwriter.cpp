@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "report/reportwriter.h"
+#include "document/reportwriter.h"
 
-#include "report/htmlreport.h"
-#include "report/pdfreport.h"
-#include "report/reporttimeline.h"
+#include "document/htmlreport.h"
+#include "document/pdfreport.h"
+#include "document/reporttimeline.h"
 
 #include <QDate>
 #include <QPainter>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "report/htmlreport.h"
+#include "document/htmlreport.h"
 
-#include "report/reportchartpainter.h"
+#include "document/reportchartpainter.h"
 
 #include <QBuffer>
 #include <QPainter>

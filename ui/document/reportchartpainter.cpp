@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "report/reportchartpainter.h"
+#include "document/reportchartpainter.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "report/pdfreport.h"
+#include "document/pdfreport.h"
 
 #include "common/qstrings.h"
-#include "report/reportchartpainter.h"
-#include "report/reporttimeline.h"
+#include "document/reportchartpainter.h"
+#include "document/reporttimeline.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

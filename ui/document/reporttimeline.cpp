@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "report/reporttimeline.h"
+#include "document/reporttimeline.h"
 
 #include "common/selectioncontroller.h"
 #include "report/reportcontent.h"
