@@ -63,6 +63,19 @@ bool orangeish(QRgb c)
     return qRed(c) > qBlue(c) + 40 && qRed(c) > 150;
 }
 
+/*!
+ * Two rank files of one job (world size 2), named NAME0.json and NAME1.json, one step each with
+ * one collective; rank 1 arrives \a lateUs after rank 0.
+ */
+QStringList writeTwoRanks(const QString &name, int64_t lateUs)
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 1000).comm(100, 10, "0");
+    r1.step(1, 0, 1000).comm(100 + lateUs, 10, "0");
+    return {test::writeTemp(name + QStringLiteral("0.json"), QByteArray::fromStdString(r0.json())),
+        test::writeTemp(name + QStringLiteral("1.json"), QByteArray::fromStdString(r1.json()))};
+}
+
 } // namespace
 
 class TestRunView : public QObject {
@@ -232,13 +245,8 @@ void TestRunView::dlrmRunInTheWindow()
 // run tab; "Separate Tabs" opens one tab each. A single dropped file never asks.
 void TestRunView::droppingRanksAsksOneRunOrTabs()
 {
-    RankBuilder r0(0, 2), r1(1, 2);
-    r0.step(1, 0, 1000).comm(100, 10, "0");
-    r1.step(1, 0, 1000).comm(110, 10, "0");
-    const QString a
-        = test::writeTemp(QStringLiteral("drop0.json"), QByteArray::fromStdString(r0.json()));
-    const QString b
-        = test::writeTemp(QStringLiteral("drop1.json"), QByteArray::fromStdString(r1.json()));
+    const QStringList ranks = writeTwoRanks(QStringLiteral("drop"), 10);
+    const QString &a = ranks[0], &b = ranks[1];
     QCOMPARE(peekWorldSize(a.toStdString()), 2);
     for (const bool asRun : {true, false}) {
         MainWindow window;
@@ -277,13 +285,8 @@ void TestRunView::droppingRanksAsksOneRunOrTabs()
 // opens nothing and ends the loading.
 void TestRunView::runsQueueWithOtherLoads()
 {
-    RankBuilder r0(0, 2), r1(1, 2);
-    r0.step(1, 0, 1000).comm(100, 10, "0");
-    r1.step(1, 0, 1000).comm(110, 10, "0");
-    const QString a
-        = test::writeTemp(QStringLiteral("queue0.json"), QByteArray::fromStdString(r0.json()));
-    const QString b
-        = test::writeTemp(QStringLiteral("queue1.json"), QByteArray::fromStdString(r1.json()));
+    const QStringList ranks = writeTwoRanks(QStringLiteral("queue"), 10);
+    const QString &a = ranks[0], &b = ranks[1];
     MainWindow window;
     showAndSettle(window, {1200, 800});
     auto *cancel = window.findChild<QPushButton *>(QStringLiteral("cancelLoad"));
@@ -316,13 +319,8 @@ void TestRunView::runsQueueWithOtherLoads()
 // what applies to one trace only is disabled, saying why.
 void TestRunView::runTablesGoThroughTheExportMenu()
 {
-    RankBuilder r0(0, 2), r1(1, 2);
-    r0.step(1, 0, 1000).comm(100, 10, "0");
-    r1.step(1, 0, 1000).comm(130, 10, "0");
-    const QString a
-        = test::writeTemp(QStringLiteral("export0.json"), QByteArray::fromStdString(r0.json()));
-    const QString b
-        = test::writeTemp(QStringLiteral("export1.json"), QByteArray::fromStdString(r1.json()));
+    const QStringList ranks = writeTwoRanks(QStringLiteral("export"), 30);
+    const QString &a = ranks[0], &b = ranks[1];
     const QString cli = test::tempDir() + QStringLiteral("/cli-ranks.csv");
     QCOMPARE(test::run(test::appPath(), {QStringLiteral("--export-ranks"), cli, a, b}).exitCode, 0);
 
