@@ -319,7 +319,8 @@ Request CommandParser::request()
     }
     if (isSet(m_o.screenshot))
         return screenshot(diff);
-    return WindowRequest {m_files, isSet(m_o.demo), isSet(m_o.run), value(m_o.compare), diff};
+    return WindowRequest {
+        m_files, isSet(m_o.demo), isSet(m_o.run), isSet(m_o.compare), value(m_o.compare), diff};
 }
 
 Request CommandParser::tableExport()

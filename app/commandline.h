@@ -41,7 +41,8 @@ struct WindowRequest {
     QStringList files;
     bool demo = false;
     bool run = false; //!< --run: files (and folders) are one run
-    QString compareBase; //!< set: compare files.first() against it
+    bool compare = false; //!< --compare: files.first() against compareBase
+    QString compareBase;
     DiffOptions diffOptions;
 };
 

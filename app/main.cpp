@@ -54,7 +54,7 @@ int openWindow(const WindowRequest &r, int &argc, char *argv[])
     window.show();
     if (r.demo)
         window.openDemo();
-    if (!r.compareBase.isEmpty())
+    if (r.compare)
         window.openComparison(r.compareBase, r.files.first(), r.diffOptions);
     else if (r.run)
         window.openRun(r.files);

@@ -37,10 +37,7 @@ public:
             try {
                 m_task(i);
             } catch (...) {
-                const std::lock_guard lock(m_mutex);
-                if (!m_error)
-                    m_error = std::current_exception();
-                m_stop = true;
+                fail(std::current_exception());
             }
         }
     }
@@ -52,19 +49,28 @@ public:
         m_changed.notify_all();
     }
 
-    //! Waits for \a helpers helpers, calling \a whileWaiting now and then.
+    /*!
+     * Waits for \a helpers helpers, calling \a whileWaiting now and then. Whatever it throws is
+     * kept like a task's error (the helpers must still be joined): it is not called again.
+     */
     void waitFor(size_t helpers, const std::function<void()> &whileWaiting)
     {
+        bool calling = bool(whileWaiting);
         std::unique_lock lock(m_mutex);
         while (m_helpersDone < helpers) {
-            if (!whileWaiting) {
+            if (!calling) {
                 m_changed.wait(lock);
                 continue;
             }
             if (m_changed.wait_for(lock, std::chrono::milliseconds(50))
                 == std::cv_status::timeout) {
                 lock.unlock();
-                whileWaiting();
+                try {
+                    whileWaiting();
+                } catch (...) {
+                    calling = false;
+                    fail(std::current_exception());
+                }
                 lock.lock();
             }
         }
@@ -77,6 +83,15 @@ public:
     }
 
 private:
+    //! Keeps the first error and stops handing out tasks.
+    void fail(std::exception_ptr error)
+    {
+        const std::lock_guard lock(m_mutex);
+        if (!m_error)
+            m_error = std::move(error);
+        m_stop = true;
+    }
+
     const size_t m_n;
     const std::function<void(size_t)> &m_task;
     std::atomic<size_t> m_next {0};

@@ -19,7 +19,8 @@ unsigned threadsFor(size_t events);
  * out indices and is rethrown on the calling thread once every thread is done: on a helper
  * thread it would end the process. A helper thread that cannot be started leaves its share to
  * the others. \a whileWaiting, when given, is called on the calling thread about every 50 ms
- * once it has no task left while helpers still run (progress reports).
+ * once it has no task left while helpers still run (progress reports); what it throws is
+ * rethrown like a task's exception.
  */
 void parallelFor(size_t n,
     unsigned threads,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "session/comparedtraces.h"
 
+#include <new>
+
 namespace ks {
 
 std::shared_ptr<ComparedTraces> ComparedTraces::make(std::shared_ptr<const LoadedTrace> base,
@@ -11,9 +13,16 @@ std::shared_ptr<ComparedTraces> ComparedTraces::make(std::shared_ptr<const Loade
     auto compared = std::make_shared<ComparedTraces>();
     compared->base = std::move(base);
     compared->candidate = std::move(candidate);
-    // The module trees the traces build once for their Modules tabs serve the comparison too.
-    compared->diff = TraceDiff::compare(
-        compared->base->modules(), compared->candidate->modules(), options, &error);
+    try {
+        // The module trees the traces build once for their Modules tabs serve the comparison
+        // too.
+        compared->diff = TraceDiff::compare(
+            compared->base->modules(), compared->candidate->modules(), options, &error);
+    } catch (const std::bad_alloc &) {
+        error = "not enough memory to compare " + compared->candidate->model->path + " with "
+            + compared->base->model->path;
+        return nullptr;
+    }
     return compared->diff ? compared : nullptr;
 }
 

@@ -20,7 +20,8 @@ struct ComparedTraces {
 
     /*!
      * Compares \a candidate against \a base with \a options; null with \a error set when the
-     * options name a step a trace does not have.
+     * options name a step a trace does not have, the comparison was cancelled
+     * (DiffOptions::cancel) or memory ran out.
      */
     static std::shared_ptr<ComparedTraces> make(std::shared_ptr<const LoadedTrace> base,
         std::shared_ptr<const LoadedTrace> candidate,

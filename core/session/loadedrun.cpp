@@ -176,7 +176,7 @@ std::shared_ptr<LoadedRun> openRun(
     }
     std::stable_sort(
         order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
-    parallelFor(n, parallel, [&](size_t k) {
+    const auto loadRank = [&](size_t k) {
         const size_t i = order[k];
         if (options.cancel && options.cancel->load())
             return;
@@ -193,7 +193,7 @@ std::shared_ptr<LoadedRun> openRun(
                 trace->modules();
                 trace->gpuTime();
                 if (options.forWindow)
-                    trace->prepareForWindow();
+                    trace->prepareForWindow(WindowUse::Timeline);
             } catch (const std::bad_alloc &) {
                 // As for linking: this rank fails, cleanly, and the others still open.
                 results[i] = outOfMemoryAfterLoad(*trace->model, "analyse");
@@ -202,7 +202,14 @@ std::shared_ptr<LoadedRun> openRun(
         const size_t finished = ++done;
         if (options.progress)
             options.progress(finished, n);
-    });
+    };
+    try {
+        parallelFor(n, parallel, loadRank);
+    } catch (const std::bad_alloc &) {
+        // Each rank's own failures are caught in it; this is memory for the run's bookkeeping.
+        error = "not enough memory to open this run";
+        return nullptr;
+    }
 
     std::vector<std::shared_ptr<const LoadedTrace>> traces;
     std::vector<RunFailure> failures;
@@ -219,7 +226,13 @@ std::shared_ptr<LoadedRun> openRun(
             error += "\n" + failures[i].error;
         return nullptr;
     }
-    auto run = assembleRun(std::move(traces), std::move(failures), parallel, options.cancel);
+    std::shared_ptr<LoadedRun> run;
+    try {
+        run = assembleRun(std::move(traces), std::move(failures), parallel, options.cancel);
+    } catch (const std::bad_alloc &) {
+        error = "not enough memory to match the ranks of this run";
+        return nullptr;
+    }
     run->seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return run;

@@ -43,7 +43,7 @@ struct RunOptions {
     //! Called from loading threads as each rank finishes: (files done, files in all).
     std::function<void(size_t done, size_t total)> progress;
     const std::atomic<bool> *cancel = nullptr;
-    //! Each rank is also made ready for a window (LoadedTrace::prepareForWindow()) as it loads.
+    //! Each rank's timeline is also made ready for a window (LoadedTrace::prepareForWindow()).
     bool forWindow = false;
 };
 

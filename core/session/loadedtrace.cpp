@@ -86,43 +86,44 @@ OpenResult linkTrace(LoadResult loaded)
 std::shared_ptr<const PairTable> LoadedTrace::pairTable() const
 {
     std::call_once(m_tablesBuilt, [this] { buildTables(); });
-    return m_pairTable;
+    return {shared_from_this(), m_pairTable.get()}; // owned by this trace
 }
 
 std::shared_ptr<const PairGroupTable> LoadedTrace::pairGroups() const
 {
     std::call_once(m_tablesBuilt, [this] { buildTables(); });
-    return m_pairGroups;
+    return {shared_from_this(), m_pairGroups.get()};
 }
 
 std::shared_ptr<const KernelTable> LoadedTrace::kernelTable() const
 {
     std::call_once(m_tablesBuilt, [this] { buildTables(); });
-    return m_kernelTable;
+    return {shared_from_this(), m_kernelTable.get()};
 }
 
 void LoadedTrace::buildTables() const
 {
-    auto pairs = std::make_shared<const PairTable>(*graph, pairMemory());
-    auto groups = std::make_shared<const PairGroupTable>(*graph);
-    m_kernelTable = std::make_shared<const KernelTable>(*graph);
+    auto pairs = std::make_unique<const PairTable>(*graph, pairMemory());
+    auto groups = std::make_unique<const PairGroupTable>(*graph);
+    m_kernelTable = std::make_unique<const KernelTable>(*graph);
     m_pairTable = std::move(pairs);
     m_pairGroups = std::move(groups);
 }
 
-void LoadedTrace::prepareForWindow() const
+void LoadedTrace::prepareForWindow(WindowUse use) const
 {
     (void)timelineIndex();
     (void)curves();
-    (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
+    if (use == WindowUse::Tab)
+        (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
 }
 
-OpenResult readyForWindow(OpenResult opened)
+OpenResult readyForWindow(OpenResult opened, WindowUse use)
 {
     if (!opened.trace)
         return opened;
     try {
-        opened.trace->prepareForWindow();
+        opened.trace->prepareForWindow(use);
     } catch (const std::bad_alloc &) {
         return outOfMemoryAfterLoad(*opened.trace->model, "display");
     }

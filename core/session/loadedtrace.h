@@ -16,11 +16,18 @@
 
 namespace ks {
 
+//! How a window shows a trace: what must be ready before its first frame.
+enum class WindowUse {
+    Tab, //!< a trace's own tab: its timeline and the pair, group and kernel tables
+    Timeline, //!< a timeline among others (a run's rank, a comparison's side)
+};
+
 /*!
  * A trace as the application uses it: the frozen model and its linked op graph, built
- * together and shared read-only between the views (and threads).
+ * together and shared read-only between the views (and threads). Always held by a shared_ptr
+ * (openTrace() makes it so): the tables it hands out keep it alive.
  */
-struct LoadedTrace {
+struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     std::unique_ptr<TraceModel> model;
     std::unique_ptr<OpGraph> graph;
     double seconds = 0; //!< load + link wall time
@@ -43,19 +50,22 @@ struct LoadedTrace {
     const std::vector<PairMemory> &pairMemory() const;
     //! The timeline's memory and counter curves, built on first use like timelineIndex().
     const TraceCurves &curves() const;
-    //! The pair table (with pairMemory()'s columns), built on first use (any thread).
+    /*!
+     * The pair table (with pairMemory()'s columns), built on first use (any thread). Like the
+     * two below, it keeps this trace alive: a worker filtering it never outlives its graph.
+     */
     std::shared_ptr<const PairTable> pairTable() const;
     //! The pair table by op + input dims, built on first use (any thread).
     std::shared_ptr<const PairGroupTable> pairGroups() const;
     //! One row per GPU event, built on first use (any thread).
     std::shared_ptr<const KernelTable> kernelTable() const;
     /*!
-     * Builds everything a window's first frame of this trace needs — the drawing index, the
-     * curves, the pair memory and the pair, group and kernel tables — so that the UI thread only
-     * draws. The window's trace and run loaders call it on their threads; it throws
+     * Builds everything a window's first frame of this trace needs, so that the UI thread only
+     * draws: the drawing index and the curves, and for a tab (\a use) the pair memory and the
+     * pair, group and kernel tables. The window's loaders call it on their threads; it throws
      * std::bad_alloc when memory runs out (readyForWindow() turns that into a failure).
      */
-    void prepareForWindow() const;
+    void prepareForWindow(WindowUse use) const;
 
 private:
     mutable std::once_flag m_modulesBuilt;
@@ -72,9 +82,9 @@ private:
     mutable std::unique_ptr<TraceCurves> m_curves;
     void buildTables() const;
     mutable std::once_flag m_tablesBuilt;
-    mutable std::shared_ptr<const PairTable> m_pairTable;
-    mutable std::shared_ptr<const PairGroupTable> m_pairGroups;
-    mutable std::shared_ptr<const KernelTable> m_kernelTable;
+    mutable std::unique_ptr<const PairTable> m_pairTable;
+    mutable std::unique_ptr<const PairGroupTable> m_pairGroups;
+    mutable std::unique_ptr<const KernelTable> m_kernelTable;
 };
 
 struct OpenResult {
@@ -95,10 +105,10 @@ OpenResult outOfMemoryAfterLoad(const TraceModel &model, std::string_view task);
  */
 OpenResult linkTrace(LoadResult loaded);
 /*!
- * Calls LoadedTrace::prepareForWindow() on \a opened's trace, if any: out of memory gives "FILE:
- * byte N: not enough memory to display this trace" instead of the trace.
+ * Calls LoadedTrace::prepareForWindow(\a use) on \a opened's trace, if any: out of memory gives
+ * "FILE: byte N: not enough memory to display this trace" instead of the trace.
  */
-OpenResult readyForWindow(OpenResult opened);
+OpenResult readyForWindow(OpenResult opened, WindowUse use);
 
 //! Loads and links \a path (everything headless commands need).
 OpenResult openTrace(const std::string &path, const LoadOptions &options = {});

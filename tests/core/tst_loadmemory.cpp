@@ -359,7 +359,8 @@ void TestLoadMemory::failureOnAHelperThread()
             return withFailingAllocation(
                 failAt, true, [&] { return linkTrace(std::move(loaded)); });
         OpenResult linked = linkTrace(std::move(loaded));
-        return withFailingAllocation(failAt, true, [&] { return readyForWindow(linked); });
+        return withFailingAllocation(
+            failAt, true, [&] { return readyForWindow(linked, WindowUse::Tab); });
     };
     const OpenResult full = attempt(0);
     QVERIFY2(full.trace, full.error.c_str());

@@ -19,6 +19,7 @@ private slots:
     void everyIndexOnce_data();
     void everyIndexOnce();
     void anExceptionOnAHelperReachesTheCaller();
+    void anExceptionWhileWaitingReachesTheCaller();
     void waitingCallsBack();
     void invokeRunsBoth();
 };
@@ -49,7 +50,7 @@ void TestParallel::anExceptionOnAHelperReachesTheCaller()
     const std::thread::id caller = std::this_thread::get_id();
     std::atomic<bool> threwOnHelper {false};
     std::atomic<int> ran {0};
-    // Every task but the caller's throws: whichever thread the helper is, it throws there.
+    // The caller's tasks wait (10 s at most) until a helper has thrown: then one surely did.
     bool caught = false;
     try {
         parallelFor(64, 2, [&](size_t) {
@@ -58,20 +59,59 @@ void TestParallel::anExceptionOnAHelperReachesTheCaller()
                 threwOnHelper = true;
                 throw std::bad_alloc();
             }
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            for (int ms = 0; ms < 10000 && !threwOnHelper; ++ms)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
         });
     } catch (const std::bad_alloc &) {
         caught = true;
     }
-    QCOMPARE(caught, threwOnHelper.load());
-    QVERIFY(ran.load() >= 1);
-    // Once a task failed, the others stop taking work.
-    if (threwOnHelper)
-        QVERIFY2(ran.load() < 64, qPrintable(QString::number(ran.load())));
+    QVERIFY(threwOnHelper);
+    QVERIFY(caught);
+    // Once a task failed, no thread takes new work: the caller's one and the helper's one.
+    QVERIFY2(ran.load() <= 3, qPrintable(QString::number(ran.load())));
 
-    // On the caller's side too, and the first error wins.
-    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-        parallelFor(4, 2, [](size_t) { throw std::runtime_error("task failed"); }));
+    // The first error wins, whichever thread it came from.
+    try {
+        parallelFor(2, 1, [](size_t i) {
+            if (i == 0)
+                throw std::runtime_error("first");
+            throw std::logic_error("second");
+        });
+        QFAIL("no exception");
+    } catch (const std::runtime_error &e) {
+        QCOMPARE(std::string(e.what()), std::string("first"));
+    }
+}
+
+void TestParallel::anExceptionWhileWaitingReachesTheCaller()
+{
+    // A progress callback that throws (out of memory in a report) must not leave the helpers
+    // running: they are joined, and the caller gets the exception.
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<bool> helperFinished {false};
+    std::atomic<bool> started {false};
+    int calls = 0;
+    QVERIFY_THROWS_EXCEPTION(std::bad_alloc,
+        parallelFor(
+            2, 2,
+            [&](size_t) {
+                // The caller's task waits (10 s at most) for the helper's to start.
+                if (std::this_thread::get_id() == caller) {
+                    for (int ms = 0; ms < 10000 && !started; ++ms)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                    return;
+                }
+                started = true;
+                std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                helperFinished = true;
+            },
+            [&] {
+                ++calls;
+                throw std::bad_alloc();
+            }));
+    QVERIFY(started);
+    QVERIFY(helperFinished); // joined before the exception left
+    QCOMPARE(calls, 1); // not called again once it threw
 }
 
 void TestParallel::waitingCallsBack()

@@ -17,6 +17,7 @@
 #include "trace/tracetab.h"
 #include "window/loadqueue.h"
 #include "window/mainwindow.h"
+#include "window/traceloader.h"
 #include "window/welcomepage.h"
 
 #include <QApplication>
@@ -521,13 +522,22 @@ private slots:
         TraceTab *tab = openAndWait(window, m_demo);
         QVERIFY(tab);
         QSignalSpy compared(&window, &MainWindow::comparisonOpened);
-        QSignalSpy progress(window.findChild<LoadQueue *>(), &LoadQueue::progress);
+        auto *loads = window.findChild<LoadQueue *>();
+        QSignalSpy loaded(loads, &LoadQueue::traceLoaded);
+        QSignalSpy progress(loads, &LoadQueue::progress);
         window.openComparison(m_demo, m_demo);
+        // The comparison shows a busy bar and Cancel while it runs; no file is read.
+        QCOMPARE(progress.count(), 1);
+        QVERIFY(progress.first().at(0).toString().startsWith(QStringLiteral("Comparing")));
+        QCOMPARE(progress.first().at(1).toInt(), -1);
+        QVERIFY(
+            window.findChild<QPushButton *>(QStringLiteral("cancelLoad"))->isVisibleTo(&window));
         QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 120000);
         auto *view = compared.first().at(0).value<ComparisonView *>();
         QCOMPARE(&view->diff().base(), tab->selection()->trace().graph.get());
         QCOMPARE(&view->diff().candidate(), tab->selection()->trace().graph.get());
-        QCOMPARE(progress.count(), 0); // no load started
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(window.findChildren<TraceLoader *>().size(), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), 120000);
     }
 

@@ -177,6 +177,26 @@ private slots:
         }
         QCOMPARE(calls->load(), atDelete);
     }
+
+    // A trace's tables keep it alive: a model (and its filter worker) that outlives the tab
+    // that opened the trace still reads a live graph.
+    void aTraceLivesAsLongAsItsTables()
+    {
+        const QString demo = test::tempDir() + QStringLiteral("/demo.json");
+        std::shared_ptr<const LoadedTrace> trace = openTrace(demo.toStdString()).trace;
+        QVERIFY(trace);
+        const std::weak_ptr<const LoadedTrace> watch = trace;
+        auto *model = new TableModel(trace->pairTable(), {PairTable::FwdName});
+        const int rows = model->rowCount();
+        QVERIFY(rows > 0);
+        trace.reset();
+        QVERIFY(!watch.expired());
+        model->setFilter(QStringLiteral("linear"), false);
+        QTRY_VERIFY_WITH_TIMEOUT(!model->filterPending(), 120000);
+        QVERIFY(model->rowCount() > 0 && model->rowCount() < rows);
+        delete model;
+        QVERIFY(watch.expired());
+    }
 };
 
 QTEST_MAIN(TestModels)

@@ -21,12 +21,14 @@
 #include <QChartView>
 #include <QDir>
 #include <QDropEvent>
+#include <QImage>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSet>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
@@ -342,9 +344,10 @@ void TestRunView::runTablesGoThroughTheExportMenu()
     QVERIFY(action(QStringLiteral("Run Table as CSV…"))->isEnabled());
     QVERIFY(action(QStringLiteral("Report as PDF…"))->isEnabled());
     QVERIFY(action(QStringLiteral("Window as PNG…"))->isEnabled());
-    QAction *chart = action(QStringLiteral("Chart as PNG…"));
-    QVERIFY(!chart->isEnabled());
-    QVERIFY(chart->statusTip().contains(QStringLiteral("run")));
+    QAction *modules = action(QStringLiteral("Module Tree as CSV…"));
+    QVERIFY(!modules->isEnabled());
+    QVERIFY(modules->statusTip().contains(QStringLiteral("run")));
+    QVERIFY(action(QStringLiteral("Chart as PNG…"))->isEnabled());
 
     view->activate(RunView::Ranks, -1);
     const QString gui = test::tempDir() + QStringLiteral("/gui-ranks.csv");
@@ -353,6 +356,17 @@ void TestRunView::runTablesGoThroughTheExportMenu()
     QCOMPARE(test::traceText(gui), test::traceText(cli));
     view->activate(RunView::Charts, -1);
     QVERIFY(!exports.saveRunTable(gui, saveError));
+    // The Charts page as a picture, however small it is on screen.
+    const QString png = test::tempDir() + QStringLiteral("/run-charts.png");
+    QVERIFY2(exports.saveChart(png, saveError), qPrintable(saveError));
+    QImage charts;
+    QVERIFY(charts.load(png));
+    QCOMPARE(charts.size(), RunCharts::kExportSize);
+    QSet<QRgb> colours; // bars, axes and text, not a blank page
+    for (int y = 0; y < charts.height(); y += 4)
+        for (int x = 0; x < charts.width(); x += 4)
+            colours.insert(charts.pixel(x, y));
+    QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
     exports.setCurrent(nullptr);
     QVERIFY(!action(QStringLiteral("Run Table as CSV…"))->isEnabled());
 }

@@ -6,6 +6,7 @@
 #include <QPointer>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -81,6 +82,12 @@ public:
 
     //! True from run() until the latest work's result is delivered (or cancelled).
     bool pending() const { return m_settled != m_generation; }
+    //! True while any work runs, cancelled or superseded work included (the destructor waits).
+    bool running() const
+    {
+        return std::any_of(m_running.begin(), m_running.end(),
+            [](const Running &r) { return !r.future.isFinished(); });
+    }
 
 private:
     struct Running {

@@ -160,9 +160,11 @@ void ComparisonView::recompare()
     m_summary->setText(tr("Comparing…"));
     m_recompare.run(
         [base = m_compared->base, candidate = m_compared->candidate, options = m_options](
-            const std::atomic<bool> &) {
+            const std::atomic<bool> &stop) {
             Recompared r;
-            r.compared = ComparedTraces::make(base, candidate, options, r.error);
+            DiffOptions stoppable = options;
+            stoppable.cancel = &stop; // closing the tab or choosing again stops this one
+            r.compared = ComparedTraces::make(base, candidate, stoppable, r.error);
             return r;
         },
         [this](Recompared r) {

@@ -136,8 +136,20 @@ RunCharts::RunCharts(std::shared_ptr<const LoadedRun> run, QWidget *parent)
     setPair(-1);
 }
 
+std::unique_ptr<RunCharts> RunCharts::exportCopy() const
+{
+    auto copy = std::make_unique<RunCharts>(m_run);
+    copy->setPair(m_pairIndex);
+    copy->setAttribute(Qt::WA_DontShowOnScreen);
+    copy->resize(kExportSize);
+    copy->show();
+    copy->layout()->activate(); // the export renders it before any event loop runs
+    return copy;
+}
+
 void RunCharts::setPair(int pairIndex)
 {
+    m_pairIndex = pairIndex;
     auto *fwd = new QBarSet(tr("Forward GPU"));
     auto *bwd = new QBarSet(tr("Backward GPU"));
     fwd->setColor(QColor(52, 168, 83));

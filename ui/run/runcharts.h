@@ -3,6 +3,7 @@
 
 #include "session/loadedrun.h"
 
+#include <QSize>
 #include <QWidget>
 
 #include <memory>
@@ -26,9 +27,17 @@ public:
     //! Shows pair \a pairIndex (RankPairs) in the second chart; -1: none selected.
     void setPair(int pairIndex);
     QChartView *pairView() const { return m_pair; }
+    /*!
+     * The same two charts drawn afresh offscreen at kExportSize, laid out and ready to save:
+     * the picture does not depend on how the page is shown, or whether it is.
+     */
+    std::unique_ptr<RunCharts> exportCopy() const;
+
+    static constexpr QSize kExportSize {1600, 700};
 
 private:
     std::shared_ptr<const LoadedRun> m_run;
+    int m_pairIndex = -1;
     QChartView *m_breakdown;
     QChartView *m_pair;
 };

@@ -8,6 +8,7 @@
 #include "document/reportwriter.h"
 #include "export/moduletable.h"
 #include "output/exporter.h"
+#include "run/runcharts.h"
 #include "run/runtimelines.h"
 #include "run/runview.h"
 #include "table/tablemodel.h"
@@ -49,9 +50,9 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
         [this, png] { exportWidget(m_window, tr("window"), png); });
     add(menu, tr("Window as SVG…"), any,
         [this, svg] { exportWidget(m_window, tr("window"), svg); });
-    add(menu, tr("Chart as PNG…"), Trace,
+    add(menu, tr("Chart as PNG…"), Trace | Run,
         [this, png] { exportPicture(tr("chart"), png, &ExportActions::saveChart); });
-    add(menu, tr("Chart as SVG…"), Trace,
+    add(menu, tr("Chart as SVG…"), Trace | Run,
         [this, svg] { exportPicture(tr("chart"), svg, &ExportActions::saveChart); });
     add(menu, tr("Module Icicle as PNG…"), Trace,
         [this, png] { exportPicture(tr("module icicle"), png, &ExportActions::saveIcicle); });
@@ -104,11 +105,11 @@ void ExportActions::setCurrent(QWidget *current)
         const bool on = (m_tab && (e.applies & Trace)) || (m_comparison && (e.applies & Comparison))
             || (m_run && (e.applies & Run));
         e.action->setEnabled(on);
-        e.action->setStatusTip(on ? QString()
-                : m_comparison    ? tr("Not available for a comparison: it applies to one trace")
-                : m_run           ? tr("Not available for a run: it applies to one trace")
-                : m_tab           ? tr("Only for a run of several ranks")
-                                  : tr("Open a trace first"));
+        e.action->setStatusTip(on  ? QString()
+                : e.applies == Run ? tr("Only for a run of several ranks")
+                : m_comparison     ? tr("Not available for a comparison: it applies to one trace")
+                : m_run            ? tr("Not available for a run: it applies to one trace")
+                                   : tr("Open a trace first"));
     }
 }
 
@@ -240,6 +241,10 @@ void ExportActions::exportPicture(const QString &what,
 
 bool ExportActions::saveChart(const QString &path, QString &error)
 {
+    if (m_run) {
+        const std::unique_ptr<RunCharts> copy = m_run->charts()->exportCopy();
+        return Exporter::saveWidget(copy.get(), path, 1, error);
+    }
     const std::unique_ptr<QChartView> view = m_tab->charts()->exportView();
     return Exporter::saveWidget(view.get(), path, 1, error);
 }

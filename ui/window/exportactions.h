@@ -43,7 +43,7 @@ public:
      * The current trace's chart (kind, mode and count as on its page) or module icicle as
      * \a path, PNG or SVG by extension. Both are drawn afresh offscreen at a fixed size
      * (ChartsView::exportSize(), IcicleChart::kExportWidth × its height), so the picture is the
-     * same whichever tab shows and however small the page is.
+     * same whichever tab shows and however small the page is. For a run, its Charts page.
      */
     bool saveChart(const QString &path, QString &error);
     bool saveIcicle(const QString &path, QString &error);

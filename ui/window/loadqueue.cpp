@@ -116,7 +116,9 @@ void LoadQueue::finishedOne()
 
 void LoadQueue::startTrace(const Queued &next)
 {
-    auto *loader = new TraceLoader(next.path, this);
+    // A comparison shows timelines and its own table, not the trace's pair tables.
+    auto *loader = new TraceLoader(next.path,
+        next.kind == Queued::ComparisonSide ? WindowUse::Timeline : WindowUse::Tab, this);
     m_loader = loader;
     const QString name = QFileInfo(next.path).fileName();
     emit progress(tr("Loading %1…").arg(name), 0);
@@ -172,7 +174,9 @@ void LoadQueue::startRun(const QStringList &paths)
             options.forWindow = true; // the first frame draws every rank
             options.progress = [counters](size_t done, size_t total) {
                 counters->total = total;
-                counters->done = done;
+                // Ranks finish on several threads: the count only ever rises.
+                size_t seen = counters->done;
+                while (seen < done && !counters->done.compare_exchange_weak(seen, done)) { }
             };
             out.run = ks::openRun(files, options, out.error);
             return out;
@@ -208,8 +212,15 @@ void LoadQueue::comparisonTraceLoaded(
 
 void LoadQueue::startComparison(const PendingComparison &ready)
 {
-    // Aligning two large traces takes a while: on a worker, which Cancel can stop.
-    std::erase_if(m_comparing, [](const auto &task) { return !task->pending(); });
+    // Aligning two large traces takes a while: on a worker, which Cancel can stop. A task is
+    // let go only once its work has ended: its destructor would wait for it here.
+    std::erase_if(
+        m_comparing, [](const auto &task) { return !task->pending() && !task->running(); });
+    emit progress(
+        tr("Comparing %1 with %2…")
+            .arg(QFileInfo(QString::fromStdString(ready.candidate.trace->model->path)).fileName(),
+                QFileInfo(QString::fromStdString(ready.base.trace->model->path)).fileName()),
+        -1);
     m_comparing.push_back(std::make_unique<BackgroundTask<Compared>>(this));
     m_comparing.back()->run(
         [ready](const std::atomic<bool> &stop) {

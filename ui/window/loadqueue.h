@@ -47,7 +47,10 @@ public:
     bool busy() const;
 
 signals:
-    //! Text for the status bar ("Loading x: 40% · 300 MB/s (2 more queued)") and permille.
+    /*!
+     * Text for the status bar ("Loading x: 40% · 300 MB/s (2 more queued)") and permille, -1
+     * when how far it is cannot be told (a comparison).
+     */
     void progress(const QString &text, int permille);
     void idle();
     void traceLoaded(const QString &path, std::shared_ptr<const ks::LoadedTrace> trace);

@@ -192,7 +192,10 @@ void MainWindow::openDropped(const QStringList &paths)
     std::vector<std::string> files;
     for (const QString &p : paths)
         files.push_back(p.toStdString());
-    m_worldSizePeek.run(
+    std::erase_if(
+        m_worldSizePeeks, [](const auto &task) { return !task->pending() && !task->running(); });
+    m_worldSizePeeks.push_back(std::make_unique<BackgroundTask<int>>(this));
+    m_worldSizePeeks.back()->run(
         [files](const std::atomic<bool> &stop) {
             int worldSize = 0;
             for (const std::string &f : files) {
@@ -338,7 +341,8 @@ void MainWindow::connectLoads()
 {
     connect(m_loads, &LoadQueue::progress, this, [this](const QString &text, int permille) {
         m_progressLabel->setText(text);
-        m_progressBar->setValue(permille);
+        m_progressBar->setRange(0, permille < 0 ? 0 : 1000); // 0 to 0: a busy bar
+        m_progressBar->setValue(std::max(permille, 0));
         m_progressBox->show();
     });
     connect(m_loads, &LoadQueue::idle, m_progressBox, &QWidget::hide);

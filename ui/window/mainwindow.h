@@ -139,7 +139,8 @@ private:
     QProgressBar *m_progressBar = nullptr;
     QPushButton *m_cancelButton = nullptr;
     QString m_comparisonError;
-    BackgroundTask<int> m_worldSizePeek {this};
+    //! One per multi-file drop: a later drop must not supersede an earlier one.
+    std::vector<std::unique_ptr<BackgroundTask<int>>> m_worldSizePeeks;
 };
 
 } // namespace ks

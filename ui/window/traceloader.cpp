@@ -5,9 +5,10 @@
 
 namespace ks {
 
-TraceLoader::TraceLoader(QString path, QObject *parent)
+TraceLoader::TraceLoader(QString path, WindowUse use, QObject *parent)
     : QObject(parent)
     , m_path(std::move(path))
+    , m_use(use)
 {
     m_timer.setInterval(50);
     connect(&m_timer, &QTimer::timeout, this, &TraceLoader::poll);
@@ -33,7 +34,7 @@ void TraceLoader::start()
         // exhaustion itself; anything else it did not foresee becomes a failure too.
         try {
             // What the first frame draws from is built here rather than on the UI thread.
-            m_result = readyForWindow(openTrace(m_path.toStdString(), options));
+            m_result = readyForWindow(openTrace(m_path.toStdString(), options), m_use);
         } catch (const std::exception &e) {
             m_result = {};
             m_result.error = m_path.toStdString() + ": " + e.what();

@@ -22,7 +22,8 @@ namespace ks {
 class TraceLoader : public QObject {
     Q_OBJECT
 public:
-    explicit TraceLoader(QString path, QObject *parent = nullptr);
+    //! \a use: what the window shows of it, made ready on the loader's thread too.
+    TraceLoader(QString path, WindowUse use, QObject *parent = nullptr);
     ~TraceLoader() override;
 
     void start();
@@ -42,6 +43,7 @@ private:
     void poll();
 
     QString m_path;
+    WindowUse m_use;
     qint64 m_fileSize = 0;
     std::thread m_thread;
     std::atomic<bool> m_cancel {false};
