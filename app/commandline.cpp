@@ -43,6 +43,10 @@ struct Options {
         "Write one row per memory allocation of FILE (device, size, lifetime, op, pair) to OUT "
         "and exit.",
         "OUT");
+    QCommandLineOption exportSteps = valued("export-steps",
+        "Write one row per ProfilerStep of FILE (CPU window, GPU span, busy, idle and what the "
+        "busy time was spent on) to OUT and exit.",
+        "OUT");
     QCommandLineOption perStep
         = flag("per-step", "With --export-modules: one row per module and ProfilerStep.");
     QCommandLineOption screenshot = valued("screenshot",
@@ -107,7 +111,8 @@ struct Options {
     //! The modes that write something and exit: at most one per command.
     std::vector<const QCommandLineOption *> modes() const
     {
-        return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &screenshot,
+        return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
+            &screenshot,
             &exportDiff, &exportRanks, &exportCollectives, &exportRankPairs, &report};
     }
 };
@@ -153,7 +158,7 @@ CommandParser::CommandParser(const QStringList &arguments)
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
     for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
-             m_o.exportModules, m_o.exportMemory, m_o.perStep, m_o.screenshot, m_o.view, m_o.select,
+             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.perStep, m_o.screenshot, m_o.view, m_o.select,
              m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep,
              m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives,
              m_o.exportRankPairs, m_o.report, m_o.page, m_o.threads})
@@ -212,7 +217,7 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); }) > 1)
         return usage(QStringLiteral(
             "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
-            "--export-memory, "
+            "--export-memory, --export-steps, "
             "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
             "--report, --screenshot"));
     const QString page = value(m_o.page).toLower();
@@ -232,7 +237,7 @@ std::optional<UsageError> CommandParser::combinationError() const
         return usage(QStringLiteral("--per-step goes with --export-modules"));
     if (isSet(m_o.compare)
         && (isSet(m_o.summary) || isSet(m_o.exportPairs) || isSet(m_o.exportKernels)
-            || isSet(m_o.exportModules) || isSet(m_o.exportMemory)))
+            || isSet(m_o.exportModules) || isSet(m_o.exportMemory) || isSet(m_o.exportSteps)))
         return usage(QStringLiteral(
             "--compare goes with --export-diff, --report, --screenshot or the window"));
     return std::nullopt;
@@ -295,7 +300,7 @@ Request CommandParser::request()
         return SummaryRequest {value(m_o.summary).toStdString()};
     }
     if (isSet(m_o.exportPairs) || isSet(m_o.exportKernels) || isSet(m_o.exportModules)
-        || isSet(m_o.exportMemory))
+        || isSet(m_o.exportMemory) || isSet(m_o.exportSteps))
         return tableExport();
     DiffOptions diff;
     if (isSet(m_o.compare)) {
@@ -329,6 +334,7 @@ Request CommandParser::tableExport()
     const QCommandLineOption &mode = isSet(m_o.exportPairs) ? m_o.exportPairs
         : isSet(m_o.exportKernels)                          ? m_o.exportKernels
         : isSet(m_o.exportMemory)                           ? m_o.exportMemory
+        : isSet(m_o.exportSteps)                            ? m_o.exportSteps
                                                             : m_o.exportModules;
     if (m_files.size() != 1)
         return usage(
@@ -336,6 +342,7 @@ Request CommandParser::tableExport()
     r.what = &mode == &m_o.exportPairs ? TableExportRequest::Pairs
         : &mode == &m_o.exportKernels  ? TableExportRequest::Kernels
         : &mode == &m_o.exportMemory   ? TableExportRequest::Memory
+        : &mode == &m_o.exportSteps    ? TableExportRequest::Steps
                                        : TableExportRequest::Modules;
     r.out = value(mode).toStdString();
     r.file = m_files.first().toStdString();

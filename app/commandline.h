@@ -24,9 +24,10 @@ struct PrintText {
 struct SummaryRequest {
     std::string file;
 };
-//! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`.
+//! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`,
+//! `--export-steps`.
 struct TableExportRequest {
-    enum What { Pairs, Kernels, Modules, Memory } what = Pairs;
+    enum What { Pairs, Kernels, Modules, Memory, Steps } what = Pairs;
     std::string out, file;
     bool perStep = false;
 };

@@ -6,6 +6,7 @@
 #include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "export/runtables.h"
+#include "export/steptable.h"
 #include "export/summary.h"
 #include "session/comparedtraces.h"
 #include "session/loadedrun.h"
@@ -79,6 +80,23 @@ int runExportModules(const std::string &out, const std::string &file, bool perSt
         trace->modules(), perStep ? ModuleTable::Rows::EachStep : ModuleTable::Rows::WholeTrace);
     std::string error;
     if (!exportTable(table, out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return ExitOk;
+}
+
+int runExportSteps(const std::string &out, const std::string &file)
+{
+    auto trace = loadOrReport(file);
+    if (!trace)
+        return ExitLoadFailed;
+    if (trace->graph->steps().empty())
+        std::fprintf(stderr, "%s: no ProfilerStep#N ranges (torch.profiler records one per "
+                             "prof.step())\n",
+            file.c_str());
+    std::string error;
+    if (!exportTable(stepTable(stepBreakdown(*trace->graph)), out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;
     }

@@ -22,6 +22,9 @@ int runExportMemory(const std::string &out, const std::string &file);
 //! `--export-modules OUT FILE [--per-step]`.
 int runExportModules(const std::string &out, const std::string &file, bool perStep);
 
+//! `--export-steps OUT FILE`: one row per ProfilerStep.
+int runExportSteps(const std::string &out, const std::string &file);
+
 //! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
 enum class RunExport { Ranks, Collectives, RankPairs };
 /*!

@@ -91,6 +91,8 @@ struct Runner {
             return runExportMemory(r.out, r.file);
         case TableExportRequest::Modules:
             return runExportModules(r.out, r.file, r.perStep);
+        case TableExportRequest::Steps:
+            return runExportSteps(r.out, r.file);
         case TableExportRequest::Pairs:
         case TableExportRequest::Kernels:
             break;

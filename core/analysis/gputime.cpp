@@ -55,14 +55,14 @@ TimeNs lengthOutside(const IntervalSet &a, const IntervalSet &b)
     return length(a) - overlap;
 }
 
-enum WorkClass { Computation, Communication, Memcpy, kClasses };
+constexpr size_t kClasses = 3;
 
 //! Collects the counted GPU events by class and reduces them to a breakdown.
 class BreakdownBuilder {
 public:
-    void add(WorkClass c, TimeNs start, TimeNs end)
+    void add(GpuWork c, TimeNs start, TimeNs end)
     {
-        m_intervals[c].emplace_back(start, end);
+        m_intervals[size_t(c)].emplace_back(start, end);
         m_first = m_events == 0 ? start : std::min(m_first, start);
         m_last = m_events == 0 ? end : std::max(m_last, end);
         ++m_events;
@@ -73,9 +73,9 @@ public:
         GpuTimeBreakdown b;
         if (m_events == 0)
             return b;
-        const IntervalSet comp = merged(m_intervals[Computation]);
-        const IntervalSet comm = merged(m_intervals[Communication]);
-        const IntervalSet copy = merged(m_intervals[Memcpy]);
+        const IntervalSet comp = merged(m_intervals[size_t(GpuWork::Computation)]);
+        const IntervalSet comm = merged(m_intervals[size_t(GpuWork::Communication)]);
+        const IntervalSet copy = merged(m_intervals[size_t(GpuWork::Memcpy)]);
         const IntervalSet compOrComm = unite(comp, comm);
         b.events = m_events;
         b.computation = length(comp);
@@ -96,27 +96,27 @@ private:
     uint64_t m_events = 0;
 };
 
-//! Calls \a f(slice, class) for every counted GPU event.
-template<typename F> void forEachCountedEvent(const OpGraph &graph, F &&f)
+} // namespace
+
+void forEachCountedGpuEvent(
+    const OpGraph &graph, const std::function<void(SliceId, SliceId, GpuWork)> &f)
 {
     const TraceModel &m = graph.model();
     CommunicationNames communication(m);
     const std::vector<SliceId> &events = graph.gpuEvents();
     for (size_t i = 0; i < events.size(); ++i) {
         const SliceId g = events[i];
-        if (graph.gpuLaunches()[i] == kNoSlice)
+        const SliceId launch = graph.gpuLaunches()[i];
+        if (launch == kNoSlice)
             continue;
-        WorkClass c = Computation;
-        if (m.slices.kind[g] == EventKind::Memcpy) {
-            c = Memcpy;
-        } else if (m.slices.kind[g] == EventKind::Kernel && communication(g)) {
-            c = Communication;
-        }
-        f(g, c);
+        GpuWork c = GpuWork::Computation;
+        if (m.slices.kind[g] == EventKind::Memcpy)
+            c = GpuWork::Memcpy;
+        else if (m.slices.kind[g] == EventKind::Kernel && communication(g))
+            c = GpuWork::Communication;
+        f(g, launch, c);
     }
 }
-
-} // namespace
 
 std::array<std::pair<std::string_view, TimeNs>, 8> gpuTimeFields(const GpuTimeBreakdown &b)
 {
@@ -129,8 +129,8 @@ GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph)
 {
     const SliceTable &t = graph.model().slices;
     BreakdownBuilder builder;
-    forEachCountedEvent(
-        graph, [&](SliceId g, WorkClass c) { builder.add(c, t.start[g], t.end(g)); });
+    forEachCountedGpuEvent(graph,
+        [&](SliceId g, SliceId, GpuWork c) { builder.add(c, t.start[g], t.end(g)); });
     return builder.result();
 }
 
@@ -139,8 +139,8 @@ std::vector<StepGpuTime> gpuTimePerStep(const OpGraph &graph)
     const SliceTable &t = graph.model().slices;
     const auto &steps = graph.steps();
     std::vector<BreakdownBuilder> builders(steps.size());
-    forEachCountedEvent(graph, [&](SliceId g, WorkClass c) {
-        const int step = graph.stepIndexAt(t.start[graph.launchOf(g)]);
+    forEachCountedGpuEvent(graph, [&](SliceId g, SliceId launch, GpuWork c) {
+        const int step = graph.stepIndexAt(t.start[launch]);
         if (step >= 0)
             builders[size_t(step)].add(c, t.start[g], t.end(g));
     });

@@ -4,6 +4,7 @@
 #include "link/opgraph.h"
 
 #include <array>
+#include <functional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -39,6 +40,12 @@ struct GpuTimeBreakdown {
  * `gpu_time` and `--export-ranks`' columns), ns.
  */
 std::array<std::pair<std::string_view, TimeNs>, 8> gpuTimeFields(const GpuTimeBreakdown &b);
+
+//! What a counted GPU event is (see GpuTimeBreakdown).
+enum class GpuWork : uint8_t { Computation, Communication, Memcpy };
+//! Calls \a f(event, launch, work) for every counted GPU event, in gpuEvents() order.
+void forEachCountedGpuEvent(
+    const OpGraph &graph, const std::function<void(SliceId, SliceId, GpuWork)> &f);
 
 //! The breakdown of every counted GPU event of \a graph's trace.
 GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph);

@@ -1,82 +1,107 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/stepbreakdown.h"
 
+#include "analysis/gputime.h"
+#include "link/gpuside.h"
+
 #include <algorithm>
 
 namespace ks {
 
+namespace {
+
+WorkPart categoryOf(const OpGraph &graph, SliceId launch, GpuWork work)
+{
+    if (work == GpuWork::Communication)
+        return WorkPart::Communication;
+    if (work == GpuWork::Memcpy)
+        return WorkPart::Memcpy;
+    switch (gpuSideOfLaunch(graph, launch)) {
+    case GpuSide::Forward:
+        return WorkPart::Forward;
+    case GpuSide::Backward:
+        return WorkPart::Backward;
+    case GpuSide::BackwardOther:
+        return WorkPart::BackwardOther;
+    case GpuSide::Recompute:
+        return WorkPart::Recompute;
+    case GpuSide::Other:
+    case GpuSide::Unattributed:
+        break;
+    }
+    return WorkPart::Other;
+}
+
+//! Which category an instant belongs to when several run: computation first, in this order.
+constexpr std::array<WorkPart, kStepCategories> kPrecedence = {WorkPart::Forward,
+    WorkPart::Backward, WorkPart::Recompute, WorkPart::BackwardOther,
+    WorkPart::Other, WorkPart::Communication, WorkPart::Memcpy};
+
+//! An event's start (+1) or end (−1) in category \a category.
+struct Edge {
+    TimeNs at;
+    int delta;
+    WorkPart category;
+};
+
+//! Busy time and its split, by a sweep over the edges of one step's GPU work.
+void sweep(std::vector<Edge> &edges, StepBreakdown &out)
+{
+    std::sort(edges.begin(), edges.end(), [](const Edge &a, const Edge &b) { return a.at < b.at; });
+    std::array<int, kStepCategories> running {};
+    for (size_t i = 0; i < edges.size();) {
+        const TimeNs at = edges[i].at;
+        for (; i < edges.size() && edges[i].at == at; ++i)
+            running[size_t(edges[i].category)] += edges[i].delta;
+        if (i == edges.size())
+            break;
+        const TimeNs length = edges[i].at - at;
+        for (WorkPart c : kPrecedence) {
+            if (running[size_t(c)] > 0) {
+                out.parts[size_t(c)] += length;
+                out.busy += length;
+                break;
+            }
+        }
+    }
+}
+
+} // namespace
+
+std::string_view workPartName(WorkPart part)
+{
+    static constexpr std::array<std::string_view, 10> names = {"forward", "backward",
+        "backward_other", "recompute", "communication", "memcpy", "other", "idle", "recomputed",
+        "computation"};
+    return names[size_t(part)];
+}
+
 std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
 {
-    const TraceModel &m = graph.model();
-    const SliceTable &t = m.slices;
-    const auto &steps = graph.steps();
+    const SliceTable &t = graph.model().slices;
+    const std::vector<ProfilerStep> &steps = graph.steps();
     std::vector<StepBreakdown> out(steps.size());
-    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> intervals(steps.size());
+    std::vector<std::vector<Edge>> edges(steps.size());
     for (size_t i = 0; i < steps.size(); ++i) {
         out[i].step = steps[i].number;
-        out[i].span = steps[i].end - steps[i].start;
+        out[i].cpuStart = steps[i].start;
+        out[i].cpuEnd = steps[i].end;
     }
-    const std::vector<SliceId> &events = graph.gpuEvents();
-    for (size_t k = 0; k < events.size(); ++k) {
-        const SliceId g = events[k];
-        const SliceId launch = graph.gpuLaunches()[k];
-        if (launch != kNoSlice) {
-            const int si = graph.stepIndexAt(t.start[launch]);
-            if (si >= 0) {
-                StepBreakdown &b = out[size_t(si)];
-                switch (gpuSideOfLaunch(graph, launch)) {
-                case GpuSide::Forward:
-                    b.forward += t.dur[g];
-                    break;
-                case GpuSide::Backward:
-                    b.backward += t.dur[g];
-                    break;
-                case GpuSide::BackwardOther:
-                    b.backwardOther += t.dur[g];
-                    break;
-                case GpuSide::Recompute:
-                    b.recompute += t.dur[g];
-                    break;
-                case GpuSide::Other:
-                case GpuSide::Unattributed:
-                    b.other += t.dur[g];
-                    break;
-                }
-            }
-        }
-        // Busy time is about the device, whoever launched it: clip to each step it overlaps.
-        auto first = std::upper_bound(steps.begin(), steps.end(), t.start[g],
-            [](TimeNs v, const ProfilerStep &s) { return v < s.start; });
-        if (first != steps.begin())
-            --first;
-        for (size_t i = size_t(first - steps.begin());
-             i < steps.size() && steps[i].start < t.end(g); ++i) {
-            const TimeNs a = std::max(t.start[g], steps[i].start);
-            const TimeNs b = std::min(t.end(g), steps[i].end);
-            if (a < b)
-                intervals[i].emplace_back(a, b);
-        }
-    }
-    for (size_t i = 0; i < steps.size(); ++i) {
-        auto &iv = intervals[i];
-        std::sort(iv.begin(), iv.end());
-        TimeNs busy = 0, curA = 0, curB = 0;
-        bool open = false;
-        for (const auto &[a, b] : iv) {
-            if (!open || a > curB) {
-                if (open)
-                    busy += curB - curA;
-                curA = a;
-                curB = b;
-                open = true;
-            } else {
-                curB = std::max(curB, b);
-            }
-        }
-        if (open)
-            busy += curB - curA;
-        out[i].busy = busy;
-    }
+    forEachCountedGpuEvent(graph, [&](SliceId g, SliceId launch, GpuWork work) {
+        const int si = graph.stepIndexAt(t.start[launch]);
+        if (si < 0)
+            return;
+        StepBreakdown &b = out[size_t(si)];
+        const TimeNs start = t.start[g], end = t.end(g);
+        b.gpuStart = b.events == 0 ? start : std::min(b.gpuStart, start);
+        b.gpuEnd = b.events == 0 ? end : std::max(b.gpuEnd, end);
+        ++b.events;
+        const WorkPart c = categoryOf(graph, launch, work);
+        edges[size_t(si)].push_back({start, 1, c});
+        edges[size_t(si)].push_back({end, -1, c});
+    });
+    for (size_t i = 0; i < steps.size(); ++i)
+        sweep(edges[i], out[i]);
     return out;
 }
 

@@ -1,29 +1,63 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "link/gpuside.h"
+#include "link/opgraph.h"
 
+#include <array>
+#include <string_view>
 #include <vector>
 
 namespace ks {
 
-//! GPU time of one ProfilerStep, split by where the work was launched from.
-struct StepBreakdown {
-    int64_t step = 0;
-    TimeNs span = 0; //!< the step's wall time
-    TimeNs forward = 0; //!< summed durations of GPU events launched by forward ops
-    TimeNs backward = 0; //!< … by paired backward nodes
-    TimeNs backwardOther = 0; //!< … during backward by unpaired work (AccumulateGrad, hooks, comms)
-    TimeNs recompute = 0; //!< … by forward work re-run during backward (activation checkpointing)
-    TimeNs other = 0; //!< … anywhere else in the step (optimizer, data loading)
-    TimeNs busy = 0; //!< union of all GPU intervals inside the step
-    TimeNs idle() const { return span > busy ? span - busy : 0; }
+/*!
+ * The kinds of GPU work every chart, the timeline and the report tell apart, each in its own
+ * colour (ui/common/palette.h). The first kStepCategories split a step's busy time
+ * (docs/cli.md, `--export-steps`).
+ */
+enum class WorkPart : uint8_t {
+    Forward,
+    Backward,
+    BackwardOther, //!< computation launched during backward by no paired node (AccumulateGrad)
+    Recompute, //!< computation of forward work re-run during backward (checkpointing)
+    Communication, //!< NCCL/RCCL kernels under no computation
+    Memcpy, //!< memcpys under no computation or communication
+    Other, //!< computation launched elsewhere (optimizer, data loading)
+    Idle, //!< no GPU work
+    Recomputed, //!< a pair's own re-run (its forward op recomputed during backward)
+    Computation, //!< kernels and memsets, whoever launched them
 };
+constexpr size_t kStepCategories = 7;
+//! "forward", "backward", "backward_other", "recompute", "communication", "memcpy", "other",
+//! "idle", "recomputed", "computation".
+std::string_view workPartName(WorkPart part);
 
 /*!
- * Per-step GPU breakdown: each GPU event belongs to the step of its launch; "busy" is the union
- * of GPU intervals (all streams) clipped to the step, so idle = span − busy.
+ * One ProfilerStep's GPU time, the one definition the step chart, the report, `--summary` and
+ * `--export-steps` share. The step's GPU work is every counted GPU event (see GpuTimeBreakdown)
+ * whose runtime launch starts inside the step's CPU window, on any thread, however late it ran.
+ * Its span runs from the first start to the last end of that work; busy is the length of the
+ * union of its intervals, idle = span − busy. The categories split busy exactly: each instant of
+ * it goes to computation if any computation runs then (to the first of forward, backward,
+ * recompute, backward-other, other that runs), else to communication, else to memcpy — so
+ * their sum is busy, and computation, communication and memcpy are --summary's computation,
+ * exposed communication and exposed memcpy.
  */
+struct StepBreakdown {
+    int64_t step = 0;
+    TimeNs cpuStart = 0; //!< the ProfilerStep#N slice
+    TimeNs cpuEnd = 0;
+    uint64_t events = 0; //!< GPU events launched inside it
+    TimeNs gpuStart = 0; //!< first start of its GPU work (0 when events == 0)
+    TimeNs gpuEnd = 0; //!< last end of its GPU work
+    TimeNs busy = 0;
+    std::array<TimeNs, kStepCategories> parts {};
+
+    TimeNs span() const { return gpuEnd - gpuStart; }
+    TimeNs idle() const { return span() - busy; }
+    TimeNs part(WorkPart c) const { return parts[size_t(c)]; }
+};
+
+//! The breakdown of each ProfilerStep, in step order.
 std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph);
 
 } // namespace ks

@@ -5,28 +5,35 @@
 
 namespace ks {
 
-TimeNs pairCost(const PairRow &row, PairCost cost)
+PairCost pairCost(const PairRow &row)
 {
-    const TimeNs both = row.forwardGpu.time + row.backwardGpu.time;
-    return cost == PairCost::WithRecompute ? both + row.recomputeGpu.time : both;
+    return {row.forwardGpu.time, row.backwardGpu.time, row.recomputedGpu.time};
 }
 
-std::vector<uint32_t> topPairRows(const OpGraph &graph, size_t limit, PairCost cost, int64_t step)
+std::vector<uint32_t> topByCost(
+    size_t count, size_t limit, const std::function<PairCost(uint32_t)> &cost)
+{
+    std::vector<std::pair<TimeNs, uint32_t>> ranked; // (−total, index): ascending is dearest first
+    for (uint32_t i = 0; i < count; ++i) {
+        const TimeNs total = cost(i).total();
+        if (total > 0)
+            ranked.emplace_back(-total, i);
+    }
+    const size_t top = std::min(limit, ranked.size());
+    std::partial_sort(ranked.begin(), ranked.begin() + std::ptrdiff_t(top), ranked.end());
+    std::vector<uint32_t> out;
+    out.reserve(top);
+    for (size_t k = 0; k < top; ++k)
+        out.push_back(ranked[k].second);
+    return out;
+}
+
+std::vector<uint32_t> topPairRows(const OpGraph &graph, size_t limit, int64_t step)
 {
     const std::vector<PairRow> &rows = graph.rows();
-    std::vector<uint32_t> out;
-    for (uint32_t r = 0; r < rows.size(); ++r) {
-        if ((step == kNoValue || rows[r].step == step) && pairCost(rows[r], cost) > 0)
-            out.push_back(r);
-    }
-    const auto dearer = [&](uint32_t a, uint32_t b) {
-        const TimeNs ca = pairCost(rows[a], cost), cb = pairCost(rows[b], cost);
-        return ca != cb ? ca > cb : a < b;
-    };
-    const size_t top = std::min(limit, out.size());
-    std::partial_sort(out.begin(), out.begin() + std::ptrdiff_t(top), out.end(), dearer);
-    out.resize(top);
-    return out;
+    return topByCost(rows.size(), limit, [&](uint32_t r) {
+        return step == kNoValue || rows[r].step == step ? pairCost(rows[r]) : PairCost {};
+    });
 }
 
 } // namespace ks

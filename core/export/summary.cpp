@@ -5,6 +5,7 @@
 #include "analysis/memoryindex.h"
 #include "base/jsonwrite.h"
 #include "base/numbertext.h"
+#include "export/steptable.h"
 
 #include <cstdio>
 
@@ -98,6 +99,10 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
         appendMicros(out, ns, 3);
     }
     out += '}';
+    key("step_breakdown");
+    std::string steps = tableToJson(stepTable(stepBreakdown(graph)));
+    steps.pop_back(); // its closing newline
+    out += steps;
     number("memory_events", memory.memoryEvents());
     key("memory_devices");
     out += '[';

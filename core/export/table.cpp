@@ -176,4 +176,11 @@ std::string tableToCsv(const Table &table)
     return out;
 }
 
+std::string tableToJson(const Table &table)
+{
+    std::string out;
+    writeRows(table, nullptr, true, [&](std::string_view s) { out.append(s); });
+    return out;
+}
+
 } // namespace ks

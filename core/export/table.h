@@ -84,5 +84,7 @@ bool exportTableRows(const Table &table,
 
 //! Renders \a table as CSV text (all rows).
 std::string tableToCsv(const Table &table);
+//! Renders \a table as JSON text, as exportTable() writes it (all rows, newline at the end).
+std::string tableToJson(const Table &table);
 
 } // namespace ks

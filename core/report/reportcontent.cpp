@@ -8,6 +8,7 @@
 #include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "export/runtables.h"
+#include "export/steptable.h"
 #include "export/summary.h"
 
 #include <algorithm>
@@ -19,13 +20,6 @@ namespace {
 
 constexpr size_t kTopRows = 15; // rows of a "top" table and bars of its chart
 constexpr size_t kChartBars = 40; // bars of a per-step or per-rank chart: one PDF page holds them
-
-std::string micros(TimeNs ns)
-{
-    std::string out;
-    appendMicros(out, ns, 3);
-    return out;
-}
 
 //! Rows \a rows, columns \a columns of \a from, with its column names and titles, cells as text.
 CellTable select(
@@ -143,54 +137,108 @@ ReportPart tracePart(const LoadedTrace &trace)
     return part;
 }
 
+//! A chart's series: each part with its legend name.
+void setSeries(ReportChart &chart, std::initializer_list<WorkPart> parts)
+{
+    for (WorkPart part : parts) {
+        std::string name(workPartName(part));
+        std::replace(name.begin(), name.end(), '_', ' ');
+        chart.series.push_back(part == WorkPart::Recomputed ? "own re-run" : name);
+        chart.parts.push_back(part);
+    }
+}
+
 void addGpuTime(const LoadedTrace &trace, ReportContent &out)
 {
-    const std::vector<StepGpuTime> steps = gpuTimePerStep(*trace.graph);
-    if (steps.empty() || std::none_of(steps.begin(), steps.end(), [](const StepGpuTime &s) {
-            return s.time.events > 0;
-        }))
+    const std::vector<StepBreakdown> steps = stepBreakdown(*trace.graph);
+    if (std::none_of(
+            steps.begin(), steps.end(), [](const StepBreakdown &s) { return s.events > 0; }))
         return;
     ReportPart part;
     part.id = "gpu-time";
     part.title = "Where the GPU time went";
-    part.text = "Per ProfilerStep, the GPU work launched inside it: computation (kernels and "
-                "memsets), communication and memcpy not hidden under computation, and idle time "
-                "between the step's first and last GPU event (the definitions of --summary's "
-                "gpu_time).";
+    part.text = "Per ProfilerStep, the GPU work launched inside it, from its first to its last "
+                "GPU event: busy time split by what ran (computation by who launched it; "
+                "communication and memcpy where no computation hides them), and idle (as "
+                "--export-steps has them).";
     ReportChart chart;
-    chart.caption
-        = "GPU time per step, µs: computation, exposed communication, exposed memcpy, idle.";
+    chart.caption = "GPU time per step, µs.";
     chart.unit = "µs";
-    chart.series = {"computation", "exposed communication", "exposed memcpy", "idle"};
-    ReportTable table;
-    table.caption = "The same, with the totals (µs).";
-    table.table.addColumn("step", Cell::Number, "Step");
-    for (const auto &[name, ns] : gpuTimeFields(steps[0].time))
-        table.table.addColumn(name, Cell::Number, name);
+    std::vector<WorkPart> parts;
+    for (size_t k = 0; k < kStepCategories; ++k) {
+        if (std::any_of(steps.begin(), steps.end(),
+                [&](const StepBreakdown &s) { return s.part(WorkPart(k)) > 0; }))
+            parts.push_back(WorkPart(k));
+    }
+    parts.push_back(WorkPart::Idle);
+    for (WorkPart p : parts)
+        setSeries(chart, {p});
     if (steps.size() > kChartBars)
         chart.caption += " The first " + std::to_string(kChartBars) + " of "
             + std::to_string(steps.size()) + " steps; the table has them all.";
-    for (const StepGpuTime &s : steps) {
-        if (chart.labels.size() < kChartBars) {
-            chart.labels.push_back("ProfilerStep#" + std::to_string(s.step));
-            chart.values.push_back(
-                {double(s.time.computation) / 1e3, double(s.time.exposedComm) / 1e3,
-                    double(s.time.exposedMemcpy) / 1e3, double(s.time.idle) / 1e3});
-        }
-        table.table.addRow();
-        table.table.add(std::to_string(s.step));
-        for (const auto &[name, ns] : gpuTimeFields(s.time))
-            table.table.add(micros(ns));
+    for (const StepBreakdown &s : steps) {
+        if (chart.labels.size() == kChartBars)
+            break;
+        chart.labels.push_back("ProfilerStep#" + std::to_string(s.step));
+        std::vector<double> values;
+        for (WorkPart p : parts)
+            values.push_back(double(p == WorkPart::Idle ? s.idle() : s.part(p)) / 1e3);
+        chart.values.push_back(std::move(values));
     }
     part.charts.push_back(std::move(chart));
-    part.tables.push_back(std::move(table));
+    part.tables.push_back({"The same, with the CPU window and the GPU span (--export-steps).",
+        stepTable(steps)});
     out.parts.push_back(std::move(part));
 }
 
-//! The pair rows by forward + backward GPU time, largest first.
+//! The pairs whose backward costs most times their forward, if any costs more than it.
+void addBackwardHeavy(const OpGraph &g, const PairTable &pairs, ReportContent &out)
+{
+    TimeNs largest = 0;
+    for (const PairRow &row : g.rows())
+        largest = std::max(largest, row.forwardGpu.time);
+    // Among pairs with a noticeable forward, those whose backward is dearer than it.
+    const auto ratio = [&](size_t r) {
+        const PairRow &row = g.rows()[r];
+        if (row.forwardGpu.time <= 0 || row.forwardGpu.time * 100 < largest
+            || row.backwardGpu.time <= row.forwardGpu.time)
+            return 0.0;
+        return double(row.backwardGpu.time) / double(row.forwardGpu.time);
+    };
+    const std::vector<size_t> heavy = topRows(g.rows().size(), 10, ratio);
+    if (heavy.empty())
+        return;
+    ReportPart part;
+    part.id = "backward-heavy";
+    part.title = "Backward dearer than forward";
+    part.text = "The pairs whose backward GPU time is the largest multiple of their forward GPU "
+                "time, among those whose forward takes at least 1 % of the dearest forward, with "
+                "the module that called them.";
+    const ReportTable selected {{},
+        select(pairs, heavy,
+            {PairTable::FwdName, PairTable::Module, PairTable::FwdTs, PairTable::BwdNames,
+                PairTable::FwdGpuUs, PairTable::BwdGpuUs})};
+    ReportTable t;
+    t.caption = "bwd / fwd is backward GPU time over forward GPU time.";
+    for (const ColumnSpec &c : selected.table.columns())
+        t.table.addColumn(c.name, c.cell, c.title);
+    t.table.addColumn("bwd_over_fwd", Cell::Number, "bwd / fwd");
+    for (size_t i = 0; i < heavy.size(); ++i) {
+        t.table.addRow();
+        for (size_t c = 0; c < selected.table.columnCount(); ++c)
+            t.table.add(selected.table.text(i, c));
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f", ratio(heavy[i]));
+        t.table.add(text);
+    }
+    part.tables.push_back(std::move(t));
+    out.parts.push_back(std::move(part));
+}
+
+//! The pair rows by their cost (forward + backward + own re-run), dearest first.
 std::vector<size_t> topPairs(const OpGraph &g, size_t limit)
 {
-    const std::vector<uint32_t> rows = topPairRows(g, limit, PairCost::ForwardBackward);
+    const std::vector<uint32_t> rows = topPairRows(g, limit);
     return {rows.begin(), rows.end()};
 }
 
@@ -200,72 +248,46 @@ void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &o
     const std::vector<size_t> top = topPairs(g, kTopRows);
     if (top.empty())
         return;
+    const bool recomputed = std::any_of(
+        top.begin(), top.end(), [&](size_t r) { return g.rows()[r].recomputedGpu.time > 0; });
     ReportPart part;
     part.id = "top-pairs";
     part.title = "The op pairs that cost most";
     part.text = "Each forward op with the backward nodes it created, by the GPU time both "
-                "launched (as --export-pairs has them).";
+                "launched";
+    part.text += recomputed ? " and what re-running the forward op during backward cost "
+                              "(activation checkpointing)"
+                            : "";
+    part.text += " (as --export-pairs has them).";
     ReportChart chart;
-    chart.caption = "Forward and backward GPU time of the top op pairs, µs.";
+    chart.caption = "GPU time of the top op pairs, µs.";
     chart.unit = "µs";
-    chart.series = {"forward", "backward"};
+    if (recomputed)
+        setSeries(chart, {WorkPart::Forward, WorkPart::Backward, WorkPart::Recomputed});
+    else
+        setSeries(chart, {WorkPart::Forward, WorkPart::Backward});
     for (size_t r : top) {
         std::string label = pairs.text(r, PairTable::FwdName);
         const std::string module = pairs.text(r, PairTable::Module);
         if (!module.empty())
             label += " · " + module.substr(module.find_last_of('/') + 1); // npos + 1 is 0
         chart.labels.push_back(std::move(label));
-        chart.values.push_back({double(g.rows()[r].forwardGpu.time) / 1e3,
-            double(g.rows()[r].backwardGpu.time) / 1e3});
+        const PairCost cost = pairCost(g.rows()[r]);
+        chart.values.push_back({double(cost.forward) / 1e3, double(cost.backward) / 1e3});
+        if (recomputed)
+            chart.values.back().push_back(double(cost.recomputed) / 1e3);
     }
+    std::vector<size_t> columns = {PairTable::FwdName, PairTable::FwdTs, PairTable::BwdNames,
+        PairTable::Step, PairTable::Module, PairTable::FwdGpuUs, PairTable::BwdGpuUs};
+    if (recomputed)
+        columns.push_back(PairTable::RecomputedGpuUs);
     ReportTable table;
     table.caption = "The same pairs, with their rows of --export-pairs.";
-    table.table = select(pairs, top,
-        {PairTable::FwdName, PairTable::FwdTs, PairTable::BwdNames, PairTable::Step,
-            PairTable::Module, PairTable::FwdGpuUs, PairTable::BwdGpuUs});
+    table.table = select(pairs, top, columns);
     part.charts.push_back(std::move(chart));
     part.tables.push_back(std::move(table));
     out.parts.push_back(std::move(part));
-
-    // Backward much dearer than forward: the ratio, among pairs with a noticeable forward.
-    TimeNs largest = 0;
-    for (const PairRow &row : g.rows())
-        largest = std::max(largest, row.forwardGpu.time);
-    std::vector<size_t> heavy = topRows(g.rows().size(), 10, [&](size_t r) {
-        const PairRow &row = g.rows()[r];
-        if (row.forwardGpu.time <= 0 || row.forwardGpu.time * 100 < largest)
-            return 0.0;
-        return double(row.backwardGpu.time) / double(row.forwardGpu.time);
-    });
-    if (heavy.empty())
-        return;
-    ReportPart ratio;
-    ratio.id = "backward-heavy";
-    ratio.title = "Backward dearer than forward";
-    ratio.text = "The pairs whose backward GPU time is the largest multiple of their forward GPU "
-                 "time, among those whose forward takes at least 1 % of the dearest forward.";
-    ReportTable t;
-    t.caption = "bwd / fwd is backward GPU time over forward GPU time.";
-    t.table = select(pairs, heavy,
-        {PairTable::FwdName, PairTable::FwdTs, PairTable::BwdNames, PairTable::FwdGpuUs,
-            PairTable::BwdGpuUs});
-    CellTable withRatio;
-    for (const ColumnSpec &c : t.table.columns())
-        withRatio.addColumn(c.name, c.cell, c.title);
-    withRatio.addColumn("bwd_over_fwd", Cell::Number, "bwd / fwd");
-    for (size_t i = 0; i < heavy.size(); ++i) {
-        withRatio.addRow();
-        for (size_t c = 0; c < t.table.columnCount(); ++c)
-            withRatio.add(t.table.text(i, c));
-        const PairRow &row = g.rows()[heavy[i]];
-        char text[32];
-        std::snprintf(
-            text, sizeof text, "%.2f", double(row.backwardGpu.time) / double(row.forwardGpu.time));
-        withRatio.add(text);
-    }
-    t.table = std::move(withRatio);
-    ratio.tables.push_back(std::move(t));
-    out.parts.push_back(std::move(ratio));
+    addBackwardHeavy(g, pairs, out);
 }
 
 void addModules(const LoadedTrace &trace, ReportContent &out)
@@ -420,6 +442,7 @@ ReportContent runReport(const LoadedRun &run)
         = "GPU time per rank, µs: computation, exposed communication, exposed memcpy, idle.";
     chart.unit = "µs";
     chart.series = {"computation", "exposed communication", "exposed memcpy", "idle"};
+    chart.parts = {WorkPart::Computation, WorkPart::Communication, WorkPart::Memcpy, WorkPart::Idle};
     if (run.ranks.size() > kChartBars)
         chart.caption += " The first " + std::to_string(kChartBars) + " of "
             + std::to_string(run.ranks.size()) + " ranks; the table has them all.";

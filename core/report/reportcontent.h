@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/stepbreakdown.h"
 #include "export/celltable.h"
 #include "session/comparedtraces.h"
 #include "session/loadedrun.h"
@@ -15,6 +16,7 @@ struct ReportChart {
     std::string caption; //!< what the figure shows, in a sentence
     std::string unit; //!< of the values ("µs")
     std::vector<std::string> series; //!< the legend, one name per segment
+    std::vector<WorkPart> parts; //!< what each series is (its colour), one per segment
     std::vector<std::string> labels; //!< one per bar, top to bottom
     std::vector<std::vector<double>> values; //!< [bar][series]
 };

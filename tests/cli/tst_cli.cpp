@@ -295,6 +295,44 @@ private slots:
             test::run(test::appPath(), args({QStringLiteral("--per-step"), m_demo})).exitCode, 1);
     }
 
+    // --export-steps: the documented columns, one row per step, and the same numbers as
+    // --summary's step_breakdown; busy + idle is the GPU span, the parts split busy.
+    void exportStepsAgreesWithTheSummary()
+    {
+        const auto csv
+            = test::run(test::appPath(), args({QStringLiteral("--export-steps"), QStringLiteral("-"), m_demo}));
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.first(),
+            QByteArray("step,cpu_start_us,cpu_dur_us,gpu_start_us,gpu_end_us,busy_us,idle_us,"
+                       "forward_us,backward_us,backward_other_us,recompute_us,communication_us,"
+                       "memcpy_us,other_us"));
+        QCOMPARE(lines.size(), 4); // three steps
+        const auto summary = test::run(test::appPath(), args({QStringLiteral("--summary"), m_demo}));
+        const QJsonArray steps
+            = QJsonDocument::fromJson(summary.out).object()[QStringLiteral("step_breakdown")].toArray();
+        QCOMPARE(steps.size(), 3);
+        const QList<QByteArray> names = lines.first().split(',');
+        for (int i = 0; i < 3; ++i) {
+            const QList<QByteArray> cells = lines[i + 1].split(',');
+            const QJsonObject o = steps[i].toObject();
+            double parts = 0;
+            for (int c = 0; c < names.size(); ++c) {
+                QCOMPARE(o[QString::fromLatin1(names[c])].toDouble(), cells[c].toDouble());
+                parts += c >= 7 ? cells[c].toDouble() : 0;
+            }
+            QVERIFY(std::abs(cells[4].toDouble() - cells[3].toDouble() - cells[5].toDouble()
+                        - cells[6].toDouble())
+                < 0.002);
+            QVERIFY(std::abs(parts - cells[5].toDouble()) < 0.008);
+        }
+        const QString json = test::tempDir() + QStringLiteral("/steps.json");
+        QCOMPARE(
+            test::run(test::appPath(), args({QStringLiteral("--export-steps"), json, m_demo})).exitCode,
+            0);
+        QCOMPARE(QJsonDocument::fromJson(readFile(json)).array(), steps);
+    }
+
     void compareExportsTheDiff()
     {
         const QString candidate = test::tempDir() + QStringLiteral("/candidate.json");

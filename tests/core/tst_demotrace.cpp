@@ -3,6 +3,7 @@
 // backward nodes each forward op created and which kernels it launched (its --truth file), so
 // every row of the pair table can be checked on traces of any size and seed.
 #include "analysis/memoryindex.h"
+#include "analysis/gputime.h"
 #include "analysis/stepbreakdown.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
@@ -14,6 +15,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+
+#include <numeric>
 
 using namespace ks;
 
@@ -218,21 +221,22 @@ private slots:
         QCOMPARE(all.backwardOtherTotal.time, side[size_t(GpuSide::BackwardOther)]);
         QCOMPARE(all.otherTotal.time,
             side[size_t(GpuSide::Other)] + side[size_t(GpuSide::Unattributed)]);
-        TimeNs stepForward = 0, stepBackward = 0, stepOther = 0;
-        for (const StepBreakdown &st : stepBreakdown(gb)) {
-            stepForward += st.forward;
-            stepBackward += st.backward;
-            stepOther += st.other;
+        // The steps split each step's busy time exactly, and their computation, communication
+        // and memcpy are the step's TraceLens figures, computed apart (analysis/gputime).
+        const std::vector<StepBreakdown> steps = stepBreakdown(gb);
+        const std::vector<StepGpuTime> tracelens = gpuTimePerStep(gb);
+        QCOMPARE(steps.size(), tracelens.size());
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const StepBreakdown &st = steps[i];
+            const GpuTimeBreakdown &tl = tracelens[i].time;
+            QCOMPARE(std::accumulate(st.parts.begin(), st.parts.end(), TimeNs(0)), st.busy);
+            QCOMPARE(st.busy, tl.busy);
+            QCOMPARE(st.idle(), tl.idle);
+            QCOMPARE(st.part(WorkPart::Communication), tl.exposedComm);
+            QCOMPARE(st.part(WorkPart::Memcpy), tl.exposedMemcpy);
+            QCOMPARE(st.busy - st.part(WorkPart::Communication) - st.part(WorkPart::Memcpy),
+                tl.computation);
         }
-        TimeNs inSteps[6] = {};
-        for (SliceId g : gb.gpuEvents()) {
-            const SliceId launch = gb.launchOf(g);
-            if (launch != kNoSlice && gb.stepAt(mb.slices.start[launch]) != kNoValue)
-                inSteps[size_t(gpuSideOf(gb, g))] += mb.slices.dur[g];
-        }
-        QCOMPARE(stepForward, inSteps[size_t(GpuSide::Forward)]);
-        QCOMPARE(stepBackward, inSteps[size_t(GpuSide::Backward)]);
-        QCOMPARE(stepOther, inSteps[size_t(GpuSide::Other)]);
         // And the kernel export writes the same side for each event.
         const KernelTable kernels(gb);
         for (size_t r = 0; r < kernels.rowCount(); ++r)

@@ -3,6 +3,7 @@
 // summary): docs/linking.md §7 and every row of §8, and the `--export-pairs` format of cli.md.
 // Each test links a small hand-written trace; the expected values are worked out by hand in the
 // comments from the JSON (times in the JSON are µs, the model keeps ns: 52.000 µs = 52000 ns).
+#include "analysis/gputime.h"
 #include "analysis/stepbreakdown.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
@@ -533,15 +534,16 @@ void TestLinker::gpuUserAnnotationIsNotGpuWork()
     QCOMPARE(g.stats().gpuEvents, uint64_t(1));
     QCOMPARE(g.steps().size(), size_t(1));
     QCOMPARE(g.gpuTotalsUnder(find(m, "aten::mm")).time, TimeNs(100000));
-    // Busy = the kernel only (100 µs), not the 1000 µs annotation; span 1000 → idle 900.
+    // Busy = the kernel only (100 µs), not the 1000 µs annotation; the GPU span is the kernel's.
     const std::vector<StepBreakdown> steps = stepBreakdown(g);
     QCOMPARE(steps.size(), size_t(1));
     QCOMPARE(steps[0].busy, TimeNs(100000));
-    QCOMPARE(steps[0].idle(), TimeNs(900000));
+    QCOMPARE(steps[0].span(), TimeNs(100000));
+    QCOMPARE(steps[0].idle(), TimeNs(0));
     // No op of this trace carries a sequence number, so nothing pairs: the main thread's op is
     // forward work by its thread (docs/linking.md §7 step 9), in every view alike.
-    QCOMPARE(steps[0].forward, TimeNs(100000));
-    QCOMPARE(steps[0].other, TimeNs(0));
+    QCOMPARE(steps[0].part(WorkPart::Forward), TimeNs(100000));
+    QCOMPARE(steps[0].part(WorkPart::Other), TimeNs(0));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1678,11 +1680,15 @@ void TestLinker::stepBreakdownSplitsGpuTimeAndMergesStreams()
     //   k_accumulate stream 8 [450,550]   launched in AccumulateGrad           → backward_other 100
     //   k_optimizer  stream 7 [850,900]   launched in the optimizer            → other 50
     //   k_late       stream 8 [950,1050]  launched at 818 (step 1)             → other 100
+    //   nccl         stream 9 [480,600]   launched at 820 (step 1)             → communication
+    //   Memcpy DtoH  stream 10 [590,620]  launched at 822 (step 1)             → memcpy
     //   gpu_user_annotation ProfilerStep#1 on stream 7 [0,1000]: not GPU work.
-    // Step 1: forward 100, backward 100, backward_other 100, other 150;
-    //   busy = [100,200] ∪ [400,550] ∪ [850,900] ∪ [950,1000] = 100 + 150 + 50 + 50 = 350,
-    //   idle = 1000 − 350 = 650.
-    // Step 2: no launches; busy = k_late clipped [1000,1050] = 50; idle = 500 − 50 = 450.
+    // Step 1 launched all of them: GPU span [100,1050] = 950;
+    //   busy = [100,200] ∪ [400,620] ∪ [850,900] ∪ [950,1050] = 100 + 220 + 50 + 100 = 470,
+    //   idle = 950 − 470 = 480. Split: forward [100,200] 100; backward [400,500] 100 (it comes
+    //   before backward_other where both run); backward_other [500,550] 50; communication
+    //   [550,600] 50 (under computation before); memcpy [600,620] 20; other 50 + 100 = 150.
+    // Step 2: no launches: no GPU span, nothing busy, nothing idle (k_late is step 1's).
     const std::string events = R"json(
 {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":100,"tid":100,"ts":0,"dur":1000},
 {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":100,"tid":100,"ts":10,"dur":40,"args":{"External id":1,"Sequence number":1,"Fwd thread id":0}},
@@ -1691,6 +1697,8 @@ void TestLinker::stepBreakdownSplitsGpuTimeAndMergesStreams()
 {"ph":"X","cat":"cpu_op","name":"aten::add_","pid":100,"tid":100,"ts":810,"dur":20,"args":{"External id":2}},
 {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":815,"dur":2,"args":{"External id":2,"correlation":4}},
 {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":818,"dur":2,"args":{"External id":2,"correlation":5}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":820,"dur":1,"args":{"External id":2,"correlation":6}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":100,"tid":100,"ts":822,"dur":1,"args":{"External id":2,"correlation":7}},
 {"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":100,"tid":100,"ts":1000,"dur":500},
 {"ph":"X","cat":"cpu_op","name":"autograd::engine::evaluate_function: MulBackward0","pid":100,"tid":200,"ts":300,"dur":100,"args":{"External id":3,"Sequence number":1,"Fwd thread id":1}},
 {"ph":"X","cat":"cpu_op","name":"MulBackward0","pid":100,"tid":200,"ts":301,"dur":98,"args":{"External id":4,"Sequence number":1,"Fwd thread id":1}},
@@ -1703,7 +1711,9 @@ void TestLinker::stepBreakdownSplitsGpuTimeAndMergesStreams()
 {"ph":"X","cat":"kernel","name":"k_bwd","pid":0,"tid":7,"ts":400,"dur":100,"args":{"correlation":2}},
 {"ph":"X","cat":"kernel","name":"k_accumulate","pid":0,"tid":8,"ts":450,"dur":100,"args":{"correlation":3}},
 {"ph":"X","cat":"kernel","name":"k_optimizer","pid":0,"tid":7,"ts":850,"dur":50,"args":{"correlation":4}},
-{"ph":"X","cat":"kernel","name":"k_late","pid":0,"tid":8,"ts":950,"dur":100,"args":{"correlation":5}}
+{"ph":"X","cat":"kernel","name":"k_late","pid":0,"tid":8,"ts":950,"dur":100,"args":{"correlation":5}},
+{"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","pid":0,"tid":9,"ts":480,"dur":120,"args":{"correlation":6}},
+{"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoH (Device -> Pageable)","pid":0,"tid":10,"ts":590,"dur":30,"args":{"correlation":7}}
 )json";
     const auto trace = test::link(test::traceWith(events));
     QVERIFY(trace);
@@ -1717,20 +1727,25 @@ void TestLinker::stepBreakdownSplitsGpuTimeAndMergesStreams()
 
     const std::vector<StepBreakdown> steps = stepBreakdown(g);
     QCOMPARE(steps.size(), size_t(2));
-    QCOMPARE(steps[0].step, int64_t(1));
-    QCOMPARE(steps[0].span, TimeNs(1000000));
-    QCOMPARE(steps[0].forward, TimeNs(100000));
-    QCOMPARE(steps[0].backward, TimeNs(100000));
-    QCOMPARE(steps[0].backwardOther, TimeNs(100000));
-    QCOMPARE(steps[0].other, TimeNs(150000));
-    QCOMPARE(steps[0].busy, TimeNs(350000));
-    QCOMPARE(steps[0].idle(), TimeNs(650000));
+    const StepBreakdown &s = steps[0];
+    QCOMPARE(s.step, int64_t(1));
+    QCOMPARE(s.events, uint64_t(7));
+    QCOMPARE(s.cpuEnd - s.cpuStart, TimeNs(1000000));
+    QCOMPARE(s.span(), TimeNs(950000));
+    QCOMPARE(s.busy, TimeNs(470000));
+    QCOMPARE(s.idle(), TimeNs(480000));
+    const std::array<TimeNs, kStepCategories> parts
+        = {100000, 100000, 50000, 0, 50000, 20000, 150000};
+    QCOMPARE(s.parts, parts);
+    // The same busy time as the step's --summary-style breakdown, computed apart.
+    const GpuTimeBreakdown tracelens = gpuTimePerStep(g).at(0).time;
+    QCOMPARE(s.busy, tracelens.busy);
+    QCOMPARE(s.part(WorkPart::Communication), tracelens.exposedComm);
+    QCOMPARE(s.part(WorkPart::Memcpy), tracelens.exposedMemcpy);
     QCOMPARE(steps[1].step, int64_t(2));
-    QCOMPARE(steps[1].span, TimeNs(500000));
-    QCOMPARE(
-        steps[1].forward + steps[1].backward + steps[1].backwardOther + steps[1].other, TimeNs(0));
-    QCOMPARE(steps[1].busy, TimeNs(50000));
-    QCOMPARE(steps[1].idle(), TimeNs(450000));
+    QCOMPARE(steps[1].events, uint64_t(0));
+    QCOMPARE(steps[1].busy, TimeNs(0));
+    QCOMPARE(steps[1].idle(), TimeNs(0));
 }
 
 void TestLinker::gzippedTraceWithInvalidEscapeLinksTheSame()

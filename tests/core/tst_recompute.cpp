@@ -182,9 +182,9 @@ void TestRecompute::recomputeShowsInSidesStepsSummaryAndModules()
     // Step 1: forward 8 + 2, backward 5 + 3 + 20, recompute 10.
     const std::vector<StepBreakdown> steps = stepBreakdown(g);
     QCOMPARE(steps.size(), size_t(1));
-    QCOMPARE(steps[0].forward, TimeNs(10000));
-    QCOMPARE(steps[0].backward, TimeNs(28000));
-    QCOMPARE(steps[0].recompute, TimeNs(10000));
+    QCOMPARE(steps[0].part(WorkPart::Forward), TimeNs(10000));
+    QCOMPARE(steps[0].part(WorkPart::Backward), TimeNs(28000));
+    QCOMPARE(steps[0].part(WorkPart::Recompute), TimeNs(10000));
 
     const QJsonObject summary
         = QJsonDocument::fromJson(QByteArray::fromStdString(summaryJson(m, g, 0))).object();

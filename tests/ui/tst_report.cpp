@@ -2,6 +2,7 @@
 // The report (issue: report): its parts in order and only with their data, the HTML well formed,
 // self-contained and with the exports' numbers in its tables, the PDF's pages and their size
 // (and its text, where Debian's pdftotext is installed), the command line.
+#include "analysis/gputime.h"
 #include "document/reportwriter.h"
 #include "export/difftable.h"
 #include "export/pairtable.h"
@@ -163,14 +164,21 @@ private slots:
                 = std::max(bestHeld, size_t(std::max(0.0, pairs.number(r, PairTable::HeldBytes))));
         QCOMPARE(held[1][4], QString::number(bestHeld));
         QVERIFY(bestHeld > 0);
-        // GPU time per step: one row per step, idle = total − computation − exposed parts.
+        // GPU time per step: the rows of --export-steps; span = busy + idle, the parts split
+        // busy, and idle is the step's TraceLens idle, computed apart (analysis/gputime).
         const auto &gpu = tables.at(QStringLiteral("gpu-time")).at(0);
+        const std::vector<StepGpuTime> tracelens = gpuTimePerStep(*m_trace->graph);
         QCOMPARE(gpu.size(), m_trace->graph->steps().size() + 1);
+        QCOMPARE(gpu[0].size(), 14);
         for (size_t i = 1; i < gpu.size(); ++i) {
-            const double computation = gpu[i][1].toDouble(), comm = gpu[i][2].toDouble(),
-                         memcpy = gpu[i][3].toDouble(), idle = gpu[i][5].toDouble(),
-                         total = gpu[i][6].toDouble();
-            QVERIFY(std::abs(total - computation - comm - memcpy - idle) < 0.002);
+            const double span = gpu[i][4].toDouble() - gpu[i][3].toDouble();
+            const double busy = gpu[i][5].toDouble(), idle = gpu[i][6].toDouble();
+            double parts = 0;
+            for (int c = 7; c < 14; ++c)
+                parts += gpu[i][c].toDouble();
+            QVERIFY(std::abs(span - busy - idle) < 0.002);
+            QVERIFY(std::abs(busy - parts) < 0.008);
+            QCOMPARE(idle, double(tracelens[i - 1].time.idle) / 1e3);
         }
     }
 

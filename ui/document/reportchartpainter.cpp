@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "document/reportchartpainter.h"
 
+#include "common/palette.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 namespace ks {
 
 namespace {
-
-constexpr std::array<QRgb, 4> kSeriesColors
-    = {qRgb(45, 110, 180), qRgb(225, 120, 40), qRgb(110, 170, 80), qRgb(190, 190, 190)};
 
 double barHeight(const QFont &font)
 {
@@ -43,7 +41,7 @@ void ReportChartPainter::paint(
     // Legend.
     double x = rect.left();
     for (size_t s = 0; s < chart.series.size(); ++s) {
-        p.fillRect(QRectF(x, rect.top() + 3, bar - 6, bar - 6), QColor(kSeriesColors[s % 4]));
+        p.fillRect(QRectF(x, rect.top() + 3, bar - 6, bar - 6), workColor(chart.parts[s]));
         const QString name = QString::fromStdString(chart.series[s]);
         p.setPen(Qt::black);
         p.drawText(QPointF(x + bar - 2, rect.top() + fm.ascent() + 2), name);
@@ -77,7 +75,7 @@ void ReportChartPainter::paint(
         for (size_t s = 0; s < chart.values[i].size(); ++s) {
             const double w = chart.values[i][s] * scale;
             if (w > 0)
-                p.fillRect(QRectF(left, y + 2, w, bar - 4), QColor(kSeriesColors[s % 4]));
+                p.fillRect(QRectF(left, y + 2, w, bar - 4), workColor(chart.parts[s]));
             left += w;
             sum += chart.values[i][s];
         }

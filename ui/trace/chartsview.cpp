@@ -4,6 +4,7 @@
 #include "analysis/stepbreakdown.h"
 #include "analysis/toppairs.h"
 #include "common/elidedlabel.h"
+#include "common/palette.h"
 #include "common/qstrings.h"
 #include "common/timeformat.h"
 #include "export/pairgroups.h"
@@ -34,13 +35,6 @@
 namespace ks {
 
 namespace {
-
-const QColor kForward(40, 130, 190);
-const QColor kBackward(230, 110, 40);
-const QColor kBackwardOther(240, 180, 60);
-const QColor kRecompute(140, 100, 200);
-const QColor kOther(140, 140, 160);
-const QColor kIdle(215, 215, 215);
 
 //! Title, value axis and legend around the bars of the top-N chart (measured, with a margin).
 constexpr int kChrome = 200;
@@ -81,6 +75,25 @@ void setRoundTicks(QValueAxis *axis, double maxNs, const Unit &unit)
     axis->setTickInterval(step);
     const int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
     axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+//! A work part's name in a legend.
+QString partLabel(WorkPart part)
+{
+    switch (part) {
+    case WorkPart::BackwardOther:
+        return ChartsView::tr("backward – other (AccumulateGrad, hooks)");
+    case WorkPart::Recompute:
+        return ChartsView::tr("recompute (checkpointing)");
+    case WorkPart::Communication:
+        return ChartsView::tr("communication (not under computation)");
+    case WorkPart::Memcpy:
+        return ChartsView::tr("memcpy (not under other work)");
+    case WorkPart::Other:
+        return ChartsView::tr("other (optimizer, data…)");
+    default:
+        return QString::fromUtf8(workPartName(part));
+    }
 }
 
 //! A chart with no data that says why: \a headline as its title, \a text below it.
@@ -272,50 +285,51 @@ ChartsView::Built ChartsView::emptyPairs(bool anyPairs) const
                  "The pair table still lists them with their CPU times."));
 }
 
-ChartsView::Built ChartsView::buildTopPairs() const
+std::vector<ChartsView::Bar> ChartsView::topBars(size_t &candidates) const
 {
     const OpGraph &g = *m_selection->trace().graph;
     const TraceModel &m = *m_selection->trace().model;
-    // Rank by forward + backward GPU time; instances are pair rows, groups sum their members.
-    struct Bar {
-        uint32_t row; // pair row (instances) or group index
-        TimeNs fwd, bwd, recompute;
-        QString name, label; // the full name (tooltips) and the axis label
-        TimeNs total() const { return fwd + bwd + recompute; }
-    };
+    const size_t limit = size_t(m_count->value());
     std::vector<Bar> bars;
-    size_t candidates = 0;
     if (m_groupMode) {
         const auto &groups = m_groups->groups();
         candidates = groups.size();
-        for (uint32_t i = 0; i < groups.size(); ++i) {
+        const auto cost = [&](uint32_t i) {
             const auto &grp = groups[i];
+            return PairCost {grp.fwdGpu[0], grp.bwdGpu[0], grp.recomputedGpu[0]};
+        };
+        for (uint32_t i : topByCost(groups.size(), limit, cost)) {
             QString name = toQString(m_groups->text(i, PairGroupTable::FwdName));
             if (name.isEmpty())
                 name = toQString(m_groups->text(i, PairGroupTable::BwdNames));
-            const QString count = QStringLiteral(" ×%1").arg(grp.rows.size());
-            bars.push_back({i, grp.fwdGpu[0], grp.bwdGpu[0], grp.recomputeGpu[0], name + count,
-                shortName(name) + count});
+            const QString dims = toQString(m_groups->text(i, PairGroupTable::InputDims));
+            // Several groups share an op name and count: the group's number keeps labels apart.
+            const QString suffix = QStringLiteral(" ×%1 · group %2").arg(groups[i].rows.size()).arg(i);
+            bars.push_back({groups[i].rows.front(), cost(i),
+                name + suffix + (dims.isEmpty() ? QString() : QLatin1Char('\n') + dims),
+                shortName(name) + suffix});
         }
-    } else {
-        // Of the step chosen in the toolbar, if any.
-        candidates = size_t(std::count_if(g.rows().begin(), g.rows().end(),
-            [&](const PairRow &row) { return m_step == kNoValue || row.step == m_step; }));
-        for (uint32_t r :
-            topPairRows(g, size_t(m_count->value()), PairCost::WithRecompute, m_step)) {
-            const PairRow &row = g.rows()[r];
-            const QString name = toQString(m.sliceName(g.representativeSlice(row)));
-            // The name is elided, never the suffix that tells instances apart.
-            QString suffix;
-            if (row.step != kNoValue)
-                suffix += QStringLiteral(" · step %1").arg(row.step);
-            suffix += QStringLiteral(" · #%1").arg(r);
-            bars.push_back({r, row.forwardGpu.time, row.backwardGpu.time, row.recomputeGpu.time,
-                name + suffix, shortName(name) + suffix});
-        }
+        return bars;
     }
-    // Pairs without GPU time rank nowhere: a bar of length zero says nothing.
-    std::erase_if(bars, [](const Bar &b) { return b.total() <= 0; });
+    candidates = size_t(std::count_if(g.rows().begin(), g.rows().end(),
+        [&](const PairRow &row) { return m_step == kNoValue || row.step == m_step; }));
+    for (uint32_t r : topPairRows(g, limit, m_step)) {
+        const PairRow &row = g.rows()[r];
+        const QString name = toQString(m.sliceName(g.representativeSlice(row)));
+        // The name is elided, never the suffix that tells instances apart.
+        QString suffix;
+        if (row.step != kNoValue)
+            suffix += QStringLiteral(" · step %1").arg(row.step);
+        suffix += QStringLiteral(" · #%1").arg(r);
+        bars.push_back({r, pairCost(row), name + suffix, shortName(name) + suffix});
+    }
+    return bars;
+}
+
+ChartsView::Built ChartsView::buildTopPairs() const
+{
+    size_t candidates = 0;
+    std::vector<Bar> bars = topBars(candidates);
     if (bars.empty() && m_step != kNoValue && !m_groupMode)
         return message(tr("No op pairs with GPU time in ProfilerStep#%1").arg(m_step),
             tr("%n pair(s) of this step launched no GPU work. Choose another step, or the whole "
@@ -323,46 +337,37 @@ ChartsView::Built ChartsView::buildTopPairs() const
                 nullptr, int(candidates)));
     if (bars.empty())
         return emptyPairs(candidates > 0);
-    const size_t top = std::min<size_t>(size_t(m_count->value()), bars.size());
-    std::partial_sort(
-        bars.begin(), bars.begin() + long(top), bars.end(), [](const Bar &a, const Bar &b) {
-            return a.total() != b.total() ? a.total() > b.total() : a.row < b.row;
-        });
-    bars.resize(top);
-    std::reverse(bars.begin(), bars.end()); // largest at the top of a horizontal chart
-
+    std::reverse(bars.begin(), bars.end()); // dearest at the top of a horizontal chart
     TimeNs maxNs = 0;
-    bool anyRecompute = false;
+    bool anyRecomputed = false;
     for (const Bar &b : bars) {
-        maxNs = std::max(maxNs, b.total());
-        anyRecompute = anyRecompute || b.recompute > 0;
+        maxNs = std::max(maxNs, b.cost.total());
+        anyRecomputed = anyRecomputed || b.cost.recomputed > 0;
     }
     const Unit unit = unitFor(double(maxNs));
-    auto *fwd = new QBarSet(tr("forward GPU"));
-    auto *bwd = new QBarSet(tr("backward GPU"));
-    auto *recompute = new QBarSet(tr("recompute GPU (checkpointing)"));
-    fwd->setColor(kForward);
-    bwd->setColor(kBackward);
-    recompute->setColor(kRecompute);
+    QBarSet *sets[] = {new QBarSet(tr("forward GPU")), new QBarSet(tr("backward GPU")),
+        new QBarSet(tr("its own re-run GPU (checkpointing)"))};
+    const WorkPart parts[] = {WorkPart::Forward, WorkPart::Backward, WorkPart::Recomputed};
     Built built;
     QStringList categories;
     for (const Bar &b : bars) {
-        *fwd << double(b.fwd) / unit.ns;
-        *bwd << double(b.bwd) / unit.ns;
-        *recompute << double(b.recompute) / unit.ns;
+        const TimeNs values[] = {b.cost.forward, b.cost.backward, b.cost.recomputed};
+        for (size_t k = 0; k < 3; ++k)
+            *sets[k] << double(values[k]) / unit.ns;
         categories << b.label;
         built.names << b.name;
-        built.rows.push_back(m_groupMode ? m_groups->groups()[b.row].rows.front() : b.row);
+        built.rows.push_back(b.row);
     }
     auto *chart = new QChart;
     auto *series = new QHorizontalStackedBarSeries;
-    series->append(fwd);
-    series->append(bwd);
-    // Only where the trace has it: a legend entry for nothing would say nothing.
-    if (anyRecompute)
-        series->append(recompute);
-    else
-        delete recompute;
+    for (size_t k = 0; k < 3; ++k) {
+        sets[k]->setColor(workColor(parts[k]));
+        // Only where the trace has it: a legend entry for nothing would say nothing.
+        if (k < 2 || anyRecomputed)
+            series->append(sets[k]);
+        else
+            delete sets[k];
+    }
     series->setBarWidth(0.75);
     chart->addSeries(series);
     auto *axisY = new QBarCategoryAxis;
@@ -378,20 +383,32 @@ ChartsView::Built ChartsView::buildTopPairs() const
     setRoundTicks(axisX, double(maxNs), unit);
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
-    const QString measure = anyRecompute ? tr("forward + backward + recompute GPU time")
-                                         : tr("forward + backward GPU time");
-    // Say what the step selector does to this chart: instances keep to it, groups sum all steps.
-    const QString scope = m_step == kNoValue ? QString()
-        : m_groupMode                        ? tr(" (groups sum every step)")
-                                             : tr(" in ProfilerStep#%1").arg(m_step);
-    chart->setTitle(m_groupMode ? tr("Top %1 op groups by %2%3").arg(top).arg(measure, scope)
-                                : tr("Top %1 op pairs%3 by %2").arg(top).arg(measure, scope));
+    chart->setTitle(topTitle(bars.size(), anyRecomputed));
     built.chart = chart;
     built.unitNs = unit.ns;
     // Wide enough that Qt Charts draws every label whole, tall enough for every bar's row.
     built.minimum = QSize(std::max(480, int((widest + 24) / kMaxAxisPortion) + 60),
-        int(top) * kCategoryHeight + kChrome);
+        int(bars.size()) * kCategoryHeight + kChrome);
     return built;
+}
+
+QString ChartsView::topTitle(size_t top, bool anyRecomputed) const
+{
+    const QString measure = anyRecomputed ? tr("forward + backward + own re-run GPU time")
+                                          : tr("forward + backward GPU time");
+    // Say what the step selector does to this chart: instances keep to it, groups sum all steps.
+    const QString scope = m_step == kNoValue ? QString()
+        : m_groupMode                        ? tr(" (groups sum every step)")
+                                             : tr(" in ProfilerStep#%1").arg(m_step);
+    QString title = m_groupMode ? tr("Top %1 op groups by %2%3").arg(top).arg(measure, scope)
+                                : tr("Top %1 op pairs%3 by %2").arg(top).arg(measure, scope);
+    // The checkpoint's overhead is charged to the ops it re-runs; its total is said once here.
+    const TimeNs recompute = m_selection->trace().graph->stats().recomputeGpuTime;
+    if (recompute > 0)
+        title += tr("\nActivation checkpointing re-ran %1 of forward GPU work during backward, "
+                    "each op's share in its own bar")
+                     .arg(formatDuration(double(recompute)));
+    return title;
 }
 
 void ChartsView::connectTopPairs(const Built &b)
@@ -425,40 +442,30 @@ ChartsView::Built ChartsView::buildSteps() const
             tr("This trace has no GPU events (CPU only): its %n ProfilerStep(s) launched no GPU "
                "work to split.",
                 nullptr, int(steps.size())));
-    constexpr int kParts = 6;
-    QBarSet *sets[kParts] = {new QBarSet(tr("forward")), new QBarSet(tr("backward")),
-        new QBarSet(tr("recompute")), new QBarSet(tr("backward – other")),
-        new QBarSet(tr("other (optimizer, data…)")), new QBarSet(tr("idle"))};
-    const QColor colors[kParts] = {kForward, kBackward, kRecompute, kBackwardOther, kOther, kIdle};
+    // Busy split by category, then idle: each bar is the step's GPU span (docs/cli.md).
+    std::vector<WorkPart> parts;
+    for (size_t k = 0; k < kStepCategories; ++k) {
+        const auto part = WorkPart(k);
+        if (std::any_of(steps.begin(), steps.end(), [&](const auto &s) { return s.part(part) > 0; }))
+            parts.push_back(part);
+    }
+    parts.push_back(WorkPart::Idle);
     double maxNs = 0;
-    bool anyRecompute = false;
-    for (const StepBreakdown &s : steps) {
-        const TimeNs values[kParts]
-            = {s.forward, s.backward, s.recompute, s.backwardOther, s.other, s.idle()};
-        double total = 0;
-        for (TimeNs v : values)
-            total += double(v);
-        anyRecompute = anyRecompute || s.recompute > 0;
-        maxNs = std::max(maxNs, total);
-    }
+    for (const StepBreakdown &s : steps)
+        maxNs = std::max(maxNs, double(s.span()));
     const Unit unit = unitFor(maxNs);
-    QStringList categories;
-    for (const StepBreakdown &s : steps) {
-        const TimeNs values[kParts]
-            = {s.forward, s.backward, s.recompute, s.backwardOther, s.other, s.idle()};
-        for (int k = 0; k < kParts; ++k)
-            *sets[k] << double(values[k]) / unit.ns;
-        categories << tr("step %1").arg(s.step);
-    }
-    auto *chart = new QChart;
     auto *series = new QStackedBarSeries;
-    for (int k = 0; k < kParts; ++k) {
-        sets[k]->setColor(colors[k]);
-        if (k == 2 && !anyRecompute)
-            delete sets[k];
-        else
-            series->append(sets[k]);
+    for (WorkPart part : parts) {
+        auto *set = new QBarSet(partLabel(part));
+        set->setColor(workColor(part));
+        for (const StepBreakdown &s : steps)
+            *set << double(part == WorkPart::Idle ? s.idle() : s.part(part)) / unit.ns;
+        series->append(set);
     }
+    QStringList categories;
+    for (const StepBreakdown &s : steps)
+        categories << tr("step %1").arg(s.step);
+    auto *chart = new QChart;
     chart->addSeries(series);
     auto *axisX = new QBarCategoryAxis;
     axisX->append(categories);
@@ -469,9 +476,11 @@ ChartsView::Built ChartsView::buildSteps() const
     setRoundTicks(axisY, maxNs, unit);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
-    chart->setTitle(tr("GPU time per ProfilerStep, summed over streams"));
+    chart->setTitle(tr("GPU time per ProfilerStep: from the first to the last GPU event the step "
+                       "launched, busy time by what ran, and idle"));
     Built built;
     built.chart = chart;
+    built.unitNs = unit.ns;
     // Wide enough for every step's label; beyond that the page scrolls sideways.
     built.minimum = QSize(std::max(480, int(steps.size()) * 56 + 160), 320);
     return built;
@@ -498,7 +507,7 @@ ChartsView::Built ChartsView::buildScatter() const
     auto *series = new QScatterSeries;
     series->setName(tr("op group (forward, backward GPU time)"));
     series->setMarkerSize(9);
-    series->setColor(kBackward);
+    series->setColor(workColor(WorkPart::Backward));
     for (uint32_t i : shown) {
         series->append(
             double(groups[i].fwdGpu[0]) / unit.ns, double(groups[i].bwdGpu[0]) / unit.ns);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/toppairs.h"
 #include "common/selectioncontroller.h"
 #include "link/linktypes.h"
 
@@ -77,7 +78,16 @@ private:
         QString message; //!< set when there is nothing to draw
         QSize minimum; //!< the least size at which labels and titles stay readable
     };
+    //! One bar of the top-N chart.
+    struct Bar {
+        uint32_t row; //!< the pair row it selects (a group's first)
+        PairCost cost;
+        QString name, label; //!< the full name (tooltips) and the axis label, unique
+    };
     static Built message(const QString &headline, const QString &text);
+    //! The top-N chart's bars, dearest first; \a candidates: the pairs or groups ranked.
+    std::vector<Bar> topBars(size_t &candidates) const;
+    QString topTitle(size_t top, bool anyRecomputed) const;
     Built build() const;
     Built buildTopPairs() const;
     Built buildSteps() const;
