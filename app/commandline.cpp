@@ -55,6 +55,9 @@ struct Options {
         "OUT");
     QCommandLineOption view = valued(
         "view", "View for --screenshot: timeline, table, chart or window (default).", "VIEW");
+    QCommandLineOption chart = valued("chart",
+        "With --screenshot --view chart: top-pairs (default), top-groups, steps or scatter.",
+        "CHART");
     QCommandLineOption select = valued("select",
         "Select the K-th (0-based, in time order) forward op named NAME first.",
         "NAME[#K]");
@@ -158,7 +161,7 @@ CommandParser::CommandParser(const QStringList &arguments)
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
     for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
-             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.perStep, m_o.screenshot, m_o.view, m_o.select,
+             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select,
              m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep,
              m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives,
              m_o.exportRankPairs, m_o.report, m_o.page, m_o.threads})
@@ -225,9 +228,11 @@ std::optional<UsageError> CommandParser::combinationError() const
         return usage(QStringLiteral("--page goes with --report"));
     if (isSet(m_o.page) && page != QLatin1String("a4") && page != QLatin1String("letter"))
         return usage(QStringLiteral("--page takes a4 or letter"));
-    if ((isSet(m_o.view) || isSet(m_o.select) || isSet(m_o.range) || isSet(m_o.size))
+    if ((isSet(m_o.view) || isSet(m_o.chart) || isSet(m_o.select) || isSet(m_o.range)
+            || isSet(m_o.size))
         && !isSet(m_o.screenshot))
-        return usage(QStringLiteral("--view, --select, --range and --size go with --screenshot"));
+        return usage(
+            QStringLiteral("--view, --chart, --select, --range and --size go with --screenshot"));
     const bool compareOnly = isSet(m_o.exportDiff) || isSet(m_o.diffBy) || isSet(m_o.step)
         || isSet(m_o.baseStep) || isSet(m_o.candidateStep) || isSet(m_o.meanSteps);
     if (compareOnly && !isSet(m_o.compare))
@@ -379,6 +384,14 @@ Request CommandParser::screenshot(const DiffOptions &diffOptions)
         r.runFiles = m_files;
         return r;
     }
+    static const QStringList charts = {QStringLiteral("top-pairs"), QStringLiteral("top-groups"),
+        QStringLiteral("steps"), QStringLiteral("scatter")};
+    if (isSet(m_o.chart) && value(m_o.view) != QLatin1String("chart"))
+        return usage(QStringLiteral("--chart goes with --screenshot --view chart"));
+    if (isSet(m_o.chart) && !charts.contains(value(m_o.chart)))
+        return usage(QStringLiteral("--chart must be one of top-pairs, top-groups, steps, scatter "
+                                    "(got '%1')")
+                         .arg(value(m_o.chart)));
     const bool comparing = isSet(m_o.compare);
     const bool demo = isSet(m_o.demo) && m_files.isEmpty() && !comparing;
     if (m_files.size() != 1 && !demo)
@@ -387,6 +400,8 @@ Request CommandParser::screenshot(const DiffOptions &diffOptions)
             value(m_o.view), value(m_o.select), value(m_o.range), value(m_o.size), r, error))
         return usage(error);
     r.demo = demo;
+    if (isSet(m_o.chart))
+        r.chart = value(m_o.chart);
     if (comparing) {
         if (r.view == QLatin1String("chart") || !r.selectName.isEmpty() || r.rangeUs)
             return usage(QStringLiteral("a comparison screenshot takes --view window, table or "

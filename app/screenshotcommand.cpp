@@ -289,8 +289,14 @@ int runScreenshot(const ScreenshotRequest &request)
         target = tab->timeline();
     else if (r.view == QLatin1String("table"))
         target = tab->pairs()->view();
-    else if (r.view == QLatin1String("chart"))
-        target = tab->charts();
+    else if (r.view == QLatin1String("chart")) {
+        ChartsView *charts = tab->charts();
+        charts->setGroupMode(r.chart == QLatin1String("top-groups"));
+        charts->setKind(r.chart == QLatin1String("steps") ? ChartsView::Steps
+                : r.chart == QLatin1String("scatter")     ? ChartsView::Scatter
+                                                          : ChartsView::TopPairs);
+        target = charts;
+    }
     else if (r.view == QLatin1String("memory")) {
         target = tab->memory();
         if (!target)

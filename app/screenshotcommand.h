@@ -19,6 +19,8 @@ struct ScreenshotRequest {
     bool demo = false; //!< --demo: the bundled demo trace
     QString view = QStringLiteral("window"); //!< timeline, table, chart, window; run, ranks,
                                              //!< collectives for a run
+    QString chart = QStringLiteral("top-pairs"); //!< with view chart: top-pairs, top-groups,
+                                                 //!< steps, scatter
     QString selectName; //!< empty: no selection
     int selectIndex = 0; //!< K of NAME#K
     std::optional<std::pair<double, double>> rangeUs;

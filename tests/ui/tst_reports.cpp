@@ -16,6 +16,7 @@
 #include "window/mainwindow.h"
 
 #include <QAbstractBarSeries>
+#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -30,6 +31,9 @@
 #include <QSvgRenderer>
 #include <QTableView>
 #include <QTest>
+
+#include <cstring>
+#include <numeric>
 
 using namespace ks;
 
@@ -115,18 +119,27 @@ private slots:
 
     void svgParsesWithTheRequestedSize_data()
     {
-        QTest::addColumn<QString>("view");
-        QTest::newRow("timeline") << QStringLiteral("timeline");
-        QTest::newRow("chart") << QStringLiteral("chart");
-        QTest::newRow("window") << QStringLiteral("window");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("label"); // a label the SVG keeps as text
+        QTest::newRow("timeline") << args({QStringLiteral("--view"), QStringLiteral("timeline")})
+                                  << QString();
+        QTest::newRow("window") << args({QStringLiteral("--view"), QStringLiteral("window")})
+                                << QString();
+        // Every chart renders headless, its labels as text.
+        for (const char *chart : {"top-pairs", "top-groups", "steps", "scatter"})
+            QTest::newRow(chart) << args({QStringLiteral("--view"), QStringLiteral("chart"),
+                QStringLiteral("--chart"), QString::fromLatin1(chart)})
+                                 << QString::fromLatin1(std::strcmp(chart, "steps") == 0 ? "step 10"
+                                         : std::strcmp(chart, "scatter") == 0
+                                         ? "backward = forward"
+                                         : "conv2d");
     }
     void svgParsesWithTheRequestedSize()
     {
-        QFETCH(QString, view);
-        const QString out = test::tempDir() + QStringLiteral("/%1.svg").arg(view);
-        QCOMPARE(shoot(out,
-                     {QStringLiteral("--view"), view, QStringLiteral("--size"),
-                         QStringLiteral("1200x800")})
+        QFETCH(QStringList, options);
+        QFETCH(QString, label);
+        const QString out = test::tempDir() + QStringLiteral("/%1.svg").arg(QString::fromLatin1(QTest::currentDataTag()));
+        QCOMPARE(shoot(out, options + args({QStringLiteral("--size"), QStringLiteral("1200x800")}))
                      .exitCode,
             0);
         QSvgRenderer svg(out);
@@ -139,6 +152,61 @@ private slots:
         svg.render(&p);
         p.end();
         QVERIFY(distinctColours(image) > 10);
+        if (!label.isEmpty())
+            QVERIFY2(readFile(out).contains(label.toUtf8()), qPrintable(label));
+    }
+
+    // On a checkpointed trace, the top pairs rank by forward + backward + own re-run, by the
+    // export's own numbers (the re-run a backward node triggers is not its pair's cost); groups
+    // get one bar each, labelled apart, and a click selects that group.
+    void topPairsOfACheckpointedTrace()
+    {
+        const QString path = test::tempDir() + QStringLiteral("/checkpoint.json");
+        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--checkpoint"), path}).exitCode, 0);
+        OpenResult opened = openTrace(path.toStdString());
+        QVERIFY(opened.trace);
+        MainWindow window;
+        TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("checkpoint"));
+        ChartsView *charts = tab->charts();
+        const PairTable pairs(*opened.trace->graph);
+        const auto cell = [&](size_t r, size_t c) { return std::max(0.0, std::isnan(pairs.number(r, c)) ? 0.0 : pairs.number(r, c)); };
+        const auto cost = [&](size_t r) {
+            return cell(r, PairTable::FwdGpuUs) + cell(r, PairTable::BwdGpuUs)
+                + cell(r, PairTable::RecomputedGpuUs);
+        };
+        std::vector<size_t> order(pairs.rowCount());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost(a) > cost(b); });
+        const std::vector<uint32_t> &bars = charts->rows(); // bottom to top
+        QCOMPARE(bars.size(), size_t(15));
+        for (size_t i = 0; i < 15; ++i) {
+            QCOMPARE(size_t(bars[14 - i]), order[i]);
+        }
+        QVERIFY(opened.trace->graph->stats().recomputeGpuTime > 0); // a checkpointed trace
+
+        charts->setGroupMode(true);
+        const PairGroupTable &groups = *opened.trace->pairGroups();
+        const auto groupCost = [&](size_t g) {
+            return groups.number(g, PairGroupTable::FwdGpuUsTotal)
+                + groups.number(g, PairGroupTable::BwdGpuUsTotal)
+                + groups.number(g, PairGroupTable::RecomputedGpuUsTotal);
+        };
+        std::vector<size_t> groupOrder(groups.rowCount());
+        std::iota(groupOrder.begin(), groupOrder.end(), 0);
+        std::stable_sort(groupOrder.begin(), groupOrder.end(),
+            [&](size_t a, size_t b) { return groupCost(a) > groupCost(b); });
+        QCOMPARE(charts->rows().size(), size_t(15));
+        auto *series
+            = qobject_cast<QAbstractBarSeries *>(charts->chartView()->chart()->series().first());
+        auto *axis = qobject_cast<QBarCategoryAxis *>(charts->chartView()->chart()->axes(Qt::Vertical).first());
+        QVERIFY(series && axis);
+        QCOMPARE(axis->count(), 15); // one label per bar: none collapsed
+        for (int i = 0; i < 15; ++i) {
+            QCOMPARE(size_t(groups.groupOf(charts->rows()[size_t(14 - i)])), groupOrder[size_t(i)]);
+            emit series->clicked(14 - i, series->barSets().first());
+            const int row = opened.trace->graph->rowOf(tab->selection()->current());
+            QCOMPARE(size_t(groups.groupOf(uint32_t(row))), groupOrder[size_t(i)]);
+        }
     }
 
     // With --select, the arrow colour lies between the forward op and its backward node, and the

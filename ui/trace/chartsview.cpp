@@ -405,7 +405,7 @@ QString ChartsView::topTitle(size_t top, bool anyRecomputed) const
     // The checkpoint's overhead is charged to the ops it re-runs; its total is said once here.
     const TimeNs recompute = m_selection->trace().graph->stats().recomputeGpuTime;
     if (recompute > 0)
-        title += tr("\nActivation checkpointing re-ran %1 of forward GPU work during backward, "
+        title += tr("<br>Activation checkpointing re-ran %1 of forward GPU work during backward, "
                     "each op's share in its own bar")
                      .arg(formatDuration(double(recompute)));
     return title;
