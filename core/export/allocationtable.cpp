@@ -11,7 +11,7 @@ namespace {
 constexpr ColumnSpec kAllocationColumns[] = {
     {"device", Cell::Text, "Device"},
     {"addr", Cell::Number, "Address"},
-    {"bytes", Cell::Number, "Bytes"},
+    {"bytes", Cell::Bytes, "Bytes"},
     {"alloc_ts", Cell::Timestamp, "Allocated at"},
     {"free_ts", Cell::Timestamp, "Freed at"},
     {"alloc_op", Cell::Text, "Allocating op"},
@@ -99,10 +99,10 @@ CellTable opMemoryTable(const MemoryIndex &index)
     t.addColumn("calls", Cell::Number, "Calls");
     t.addColumn("allocations", Cell::Number, "Allocations");
     t.addColumn("self_allocations", Cell::Number, "Self allocations");
-    t.addColumn("allocated_bytes", Cell::Number, "Allocated (B)");
-    t.addColumn("self_allocated_bytes", Cell::Number, "Self allocated (B)");
-    t.addColumn("increase_bytes", Cell::Number, "Net increase (B)");
-    t.addColumn("self_increase_bytes", Cell::Number, "Self net increase (B)");
+    t.addColumn("allocated_bytes", Cell::Bytes, "Allocated");
+    t.addColumn("self_allocated_bytes", Cell::Bytes, "Self allocated");
+    t.addColumn("increase_bytes", Cell::Bytes, "Net increase");
+    t.addColumn("self_increase_bytes", Cell::Bytes, "Self net increase");
     const TraceModel &m = index.graph().model();
     for (const OpMemoryStats &o : opMemoryStats(index)) {
         t.addRow();

@@ -40,9 +40,9 @@ constexpr ColumnSpec kPairColumns[] = {
     {"recompute_gpu_events", Cell::Number, "Recompute GPU events"},
     {"recompute_gpu_us", Cell::Number, "Recompute GPU (µs)"},
     {"recomputed_gpu_us", Cell::Number, "Re-run GPU (µs)"},
-    {"fwd_alloc_bytes", Cell::Number, "Forward allocated (B)"},
-    {"held_bytes", Cell::Number, "Held for backward (B)"},
-    {"bwd_alloc_bytes", Cell::Number, "Backward allocated (B)"},
+    {"fwd_alloc_bytes", Cell::Bytes, "Forward allocated"},
+    {"held_bytes", Cell::Bytes, "Held for backward"},
+    {"bwd_alloc_bytes", Cell::Bytes, "Backward allocated"},
 };
 static_assert(std::size(kPairColumns) == PairTable::ColumnCount);
 

@@ -21,6 +21,9 @@ enum class Cell : uint8_t {
     //! A time as the file wrote it (µs), written as a number; number() is the model time (ns),
     //! so that a view can show it relative to the trace's start, as the timeline does.
     Timestamp,
+    //! A number of bytes, written as a number; views and the report show it in binary units
+    //! (bytesText()).
+    Bytes,
 };
 
 //! One column: its export name (CSV header, JSON key), kind, and the header a person reads.

@@ -3,6 +3,7 @@
 
 #include "analysis/gputime.h"
 #include "analysis/toppairs.h"
+#include "base/bytestext.h"
 #include "base/numbertext.h"
 #include "export/difftable.h"
 #include "export/moduletable.h"
@@ -32,8 +33,12 @@ CellTable select(
     }
     for (size_t r : rows) {
         t.addRow();
-        for (size_t c : columns)
-            t.add(from.text(r, c));
+        for (size_t c : columns) {
+            std::string text = from.text(r, c);
+            // Bytes for a person (the export keeps the integer).
+            const bool bytes = from.columns()[c].cell == Cell::Bytes && !text.empty();
+            t.add(bytes ? bytesText(from.number(r, c)) : std::move(text));
+        }
     }
     return t;
 }
@@ -332,14 +337,14 @@ void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &
     devices.caption = "Peaks are the largest Total Allocated / Total Reserved the trace reports.";
     devices.table.addColumn("device", Cell::Text, "Device");
     devices.table.addColumn("allocations", Cell::Number, "Allocations");
-    devices.table.addColumn("peak_allocated_bytes", Cell::Number, "Peak allocated (bytes)");
-    devices.table.addColumn("peak_reserved_bytes", Cell::Number, "Peak reserved (bytes)");
+    devices.table.addColumn("peak_allocated_bytes", Cell::Bytes, "Peak allocated");
+    devices.table.addColumn("peak_reserved_bytes", Cell::Bytes, "Peak reserved");
     for (const MemoryDevice &d : memory.devices()) {
         devices.table.addRow();
         devices.table.add(memoryDeviceName(d.deviceType, d.deviceId));
         devices.table.add(std::to_string(d.allocations));
-        devices.table.add(d.peakAllocated == kNoValue ? "" : std::to_string(d.peakAllocated));
-        devices.table.add(d.peakReserved == kNoValue ? "" : std::to_string(d.peakReserved));
+        devices.table.add(d.peakAllocated == kNoValue ? "" : bytesText(double(d.peakAllocated)));
+        devices.table.add(d.peakReserved == kNoValue ? "" : bytesText(double(d.peakReserved)));
     }
     part.tables.push_back(std::move(devices));
     const std::vector<PairMemory> &rows = trace.pairMemory();
@@ -347,7 +352,7 @@ void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &
         = topRows(rows.size(), kTopRows, [&](size_t r) { return rows[r].held; });
     if (!held.empty()) {
         ReportTable table;
-        table.caption = "The pairs holding the most memory for their backward (bytes).";
+        table.caption = "The pairs holding the most memory for their backward.";
         table.table = select(pairs, held,
             {PairTable::FwdName, PairTable::FwdTs, PairTable::Module, PairTable::FwdAllocBytes,
                 PairTable::HeldBytes, PairTable::BwdAllocBytes});

@@ -56,7 +56,8 @@ struct ReportContent {
 //! Cells a report aligns right: numbers, numeric ids, timestamps.
 inline bool isNumericCell(Cell cell)
 {
-    return cell == Cell::Number || cell == Cell::NumberId || cell == Cell::Timestamp;
+    return cell == Cell::Number || cell == Cell::NumberId || cell == Cell::Timestamp
+        || cell == Cell::Bytes;
 }
 
 //! The report of one trace.

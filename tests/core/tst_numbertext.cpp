@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of core/numbertext: exact µs text → int64 ns, integers, and µs formatting.
+#include "base/bytestext.h"
 #include "base/numbertext.h"
 
 #include <QTest>
@@ -30,6 +31,8 @@ private slots:
     void appendMicrosFormatsWithFixedDecimals();
     void appendMicrosAppendsToExistingText();
     void appendMicrosRoundTripsParseMicros();
+    void bytesTextUsesBinaryUnits_data();
+    void bytesTextUsesBinaryUnits();
 };
 
 void TestNumberText::parseMicrosIsExact_data()
@@ -278,4 +281,27 @@ void TestNumberText::appendMicrosRoundTripsParseMicros()
 }
 
 QTEST_APPLESS_MAIN(TestNumberText)
+// Binary units, three significant digits: 6,629,508,096 bytes is 6.17 GiB (6629508096 / 2^30 =
+// 6.174...), not "6.2 GB".
+void TestNumberText::bytesTextUsesBinaryUnits_data()
+{
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("GiB") << 6629508096.0 << QStringLiteral("6.17 GiB");
+    QTest::newRow("bytes") << 512.0 << QStringLiteral("512 B");
+    QTest::newRow("zero") << 0.0 << QStringLiteral("0 B");
+    QTest::newRow("KiB") << 1536.0 << QStringLiteral("1.50 KiB");
+    QTest::newRow("MiB, one decimal") << 12.26 * 1048576 << QStringLiteral("12.3 MiB");
+    QTest::newRow("MiB, whole") << 300.0 * 1048576 << QStringLiteral("300 MiB");
+    QTest::newRow("just under 1 MiB") << 1048575.0 << QStringLiteral("1.00 MiB");
+    QTest::newRow("decrease") << -2048.0 << QStringLiteral("-2.00 KiB");
+}
+
+void TestNumberText::bytesTextUsesBinaryUnits()
+{
+    QFETCH(double, bytes);
+    QFETCH(QString, text);
+    QCOMPARE(QString::fromStdString(ks::bytesText(bytes)), text);
+}
+
 #include "tst_numbertext.moc"

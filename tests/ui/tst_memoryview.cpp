@@ -75,7 +75,7 @@ void TestMemoryView::tabOnlyWithMemoryEvents()
     TraceTab tab(with);
     QVERIFY(tab.memory());
     QVERIFY2(tab.memory()->summary().startsWith(
-                 QStringLiteral("cuda:0: 2 allocation(s), peak allocated 0 bytes")),
+                 QStringLiteral("cuda:0: 2 allocation(s), peak allocated 0 B")),
         qPrintable(tab.memory()->summary()));
 }
 
@@ -88,7 +88,7 @@ void TestMemoryView::allocationsAndTheirOps()
     QVERIFY(view);
     TableModel *m = view->allocationModel();
     QCOMPARE(m->rowCount(), 2);
-    QCOMPARE(cell(m, 0, 2), QStringLiteral("64"));
+    QCOMPARE(cell(m, 0, 2), QStringLiteral("64 B")); // bytes for a person; the export keeps 64
     QCOMPARE(cell(m, 0, 5), QStringLiteral("aten::empty"));
     QCOMPARE(cell(m, 0, 6), QStringLiteral("aten::linear"));
     QCOMPARE(cell(m, 1, 4), QString()); // the 32 B are never freed
@@ -111,11 +111,11 @@ void TestMemoryView::statisticsPerOp()
         cell(ops, 0, 5), cell(ops, 0, 6), cell(ops, 0, 7)};
     QCOMPARE(linear,
         QStringList(
-            {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("96"),
-                QStringLiteral("32"), QStringLiteral("32"), QStringLiteral("-32")}));
+            {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("96 B"),
+                QStringLiteral("32 B"), QStringLiteral("32 B"), QStringLiteral("-32 B")}));
     QCOMPARE(cell(ops, 1, 0), QStringLiteral("aten::empty"));
-    QCOMPARE(cell(ops, 1, 6), QStringLiteral("64"));
-    QCOMPARE(cell(ops, 1, 7), QStringLiteral("64"));
+    QCOMPARE(cell(ops, 1, 6), QStringLiteral("64 B"));
+    QCOMPARE(cell(ops, 1, 7), QStringLiteral("64 B"));
 }
 
 void TestMemoryView::moduleTreeMemoryColumns()
@@ -134,7 +134,7 @@ void TestMemoryView::moduleTreeMemoryColumns()
         QCOMPARE(item->data(fwd, Qt::UserRole).toDouble(), 30.0);
         QCOMPARE(item->data(held, Qt::UserRole).toDouble(), 20.0);
         QCOMPARE(item->data(bwd, Qt::UserRole).toDouble(), 40.0);
-        QCOMPARE(item->text(held), QStringLiteral("20 bytes"));
+        QCOMPARE(item->text(held), QStringLiteral("20 B"));
     }
     // Per step the same (all in ProfilerStep#1).
     view.setStep(0);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "common/timeformat.h"
 
+#include "base/bytestext.h"
+
 #include <QLocale>
 
 #include <cmath>
@@ -63,7 +65,7 @@ double niceStep(double minimum)
 
 QString formatBytes(double bytes)
 {
-    return QLocale().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat);
+    return QString::fromStdString(bytesText(bytes));
 }
 
 } // namespace ks

@@ -11,7 +11,7 @@ namespace ks {
 QString formatDuration(double ns);
 //! A time-axis label for \a ns: the unit suits the value, the decimals the tick \a step (ns).
 QString formatTick(double ns, double step);
-//! "512 bytes", "1.5 MB", "12.3 GB": one decimal, units of 1024 as PyTorch prints them.
+//! "512 B", "1.50 MiB", "12.3 GiB": bytesText(), binary units as PyTorch's memory_viz writes them.
 QString formatBytes(double bytes);
 //! A "nice" tick step (1, 2 or 5 × 10^k ns) of at least \a minimum ns.
 double niceStep(double minimum);

@@ -45,9 +45,15 @@ QVariant TableModel::data(const QModelIndex &index, int role) const
             return std::isnan(t) ? QString() : formatDuration(t - double(*m_timeOrigin));
         }
         const std::string text = m_table->text(row, column);
+        if (isBytes(column) && !text.empty())
+            return formatBytes(m_table->number(row, column));
         return toQString(text);
     }
     case Qt::ToolTipRole: {
+        if (isBytes(column)) {
+            const std::string text = m_table->text(row, column);
+            return text.empty() ? QVariant() : tr("%1 bytes").arg(toQString(text));
+        }
         if (!isRelativeTime(column))
             return {};
         const std::string text = m_table->text(row, column);
@@ -85,6 +91,11 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
     if (role == Qt::InitialSortOrderRole)
         return m_table->sortsByNumber(size_t(section)) ? Qt::DescendingOrder : Qt::AscendingOrder;
     return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+bool TableModel::isBytes(size_t column) const
+{
+    return m_table->columns()[column].cell == Cell::Bytes;
 }
 
 bool TableModel::isRelativeTime(size_t column) const

@@ -80,6 +80,7 @@ private:
     //! Arranges the rows for m_query: at once for small tables, else on the worker.
     void arrange();
     bool isRelativeTime(size_t column) const;
+    bool isBytes(size_t column) const;
     void applyRows(std::vector<uint32_t> rows);
 
     std::shared_ptr<const Table> m_table;

@@ -18,7 +18,7 @@
 namespace ks {
 
 namespace {
-QString bytesText(int64_t bytes)
+QString peakText(int64_t bytes)
 {
     if (bytes == kNoValue)
         return MemoryView::tr("not recorded");
@@ -89,7 +89,7 @@ QString MemoryView::summary() const
         parts << tr("%1: %n allocation(s), peak allocated %2, peak reserved %3", nullptr,
             int(d.allocations))
                      .arg(QString::fromStdString(memoryDeviceName(d.deviceType, d.deviceId)),
-                         bytesText(d.peakAllocated), bytesText(d.peakReserved));
+                         peakText(d.peakAllocated), peakText(d.peakReserved));
     QString text = parts.join(QStringLiteral(" · "));
     if (m_index->outOfMemoryEvents() > 0)
         text += tr(" · %n failed allocation(s) ([OutOfMemory])", nullptr,
