@@ -64,6 +64,16 @@ public:
             R"("stream":7,"correlation":)" + std::to_string(m_correlation), 0);
     }
 
+    //! A backward node whose forward op is not in the trace (the profile began after it).
+    RankBuilder &lonelyNode(const std::string &node, int seq, int64_t t, int64_t bwdGpu)
+    {
+        slice("cpu_op", node, 2, t, 20,
+            R"("Sequence number":)" + std::to_string(seq) + R"(,"Fwd thread id":1)");
+        launch(2, t + 5);
+        return slice("kernel", "bwd_" + node, 7, t + 10, bwdGpu,
+            R"("stream":7,"correlation":)" + std::to_string(m_correlation), 0);
+    }
+
     std::string json() const
     {
         std::string out = R"({"schemaVersion":1,"distributedInfo":{"backend":"nccl","rank":)"

@@ -8,6 +8,18 @@
 
 namespace ks {
 
+size_t RankPairs::matchedOnAnother() const
+{
+    return size_t(std::count_if(
+        pairs.begin(), pairs.end(), [](const RankPair &p) { return p.ranksPresent >= 2; }));
+}
+
+size_t RankPairs::matchedOnEvery(size_t ranks) const
+{
+    return size_t(std::count_if(
+        pairs.begin(), pairs.end(), [&](const RankPair &p) { return p.ranksPresent == ranks; }));
+}
+
 RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads, const std::atomic<bool> *cancel)
 {
     RankPairs out;

@@ -34,6 +34,10 @@ struct RankPair {
 struct RankPairs {
     std::vector<RankPair> pairs;
     std::vector<uint64_t> unmatchedRows; //!< per rank index
+    //! Pairs of the first rank that some other rank has (what "matched across ranks" counts).
+    size_t matchedOnAnother() const;
+    //! Pairs of the first rank that every rank has.
+    size_t matchedOnEvery(size_t ranks) const;
 };
 
 /*!

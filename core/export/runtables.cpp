@@ -109,11 +109,16 @@ CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs)
             t.add(reference.text(row, column));
         for (size_t r = 0; r < ranks.size(); ++r) {
             const bool present = p.rows[r] >= 0;
-            t.add(present ? microsText(p.forwardGpu[r]) : std::string());
+            // As --export-pairs: a row whose forward op is not in the trace has no forward time.
+            const bool forward
+                = present && ranks[r].graph->rows()[size_t(p.rows[r])].forward != kNoSlice;
+            t.add(forward ? microsText(p.forwardGpu[r]) : std::string());
             t.add(present ? microsText(p.backwardGpu[r]) : std::string());
         }
-        t.add(microsText(p.backwardSpread));
-        t.add(std::to_string(ranks[p.slowestRankIndex].rank));
+        // A spread and a slowest rank need two ranks to compare.
+        const bool compared = p.ranksPresent >= 2;
+        t.add(compared ? microsText(p.backwardSpread) : std::string());
+        t.add(compared ? std::to_string(ranks[p.slowestRankIndex].rank) : std::string());
     }
     return t;
 }

@@ -155,21 +155,28 @@ void TestRun::differentKernelCountsByOrder()
 }
 
 // Both ranks run aten::mm (backward 40 µs on rank 0, 70 on rank 1) and aten::relu (10 and 5);
-// rank 1 also runs aten::add that rank 0 lacks.
+// rank 1 also runs aten::add that rank 0 lacks, rank 0 aten::sub that rank 1 lacks; both end
+// with a node whose forward op is not in the trace (backward 6 and 8 µs).
 void TestRun::pairsAcrossRanks()
 {
     RankBuilder r0(0, 2), r1(1, 2);
     r0.step(1, 0, 5000)
         .pair("aten::mm", "MmBackward0", 1, 100, 12, 40)
-        .pair("aten::relu", "ReluBackward0", 2, 1000, 3, 10);
+        .pair("aten::relu", "ReluBackward0", 2, 1000, 3, 10)
+        .pair("aten::sub", "SubBackward0", 4, 3000, 2, 2)
+        .lonelyNode("MulBackward0", 9, 4000, 6);
     r1.step(1, 0, 5000)
         .pair("aten::mm", "MmBackward0", 1, 100, 14, 70)
         .pair("aten::relu", "ReluBackward0", 2, 1000, 3, 5)
-        .pair("aten::add", "AddBackward0", 3, 2000, 1, 1);
+        .pair("aten::add", "AddBackward0", 3, 2000, 1, 1)
+        .lonelyNode("MulBackward0", 9, 4000, 8);
     auto run = runOf({&r0, &r1});
     QVERIFY(run);
     const RankPairs &p = run->pairs;
-    QCOMPARE(p.pairs.size(), size_t(2));
+    QCOMPARE(p.pairs.size(), size_t(4));
+    // mm, relu and the lonely node are on both ranks; sub only on rank 0.
+    QCOMPARE(p.matchedOnAnother(), size_t(3));
+    QCOMPARE(p.matchedOnEvery(2), size_t(3));
     QCOMPARE(p.pairs[0].ranksPresent, 2u);
     QCOMPARE(p.pairs[0].backwardGpu[1], 70 * us);
     QCOMPARE(p.pairs[0].backwardSpread, 30 * us);
@@ -181,7 +188,9 @@ void TestRun::pairsAcrossRanks()
         std::string("fwd_name,input_dims,step,module,fwd_gpu_us.0,bwd_gpu_us.0,fwd_gpu_us.1,"
                     "bwd_gpu_us.1,bwd_spread_us,slowest_rank\n"
                     "aten::mm,,1,,12.000,40.000,14.000,70.000,30.000,1\n"
-                    "aten::relu,,1,,3.000,10.000,3.000,5.000,5.000,0\n"));
+                    "aten::relu,,1,,3.000,10.000,3.000,5.000,5.000,0\n"
+                    "aten::sub,,1,,2.000,2.000,,,,\n"
+                    ",,1,,,6.000,,8.000,2.000,1\n"));
 
     // The rank table: forward and backward GPU time summed over each rank's pairs.
     const CellTable ranks = rankTable(run->ranks);
@@ -193,15 +202,15 @@ void TestRun::pairsAcrossRanks()
         }
         return std::string("?");
     };
-    QCOMPARE(cell(0, "fwd_gpu_us"), std::string("15.000"));
-    QCOMPARE(cell(0, "bwd_gpu_us"), std::string("50.000"));
-    QCOMPARE(cell(1, "bwd_gpu_us"), std::string("76.000"));
+    QCOMPARE(cell(0, "fwd_gpu_us"), std::string("17.000"));
+    QCOMPARE(cell(0, "bwd_gpu_us"), std::string("58.000"));
+    QCOMPARE(cell(1, "bwd_gpu_us"), std::string("84.000"));
     QCOMPARE(cell(1, "pairs"), std::string("3"));
     QCOMPARE(cell(1, "steps"), std::string("1"));
     // Rank 1's GPU runs [110,124) [1010,1013) [2010,2011) forward and [310,380) [1210,1215)
-    // [2210,2211) backward: 94 µs busy over 2211 − 110.
-    QCOMPARE(cell(1, "computation_us"), std::string("94.000"));
-    QCOMPARE(cell(1, "total_us"), std::string("2101.000"));
+    // [2210,2211) [4010,4018) backward: 102 µs busy over 4018 − 110.
+    QCOMPARE(cell(1, "computation_us"), std::string("102.000"));
+    QCOMPARE(cell(1, "total_us"), std::string("3908.000"));
 }
 
 void TestRun::ranksWithoutNumbers()

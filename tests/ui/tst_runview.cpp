@@ -2,6 +2,7 @@
 // The run's tab (ui/run): rank groups on one clock, collective bands with the last arriver
 // marked (pixel checks on grab()), a pair selected on one rank selected on every rank, the rank
 // table scrolling to a rank, and the run window on the two shared DLRM ranks.
+#include "common/palette.h"
 #include "common/selectioncontroller.h"
 #include "run/collectivebands.h"
 #include "run/runcharts.h"
@@ -14,9 +15,11 @@
 #include "window/exportactions.h"
 #include "window/mainwindow.h"
 
+#include <QAbstractBarSeries>
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QDir>
@@ -30,6 +33,7 @@
 #include <QScrollBar>
 #include <QSet>
 #include <QTableView>
+#include <QLabel>
 #include <QTest>
 #include <QToolButton>
 #include <QUrl>
@@ -86,6 +90,7 @@ private slots:
     void rankGroupsOnOneClock();
     void collectiveBandJoinsRanksAndMarksLastArriver();
     void pairSelectedOnEveryRank();
+    void headerCountsMatches();
     void rankTableScrollsToRank();
     void chartsFollowThePair();
     void dlrmRunInTheWindow();
@@ -173,6 +178,22 @@ void TestRunView::pairSelectedOnEveryRank()
     QCOMPARE(view.currentPair(), -1);
 }
 
+// Ranks that share no pair: the header counts matches (0), not rank 0's pairs (1).
+void TestRunView::headerCountsMatches()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 3000).pair("aten::mm", "MmBackward0", 1, 100, 30, 40);
+    r1.step(1, 0, 3000).pair("aten::add", "AddBackward0", 1, 100, 30, 40);
+    auto run = test::runOf({&r0, &r1});
+    QVERIFY(run);
+    RunView view(run);
+    auto *header = view.findChild<QLabel *>(QStringLiteral("runSummary"));
+    QVERIFY(header);
+    QVERIFY2(header->text().contains(
+                 QStringLiteral("0 of rank 0's 1 pairs matched on another rank (0 on every rank)")),
+        qPrintable(header->text()));
+}
+
 void TestRunView::rankTableScrollsToRank()
 {
     // Eight ranks, so that the last is far below the first.
@@ -211,6 +232,13 @@ void TestRunView::chartsFollowThePair()
     QVERIFY2(view.charts()->pairView()->chart()->title().contains(QStringLiteral("slowest rank 1")),
         qPrintable(view.charts()->pairView()->chart()->title()));
     QCOMPARE(view.timelines()->currentPair(), 0);
+    // Forward and backward keep the colours of every other chart (backward was purple here,
+    // recompute's colour elsewhere).
+    const auto *series = qobject_cast<QAbstractBarSeries *>(
+        view.charts()->pairView()->chart()->series().constFirst());
+    QVERIFY(series);
+    QCOMPARE(series->barSets()[0]->color(), workColor(WorkPart::Forward));
+    QCOMPARE(series->barSets()[1]->color(), workColor(WorkPart::Backward));
 }
 
 void TestRunView::dlrmRunInTheWindow()

@@ -2,6 +2,7 @@
 #include "run/runcharts.h"
 
 #include "analysis/gputime.h"
+#include "common/palette.h"
 #include "common/qstrings.h"
 
 #include <QBarCategoryAxis>
@@ -106,8 +107,8 @@ RunCharts::RunCharts(std::shared_ptr<const LoadedRun> run, QWidget *parent)
 
     const QString names[]
         = {tr("Computation"), tr("Exposed communication"), tr("Exposed memcpy"), tr("Idle")};
-    const QColor colors[]
-        = {QColor(66, 133, 244), QColor(234, 67, 53), QColor(251, 188, 5), QColor(200, 200, 200)};
+    const QColor colors[] = {workColor(WorkPart::Computation), workColor(WorkPart::Communication),
+        workColor(WorkPart::Memcpy), workColor(WorkPart::Idle)};
     QBarSet *sets[4];
     for (int k = 0; k < 4; ++k) {
         sets[k] = new QBarSet(names[k]);
@@ -152,8 +153,8 @@ void RunCharts::setPair(int pairIndex)
     m_pairIndex = pairIndex;
     auto *fwd = new QBarSet(tr("Forward GPU"));
     auto *bwd = new QBarSet(tr("Backward GPU"));
-    fwd->setColor(QColor(52, 168, 83));
-    bwd->setColor(QColor(171, 71, 188));
+    fwd->setColor(workColor(WorkPart::Forward));
+    bwd->setColor(workColor(WorkPart::Backward));
     double maxUs = 0;
     QString title = tr("Select a pair to compare its GPU time across ranks");
     if (pairIndex >= 0) {

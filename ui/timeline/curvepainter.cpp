@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/curvepainter.h"
 
+#include "common/palette.h"
 #include "common/timeformat.h"
 #include "timeline/tracklayout.h"
 
@@ -19,8 +20,13 @@ namespace {
 
 constexpr int kPad = 6; // above and below the curves inside a track
 
-const QColor kForwardPhase(40, 120, 220, 26);
-const QColor kBackwardPhase(230, 120, 30, 30);
+//! The forward and backward colours of every chart, faint behind the curves.
+QColor phaseColor(WorkPart part)
+{
+    QColor c = workColor(part);
+    c.setAlpha(part == WorkPart::Forward ? 26 : 30);
+    return c;
+}
 const QColor kStepLine(120, 120, 120, 150);
 const QColor kPeak(200, 40, 40);
 
@@ -118,8 +124,8 @@ void CurvePainter::paintPhases(QPainter &p, const PaintFrame &frame, const QRect
     for (const StepPhases &ph : m_curves.phases) {
         if (!wide(steps[ph.step]))
             continue;
-        shade(ph.forwardBegin, ph.forwardEnd, kForwardPhase);
-        shade(ph.backwardBegin, ph.backwardEnd, kBackwardPhase);
+        shade(ph.forwardBegin, ph.forwardEnd, phaseColor(WorkPart::Forward));
+        shade(ph.backwardBegin, ph.backwardEnd, phaseColor(WorkPart::Backward));
     }
     p.setPen(QPen(kStepLine, 1));
     auto stepLine = [&](TimeNs t) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/iciclechart.h"
 
+#include "common/palette.h"
 #include "common/timeformat.h"
 
 #include <QHelpEvent>
@@ -11,8 +12,8 @@
 namespace ks {
 
 namespace {
-const QColor kForward(40, 130, 190);
-const QColor kBackward(230, 110, 40);
+const QColor kForward = workColor(WorkPart::Forward);
+const QColor kBackward = workColor(WorkPart::Backward);
 } // namespace
 
 IcicleChart::IcicleChart(const ModuleTree &tree, QWidget *parent)
