@@ -103,23 +103,32 @@ int runExportSteps(const std::string &out, const std::string &file)
     return ExitOk;
 }
 
-int runRunExport(RunExport what, const std::string &out, const std::vector<std::string> &args)
+std::shared_ptr<const LoadedRun> openRunOrReport(const std::vector<std::string> &args)
 {
     std::vector<std::string> files;
     std::string error;
-    if (!runFiles(args, files, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitLoadFailed;
-    }
-    auto run = openRun(files, {}, error);
+    auto run = runFiles(args, files, error) ? openRun(files, {}, error) : nullptr;
     if (!run) {
         std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitLoadFailed;
+        return nullptr;
+    }
+    if (!run->unrelated.empty()) {
+        std::fprintf(stderr, "kinetoscope: %s\n", run->unrelated.c_str());
+        return nullptr;
     }
     for (const RunFailure &f : run->failures)
         std::fprintf(stderr, "%s\n", f.error.c_str());
     for (const std::string &w : run->warnings)
         std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+    return run;
+}
+
+int runRunExport(RunExport what, const std::string &out, const std::vector<std::string> &args)
+{
+    const auto run = openRunOrReport(args);
+    if (!run)
+        return ExitLoadFailed;
+    std::string error;
     const CellTable table = what == RunExport::Ranks ? rankTable(run->ranks)
         : what == RunExport::Collectives             ? collectiveTable(run->ranks, run->collectives)
                                                      : rankPairTable(run->ranks, run->pairs);

@@ -3,6 +3,7 @@
 
 #include "analysis/tracediff.h"
 #include "exitcode.h"
+#include "session/loadedrun.h"
 #include "session/loadedtrace.h"
 
 #include <string>
@@ -24,6 +25,14 @@ int runExportModules(const std::string &out, const std::string &file, bool perSt
 
 //! `--export-steps OUT FILE`: one row per ProfilerStep.
 int runExportSteps(const std::string &out, const std::string &file);
+
+/*!
+ * Opens the run \a args names (files and folders) for a headless command, saying on stderr what
+ * it has: the ranks that failed to load, the run's warnings (a partial run), one line per rank
+ * count. Null, with the reason on stderr, when nothing loaded or the traces are of different
+ * jobs (LoadedRun::unrelated).
+ */
+std::shared_ptr<const LoadedRun> openRunOrReport(const std::vector<std::string> &args);
 
 //! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
 enum class RunExport { Ranks, Collectives, RankPairs };

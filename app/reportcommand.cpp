@@ -49,15 +49,9 @@ int runReport(const ReportRequest &request)
         auto trace = loadOrReport(request.files.front());
         return trace ? write(traceReport(*trace), trace, request) : ExitLoadFailed;
     }
-    std::vector<std::string> files;
-    std::string error;
-    auto run = runFiles(request.files, files, error) ? openRun(files, {}, error) : nullptr;
-    if (!run) {
-        std::fprintf(stderr, "%s\n", error.c_str());
+    const auto run = openRunOrReport(request.files);
+    if (!run)
         return ExitLoadFailed;
-    }
-    for (const RunFailure &f : run->failures)
-        std::fprintf(stderr, "%s\n", f.error.c_str());
     const int written = write(runReport(*run), run->traces.front(), request);
     return written != ExitOk ? written : run->failures.empty() ? ExitOk : ExitLoadFailed;
 }

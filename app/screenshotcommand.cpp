@@ -220,17 +220,12 @@ int renderComparison(const ScreenshotRequest &r)
  */
 int renderRun(const ScreenshotRequest &r)
 {
-    std::vector<std::string> args, files;
+    std::vector<std::string> args;
     for (const QString &f : r.runFiles)
         args.push_back(f.toStdString());
-    std::string error;
-    if (!runFiles(args, files, error))
-        return fail(ExitLoadFailed, QString::fromStdString(error));
-    auto run = openRun(files, {}, error);
+    const auto run = openRunOrReport(args);
     if (!run)
-        return fail(ExitLoadFailed, QString::fromStdString(error));
-    for (const RunFailure &f : run->failures)
-        std::fprintf(stderr, "%s\n", f.error.c_str());
+        return ExitLoadFailed;
     MainWindow window;
     RunView *view = window.addRun(run);
     QWidget *target = r.view == QLatin1String("run") ? static_cast<QWidget *>(&window) : view;

@@ -430,7 +430,7 @@ ReportContent traceReport(const LoadedTrace &trace)
 ReportContent runReport(const LoadedRun &run)
 {
     ReportContent out;
-    out.title = "Kinetoscope report: a run of " + std::to_string(run.ranks.size()) + " ranks";
+    out.title = "Kinetoscope report: a run of " + run.rankCountText();
     for (const auto &t : run.traces)
         out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(t->model->path);
     if (run.traces.empty())
@@ -477,6 +477,9 @@ ReportContent runReport(const LoadedRun &run)
         part.title = "Collectives with the largest skew";
         part.text = "Collectives matched across the ranks, by how much later the last rank "
                     "arrived than the first: the others wait that long for it.";
+        if (run.partial())
+            part.text += " Only " + run.rankCountText()
+                + " were opened: a rank left out may arrive later still.";
         std::vector<size_t> columns;
         for (const std::string_view name : {"collective", "name", "process_group", "skew_us",
                  "last_rank", "min_dur_us", "max_dur_us"}) {

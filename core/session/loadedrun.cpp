@@ -91,6 +91,59 @@ bool runFiles(
     return true;
 }
 
+namespace {
+
+std::string metadataText(const TraceModel &m, const std::string &key)
+{
+    const auto it = m.metadata.find(key);
+    return it == m.metadata.end() ? std::string() : it->second;
+}
+
+//! LoadedRun::unrelated of \a run (ranks sorted): the first gap between ranks' time spans.
+std::string unrelatedTraces(const LoadedRun &run)
+{
+    struct Span {
+        TimeNs start, end;
+        size_t index;
+    };
+    std::vector<Span> spans;
+    for (size_t i = 0; i < run.ranks.size(); ++i) {
+        const TraceModel &m = *run.traces[i]->model;
+        spans.push_back(
+            {run.ranks[i].runTime(m.minTime), run.ranks[i].runTime(m.maxTime), i});
+    }
+    std::sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) { return a.start < b.start; });
+    TimeNs reach = spans.empty() ? 0 : spans.front().end;
+    size_t last = spans.empty() ? 0 : spans.front().index;
+    for (size_t k = 1; k < spans.size(); ++k) {
+        const Span &s = spans[k];
+        const TraceModel &a = *run.traces[last]->model, &b = *run.traces[s.index]->model;
+        const std::string idA = metadataText(a, "trace_id"), idB = metadataText(b, "trace_id");
+        // Far apart but one job by its own word: still one run.
+        if (s.start > reach && (idA.empty() || idA != idB))
+            return a.path + " and " + b.path + " do not overlap in time (the second starts "
+                + std::to_string((s.start - reach) / 1000000) + " ms after the first ends"
+                + (idA.empty() || idB.empty() ? std::string() : ", and their trace_ids differ")
+                + "): they are traces of different jobs, not one run";
+        if (s.end > reach) {
+            reach = s.end;
+            last = s.index;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+std::string LoadedRun::rankCountText() const
+{
+    const std::string n = std::to_string(ranks.size());
+    if (partial())
+        return n + " of " + std::to_string(worldSize) + " ranks (world_size "
+            + std::to_string(worldSize) + ")";
+    return n + (ranks.size() == 1 ? " rank" : " ranks");
+}
+
 std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedTrace>> traces,
     std::vector<RunFailure> failures,
     unsigned threads,
@@ -125,6 +178,7 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
     }
     if (worldSizes.size() > 1)
         run->warnings.emplace_back("the traces disagree on world_size: they may not be one run");
+    run->worldSize = worldSizes.size() == 1 ? *worldSizes.begin() : 0;
 
     // The common zero: the earliest event of any rank on the absolute clock.
     bool first = true;
@@ -147,6 +201,10 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
         run->traces.push_back(traces[i]);
     }
     run->ranks = std::move(sorted);
+    run->unrelated = unrelatedTraces(*run);
+    if (run->partial())
+        run->warnings.push_back("only " + run->rankCountText()
+            + ": collective skew and last arrivers cover these ranks only");
 
     run->collectives = matchCollectives(run->ranks);
     for (const std::string &w : run->collectives.warnings)

@@ -33,6 +33,19 @@ struct LoadedRun {
     RankPairs pairs;
     TimeNs commonZero = 0; //!< absolute ns of the run clock's zero
     double seconds = 0; //!< wall time of the whole open
+    //! The job's world_size when the traces agree on one, else 0.
+    int worldSize = 0;
+    /*!
+     * Why these traces do not look like one job, naming the files: their times do not overlap
+     * on the common clock (and their `trace_id`s, where both have one, differ). Empty when they
+     * do. Headless commands refuse such a run; the window asks.
+     */
+    std::string unrelated;
+
+    //! Fewer ranks than the job's world_size: skew and last-arriver cover these ranks only.
+    bool partial() const { return worldSize > 0 && ranks.size() < size_t(worldSize); }
+    //! "2 of 8 ranks (world_size 8)", or "8 ranks".
+    std::string rankCountText() const;
 
     //! Index of rank number \a rank in ranks, -1 if none.
     int indexOfRank(int rank) const;

@@ -255,6 +255,13 @@ void TestRun::failingRankStillOpensTheOthers()
         run->failures[0].error.c_str());
     QCOMPARE(run->collectives.collectives.size(), size_t(1));
     QCOMPARE(run->collectives.collectives[0].skew(), 20 * us);
+    // Two of the job's three ranks: said, and the skew said to cover them only.
+    QVERIFY(run->partial());
+    QCOMPARE(run->rankCountText(), std::string("2 of 3 ranks (world_size 3)"));
+    QVERIFY(std::any_of(run->warnings.begin(), run->warnings.end(), [](const std::string &w) {
+        return w.find("only 2 of 3 ranks (world_size 3): collective skew") == 0;
+    }));
+    QVERIFY(run->unrelated.empty());
 
     QVERIFY(!runFiles({folder.toStdString() + "/missing"}, files, error));
     QVERIFY(error.find("no such file or folder") != std::string::npos);
@@ -291,6 +298,23 @@ void TestRun::exportsFromTheCommandLine()
     QCOMPARE(r.out.count('\n'), 3); // header + two ranks
     r = test::run(test::appPath(), {QStringLiteral("--export-rank-pairs"), QStringLiteral("-")});
     QCOMPARE(r.exitCode, 1);
+
+    // One rank of two: written, and stderr says the run is partial.
+    r = test::run(test::appPath(), {QStringLiteral("--export-ranks"), QStringLiteral("-"), a});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.contains("only 1 of 2 ranks (world_size 2)"), r.err.constData());
+
+    // A trace of another job, an hour later: not silently one run.
+    RankBuilder other(1, 2);
+    other.step(1, 3'600'000'000, 1000).comm(3'600'000'100, 10, "0");
+    const QString later
+        = test::writeTemp(QStringLiteral("cli3.json"), QByteArray::fromStdString(other.json()));
+    r = test::run(test::appPath(), {QStringLiteral("--export-ranks"), QStringLiteral("-"), a, later});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("do not overlap in time") && r.err.contains("cli0.json")
+            && r.err.contains("cli3.json"),
+        r.err.constData());
+    QVERIFY(r.out.isEmpty());
 }
 
 void TestRun::sharedDlrmRanks()
@@ -311,7 +335,11 @@ void TestRun::sharedDlrmRanks()
     QCOMPARE(run->ranks.size(), size_t(2));
     QCOMPARE(run->ranks[0].rank, 0);
     QCOMPARE(run->ranks[0].worldSize, 8);
-    QVERIFY(run->warnings.empty());
+    // Two of the job's eight ranks: the one warning says so.
+    QCOMPARE(run->warnings,
+        std::vector<std::string> {"only 2 of 8 ranks (world_size 8): collective skew and last "
+                                  "arrivers cover these ranks only"});
+    QVERIFY(run->unrelated.empty());
     // 8 NCCL kernels on each rank (their --summary's communication_gpu_events): 8 collectives,
     // every one on both ranks.
     QCOMPARE(run->collectives.collectives.size(), size_t(8));

@@ -91,6 +91,7 @@ private slots:
     void collectiveBandJoinsRanksAndMarksLastArriver();
     void pairSelectedOnEveryRank();
     void headerCountsMatches();
+    void unrelatedTracesAskBeforeOneRun();
     void rankTableScrollsToRank();
     void chartsFollowThePair();
     void dlrmRunInTheWindow();
@@ -192,6 +193,30 @@ void TestRunView::headerCountsMatches()
     QVERIFY2(header->text().contains(
                  QStringLiteral("0 of rank 0's 1 pairs matched on another rank (0 on every rank)")),
         qPrintable(header->text()));
+}
+
+// Traces an hour apart are not silently one run: the window asks, and tabs are the default.
+void TestRunView::unrelatedTracesAskBeforeOneRun()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 1000).comm(100, 10, "0");
+    r1.step(1, 3'600'000'000, 1000).comm(3'600'000'100, 10, "0");
+    auto run = test::runOf({&r0, &r1});
+    QVERIFY(run);
+    QVERIFY(run->unrelated.find("do not overlap in time") != std::string::npos);
+    MainWindow window;
+    showAndSettle(window, {1200, 800});
+    window.addRunOrAsk(run);
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+    QCOMPARE(window.tabs()->count(), 0); // nothing opened before the answer
+    QVERIFY(box->text().contains(QStringLiteral("do not overlap in time")));
+    QCOMPARE(box->defaultButton()->text(), QStringLiteral("Separate Tabs"));
+    for (QAbstractButton *b : box->buttons()) {
+        if (b->text() == QStringLiteral("One Run Anyway"))
+            b->click();
+    }
+    QTRY_VERIFY(qobject_cast<RunView *>(window.tabs()->currentWidget()));
 }
 
 void TestRunView::rankTableScrollsToRank()

@@ -37,15 +37,15 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
 
     auto *bar = new QHBoxLayout;
     auto *summary = new QLabel(
-        tr("%n rank(s) on one clock · %1 collectives matched%2 · %3 of rank %4's %5 pairs "
-           "matched on another rank (%6 on every rank)",
-            nullptr, int(m_run->ranks.size()))
+        tr("%7 on one clock · %1 collectives matched%2 · %3 of rank %4's %5 pairs "
+           "matched on another rank (%6 on every rank)")
             .arg(m_run->collectives.collectives.size())
             .arg(m_run->collectives.byProcessGroup ? tr(" by process group") : tr(" by order"))
             .arg(m_run->pairs.matchedOnAnother())
             .arg(m_run->ranks.empty() ? 0 : m_run->ranks.front().rank)
             .arg(m_run->pairs.pairs.size())
-            .arg(m_run->pairs.matchedOnEvery(m_run->ranks.size())),
+            .arg(m_run->pairs.matchedOnEvery(m_run->ranks.size()))
+            .arg(QString::fromStdString(m_run->rankCountText())),
         this);
     summary->setObjectName(QStringLiteral("runSummary"));
     bar->addWidget(summary, 1);

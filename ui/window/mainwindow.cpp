@@ -182,6 +182,32 @@ RunView *MainWindow::addRun(std::shared_ptr<const LoadedRun> run)
     return view;
 }
 
+void MainWindow::addRunOrAsk(std::shared_ptr<const LoadedRun> run)
+{
+    if (run->unrelated.empty()) {
+        addRun(std::move(run));
+        return;
+    }
+    QStringList paths;
+    for (const RankTrace &r : run->ranks)
+        paths << QString::fromStdString(r.file);
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Not one run?"),
+        tr("%1.\n\nOpen each trace in its own tab, or as one run anyway?")
+            .arg(QString::fromStdString(run->unrelated)),
+        QMessageBox::NoButton, this);
+    QPushButton *tabs = box->addButton(tr("Separate Tabs"), QMessageBox::AcceptRole);
+    QPushButton *anyway = box->addButton(tr("One Run Anyway"), QMessageBox::RejectRole);
+    box->setDefaultButton(tabs);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, anyway, paths, run] {
+        if (box->clickedButton() == anyway)
+            addRun(run);
+        else
+            openFiles(paths);
+    });
+    box->open();
+}
+
 void MainWindow::openDropped(const QStringList &paths)
 {
     if (paths.size() < 2) {
@@ -356,7 +382,7 @@ void MainWindow::connectLoads()
             addTrace(std::move(trace), tabTitle(path));
         });
     connect(m_loads, &LoadQueue::runReady, this,
-        [this](std::shared_ptr<const LoadedRun> run) { addRun(std::move(run)); });
+        [this](std::shared_ptr<const LoadedRun> run) { addRunOrAsk(std::move(run)); });
     connect(m_loads, &LoadQueue::comparisonReady, this,
         [this](std::shared_ptr<ComparedTraces> compared, const DiffOptions &options) {
             for (const auto &trace : {compared->base, compared->candidate})

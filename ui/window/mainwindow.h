@@ -76,6 +76,9 @@ public:
     void openRun(const QStringList &paths);
     //! Adds a tab for a run opened already.
     RunView *addRun(std::shared_ptr<const LoadedRun> run);
+    //! addRun(), unless the traces are of different jobs (LoadedRun::unrelated): then asks
+    //! whether to open them in tabs (the default) or as one run anyway.
+    void addRunOrAsk(std::shared_ptr<const LoadedRun> run);
     TraceTab *currentTab() const;
     //! The timeline the View menu's keys act on: the trace tab's, or a comparison's base.
     TimelineView *currentTimeline() const;
