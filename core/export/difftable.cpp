@@ -2,6 +2,7 @@
 #include "export/difftable.h"
 
 #include "base/jsonwrite.h"
+#include "base/unitstext.h"
 #include "export/pairtable.h"
 
 #include <algorithm>
@@ -378,6 +379,18 @@ double DiffGroupTable::number(size_t row, size_t column) const
     };
     return metricValue(cell.kind, value(g.baseCount, g.base), value(g.candidateCount, g.candidate))
         .value_or(kNaN);
+}
+
+std::string comparisonHeadline(const TraceDiff &diff)
+{
+    const DiffValues &b = diff.baseTotals(), &c = diff.candidateTotals();
+    const double gpuBase = b[size_t(DiffMetric::FwdGpu)] + b[size_t(DiffMetric::BwdGpu)];
+    const double gpuCand = c[size_t(DiffMetric::FwdGpu)] + c[size_t(DiffMetric::BwdGpu)];
+    return std::to_string(diff.count(DiffStatus::Matched)) + " matched · "
+        + std::to_string(diff.count(DiffStatus::ShapeChanged) + diff.count(DiffStatus::Changed))
+        + " changed shape · " + std::to_string(diff.count(DiffStatus::OnlyBase))
+        + " only in base · " + std::to_string(diff.count(DiffStatus::OnlyCandidate))
+        + " only in candidate · GPU " + durationText(gpuBase) + " → " + durationText(gpuCand);
 }
 
 } // namespace ks

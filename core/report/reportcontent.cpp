@@ -3,7 +3,7 @@
 
 #include "analysis/gputime.h"
 #include "analysis/toppairs.h"
-#include "base/bytestext.h"
+#include "base/unitstext.h"
 #include "base/numbertext.h"
 #include "export/difftable.h"
 #include "export/moduletable.h"
@@ -22,9 +22,22 @@ namespace {
 constexpr size_t kTopRows = 15; // rows of a "top" table and bars of its chart
 constexpr size_t kChartBars = 40; // bars of a per-step or per-rank chart: one PDF page holds them
 
-//! Rows \a rows, columns \a columns of \a from, with its column names and titles, cells as text.
-CellTable select(
-    const Table &from, const std::vector<size_t> &rows, const std::vector<size_t> &columns)
+//! \a t (ns) as the window's ruler shows it: ms since \a origin, the trace's start.
+std::string msSinceStart(TimeNs t, TimeNs origin)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3f ms", double(t - origin) / 1e6);
+    return text;
+}
+
+/*!
+ * Rows \a rows, columns \a columns of \a from, with its column names and titles, cells as text
+ * for a person: bytes in binary units, timestamps as ms since \a origin (the trace's start).
+ */
+CellTable select(const Table &from,
+    const std::vector<size_t> &rows,
+    const std::vector<size_t> &columns,
+    TimeNs origin = 0)
 {
     CellTable t;
     for (size_t c : columns) {
@@ -35,9 +48,12 @@ CellTable select(
         t.addRow();
         for (size_t c : columns) {
             std::string text = from.text(r, c);
-            // Bytes for a person (the export keeps the integer).
-            const bool bytes = from.columns()[c].cell == Cell::Bytes && !text.empty();
-            t.add(bytes ? bytesText(from.number(r, c)) : std::move(text));
+            const Cell cell = from.columns()[c].cell;
+            if (!text.empty() && cell == Cell::Bytes)
+                text = bytesText(from.number(r, c));
+            else if (!text.empty() && cell == Cell::Timestamp)
+                text = msSinceStart(TimeNs(from.number(r, c)), origin);
+            t.add(std::move(text));
         }
     }
     return t;
@@ -153,6 +169,46 @@ void setSeries(ReportChart &chart, std::initializer_list<WorkPart> parts)
     }
 }
 
+/*!
+ * The rows of --export-steps for a person: times as ms since \a origin, durations as the export
+ * writes them, only the categories in \a parts (the chart's series; idle is a column already).
+ */
+CellTable reportStepTable(
+    const std::vector<StepBreakdown> &steps, const std::vector<WorkPart> &parts, TimeNs origin)
+{
+    const CellTable all = stepTable(steps);
+    CellTable t;
+    t.addColumn("step", Cell::Number, "Step");
+    t.addColumn("cpu_start", Cell::Number, "CPU start");
+    t.addColumn("cpu_dur_us", Cell::Number, "CPU (µs)");
+    t.addColumn("gpu_start", Cell::Number, "GPU start");
+    t.addColumn("gpu_end", Cell::Number, "GPU end");
+    t.addColumn("busy_us", Cell::Number, "busy (µs)");
+    t.addColumn("idle_us", Cell::Number, "idle (µs)");
+    std::vector<size_t> columns;
+    for (WorkPart p : parts) {
+        if (p == WorkPart::Idle)
+            continue;
+        std::string name(workPartName(p));
+        t.addColumn(name + "_us", Cell::Number, name + " (µs)");
+        columns.push_back(7 + size_t(p)); // after the seven leading columns of --export-steps
+    }
+    for (size_t r = 0; r < steps.size(); ++r) {
+        const StepBreakdown &s = steps[r];
+        t.addRow();
+        t.add(all.text(r, 0));
+        t.add(msSinceStart(s.cpuStart, origin));
+        t.add(all.text(r, 2));
+        t.add(s.events ? msSinceStart(s.gpuStart, origin) : std::string());
+        t.add(s.events ? msSinceStart(s.gpuEnd, origin) : std::string());
+        t.add(all.text(r, 5));
+        t.add(all.text(r, 6));
+        for (size_t c : columns)
+            t.add(all.text(r, c));
+    }
+    return t;
+}
+
 void addGpuTime(const LoadedTrace &trace, ReportContent &out)
 {
     const std::vector<StepBreakdown> steps = stepBreakdown(*trace.graph);
@@ -191,8 +247,9 @@ void addGpuTime(const LoadedTrace &trace, ReportContent &out)
         chart.values.push_back(std::move(values));
     }
     part.charts.push_back(std::move(chart));
-    part.tables.push_back({"The same, with the CPU window and the GPU span (--export-steps).",
-        stepTable(steps)});
+    part.tables.push_back({"The same, with each step's CPU window and GPU span (ms since the trace's "
+                           "start, as on the timeline); durations in µs as --export-steps has them.",
+        reportStepTable(steps, parts, trace.model->minTime)});
     out.parts.push_back(std::move(part));
 }
 
@@ -222,7 +279,8 @@ void addBackwardHeavy(const OpGraph &g, const PairTable &pairs, ReportContent &o
     const ReportTable selected {{},
         select(pairs, heavy,
             {PairTable::FwdName, PairTable::Module, PairTable::FwdTs, PairTable::BwdNames,
-                PairTable::FwdGpuUs, PairTable::BwdGpuUs})};
+                PairTable::FwdGpuUs, PairTable::BwdGpuUs},
+            g.model().minTime)};
     ReportTable t;
     t.caption = "bwd / fwd is backward GPU time over forward GPU time.";
     for (const ColumnSpec &c : selected.table.columns())
@@ -247,9 +305,48 @@ std::vector<size_t> topPairs(const OpGraph &g, size_t limit)
     return {rows.begin(), rows.end()};
 }
 
+//! A trace without GPU events: the pairs by the CPU time of their forward op and backward nodes.
+void addPairsByCpu(const OpGraph &g, const PairTable &pairs, ReportContent &out)
+{
+    const auto cpu = [&](size_t r) {
+        const PairRow &row = g.rows()[r];
+        const TimeNs forward = row.forward == kNoSlice ? 0 : g.model().slices.dur[row.forward];
+        return double(forward + row.backwardDur);
+    };
+    const std::vector<size_t> top = topRows(g.rows().size(), kTopRows, cpu);
+    if (top.empty())
+        return;
+    ReportPart part;
+    part.id = "top-pairs";
+    part.title = "The op pairs that cost most";
+    part.text = "This trace has no GPU events (CPU only): each forward op with the backward nodes "
+                "it created, by the CPU time of both (fwd_dur + bwd_dur of --export-pairs).";
+    ReportChart chart;
+    chart.caption = "CPU time of the top op pairs, µs.";
+    chart.unit = "µs";
+    setSeries(chart, {WorkPart::Forward, WorkPart::Backward});
+    for (size_t r : top) {
+        chart.labels.push_back(pairs.text(r, PairTable::FwdName));
+        const PairRow &row = g.rows()[r];
+        const TimeNs forward = row.forward == kNoSlice ? 0 : g.model().slices.dur[row.forward];
+        chart.values.push_back({double(forward) / 1e3, double(row.backwardDur) / 1e3});
+    }
+    part.charts.push_back(std::move(chart));
+    part.tables.push_back({"The same pairs, with their rows of --export-pairs.",
+        select(pairs, top,
+            {PairTable::FwdName, PairTable::FwdTs, PairTable::BwdNames, PairTable::Step,
+                PairTable::Module, PairTable::FwdDur, PairTable::BwdDur},
+            g.model().minTime)});
+    out.parts.push_back(std::move(part));
+}
+
 void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &out)
 {
     const OpGraph &g = *trace.graph;
+    if (g.stats().gpuEvents == 0) {
+        addPairsByCpu(g, pairs, out);
+        return;
+    }
     const std::vector<size_t> top = topPairs(g, kTopRows);
     if (top.empty())
         return;
@@ -288,7 +385,7 @@ void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &o
         columns.push_back(PairTable::RecomputedGpuUs);
     ReportTable table;
     table.caption = "The same pairs, with their rows of --export-pairs.";
-    table.table = select(pairs, top, columns);
+    table.table = select(pairs, top, columns, g.model().minTime);
     part.charts.push_back(std::move(chart));
     part.tables.push_back(std::move(table));
     out.parts.push_back(std::move(part));
@@ -319,6 +416,47 @@ void addModules(const LoadedTrace &trace, ReportContent &out)
         = "Source: " + std::string(ModuleTree::sourceDescription(trace.modules().source()));
     table.table = select(modules, top, columns);
     part.tables.push_back(std::move(table));
+    out.parts.push_back(std::move(part));
+}
+
+//! Activation checkpointing's trade-off: what re-running forward work during backward cost.
+void addCheckpointing(const LoadedTrace &trace, const PairTable &pairs, ReportContent &out)
+{
+    const OpGraph &g = *trace.graph;
+    const LinkStats &s = g.stats();
+    if (s.recomputeGpuTime <= 0)
+        return;
+    const TimeNs computation = trace.gpuTime().computation;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f %%",
+        computation > 0 ? 100.0 * double(s.recomputeGpuTime) / double(computation) : 0.0);
+    ReportPart part;
+    part.id = "checkpointing";
+    part.title = "Activation checkpointing";
+    part.text = "Backward re-ran " + std::to_string(s.recomputedOps) + " forward ops, "
+        + durationText(double(s.recomputeGpuTime)) + " of GPU time (recompute_gpu_us of --summary): "
+        + share + " of the trace's computation (computation_us), paid to free their activations "
+                  "between forward and backward. Each re-run is charged to the op that is re-run "
+                  "(recomputed_gpu_us), never to the backward node that triggered it.";
+    const ModuleTable modules(trace.modules(), ModuleTable::Rows::WholeTrace, trace.pairMemory());
+    const std::vector<size_t> byModule = topRows(modules.rowCount(), 10, [&](size_t r) {
+        return modules.rowNode(r) == 0 ? 0.0 : modules.number(r, ModuleTable::RecomputeGpuUs);
+    });
+    if (!byModule.empty())
+        part.tables.push_back({"The modules whose forward work was re-run, child modules included "
+                               "(--export-modules).",
+            select(modules, byModule,
+                {ModuleTable::Module, ModuleTable::Calls, ModuleTable::FwdGpuUs,
+                    ModuleTable::RecomputeGpuUs})});
+    const std::vector<size_t> rerun = topRows(g.rows().size(), kTopRows,
+        [&](size_t r) { return double(g.rows()[r].recomputedGpu.time); });
+    if (!rerun.empty())
+        part.tables.push_back({"The pairs re-run, by what the re-run cost (--export-pairs): "
+                               "recomputed_gpu_us against the forward's own fwd_gpu_us.",
+            select(pairs, rerun,
+                {PairTable::FwdName, PairTable::Module, PairTable::Step, PairTable::FwdGpuUs,
+                    PairTable::RecomputedGpuUs},
+                g.model().minTime)});
     out.parts.push_back(std::move(part));
 }
 
@@ -355,41 +493,72 @@ void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &
         table.caption = "The pairs holding the most memory for their backward.";
         table.table = select(pairs, held,
             {PairTable::FwdName, PairTable::FwdTs, PairTable::Module, PairTable::FwdAllocBytes,
-                PairTable::HeldBytes, PairTable::BwdAllocBytes});
+                PairTable::HeldBytes, PairTable::BwdAllocBytes},
+            trace.model->minTime);
         part.tables.push_back(std::move(table));
     }
     out.parts.push_back(std::move(part));
 }
 
-//! The step of median length, and the dearest pair row inside it.
-void chooseTimeline(const LoadedTrace &trace, const std::string &prefix, ReportContent &out)
+//! Index into \a g's steps of ProfilerStep#\a number, -1 if none.
+int stepIndexOf(const OpGraph &g, int64_t number)
+{
+    for (size_t i = 0; i < g.steps().size(); ++i) {
+        if (g.steps()[i].number == number)
+            return int(i);
+    }
+    return -1;
+}
+
+/*!
+ * The timeline picture: the pair row and step \a focus names (as on screen), else the step of
+ * median length and the dearest pair row inside it.
+ */
+void chooseTimeline(const LoadedTrace &trace,
+    const std::string &prefix,
+    const ReportFocus &focus,
+    ReportContent &out)
 {
     const OpGraph &g = *trace.graph;
     if (g.steps().empty() || g.rows().empty())
         return;
-    std::vector<size_t> order(g.steps().size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return g.steps()[a].end - g.steps()[a].start < g.steps()[b].end - g.steps()[b].start;
-    });
-    const size_t step = order[order.size() / 2];
-    for (size_t r : topPairs(g, g.rows().size())) {
-        if (g.rows()[r].step == g.steps()[step].number) {
-            out.timelineStep = int(step);
-            out.timelineRow = int(r);
-            break;
+    const bool chosenRow = focus.row >= 0 && size_t(focus.row) < g.rows().size()
+        && stepIndexOf(g, g.rows()[size_t(focus.row)].step) >= 0;
+    int step = chosenRow ? stepIndexOf(g, g.rows()[size_t(focus.row)].step)
+                         : stepIndexOf(g, focus.step);
+    const bool onScreen = step >= 0;
+    if (!onScreen) {
+        std::vector<size_t> order(g.steps().size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return g.steps()[a].end - g.steps()[a].start < g.steps()[b].end - g.steps()[b].start;
+        });
+        step = int(order[order.size() / 2]);
+    }
+    const int64_t number = g.steps()[size_t(step)].number;
+    if (chosenRow) {
+        out.timelineRow = focus.row;
+    } else {
+        for (size_t r : topPairs(g, g.rows().size())) {
+            if (g.rows()[r].step == number) {
+                out.timelineRow = int(r);
+                break;
+            }
         }
     }
     if (out.timelineRow < 0)
         return;
+    out.timelineStep = step;
     ReportPart part;
     part.id = "timeline";
     part.title = prefix + "One step on the timeline";
-    part.text = "The step of median length as the timeline shows it, with its dearest op pair "
-                "selected.";
+    part.text = chosenRow ? "The step and the op pair selected in the window."
+        : onScreen        ? "The step chosen in the window, with its dearest op pair selected."
+                          : "The step of median length as the timeline shows it, with its dearest op "
+                            "pair selected.";
     const std::string name(
         trace.model->sliceName(g.representativeSlice(g.rows()[size_t(out.timelineRow)])));
-    out.timelineCaption = "ProfilerStep#" + std::to_string(g.steps()[step].number) + " with " + name
+    out.timelineCaption = "ProfilerStep#" + std::to_string(number) + " with " + name
         + " selected: arrows join it to its backward nodes and each to the GPU work it launched.";
     part.timeline = true;
     out.parts.push_back(std::move(part));
@@ -403,6 +572,7 @@ void addTraceParts(const LoadedTrace &trace, const std::string &prefix, ReportCo
     addGpuTime(trace, out);
     const PairTable pairs(*trace.graph, trace.pairMemory());
     addPairs(trace, pairs, out);
+    addCheckpointing(trace, pairs, out);
     addModules(trace, out);
     addMemory(trace, pairs, out);
     for (size_t i = first; i < out.parts.size(); ++i)
@@ -417,13 +587,13 @@ std::string fileName(const std::string &path)
 
 } // namespace
 
-ReportContent traceReport(const LoadedTrace &trace)
+ReportContent traceReport(const LoadedTrace &trace, const ReportFocus &focus)
 {
     ReportContent out;
     out.title = "Kinetoscope report: " + fileName(trace.model->path);
     out.subtitle = trace.model->path;
     addTraceParts(trace, {}, out);
-    chooseTimeline(trace, {}, out);
+    chooseTimeline(trace, {}, focus, out);
     return out;
 }
 
@@ -491,7 +661,7 @@ ReportContent runReport(const LoadedRun &run)
         part.tables.push_back({"Rows of --export-collectives.", select(collectives, top, columns)});
         out.parts.push_back(std::move(part));
     }
-    chooseTimeline(*run.traces[0], prefix, out);
+    chooseTimeline(*run.traces[0], prefix, {}, out);
     return out;
 }
 
@@ -501,6 +671,12 @@ ReportContent comparisonReport(const ComparedTraces &compared)
     out.title = "Kinetoscope report: " + fileName(compared.candidate->model->path) + " against "
         + fileName(compared.base->model->path);
     out.subtitle = compared.base->model->path + " → " + compared.candidate->model->path;
+    ReportPart headline;
+    headline.id = "comparison";
+    headline.title = "The comparison";
+    headline.text = comparisonHeadline(*compared.diff)
+        + " (forward + backward GPU time of every pair, base → candidate).";
+    out.parts.push_back(std::move(headline));
     addTraceParts(*compared.candidate, "Candidate: ", out);
     const DiffTable diff(*compared.diff, DiffOrder::ByChange);
     std::vector<size_t> rows;
@@ -522,7 +698,7 @@ ReportContent comparisonReport(const ComparedTraces &compared)
         part.tables.push_back({"Rows of --export-diff.", select(diff, rows, columns)});
         out.parts.push_back(std::move(part));
     }
-    chooseTimeline(*compared.candidate, "Candidate: ", out);
+    chooseTimeline(*compared.candidate, "Candidate: ", {}, out);
     return out;
 }
 

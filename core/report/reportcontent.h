@@ -60,8 +60,14 @@ inline bool isNumericCell(Cell cell)
         || cell == Cell::Bytes;
 }
 
-//! The report of one trace.
-ReportContent traceReport(const LoadedTrace &trace);
+//! What the window shows when it exports a report: the timeline picture follows it.
+struct ReportFocus {
+    int64_t step = kNoValue; //!< N of the ProfilerStep chosen in the toolbar, kNoValue: none
+    int row = -1; //!< the pair row of the selected event, -1: none
+};
+
+//! The report of one trace; its timeline picture shows \a focus when it names a step or a pair.
+ReportContent traceReport(const LoadedTrace &trace, const ReportFocus &focus = {});
 //! The report of a run: the first rank's trace parts, the ranks and the collectives, the timeline.
 ReportContent runReport(const LoadedRun &run);
 //! The report of a comparison: the candidate's trace parts, the pairs that changed most, the

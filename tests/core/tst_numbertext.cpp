@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of core/numbertext: exact µs text → int64 ns, integers, and µs formatting.
-#include "base/bytestext.h"
+#include "base/unitstext.h"
 #include "base/numbertext.h"
 
 #include <QTest>

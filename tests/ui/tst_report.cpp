@@ -3,16 +3,19 @@
 // self-contained and with the exports' numbers in its tables, the PDF's pages and their size
 // (and its text, where Debian's pdftotext is installed), the command line.
 #include "analysis/gputime.h"
-#include "base/bytestext.h"
+#include "base/unitstext.h"
 #include "document/reportwriter.h"
 #include "export/difftable.h"
 #include "export/pairtable.h"
+#include "export/summary.h"
 #include "memorytrace.h"
 #include "report/reportcontent.h"
 #include "runbuilder.h"
 #include "testutil.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -109,12 +112,19 @@ private slots:
         QCOMPARE(m_trace->graph->rows()[size_t(c.timelineRow)].step,
             steps[size_t(c.timelineStep)].number);
 
-        // A trace without steps, GPU work or memory: the trace part only.
+        // A trace without steps, GPU work or memory: the trace part, and its pairs ranked by CPU
+        // time: aten::add (5 + 30 µs) above aten::mm (10 + 10 µs).
         auto plain = test::link(test::traceWith(
             R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Sequence number":1,"Fwd thread id":0}},)"
-            R"({"ph":"X","cat":"cpu_op","name":"MmBackward0","pid":1,"tid":2,"ts":50,"dur":10,"args":{"Sequence number":1,"Fwd thread id":1}})"));
+            R"({"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":20,"dur":5,"args":{"Sequence number":2,"Fwd thread id":0}},)"
+            R"({"ph":"X","cat":"cpu_op","name":"AddBackward0","pid":1,"tid":2,"ts":40,"dur":30,"args":{"Sequence number":2,"Fwd thread id":1}},)"
+            R"({"ph":"X","cat":"cpu_op","name":"MmBackward0","pid":1,"tid":2,"ts":80,"dur":10,"args":{"Sequence number":1,"Fwd thread id":1}})"));
         QVERIFY(plain);
-        QCOMPARE(partIds(traceReport(*plain)), std::vector<std::string> {"trace"});
+        const ReportContent cpuOnly = traceReport(*plain);
+        QCOMPARE(partIds(cpuOnly), (std::vector<std::string> {"trace", "top-pairs"}));
+        QCOMPARE(cpuOnly.parts[1].charts[0].labels,
+            (std::vector<std::string> {"aten::add", "aten::mm"}));
+        QCOMPARE(cpuOnly.parts[1].charts[0].values[0], (std::vector<double> {5.0, 30.0}));
     }
 
     void htmlIsSelfContainedWithTheExportsNumbers()
@@ -153,7 +163,10 @@ private slots:
             const size_t r = order[i];
             const QStringList &cells = top[i + 1];
             QCOMPARE(cells[0], QString::fromStdString(pairs.text(r, PairTable::FwdName)));
-            QCOMPARE(cells[1], QString::fromStdString(pairs.text(r, PairTable::FwdTs)));
+            // As the window's ruler: ms since the trace's start.
+            const double ms
+                = (pairs.number(r, PairTable::FwdTs) - double(m_trace->model->minTime)) / 1e6;
+            QCOMPARE(cells[1], QString::number(ms, 'f', 3) + QStringLiteral(" ms"));
             QCOMPARE(cells[5], QString::fromStdString(pairs.text(r, PairTable::FwdGpuUs)));
             QCOMPARE(cells[6], QString::fromStdString(pairs.text(r, PairTable::BwdGpuUs)));
         }
@@ -165,21 +178,30 @@ private slots:
                 = std::max(bestHeld, size_t(std::max(0.0, pairs.number(r, PairTable::HeldBytes))));
         QCOMPARE(held[1][4], QString::fromStdString(bytesText(double(bestHeld)))); // 32.1 MiB
         QVERIFY(bestHeld > 0);
-        // GPU time per step: the rows of --export-steps; span = busy + idle, the parts split
-        // busy, and idle is the step's TraceLens idle, computed apart (analysis/gputime).
+        // GPU time per step: the rows of --export-steps, times as ms since the trace's start;
+        // span = busy + idle, the parts split busy, and idle is the step's TraceLens idle,
+        // computed apart (analysis/gputime).
         const auto &gpu = tables.at(QStringLiteral("gpu-time")).at(0);
         const std::vector<StepGpuTime> tracelens = gpuTimePerStep(*m_trace->graph);
         QCOMPARE(gpu.size(), m_trace->graph->steps().size() + 1);
-        QCOMPARE(gpu[0].size(), 14);
+        QVERIFY(gpu[0].size() > 7);
+        const auto ms = [](const QString &cell) {
+            return QString(cell).remove(QStringLiteral(" ms")).toDouble();
+        };
         for (size_t i = 1; i < gpu.size(); ++i) {
-            const double span = gpu[i][4].toDouble() - gpu[i][3].toDouble();
+            const GpuTimeBreakdown &tl = tracelens[i - 1].time;
+            const double spanUs = (ms(gpu[i][4]) - ms(gpu[i][3])) * 1e3;
             const double busy = gpu[i][5].toDouble(), idle = gpu[i][6].toDouble();
             double parts = 0;
-            for (int c = 7; c < 14; ++c)
+            for (qsizetype c = 7; c < gpu[0].size(); ++c)
                 parts += gpu[i][c].toDouble();
-            QVERIFY(std::abs(span - busy - idle) < 0.002);
+            QVERIFY(std::abs(spanUs - busy - idle) < 1.001); // start and end to the µs
             QVERIFY(std::abs(busy - parts) < 0.008);
-            QCOMPARE(idle, double(tracelens[i - 1].time.idle) / 1e3);
+            QCOMPARE(busy, double(tl.busy) / 1e3);
+            QCOMPARE(idle, double(tl.idle) / 1e3);
+            const double cpuStart
+                = double(m_trace->graph->steps()[i - 1].start - m_trace->model->minTime) / 1e6;
+            QCOMPARE(gpu[i][1], QString::number(cpuStart, 'f', 3) + QStringLiteral(" ms"));
         }
     }
 
@@ -219,6 +241,78 @@ private slots:
         QCOMPARE(heavy.text(1, ratio), std::string("3.00"));
         QCOMPARE(heavy.text(2, 0), std::string("aten::b"));
         QCOMPARE(heavy.text(2, ratio), std::string("1.50"));
+        QCOMPARE(heavy.columnName(1), std::string_view("module")); // which module called it
+
+        // No backward dearer than its forward: no such part.
+        test::RankBuilder cheap(0, 1);
+        cheap.step(1, 0, 100'000)
+            .pair("aten::a", "ABackward0", 1, 1'000, 300, 100)
+            .pair("aten::b", "BBackward0", 2, 11'000, 1'000, 1'000);
+        auto even = test::link(cheap.json());
+        QVERIFY(even);
+        const std::vector<std::string> ids = partIds(traceReport(*even));
+        QVERIFY(std::find(ids.begin(), ids.end(), "backward-heavy") == ids.end());
+    }
+
+    // A checkpointed trace's report states the trade-off: the recompute's total and share, per
+    // module, and the pairs re-run with what each re-run cost, as the exports have them.
+    void checkpointTradeOff()
+    {
+        const QString path = test::tempDir() + QStringLiteral("/checkpoint.json");
+        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--checkpoint"), path}).exitCode, 0);
+        OpenResult opened = openTrace(path.toStdString());
+        QVERIFY(opened.trace);
+        const OpGraph &g = *opened.trace->graph;
+        const ReportContent c = traceReport(*opened.trace);
+        const auto it = std::find_if(c.parts.begin(), c.parts.end(),
+            [](const ReportPart &p) { return p.id == "checkpointing"; });
+        QVERIFY(it != c.parts.end());
+        // The total as --summary's recompute_gpu_us has it.
+        const QJsonObject summary = QJsonDocument::fromJson(QByteArray::fromStdString(
+            summaryJson(*opened.trace->model, g, 0))).object();
+        const double recomputeUs = summary[QStringLiteral("recompute_gpu_us")].toDouble();
+        QVERIFY(recomputeUs > 0);
+        QVERIFY2(it->text.find(durationText(recomputeUs * 1e3)) != std::string::npos, it->text.c_str());
+        QCOMPARE(it->tables.size(), size_t(2));
+        // The pairs re-run, dearest re-run first, with --export-pairs' recomputed_gpu_us.
+        const PairTable pairs(g);
+        const auto rerunUs = [&](size_t r) {
+            const std::string text = pairs.text(r, PairTable::RecomputedGpuUs);
+            return text.empty() ? 0.0 : std::stod(text);
+        };
+        double dearest = 0, sum = 0;
+        for (size_t r = 0; r < pairs.rowCount(); ++r) {
+            dearest = std::max(dearest, rerunUs(r));
+            sum += rerunUs(r);
+        }
+        const CellTable &rerun = it->tables[1].table;
+        QCOMPARE(rerun.columnName(4), std::string_view("recomputed_gpu_us"));
+        QCOMPARE(std::stod(rerun.text(0, 4)), dearest);
+        // The recompute is charged to the ops re-run: the re-run column adds up to the total.
+        QVERIFY2(std::abs(sum - recomputeUs) < 0.01 * recomputeUs, qPrintable(QString::number(sum)));
+    }
+
+    // Export Report from the window: its timeline picture shows the step and the pair on screen.
+    void focusFollowsTheWindow()
+    {
+        const OpGraph &g = *m_trace->graph;
+        const auto &steps = g.steps();
+        ReportFocus focus;
+        focus.step = steps.back().number;
+        ReportContent c = traceReport(*m_trace, focus);
+        QCOMPARE(c.timelineStep, int(steps.size() - 1));
+        QCOMPARE(g.rows()[size_t(c.timelineRow)].step, steps.back().number);
+        // A selected pair wins, with its own step.
+        int row = -1;
+        for (size_t r = 0; r < g.rows().size() && row < 0; ++r) {
+            if (g.rows()[r].step == steps.front().number && g.rows()[r].forward != kNoSlice)
+                row = int(r);
+        }
+        QVERIFY(row >= 0);
+        focus.row = row;
+        c = traceReport(*m_trace, focus);
+        QCOMPARE(c.timelineRow, row);
+        QCOMPARE(c.timelineStep, 0);
     }
 
     void pdfPagesSizeAndText_data()
@@ -297,8 +391,12 @@ private slots:
         const ReportContent diff = comparisonReport(*compared);
         std::vector<std::string> ids = partIds(traceReport(*m_trace));
         ids.insert(ids.end() - 1, "changes"); // before the timeline
+        ids.insert(ids.begin(), "comparison"); // the window's headline first
         QCOMPARE(partIds(diff), ids);
-        QCOMPARE(diff.parts[0].title, std::string("Candidate: The trace"));
+        QVERIFY2(diff.parts[0].text.find(" matched · ") != std::string::npos
+                && diff.parts[0].text.find("GPU ") != std::string::npos,
+            diff.parts[0].text.c_str());
+        QCOMPARE(diff.parts[1].title, std::string("Candidate: The trace"));
         // The changes' GPU columns are --export-diff's base, candidate and delta, cell for cell.
         const DiffTable table(*compared->diff, DiffOrder::ByChange);
         const CellTable &changes = diff.parts[ids.size() - 2].tables[0].table;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "common/timeformat.h"
 
-#include "base/bytestext.h"
+#include "base/unitstext.h"
 
 #include <QLocale>
 
@@ -28,11 +28,7 @@ const Unit &unitFor(double magnitude)
 
 QString formatDuration(double ns)
 {
-    const double a = std::fabs(ns);
-    const Unit &u = unitFor(a);
-    const double v = ns / u.ns;
-    const int decimals = u.ns == 1 ? 0 : std::fabs(v) >= 100 ? 1 : std::fabs(v) >= 10 ? 2 : 3;
-    return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(u.name);
+    return QString::fromStdString(durationText(ns));
 }
 
 QString formatTick(double ns, double step)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compare/comparisonview.h"
 
+#include "common/qstrings.h"
 #include "common/selectioncontroller.h"
 #include "common/timeformat.h"
 #include "export/difftable.h"
@@ -259,16 +260,7 @@ void ComparisonView::rebuildModel()
     if (!m_filter->text().isEmpty())
         model->setFilter(m_filter->text(), false);
 
-    const DiffValues &b = diff.baseTotals(), &c = diff.candidateTotals();
-    const double gpuBase = b[size_t(DiffMetric::FwdGpu)] + b[size_t(DiffMetric::BwdGpu)];
-    const double gpuCand = c[size_t(DiffMetric::FwdGpu)] + c[size_t(DiffMetric::BwdGpu)];
-    m_summary->setText(
-        tr("%1 matched · %2 changed shape · %3 only in base · %4 only in candidate · GPU %5 → %6")
-            .arg(diff.count(DiffStatus::Matched))
-            .arg(diff.count(DiffStatus::ShapeChanged) + diff.count(DiffStatus::Changed))
-            .arg(diff.count(DiffStatus::OnlyBase))
-            .arg(diff.count(DiffStatus::OnlyCandidate))
-            .arg(formatDuration(gpuBase), formatDuration(gpuCand)));
+    m_summary->setText(toQString(comparisonHeadline(diff)));
 }
 
 void ComparisonView::selectRow(int viewRow)

@@ -45,6 +45,8 @@ public:
     QTabWidget *bottomTabs() const { return m_bottom; }
     //! Shows the find bar and focuses it.
     void startFind();
+    //! N of the ProfilerStep chosen in the toolbar (kNoValue: the whole trace).
+    int64_t stepNumber() const;
 
 private:
     QWidget *buildPages();
@@ -53,8 +55,6 @@ private:
      * one: the timeline frames it, the pair instances, top-pairs chart and Modules tab keep to it.
      */
     void setStep(int stepIndex);
-    //! The step's number as the views want it (kNoValue: the whole trace).
-    int64_t stepNumber() const;
     void showSelection(SliceId slice);
     void highlightModule(ModuleId id);
 

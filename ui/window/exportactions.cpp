@@ -166,14 +166,22 @@ void ExportActions::exportReport(const QString &filter, const QString &suffix)
     std::shared_ptr<const LoadedTrace> trace = compared ? compared->candidate
         : run                                           ? run->traces.front()
                                                         : m_tab->selection()->tracePointer();
+    // The step and the selection on screen go into the report's timeline picture.
+    ReportFocus focus;
+    if (!compared && !run) {
+        focus.step = m_tab->stepNumber();
+        const SliceId selected = m_tab->selection()->current();
+        focus.row = selected == kNoSlice ? -1 : trace->graph->rowOf(selected);
+    }
     m_window->statusBar()->showMessage(tr("Writing the report…"));
     m_reportPending = true;
     m_report->run(
-        [compared, run, trace](const std::atomic<bool> &) -> std::shared_ptr<const ReportContent> {
+        [compared, run, trace, focus](
+            const std::atomic<bool> &) -> std::shared_ptr<const ReportContent> {
             try {
                 return std::make_shared<const ReportContent>(compared ? comparisonReport(*compared)
                         : run                                         ? runReport(*run)
-                                                                      : traceReport(*trace));
+                                                                      : traceReport(*trace, focus));
             } catch (const std::bad_alloc &) {
                 return nullptr; // nothing may escape a pool thread
             }

@@ -12,4 +12,8 @@ namespace ks {
  */
 std::string bytesText(double bytes);
 
+//! \a ns for a person: "850 ns", "12.4 µs", "3.21 ms", "1.204 s" (three or four significant
+//! digits, the unit suiting the value).
+std::string durationText(double ns);
+
 } // namespace ks

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "base/bytestext.h"
+#include "base/unitstext.h"
 
 #include <cmath>
 #include <cstdio>
@@ -23,6 +23,28 @@ std::string bytesText(double bytes)
     const int decimals = unit == 0 ? 0 : v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
     char text[48];
     std::snprintf(text, sizeof text, "%s%.*f %s", bytes < 0 ? "-" : "", decimals, v, kUnits[unit]);
+    return text;
+}
+
+std::string durationText(double ns)
+{
+    struct Unit {
+        double ns;
+        const char *name;
+    };
+    static constexpr Unit kUnits[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
+    const double magnitude = std::fabs(ns);
+    const Unit *u = &kUnits[3];
+    for (const Unit &candidate : kUnits) {
+        if (magnitude >= candidate.ns) {
+            u = &candidate;
+            break;
+        }
+    }
+    const double v = ns / u->ns;
+    const int decimals = u->ns == 1 ? 0 : std::fabs(v) >= 100 ? 1 : std::fabs(v) >= 10 ? 2 : 3;
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f %s", decimals, v, u->name);
     return text;
 }
 
