@@ -112,7 +112,9 @@ ReportPart tracePart(const LoadedTrace &trace)
         info.table.add(std::move(value));
     };
     row("File", m.path);
-    row("Size", std::to_string(m.fileSize) + " bytes" + (m.compressed ? " (gzip)" : ""));
+    row("Size",
+        bytesText(double(m.fileSize)) + " (" + std::to_string(m.fileSize) + " bytes"
+            + (m.compressed ? ", gzip)" : ")"));
     row("Events", std::to_string(m.eventCount));
     row("Steps", std::to_string(g.steps().size()));
     row("Op pairs (rows)", std::to_string(g.rows().size()));

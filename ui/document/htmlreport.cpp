@@ -21,10 +21,11 @@ h1 { font-size: 24px; margin-bottom: 4px; }
 h2 { font-size: 19px; border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 36px; }
 figure { margin: 12px 0; }
 figcaption, caption { color: #555; font-size: 13px; text-align: left; padding: 4px 0; }
+.table { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 12px 0; font-size: 12px; }
 th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
-td.number { text-align: right; font-variant-numeric: tabular-nums; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 img { max-width: 100%; }
 )";
 
@@ -58,7 +59,9 @@ QByteArray chartSvg(const ReportChart &chart)
 
 QByteArray tableHtml(const ReportTable &t)
 {
-    QString html = QStringLiteral("<table>\n<caption>%1</caption>\n<tr>").arg(escaped(t.caption));
+    // A wide table scrolls inside its box; the page keeps its width.
+    QString html = QStringLiteral("<div class=\"table\"><table>\n<caption>%1</caption>\n<tr>")
+                       .arg(escaped(t.caption));
     const auto columns = t.table.columns();
     for (const ColumnSpec &c : columns)
         html += QStringLiteral("<th data-column=\"%1\">%2</th>")
@@ -73,7 +76,7 @@ QByteArray tableHtml(const ReportTable &t)
                 + escaped(t.table.text(r, c)) + QStringLiteral("</td>");
         html += QStringLiteral("</tr>\n");
     }
-    html += QStringLiteral("</table>\n");
+    html += QStringLiteral("</table></div>\n");
     return html.toUtf8();
 }
 

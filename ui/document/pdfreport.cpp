@@ -3,6 +3,7 @@
 
 #include "common/qstrings.h"
 #include "document/reportchartpainter.h"
+#include "document/pdftableplan.h"
 #include "document/reporttimeline.h"
 
 #include <QFontMetricsF>
@@ -82,70 +83,90 @@ public:
         m_y += size.height() * scale + 2;
         text(caption, font(9), QColor(90, 90, 90), 10);
     }
+    //! A table that cuts no number or header: columns wrap, or split into bands (PdfTableBand).
     void table(const ReportTable &t)
     {
         const QFont body = font(8), head = font(8, true);
-        const QFontMetricsF fm(body);
-        const auto columns = t.table.columns();
-        // Widths by the longest text of each column (capped), scaled to the page.
-        std::vector<double> w(columns.size());
-        for (size_t c = 0; c < columns.size(); ++c) {
-            w[c] = QFontMetricsF(head).horizontalAdvance(QString::fromUtf8(
-                       columns[c].title.data(), qsizetype(columns[c].title.size())))
-                + 8;
-            for (size_t r = 0; r < t.table.rowCount(); ++r)
-                w[c] = std::max(
-                    w[c], fm.horizontalAdvance(QString::fromStdString(t.table.text(r, c))) + 8);
-            w[c] = std::min(w[c], width() * 0.45);
+        const std::vector<PdfTableBand> bands = planPdfTable(t.table, width(), body, head);
+        for (size_t b = 0; b < bands.size(); ++b) {
+            QString caption = QString::fromStdString(t.caption);
+            if (bands.size() > 1)
+                caption += QStringLiteral(" (part %1 of %2: the table is too wide for one page)")
+                               .arg(b + 1)
+                               .arg(bands.size());
+            text(caption, font(9), QColor(90, 90, 90), 2);
+            tableBand(t.table, bands[b], body, head);
         }
-        double total = 0;
-        for (double x : w)
-            total += x;
-        for (double &x : w)
-            x *= width() / std::max(total, width());
-        const double rowHeight = fm.height() + 4;
-        text(QString::fromStdString(t.caption), font(9), QColor(90, 90, 90), 2);
-        auto header = [&] {
-            double x = 0;
-            m_p.setFont(head);
-            for (size_t c = 0; c < columns.size(); ++c) {
-                m_p.fillRect(QRectF(x, m_y, w[c], rowHeight), QColor(240, 240, 240));
-                m_p.setPen(Qt::black);
-                m_p.drawText(QRectF(x + 3, m_y, w[c] - 6, rowHeight),
-                    Qt::AlignVCenter | Qt::AlignLeft,
-                    QFontMetricsF(head).elidedText(
-                        toQString(columns[c].title), Qt::ElideRight, w[c] - 6));
-                x += w[c];
-            }
-            m_y += rowHeight;
-        };
-        need(rowHeight * 2);
-        header();
-        m_p.setFont(body);
-        for (size_t r = 0; r < t.table.rowCount(); ++r) {
-            if (m_y + rowHeight > m_page.height()) {
-                newPage();
-                header();
-                m_p.setFont(body);
-            }
-            double x = 0;
-            for (size_t c = 0; c < columns.size(); ++c) {
-                const bool number = isNumericCell(columns[c].cell);
-                m_p.setPen(Qt::black);
-                m_p.drawText(QRectF(x + 3, m_y, w[c] - 6, rowHeight),
-                    Qt::AlignVCenter | (number ? Qt::AlignRight : Qt::AlignLeft),
-                    fm.elidedText(
-                        QString::fromStdString(t.table.text(r, c)), Qt::ElideRight, w[c] - 6));
-                x += w[c];
-            }
+    }
+
+    //! Starts a part: on a new page only when less than a quarter of this one is left.
+    void part(const ReportPart &part)
+    {
+        need(m_page.height() / 4);
+        text(QString::fromStdString(part.title), font(16, true), Qt::black, 6);
+        text(QString::fromStdString(part.text), font(10), QColor(40, 40, 40), 10);
+    }
+
+private:
+    //! The height \a row of \a t needs in \a band, each cell wrapped to its width.
+    double rowHeight(const CellTable &t, size_t row, const PdfTableBand &band, const QFont &f) const
+    {
+        const QFontMetricsF fm(f);
+        double h = fm.height();
+        for (size_t i = 0; i < band.columns.size(); ++i) {
+            const size_t c = band.columns[i];
+            const QString cell = row == kHeader ? toQString(t.columnTitle(c))
+                                                : QString::fromStdString(t.text(row, c));
+            const int flags = row == kHeader ? int(Qt::AlignLeft | Qt::TextWordWrap)
+                                             : pdfCellFlags(t.columns()[c].cell);
+            h = std::max(h,
+                fm.boundingRect(QRectF(0, 0, band.widths[i] - 6, 1e6), flags, cell).height());
+        }
+        return h + 4;
+    }
+
+    void drawRow(const CellTable &t, size_t row, const PdfTableBand &band, const QFont &f, double h)
+    {
+        m_p.setFont(f);
+        double x = 0;
+        for (size_t i = 0; i < band.columns.size(); ++i) {
+            const size_t c = band.columns[i];
+            const double w = band.widths[i];
+            if (row == kHeader)
+                m_p.fillRect(QRectF(x, m_y, w, h), QColor(240, 240, 240));
+            m_p.setPen(Qt::black);
+            const QString cell = row == kHeader ? toQString(t.columnTitle(c))
+                                                : QString::fromStdString(t.text(row, c));
+            const int flags = row == kHeader ? int(Qt::AlignLeft | Qt::TextWordWrap)
+                                             : pdfCellFlags(t.columns()[c].cell);
+            m_p.drawText(QRectF(x + 3, m_y + 2, w - 6, h - 2), flags, cell);
+            x += w;
+        }
+        if (row != kHeader) {
             m_p.setPen(QColor(220, 220, 220));
-            m_p.drawLine(QPointF(0, m_y + rowHeight), QPointF(x, m_y + rowHeight));
-            m_y += rowHeight;
+            m_p.drawLine(QPointF(0, m_y + h), QPointF(x, m_y + h));
+        }
+        m_y += h;
+    }
+
+    void tableBand(const CellTable &t, const PdfTableBand &band, const QFont &body, const QFont &head)
+    {
+        const double headHeight = rowHeight(t, kHeader, band, head);
+        need(headHeight + QFontMetricsF(body).height() + 4);
+        drawRow(t, kHeader, band, head, headHeight);
+        for (size_t r = 0; r < t.rowCount(); ++r) {
+            const double h = rowHeight(t, r, band, body);
+            if (m_y + h > m_page.height()) {
+                newPage();
+                drawRow(t, kHeader, band, head, headHeight); // the header again on each page
+            }
+            drawRow(t, r, band, body, h);
         }
         m_y += 12;
     }
 
-private:
+    static constexpr size_t kHeader = size_t(-1); //!< the row index of the header row
+
     QPdfWriter &m_writer;
     QPainter &m_p;
     QRect
@@ -175,13 +196,8 @@ bool writePdfReport(const ReportContent &content,
     layout.text(QString::fromStdString(content.subtitle) + QStringLiteral("\n") + date
             + QStringLiteral(" · Kinetoscope"),
         font(10), QColor(100, 100, 100), 18);
-    bool first = true;
     for (const ReportPart &part : content.parts) {
-        if (!first)
-            layout.newPage();
-        first = false;
-        layout.text(QString::fromStdString(part.title), font(16, true), Qt::black, 6);
-        layout.text(QString::fromStdString(part.text), font(10), QColor(40, 40, 40), 10);
+        layout.part(part);
         for (const ReportChart &chart : part.charts)
             layout.chart(chart);
         if (part.timeline && timeline)
