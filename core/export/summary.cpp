@@ -23,6 +23,21 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph)
     return c;
 }
 
+std::string truncationLoss(const TraceModel &model, const OpGraph &graph)
+{
+    if (!model.truncated || !graph.gpuEvents().empty())
+        return {};
+    uint64_t launches = 0;
+    for (SliceId s = 0; s < model.slices.size(); ++s)
+        launches += model.slices.kind[s] == EventKind::Runtime && model.slices.correlation[s] != kNoValue;
+    if (launches == 0)
+        return {};
+    return "no GPU events survived the cut: the file ends before the GPU work its "
+        + std::to_string(launches)
+        + " runtime launches started (the profiler writes GPU events after the host's), so every "
+          "GPU time here is zero";
+}
+
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph)
 {
     return allDiagnostics(model, graph, MemoryIndex(graph));

@@ -19,6 +19,14 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph);
 //! The `--summary` JSON object of cli.md, pretty-printed, ending with a newline.
 std::string summaryJson(const TraceModel &model, const OpGraph &graph, double loadSeconds);
 
+/*!
+ * What a cut-off file lost, in a sentence, when the cut cost it something a view would otherwise
+ * show as zeros: "no GPU events survived the cut…" for a truncated trace that launched GPU work
+ * (runtime launch calls) but holds no GPU event (Kineto writes them after the host events).
+ * Empty otherwise.
+ */
+std::string truncationLoss(const TraceModel &model, const OpGraph &graph);
+
 //! Loader and linker diagnostics together (counts and examples), for the summary and the banner.
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph);
 //! The same with the memory index built already (the summary needs it for its own keys too).

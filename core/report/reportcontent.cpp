@@ -156,6 +156,10 @@ ReportPart tracePart(const LoadedTrace &trace)
         diagnostics
             += (diagnostics.empty() ? "" : "; ") + std::string(name) + " × " + std::to_string(n);
     row("Load diagnostics", diagnostics.empty() ? "none" : diagnostics);
+    if (m.truncated) {
+        const std::string lost = truncationLoss(m, g);
+        row("Cut off", lost.empty() ? "yes: every complete event was loaded" : lost);
+    }
     part.tables.push_back(std::move(info));
     return part;
 }

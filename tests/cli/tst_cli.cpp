@@ -195,6 +195,23 @@ private slots:
         QCOMPARE(o[QStringLiteral("truncated")].toBool(), true);
         QVERIFY(o[QStringLiteral("events")].toInt() > 100);
         QVERIFY(o[QStringLiteral("diagnostics")].toObject().contains(QStringLiteral("truncated")));
+
+        // Cut before the first GPU event: the runtime launches survive, none of their kernels,
+        // and the loss is said instead of a table of zeros.
+        qsizetype firstKernel = text.size();
+        for (const char *cat : {"\"cat\": \"kernel\"", "\"cat\": \"gpu_memcpy\"", "\"cat\": \"gpu_memset\""}) {
+            const qsizetype at = text.indexOf(cat);
+            firstKernel = at >= 0 ? std::min(firstKernel, at) : firstKernel;
+        }
+        QVERIFY(firstKernel > 0 && firstKernel < text.size());
+        const QString noGpu = test::writeTemp(
+            QStringLiteral("cut-before-gpu.json"), text.left(text.lastIndexOf('{', firstKernel)));
+        const auto lost = test::run(test::appPath(), args({QStringLiteral("--summary"), noGpu}));
+        QCOMPARE(lost.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(lost.out).object()[QStringLiteral("gpu_events")].toInt(), 0);
+        QVERIFY2(lost.err.contains("cut-before-gpu.json: no GPU events survived the cut"),
+            lost.err.constData());
+        QVERIFY(!r.err.contains("survived")); // the mid cut kept GPU events
     }
 
     void exportPairsCsvJsonAndStdout()

@@ -21,8 +21,11 @@ DiagnosticsBanner *DiagnosticsBanner::create(const LoadedTrace &trace, QWidget *
     if (warnings == 0 && !m.truncated && !noSequence)
         return nullptr;
     QString text;
-    if (m.truncated)
+    if (m.truncated) {
         text = tr("The file is cut off: every complete event was loaded. ");
+        if (const std::string lost = truncationLoss(m, *trace.graph); !lost.empty())
+            text += toQString(lost).replace(0, 1, QStringLiteral("N")) + QStringLiteral(". ");
+    }
     if (warnings > 0)
         text += tr("Loaded with %n warning(s).", nullptr, int(warnings));
     if (noSequence)
