@@ -30,7 +30,7 @@ constexpr ColumnSpec kPairColumns[] = {
     {"bwd_pid", Cell::Id, "Backward pid"},
     {"bwd_tid", Cell::Id, "Backward tid"},
     {"bwd_ts", Cell::Timestamp, "Backward start"},
-    {"bwd_dur", Cell::Number, "Backward dur (µs)"},
+    {"bwd_dur", Cell::Number, "Backward dur, evaluate_function (µs)"},
     {"fwd_gpu_events", Cell::Number, "Forward GPU events"},
     {"fwd_gpu_us", Cell::Number, "Forward GPU (µs)"},
     {"bwd_gpu_events", Cell::Number, "Backward GPU events"},

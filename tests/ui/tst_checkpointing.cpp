@@ -6,6 +6,7 @@
 #include "common/selectioncontroller.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
+#include "common/timeformat.h"
 #include "trace/detailspanel.h"
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
@@ -143,6 +144,39 @@ private slots:
         QCOMPARE(tab->selection()->current(), r.original);
         QVERIFY(item(QStringLiteral("recomputed")));
         QVERIFY(!item(QStringLiteral("recompute of")));
+    }
+
+    // The GPU list of the backward node that re-ran forward work marks that work as recompute;
+    // the pair's backward duration says which events it times, as the pair table's bwd_dur.
+    void detailsMarkRecomputeKernelsAndNameBwdDur()
+    {
+        MainWindow window;
+        TraceTab *tab = open(window, m_checkpointed);
+        QVERIFY(tab);
+        const OpGraph &g = *tab->selection()->trace().graph;
+        const Recomputation &r = g.recomputations().front();
+        const BackwardNode &host = g.nodes()[r.hostNode];
+        auto *details = window.findChild<DetailsPanel *>();
+        QVERIFY(details);
+        tab->selection()->select(host.node);
+        int marked = 0;
+        QString bwdDur;
+        for (QTreeWidgetItemIterator it(details); *it; ++it) {
+            marked += (*it)->text(0).endsWith(QStringLiteral(" · recompute"));
+            if ((*it)->text(0) == QStringLiteral("backward dur"))
+                bwdDur = (*it)->text(1);
+        }
+        // By hand: the host node's GPU events whose launch lies inside a recomputed op.
+        int expected = 0;
+        for (SliceId k : g.gpuEventsUnder(host.node))
+            expected += g.recomputationOf(g.launchOf(k)) >= 0;
+        QVERIFY(expected > 0);
+        QCOMPARE(marked, expected); // a node lists at most 500 GPU events; this one far fewer
+        const PairRow &row = g.rows()[host.row];
+        QVERIFY2(bwdDur.startsWith(formatDuration(double(row.backwardDur)))
+                && bwdDur.contains(host.outer != host.node ? QStringLiteral("evaluate_function")
+                                                           : QStringLiteral("node events")),
+            qPrintable(bwdDur));
     }
 
     // "Checkpointed only" keeps exactly the rows the generator's truth says recompute touches;

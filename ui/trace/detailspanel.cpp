@@ -224,6 +224,16 @@ void DetailsPanel::showSlice(SliceId s)
             const BackwardNode &n = g.nodes()[i];
             addLink(pair, tr("backward (#%1)").arg(t.sequence[n.node]), n.node);
         }
+        // Which events bwd_dur times: the wrappers where the trace has them, as the pair table.
+        const auto nodes = g.nodesOf(row);
+        const bool wrapped = std::any_of(nodes.begin(), nodes.end(),
+            [&](uint32_t i) { return g.nodes()[i].outer != g.nodes()[i].node; });
+        new QTreeWidgetItem(pair,
+            {tr("backward dur"),
+                tr("%1, summed over %2 (bwd_dur)")
+                    .arg(formatDuration(double(row.backwardDur)),
+                        wrapped ? tr("its nodes' evaluate_function wrappers")
+                                : tr("its node events"))});
         new QTreeWidgetItem(pair,
             {tr("forward GPU"),
                 tr("%1 events, %2")
@@ -276,7 +286,11 @@ void DetailsPanel::showSlice(SliceId s)
                         gpu, {tr("…"), tr("%1 more").arg(kernels.size() - kMaxGpuRows)});
                     break;
                 }
-                addLink(gpu, toQString(kindName(t.kind[k])), k);
+                // Forward work re-run inside a backward node is marked: it is not the node's own.
+                const bool recompute = gpuSideOf(g, k) == GpuSide::Recompute;
+                addLink(gpu,
+                    toQString(kindName(t.kind[k])) + (recompute ? tr(" · recompute") : QString()),
+                    k);
             }
         }
     }
