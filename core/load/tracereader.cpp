@@ -138,10 +138,14 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
         return r;
     }
     int lastPermille = -1;
+    // Parsing is most of the work, building the model's lanes and indexes after it the rest:
+    // 72 % and 28 % for a 300 MB generated gzip trace (LoadPhases parse 1.05 s, finish 0.40 s),
+    // 77 % for the shared MI300X trace. The bar then moves with the work, not ahead of it.
+    constexpr uint64_t kParsePermille = 750;
     auto report = [&](uint64_t done, uint64_t total) {
         if (!options.progress || total == 0)
             return;
-        const int permille = int(std::min<uint64_t>(1000, done * 1000 / total));
+        const int permille = int(std::min<uint64_t>(1000, done * kParsePermille / total));
         // Monotonic: a repairing second pass restarts from the beginning of the file.
         if (permille > lastPermille) {
             lastPermille = permille;
@@ -160,7 +164,16 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
             options.readerThread ? ChunkedText::Reader::OwnThread : ChunkedText::Reader::Caller,
             loadThreadsOf(options));
         ChunkStream stream(text);
-        auto checkpoint = [&] { report(stream.compressedOffset(), file->size()); };
+        // Work done is text parsed: compressed bytes read run ahead where the file's end
+        // compresses better than its start (GPU events after host events). Where the gzip
+        // trailer's size is not the text's (several members, 4 GiB and more), compressed bytes.
+        const uint64_t textSize = file->textSizeHint();
+        auto checkpoint = [&] {
+            if (textSize > 0 && stream.Tell() <= textSize)
+                report(stream.Tell(), textSize);
+            else
+                report(stream.compressedOffset(), file->size());
+        };
         PassResult result = parsePass(
             stream, repair, *builder, options.builderThread, checkpoint, options.cancel);
         ParseOutcome &out = result.outcome;
@@ -187,7 +200,8 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
     LoadResult r = parseAndFreeze(path, pass, file->compressed(), file->size(), reached);
     if (r.model)
         r.model->gzipIndex = std::move(index);
-    report(1, 1);
+    if (options.progress && lastPermille < 1000)
+        options.progress(1000);
     return r;
 }
 

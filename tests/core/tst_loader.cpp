@@ -358,6 +358,7 @@ private slots:
     void unreadablePathsFailFast();
     void progressIsMonotonicAndEndsAt1000_data();
     void progressIsMonotonicAndEndsAt1000();
+    void gzipProgressCountsTextNotCompressedBytes();
     void cancelBeforeLoadingStops_data();
     void cancelBeforeLoadingStops();
     void cancelWhileLoadingStops();
@@ -2228,6 +2229,39 @@ void TestLoader::progressIsMonotonicAndEndsAt1000()
                 qPrintable(
                     QStringLiteral("progress went from %1 to %2").arg(seen[i - 1]).arg(seen[i])));
     }
+}
+
+// The first half of the text barely compresses (random names), the second half is one event
+// repeated: the compressed bytes are nearly all in the first half. Halfway through the events
+// the bar shows about half the parse's share (750), not nearly all of it.
+void TestLoader::gzipProgressCountsTextNotCompressedBytes()
+{
+    constexpr int kEvents = 40000;
+    std::string text = "{\"traceEvents\":[";
+    uint32_t seed = 12345;
+    for (int i = 0; i < kEvents; ++i) {
+        std::string name(24, 'a');
+        for (char &c : name) {
+            seed = seed * 1664525u + 1013904223u;
+            c = i < kEvents / 2 ? char('a' + (seed >> 24) % 26) : 'z';
+        }
+        text += (i ? "," : "") + std::string(R"({"ph":"X","cat":"cpu_op","name":")") + name
+            + R"(","pid":1,"tid":1,"ts":1000000,"dur":1})";
+    }
+    text += "]}";
+    const QString path = test::writeTemp(
+        QStringLiteral("progress-skewed.json.gz"), test::gzip(QByteArray::fromStdString(text)));
+    std::vector<int> seen;
+    LoadOptions options;
+    options.threads = 1;
+    options.progress = [&](int permille) { seen.push_back(permille); };
+    const LoadResult r = loadTrace(path.toStdString(), options);
+    QVERIFY2(r.status == LoadResult::Status::Loaded, r.error.c_str());
+    QVERIFY(seen.size() >= 8);
+    QCOMPARE(seen.back(), 1000);
+    // Checkpoints come every so many events: the middle one is about half the text.
+    const int middle = seen[(seen.size() - 1) / 2];
+    QVERIFY2(middle > 300 && middle < 560, qPrintable(QString::number(middle)));
 }
 
 void TestLoader::cancelBeforeLoadingStops_data()

@@ -53,6 +53,14 @@ std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string 
     unsigned char magic[2] = {0, 0};
     if (file->m_size >= 2 && ::pread(fd, magic, 2, 0) == 2)
         file->m_compressed = magic[0] == 0x1f && magic[1] == 0x8b;
+    file->m_textSizeHint = file->m_compressed ? 0 : file->m_size;
+    unsigned char trailer[4] = {0, 0, 0, 0};
+    if (file->m_compressed && file->m_size >= 18
+        && ::pread(fd, trailer, 4, off_t(file->m_size - 4)) == 4) {
+        const uint64_t isize = uint64_t(trailer[0]) | uint64_t(trailer[1]) << 8
+            | uint64_t(trailer[2]) << 16 | uint64_t(trailer[3]) << 24;
+        file->m_textSizeHint = isize >= file->m_size ? isize : 0; // JSON never inflates to less
+    }
     return file;
 }
 

@@ -32,12 +32,19 @@ public:
     bool compressed() const { return m_compressed; }
     uint64_t size() const { return m_size; }
     int fd() const { return m_fd; }
+    /*!
+     * How much text the file holds, as far as it says before it is read: its size when plain;
+     * for gzip the last member's ISIZE trailer (the text size modulo 2^32: exact for a single
+     * member under 4 GiB), 0 when that cannot be right (smaller than the file).
+     */
+    uint64_t textSizeHint() const { return m_textSizeHint; }
 
 private:
     InputFile() = default;
     int m_fd = -1;
     uint64_t m_size = 0;
     bool m_compressed = false;
+    uint64_t m_textSizeHint = 0;
 };
 
 //! A stretch of a plain file's text with text of its own before and after (segmentedparse.h).
