@@ -2,6 +2,7 @@
 // Reports: headless screenshots of every view, image and table exports, the charts.
 #include "analysis/gputime.h"
 #include "analysis/stepbreakdown.h"
+#include "common/palette.h"
 #include "common/slicecolors.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
@@ -154,6 +155,28 @@ private slots:
         QVERIFY(distinctColours(image) > 10);
         if (!label.isEmpty())
             QVERIFY2(readFile(out).contains(label.toUtf8()), qPrintable(label));
+    }
+
+    // One palette: the timeline draws each kind of work in a family around the hue every chart
+    // and the report give it (forward blue, backward orange, recompute purple, ...).
+    void timelineAndChartsShareThePalette()
+    {
+        const std::pair<SliceStyle, WorkPart> kinds[] = {{SliceStyle::Forward, WorkPart::Forward},
+            {SliceStyle::Backward, WorkPart::Backward}, {SliceStyle::Recompute, WorkPart::Recompute},
+            {SliceStyle::Communication, WorkPart::Communication},
+            {SliceStyle::Memcpy, WorkPart::Memcpy}};
+        for (const auto &[style, part] : kinds) {
+            const int want = workColor(part).hslHue();
+            for (const char *name : {"aten::conv2d", "ncclKernel_AllReduce", "Memcpy HtoD", "x"}) {
+                const int hue = SliceColors::forStyle(style, name).hslHue();
+                const int apart = std::min(std::abs(hue - want), 360 - std::abs(hue - want));
+                QVERIFY2(apart <= 25,
+                    qPrintable(QStringLiteral("%1: hue %2, the charts' %3")
+                            .arg(QString::fromUtf8(workPartName(part)))
+                            .arg(hue)
+                            .arg(want)));
+            }
+        }
     }
 
     // On a checkpointed trace, the top pairs rank by forward + backward + own re-run, by the

@@ -31,14 +31,14 @@ QColor forStyle(SliceStyle style, std::string_view name)
     case SliceStyle::Backward:
         return inBand(h, 5, 40, 150, 210, 135, 170); // red → orange
     case SliceStyle::Recompute:
-        // Forward work, so the forward family, lighter; the timeline hatches it as well.
-        return inBand(h, 175, 235, 90, 140, 165, 195);
+        // Recompute's purple, as in every chart (workColor()); the timeline hatches it as well.
+        return inBand(h, 262, 282, 80, 120, 150, 180);
     case SliceStyle::Kernel:
-        return inBand(h, 255, 315, 90, 150, 130, 170); // violet → magenta
+        return inBand(h, 295, 325, 90, 150, 130, 170); // magenta, clear of recompute's purple
     case SliceStyle::Communication:
-        return inBand(h, 44, 56, 200, 230, 120, 145); // amber
+        return inBand(h, 38, 46, 190, 230, 115, 140); // amber, communication in every chart
     case SliceStyle::Memcpy:
-        return inBand(h, 95, 135, 110, 150, 115, 145); // green
+        return inBand(h, 122, 146, 110, 150, 115, 145); // green, memcpy in every chart
     case SliceStyle::Memset:
         return inBand(h, 150, 170, 90, 130, 120, 150); // sea green
     case SliceStyle::Runtime:
