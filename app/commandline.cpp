@@ -115,8 +115,7 @@ struct Options {
     std::vector<const QCommandLineOption *> modes() const
     {
         return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
-            &screenshot,
-            &exportDiff, &exportRanks, &exportCollectives, &exportRankPairs, &report};
+            &screenshot, &exportDiff, &exportRanks, &exportCollectives, &exportRankPairs, &report};
     }
 };
 
@@ -160,11 +159,12 @@ CommandParser::CommandParser(const QStringList &arguments)
     m_parser.setApplicationDescription(
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
-    for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
-             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select,
-             m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep,
-             m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives,
-             m_o.exportRankPairs, m_o.report, m_o.page, m_o.threads})
+    for (const QCommandLineOption &opt :
+        {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels, m_o.exportModules,
+            m_o.exportMemory, m_o.exportSteps, m_o.perStep, m_o.screenshot, m_o.view, m_o.chart,
+            m_o.select, m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step,
+            m_o.baseStep, m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks,
+            m_o.exportCollectives, m_o.exportRankPairs, m_o.report, m_o.page, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));

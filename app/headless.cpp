@@ -21,7 +21,8 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
     OpenResult r = openTrace(file);
     if (!r.trace)
         std::fprintf(stderr, "%s\n", r.error.c_str());
-    else if (const std::string lost = truncationLoss(*r.trace->model, *r.trace->graph); !lost.empty())
+    else if (const std::string lost = truncationLoss(*r.trace->model, *r.trace->graph);
+             !lost.empty())
         std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", file.c_str(), lost.c_str());
     return r.trace;
 }
@@ -94,8 +95,9 @@ int runExportSteps(const std::string &out, const std::string &file)
     if (!trace)
         return ExitLoadFailed;
     if (trace->graph->steps().empty())
-        std::fprintf(stderr, "%s: no ProfilerStep#N ranges (torch.profiler records one per "
-                             "prof.step())\n",
+        std::fprintf(stderr,
+            "%s: no ProfilerStep#N ranges (torch.profiler records one per "
+            "prof.step())\n",
             file.c_str());
     std::string error;
     if (!exportTable(stepTable(stepBreakdown(*trace->graph)), out, error)) {

@@ -291,8 +291,7 @@ int runScreenshot(const ScreenshotRequest &request)
                 : r.chart == QLatin1String("scatter")     ? ChartsView::Scatter
                                                           : ChartsView::TopPairs);
         target = charts;
-    }
-    else if (r.view == QLatin1String("memory")) {
+    } else if (r.view == QLatin1String("memory")) {
         target = tab->memory();
         if (!target)
             return fail(ExitUsage,

@@ -129,8 +129,8 @@ GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph)
 {
     const SliceTable &t = graph.model().slices;
     BreakdownBuilder builder;
-    forEachCountedGpuEvent(graph,
-        [&](SliceId g, SliceId, GpuWork c) { builder.add(c, t.start[g], t.end(g)); });
+    forEachCountedGpuEvent(
+        graph, [&](SliceId g, SliceId, GpuWork c) { builder.add(c, t.start[g], t.end(g)); });
     return builder.result();
 }
 

@@ -33,9 +33,9 @@ WorkPart categoryOf(const OpGraph &graph, SliceId launch, GpuWork work)
 }
 
 //! Which category an instant belongs to when several run: computation first, in this order.
-constexpr std::array<WorkPart, kStepCategories> kPrecedence = {WorkPart::Forward,
-    WorkPart::Backward, WorkPart::Recompute, WorkPart::BackwardOther,
-    WorkPart::Other, WorkPart::Communication, WorkPart::Memcpy};
+constexpr std::array<WorkPart, kStepCategories> kPrecedence
+    = {WorkPart::Forward, WorkPart::Backward, WorkPart::Recompute, WorkPart::BackwardOther,
+        WorkPart::Other, WorkPart::Communication, WorkPart::Memcpy};
 
 //! An event's start (+1) or end (−1) in category \a category.
 struct Edge {
@@ -70,9 +70,9 @@ void sweep(std::vector<Edge> &edges, StepBreakdown &out)
 
 std::string_view workPartName(WorkPart part)
 {
-    static constexpr std::array<std::string_view, 10> names = {"forward", "backward",
-        "backward_other", "recompute", "communication", "memcpy", "other", "idle", "recomputed",
-        "computation"};
+    static constexpr std::array<std::string_view, 10> names
+        = {"forward", "backward", "backward_other", "recompute", "communication", "memcpy", "other",
+            "idle", "recomputed", "computation"};
     return names[size_t(part)];
 }
 

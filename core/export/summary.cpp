@@ -29,7 +29,8 @@ std::string truncationLoss(const TraceModel &model, const OpGraph &graph)
         return {};
     uint64_t launches = 0;
     for (SliceId s = 0; s < model.slices.size(); ++s)
-        launches += model.slices.kind[s] == EventKind::Runtime && model.slices.correlation[s] != kNoValue;
+        launches += model.slices.kind[s] == EventKind::Runtime
+            && model.slices.correlation[s] != kNoValue;
     if (launches == 0)
         return {};
     return "no GPU events survived the cut: the file ends before the GPU work its "

@@ -3,8 +3,8 @@
 
 #include "analysis/gputime.h"
 #include "analysis/toppairs.h"
-#include "base/unitstext.h"
 #include "base/numbertext.h"
+#include "base/unitstext.h"
 #include "export/difftable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
@@ -248,14 +248,16 @@ void addGpuTime(const LoadedTrace &trace, ReportContent &out)
             break;
         chart.labels.push_back("ProfilerStep#" + std::to_string(s.step));
         std::vector<double> values;
+        values.reserve(parts.size());
         for (WorkPart p : parts)
             values.push_back(double(p == WorkPart::Idle ? s.idle() : s.part(p)) / 1e3);
         chart.values.push_back(std::move(values));
     }
     part.charts.push_back(std::move(chart));
-    part.tables.push_back({"The same, with each step's CPU window and GPU span (ms since the trace's "
-                           "start, as on the timeline); durations in µs as --export-steps has them.",
-        reportStepTable(steps, parts, trace.model->minTime)});
+    part.tables.push_back(
+        {"The same, with each step's CPU window and GPU span (ms since the trace's "
+         "start, as on the timeline); durations in µs as --export-steps has them.",
+            reportStepTable(steps, parts, trace.model->minTime)});
     out.parts.push_back(std::move(part));
 }
 
@@ -440,10 +442,11 @@ void addCheckpointing(const LoadedTrace &trace, const PairTable &pairs, ReportCo
     part.id = "checkpointing";
     part.title = "Activation checkpointing";
     part.text = "Backward re-ran " + std::to_string(s.recomputedOps) + " forward ops, "
-        + durationText(double(s.recomputeGpuTime)) + " of GPU time (recompute_gpu_us of --summary): "
-        + share + " of the trace's computation (computation_us), paid to free their activations "
-                  "between forward and backward. Each re-run is charged to the op that is re-run "
-                  "(recomputed_gpu_us), never to the backward node that triggered it.";
+        + durationText(double(s.recomputeGpuTime))
+        + " of GPU time (recompute_gpu_us of --summary): " + share
+        + " of the trace's computation (computation_us), paid to free their activations "
+          "between forward and backward. Each re-run is charged to the op that is re-run "
+          "(recomputed_gpu_us), never to the backward node that triggered it.";
     const ModuleTable modules(trace.modules(), ModuleTable::Rows::WholeTrace, trace.pairMemory());
     const std::vector<size_t> byModule = topRows(modules.rowCount(), 10, [&](size_t r) {
         return modules.rowNode(r) == 0 ? 0.0 : modules.number(r, ModuleTable::RecomputeGpuUs);
@@ -530,8 +533,8 @@ void chooseTimeline(const LoadedTrace &trace,
         return;
     const bool chosenRow = focus.row >= 0 && size_t(focus.row) < g.rows().size()
         && stepIndexOf(g, g.rows()[size_t(focus.row)].step) >= 0;
-    int step = chosenRow ? stepIndexOf(g, g.rows()[size_t(focus.row)].step)
-                         : stepIndexOf(g, focus.step);
+    int step
+        = chosenRow ? stepIndexOf(g, g.rows()[size_t(focus.row)].step) : stepIndexOf(g, focus.step);
     const bool onScreen = step >= 0;
     if (!onScreen) {
         std::vector<size_t> order(g.steps().size());
@@ -560,8 +563,8 @@ void chooseTimeline(const LoadedTrace &trace,
     part.title = prefix + "One step on the timeline";
     part.text = chosenRow ? "The step and the op pair selected in the window."
         : onScreen        ? "The step chosen in the window, with its dearest op pair selected."
-                          : "The step of median length as the timeline shows it, with its dearest op "
-                            "pair selected.";
+                   : "The step of median length as the timeline shows it, with its dearest op "
+                     "pair selected.";
     const std::string name(
         trace.model->sliceName(g.representativeSlice(g.rows()[size_t(out.timelineRow)])));
     out.timelineCaption = "ProfilerStep#" + std::to_string(number) + " with " + name
@@ -623,7 +626,8 @@ ReportContent runReport(const LoadedRun &run)
         = "GPU time per rank, µs: computation, exposed communication, exposed memcpy, idle.";
     chart.unit = "µs";
     chart.series = {"computation", "exposed communication", "exposed memcpy", "idle"};
-    chart.parts = {WorkPart::Computation, WorkPart::Communication, WorkPart::Memcpy, WorkPart::Idle};
+    chart.parts
+        = {WorkPart::Computation, WorkPart::Communication, WorkPart::Memcpy, WorkPart::Idle};
     if (run.ranks.size() > kChartBars)
         chart.caption += " The first " + std::to_string(kChartBars) + " of "
             + std::to_string(run.ranks.size()) + " ranks; the table has them all.";

@@ -109,10 +109,10 @@ std::string unrelatedTraces(const LoadedRun &run)
     std::vector<Span> spans;
     for (size_t i = 0; i < run.ranks.size(); ++i) {
         const TraceModel &m = *run.traces[i]->model;
-        spans.push_back(
-            {run.ranks[i].runTime(m.minTime), run.ranks[i].runTime(m.maxTime), i});
+        spans.push_back({run.ranks[i].runTime(m.minTime), run.ranks[i].runTime(m.maxTime), i});
     }
-    std::sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) { return a.start < b.start; });
+    std::sort(
+        spans.begin(), spans.end(), [](const Span &a, const Span &b) { return a.start < b.start; });
     TimeNs reach = spans.empty() ? 0 : spans.front().end;
     size_t last = spans.empty() ? 0 : spans.front().index;
     for (size_t k = 1; k < spans.size(); ++k) {

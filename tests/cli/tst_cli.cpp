@@ -199,7 +199,8 @@ private slots:
         // Cut before the first GPU event: the runtime launches survive, none of their kernels,
         // and the loss is said instead of a table of zeros.
         qsizetype firstKernel = text.size();
-        for (const char *cat : {"\"cat\": \"kernel\"", "\"cat\": \"gpu_memcpy\"", "\"cat\": \"gpu_memset\""}) {
+        for (const char *cat :
+            {"\"cat\": \"kernel\"", "\"cat\": \"gpu_memcpy\"", "\"cat\": \"gpu_memset\""}) {
             const qsizetype at = text.indexOf(cat);
             firstKernel = at >= 0 ? std::min(firstKernel, at) : firstKernel;
         }
@@ -208,7 +209,8 @@ private slots:
             QStringLiteral("cut-before-gpu.json"), text.left(text.lastIndexOf('{', firstKernel)));
         const auto lost = test::run(test::appPath(), args({QStringLiteral("--summary"), noGpu}));
         QCOMPARE(lost.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(lost.out).object()[QStringLiteral("gpu_events")].toInt(), 0);
+        QCOMPARE(
+            QJsonDocument::fromJson(lost.out).object()[QStringLiteral("gpu_events")].toInt(), 0);
         QVERIFY2(lost.err.contains("cut-before-gpu.json: no GPU events survived the cut"),
             lost.err.constData());
         QVERIFY(!r.err.contains("survived")); // the mid cut kept GPU events
@@ -316,8 +318,8 @@ private slots:
     // --summary's step_breakdown; busy + idle is the GPU span, the parts split busy.
     void exportStepsAgreesWithTheSummary()
     {
-        const auto csv
-            = test::run(test::appPath(), args({QStringLiteral("--export-steps"), QStringLiteral("-"), m_demo}));
+        const auto csv = test::run(
+            test::appPath(), args({QStringLiteral("--export-steps"), QStringLiteral("-"), m_demo}));
         QCOMPARE(csv.exitCode, 0);
         const QList<QByteArray> lines = csv.out.trimmed().split('\n');
         QCOMPARE(lines.first(),
@@ -325,9 +327,11 @@ private slots:
                        "forward_us,backward_us,backward_other_us,recompute_us,communication_us,"
                        "memcpy_us,other_us"));
         QCOMPARE(lines.size(), 4); // three steps
-        const auto summary = test::run(test::appPath(), args({QStringLiteral("--summary"), m_demo}));
-        const QJsonArray steps
-            = QJsonDocument::fromJson(summary.out).object()[QStringLiteral("step_breakdown")].toArray();
+        const auto summary
+            = test::run(test::appPath(), args({QStringLiteral("--summary"), m_demo}));
+        const QJsonArray steps = QJsonDocument::fromJson(summary.out)
+                                     .object()[QStringLiteral("step_breakdown")]
+                                     .toArray();
         QCOMPARE(steps.size(), 3);
         const QList<QByteArray> names = lines.first().split(',');
         for (int i = 0; i < 3; ++i) {
@@ -344,8 +348,8 @@ private slots:
             QVERIFY(std::abs(parts - cells[5].toDouble()) < 0.008);
         }
         const QString json = test::tempDir() + QStringLiteral("/steps.json");
-        QCOMPARE(
-            test::run(test::appPath(), args({QStringLiteral("--export-steps"), json, m_demo})).exitCode,
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-steps"), json, m_demo}))
+                     .exitCode,
             0);
         QCOMPARE(QJsonDocument::fromJson(readFile(json)).array(), steps);
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of core/numbertext: exact µs text → int64 ns, integers, and µs formatting.
-#include "base/unitstext.h"
 #include "base/numbertext.h"
+#include "base/unitstext.h"
 
 #include <QTest>
 

@@ -309,7 +309,8 @@ void TestRun::exportsFromTheCommandLine()
     other.step(1, 3'600'000'000, 1000).comm(3'600'000'100, 10, "0");
     const QString later
         = test::writeTemp(QStringLiteral("cli3.json"), QByteArray::fromStdString(other.json()));
-    r = test::run(test::appPath(), {QStringLiteral("--export-ranks"), QStringLiteral("-"), a, later});
+    r = test::run(
+        test::appPath(), {QStringLiteral("--export-ranks"), QStringLiteral("-"), a, later});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("do not overlap in time") && r.err.contains("cli0.json")
             && r.err.contains("cli3.json"),

@@ -4,9 +4,9 @@
 // filter of the pair table. The trace is gentrace's checkpointed model, whose truth file says
 // which rows recompute touches.
 #include "common/selectioncontroller.h"
+#include "common/timeformat.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
-#include "common/timeformat.h"
 #include "trace/detailspanel.h"
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"

@@ -264,7 +264,8 @@ private slots:
     void checkpointTradeOff()
     {
         const QString path = test::tempDir() + QStringLiteral("/checkpoint.json");
-        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--checkpoint"), path}).exitCode, 0);
+        QCOMPARE(
+            test::run(test::gentracePath(), {QStringLiteral("--checkpoint"), path}).exitCode, 0);
         OpenResult opened = openTrace(path.toStdString());
         QVERIFY(opened.trace);
         const OpGraph &g = *opened.trace->graph;
@@ -273,11 +274,13 @@ private slots:
             [](const ReportPart &p) { return p.id == "checkpointing"; });
         QVERIFY(it != c.parts.end());
         // The total as --summary's recompute_gpu_us has it.
-        const QJsonObject summary = QJsonDocument::fromJson(QByteArray::fromStdString(
-            summaryJson(*opened.trace->model, g, 0))).object();
+        const QJsonObject summary = QJsonDocument::fromJson(
+            QByteArray::fromStdString(summaryJson(*opened.trace->model, g, 0)))
+                                        .object();
         const double recomputeUs = summary[QStringLiteral("recompute_gpu_us")].toDouble();
         QVERIFY(recomputeUs > 0);
-        QVERIFY2(it->text.find(durationText(recomputeUs * 1e3)) != std::string::npos, it->text.c_str());
+        QVERIFY2(
+            it->text.find(durationText(recomputeUs * 1e3)) != std::string::npos, it->text.c_str());
         QCOMPARE(it->tables.size(), size_t(2));
         // The pairs re-run, dearest re-run first, with --export-pairs' recomputed_gpu_us.
         const PairTable pairs(g);
@@ -294,7 +297,8 @@ private slots:
         QCOMPARE(rerun.columnName(4), std::string_view("recomputed_gpu_us"));
         QCOMPARE(std::stod(rerun.text(0, 4)), dearest);
         // The recompute is charged to the ops re-run: the re-run column adds up to the total.
-        QVERIFY2(std::abs(sum - recomputeUs) < 0.01 * recomputeUs, qPrintable(QString::number(sum)));
+        QVERIFY2(
+            std::abs(sum - recomputeUs) < 0.01 * recomputeUs, qPrintable(QString::number(sum)));
     }
 
     // Export Report from the window: its timeline picture shows the step and the pair on screen.
@@ -327,7 +331,8 @@ private slots:
         CellTable t;
         t.addColumn("file", Cell::Text, "File");
         for (int c = 0; c < 14; ++c)
-            t.addColumn("value_us." + std::to_string(c), Cell::Number, "Backward GPU r" + std::to_string(c) + " (µs)");
+            t.addColumn("value_us." + std::to_string(c), Cell::Number,
+                "Backward GPU r" + std::to_string(c) + " (µs)");
         for (int r = 0; r < 3; ++r) {
             t.addRow();
             t.add("/traces/run-with-a-long-name/rank" + std::to_string(r) + ".pt.trace.json.gz");
@@ -349,7 +354,8 @@ private slots:
                 ++seen[c];
                 total += band.widths[i];
                 if (c > 0)
-                    QVERIFY(band.widths[i] >= fm.horizontalAdvance(QStringLiteral("4458676416788.060")));
+                    QVERIFY(band.widths[i]
+                        >= fm.horizontalAdvance(QStringLiteral("4458676416788.060")));
             }
             QVERIFY(total <= page + 0.5);
         }

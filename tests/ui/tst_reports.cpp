@@ -131,15 +131,16 @@ private slots:
             QTest::newRow(chart) << args({QStringLiteral("--view"), QStringLiteral("chart"),
                 QStringLiteral("--chart"), QString::fromLatin1(chart)})
                                  << QString::fromLatin1(std::strcmp(chart, "steps") == 0 ? "step 10"
-                                         : std::strcmp(chart, "scatter") == 0
-                                         ? "backward = forward"
-                                         : "conv2d");
+                                            : std::strcmp(chart, "scatter") == 0
+                                            ? "backward = forward"
+                                            : "conv2d");
     }
     void svgParsesWithTheRequestedSize()
     {
         QFETCH(QStringList, options);
         QFETCH(QString, label);
-        const QString out = test::tempDir() + QStringLiteral("/%1.svg").arg(QString::fromLatin1(QTest::currentDataTag()));
+        const QString out = test::tempDir()
+            + QStringLiteral("/%1.svg").arg(QString::fromLatin1(QTest::currentDataTag()));
         QCOMPARE(shoot(out, options + args({QStringLiteral("--size"), QStringLiteral("1200x800")}))
                      .exitCode,
             0);
@@ -161,10 +162,11 @@ private slots:
     // and the report give it (forward blue, backward orange, recompute purple, ...).
     void timelineAndChartsShareThePalette()
     {
-        const std::pair<SliceStyle, WorkPart> kinds[] = {{SliceStyle::Forward, WorkPart::Forward},
-            {SliceStyle::Backward, WorkPart::Backward}, {SliceStyle::Recompute, WorkPart::Recompute},
-            {SliceStyle::Communication, WorkPart::Communication},
-            {SliceStyle::Memcpy, WorkPart::Memcpy}};
+        const std::pair<SliceStyle, WorkPart> kinds[]
+            = {{SliceStyle::Forward, WorkPart::Forward}, {SliceStyle::Backward, WorkPart::Backward},
+                {SliceStyle::Recompute, WorkPart::Recompute},
+                {SliceStyle::Communication, WorkPart::Communication},
+                {SliceStyle::Memcpy, WorkPart::Memcpy}};
         for (const auto &[style, part] : kinds) {
             const int want = workColor(part).hslHue();
             for (const char *name : {"aten::conv2d", "ncclKernel_AllReduce", "Memcpy HtoD", "x"}) {
@@ -172,9 +174,9 @@ private slots:
                 const int apart = std::min(std::abs(hue - want), 360 - std::abs(hue - want));
                 QVERIFY2(apart <= 25,
                     qPrintable(QStringLiteral("%1: hue %2, the charts' %3")
-                            .arg(QString::fromUtf8(workPartName(part)))
-                            .arg(hue)
-                            .arg(want)));
+                                   .arg(QString::fromUtf8(workPartName(part)))
+                                   .arg(hue)
+                                   .arg(want)));
             }
         }
     }
@@ -185,21 +187,25 @@ private slots:
     void topPairsOfACheckpointedTrace()
     {
         const QString path = test::tempDir() + QStringLiteral("/checkpoint.json");
-        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--checkpoint"), path}).exitCode, 0);
+        QCOMPARE(
+            test::run(test::gentracePath(), {QStringLiteral("--checkpoint"), path}).exitCode, 0);
         OpenResult opened = openTrace(path.toStdString());
         QVERIFY(opened.trace);
         MainWindow window;
         TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("checkpoint"));
         ChartsView *charts = tab->charts();
         const PairTable pairs(*opened.trace->graph);
-        const auto cell = [&](size_t r, size_t c) { return std::max(0.0, std::isnan(pairs.number(r, c)) ? 0.0 : pairs.number(r, c)); };
+        const auto cell = [&](size_t r, size_t c) {
+            return std::max(0.0, std::isnan(pairs.number(r, c)) ? 0.0 : pairs.number(r, c));
+        };
         const auto cost = [&](size_t r) {
             return cell(r, PairTable::FwdGpuUs) + cell(r, PairTable::BwdGpuUs)
                 + cell(r, PairTable::RecomputedGpuUs);
         };
         std::vector<size_t> order(pairs.rowCount());
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost(a) > cost(b); });
+        std::stable_sort(
+            order.begin(), order.end(), [&](size_t a, size_t b) { return cost(a) > cost(b); });
         const std::vector<uint32_t> &bars = charts->rows(); // bottom to top
         QCOMPARE(bars.size(), size_t(15));
         for (size_t i = 0; i < 15; ++i) {
@@ -221,7 +227,8 @@ private slots:
         QCOMPARE(charts->rows().size(), size_t(15));
         auto *series
             = qobject_cast<QAbstractBarSeries *>(charts->chartView()->chart()->series().first());
-        auto *axis = qobject_cast<QBarCategoryAxis *>(charts->chartView()->chart()->axes(Qt::Vertical).first());
+        auto *axis = qobject_cast<QBarCategoryAxis *>(
+            charts->chartView()->chart()->axes(Qt::Vertical).first());
         QVERIFY(series && axis);
         QCOMPARE(axis->count(), 15); // one label per bar: none collapsed
         for (int i = 0; i < 15; ++i) {
@@ -425,8 +432,8 @@ private slots:
         // Bottom to top = smallest to largest of the top 5.
         for (size_t i = 0; i < 5; ++i) {
             const PairRow &row = g.rows()[charts->rows()[i]];
-            QCOMPARE(row.forwardGpu.time + row.backwardGpu.time + row.recomputedGpu.time,
-                totals[4 - i]);
+            QCOMPARE(
+                row.forwardGpu.time + row.backwardGpu.time + row.recomputedGpu.time, totals[4 - i]);
         }
         auto *series
             = qobject_cast<QAbstractBarSeries *>(charts->chartView()->chart()->series().first());

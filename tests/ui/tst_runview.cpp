@@ -25,6 +25,7 @@
 #include <QDir>
 #include <QDropEvent>
 #include <QImage>
+#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -33,7 +34,6 @@
 #include <QScrollBar>
 #include <QSet>
 #include <QTableView>
-#include <QLabel>
 #include <QTest>
 #include <QToolButton>
 #include <QUrl>

@@ -2,8 +2,8 @@
 #include "document/pdfreport.h"
 
 #include "common/qstrings.h"
-#include "document/reportchartpainter.h"
 #include "document/pdftableplan.h"
+#include "document/reportchartpainter.h"
 #include "document/reporttimeline.h"
 
 #include <QFontMetricsF>
@@ -102,7 +102,7 @@ public:
     //! Starts a part: on a new page only when less than a quarter of this one is left.
     void part(const ReportPart &part)
     {
-        need(m_page.height() / 4);
+        need(m_page.height() / 4.0);
         text(QString::fromStdString(part.title), font(16, true), Qt::black, 6);
         text(QString::fromStdString(part.text), font(10), QColor(40, 40, 40), 10);
     }
@@ -119,8 +119,8 @@ private:
                                                 : QString::fromStdString(t.text(row, c));
             const int flags = row == kHeader ? int(Qt::AlignLeft | Qt::TextWordWrap)
                                              : pdfCellFlags(t.columns()[c].cell);
-            h = std::max(h,
-                fm.boundingRect(QRectF(0, 0, band.widths[i] - 6, 1e6), flags, cell).height());
+            h = std::max(
+                h, fm.boundingRect(QRectF(0, 0, band.widths[i] - 6, 1e6), flags, cell).height());
         }
         return h + 4;
     }
@@ -149,7 +149,8 @@ private:
         m_y += h;
     }
 
-    void tableBand(const CellTable &t, const PdfTableBand &band, const QFont &body, const QFont &head)
+    void tableBand(
+        const CellTable &t, const PdfTableBand &band, const QFont &body, const QFont &head)
     {
         const double headHeight = rowHeight(t, kHeader, band, head);
         need(headHeight + QFontMetricsF(body).height() + 4);

@@ -15,8 +15,8 @@ class ReportTimeline;
  * The report as PDF through Qt's own writer: a title, then each part (on a new page only when
  * little of the last is left), its heading, text, charts (ReportChartPainter), the timeline
  * picture (if \a timeline) and tables (never a cut number: cells wrap, wide tables split into
- * bands; a header row repeated on each page a table runs onto), all vector. \a pageSize A4 or Letter,
- * portrait.
+ * bands; a header row repeated on each page a table runs onto), all vector. \a pageSize A4 or
+ * Letter, portrait.
  */
 bool writePdfReport(const ReportContent &content,
     const ReportTimeline *timeline,

@@ -17,8 +17,8 @@ constexpr double kPad = 8; //!< left and right padding of a cell, together
 constexpr double kLeastText = 90; //!< a wrapped text column is never narrower
 
 //! The widest cell of \a column, and its header's longest word (headers wrap between words).
-double naturalWidth(const CellTable &t, size_t column, const QFontMetricsF &body,
-    const QFontMetricsF &head)
+double naturalWidth(
+    const CellTable &t, size_t column, const QFontMetricsF &body, const QFontMetricsF &head)
 {
     double w = 0;
     for (const QString &word : toQString(t.columnTitle(column)).split(QLatin1Char(' ')))
@@ -32,8 +32,11 @@ double naturalWidth(const CellTable &t, size_t column, const QFontMetricsF &body
  * Widths for \a columns within \a width: natural ones when they fit, else text columns share
  * what numbers leave, each at least kLeastText. False when even that does not fit.
  */
-bool fit(const CellTable &t, const std::vector<size_t> &columns, const std::vector<double> &natural,
-    double width, std::vector<double> &out)
+bool fit(const CellTable &t,
+    const std::vector<size_t> &columns,
+    const std::vector<double> &natural,
+    double width,
+    std::vector<double> &out)
 {
     out.clear();
     double numbers = 0, text = 0, least = 0;
@@ -52,7 +55,8 @@ bool fit(const CellTable &t, const std::vector<size_t> &columns, const std::vect
     const double scale = text > room ? room / text : 1.0;
     for (size_t c : columns) {
         const bool number = isNumericCell(t.columns()[c].cell);
-        out.push_back(number ? natural[c] : std::max(std::min(natural[c], kLeastText), natural[c] * scale));
+        out.push_back(
+            number ? natural[c] : std::max(std::min(natural[c], kLeastText), natural[c] * scale));
     }
     // The least widths may overshoot what scaling left: take it back from the widest text.
     double over = std::accumulate(out.begin(), out.end(), 0.0) - width;

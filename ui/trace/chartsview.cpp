@@ -304,7 +304,8 @@ std::vector<ChartsView::Bar> ChartsView::topBars(size_t &candidates) const
                 name = toQString(m_groups->text(i, PairGroupTable::BwdNames));
             const QString dims = toQString(m_groups->text(i, PairGroupTable::InputDims));
             // Several groups share an op name and count: the group's number keeps labels apart.
-            const QString suffix = QStringLiteral(" ×%1 · group %2").arg(groups[i].rows.size()).arg(i);
+            const QString suffix
+                = QStringLiteral(" ×%1 · group %2").arg(groups[i].rows.size()).arg(i);
             bars.push_back({groups[i].rows.front(), cost(i),
                 name + suffix + (dims.isEmpty() ? QString() : QLatin1Char('\n') + dims),
                 shortName(name) + suffix});
@@ -446,7 +447,8 @@ ChartsView::Built ChartsView::buildSteps() const
     std::vector<WorkPart> parts;
     for (size_t k = 0; k < kStepCategories; ++k) {
         const auto part = WorkPart(k);
-        if (std::any_of(steps.begin(), steps.end(), [&](const auto &s) { return s.part(part) > 0; }))
+        if (std::any_of(
+                steps.begin(), steps.end(), [&](const auto &s) { return s.part(part) > 0; }))
             parts.push_back(part);
     }
     parts.push_back(WorkPart::Idle);

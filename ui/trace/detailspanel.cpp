@@ -165,6 +165,51 @@ void DetailsPanel::showModule(ModuleId id)
         new QTreeWidgetItem(gpu, {tr("none")});
 }
 
+void DetailsPanel::showPair(const PairRow &row)
+{
+    const OpGraph &g = *m_selection->trace().graph;
+    const SliceTable &t = g.model().slices;
+    QTreeWidgetItem *pair = section(tr("Pair"));
+    new QTreeWidgetItem(pair, {tr("link"), toQString(linkMethodName(row.link))});
+    if (row.forward != kNoSlice)
+        addLink(pair, tr("forward"), row.forward);
+    else
+        new QTreeWidgetItem(pair, {tr("forward"), tr("not in the trace")});
+    for (uint32_t i : g.nodesOf(row)) {
+        const BackwardNode &n = g.nodes()[i];
+        addLink(pair, tr("backward (#%1)").arg(t.sequence[n.node]), n.node);
+    }
+    // Which events bwd_dur times: the wrappers where the trace has them, as the pair table.
+    const auto nodes = g.nodesOf(row);
+    const bool wrapped = std::any_of(nodes.begin(), nodes.end(),
+        [&](uint32_t i) { return g.nodes()[i].outer != g.nodes()[i].node; });
+    new QTreeWidgetItem(pair,
+        {tr("backward dur"),
+            tr("%1, summed over %2 (bwd_dur)")
+                .arg(formatDuration(double(row.backwardDur)),
+                    wrapped ? tr("its nodes' evaluate_function wrappers")
+                            : tr("its node events"))});
+    new QTreeWidgetItem(pair,
+        {tr("forward GPU"),
+            tr("%1 events, %2")
+                .arg(row.forwardGpu.count)
+                .arg(formatDuration(double(row.forwardGpu.time)))});
+    new QTreeWidgetItem(pair,
+        {tr("backward GPU"),
+            tr("%1 events, %2")
+                .arg(row.backwardGpu.count)
+                .arg(formatDuration(double(row.backwardGpu.time)))});
+    if (row.recomputeGpu.count > 0)
+        new QTreeWidgetItem(pair,
+            {tr("recompute GPU"),
+                tr("%1 events, %2 (forward work re-run inside its backward nodes)")
+                    .arg(row.recomputeGpu.count)
+                    .arg(formatDuration(double(row.recomputeGpu.time)))});
+    if (row.recompute)
+        new QTreeWidgetItem(
+            pair, {tr("recompute"), tr("forward re-run inside backward (checkpointing)")});
+}
+
 void DetailsPanel::showSlice(SliceId s)
 {
     m_argsRead.cancel();
@@ -210,50 +255,8 @@ void DetailsPanel::showSlice(SliceId s)
             showArgs(args, r.details, r.ok || !r.details.fields.empty() ? std::string() : r.error);
         });
 
-    // Pair.
-    const int r = g.rowOf(s);
-    if (r >= 0) {
-        const PairRow &row = g.rows()[size_t(r)];
-        QTreeWidgetItem *pair = section(tr("Pair"));
-        new QTreeWidgetItem(pair, {tr("link"), toQString(linkMethodName(row.link))});
-        if (row.forward != kNoSlice)
-            addLink(pair, tr("forward"), row.forward);
-        else
-            new QTreeWidgetItem(pair, {tr("forward"), tr("not in the trace")});
-        for (uint32_t i : g.nodesOf(row)) {
-            const BackwardNode &n = g.nodes()[i];
-            addLink(pair, tr("backward (#%1)").arg(t.sequence[n.node]), n.node);
-        }
-        // Which events bwd_dur times: the wrappers where the trace has them, as the pair table.
-        const auto nodes = g.nodesOf(row);
-        const bool wrapped = std::any_of(nodes.begin(), nodes.end(),
-            [&](uint32_t i) { return g.nodes()[i].outer != g.nodes()[i].node; });
-        new QTreeWidgetItem(pair,
-            {tr("backward dur"),
-                tr("%1, summed over %2 (bwd_dur)")
-                    .arg(formatDuration(double(row.backwardDur)),
-                        wrapped ? tr("its nodes' evaluate_function wrappers")
-                                : tr("its node events"))});
-        new QTreeWidgetItem(pair,
-            {tr("forward GPU"),
-                tr("%1 events, %2")
-                    .arg(row.forwardGpu.count)
-                    .arg(formatDuration(double(row.forwardGpu.time)))});
-        new QTreeWidgetItem(pair,
-            {tr("backward GPU"),
-                tr("%1 events, %2")
-                    .arg(row.backwardGpu.count)
-                    .arg(formatDuration(double(row.backwardGpu.time)))});
-        if (row.recomputeGpu.count > 0)
-            new QTreeWidgetItem(pair,
-                {tr("recompute GPU"),
-                    tr("%1 events, %2 (forward work re-run inside its backward nodes)")
-                        .arg(row.recomputeGpu.count)
-                        .arg(formatDuration(double(row.recomputeGpu.time)))});
-        if (row.recompute)
-            new QTreeWidgetItem(
-                pair, {tr("recompute"), tr("forward re-run inside backward (checkpointing)")});
-    }
+    if (const int r = g.rowOf(s); r >= 0)
+        showPair(g.rows()[size_t(r)]);
     showCheckpointing(s);
 
     if (isGpuWork(t.kind[s])) {
