@@ -316,12 +316,12 @@ std::vector<size_t> topPairs(const OpGraph &g, size_t limit)
 //! A trace without GPU events: the pairs by the CPU time of their forward op and backward nodes.
 void addPairsByCpu(const OpGraph &g, const PairTable &pairs, ReportContent &out)
 {
-    const auto cpu = [&](size_t r) {
-        const PairRow &row = g.rows()[r];
-        const TimeNs forward = row.forward == kNoSlice ? 0 : g.model().slices.dur[row.forward];
-        return double(forward + row.backwardDur);
+    const auto forwardDur = [&](size_t r) {
+        const SliceId forward = g.rows()[r].forward;
+        return forward == kNoSlice ? TimeNs(0) : g.model().slices.dur[forward];
     };
-    const std::vector<size_t> top = topRows(g.rows().size(), kTopRows, cpu);
+    const std::vector<size_t> top = topRows(g.rows().size(), kTopRows,
+        [&](size_t r) { return double(forwardDur(r) + g.rows()[r].backwardDur); });
     if (top.empty())
         return;
     ReportPart part;
@@ -335,9 +335,8 @@ void addPairsByCpu(const OpGraph &g, const PairTable &pairs, ReportContent &out)
     setSeries(chart, {WorkPart::Forward, WorkPart::Backward});
     for (size_t r : top) {
         chart.labels.push_back(pairs.text(r, PairTable::FwdName));
-        const PairRow &row = g.rows()[r];
-        const TimeNs forward = row.forward == kNoSlice ? 0 : g.model().slices.dur[row.forward];
-        chart.values.push_back({double(forward) / 1e3, double(row.backwardDur) / 1e3});
+        chart.values.push_back(
+            {double(forwardDur(r)) / 1e3, double(g.rows()[r].backwardDur) / 1e3});
     }
     part.charts.push_back(std::move(chart));
     part.tables.push_back({"The same pairs, with their rows of --export-pairs.",
