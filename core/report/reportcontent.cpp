@@ -195,8 +195,10 @@ CellTable reportStepTable(
     for (WorkPart p : parts) {
         if (p == WorkPart::Idle)
             continue;
-        std::string name(workPartName(p));
-        t.addColumn(name + "_us", Cell::Number, name + " (µs)");
+        const std::string name(workPartName(p));
+        std::string title = name + " (µs)";
+        std::replace(title.begin(), title.end(), '_', ' '); // headers wrap between words
+        t.addColumn(name + "_us", Cell::Number, title);
         columns.push_back(7 + size_t(p)); // after the seven leading columns of --export-steps
     }
     for (size_t r = 0; r < steps.size(); ++r) {
