@@ -376,7 +376,7 @@ Request CommandParser::screenshot(const DiffOptions &diffOptions)
     ScreenshotRequest r;
     QString error;
     if (isRunScreenshot()) {
-        if (isSet(m_o.select) || isSet(m_o.range))
+        if (isSet(m_o.select) || isSet(m_o.range) || isSet(m_o.chart))
             return usage(QStringLiteral("a run's screenshot takes --view and --size"));
         if (!parseScreenshotRequest(value(m_o.screenshot), m_files.first(), value(m_o.view), {}, {},
                 value(m_o.size), r, error))

@@ -165,14 +165,17 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
             loadThreadsOf(options));
         ChunkStream stream(text);
         // Work done is text parsed: compressed bytes read run ahead where the file's end
-        // compresses better than its start (GPU events after host events). Where the gzip
-        // trailer's size is not the text's (several members, 4 GiB and more), compressed bytes.
-        const uint64_t textSize = file->textSizeHint();
+        // compresses better than its start (GPU events after host events). Where the text
+        // outgrows the gzip trailer's size (several members, 4 GiB and more), its size is
+        // extrapolated from the compression so far.
+        uint64_t textSize = file->textSizeHint();
         auto checkpoint = [&] {
-            if (textSize > 0 && stream.Tell() <= textSize)
-                report(stream.Tell(), textSize);
-            else
-                report(stream.compressedOffset(), file->size());
+            const uint64_t at = stream.Tell();
+            if (at > textSize && stream.compressedOffset() > 0)
+                textSize = std::max<uint64_t>(at,
+                    uint64_t(
+                        double(at) * double(file->size()) / double(stream.compressedOffset())));
+            report(at, textSize);
         };
         PassResult result = parsePass(
             stream, repair, *builder, options.builderThread, checkpoint, options.cancel);

@@ -329,8 +329,11 @@ void addPairsByCpu(const OpGraph &g, const PairTable &pairs, ReportContent &out)
     ReportPart part;
     part.id = "top-pairs";
     part.title = "The op pairs that cost most";
-    part.text = "This trace has no GPU events (CPU only): each forward op with the backward nodes "
-                "it created, by the CPU time of both (fwd_dur + bwd_dur of --export-pairs).";
+    const std::string lost = truncationLoss(g.model(), g);
+    part.text = (lost.empty() ? "This trace has no GPU events (CPU only)"
+                              : "The file is cut off and " + lost.substr(0, lost.find(':')))
+        + ": each forward op with the backward nodes it created, by the CPU time of both (fwd_dur "
+          "+ bwd_dur of --export-pairs).";
     ReportChart chart;
     chart.caption = "CPU time of the top op pairs, µs.";
     chart.unit = "µs";

@@ -372,6 +372,24 @@ private slots:
         QCOMPARE(one.size(), size_t(1));
         QVERIFY(one[0].widths[0] + one[0].widths[1] <= page + 0.5);
         QVERIFY(one[0].widths[1] >= fm.horizontalAdvance(QStringLiteral("12345.678")));
+        // A number in the first column keeps its width while the text beside it wraps; a lone
+        // column is never dropped.
+        CellTable numberFirst;
+        numberFirst.addColumn("step", Cell::Number, "Step");
+        numberFirst.addColumn("a", Cell::Text, "A");
+        numberFirst.addColumn("b", Cell::Text, "B");
+        numberFirst.addRow();
+        numberFirst.add("123456789012345678");
+        numberFirst.add(std::string(200, 'a'));
+        numberFirst.add(std::string(200, 'b'));
+        const std::vector<PdfTableBand> first = planPdfTable(numberFirst, 400, body, head);
+        QCOMPARE(first.size(), size_t(1));
+        QVERIFY(first[0].widths[0] >= fm.horizontalAdvance(QStringLiteral("123456789012345678")));
+        CellTable lone;
+        lone.addColumn("file", Cell::Text, "File");
+        lone.addRow();
+        lone.add(std::string(400, 'x'));
+        QCOMPARE(planPdfTable(lone, 300, body, head).size(), size_t(1));
     }
 
     void pdfPagesSizeAndText_data()

@@ -204,19 +204,31 @@ void TestRunView::unrelatedTracesAskBeforeOneRun()
     auto run = test::runOf({&r0, &r1});
     QVERIFY(run);
     QVERIFY(run->unrelated.find("do not overlap in time") != std::string::npos);
-    MainWindow window;
-    showAndSettle(window, {1200, 800});
-    window.addRunOrAsk(run);
-    QMessageBox *box = nullptr;
-    QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
-    QCOMPARE(window.tabs()->count(), 0); // nothing opened before the answer
-    QVERIFY(box->text().contains(QStringLiteral("do not overlap in time")));
-    QCOMPARE(box->defaultButton()->text(), QStringLiteral("Separate Tabs"));
-    for (QAbstractButton *b : box->buttons()) {
-        if (b->text() == QStringLiteral("One Run Anyway"))
-            b->click();
+    for (const bool anyway : {false, true}) {
+        MainWindow window;
+        showAndSettle(window, {1200, 800});
+        window.addRunOrAsk(run);
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+        QCOMPARE(window.tabs()->count(), 0); // nothing opened before the answer
+        QVERIFY(box->text().contains(QStringLiteral("do not overlap in time")));
+        // Enter and Esc both keep the traces apart.
+        QCOMPARE(box->defaultButton()->text(), QStringLiteral("Separate Tabs"));
+        QCOMPARE(box->escapeButton()->text(), QStringLiteral("Separate Tabs"));
+        const QString wanted
+            = anyway ? QStringLiteral("One Run Anyway") : QStringLiteral("Separate Tabs");
+        for (QAbstractButton *b : box->buttons()) {
+            if (b->text() == wanted)
+                b->click();
+        }
+        if (anyway) {
+            QTRY_VERIFY(qobject_cast<RunView *>(window.tabs()->currentWidget()));
+        } else {
+            // The traces loaded for the run become tabs at once, without being read again.
+            QTRY_COMPARE(window.tabs()->count(), 2);
+            QVERIFY(!qobject_cast<RunView *>(window.tabs()->currentWidget()));
+        }
     }
-    QTRY_VERIFY(qobject_cast<RunView *>(window.tabs()->currentWidget()));
 }
 
 void TestRunView::rankTableScrollsToRank()

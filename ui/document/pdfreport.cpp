@@ -153,7 +153,8 @@ private:
         const CellTable &t, const PdfTableBand &band, const QFont &body, const QFont &head)
     {
         const double headHeight = rowHeight(t, kHeader, band, head);
-        need(headHeight + QFontMetricsF(body).height() + 4);
+        // The caption, header and first row stay together.
+        need(headHeight + (t.rowCount() > 0 ? rowHeight(t, 0, band, body) : 0.0));
         drawRow(t, kHeader, band, head, headHeight);
         for (size_t r = 0; r < t.rowCount(); ++r) {
             const double h = rowHeight(t, r, band, body);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace ks {
 
@@ -61,15 +62,17 @@ bool fit(const CellTable &t,
     // The least widths may overshoot what scaling left: take it back from the widest text.
     double over = std::accumulate(out.begin(), out.end(), 0.0) - width;
     while (over > 0.5) {
-        size_t widest = 0;
+        std::optional<size_t> widest; // a text column: numbers keep their width
         for (size_t i = 0; i < columns.size(); ++i) {
-            if (!isNumericCell(t.columns()[columns[i]].cell) && out[i] > out[widest])
+            if (!isNumericCell(t.columns()[columns[i]].cell) && (!widest || out[i] > out[*widest]))
                 widest = i;
         }
-        const double take = std::min(over, out[widest] - kLeastText);
+        if (!widest)
+            return false;
+        const double take = std::min(over, out[*widest] - kLeastText);
         if (take <= 0)
             return false;
-        out[widest] -= take;
+        out[*widest] -= take;
         over -= take;
     }
     return true;
@@ -94,8 +97,10 @@ std::vector<PdfTableBand> planPdfTable(
     std::vector<size_t> all(table.columnCount());
     std::iota(all.begin(), all.end(), 0);
     PdfTableBand whole;
-    if (fit(table, all, natural, width, whole.widths)) {
+    if (fit(table, all, natural, width, whole.widths) || table.columnCount() < 2) {
         whole.columns = all;
+        if (whole.widths.size() != all.size()) // one column wider than the page: it runs over
+            whole.widths.assign(natural.begin(), natural.end());
         return {whole};
     }
     // Bands: the first column, then as many more as fit beside it.

@@ -188,9 +188,6 @@ void MainWindow::addRunOrAsk(std::shared_ptr<const LoadedRun> run)
         addRun(std::move(run));
         return;
     }
-    QStringList paths;
-    for (const RankTrace &r : run->ranks)
-        paths << QString::fromStdString(r.file);
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Not one run?"),
         tr("%1.\n\nOpen each trace in its own tab, or as one run anyway?")
             .arg(QString::fromStdString(run->unrelated)),
@@ -198,12 +195,16 @@ void MainWindow::addRunOrAsk(std::shared_ptr<const LoadedRun> run)
     QPushButton *tabs = box->addButton(tr("Separate Tabs"), QMessageBox::AcceptRole);
     QPushButton *anyway = box->addButton(tr("One Run Anyway"), QMessageBox::RejectRole);
     box->setDefaultButton(tabs);
+    box->setEscapeButton(tabs); // dismissing it keeps the traces apart too
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, anyway, paths, run] {
-        if (box->clickedButton() == anyway)
+    connect(box, &QMessageBox::finished, this, [this, box, anyway, run] {
+        if (box->clickedButton() == anyway) {
             addRun(run);
-        else
-            openFiles(paths);
+            return;
+        }
+        // Each trace is loaded already: a tab each, without reading them again.
+        for (const auto &trace : run->traces)
+            addTrace(trace, tabTitle(QString::fromStdString(trace->model->path)));
     });
     box->open();
 }
