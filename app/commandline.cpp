@@ -43,6 +43,10 @@ struct Options {
         "Write one row per memory allocation of FILE (device, size, lifetime, op, pair) to OUT "
         "and exit.",
         "OUT");
+    QCommandLineOption exportKernelSummary = valued("export-kernel-summary",
+        "Write one row per kernel name of FILE (count, total, mean, min, max, % of kernel time, "
+        "the ops that launched it) to OUT and exit.",
+        "OUT");
     QCommandLineOption exportSteps = valued("export-steps",
         "Write one row per ProfilerStep of FILE (CPU window, GPU span, busy, idle and what the "
         "busy time was spent on) to OUT and exit.",
@@ -115,7 +119,8 @@ struct Options {
     std::vector<const QCommandLineOption *> modes() const
     {
         return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
-            &screenshot, &exportDiff, &exportRanks, &exportCollectives, &exportRankPairs, &report};
+            &exportKernelSummary, &screenshot, &exportDiff, &exportRanks, &exportCollectives,
+            &exportRankPairs, &report};
     }
 };
 
@@ -159,12 +164,12 @@ CommandParser::CommandParser(const QStringList &arguments)
     m_parser.setApplicationDescription(
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
-    for (const QCommandLineOption &opt :
-        {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels, m_o.exportModules,
-            m_o.exportMemory, m_o.exportSteps, m_o.perStep, m_o.screenshot, m_o.view, m_o.chart,
-            m_o.select, m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step,
-            m_o.baseStep, m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks,
-            m_o.exportCollectives, m_o.exportRankPairs, m_o.report, m_o.page, m_o.threads})
+    for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
+             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
+             m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size,
+             m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep,
+             m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs,
+             m_o.report, m_o.page, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -220,7 +225,7 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); }) > 1)
         return usage(QStringLiteral(
             "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
-            "--export-memory, --export-steps, "
+            "--export-memory, --export-steps, --export-kernel-summary, "
             "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
             "--report, --screenshot"));
     const QString page = value(m_o.page).toLower();
@@ -242,7 +247,8 @@ std::optional<UsageError> CommandParser::combinationError() const
         return usage(QStringLiteral("--per-step goes with --export-modules"));
     if (isSet(m_o.compare)
         && (isSet(m_o.summary) || isSet(m_o.exportPairs) || isSet(m_o.exportKernels)
-            || isSet(m_o.exportModules) || isSet(m_o.exportMemory) || isSet(m_o.exportSteps)))
+            || isSet(m_o.exportModules) || isSet(m_o.exportMemory) || isSet(m_o.exportSteps)
+            || isSet(m_o.exportKernelSummary)))
         return usage(QStringLiteral(
             "--compare goes with --export-diff, --report, --screenshot or the window"));
     return std::nullopt;
@@ -305,7 +311,7 @@ Request CommandParser::request()
         return SummaryRequest {value(m_o.summary).toStdString()};
     }
     if (isSet(m_o.exportPairs) || isSet(m_o.exportKernels) || isSet(m_o.exportModules)
-        || isSet(m_o.exportMemory) || isSet(m_o.exportSteps))
+        || isSet(m_o.exportMemory) || isSet(m_o.exportSteps) || isSet(m_o.exportKernelSummary))
         return tableExport();
     DiffOptions diff;
     if (isSet(m_o.compare)) {
@@ -340,15 +346,17 @@ Request CommandParser::tableExport()
         : isSet(m_o.exportKernels)                          ? m_o.exportKernels
         : isSet(m_o.exportMemory)                           ? m_o.exportMemory
         : isSet(m_o.exportSteps)                            ? m_o.exportSteps
+        : isSet(m_o.exportKernelSummary)                    ? m_o.exportKernelSummary
                                                             : m_o.exportModules;
     if (m_files.size() != 1)
         return usage(
             QStringLiteral("--%1 OUT FILE needs exactly one FILE").arg(mode.names().first()));
-    r.what = &mode == &m_o.exportPairs ? TableExportRequest::Pairs
-        : &mode == &m_o.exportKernels  ? TableExportRequest::Kernels
-        : &mode == &m_o.exportMemory   ? TableExportRequest::Memory
-        : &mode == &m_o.exportSteps    ? TableExportRequest::Steps
-                                       : TableExportRequest::Modules;
+    r.what = &mode == &m_o.exportPairs      ? TableExportRequest::Pairs
+        : &mode == &m_o.exportKernels       ? TableExportRequest::Kernels
+        : &mode == &m_o.exportMemory        ? TableExportRequest::Memory
+        : &mode == &m_o.exportSteps         ? TableExportRequest::Steps
+        : &mode == &m_o.exportKernelSummary ? TableExportRequest::KernelSummary
+                                            : TableExportRequest::Modules;
     r.out = value(mode).toStdString();
     r.file = m_files.first().toStdString();
     r.perStep = isSet(m_o.perStep);

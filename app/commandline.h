@@ -25,9 +25,9 @@ struct SummaryRequest {
     std::string file;
 };
 //! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`,
-//! `--export-steps`.
+//! `--export-steps`, `--export-kernel-summary`.
 struct TableExportRequest {
-    enum What { Pairs, Kernels, Modules, Memory, Steps } what = Pairs;
+    enum What { Pairs, Kernels, Modules, Memory, Steps, KernelSummary } what = Pairs;
     std::string out, file;
     bool perStep = false;
 };

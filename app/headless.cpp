@@ -3,6 +3,7 @@
 
 #include "export/allocationtable.h"
 #include "export/difftable.h"
+#include "export/kernelsummarytable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "export/runtables.h"
@@ -83,6 +84,19 @@ int runExportModules(const std::string &out, const std::string &file, bool perSt
         trace->modules(), perStep ? ModuleTable::Rows::EachStep : ModuleTable::Rows::WholeTrace);
     std::string error;
     if (!exportTable(table, out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return ExitOk;
+}
+
+int runExportKernelSummary(const std::string &out, const std::string &file)
+{
+    auto trace = loadOrReport(file);
+    if (!trace)
+        return ExitLoadFailed;
+    std::string error;
+    if (!exportTable(kernelSummaryTable(kernelSummary(*trace->graph), *trace->model), out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;
     }

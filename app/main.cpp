@@ -93,6 +93,8 @@ struct Runner {
             return runExportModules(r.out, r.file, r.perStep);
         case TableExportRequest::Steps:
             return runExportSteps(r.out, r.file);
+        case TableExportRequest::KernelSummary:
+            return runExportKernelSummary(r.out, r.file);
         case TableExportRequest::Pairs:
         case TableExportRequest::Kernels:
             break;

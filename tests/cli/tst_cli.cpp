@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <fcntl.h>
+#include <map>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -352,6 +353,63 @@ private slots:
                      .exitCode,
             0);
         QCOMPARE(QJsonDocument::fromJson(readFile(json)).array(), steps);
+    }
+
+    // --export-kernel-summary against the raw events of --export-kernels, summed here: count,
+    // total, min, max per kernel name, rows by total, pct_gpu of all kernels' time.
+    void exportKernelSummaryAddsUpTheEvents()
+    {
+        const QString eventsJson = test::tempDir() + QStringLiteral("/kernel-events.json");
+        QCOMPARE(test::run(test::appPath(),
+                     args({QStringLiteral("--export-kernels"), eventsJson, m_demo}))
+                     .exitCode,
+            0);
+        struct Sums {
+            int count = 0;
+            double total = 0, min = 1e300, max = 0;
+        };
+        std::map<QString, Sums> byName;
+        double all = 0;
+        for (const QJsonValue &v : QJsonDocument::fromJson(readFile(eventsJson)).array()) {
+            const QJsonObject e = v.toObject();
+            if (e[QStringLiteral("kind")].toString() != QStringLiteral("kernel"))
+                continue;
+            Sums &s = byName[e[QStringLiteral("name")].toString()];
+            const double dur = e[QStringLiteral("dur")].toDouble();
+            ++s.count;
+            s.total += dur;
+            s.min = std::min(s.min, dur);
+            s.max = std::max(s.max, dur);
+            all += dur;
+        }
+        QVERIFY(!byName.empty());
+        const QString out = test::tempDir() + QStringLiteral("/kernel-summary.json");
+        QCOMPARE(test::run(test::appPath(),
+                     args({QStringLiteral("--export-kernel-summary"), out, m_demo}))
+                     .exitCode,
+            0);
+        const QJsonArray rows = QJsonDocument::fromJson(readFile(out)).array();
+        QCOMPARE(size_t(rows.size()), byName.size());
+        double previous = 1e300;
+        for (const QJsonValue &v : rows) {
+            const QJsonObject r = v.toObject();
+            const Sums &s = byName.at(r[QStringLiteral("name")].toString());
+            QCOMPARE(r[QStringLiteral("count")].toInt(), s.count);
+            QVERIFY(std::abs(r[QStringLiteral("total_us")].toDouble() - s.total)
+                < 0.0005 * s.count + 1e-9);
+            QCOMPARE(r[QStringLiteral("min_us")].toDouble(), s.min);
+            QCOMPARE(r[QStringLiteral("max_us")].toDouble(), s.max);
+            QVERIFY(
+                std::abs(r[QStringLiteral("pct_gpu")].toDouble() - 100 * s.total / all) < 0.006);
+            QVERIFY(r[QStringLiteral("total_us")].toDouble() <= previous);
+            previous = r[QStringLiteral("total_us")].toDouble();
+        }
+        const QByteArray header = test::run(test::appPath(),
+            args({QStringLiteral("--export-kernel-summary"), QStringLiteral("-"), m_demo}))
+                                      .out.split('\n')
+                                      .first();
+        QVERIFY2(header.startsWith("name,count,total_us,mean_us,min_us,max_us,pct_gpu,"),
+            header.constData());
     }
 
     void compareExportsTheDiff()

@@ -233,6 +233,40 @@ private slots:
         QVERIFY(g.isBackwardNode(tab->selection()->current()));
     }
 
+    // The GPU events page's summary: one row per kernel name, following the step; its counts
+    // add up to the kernels launched in that step, counted here; a double-click lists them.
+    void kernelSummaryFollowsTheStep()
+    {
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        const OpGraph &g = *tab->selection()->trace().graph;
+        const SliceTable &t = g.model().slices;
+        KernelTablePage *page = tab->kernels();
+        page->setMode(KernelTablePage::Summary);
+        QVERIFY(page->summaryModel());
+        QCOMPARE(page->view()->model(), page->summaryModel());
+        const int64_t step = g.steps().back().number;
+        page->setStepNumber(step);
+        int launched = 0;
+        for (SliceId k : g.gpuEvents()) {
+            const SliceId launch = g.launchOf(k);
+            launched += t.kind[k] == EventKind::Kernel && launch != kNoSlice
+                && g.stepAt(t.start[launch]) == step;
+        }
+        TableModel *summary = page->summaryModel();
+        QTRY_VERIFY(!summary->filterPending());
+        int counted = 0;
+        for (int r = 0; r < summary->rowCount(); ++r)
+            counted += summary->index(r, 1).data().toInt();
+        QCOMPARE(counted, launched);
+        emit page->view()->doubleClicked(summary->index(0, 0));
+        QCOMPARE(page->mode(), KernelTablePage::Events);
+        QTRY_VERIFY(!page->eventsModel()->filterPending());
+        QVERIFY(page->eventsModel()->rowCount() > 0);
+    }
+
     // The tables show times since the trace's start, as the timeline's ruler does; the file's
     // ts stays in the tooltip and in every export.
     void tablesShowTimesSinceTheStart()

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "trace/kerneltablepage.h"
 
+#include "analysis/kernelsummary.h"
 #include "common/selectioncontroller.h"
+#include "export/kernelsummarytable.h"
 #include "table/tablemodel.h"
 #include "table/tableview.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QTableView>
 #include <QTimer>
@@ -14,51 +18,131 @@
 
 namespace ks {
 
+namespace {
+constexpr size_t kSummaryName = 0; // kernelSummaryTable's name column
+constexpr size_t kSummaryOps = 13; // … and its ops column
+} // namespace
+
 KernelTablePage::KernelTablePage(SelectionController *selection, QWidget *parent)
     : QWidget(parent)
     , m_selection(selection)
+    , m_modeBox(new QComboBox(this))
+    , m_filter(new QLineEdit(this))
     , m_view(makeTableView(this, QStringLiteral("kernelTable")))
-    , m_model(new TableModel(selection->trace().kernelTable(),
+    , m_events(new TableModel(selection->trace().kernelTable(),
           {KernelTable::Name, KernelTable::OpName, KernelTable::PairFwdName},
           this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 0);
-    auto *filter = new QLineEdit(this);
-    filter->setPlaceholderText(tr("Filter kernel or op names"));
-    filter->setClearButtonEnabled(true);
-    layout->addWidget(filter);
-    m_model->setTimeOrigin(selection->trace().model->minTime);
-    m_view->setModel(m_model);
-    m_view->setColumnWidth(KernelTable::Name, 360);
+    auto *bar = new QHBoxLayout;
+    m_modeBox->setObjectName(QStringLiteral("kernelMode"));
+    m_modeBox->addItems({tr("Events"), tr("Summary by kernel name")});
+    bar->addWidget(m_modeBox);
+    m_filter->setPlaceholderText(tr("Filter kernel or op names"));
+    m_filter->setClearButtonEnabled(true);
+    bar->addWidget(m_filter, 1);
+    layout->addLayout(bar);
+    m_events->setTimeOrigin(selection->trace().model->minTime);
+    showModel(m_events);
     layout->addWidget(m_view, 1);
 
     auto *timer = new QTimer(this);
     timer->setSingleShot(true);
     timer->setInterval(150);
-    connect(filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
-    connect(timer, &QTimer::timeout, this,
-        [this, filter] { m_model->setFilter(filter->text(), false); });
+    connect(m_filter, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
+    connect(timer, &QTimer::timeout, this, &KernelTablePage::applyFilter);
+    connect(m_modeBox, &QComboBox::currentIndexChanged, this, [this](int i) { setMode(Mode(i)); });
+    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        if (mode() == Events) {
+            m_selection->jumpToCounterpart();
+            return;
+        }
+        // A kernel of the summary: its events.
+        const uint32_t row = index.data(TableModel::SourceRowRole).toUInt();
+        const QString name = QString::fromStdString(m_summary->table().text(row, kSummaryName));
+        setMode(Events);
+        m_filter->setText(name);
+    });
+}
+
+TableModel *KernelTablePage::model() const
+{
+    return mode() == Summary ? m_summary : m_events;
+}
+
+KernelTablePage::Mode KernelTablePage::mode() const
+{
+    return Mode(m_modeBox->currentIndex());
+}
+
+void KernelTablePage::setMode(Mode mode)
+{
+    if (m_modeBox->currentIndex() != int(mode))
+        m_modeBox->setCurrentIndex(int(mode)); // comes back here
+    if (mode == Summary && !m_summary)
+        rebuildSummary();
+    TableModel *wanted = mode == Summary ? m_summary : m_events;
+    if (m_view->model() == wanted)
+        return;
+    showModel(wanted);
+    applyFilter();
+}
+
+void KernelTablePage::showModel(TableModel *model)
+{
+    QItemSelectionModel *old = m_view->selectionModel(); // the view does not delete it
+    m_view->setModel(model);
+    delete old;
+    m_view->setColumnWidth(0, 360);
+    // Selecting an event selects it everywhere.
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) {
-            if (m_syncing || !current.isValid())
+            if (m_syncing || !current.isValid() || mode() != Events)
                 return;
             const uint32_t row = current.data(TableModel::SourceRowRole).toUInt();
             m_selection->select(m_selection->trace().graph->gpuEvents()[row]);
         });
-    connect(
-        m_view, &QTableView::doubleClicked, m_selection, &SelectionController::jumpToCounterpart);
+}
+
+void KernelTablePage::setStepNumber(int64_t number)
+{
+    m_step = number;
+    if (m_summary)
+        rebuildSummary();
+}
+
+void KernelTablePage::rebuildSummary()
+{
+    const LoadedTrace &trace = m_selection->trace();
+    auto table = std::make_shared<const CellTable>(
+        kernelSummaryTable(kernelSummary(*trace.graph, m_step), *trace.model));
+    TableModel *old = m_summary;
+    m_summary = new TableModel(std::move(table), {kSummaryName, kSummaryOps}, this);
+    if (old && m_view->model() == old) {
+        showModel(m_summary);
+        applyFilter();
+    }
+    delete old;
+}
+
+void KernelTablePage::applyFilter()
+{
+    if (TableModel *m = model())
+        m->setFilter(m_filter->text(), false);
 }
 
 void KernelTablePage::showSelection(SliceId slice)
 {
+    if (mode() != Events)
+        return;
     const LoadedTrace &trace = m_selection->trace();
     int viewRow = -1;
     if (slice != kNoSlice && isGpuWork(trace.model->slices.kind[slice])) {
         const auto &gpu = trace.graph->gpuEvents();
         const auto it = std::lower_bound(gpu.begin(), gpu.end(), slice);
         if (it != gpu.end() && *it == slice)
-            viewRow = m_model->viewRowOf(uint32_t(it - gpu.begin()));
+            viewRow = m_events->viewRowOf(uint32_t(it - gpu.begin()));
     }
     m_syncing = true;
     showViewRow(m_view, viewRow);

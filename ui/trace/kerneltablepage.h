@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+class QComboBox;
+class QLineEdit;
 class QTableView;
 
 namespace ks {
@@ -13,24 +15,45 @@ class SelectionController;
 class TableModel;
 
 /*!
- * The "GPU events" page of a trace: one row per kernel, memcpy and memset with its launch, op
- * and pair, filtered by kernel or op name. Selecting a row selects the event everywhere; a
- * double-click jumps to the op that launched it.
+ * The "GPU events" page of a trace, in two modes. Events: one row per kernel, memcpy and memset
+ * with its launch, op and pair; selecting a row selects the event everywhere, a double-click
+ * jumps to the op that launched it. Summary: one row per kernel name (`--export-kernel-summary`)
+ * for the step chosen in the toolbar; a double-click lists that kernel's events. Both filter by
+ * kernel or op name.
  */
 class KernelTablePage : public QWidget {
     Q_OBJECT
 public:
+    enum Mode { Events, Summary };
+
     explicit KernelTablePage(SelectionController *selection, QWidget *parent = nullptr);
 
     QTableView *view() const { return m_view; }
-    TableModel *model() const { return m_model; }
+    //! The model of the mode in view.
+    TableModel *model() const;
+    TableModel *eventsModel() const { return m_events; }
+    //! The summary's model (null until the summary was first shown).
+    TableModel *summaryModel() const { return m_summary; }
+    void setMode(Mode mode);
+    Mode mode() const;
+    //! Keeps the summary to ProfilerStep#\a number (kNoValue: the whole trace).
+    void setStepNumber(int64_t number);
     //! Selects \a slice's row when it is a GPU event in view; clears the selection otherwise.
     void showSelection(SliceId slice);
 
 private:
+    void rebuildSummary();
+    //! Puts \a model in the view, its rows selecting events (in the Events mode).
+    void showModel(TableModel *model);
+    void applyFilter();
+
     SelectionController *m_selection;
+    QComboBox *m_modeBox;
+    QLineEdit *m_filter;
     QTableView *m_view;
-    TableModel *m_model;
+    TableModel *m_events;
+    TableModel *m_summary = nullptr;
+    int64_t m_step = kNoValue;
     bool m_syncing = false; //!< the selection moves the row: no feedback into the selection
 };
 

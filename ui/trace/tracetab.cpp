@@ -164,6 +164,7 @@ void TraceTab::setStep(int stepIndex)
     }
     const int64_t number = stepNumber();
     m_pairs->setStepNumber(number);
+    m_kernels->setStepNumber(number);
     if (m_charts)
         m_charts->setStepNumber(number);
     if (m_modules)
