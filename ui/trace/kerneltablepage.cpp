@@ -110,6 +110,8 @@ void KernelTablePage::setStepNumber(int64_t number)
     m_step = number;
     if (m_summary)
         rebuildSummary();
+    if (mode() == Events)
+        applyFilter();
 }
 
 void KernelTablePage::rebuildSummary()
@@ -128,8 +130,20 @@ void KernelTablePage::rebuildSummary()
 
 void KernelTablePage::applyFilter()
 {
-    if (TableModel *m = model())
-        m->setFilter(m_filter->text(), false);
+    if (mode() == Summary) {
+        m_summary->setFilter(m_filter->text(), false); // built for the step already
+        return;
+    }
+    // The events launched in the step, as the summary counts them. Values, not this: the
+    // predicate runs on the filter's worker thread.
+    TableModel::RowPredicate inStep;
+    if (m_step != kNoValue)
+        inStep = [trace = m_selection->tracePointer(), step = m_step](uint32_t r) {
+            const OpGraph &g = *trace->graph;
+            const SliceId launch = g.gpuLaunches()[r];
+            return launch != kNoSlice && g.stepAt(g.model().slices.start[launch]) == step;
+        };
+    m_events->setFilter(m_filter->text(), false, inStep);
 }
 
 void KernelTablePage::showSelection(SliceId slice)

@@ -15,11 +15,11 @@ class SelectionController;
 class TableModel;
 
 /*!
- * The "GPU events" page of a trace, in two modes. Events: one row per kernel, memcpy and memset
- * with its launch, op and pair; selecting a row selects the event everywhere, a double-click
- * jumps to the op that launched it. Summary: one row per kernel name (`--export-kernel-summary`)
- * for the step chosen in the toolbar; a double-click lists that kernel's events. Both filter by
- * kernel or op name.
+ * The "GPU events" page of a trace, in two modes, both for the step chosen in the toolbar
+ * (events launched in it) and filtered by kernel or op name. Events: one row per kernel, memcpy
+ * and memset with its launch, op and pair; selecting a row selects the event everywhere, a
+ * double-click jumps to the op that launched it. Summary: one row per kernel name
+ * (`--export-kernel-summary`); a double-click lists that kernel's events.
  */
 class KernelTablePage : public QWidget {
     Q_OBJECT
