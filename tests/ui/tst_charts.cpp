@@ -12,8 +12,10 @@
 #include "window/exportactions.h"
 #include "window/mainwindow.h"
 
+#include <QAbstractBarSeries>
 #include <QApplication>
 #include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QFile>
@@ -314,6 +316,22 @@ private slots:
         QVERIFY2(axis->max() >= 120 && axis->max() <= 150, // 40 + 80 µs
             qPrintable(QString::number(axis->max())));
         verifyRoundTicks(tiny.chart(), axis);
+    }
+
+    // Hovering a step's segment says which step, which part and how long.
+    void stepsChartHoverSaysWhat()
+    {
+        Page page(m_trace, QSize(1000, 600));
+        page.view.setKind(ChartsView::Steps);
+        auto *series = qobject_cast<QAbstractBarSeries *>(page.chart()->series().value(0));
+        QVERIFY(series);
+        QBarSet *idle = series->barSets().last();
+        emit series->hovered(true, 0, idle);
+        const QString tip = QToolTip::text();
+        const int64_t first = m_trace->graph->steps().front().number;
+        QVERIFY2(tip.contains(QStringLiteral("ProfilerStep#%1").arg(first))
+                && tip.contains(QStringLiteral("idle: ")),
+            qPrintable(tip));
     }
 
     // A click on a point selects the group's first pair everywhere; hovering names the group.

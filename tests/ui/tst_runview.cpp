@@ -37,6 +37,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QUrl>
+#include <QValueAxis>
 
 using namespace ks;
 using ks::test::RankBuilder;
@@ -276,6 +277,20 @@ void TestRunView::chartsFollowThePair()
     QVERIFY(series);
     QCOMPARE(series->barSets()[0]->color(), workColor(WorkPart::Forward));
     QCOMPARE(series->barSets()[1]->color(), workColor(WorkPart::Backward));
+    // Round ticks (1, 2 or 5 × 10^k µs), the axis above the largest bar (no 4848 / 9695).
+    auto *axis = qobject_cast<QValueAxis *>(
+        view.charts()->pairView()->chart()->axes(Qt::Vertical).value(0));
+    QVERIFY(axis);
+    const double step = axis->tickInterval();
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+    QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9
+            || std::abs(mantissa - 5) < 1e-9,
+        qPrintable(QString::number(step)));
+    double largest = 0;
+    for (const QBarSet *set : series->barSets())
+        for (int i = 0; i < set->count(); ++i)
+            largest = std::max(largest, set->at(i));
+    QVERIFY(axis->max() > largest);
 }
 
 void TestRunView::dlrmRunInTheWindow()

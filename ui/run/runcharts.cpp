@@ -2,6 +2,7 @@
 #include "run/runcharts.h"
 
 #include "analysis/gputime.h"
+#include "common/chartaxis.h"
 #include "common/palette.h"
 #include "common/qstrings.h"
 
@@ -71,10 +72,7 @@ QChart *barChart(
     series->attachAxis(x);
     auto *y = new QValueAxis;
     y->setTitleText(RunCharts::tr("GPU time (µs)"));
-    y->setRange(0, std::max(1.0, maxUs * 1.05));
-    // Whole µs on a tall axis; below 10 µs (or with nothing to show) one decimal, so that the
-    // ticks do not repeat.
-    y->setLabelFormat(maxUs >= 10 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
+    setRoundTicks(y, maxUs);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     chart->setTitle(title);

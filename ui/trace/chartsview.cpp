@@ -3,6 +3,7 @@
 
 #include "analysis/stepbreakdown.h"
 #include "analysis/toppairs.h"
+#include "common/chartaxis.h"
 #include "common/elidedlabel.h"
 #include "common/palette.h"
 #include "common/qstrings.h"
@@ -64,17 +65,10 @@ Unit unitFor(double maxNs)
     return maxNs >= 1e6 ? Unit {1e6, QStringLiteral("ms")} : Unit {1e3, QStringLiteral("µs")};
 }
 
-//! Ticks from 0 in round steps (1, 2 or 5 × 10^k of \a unit); the axis ends on a tick.
+//! Round ticks for values up to \a maxNs shown in \a unit.
 void setRoundTicks(QValueAxis *axis, double maxNs, const Unit &unit)
 {
-    const double step = niceStep(std::max(maxNs, 1.0) / 6) / unit.ns;
-    const double steps = std::max(1.0, std::ceil(maxNs / unit.ns / step - 1e-9));
-    axis->setRange(0, steps * step);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(step);
-    const int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    ks::setRoundTicks(axis, maxNs / unit.ns);
 }
 
 //! A work part's name in a legend.
@@ -209,8 +203,8 @@ void ChartsView::rebuild()
     m_rows = std::move(b.rows);
     m_message = b.message;
     m_minimum = b.minimum;
-    if (b.message.isEmpty() && m_kind == TopPairs)
-        connectTopPairs(b);
+    if (b.message.isEmpty() && m_kind != Scatter)
+        connectBars(b);
     else if (b.message.isEmpty() && m_kind == Scatter)
         connectScatter(b);
     m_view->setMinimumSize(b.minimum);
@@ -412,7 +406,7 @@ QString ChartsView::topTitle(size_t top, bool anyRecomputed) const
     return title;
 }
 
-void ChartsView::connectTopPairs(const Built &b)
+void ChartsView::connectBars(const Built &b)
 {
     auto *series = qobject_cast<QAbstractBarSeries *>(b.chart->series().constFirst());
     // A click on a bar selects its pair everywhere.
@@ -465,8 +459,13 @@ ChartsView::Built ChartsView::buildSteps() const
         series->append(set);
     }
     QStringList categories;
-    for (const StepBreakdown &s : steps)
+    Built built;
+    for (const StepBreakdown &s : steps) {
         categories << tr("step %1").arg(s.step);
+        built.names << tr("ProfilerStep#%1: GPU span %2, busy %3")
+                           .arg(s.step)
+                           .arg(formatDuration(double(s.span())), formatDuration(double(s.busy)));
+    }
     auto *chart = new QChart;
     chart->addSeries(series);
     auto *axisX = new QBarCategoryAxis;
@@ -480,7 +479,6 @@ ChartsView::Built ChartsView::buildSteps() const
     series->attachAxis(axisY);
     chart->setTitle(tr("GPU time per ProfilerStep: from the first to the last GPU event the step "
                        "launched, busy time by what ran, and idle"));
-    Built built;
     built.chart = chart;
     built.unitNs = unit.ns;
     // Wide enough for every step's label; beyond that the page scrolls sideways.

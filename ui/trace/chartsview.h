@@ -95,7 +95,7 @@ private:
     //! Why there are no pairs to chart (no sequence numbers, no backward pass, no GPU time).
     Built emptyPairs(bool anyPairs) const;
     void rebuild();
-    void connectTopPairs(const Built &b);
+    void connectBars(const Built &b);
     void connectScatter(const Built &b);
     void selectRow(uint32_t row);
 
