@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The Modules tab and the comparison view, driven as a user would (offscreen).
 #include "compare/comparisonview.h"
+#include "export/celltable.h"
 #include "export/difftable.h"
 #include "output/exporter.h"
 #include "table/tablemodel.h"
+#include "table/tableview.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
@@ -14,11 +16,14 @@
 #include "trace/tracetab.h"
 #include "window/mainwindow.h"
 
+#include <QApplication>
 #include <QChartView>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTableView>
@@ -50,6 +55,60 @@ private slots:
         qRegisterMetaType<ks::ComparisonView *>();
         m_demo = test::tempDir() + QStringLiteral("/demo.json");
         QCOMPARE(test::run(test::gentracePath(), {m_demo}).exitCode, 0);
+    }
+
+    // A sort or a filter starts the table again at its top; a descending sort's arrow points
+    // down (Qt's own points up).
+    void tablesScrollToTopAndArrowsPointTheWay()
+    {
+        auto table = std::make_shared<CellTable>();
+        table->addColumn("value", Cell::Number, "Value");
+        for (int r = 0; r < 500; ++r) {
+            table->addRow();
+            table->add(std::to_string(r));
+        }
+        QWidget page;
+        QTableView *view = makeTableView(&page, QStringLiteral("t"));
+        TableModel model(table, {0});
+        view->setModel(&model);
+        view->resize(300, 400);
+        page.resize(300, 400);
+        page.show();
+        QApplication::processEvents();
+        view->scrollToBottom();
+        QVERIFY(view->verticalScrollBar()->value() > 0);
+        view->sortByColumn(0, Qt::DescendingOrder);
+        QTRY_COMPARE(view->verticalScrollBar()->value(), 0);
+        view->scrollToBottom();
+        model.setFilter(QStringLiteral("1"), false);
+        QTRY_COMPARE(view->verticalScrollBar()->value(), 0);
+
+        // The arrow: in the sorted header's right part, a down-pointing triangle is wider at
+        // its top row of ink than at its bottom row.
+        QHeaderView *header = view->horizontalHeader();
+        header->resizeSection(0, 200);
+        const QImage image = header->grab().toImage();
+        const QColor background = image.pixelColor(2, image.height() / 2);
+        int top = -1, bottom = -1;
+        std::vector<int> width(size_t(image.height()), 0);
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 150; x < 200 && x < image.width(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                if (std::abs(c.lightness() - background.lightness()) > 60)
+                    ++width[size_t(y)];
+            }
+        for (int &w : width)
+            w = w >= 40 ? 0 : w; // the header's border lines, not the arrow
+        for (int y = 0; y < image.height(); ++y)
+            if (width[size_t(y)] > 0) {
+                top = top < 0 ? y : top;
+                bottom = y;
+            }
+        QVERIFY2(top >= 0 && bottom > top, "no arrow drawn");
+        QVERIFY2(width[size_t(top)] > width[size_t(bottom)],
+            qPrintable(QStringLiteral("top %1, bottom %2")
+                           .arg(width[size_t(top)])
+                           .arg(width[size_t(bottom)])));
     }
 
     // The Charts and Modules pages are not needed for the first frame: their views appear when

@@ -10,8 +10,9 @@ namespace ks {
 
 /*!
  * A table view as every table of the window is set up: whole rows selected one at a time,
- * sortable by clicking a header (no column sorted at first), movable columns, compact rows
- * without row numbers, long text elided in the middle.
+ * sortable by clicking a header (no column sorted at first; the arrow points the way values
+ * fall), movable columns, compact rows without row numbers, long text elided in the middle, back
+ * at the top whenever its rows are filtered or sorted anew.
  */
 QTableView *makeTableView(QWidget *parent, const QString &objectName);
 
