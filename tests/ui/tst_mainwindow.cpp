@@ -233,6 +233,33 @@ private slots:
         QVERIFY(g.isBackwardNode(tab->selection()->current()));
     }
 
+    // W/S/A/D move the timeline with the focus in a table, as J works from anywhere; the
+    // filter's line edit keeps its letters.
+    void wasdWorkFromTheTables()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        TimelineView *timeline = tab->timeline();
+        QTableView *table = tab->pairs()->view();
+        table->setFocus();
+        const double span = timeline->rangeSpan();
+        QTest::keyClick(table, Qt::Key_W);
+        QVERIFY2(
+            timeline->rangeSpan() < span * 0.9, qPrintable(QString::number(timeline->rangeSpan())));
+        const double start = timeline->rangeStart();
+        QTest::keyClick(table, Qt::Key_D);
+        QVERIFY(timeline->rangeStart() > start);
+        QLineEdit *filter = tab->pairs()->filterEdit();
+        filter->setFocus();
+        const double zoomed = timeline->rangeSpan();
+        QTest::keyClick(filter, Qt::Key_W);
+        QCOMPARE(filter->text(), QStringLiteral("w"));
+        QCOMPARE(timeline->rangeSpan(), zoomed);
+    }
+
     // The GPU events page's summary: one row per kernel name, following the step; its counts
     // add up to the kernels launched in that step, counted here; a double-click lists them.
     void kernelSummaryFollowsTheStep()

@@ -471,14 +471,14 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
         m_selection->jumpToCounterpart();
 }
 
-void TimelineView::keyPressEvent(QKeyEvent *event)
+void TimelineView::navigate(int key)
 {
     const double span = rangeSpan();
     const QPoint cursor = mapFromGlobal(QCursor::pos());
     const double anchorTime = rect().contains(cursor) && cursor.x() >= kLabelWidth
         ? timeAt(cursor.x())
         : rangeStart() + span / 2;
-    switch (event->key()) {
+    switch (key) {
     case Qt::Key_W:
         m_zoom->zoomAt(0.8, anchorTime);
         break;
@@ -490,6 +490,20 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
         break;
     case Qt::Key_D:
         m_zoom->pan(span * 0.15);
+        break;
+    default:
+        break;
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent *event)
+{
+    switch (event->key()) {
+    case Qt::Key_W:
+    case Qt::Key_S:
+    case Qt::Key_A:
+    case Qt::Key_D:
+        navigate(event->key());
         break;
     case Qt::Key_F:
         fitSelection();
@@ -518,11 +532,14 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
 bool TimelineView::event(QEvent *event)
 {
     if (event->type() == QEvent::ShortcutOverride) {
-        // F, 0 and J are also the window's shortcuts (for any focus); with the focus here the
-        // timeline takes them itself, so a comparison's two timelines each frame their own.
+        // F, 0, J and W/S/A/D are also the window's shortcuts (for any focus); with the focus
+        // here the timeline takes them itself, so a comparison's two timelines each move their
+        // own, zooming around the mouse.
         const auto *key = static_cast<QKeyEvent *>(event);
+        static constexpr int kOwn[]
+            = {Qt::Key_F, Qt::Key_0, Qt::Key_J, Qt::Key_W, Qt::Key_S, Qt::Key_A, Qt::Key_D};
         if (key->modifiers() == Qt::NoModifier
-            && (key->key() == Qt::Key_F || key->key() == Qt::Key_0 || key->key() == Qt::Key_J)) {
+            && std::find(std::begin(kOwn), std::end(kOwn), key->key()) != std::end(kOwn)) {
             event->accept();
             return true;
         }

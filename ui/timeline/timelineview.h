@@ -69,6 +69,9 @@ public:
     void zoomToInterval(TimeNs a, TimeNs b);
     //! Fits the range measured on the ruler, else the selection with its counterparts (F).
     void fitSelection();
+    //! W, S, A, D: zoom in or out around the mouse (the centre when it is elsewhere), or pan by
+    //! 15 % of the view; \a key is Qt::Key_W, _S, _A or _D (others do nothing).
+    void navigate(int key);
     //! Makes \a slice visible: scrolls to its lane and zooms when it is off screen or tiny.
     void revealSlice(SliceId slice);
 

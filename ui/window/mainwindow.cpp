@@ -286,6 +286,15 @@ void MainWindow::buildViewMenu()
         if (TimelineView *t = currentTimeline())
             t->fitSelection();
     });
+    // W/S/A/D move the timeline whatever has the focus (a table, the details), as J does; a
+    // line edit keeps its letters.
+    const std::pair<QString, int> moves[] = {{tr("Zoom &In"), Qt::Key_W},
+        {tr("Zoom &Out"), Qt::Key_S}, {tr("Pan &Left"), Qt::Key_A}, {tr("Pan &Right"), Qt::Key_D}};
+    for (const auto &[name, key] : moves)
+        view->addAction(name, QKeySequence(key), this, [this, key = key] {
+            if (TimelineView *t = currentTimeline())
+                t->navigate(key);
+        });
     view->addSeparator();
     // The dock's own action stays in step however the dock is closed (its title-bar button too).
     QAction *details = m_detailsDock->toggleViewAction();
