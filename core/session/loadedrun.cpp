@@ -16,14 +16,6 @@
 
 namespace ks {
 
-namespace {
-
-struct RankInfo {
-    int rank = -1;
-    int worldSize = 0;
-};
-
-//! `rank` and `world_size` of a trace's `distributedInfo`, -1 / 0 when absent.
 RankInfo rankInfo(const TraceModel &model)
 {
     RankInfo info;
@@ -42,6 +34,8 @@ RankInfo rankInfo(const TraceModel &model)
     intMember("world_size", info.worldSize);
     return info;
 }
+
+namespace {
 
 bool isTraceFileName(const std::string &name)
 {

@@ -13,6 +13,13 @@
 
 namespace ks {
 
+//! Where a trace sits in its distributed job, as its `distributedInfo` says.
+struct RankInfo {
+    int rank = -1; //!< -1 when the trace does not say
+    int worldSize = 0; //!< 0 when the trace does not say
+};
+RankInfo rankInfo(const TraceModel &model);
+
 //! A trace of a run that could not be loaded.
 struct RunFailure {
     std::string file;

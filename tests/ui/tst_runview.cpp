@@ -228,6 +228,10 @@ void TestRunView::unrelatedTracesAskBeforeOneRun()
             // The traces loaded for the run become tabs at once, without being read again.
             QTRY_COMPARE(window.tabs()->count(), 2);
             QVERIFY(!qobject_cast<RunView *>(window.tabs()->currentWidget()));
+            // Each tab names its rank first, where no eliding hides it.
+            QVERIFY2(window.tabs()->tabText(0).startsWith(QStringLiteral("rank 0 · ")),
+                qPrintable(window.tabs()->tabText(0)));
+            QVERIFY(window.tabs()->tabText(1).startsWith(QStringLiteral("rank 1 · ")));
         }
     }
 }

@@ -485,8 +485,13 @@ void MainWindow::openDemo()
 
 TraceTab *MainWindow::addTrace(std::shared_ptr<const LoadedTrace> trace, const QString &title)
 {
+    // One rank of a job: its rank first, where eliding the file name cannot hide it.
+    const RankInfo rank = rankInfo(*trace->model);
+    const QString shown = rank.rank >= 0 && rank.worldSize > 1
+        ? tr("rank %1 · %2").arg(rank.rank).arg(title)
+        : title;
     auto *tab = new TraceTab(std::move(trace), m_tabs);
-    const int index = m_tabs->addTab(tab, title);
+    const int index = m_tabs->addTab(tab, shown);
     m_tabs->setTabToolTip(index, QString::fromStdString(tab->selection()->trace().model->path));
     m_tabs->setCurrentIndex(index);
     showWelcomeIfEmpty();
