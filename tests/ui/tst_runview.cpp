@@ -153,6 +153,11 @@ void TestRunView::collectiveBandJoinsRanksAndMarksLastArriver()
         = view.bands()->mapTo(&view, QPoint(int(last.center().x()), int(last.top()) - 1));
     const QRgb c = image.pixel(edge);
     QVERIFY2(qRed(c) > 150 && qGreen(c) < 90, qPrintable(QString::number(c, 16)));
+    // Rank 0's kernel of the collective is selected: the Details panel (which follows rank 0)
+    // shows it.
+    const CollectiveKernel &first = run->collectives.collectives[0].kernels.front();
+    QCOMPARE(first.rankIndex, 0u);
+    QCOMPARE(view.selection(0)->current(), first.kernel);
     view.setCurrentCollective(-1);
     QCOMPARE(view.currentCollective(), -1);
 }

@@ -229,6 +229,13 @@ void RunTimelines::setCurrentCollective(int index)
         g.timeline->setHighlight({});
     for (const CollectiveKernel &k : c.kernels)
         m_ranks[k.rankIndex].timeline->setHighlight({k.kernel});
+    // The Details panel follows rank 0: its kernel of the collective is selected there, on its
+    // own (the pair it was launched in is not selected across the ranks).
+    if (!c.kernels.empty() && c.kernels.front().rankIndex == 0) {
+        m_following = true;
+        m_ranks[0].selection->select(c.kernels.front().kernel);
+        m_following = false;
+    }
     TimeNs end = c.lastStart;
     for (const CollectiveKernel &k : c.kernels)
         end = std::max(end, k.start + k.dur);
