@@ -205,6 +205,11 @@ private slots:
         const std::optional<QRect> area = v.curveArea(1); // cuda:0
         QVERIFY(area);
         QVERIFY(area->top() > v.sliceRect(named(m, "MmBackward0"))->bottom());
+        // The CPU's 16 B next to cuda:0's 2 KiB: a thin track, not a full one.
+        const std::optional<QRect> cpu = v.curveArea(0);
+        QVERIFY(cpu);
+        QVERIFY2(cpu->height() > 0 && cpu->height() < area->height() / 2,
+            qPrintable(QStringLiteral("%1 vs %2").arg(cpu->height()).arg(area->height())));
         const auto xAt = [&](double us) {
             return int(area->left()
                 + (us * 1000 - double(m.minTime) - v.rangeStart()) / v.rangeSpan() * area->width());

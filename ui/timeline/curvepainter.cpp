@@ -45,9 +45,9 @@ QString valueText(const CurveTrack &track, double v)
 
 } // namespace
 
-QRect CurvePainter::plotArea(const PaintFrame &frame, int top)
+QRect CurvePainter::plotArea(const PaintFrame &frame, int top, int height)
 {
-    return QRect(kLabelWidth, top + kPad, frame.axis.width, kCurveTrackHeight - 2 * kPad);
+    return QRect(kLabelWidth, top + kPad, frame.axis.width, height - 2 * kPad);
 }
 
 double CurvePainter::valueY(const QRect &area, double value, double lo, double hi)
@@ -81,7 +81,7 @@ void CurvePainter::paint(QPainter &p, const PaintFrame &frame) const
         if (y > frame.size.height() || y + tr.height < kRulerHeight)
             continue;
         const CurveTrack &track = m_curves.tracks[c];
-        const QRect area = plotArea(frame, y);
+        const QRect area = plotArea(frame, y, tr.height);
         const Curve::Range range = scale(track);
         m_columns.resize(track.curves.size());
         for (size_t i = 0; i < track.curves.size(); ++i)

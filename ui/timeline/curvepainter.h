@@ -30,8 +30,8 @@ public:
     }
 
     void paint(QPainter &p, const PaintFrame &frame) const;
-    //! Where the curves of a track whose top is at widget y \a top are drawn.
-    static QRect plotArea(const PaintFrame &frame, int top);
+    //! Where the curves of a track \a height tall whose top is at widget y \a top are drawn.
+    static QRect plotArea(const PaintFrame &frame, int top, int height);
     //! The widget y of \a value in \a area for a track whose values span [lo, hi].
     static double valueY(const QRect &area, double value, double lo, double hi);
     //! The value range a track is drawn with: [min(0, lowest), max(0, highest)] over its curves.

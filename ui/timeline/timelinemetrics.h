@@ -10,5 +10,8 @@ constexpr int kRowHeight = 18; //!< one nesting depth of a lane
 constexpr int kHeaderHeight = 22; //!< a process group's header
 constexpr int kLanePad = 2; //!< above the first and below the last row of a lane
 constexpr int kCurveTrackHeight = 70; //!< a memory or counter track
+//! A memory track whose peak is negligible beside the largest (a CPU's few bytes next to a GPU's
+//! GiB): it says what it holds without taking a full track.
+constexpr int kSmallCurveTrackHeight = 30;
 
 } // namespace ks::timeline

@@ -337,10 +337,11 @@ std::optional<QRect> TimelineView::curveArea(size_t curve) const
     const int ti = m_layout->curveTrack(curve);
     if (ti < 0)
         return std::nullopt;
+    const int trackHeight = m_layout->tracks()[size_t(ti)].height;
     const int top = m_layout->tracks()[size_t(ti)].y - m_scrollY + kRulerHeight;
-    if (top + timeline::kCurveTrackHeight <= kRulerHeight || top >= height())
+    if (top + trackHeight <= kRulerHeight || top >= height())
         return std::nullopt;
-    return CurvePainter::plotArea(frame(size()), top);
+    return CurvePainter::plotArea(frame(size()), top, trackHeight);
 }
 
 // ---- painting ---------------------------------------------------------------------------

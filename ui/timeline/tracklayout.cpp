@@ -54,6 +54,22 @@ void TrackLayout::addCurveGroups()
         if (!g->curves.empty())
             m_groups.push_back(std::move(*g));
     }
+    // Each memory track's peak, against the largest.
+    std::vector<double> peaks(m_curves.tracks.size(), 0);
+    double largest = 0;
+    for (size_t i = 0; i < m_curves.tracks.size(); ++i) {
+        const CurveTrack &track = m_curves.tracks[i];
+        if (track.kind != CurveTrack::Kind::Memory)
+            continue;
+        for (const Curve &curve : track.curves)
+            if (const auto range = curve.rangeOver(m_model.minTime, m_model.maxTime + 1))
+                peaks[i] = std::max(peaks[i], range->max);
+        largest = std::max(largest, peaks[i]);
+    }
+    m_smallCurve.assign(m_curves.tracks.size(), false);
+    for (size_t i = 0; i < peaks.size(); ++i)
+        m_smallCurve[i]
+            = m_curves.tracks[i].kind == CurveTrack::Kind::Memory && peaks[i] < largest / 100;
 }
 
 void TrackLayout::buildGroups()
@@ -171,7 +187,7 @@ void TrackLayout::relayout()
             t.group = int(gi);
             t.curve = c;
             t.y = y;
-            t.height = kCurveTrackHeight;
+            t.height = m_smallCurve[size_t(c)] ? kSmallCurveTrackHeight : kCurveTrackHeight;
             t.label = toQString(curve.label);
             QStringList names;
             for (const std::string &name : curve.curveNames)

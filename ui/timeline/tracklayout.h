@@ -91,6 +91,7 @@ private:
     std::vector<Track> m_tracks;
     std::vector<int> m_trackOfLane;
     std::vector<int> m_trackOfCurve;
+    std::vector<bool> m_smallCurve; //!< a memory track under 1 % of the largest memory peak
     std::vector<int> m_headerOfGroup;
 };
 
