@@ -429,6 +429,26 @@ private slots:
         QVERIFY(window.findChild<WelcomePage *>()->isVisibleTo(&window));
     }
 
+    // The welcome page on a first start (no Recent list): every text has the height it needs.
+    void welcomePageIsNotClipped()
+    {
+        MainWindow window;
+        window.resize(1500, 950);
+        window.show();
+        QApplication::processEvents();
+        auto *welcome = window.findChild<WelcomePage *>();
+        QVERIFY(welcome && welcome->isVisible());
+        for (QWidget *w : welcome->findChildren<QWidget *>()) {
+            if (!w->isVisible() || !w->hasHeightForWidth())
+                continue;
+            QVERIFY2(w->height() >= w->heightForWidth(w->width()),
+                qPrintable(QStringLiteral("%1: %2 px tall, needs %3")
+                               .arg(QString::fromLatin1(w->metaObject()->className()))
+                               .arg(w->height())
+                               .arg(w->heightForWidth(w->width()))));
+        }
+    }
+
     // Save dialogs open where the last trace came from and propose a name made from it.
     void saveDialogsProposeANameNextToTheTrace()
     {

@@ -3,6 +3,7 @@
 
 #include <QCommandLinkButton>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -18,7 +19,9 @@ WelcomePage::WelcomePage(QWidget *parent)
     auto *outer = new QVBoxLayout(this);
     outer->addStretch(1);
     auto *column = new QWidget(this);
-    column->setMaximumWidth(620);
+    // A set width: centred at its size hint, word-wrapped text would get the narrowest width and
+    // too little height (the subtitle and the links' descriptions were cut off).
+    column->setFixedWidth(580);
     auto *layout = new QVBoxLayout(column);
     auto *title = new QLabel(tr("<h1>Kinetoscope</h1><p>Every forward op with its backward, the "
                                 "GPU kernels each ran, and what it all cost.</p>"),
@@ -48,7 +51,13 @@ WelcomePage::WelcomePage(QWidget *parent)
     m_recentList->setSpacing(2);
     layout->addWidget(m_recentBox);
     m_recentBox->hide();
-    outer->addWidget(column, 0, Qt::AlignHCenter);
+    // Centred between stretches rather than by alignment, which would lose the column's
+    // height-for-width.
+    auto *centred = new QHBoxLayout;
+    centred->addStretch(1);
+    centred->addWidget(column);
+    centred->addStretch(1);
+    outer->addLayout(centred);
     outer->addStretch(2);
 }
 
