@@ -63,6 +63,8 @@ TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
 {
     const SliceTable &t = m.slices;
     m_rows.resize(m.lanes.size());
+    m_opRows.resize(m.lanes.size());
+    m_band.resize(m.lanes.size());
     m_style.resize(t.size());
     m_roles.assign(m.lanes.size(), LaneRole());
     // Lanes are independent: both cores index them, largest first.
@@ -87,30 +89,97 @@ void TimelineIndex::indexLane(const TraceModel &m, const OpGraph &graph, LaneId 
     const Lane &lane = m.lanes[l];
     m_rows[l].resize(lane.sliceEnd > lane.sliceBegin ? lane.maxDepth + 1 : 0);
     // Pre-order with a stack of (inside backward, inside a recomputed op) gives every slice its
-    // side.
+    // side; the stack also counts the ops above a slice and knows its innermost Python frame.
     struct Open {
         SliceId slice;
         bool backward, recompute;
+        uint32_t ops; //!< non-Python slices on the path to this one, itself included
+        SliceId python; //!< the innermost Python frame on that path, kNoSlice if none
     };
     std::vector<Open> stack;
+    const auto kinds = t.kind.begin();
+    const bool folds
+        = std::find(kinds + lane.sliceBegin, kinds + lane.sliceEnd, EventKind::PythonFunction)
+        != kinds + lane.sliceEnd;
+    std::vector<std::pair<SliceId, uint32_t>> ops; // (slice, op depth), for the folded rows
+    // Per slice of a folding lane: a Python frame that has another one below it.
+    std::vector<bool> pythonAbove(folds ? lane.sliceEnd - lane.sliceBegin : 0, false);
     for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
         while (!stack.empty() && t.subtreeEnd[stack.back().slice] <= s)
             stack.pop_back();
-        const bool parentBackward = !stack.empty() && stack.back().backward;
+        const Open *parent = stack.empty() ? nullptr : &stack.back();
+        const bool parentBackward = parent && parent->backward;
         const bool startsBackward = graph.isBackwardNode(s) || isEvaluateWrapper(m.sliceName(s));
         const bool backward = parentBackward || startsBackward;
         // Outside a recomputed op, being inside one means being the op itself.
-        const bool recompute = (!stack.empty() && stack.back().recompute)
-            || (parentBackward && graph.recomputationOf(s) >= 0);
+        const bool recompute
+            = (parent && parent->recompute) || (parentBackward && graph.recomputationOf(s) >= 0);
         SliceStyle style = baseStyle(m, s);
         if (recompute && style != SliceStyle::Kernel && style != SliceStyle::Memcpy)
             style = SliceStyle::Recompute;
         else if (style == SliceStyle::Forward && backward)
             style = SliceStyle::Backward;
         m_style[s] = style;
-        stack.push_back({s, backward, recompute});
+        const bool python = t.kind[s] == EventKind::PythonFunction;
+        const uint32_t opsAbove = parent ? parent->ops : 0;
+        const SliceId pythonParent = parent ? parent->python : kNoSlice;
+        if (python && pythonParent != kNoSlice)
+            pythonAbove[pythonParent - lane.sliceBegin] = true;
+        else if (!python && folds)
+            ops.emplace_back(s, opsAbove);
+        stack.push_back(
+            {s, backward, recompute, opsAbove + (python ? 0 : 1), python ? s : pythonParent});
         m_rows[l][t.depth[s]].push_back(s);
     }
+    if (!folds)
+        return; // no Python frames: the nesting rows are the only ones
+    for (const auto &[s, depth] : ops) {
+        if (depth >= m_opRows[l].size())
+            m_opRows[l].resize(depth + 1);
+        m_opRows[l][depth].push_back(s);
+    }
+    for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
+        if (t.kind[s] == EventKind::PythonFunction && !pythonAbove[s - lane.sliceBegin])
+            m_band[l].push_back(s);
+    }
+}
+
+std::span<const SliceId> TimelineIndex::slices(LaneId lane, RowRef ref) const
+{
+    const auto pick = [&](const std::vector<std::vector<SliceId>> &rows) {
+        return ref.depth < rows.size() ? std::span<const SliceId>(rows[ref.depth])
+                                       : std::span<const SliceId>();
+    };
+    switch (ref.set) {
+    case RowSet::Nesting:
+        return pick(m_rows[lane]);
+    case RowSet::Ops:
+        return pick(m_opRows[lane]);
+    case RowSet::PythonBand:
+        break;
+    }
+    return m_band[lane];
+}
+
+uint32_t TimelineIndex::rowSlot(LaneId lane, RowRef ref) const
+{
+    switch (ref.set) {
+    case RowSet::Nesting:
+        return ref.depth;
+    case RowSet::Ops:
+        return depthCount(lane) + ref.depth;
+    case RowSet::PythonBand:
+        break;
+    }
+    return depthCount(lane) + opDepthCount(lane);
+}
+
+uint32_t TimelineIndex::opDepth(const TraceModel &m, SliceId s)
+{
+    uint32_t depth = 0;
+    for (SliceId p = m.slices.parent[s]; p != kNoSlice; p = m.slices.parent[p])
+        depth += m.slices.kind[p] == EventKind::PythonFunction ? 0 : 1;
+    return depth;
 }
 
 void TimelineIndex::scan(const TraceModel &m,

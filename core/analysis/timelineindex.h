@@ -30,10 +30,29 @@ struct LaneRole {
     bool backward = false; //!< runs backward nodes
 };
 
+//! Which rows of a lane a timeline row draws (see TimelineIndex::slices()).
+enum class RowSet : uint8_t {
+    Nesting, //!< every slice, by its nesting depth
+    Ops, //!< Python frames folded: the other slices by their depth among non-Python slices
+    PythonBand, //!< the lane's innermost Python frames, one row
+};
+
+//! One row of a lane: a set and a depth in it (0 for the band).
+struct RowRef {
+    RowSet set = RowSet::Nesting;
+    uint32_t depth = 0;
+    bool operator==(const RowRef &) const = default;
+};
+
 /*!
  * The drawing index of a trace: for every lane and nesting depth, the slices at that depth in
  * start order (they do not overlap, so ends are ordered too and a visible range is two binary
  * searches away), plus each slice's style and each lane's role.
+ *
+ * A lane with Python frames (`with_stack=True`: dozens of `python_function` levels above every
+ * op) is also indexed folded: its other slices by their op depth (Python frames not counted),
+ * and its innermost Python frames — those with no Python frame below them, which therefore never
+ * overlap — as one band. Either way every slice lies in exactly one row of the set.
  */
 class TimelineIndex {
 public:
@@ -42,6 +61,20 @@ public:
     std::span<const SliceId> row(LaneId lane, uint32_t depth) const { return m_rows[lane][depth]; }
     uint32_t depthCount(LaneId lane) const { return uint32_t(m_rows[lane].size()); }
     SliceStyle style(SliceId s) const { return m_style[s]; }
+
+    bool hasPython(LaneId lane) const { return !m_band[lane].empty(); }
+    //! Rows of the folded lane: 0 for a lane without Python frames.
+    uint32_t opDepthCount(LaneId lane) const { return uint32_t(m_opRows[lane].size()); }
+    //! The slices of row \a ref of \a lane (empty past the set's rows).
+    std::span<const SliceId> slices(LaneId lane, RowRef ref) const;
+    //! Rows of \a lane over all three sets, and \a ref's place among them (a cache's key).
+    uint32_t rowSlots(LaneId lane) const
+    {
+        return depthCount(lane) + opDepthCount(lane) + (hasPython(lane) ? 1 : 0);
+    }
+    uint32_t rowSlot(LaneId lane, RowRef ref) const;
+    //! Depth of \a s among the non-Python slices of its lane (its ancestors that are ops).
+    static uint32_t opDepth(const TraceModel &model, SliceId s);
     LaneRole role(LaneId lane) const { return m_roles[lane]; }
 
     //! One item to draw: a slice, or a run of slices too narrow to see apart.
@@ -78,6 +111,8 @@ private:
     void indexLane(const TraceModel &model, const OpGraph &graph, LaneId lane);
 
     std::vector<std::vector<std::vector<SliceId>>> m_rows;
+    std::vector<std::vector<std::vector<SliceId>>> m_opRows; //!< only lanes with Python frames
+    std::vector<std::vector<SliceId>> m_band;
     std::vector<SliceStyle> m_style;
     std::vector<LaneRole> m_roles;
 };

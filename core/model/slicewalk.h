@@ -3,6 +3,8 @@
 
 #include "model/tracemodel.h"
 
+#include <vector>
+
 namespace ks {
 
 /*!
@@ -28,6 +30,17 @@ template<typename Visit> void forEachDeviceSlice(const TraceModel &model, Visit 
         for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s)
             visit(s);
     }
+}
+
+//! The Python frames around \a s (`with_stack`), innermost first; \a s first if it is one.
+inline std::vector<SliceId> pythonStack(const TraceModel &model, SliceId s)
+{
+    std::vector<SliceId> frames;
+    for (SliceId p = s; p != kNoSlice; p = model.slices.parent[p]) {
+        if (model.slices.kind[p] == EventKind::PythonFunction)
+            frames.push_back(p);
+    }
+    return frames;
 }
 
 } // namespace ks

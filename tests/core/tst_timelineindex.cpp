@@ -296,6 +296,62 @@ private slots:
     }
 
     /*
+     * A with_stack thread (µs):
+     *   P0 [0, 5000] python > P1 [0, 500] python > A [10, 100] > B [20, 50]
+     *                       > P1b [600, 900] python > P2 [610, 700] python > C [620, 650]
+     *                       > D [950, 990]
+     *   E [6000, 7000] > P3 [6100, 6200] python > F [6110, 6150]
+     * Folded: ops by the ops above them (A, C, D, E at 0; B, F at 1); the band holds the
+     * Python frames with no Python frame below them (P1, P2, P3), never P0 or P1b.
+     */
+    void pythonFramesFoldIntoABandAndOpRows()
+    {
+        const std::string py = "python_function";
+        std::string e;
+        e += test::completeEvent(py, "P0", 1, 0, 5000);
+        e += test::completeEvent(py, "P1", 1, 0, 500);
+        e += test::completeEvent("cpu_op", "A", 1, 10, 90);
+        e += test::completeEvent("cpu_op", "B", 1, 20, 30);
+        e += test::completeEvent(py, "P1b", 1, 600, 300);
+        e += test::completeEvent(py, "P2", 1, 610, 90);
+        e += test::completeEvent("cpu_op", "C", 1, 620, 30);
+        e += test::completeEvent("cpu_op", "D", 1, 950, 40);
+        e += test::completeEvent("cpu_op", "E", 1, 6000, 1000);
+        e += test::completeEvent(py, "P3", 1, 6100, 100);
+        e += test::completeEvent("cpu_op", "F", 1, 6110, 40);
+        e.pop_back();
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        const TimelineIndex index(m, *trace->graph);
+        QVERIFY(index.hasPython(0));
+        auto names = [&](std::span<const SliceId> row) {
+            std::string text;
+            for (SliceId s : row)
+                text += std::string(m.sliceName(s)) + ' ';
+            return text;
+        };
+        QCOMPARE(index.depthCount(0), 4u); // P0 > P1b > P2 > C
+        QCOMPARE(index.opDepthCount(0), 2u);
+        QCOMPARE(names(index.slices(0, {RowSet::Ops, 0})), std::string("A C D E "));
+        QCOMPARE(names(index.slices(0, {RowSet::Ops, 1})), std::string("B F "));
+        QCOMPARE(names(index.slices(0, {RowSet::PythonBand, 0})), std::string("P1 P2 P3 "));
+        QVERIFY(index.slices(0, {RowSet::Ops, 2}).empty());
+        for (const char *op : {"A", "B", "C", "D", "E", "F"}) {
+            SliceId s = 0;
+            while (m.sliceName(s) != op)
+                ++s;
+            const uint32_t depth = TimelineIndex::opDepth(m, s);
+            const auto row = index.slices(0, {RowSet::Ops, depth});
+            QVERIFY2(std::find(row.begin(), row.end(), s) != row.end(), op);
+        }
+        // Every row has its own slot; a lane without Python frames has the nesting rows only.
+        QCOMPARE(index.rowSlots(0), 4u + 2u + 1u);
+        QCOMPARE(index.rowSlot(0, {RowSet::PythonBand, 0}), 6u);
+        QCOMPARE(index.rowSlot(0, {RowSet::Ops, 1}), 5u);
+    }
+
+    /*
      * Qt Creator's indexAtFarParent: a long parent whose child lies far from the parent's start,
      * after many short siblings. A binary search on starts lands past the parent; hit() must
      * still find it, and looking from the deepest row up the child (the innermost) wins.

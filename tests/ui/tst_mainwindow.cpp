@@ -8,6 +8,7 @@
 #include "export/pairtable.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
+#include "timeline/selectionlinks.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
 #include "trace/detailspanel.h"
@@ -56,6 +57,30 @@ SliceId findRowForward(const OpGraph &g, const std::string &name, const std::str
             return g.rows()[r].forward;
     }
     return kNoSlice;
+}
+
+/*!
+ * Fails unless the selection of \a timeline, its counterparts and both ends of each of its
+ * arrows lie inside the timeline's picture (below the ruler, above the bottom edge).
+ */
+void verifyArrowsInView(TimelineView &timeline, const LoadedTrace &trace, SliceId selected)
+{
+    SelectionLinks links(*trace.model, *trace.graph);
+    links.update(selected);
+    std::vector<SliceId> ends {selected};
+    ends.insert(ends.end(), links.counterparts().begin(), links.counterparts().end());
+    for (const SelectionLinks::Arrow &arrow : links.arrows()) {
+        ends.push_back(arrow.from);
+        ends.push_back(arrow.to);
+    }
+    QVERIFY(links.arrows().size() >= 2);
+    for (SliceId s : ends) {
+        const std::optional<QRectF> r = timeline.sliceRect(s);
+        QVERIFY2(r && r->top() >= TimelineView::kRulerHeight && r->bottom() <= timeline.height(),
+            qPrintable(QStringLiteral("%1 out of view")
+                           .arg(QString::fromUtf8(trace.model->sliceName(s).data(),
+                               qsizetype(trace.model->sliceName(s).size())))));
+    }
 }
 
 //! Opens \a path in \a window and waits for its tab.
@@ -131,6 +156,50 @@ private slots:
         QCOMPARE(tab->selection()->current(), conv);
         QTest::keyClick(&window, Qt::Key_Right, Qt::AltModifier);
         QCOMPARE(tab->selection()->current(), node);
+    }
+
+    /*
+     * Issue #31: on with_stack traces (the demo has nn.Module frames; the real MI300X trace
+     * dozens of Python levels), selecting an op as a table does, then J, brings the op, its
+     * counterpart and every end of their arrows (kernels on the GPU lanes) into the picture.
+     */
+    void arrowsOfASelectionStayInViewAfterJ_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("index"); // which aten::conv2d, in time order
+        QTest::newRow("demo") << m_demo << 3;
+        if (!test::sharedTracesDir().isEmpty())
+            QTest::newRow("mi300 with_stack") << test::sharedTracesDir()
+                    + QStringLiteral("/tl_mi300_ddp_resnet18_no_pool_train_resnet18.json.gz")
+                                              << 5;
+    }
+
+    void arrowsOfASelectionStayInViewAfterJ()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, index);
+        MainWindow window;
+        window.resize(1500, 950);
+        window.show();
+        TraceTab *tab = openAndWait(window, path);
+        QVERIFY(tab);
+        const LoadedTrace &trace = tab->selection()->trace();
+        std::vector<SliceId> convs;
+        for (const PairRow &row : trace.graph->rows()) {
+            if (row.forward != kNoSlice && trace.model->sliceName(row.forward) == "aten::conv2d")
+                convs.push_back(row.forward);
+        }
+        std::sort(convs.begin(), convs.end(), [&](SliceId a, SliceId b) {
+            return trace.model->slices.start[a] < trace.model->slices.start[b];
+        });
+        QVERIFY(convs.size() > size_t(index));
+        TimelineView &timeline = *tab->timeline();
+        tab->selection()->select(convs[size_t(index)]);
+        verifyArrowsInView(timeline, trace, convs[size_t(index)]);
+        QTest::keyClick(&timeline, Qt::Key_J);
+        const SliceId node = tab->selection()->current();
+        QVERIFY(node != convs[size_t(index)]);
+        verifyArrowsInView(timeline, trace, node);
     }
 
     // Issue: the pixels between a selected pair contain the arrow colour.

@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QMouseEvent>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
@@ -106,6 +107,9 @@ class TestTimeline : public QObject {
 private slots:
     void initTestCase()
     {
+        // Folds are remembered in the settings (this test program's own): none from a last run.
+        QSettings().remove(QStringLiteral("timelineFolds"));
+        QSettings().remove(QStringLiteral("timeline"));
         m_trace = test::link(demoTrace());
         QVERIFY(m_trace);
         m_total = double(m_trace->model->maxTime - m_trace->model->minTime);
@@ -376,11 +380,13 @@ private slots:
         v.resize(1200, 500);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        // Selecting reveals it: zoomed in on it, with nothing more than the margin before it.
+        // Selecting reveals it with its backward node (8 ms later) and both kernels, with
+        // nothing more than the margin before it.
         selection.select(conv);
-        QVERIFY(v.rangeSpan() < m_total / 10);
+        QVERIFY(v.rangeSpan() > 8'700'000);
         QCOMPARE(v.rangeStart(), -0.01 * v.rangeSpan());
         QVERIFY(v.slicePoint(conv));
+        QVERIFY(v.slicePoint(named(m, "k_bwd")));
         v.zoomToInterval(m.slices.start[conv], m.slices.end(conv));
         QCOMPARE(v.rangeStart(), -0.01 * v.rangeSpan());
         QVERIFY(v.slicePoint(conv));
@@ -452,29 +458,89 @@ private slots:
         const int track = layout.laneTrack(main);
         QVERIFY(track > 0);
         const TrackLayout::Track &tr = layout.tracks()[size_t(track)];
-        QCOMPARE(layout.visibleRows(main), 3u);
+        QCOMPARE(layout.rows(track).size(), size_t(3));
         QCOMPARE(layout.trackAt(tr.y), track);
         QCOMPARE(layout.trackAt(-1), -1);
         QCOMPARE(layout.trackAt(layout.contentHeight()), -1);
         // Rows: the lane's padding belongs to none; row 1 exists until the lane collapses.
+        const int row0 = layout.rows(track)[0].y, row1 = layout.rows(track)[1].y;
+        QCOMPARE(row0, tr.y + 2);
+        QCOMPARE(row1, row0 + TimelineView::kRowHeight);
         QCOMPARE(layout.rowAt(track, tr.y), -1);
-        QCOMPARE(layout.rowAt(track, layout.rowTop(track, 0)), 0);
-        QCOMPARE(layout.rowAt(track, layout.rowTop(track, 1)), 1);
-        QCOMPARE(*layout.anchorY(main, 1), layout.rowTop(track, 1) + 9.0);
+        QCOMPARE(layout.rowAt(track, row0), 0);
+        QCOMPARE(layout.rowAt(track, row1), 1);
+        const SliceId conv = named(m, "aten::conv2d");
+        QCOMPARE(*layout.anchorY(conv), row1 + 9.0); // at depth 1, under ProfilerStep#1
         layout.setLaneCollapsed(main, true);
-        QCOMPARE(layout.visibleRows(main), 1u);
-        QCOMPARE(layout.rowAt(track, layout.rowTop(track, 1)), -1);
-        QCOMPARE(*layout.anchorY(main, 1), layout.rowTop(track, 0) + 9.0); // on row 0
+        QCOMPARE(layout.rows(track).size(), size_t(1));
+        QCOMPARE(layout.rowAt(track, row1), -1);
+        QCOMPARE(*layout.anchorY(conv), row0 + 9.0); // on row 0
         // A collapsed group: no lane track, arrows meet its header.
         const int header = track - 1;
         QVERIFY(layout.tracks()[size_t(header)].header);
         layout.toggle(header);
         QCOMPARE(layout.laneTrack(main), -1);
         const TrackLayout::Track &h = layout.tracks()[size_t(header)];
-        QCOMPARE(*layout.anchorY(main, 1), h.y + h.height / 2.0);
+        QCOMPARE(*layout.anchorY(conv), h.y + h.height / 2.0);
         QVERIFY(layout.expandGroupOf(main));
         QVERIFY(!layout.expandGroupOf(main));
         QCOMPARE(layout.laneTrack(main), track);
+    }
+
+    /*
+     * with_stack (µs): thread 1 runs P0 [0, 5000] python > P1 [0, 3000] python > aten::conv2d
+     * [10, 100] (seq 10) > aten::convolution [20, 80]; thread 2 the backward node [4000, 4500].
+     * Folded (the default), thread 1 shows the band of P1 over two op rows; a click on the band
+     * unfolds it (P0, P1 and the ops by nesting depth), the next view of the trace opens
+     * unfolded, and selecting the op changes no fold.
+     */
+    void pythonFramesFoldAndTheFoldsAreKept()
+    {
+        std::string e;
+        e += test::completeEvent("python_function", "P0", 1, 0, 5000);
+        e += test::completeEvent("python_function", "P1", 1, 0, 3000);
+        e += test::completeEvent(
+            "cpu_op", "aten::conv2d", 1, 10, 90, R"("Sequence number":10,"Fwd thread id":0)");
+        e += test::completeEvent("cpu_op", "aten::convolution", 1, 20, 60);
+        e += test::completeEvent("cpu_op", "ConvolutionBackward0", 2, 4000, 500,
+            R"("Sequence number":10,"Fwd thread id":1)");
+        e.pop_back();
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        const SliceId conv = named(m, "aten::conv2d"), p1 = named(m, "P1");
+        const LaneId lane = m.slices.lane[conv];
+        SelectionController selection(trace);
+        auto view = std::make_unique<TimelineView>(&selection);
+        showOffscreen(*view, QSize(1000, 400));
+        QVERIFY(view->pythonFolded(lane));
+        // The band (12 px) on top, then the op rows: conv2d on the first, convolution below.
+        const QRectF band = *view->sliceRect(p1), op = *view->sliceRect(conv);
+        QCOMPARE(band.height(), 12.0);
+        QCOMPARE(op.top(), band.bottom());
+        QCOMPARE(view->sliceRect(named(m, "aten::convolution"))->top(), op.bottom());
+        // P0 has a frame below it: not drawn, but placed (outlined when selected) on the band.
+        QCOMPARE(view->sliceRect(named(m, "P0"))->top(), band.top());
+        QCOMPARE(view->sliceAt(band.center().toPoint()), p1);
+        // Selecting the op (from anywhere) leaves the fold as it was.
+        selection.select(conv);
+        QVERIFY(view->pythonFolded(lane));
+        // A click on the band unfolds the frames: P0, P1, then the ops at their depth.
+        const QRectF bandNow = *view->sliceRect(p1);
+        QTest::mouseClick(view.get(), Qt::LeftButton, {}, bandNow.center().toPoint());
+        QVERIFY(!view->pythonFolded(lane));
+        QCOMPARE(selection.current(), conv); // the band folds, it does not select
+        const QRectF p0 = *view->sliceRect(named(m, "P0"));
+        QCOMPARE(view->sliceRect(p1)->top(), p0.bottom());
+        QCOMPARE(view->sliceRect(conv)->top(), view->sliceRect(p1)->bottom());
+        // The next view of this trace opens as the user left it; "ops only" hides the frames.
+        view = std::make_unique<TimelineView>(&selection);
+        showOffscreen(*view, QSize(1000, 400));
+        QVERIFY(!view->pythonFolded(lane));
+        view->setPythonHidden(true);
+        QVERIFY(!view->sliceRect(p1));
+        QVERIFY(!view->sliceRect(named(m, "P0")));
+        QVERIFY(view->sliceRect(conv));
     }
 
     // Qt Creator's indexAtFarParent, through the view: a click far from the parent's start
@@ -509,24 +575,24 @@ private slots:
         const QFont font;
         const LaneId main = m.slices.lane[named(m, "aten::conv2d")];
         geometry.prepare(timeline::TimeAxis(0, m_total, 240, 900), font);
-        const size_t pieces = geometry.row(main, 1).size();
+        const size_t pieces = geometry.row(main, {RowSet::Nesting, 1}).size();
         QVERIFY(pieces > 0);
-        geometry.row(main, 1);
+        geometry.row(main, {RowSet::Nesting, 1});
         QCOMPARE(geometry.scans(), size_t(1));
         geometry.prepare(timeline::TimeAxis(0, m_total, 240, 900), font);
-        geometry.row(main, 1);
+        geometry.row(main, {RowSet::Nesting, 1});
         QCOMPARE(geometry.scans(), size_t(1));
         // Any change of the axis drops the rows: start, span, width.
         geometry.prepare(timeline::TimeAxis(1, m_total, 240, 900), font);
-        geometry.row(main, 1);
+        geometry.row(main, {RowSet::Nesting, 1});
         QCOMPARE(geometry.scans(), size_t(2));
         geometry.prepare(timeline::TimeAxis(1, m_total, 240, 901), font);
-        geometry.row(main, 1);
+        geometry.row(main, {RowSet::Nesting, 1});
         QCOMPARE(geometry.scans(), size_t(3));
         QFont bigger = font;
         bigger.setPointSize(font.pointSize() + 4);
         geometry.prepare(timeline::TimeAxis(1, m_total, 240, 901), bigger);
-        geometry.row(main, 1);
+        geometry.row(main, {RowSet::Nesting, 1});
         QCOMPARE(geometry.scans(), size_t(4));
     }
 

@@ -244,7 +244,8 @@ private slots:
         for (int y = timeline->height() - 4; y > 30 && empty.isNull(); y -= 3)
             for (int x = timeline->width() - 40; x > TimelineView::kLabelWidth && empty.isNull();
                  x -= 7)
-                if (timeline->sliceAt(QPoint(x, y)) == kNoSlice)
+                if (timeline->sliceAt(QPoint(x, y)) == kNoSlice
+                    && timeline->curveOpAt(QPoint(x, y)) == kNoSlice)
                     empty = QPoint(x, y);
         QVERIFY(!empty.isNull());
         QTest::mouseClick(timeline, Qt::LeftButton, {}, empty);

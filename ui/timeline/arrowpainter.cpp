@@ -40,7 +40,7 @@ void drawArrow(QPainter &p, QPointF from, QPointF to, const QColor &color, qreal
 std::optional<QPointF> ArrowPainter::anchor(const PaintFrame &frame, SliceId s, bool atEnd) const
 {
     const SliceTable &t = m_model.slices;
-    const std::optional<double> y = m_layout.anchorY(t.lane[s], t.depth[s]);
+    const std::optional<double> y = m_layout.anchorY(s);
     if (!y)
         return std::nullopt;
     const double time = double((atEnd ? t.end(s) : t.start[s]) - m_model.minTime);

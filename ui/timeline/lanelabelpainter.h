@@ -2,30 +2,31 @@
 #pragma once
 
 #include "timeline/paintframe.h"
+#include "timeline/tracklayout.h"
 
 class QPainter;
 
 namespace ks {
 
-class TimelineIndex;
-class TrackLayout;
-
 /*!
  * The label column left of the tracks: group headers with their collapse arrow, lane names
- * with theirs (lanes with nested rows only) and the host threads' roles.
+ * with theirs (lanes with nested rows only) and the host threads' roles, the Python band's fold
+ * state, curve tracks' names and curves.
  */
 class LaneLabelPainter {
 public:
-    LaneLabelPainter(const TimelineIndex &index, const TrackLayout &layout)
-        : m_index(index)
-        , m_layout(layout)
+    explicit LaneLabelPainter(const TrackLayout &layout)
+        : m_layout(layout)
     {
     }
 
     void paint(QPainter &p, const PaintFrame &frame) const;
 
 private:
-    const TimelineIndex &m_index;
+    //! A lane's name on its first row of slices, its role on the next (or at the right end).
+    void paintLaneLabel(QPainter &p, const PaintFrame &frame, int track) const;
+    void paintCurveLabel(QPainter &p, const PaintFrame &frame, const TrackLayout::Track &tr) const;
+
     const TrackLayout &m_layout;
 };
 

@@ -50,7 +50,7 @@ void SlicePainter::paint(QPainter &p, const PaintFrame &frame, const Marks &mark
             break;
         if (y + tr.height < kRulerHeight || tr.header || tr.curve >= 0)
             continue; // curve tracks are CurvePainter's
-        paintLane(p, frame, int(i), y, marks);
+        paintLane(p, frame, int(i), marks);
     }
 }
 
@@ -89,7 +89,8 @@ const QImage &SlicePainter::markerStamp(bool outOfMemory, qreal dpr) const
     return stamp;
 }
 
-void SlicePainter::paintInstants(QPainter &p, const PaintFrame &frame, LaneId lane, int top) const
+void SlicePainter::paintInstants(
+    QPainter &p, const PaintFrame &frame, LaneId lane, int rowTop) const
 {
     const Lane &l = m_model.lanes[lane];
     const InstantTable &in = m_model.instants;
@@ -109,37 +110,36 @@ void SlicePainter::paintInstants(QPainter &p, const PaintFrame &frame, LaneId la
         const bool oom = m_model.str(in.name[i]) == "[OutOfMemory]";
         // A stamp drawn once: blitting it costs a fraction of rasterising an antialiased shape.
         const QImage &stamp = markerStamp(oom, dpr);
-        p.drawImage(QPointF(x - stamp.width() / (2 * dpr), top + kLanePad), stamp);
+        p.drawImage(QPointF(x - stamp.width() / (2 * dpr), rowTop), stamp);
         // The next marker starts two pixels further: the ones in between would hide under this one.
         it = std::lower_bound(it + 1, end, origin + TimeNs(std::ceil(axis.time(int(x) + 2))));
     }
 }
 
-QRectF SlicePainter::sliceBox(const PaintFrame &frame, SliceId s, int top) const
+std::optional<QRectF> SlicePainter::sliceBox(const PaintFrame &frame, SliceId s) const
 {
+    const std::optional<TrackLayout::Row> row = m_layout.rowOf(s);
+    if (!row)
+        return std::nullopt;
     const SliceTable &t = m_model.slices;
-    const LaneId lane = t.lane[s];
-    const int d = m_layout.laneCollapsed(lane) ? 0 : int(t.depth[s]);
     const double x0 = frame.axis.x(double(t.start[s] - m_model.minTime));
     const double x1 = std::max(x0 + 2, frame.axis.x(double(t.end(s) - m_model.minTime)));
-    return QRectF(x0, top + kLanePad + d * kRowHeight + 0.5, x1 - x0, kRowHeight - 1);
+    return QRectF(x0, frame.top() + row->y + 0.5, x1 - x0, row->height - 1);
 }
 
-void SlicePainter::paintLane(
-    QPainter &p, const PaintFrame &frame, int track, int top, const Marks &marks)
+void SlicePainter::paintLane(QPainter &p, const PaintFrame &frame, int track, const Marks &marks)
 {
     const LaneId lane = m_layout.tracks()[size_t(track)].lane;
     const QSize size = frame.size;
-    const uint32_t depths = m_layout.visibleRows(lane);
     p.setFont(frame.font);
     // Recomputed forward work inside backward lanes is hatched, to tell it apart at a glance.
     const QBrush hatch(QColor(20, 40, 90, 150), Qt::BDiagPattern);
     const bool finding = marks.finder.active();
-    for (uint32_t d = 0; d < depths; ++d) {
-        const int rowY = top + kLanePad + int(d) * kRowHeight;
-        if (rowY > size.height() || rowY + kRowHeight < kRulerHeight)
+    for (const TrackLayout::Row &row : m_layout.rows(track)) {
+        const int rowY = frame.top() + row.y;
+        if (rowY > size.height() || rowY + row.height < kRulerHeight)
             continue;
-        for (const TrackGeometry::Piece &piece : m_geometry.row(lane, d)) {
+        for (const TrackGeometry::Piece &piece : m_geometry.row(lane, row.ref)) {
             const QRectF r = piece.rect.translated(0, rowY);
             p.fillRect(r, QColor::fromRgb(piece.color));
             if (piece.hatch)
@@ -154,16 +154,20 @@ void SlicePainter::paintLane(
             }
         }
     }
-    paintInstants(p, frame, lane, top);
+    // Markers go on the first row of ops, under the Python band.
+    const std::span<const TrackLayout::Row> rows = m_layout.rows(track);
+    const TrackLayout::Row &opsRow = rows.front().band() && rows.size() > 1 ? rows[1] : rows[0];
+    paintInstants(p, frame, lane, frame.top() + opsRow.y);
     // Highlighted slices (a module's work) get a translucent wash and an outline.
     const Lane &laneInfo = m_model.lanes[lane];
     const std::vector<SliceId> &lit = marks.highlight;
     auto first = std::lower_bound(lit.begin(), lit.end(), laneInfo.sliceBegin);
     auto last = std::lower_bound(first, lit.end(), laneInfo.sliceEnd);
     for (auto it = first; it != last; ++it) {
-        const QRectF r = sliceBox(frame, *it, top);
-        if (r.right() < kLabelWidth || r.left() > size.width())
+        const std::optional<QRectF> box = sliceBox(frame, *it);
+        if (!box || box->right() < kLabelWidth || box->left() > size.width())
             continue;
+        const QRectF r = *box;
         p.fillRect(r, QColor(255, 215, 0, 90));
         p.setPen(QPen(QColor(200, 140, 0), 1.5));
         p.setBrush(Qt::NoBrush);
@@ -172,11 +176,12 @@ void SlicePainter::paintLane(
     // Outline the selection and its counterparts when they are on this lane.
     const SliceTable &t = m_model.slices;
     auto outline = [&](SliceId s, const QColor &color) {
-        if (t.lane[s] != lane)
+        const std::optional<QRectF> box = t.lane[s] == lane ? sliceBox(frame, s) : std::nullopt;
+        if (!box)
             return;
         p.setPen(QPen(color, 2));
         p.setBrush(Qt::NoBrush);
-        p.drawRect(sliceBox(frame, s, top));
+        p.drawRect(*box);
     };
     if (marks.links.selected() != kNoSlice) {
         for (SliceId c : marks.links.counterparts())

@@ -51,17 +51,17 @@ public:
         QPainter &p, const PaintFrame &frame, std::optional<std::pair<double, double>> range);
 
 private:
-    void paintLane(QPainter &p, const PaintFrame &frame, int track, int top, const Marks &marks);
+    void paintLane(QPainter &p, const PaintFrame &frame, int track, const Marks &marks);
     /*!
-     * The lane's instant events as small markers at its top (an `[OutOfMemory]` one larger and
+     * The lane's instant events as small markers at \a rowTop (an `[OutOfMemory]` one larger and
      * red): at most one every two pixels, found by binary search, so a lane of a million memory
      * events costs about its width.
      */
-    void paintInstants(QPainter &p, const PaintFrame &frame, LaneId lane, int top) const;
+    void paintInstants(QPainter &p, const PaintFrame &frame, LaneId lane, int rowTop) const;
     //! The marker, antialiased once per device pixel ratio.
     const QImage &markerStamp(bool outOfMemory, qreal dpr) const;
-    //! The outline rectangle of slice \a s in a lane whose top is at widget y \a top.
-    QRectF sliceBox(const PaintFrame &frame, SliceId s, int top) const;
+    //! The outline rectangle of slice \a s (widget pixels), if its lane shows it.
+    std::optional<QRectF> sliceBox(const PaintFrame &frame, SliceId s) const;
 
     const TraceModel &m_model;
     const TrackLayout &m_layout;

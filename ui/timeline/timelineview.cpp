@@ -3,8 +3,10 @@
 
 #include "common/qstrings.h"
 #include "common/timeformat.h"
+#include "model/slicewalk.h"
 #include "timeline/arrowpainter.h"
 #include "timeline/curvepainter.h"
+#include "timeline/foldmemory.h"
 #include "timeline/lanelabelpainter.h"
 #include "timeline/paintframe.h"
 #include "timeline/rulerpainter.h"
@@ -24,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ks {
 
@@ -50,7 +53,7 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     , m_slicePainter(std::make_unique<SlicePainter>(m_model, *m_layout, *m_geometry))
     , m_arrowPainter(std::make_unique<ArrowPainter>(m_model, m_graph, *m_layout))
     , m_curvePainter(std::make_unique<CurvePainter>(m_graph, m_curves, *m_layout))
-    , m_labelPainter(std::make_unique<LaneLabelPainter>(*m_index, *m_layout))
+    , m_labelPainter(std::make_unique<LaneLabelPainter>(*m_layout))
     , m_zoom(new ZoomControl(double(m_model.maxTime - m_model.minTime), this))
     , m_scrollBar(new QScrollBar(Qt::Vertical, this))
 {
@@ -58,6 +61,9 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setMinimumSize(400, 200);
+    if (const auto folds = foldmemory::load(QString::fromStdString(m_model.path)))
+        m_layout->restore(*folds);
+    m_layout->setPythonHidden(foldmemory::pythonHidden());
     syncScrollBar();
     connect(m_zoom, &ZoomControl::rangeChanged, this, [this] {
         update();
@@ -68,7 +74,8 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
         update();
     });
     connect(m_selection, &SelectionController::selectionChanged, this, [this](SliceId s) {
-        if (s != kNoSlice)
+        // A click here selects what the user already sees: the view stays where it is.
+        if (s != kNoSlice && !m_clicking)
             revealSlice(s);
         update();
     });
@@ -128,47 +135,106 @@ void TimelineView::fitSelection()
     const SliceId s = m_selection->current();
     if (s == kNoSlice)
         return;
+    const auto [a, b] = linkedInterval(s);
+    zoomToInterval(a, b);
+}
+
+std::vector<SliceId> TimelineView::linkedSlices(SliceId s)
+{
+    m_links->update(s);
+    std::vector<SliceId> linked {s};
+    linked.insert(linked.end(), m_links->counterparts().begin(), m_links->counterparts().end());
+    for (const SelectionLinks::Arrow &arrow : m_links->arrows()) {
+        linked.push_back(arrow.from);
+        linked.push_back(arrow.to);
+    }
+    return linked;
+}
+
+std::pair<TimeNs, TimeNs> TimelineView::linkedInterval(SliceId s)
+{
     const SliceTable &t = m_model.slices;
     TimeNs a = t.start[s];
     TimeNs b = t.end(s);
-    // Fit the selection together with its counterparts, as the arrows span them.
-    m_links->update(s);
-    for (SliceId c : m_links->counterparts()) {
+    for (SliceId c : linkedSlices(s)) {
         a = std::min(a, t.start[c]);
         b = std::max(b, t.end(c));
     }
-    zoomToInterval(a, b);
+    return {a, b};
 }
 
 void TimelineView::revealSlice(SliceId s)
 {
+    // Time: the slice and every end of its arrows; a slice already in view stays put unless it
+    // is too thin to see or wider than the view.
     const SliceTable &t = m_model.slices;
-    const double a = double(t.start[s] - m_model.minTime);
-    const double b = double(t.end(s) - m_model.minTime);
-    const double dur = std::max(1.0, b - a);
+    const auto [from, to] = linkedInterval(s);
     const double start = rangeStart(), span = rangeSpan();
-    const bool visible = a >= start && b <= start + span;
-    if (!visible || dur < span * 0.002 || dur > span)
-        setRange(a - dur * 2, dur * 5);
-    // Vertically: expand its group and scroll its row into view.
-    const LaneId lane = t.lane[s];
-    if (m_layout->expandGroupOf(lane))
-        layoutChanged();
-    if (m_layout->laneCollapsed(lane) && t.depth[s] > 0)
-        setLaneCollapsed(lane, false);
-    const int ti = m_layout->laneTrack(lane);
-    if (ti < 0)
-        return;
-    const int rowY = m_layout->rowTop(ti, t.depth[s]);
-    const int visibleHeight = height() - kRulerHeight;
-    if (rowY < m_scrollY || rowY + kRowHeight > m_scrollY + visibleHeight)
-        m_scrollBar->setValue(std::max(0, rowY - visibleHeight / 3));
+    const double a = double(from - m_model.minTime), b = double(to - m_model.minTime);
+    const double dur = double(t.dur[s]);
+    if (a < start || b > start + span || dur < span * 0.002 || dur > span)
+        zoomToInterval(from, to);
+    revealLanes(s);
     update();
+}
+
+void TimelineView::revealLanes(SliceId s)
+{
+    // The rows of the slice and of every end of its arrows. Folds stay as the user left them
+    // (a folded or collapsed lane still shows the slice on its band or first row), but a
+    // collapsed process opens: it shows nothing of its lanes.
+    if (m_layout->expandGroupOf(m_model.slices.lane[s]))
+        layoutChanged();
+    int top = std::numeric_limits<int>::max(), bottom = std::numeric_limits<int>::min();
+    int ownTop = -1;
+    for (SliceId c : linkedSlices(s)) {
+        const std::optional<double> y = m_layout->anchorY(c);
+        if (!y)
+            continue;
+        top = std::min(top, int(*y) - kRowHeight);
+        bottom = std::max(bottom, int(*y) + kRowHeight);
+        if (c == s)
+            ownTop = int(*y) - kRowHeight;
+    }
+    if (ownTop < 0)
+        return;
+    const int visible = height() - kRulerHeight;
+    if (top >= m_scrollY && bottom <= m_scrollY + visible)
+        return;
+    // All of them centred when they fit, else the slice itself a third of the way down.
+    const int scroll
+        = bottom - top <= visible ? top - (visible - (bottom - top)) / 2 : ownTop - visible / 3;
+    m_scrollBar->setValue(std::max(0, scroll));
 }
 
 void TimelineView::setLaneCollapsed(LaneId lane, bool collapsed)
 {
     m_layout->setLaneCollapsed(lane, collapsed);
+    layoutChanged();
+}
+
+bool TimelineView::pythonFolded(LaneId lane) const
+{
+    return m_layout->pythonFolded(lane);
+}
+
+void TimelineView::setPythonFolded(LaneId lane, bool folded)
+{
+    m_layout->setPythonFolded(lane, folded);
+    foldsChanged();
+}
+
+void TimelineView::setPythonHidden(bool hidden)
+{
+    if (hidden == m_layout->pythonHidden())
+        return;
+    m_layout->setPythonHidden(hidden);
+    layoutChanged();
+}
+
+void TimelineView::foldsChanged()
+{
+    foldmemory::save(QString::fromStdString(m_model.path), m_layout->folds());
     layoutChanged();
 }
 
@@ -267,7 +333,7 @@ std::optional<QPoint> TimelineView::slicePoint(SliceId s) const
     const std::optional<QRectF> r = sliceRect(s);
     if (!r)
         return std::nullopt;
-    const QPoint centre(int(r->center().x()), int(r->top()) + kRowHeight / 2);
+    const QPoint centre(int(r->center().x()), int(r->center().y()));
     if (centre.y() < kRulerHeight || centre.y() >= height())
         return std::nullopt;
     return centre;
@@ -276,19 +342,17 @@ std::optional<QPoint> TimelineView::slicePoint(SliceId s) const
 std::optional<QRectF> TimelineView::sliceRect(SliceId s) const
 {
     const SliceTable &t = m_model.slices;
-    const LaneId lane = t.lane[s];
-    const int ti = m_layout->laneTrack(lane);
-    if (ti < 0)
+    const std::optional<TrackLayout::Row> row = m_layout->rowOf(s);
+    if (!row)
         return std::nullopt;
-    const uint32_t depth = m_layout->laneCollapsed(lane) ? 0 : t.depth[s];
-    const int top = m_layout->rowTop(ti, depth) - m_scrollY + kRulerHeight;
+    const int top = row->y - m_scrollY + kRulerHeight;
     const TimeAxis ax = axis(width());
     const double a = std::max(ax.x(double(t.start[s] - m_model.minTime)), double(kLabelWidth));
     const double b
         = std::min(ax.x(double(t.end(s) - m_model.minTime)), double(kLabelWidth + ax.width));
-    if (b < a || top + kRowHeight <= kRulerHeight || top >= height())
+    if (b < a || top + row->height <= kRulerHeight || top >= height())
         return std::nullopt;
-    return QRectF(a, top, b - a, kRowHeight);
+    return QRectF(a, top, b - a, row->height);
 }
 
 SliceId TimelineView::sliceAt(QPoint pos) const
@@ -297,13 +361,13 @@ SliceId TimelineView::sliceAt(QPoint pos) const
         return kNoSlice;
     const int y = pos.y() - kRulerHeight + m_scrollY;
     const int ti = m_layout->trackAt(y);
-    const int depth = ti < 0 ? -1 : m_layout->rowAt(ti, y);
-    if (depth < 0)
+    const int row = ti < 0 ? -1 : m_layout->rowAt(ti, y);
+    if (row < 0)
         return kNoSlice;
     const LaneId lane = m_layout->tracks()[size_t(ti)].lane;
     // Hits within 3 px count, so that slices a pixel wide can be picked.
-    return TimelineIndex::hit(m_model, m_index->row(lane, uint32_t(depth)), m_model.minTime,
-        timeAt(pos.x()), 3 * nsPerPixel());
+    return TimelineIndex::hit(m_model, m_index->slices(lane, m_layout->rows(ti)[size_t(row)].ref),
+        m_model.minTime, timeAt(pos.x()), 3 * nsPerPixel());
 }
 
 std::optional<std::pair<size_t, int64_t>> TimelineView::curvePointAt(QPoint pos) const
@@ -453,17 +517,29 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
         return;
     }
     const QPoint pos = event->pos();
-    if (pos.x() < kLabelWidth && pos.y() >= kRulerHeight) {
+    if (pos.y() < kRulerHeight)
+        return;
+    const int y = pos.y() - kRulerHeight + m_scrollY;
+    const int ti = m_layout->trackAt(y);
+    const int row = ti < 0 ? -1 : m_layout->rowAt(ti, y);
+    if (row >= 0 && m_layout->rows(ti)[size_t(row)].band()) {
+        // The Python band, in the labels or the tracks: folds or unfolds the frames.
+        const LaneId lane = m_layout->tracks()[size_t(ti)].lane;
+        setPythonFolded(lane, !m_layout->pythonFolded(lane));
+        return;
+    }
+    if (pos.x() < kLabelWidth) {
         // Labels: toggle the group or the lane under the click.
-        const int ti = m_layout->trackAt(pos.y() - kRulerHeight + m_scrollY);
         if (ti >= 0) {
             m_layout->toggle(ti);
-            layoutChanged();
+            foldsChanged();
         }
         return;
     }
     const SliceId op = curveOpAt(pos);
+    m_clicking = true;
     m_selection->select(op != kNoSlice ? op : sliceAt(pos));
+    m_clicking = false;
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
@@ -563,6 +639,13 @@ void TimelineView::showToolTip(const QHelpEvent &help)
         return;
     }
     const SliceTable &t = m_model.slices;
+    const int y = help.pos().y() - kRulerHeight + m_scrollY;
+    const int ti = m_layout->trackAt(y);
+    const int row = ti < 0 ? -1 : m_layout->rowAt(ti, y);
+    if (row >= 0 && m_layout->rows(ti)[size_t(row)].band()) {
+        QToolTip::showText(help.globalPos(), pythonStackToolTip(s), this);
+        return;
+    }
     QString html
         = QStringLiteral("<b>%1</b><br>").arg(toQString(m_model.sliceName(s)).toHtmlEscaped());
     html += tr("category: %1<br>start: %2<br>duration: %3")
@@ -577,7 +660,28 @@ void TimelineView::showToolTip(const QHelpEvent &help)
     const GpuTotals gpu = m_graph.gpuTotalsUnder(s);
     if (gpu.count > 0)
         html += tr("<br>GPU: %1 events, %2").arg(gpu.count).arg(formatDuration(double(gpu.time)));
+    const std::vector<SliceId> stack = pythonStack(m_model, s);
+    if (!stack.empty() && stack.front() != s)
+        html += tr("<br>called from %1")
+                    .arg(toQString(m_model.sliceName(stack.front())).toHtmlEscaped());
     QToolTip::showText(help.globalPos(), html, this);
+}
+
+QString TimelineView::pythonStackToolTip(SliceId frame) const
+{
+    // Innermost first, as Python prints a traceback's last lines; the outermost frames of a
+    // deep stack (the script, the trainer loop) are the least telling and go first.
+    constexpr size_t kShown = 25;
+    const std::vector<SliceId> stack = pythonStack(m_model, frame);
+    QString html
+        = tr("<b>Python stack</b> (innermost first; click to %1)")
+              .arg(m_layout->pythonFolded(m_model.slices.lane[frame]) ? tr("unfold") : tr("fold"));
+    for (size_t i = 0; i < std::min(kShown, stack.size()); ++i)
+        html
+            += QStringLiteral("<br>%1").arg(toQString(m_model.sliceName(stack[i])).toHtmlEscaped());
+    if (stack.size() > kShown)
+        html += tr("<br>… %n more", nullptr, int(stack.size() - kShown));
+    return html;
 }
 
 QString TimelineView::curveToolTip(size_t curve, int64_t point) const

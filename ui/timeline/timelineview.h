@@ -72,7 +72,10 @@ public:
     //! W, S, A, D: zoom in or out around the mouse (the centre when it is elsewhere), or pan by
     //! 15 % of the view; \a key is Qt::Key_W, _S, _A or _D (others do nothing).
     void navigate(int key);
-    //! Makes \a slice visible: scrolls to its lane and zooms when it is off screen or tiny.
+    /*!
+     * Makes \a slice visible with its counterparts and every end of its arrows: zooms when
+     * they are off screen (or the slice is tiny) and scrolls their lanes into view.
+     */
     void revealSlice(SliceId slice);
 
     //! Highlights \a slices (a module's calls and backward nodes), any lanes; empty clears.
@@ -99,6 +102,14 @@ public:
     //! Where curve track \a curve (index into TraceCurves::tracks) plots, if it is on screen.
     std::optional<QRect> curveArea(size_t curve) const;
     void setLaneCollapsed(LaneId lane, bool collapsed);
+    /*!
+     * Folds (or unfolds) the Python frames of \a lane as a click on its band does, and keeps
+     * the folds for the trace's next opening.
+     */
+    void setPythonFolded(LaneId lane, bool folded);
+    bool pythonFolded(LaneId lane) const;
+    //! "Ops only": hides every lane's Python frames, band included.
+    void setPythonHidden(bool hidden);
     //! The ruler's time-range selection, if any (ns relative to the start).
     std::optional<std::pair<double, double>> rangeSelection() const { return m_rangeSelection; }
     int contentHeight() const;
@@ -129,6 +140,15 @@ private:
     double nsPerPixel() const;
     double timeAt(int x) const;
     void layoutChanged();
+    //! After the user folded something: keeps the folds for the trace and redraws.
+    void foldsChanged();
+    //! The selection \a s, its counterparts and both ends of each of its arrows.
+    std::vector<SliceId> linkedSlices(SliceId s);
+    //! From the earliest start to the latest end of linkedSlices(\a s).
+    std::pair<TimeNs, TimeNs> linkedInterval(SliceId s);
+    //! Scrolls the rows of linkedSlices(\a s) into view (revealSlice()'s vertical half).
+    void revealLanes(SliceId s);
+    QString pythonStackToolTip(SliceId frame) const;
     void syncScrollBar();
     void paintAll(QPainter &p, QSize size);
     void showToolTip(const QHelpEvent &help);
@@ -165,6 +185,7 @@ private:
     int m_pressScroll = 0;
     bool m_dragging = false;
     bool m_rulerDrag = false;
+    bool m_clicking = false; //!< a click here is selecting: no reframing
     std::optional<std::pair<double, double>> m_rangeSelection;
 };
 

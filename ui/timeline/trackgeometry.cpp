@@ -18,7 +18,7 @@ TrackGeometry::TrackGeometry(const TraceModel &model, const TimelineIndex &index
     , m_rows(model.lanes.size())
 {
     for (LaneId l = 0; l < m_rows.size(); ++l)
-        m_rows[l].resize(index.depthCount(l));
+        m_rows[l].resize(index.rowSlots(l));
 }
 
 void TrackGeometry::prepare(const timeline::TimeAxis &axis, const QFont &font)
@@ -29,8 +29,8 @@ void TrackGeometry::prepare(const timeline::TimeAxis &axis, const QFont &font)
         && axis.left == m_axis.left && axis.width == m_axis.width && font == m_font;
     if (same)
         return;
-    for (auto [lane, depth] : m_built) {
-        Row &row = m_rows[lane][depth];
+    for (auto [lane, slot] : m_built) {
+        Row &row = m_rows[lane][slot];
         row.built = false;
         row.pieces.clear();
     }
@@ -40,13 +40,14 @@ void TrackGeometry::prepare(const timeline::TimeAxis &axis, const QFont &font)
     m_prepared = true;
 }
 
-const std::vector<TrackGeometry::Piece> &TrackGeometry::row(LaneId lane, uint32_t depth)
+const std::vector<TrackGeometry::Piece> &TrackGeometry::row(LaneId lane, RowRef ref)
 {
-    Row &row = m_rows[lane][depth];
+    const uint32_t slot = m_index.rowSlot(lane, ref);
+    Row &row = m_rows[lane][slot];
     if (!row.built) {
-        build(lane, depth, row.pieces);
+        build(lane, ref, row.pieces);
         row.built = true;
-        m_built.emplace_back(lane, depth);
+        m_built.emplace_back(lane, slot);
         ++m_scans;
     }
     return row.pieces;
@@ -70,12 +71,14 @@ QRgb TrackGeometry::mergedColor(SliceStyle style)
     return c;
 }
 
-void TrackGeometry::build(LaneId lane, uint32_t depth, std::vector<Piece> &out)
+void TrackGeometry::build(LaneId lane, RowRef ref, std::vector<Piece> &out)
 {
     const timeline::TimeAxis &axis = m_axis;
     m_items.clear();
-    TimelineIndex::scan(m_model, m_index.row(lane, depth), m_model.minTime, axis.start,
+    TimelineIndex::scan(m_model, m_index.slices(lane, ref), m_model.minTime, axis.start,
         axis.nsPerPixel, axis.width, m_items);
+    const bool band = ref.set == RowSet::PythonBand;
+    const int height = band ? timeline::kPythonBandHeight : timeline::kRowHeight;
     const QFontMetrics fm(m_font);
     const QRgb recomputeRun = mergedColor(SliceStyle::Recompute);
     // Adjacent runs of merged slices share one neutral colour per style and become one
@@ -92,7 +95,7 @@ void TrackGeometry::build(LaneId lane, uint32_t depth, std::vector<Piece> &out)
         // coordinates past its precision.
         const double x0 = std::max(-2.0, item.x0) + axis.left;
         const double x1 = std::min(double(axis.width) + 2, item.x1) + axis.left;
-        const QRectF r(x0, 1, std::max(1.0, x1 - x0), timeline::kRowHeight - 2);
+        const QRectF r(x0, 1, std::max(1.0, x1 - x0), height - 2);
         if (item.count > 1) {
             const QRgb c = mergedColor(m_index.style(item.slice));
             if (havePending && c == pending.color && r.left() <= pending.rect.right() + 0.5) {
@@ -107,7 +110,7 @@ void TrackGeometry::build(LaneId lane, uint32_t depth, std::vector<Piece> &out)
         flush();
         const QRgb c = colorOf(item.slice);
         Piece piece {r, c, item.slice, m_index.style(item.slice) == SliceStyle::Recompute, 0, {}};
-        if (r.width() > 28) {
+        if (r.width() > 28 && !band) {
             const std::string_view name = m_model.sliceName(item.slice);
             QString text = fm.elidedText(toQString(name), Qt::ElideRight, int(r.width()) - 6);
             if (!text.isEmpty() && text != QStringLiteral("…")) {

@@ -17,7 +17,7 @@ namespace ks {
 
 /*!
  * The drawable level-of-detail geometry of the timeline's rows (cf. Qt Creator's
- * TrackPainterRaster cache): for each (lane, depth) asked for, the merged items of
+ * TrackPainterRaster cache): for each (lane, RowRef) asked for, the merged items of
  * TimelineIndex::scan() turned into rectangles with their colour, hatching and elided name.
  * A row is scanned once and then reused until the time axis (range start, span, tracks' left
  * edge and width) or the font changes, so scrolling, collapsing, hover, selection, find and
@@ -43,15 +43,18 @@ public:
      * when both are what the last frame had, and drops them otherwise.
      */
     void prepare(const timeline::TimeAxis &axis, const QFont &font);
-    //! The pieces of row \a depth of \a lane on the prepared axis, scanned on first use.
-    const std::vector<Piece> &row(LaneId lane, uint32_t depth);
+    /*!
+     * The pieces of row \a ref of \a lane on the prepared axis, scanned on first use. The
+     * Python band's pieces are its height and carry no names.
+     */
+    const std::vector<Piece> &row(LaneId lane, RowRef ref);
     //! Rows scanned since construction (the cache's tests count them).
     size_t scans() const { return m_scans; }
 
 private:
     QRgb colorOf(SliceId slice);
     QRgb mergedColor(SliceStyle style);
-    void build(LaneId lane, uint32_t depth, std::vector<Piece> &out);
+    void build(LaneId lane, RowRef ref, std::vector<Piece> &out);
 
     struct Row {
         bool built = false;
@@ -63,8 +66,8 @@ private:
     timeline::TimeAxis m_axis {0, 1, 0, 1};
     QFont m_font;
     bool m_prepared = false;
-    std::vector<std::vector<Row>> m_rows; //!< [lane][depth]
-    std::vector<std::pair<LaneId, uint32_t>> m_built; //!< which rows to drop on a change
+    std::vector<std::vector<Row>> m_rows; //!< [lane][TimelineIndex::rowSlot()]
+    std::vector<std::pair<LaneId, uint32_t>> m_built; //!< (lane, slot) to drop on a change
     std::vector<TimelineIndex::Item> m_items; //!< scratch buffer for scan()
     size_t m_scans = 0;
     // HSL → RGB per slice is measurable even once per scan: colours are kept per (name, style).

@@ -37,6 +37,7 @@ TrackLayout::TrackLayout(
     , m_curves(curves)
 {
     m_laneCollapsed.assign(m_model.lanes.size(), false);
+    m_pythonUnfolded.assign(m_model.lanes.size(), false);
     buildGroups();
     addCurveGroups();
     relayout();
@@ -142,6 +143,7 @@ void TrackLayout::relayout()
 {
     const TraceModel &m = m_model;
     m_tracks.clear();
+    m_rows.clear();
     m_trackOfLane.assign(m.lanes.size(), -1);
     m_trackOfCurve.assign(m_curves.tracks.size(), -1);
     m_headerOfGroup.assign(m_groups.size(), -1);
@@ -161,12 +163,18 @@ void TrackLayout::relayout()
             continue;
         for (LaneId l : g.lanes) {
             const Lane &lane = m.lanes[l];
+            // Ops only: a thread of nothing but Python frames has nothing to show.
+            if (m_pythonHidden && m_index.hasPython(l) && m_index.opDepthCount(l) == 0
+                && lane.instantEnd == lane.instantBegin)
+                continue;
             Track t;
             t.lane = l;
             t.group = int(gi);
             t.y = y;
-            const uint32_t depths = std::max<uint32_t>(1, m_index.depthCount(l));
-            t.height = int(m_laneCollapsed[l] ? 1 : depths) * kRowHeight + 2 * kLanePad;
+            t.firstRow = int(m_rows.size());
+            y = addLaneRows(l, y);
+            t.rowCount = int(m_rows.size()) - t.firstRow;
+            t.height = y - t.y;
             if (lane.device) {
                 t.label = g.label + QStringLiteral(" · ") + toQString(m.laneLabel(l));
             } else {
@@ -179,7 +187,6 @@ void TrackLayout::relayout()
             }
             m_trackOfLane[l] = int(m_tracks.size());
             m_tracks.push_back(t);
-            y += t.height;
         }
         for (int c : g.curves) {
             const CurveTrack &curve = m_curves.tracks[size_t(c)];
@@ -244,10 +251,28 @@ int TrackLayout::trackAt(int y) const
     return y < it->y + it->height ? int(it - m_tracks.begin()) : -1;
 }
 
-uint32_t TrackLayout::visibleRows(LaneId lane) const
+int TrackLayout::addLaneRows(LaneId l, int y)
 {
-    const uint32_t depths = m_index.depthCount(lane);
-    return m_laneCollapsed[lane] ? std::min<uint32_t>(1, depths) : depths;
+    y += kLanePad;
+    auto add = [&](RowRef ref, int height) {
+        m_rows.push_back({ref, y, height});
+        y += height;
+    };
+    const bool python = m_index.hasPython(l);
+    if (python && !m_pythonHidden)
+        add({RowSet::PythonBand, 0}, kPythonBandHeight);
+    const bool folded = python && (m_pythonHidden || !m_pythonUnfolded[l]);
+    const RowSet set = folded ? RowSet::Ops : RowSet::Nesting;
+    const uint32_t shown = m_laneCollapsed[l] ? 1 : contentDepths(l);
+    for (uint32_t d = 0; d < shown; ++d)
+        add({set, d}, kRowHeight);
+    return y + kLanePad;
+}
+
+std::span<const TrackLayout::Row> TrackLayout::rows(int track) const
+{
+    const Track &t = m_tracks[size_t(track)];
+    return std::span(m_rows).subspan(size_t(t.firstRow), size_t(t.rowCount));
 }
 
 int TrackLayout::rowAt(int track, int y) const
@@ -255,25 +280,113 @@ int TrackLayout::rowAt(int track, int y) const
     const Track &tr = m_tracks[size_t(track)];
     if (tr.header || tr.curve >= 0)
         return -1;
-    return timeline::rowAt(y - tr.y - kLanePad, kRowHeight, int(visibleRows(tr.lane)));
+    const std::span<const Row> r = rows(track);
+    for (size_t i = 0; i < r.size(); ++i) {
+        if (y >= r[i].y && y < r[i].y + r[i].height)
+            return int(i);
+    }
+    return -1;
 }
 
-int TrackLayout::rowTop(int track, uint32_t depth) const
+std::optional<TrackLayout::Row> TrackLayout::rowOf(SliceId s) const
 {
-    return m_tracks[size_t(track)].y + kLanePad + int(depth) * kRowHeight;
-}
-
-std::optional<double> TrackLayout::anchorY(LaneId lane, uint32_t depth) const
-{
+    const SliceTable &t = m_model.slices;
+    const LaneId lane = t.lane[s];
     const int ti = laneTrack(lane);
-    if (ti >= 0)
-        return rowTop(ti, m_laneCollapsed[lane] ? 0 : depth) + kRowHeight / 2.0;
+    if (ti < 0)
+        return std::nullopt;
+    const bool pythonFrame = t.kind[s] == EventKind::PythonFunction;
+    RowRef want {RowSet::Nesting, t.depth[s]};
+    if (m_index.hasPython(lane) && (m_pythonHidden || !m_pythonUnfolded[lane])) {
+        if (pythonFrame && m_pythonHidden)
+            return std::nullopt;
+        want = pythonFrame ? RowRef {RowSet::PythonBand, 0}
+                           : RowRef {RowSet::Ops, TimelineIndex::opDepth(m_model, s)};
+    }
+    const std::span<const Row> r = rows(ti);
+    for (const Row &row : r) {
+        if (row.ref == want)
+            return row;
+    }
+    // A collapsed lane: everything under the band shows on its first row.
+    for (const Row &row : r) {
+        if (!row.band())
+            return row;
+    }
+    return std::nullopt;
+}
+
+std::optional<double> TrackLayout::anchorY(SliceId s) const
+{
+    if (const std::optional<Row> row = rowOf(s))
+        return row->y + row->height / 2.0;
+    const LaneId lane = m_model.slices.lane[s];
+    if (laneTrack(lane) >= 0)
+        return std::nullopt; // shown, but not this slice (Python hidden)
     // The lane's group is collapsed: anchor on its header.
     const int g = lane < m_groupOfLane.size() ? m_groupOfLane[lane] : -1;
-    if (g < 0)
+    if (g < 0 || !m_groups[size_t(g)].collapsed)
         return std::nullopt;
     const Track &header = m_tracks[size_t(m_headerOfGroup[size_t(g)])];
     return header.y + header.height / 2.0;
+}
+
+bool TrackLayout::pythonFolded(LaneId lane) const
+{
+    return m_index.hasPython(lane) && !m_pythonUnfolded[lane];
+}
+
+uint32_t TrackLayout::contentDepths(LaneId lane) const
+{
+    const bool folded = m_index.hasPython(lane) && (m_pythonHidden || !m_pythonUnfolded[lane]);
+    return std::max<uint32_t>(1, folded ? m_index.opDepthCount(lane) : m_index.depthCount(lane));
+}
+
+void TrackLayout::setPythonFolded(LaneId lane, bool folded)
+{
+    m_pythonUnfolded[lane] = !folded;
+    relayout();
+}
+
+void TrackLayout::setPythonHidden(bool hidden)
+{
+    m_pythonHidden = hidden;
+    relayout();
+}
+
+QString TrackLayout::laneKey(LaneId lane) const
+{
+    const Lane &l = m_model.lanes[lane];
+    return (l.device ? QStringLiteral("gpu ") : QString()) + toQString(m_model.str(l.pidText))
+        + QLatin1Char('/') + toQString(m_model.str(l.tidText));
+}
+
+TrackLayout::FoldState TrackLayout::folds() const
+{
+    FoldState state;
+    for (const Group &g : m_groups) {
+        if (g.collapsed)
+            state.collapsedGroups << g.label;
+    }
+    for (LaneId l = 0; l < m_model.lanes.size(); ++l) {
+        if (m_laneCollapsed[l])
+            state.collapsedLanes << laneKey(l);
+        if (m_pythonUnfolded[l])
+            state.unfoldedPython << laneKey(l);
+    }
+    return state;
+}
+
+void TrackLayout::restore(const FoldState &state)
+{
+    for (Group &g : m_groups)
+        g.collapsed = state.collapsedGroups.contains(g.label);
+    for (LaneId l = 0; l < m_model.lanes.size(); ++l) {
+        const QString key = laneKey(l);
+        m_laneCollapsed[l] = state.collapsedLanes.contains(key);
+        m_pythonUnfolded[l] = state.unfoldedPython.contains(key);
+    }
+    relayout();
 }
 
 } // namespace ks

@@ -5,8 +5,10 @@
 #include "analysis/timelineindex.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace ks {
@@ -17,6 +19,11 @@ namespace ks {
  * tracks (memory per device, counters), and the tracks' y and height in content coordinates
  * (0 = top of the first track, before scrolling). Groups and lanes collapse: a collapsed group
  * shows its header only, a collapsed lane its top row.
+ *
+ * A host thread with Python frames (`with_stack`) starts with a thin band of its innermost
+ * frames; below it, by default, its ops with the frames folded away (TimelineIndex's op rows).
+ * Unfolded, the lane shows every slice by its nesting depth under the band; with Python hidden
+ * ("ops only") the band goes too. The user's folds are a FoldState, kept per trace.
  */
 class TrackLayout {
 public:
@@ -30,6 +37,24 @@ public:
         QString label;
         QString detail; //!< the thread's role ("forward", "backward"), a curve track's curves
         int curve = -1; //!< a curve track: its index in TraceCurves::tracks
+        int firstRow = 0; //!< a lane track: its rows are [firstRow, firstRow + rowCount) of rows()
+        int rowCount = 0;
+    };
+
+    //! One row of a lane track: the index row it draws, its content y and height.
+    struct Row {
+        RowRef ref;
+        int y = 0;
+        int height = 0;
+        bool band() const { return ref.set == RowSet::PythonBand; }
+    };
+
+    //! What the user folded, by names that outlive the process (see laneKey()).
+    struct FoldState {
+        QStringList collapsedGroups;
+        QStringList collapsedLanes;
+        QStringList unfoldedPython;
+        bool operator==(const FoldState &) const = default;
     };
 
     TrackLayout(const TraceModel &model, const TimelineIndex &index, const TraceCurves &curves);
@@ -44,6 +69,17 @@ public:
     void toggle(int index);
     //! Expands the group holding \a lane; false if it was not collapsed.
     bool expandGroupOf(LaneId lane);
+    //! Whether \a lane shows its ops with its Python frames folded (the default where it has any).
+    bool pythonFolded(LaneId lane) const;
+    //! Rows under the band of \a lane while it is not collapsed (at least one).
+    uint32_t contentDepths(LaneId lane) const;
+    void setPythonFolded(LaneId lane, bool folded);
+    //! "Ops only": no lane shows Python frames, not even their band.
+    bool pythonHidden() const { return m_pythonHidden; }
+    void setPythonHidden(bool hidden);
+    FoldState folds() const;
+    //! Applies \a state; names it does not know (another version of the file) are ignored.
+    void restore(const FoldState &state);
 
     //! The track at content y \a y, or -1 (between tracks, past the end).
     int trackAt(int y) const;
@@ -57,18 +93,21 @@ public:
     {
         return lane < m_trackOfLane.size() ? m_trackOfLane[lane] : -1;
     }
-    //! Rows a lane shows: its depth count, or at most one while collapsed.
-    uint32_t visibleRows(LaneId lane) const;
-    //! The row of lane track \a track at content y \a y (see timeline::rowAt), or -1.
+    //! The rows of lane track \a track, top to bottom.
+    std::span<const Row> rows(int track) const;
+    //! The row of lane track \a track at content y \a y (an index into rows(track)), or -1.
     int rowAt(int track, int y) const;
-    //! Content y of the top of row \a depth of lane track \a track.
-    int rowTop(int track, uint32_t depth) const;
     /*!
-     * Content y where arrows meet a slice of \a lane at \a depth: the middle of its row (row 0
-     * while the lane is collapsed), or the middle of its group's header while the group is
-     * collapsed; nullopt for a lane the timeline does not show.
+     * The row that draws slice \a s: its own, the band for a folded Python frame, the first row
+     * under the band while its lane is collapsed; nullopt while its group is collapsed, for a
+     * Python frame while Python is hidden, or for a lane the timeline does not show.
      */
-    std::optional<double> anchorY(LaneId lane, uint32_t depth) const;
+    std::optional<Row> rowOf(SliceId s) const;
+    /*!
+     * Content y where arrows meet slice \a s: the middle of rowOf(s), or the middle of its
+     * group's header while the group is collapsed; nullopt when the timeline does not show it.
+     */
+    std::optional<double> anchorY(SliceId s) const;
 
 private:
     struct Group {
@@ -81,6 +120,10 @@ private:
     void buildGroups();
     void addCurveGroups();
     void relayout();
+    //! Adds the rows of \a lane from content y \a y; returns the y below them.
+    int addLaneRows(LaneId lane, int y);
+    //! "pid/tid" of a host thread, "gpu pid/tid" of a GPU stream: FoldState's names.
+    QString laneKey(LaneId lane) const;
 
     const TraceModel &m_model;
     const TimelineIndex &m_index;
@@ -88,7 +131,10 @@ private:
     std::vector<Group> m_groups;
     std::vector<int> m_groupOfLane; //!< -1 for lanes without a track
     std::vector<bool> m_laneCollapsed;
+    std::vector<bool> m_pythonUnfolded;
+    bool m_pythonHidden = false;
     std::vector<Track> m_tracks;
+    std::vector<Row> m_rows;
     std::vector<int> m_trackOfLane;
     std::vector<int> m_trackOfCurve;
     std::vector<bool> m_smallCurve; //!< a memory track under 1 % of the largest memory peak

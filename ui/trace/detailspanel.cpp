@@ -5,6 +5,7 @@
 #include "common/timeformat.h"
 #include "export/pairtable.h"
 #include "load/eventdetails.h"
+#include "model/slicewalk.h"
 
 #include <QHeaderView>
 
@@ -86,8 +87,26 @@ void DetailsPanel::showArgs(
         new QTreeWidgetItem(section, {tr("unavailable"), QString::fromStdString(error)});
         return;
     }
-    for (const auto &[key, value] : details.args)
-        new QTreeWidgetItem(section, {toQString(key), toQString(value)});
+    for (const auto &[key, value] : details.args) {
+        auto *item = new QTreeWidgetItem(section, {toQString(key), toQString(value)});
+        // Older traces write the Python stack as one arg, frames joined by ';': one per line.
+        if (key == "Call stack") {
+            for (const QString &frame :
+                toQString(value).split(QLatin1Char(';'), Qt::SkipEmptyParts))
+                new QTreeWidgetItem(item, {QString(), frame});
+        }
+    }
+}
+
+void DetailsPanel::showPythonStack(SliceId s)
+{
+    const TraceModel &m = *m_selection->trace().model;
+    const std::vector<SliceId> frames = pythonStack(m, s);
+    if (frames.empty())
+        return;
+    QTreeWidgetItem *stack = section(tr("Python stack (innermost first)"));
+    for (size_t i = 0; i < frames.size(); ++i)
+        addLink(stack, QString::number(i), frames[i]);
 }
 
 void DetailsPanel::showCheckpointing(SliceId s)
@@ -297,6 +316,7 @@ void DetailsPanel::showSlice(SliceId s)
             }
         }
     }
+    showPythonStack(s);
 }
 
 } // namespace ks

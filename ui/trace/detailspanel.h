@@ -29,6 +29,8 @@ private:
     void showModule(ModuleId id);
     //! Recompute of what (inside a recomputed op), or the re-runs of a checkpointed forward op.
     void showCheckpointing(SliceId slice);
+    //! The Python frames around the slice (with_stack traces), each a link.
+    void showPythonStack(SliceId slice);
     //! The Pair section: the row's forward op, backward nodes, their durations and GPU time.
     void showPair(const PairRow &row);
     QTreeWidgetItem *section(const QString &title);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "window/mainwindow.h"
 
+#include "timeline/foldmemory.h"
+
 #include "base/version.h"
 #include "common/elidedlabel.h"
 #include "common/filedialogs.h"
@@ -9,6 +11,7 @@
 #include "resources.h"
 #include "run/runtimelines.h"
 #include "run/runview.h"
+#include "timeline/foldmemory.h"
 #include "timeline/timelineview.h"
 #include "trace/detailspanel.h"
 #include "trace/tracetab.h"
@@ -295,6 +298,16 @@ void MainWindow::buildViewMenu()
             if (TimelineView *t = currentTimeline())
                 t->navigate(key);
         });
+    view->addSeparator();
+    // with_stack traces: every timeline, open or opened later, shows ops only.
+    QAction *opsOnly = view->addAction(tr("&Ops Only (Hide Python Frames)"));
+    opsOnly->setCheckable(true);
+    opsOnly->setChecked(foldmemory::pythonHidden());
+    connect(opsOnly, &QAction::toggled, this, [this](bool hidden) {
+        foldmemory::setPythonHidden(hidden);
+        for (TimelineView *t : findChildren<TimelineView *>())
+            t->setPythonHidden(hidden);
+    });
     view->addSeparator();
     // The dock's own action stays in step however the dock is closed (its title-bar button too).
     QAction *details = m_detailsDock->toggleViewAction();

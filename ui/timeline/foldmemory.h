@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "timeline/tracklayout.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace ks::foldmemory {
+
+/*!
+ * The timeline folds the user left on each trace, kept in QSettings under the trace's absolute
+ * path, so that a trace reopens folded as it was (the most recent kTraces traces are kept).
+ */
+constexpr int kTraces = 100;
+
+std::optional<TrackLayout::FoldState> load(const QString &tracePath);
+void save(const QString &tracePath, const TrackLayout::FoldState &state);
+
+//! "Ops only" (TrackLayout::setPythonHidden), one choice for every timeline.
+bool pythonHidden();
+void setPythonHidden(bool hidden);
+
+} // namespace ks::foldmemory
