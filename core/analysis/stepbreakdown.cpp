@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/stepbreakdown.h"
 
-#include "analysis/gputime.h"
 #include "link/gpuside.h"
 
 #include <algorithm>
@@ -10,7 +9,14 @@ namespace ks {
 
 namespace {
 
-WorkPart categoryOf(const OpGraph &graph, SliceId launch, GpuWork work)
+//! Which category an instant belongs to when several run: computation first, in this order.
+constexpr std::array<WorkPart, kStepCategories> kPrecedence
+    = {WorkPart::Forward, WorkPart::Backward, WorkPart::Recompute, WorkPart::BackwardOther,
+        WorkPart::Other, WorkPart::Communication, WorkPart::Memcpy};
+
+} // namespace
+
+WorkPart workPartOf(const OpGraph &graph, SliceId launch, GpuWork work)
 {
     if (work == GpuWork::Communication)
         return WorkPart::Communication;
@@ -32,22 +38,11 @@ WorkPart categoryOf(const OpGraph &graph, SliceId launch, GpuWork work)
     return WorkPart::Other;
 }
 
-//! Which category an instant belongs to when several run: computation first, in this order.
-constexpr std::array<WorkPart, kStepCategories> kPrecedence
-    = {WorkPart::Forward, WorkPart::Backward, WorkPart::Recompute, WorkPart::BackwardOther,
-        WorkPart::Other, WorkPart::Communication, WorkPart::Memcpy};
-
-//! An event's start (+1) or end (−1) in category \a category.
-struct Edge {
-    TimeNs at;
-    int delta;
-    WorkPart category;
-};
-
-//! Busy time and its split, by a sweep over the edges of one step's GPU work.
-void sweep(std::vector<Edge> &edges, StepBreakdown &out)
+void splitBusy(
+    std::vector<WorkEdge> &edges, TimeNs &busy, std::array<TimeNs, kStepCategories> &parts)
 {
-    std::sort(edges.begin(), edges.end(), [](const Edge &a, const Edge &b) { return a.at < b.at; });
+    std::sort(edges.begin(), edges.end(),
+        [](const WorkEdge &a, const WorkEdge &b) { return a.at < b.at; });
     std::array<int, kStepCategories> running {};
     for (size_t i = 0; i < edges.size();) {
         const TimeNs at = edges[i].at;
@@ -58,15 +53,13 @@ void sweep(std::vector<Edge> &edges, StepBreakdown &out)
         const TimeNs length = edges[i].at - at;
         for (WorkPart c : kPrecedence) {
             if (running[size_t(c)] > 0) {
-                out.parts[size_t(c)] += length;
-                out.busy += length;
+                parts[size_t(c)] += length;
+                busy += length;
                 break;
             }
         }
     }
 }
-
-} // namespace
 
 std::string_view workPartName(WorkPart part)
 {
@@ -81,7 +74,7 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
     const SliceTable &t = graph.model().slices;
     const std::vector<ProfilerStep> &steps = graph.steps();
     std::vector<StepBreakdown> out(steps.size());
-    std::vector<std::vector<Edge>> edges(steps.size());
+    std::vector<std::vector<WorkEdge>> edges(steps.size());
     for (size_t i = 0; i < steps.size(); ++i) {
         out[i].step = steps[i].number;
         out[i].cpuStart = steps[i].start;
@@ -96,12 +89,12 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
         b.gpuStart = b.events == 0 ? start : std::min(b.gpuStart, start);
         b.gpuEnd = b.events == 0 ? end : std::max(b.gpuEnd, end);
         ++b.events;
-        const WorkPart c = categoryOf(graph, launch, work);
+        const WorkPart c = workPartOf(graph, launch, work);
         edges[size_t(si)].push_back({start, 1, c});
         edges[size_t(si)].push_back({end, -1, c});
     });
     for (size_t i = 0; i < steps.size(); ++i)
-        sweep(edges[i], out[i]);
+        splitBusy(edges[i], out[i].busy, out[i].parts);
     return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/gputime.h"
 #include "link/opgraph.h"
 
 #include <array>
@@ -59,5 +60,23 @@ struct StepBreakdown {
 
 //! The breakdown of each ProfilerStep, in step order.
 std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph);
+
+//! The category of a counted GPU event launched by \a launch (computation by its launch's side).
+WorkPart workPartOf(const OpGraph &graph, SliceId launch, GpuWork work);
+
+//! A GPU interval's start (+1) or end (−1) in \a category, for splitBusy().
+struct WorkEdge {
+    TimeNs at;
+    int delta;
+    WorkPart category;
+};
+
+/*!
+ * The length of the union of the intervals of \a edges (sorted here) and its split by the
+ * precedence above (computation, then communication, then memcpy), added to \a busy and
+ * \a parts.
+ */
+void splitBusy(
+    std::vector<WorkEdge> &edges, TimeNs &busy, std::array<TimeNs, kStepCategories> &parts);
 
 } // namespace ks

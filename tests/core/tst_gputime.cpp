@@ -3,6 +3,8 @@
 // traces (pid 1 thread 1 launches, pid 0 streams 7–9 run), and the shared traces against
 // tests/reference/gputime_reference.py, an independent sweep over the same definitions.
 #include "analysis/gputime.h"
+#include "analysis/rangestats.h"
+#include "export/rangetext.h"
 #include "export/summary.h"
 #include "testutil.h"
 
@@ -11,6 +13,7 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <map>
 #include <string>
 
 using namespace ks;
@@ -65,6 +68,7 @@ private slots:
     void memcpyUnderComputeAndIdleGaps();
     void perStepByLaunch();
     void emptyTrace();
+    void rangeStatisticsClipToTheRange();
     void summaryObject();
     void sharedTracesAgreeWithReference_data();
     void sharedTracesAgreeWithReference();
@@ -210,6 +214,56 @@ void TestGpuTime::sharedTracesAgreeWithReference()
     QCOMPARE(qsizetype(ours.size()), steps.size());
     for (const StepGpuTime &s : ours)
         QCOMPARE(same(s.time, steps.value(QString::number(s.step)).toObject()), QString());
+}
+
+/*
+ * The timeline's range statistics (µs): thread 1 runs aten::mm [0, 100] (launching gemm) and
+ * aten::add [200, 300] (launching the all-reduce and the memcpy); stream 7 gemm [50, 250],
+ * stream 8 ncclKernel_AllReduce [150, 400], stream 9 a memcpy [380, 450]. Over [100, 500):
+ * thread 1 is busy 100 (aten::mm ends where the range starts), streams 150, 250 and 70; the GPU
+ * sweep gives forward (an op's work on a trace without sequence numbers, docs/linking.md)
+ * 50 + 100, communication 130 + 20,
+ * memcpy 50, so busy 350 and idle 400 − 350 = 50.
+ */
+void TestGpuTime::rangeStatisticsClipToTheRange()
+{
+    std::string e;
+    e += R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":100},)";
+    e += R"({"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":200,"dur":100},)";
+    e += work("kernel", "gemm", 7, 50, 200, 1, 10);
+    e += work("kernel", "ncclKernel_AllReduce", 8, 150, 250, 2, 210);
+    e += work("gpu_memcpy", "Memcpy HtoD", 9, 380, 70, 3, 220);
+    const auto t = test::link(trace(e));
+    QVERIFY(t);
+    const RangeStats r
+        = rangeStats(*t->graph, t->model->minTime + 100 * us, t->model->minTime + 500 * us);
+    std::map<std::string, TimeNs> lanes;
+    for (const RangeStats::LaneBusy &b : r.lanes)
+        lanes[laneName(*t->model, b.lane)] = b.busy;
+    QCOMPARE(lanes.size(), size_t(4));
+    QCOMPARE(lanes["thread 1"], 100 * us);
+    QCOMPARE(lanes["GPU 0 · stream 7"], 150 * us);
+    QCOMPARE(lanes["GPU 0 · stream 8"], 250 * us);
+    QCOMPARE(lanes["GPU 0 · stream 9"], 70 * us);
+    QVERIFY(r.gpu);
+    QCOMPARE(r.gpuPart(WorkPart::Forward), 150 * us);
+    QCOMPARE(r.gpuPart(WorkPart::Communication), 150 * us);
+    QCOMPARE(r.gpuPart(WorkPart::Memcpy), 50 * us);
+    QCOMPARE(r.gpuBusy, 350 * us);
+    QCOMPARE(r.gpuIdle(), 50 * us);
+    QCOMPARE(r.kernels.size(), size_t(3));
+    QCOMPARE(std::string(r.kernels[0].name), std::string("ncclKernel_AllReduce"));
+    QCOMPARE(r.kernels[0].time, 250 * us);
+    QCOMPARE(std::string(r.kernels[2].name), std::string("Memcpy HtoD"));
+    QCOMPARE(r.kernels[2].time, 70 * us);
+    QCOMPARE(r.ops.size(), size_t(1));
+    QCOMPARE(std::string(r.ops[0].name), std::string("aten::add"));
+    QCOMPARE(r.ops[0].time, 100 * us);
+    // The text says the same.
+    const std::string text = rangeStatsText(*t->model, r);
+    QVERIFY(text.find("communication\t150.0 µs\t37.5 %") != std::string::npos);
+    QVERIFY(text.find("idle\t50.00 µs\t12.5 %") != std::string::npos);
+    QVERIFY(text.find("aten::add\t100.0 µs\t×1") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestGpuTime)

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
+#include "analysis/rangestats.h"
+#include "base/unitstext.h"
 #include "common/elidedlabel.h"
+#include "common/qstrings.h"
 #include "common/slicecolors.h"
 #include "common/timeformat.h"
 #include "compare/comparisonview.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
+#include "export/rangetext.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "timeline/selectionlinks.h"
@@ -22,6 +26,7 @@
 #include "window/welcomepage.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QCommandLinkButton>
 #include <QDockWidget>
 #include <QFile>
@@ -881,6 +886,61 @@ private slots:
         QVERIFY(find->text().isEmpty());
         QVERIFY(!find->hasFocus());
         QVERIFY(t->hasFocus());
+    }
+
+    /*
+     * Issue #31: Shift+drag over the tracks marks a range; the details panel shows its
+     * statistics (worked out on a worker), the same figures as core's rangeStats() of the range,
+     * and Copy as Text copies rangeStatsText(). Esc clears the range and shows the selection.
+     */
+    void rangeStatisticsFromAShiftDrag()
+    {
+        MainWindow window;
+        window.resize(1500, 950);
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        TimelineView *timeline = tab->timeline();
+        timeline->showAll();
+        const QPoint from(TimelineView::kLabelWidth + 200, timeline->height() / 2);
+        const QPoint to(TimelineView::kLabelWidth + 500, timeline->height() / 2 + 40);
+        QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, from);
+        QMouseEvent move(QEvent::MouseMove, to, timeline->mapToGlobal(to), Qt::NoButton,
+            Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(timeline, &move);
+        QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, to);
+        const auto [begin, end] = tab->selection()->range();
+        const TraceModel &m = *tab->selection()->trace().model;
+        const auto marked = timeline->rangeSelection();
+        QVERIFY(marked);
+        QCOMPARE(begin, m.minTime + TimeNs(std::llround(marked->first)));
+        QCOMPARE(end, m.minTime + TimeNs(std::llround(marked->second)));
+        QVERIFY(end - begin > 0);
+        DetailsPanel *d = window.details();
+        QTRY_VERIFY_WITH_TIMEOUT(d->topLevelItemCount() > 1, 60000);
+        const RangeStats stats = rangeStats(*tab->selection()->trace().graph, begin, end);
+        QVERIFY(!stats.kernels.empty() && !stats.ops.empty());
+        QStringList sections;
+        for (int i = 0; i < d->topLevelItemCount(); ++i)
+            sections << d->topLevelItem(i)->text(0);
+        QCOMPARE(sections,
+            QStringList({QStringLiteral("Range"), QStringLiteral("Busy per lane"),
+                QStringLiteral("GPU time"), QStringLiteral("Top kernels"),
+                QStringLiteral("Top ops")}));
+        QTreeWidgetItem *kernels = d->topLevelItem(3);
+        QCOMPARE(kernels->child(0)->text(0), toQString(stats.kernels[0].name));
+        QVERIFY(kernels->child(0)->text(1).startsWith(
+            toQString(durationText(double(stats.kernels[0].time)))));
+        QCOMPARE(d->topLevelItem(1)->childCount(), int(stats.lanes.size()));
+        auto *copy = d->findChild<QPushButton *>(QStringLiteral("copyRangeStats"));
+        QVERIFY(copy);
+        copy->click();
+        QCOMPARE(QApplication::clipboard()->text(), toQString(rangeStatsText(m, stats, 15)));
+        // Esc clears the range: the panel shows the (empty) selection again.
+        timeline->setFocus();
+        QTest::keyClick(timeline, Qt::Key_Escape);
+        QCOMPARE(tab->selection()->range().first, tab->selection()->range().second);
+        QCOMPARE(d->topLevelItemCount(), 0);
     }
 
     void detailsPanelShowsArgsPairAndKernels()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "common/selectioncontroller.h"
 
+#include <algorithm>
+
 namespace ks {
 
 SelectionController::SelectionController(std::shared_ptr<const LoadedTrace> trace, QObject *parent)
@@ -30,6 +32,15 @@ void SelectionController::select(SliceId slice)
     }
     apply(slice);
     emit historyChanged();
+}
+
+void SelectionController::selectRange(TimeNs begin, TimeNs end)
+{
+    const std::pair<TimeNs, TimeNs> range = std::minmax(begin, end);
+    if (range == m_range)
+        return;
+    m_range = range;
+    emit rangeSelected(range.first, range.second);
 }
 
 void SelectionController::selectModule(ModuleId id)

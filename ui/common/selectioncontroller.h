@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ks {
@@ -35,6 +36,13 @@ public:
     void selectModule(ModuleId id);
     //! Jumps to the counterpart of the current selection (forward ↔ backward); false if none.
     bool jumpToCounterpart();
+    /*!
+     * Marks the time range [\a begin, \a end) (model ns) for its statistics, as the timeline's
+     * range selection does; begin == end clears it. The event selection stays as it is.
+     */
+    void selectRange(TimeNs begin, TimeNs end);
+    //! The marked range, begin == end when there is none.
+    std::pair<TimeNs, TimeNs> range() const { return m_range; }
     bool canGoBack() const
     {
         return m_position > 0 || (m_module != kNoModule && !m_history.empty());
@@ -47,6 +55,7 @@ signals:
     void selectionChanged(ks::SliceId slice);
     void moduleChanged(ks::ModuleId id);
     void historyChanged();
+    void rangeSelected(ks::TimeNs begin, ks::TimeNs end);
 
 private:
     void apply(SliceId slice);
@@ -57,6 +66,7 @@ private:
     ModuleId m_module = kNoModule;
     std::vector<SliceId> m_history;
     size_t m_position = 0;
+    std::pair<TimeNs, TimeNs> m_range {0, 0};
 };
 
 } // namespace ks

@@ -470,8 +470,9 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     m_pressStart = rangeStart();
     m_pressScroll = m_scrollY;
     m_dragging = false;
-    m_rulerDrag = event->button() == Qt::LeftButton && event->pos().y() < kRulerHeight
-        && event->pos().x() >= kLabelWidth;
+    // On the ruler, or Shift+drag over the tracks: a range to measure.
+    m_rulerDrag = event->button() == Qt::LeftButton && event->pos().x() >= kLabelWidth
+        && (event->pos().y() < kRulerHeight || event->modifiers() & Qt::ShiftModifier);
     if (m_rulerDrag) {
         const double t = timeAt(event->pos().x());
         m_rangeSelection = std::pair(t, t);
@@ -509,6 +510,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
         if (m_rangeSelection
             && std::abs(m_rangeSelection->second - m_rangeSelection->first) < nsPerPixel() * 2)
             m_rangeSelection.reset(); // a click on the ruler clears the range
+        publishRange();
         update();
         return;
     }
@@ -546,6 +548,17 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
 {
     if (sliceAt(event->pos()) != kNoSlice)
         m_selection->jumpToCounterpart();
+}
+
+void TimelineView::publishRange()
+{
+    if (!m_rangeSelection) {
+        m_selection->selectRange(0, 0);
+        return;
+    }
+    const auto [a, b] = std::minmax(m_rangeSelection->first, m_rangeSelection->second);
+    m_selection->selectRange(m_model.minTime + TimeNs(std::llround(std::max(0.0, a))),
+        m_model.minTime + TimeNs(std::llround(std::max(0.0, b))));
 }
 
 void TimelineView::navigate(int key)
@@ -595,6 +608,7 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
         break;
     case Qt::Key_Escape:
         m_rangeSelection.reset();
+        publishRange();
         update();
         break;
     default:

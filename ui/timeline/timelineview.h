@@ -149,6 +149,8 @@ private:
     //! Scrolls the rows of linkedSlices(\a s) into view (revealSlice()'s vertical half).
     void revealLanes(SliceId s);
     QString pythonStackToolTip(SliceId frame) const;
+    //! Hands the range selection to the selection controller (its statistics: details panel).
+    void publishRange();
     void syncScrollBar();
     void paintAll(QPainter &p, QSize size);
     void showToolTip(const QHelpEvent &help);

@@ -6,6 +6,7 @@
 #include "export/pairtable.h"
 #include "load/eventdetails.h"
 #include "model/slicewalk.h"
+#include "trace/rangesections.h"
 
 #include <QHeaderView>
 
@@ -40,12 +41,15 @@ void DetailsPanel::setSelectionController(SelectionController *selection)
 {
     disconnect(m_connection);
     disconnect(m_moduleConnection);
+    disconnect(m_rangeConnection);
     m_selection = selection;
     if (selection) {
         m_connection = connect(
             selection, &SelectionController::selectionChanged, this, &DetailsPanel::showSlice);
         m_moduleConnection = connect(
             selection, &SelectionController::moduleChanged, this, &DetailsPanel::showModule);
+        m_rangeConnection = connect(
+            selection, &SelectionController::rangeSelected, this, &DetailsPanel::showRange);
     }
     showSlice(selection ? selection->current() : kNoSlice);
     if (selection && selection->currentModule() != kNoModule)
@@ -229,9 +233,33 @@ void DetailsPanel::showPair(const PairRow &row)
             pair, {tr("recompute"), tr("forward re-run inside backward (checkpointing)")});
 }
 
+void DetailsPanel::showRange(TimeNs begin, TimeNs end)
+{
+    if (!m_selection)
+        return;
+    if (begin >= end) {
+        showSlice(m_selection->current());
+        return;
+    }
+    m_argsRead.cancel();
+    clear();
+    auto *working = new QTreeWidgetItem(this, {tr("Range"), tr("working out…")});
+    working->setForeground(1, palette().color(QPalette::PlaceholderText));
+    m_rangeStats.run(
+        [trace = m_selection->tracePointer(), begin, end](
+            const std::atomic<bool> &) { return rangeStats(*trace->graph, begin, end); },
+        [this](const RangeStats &stats) {
+            if (!m_selection)
+                return;
+            clear();
+            addRangeSections(*this, *m_selection->trace().model, stats);
+        });
+}
+
 void DetailsPanel::showSlice(SliceId s)
 {
     m_argsRead.cancel();
+    m_rangeStats.cancel();
     clear();
     if (!m_selection || s == kNoSlice)
         return;

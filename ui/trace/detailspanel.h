@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/rangestats.h"
 #include "common/backgroundtask.h"
 #include "common/selectioncontroller.h"
 #include "load/eventdetails.h"
@@ -14,7 +15,8 @@ namespace ks {
  * Everything about the selected event: its fields and every arg (read back from the file, on a
  * worker),
  * its pair and how it was linked, the GPU events it launched (click one to select it) and, for a
- * GPU event, its launch, launching op and pair.
+ * GPU event, its launch, launching op and pair. A time range marked on the timeline shows
+ * its statistics instead (worked out on a worker) until the next selection.
  */
 class DetailsPanel : public QTreeWidget {
     Q_OBJECT
@@ -25,6 +27,8 @@ public:
 
 private:
     void showSlice(SliceId slice);
+    //! The statistics of [begin, end), or the selection again when the range is cleared.
+    void showRange(TimeNs begin, TimeNs end);
     //! A module selected in the module tree: its calls and GPU time by side.
     void showModule(ModuleId id);
     //! Recompute of what (inside a recomputed op), or the re-runs of a checkpointed forward op.
@@ -42,6 +46,8 @@ private:
     QPointer<SelectionController> m_selection;
     QMetaObject::Connection m_connection;
     QMetaObject::Connection m_moduleConnection;
+    QMetaObject::Connection m_rangeConnection;
+    BackgroundTask<RangeStats> m_rangeStats {this};
     //! Reading an event's args back from the file: off the UI thread (a gzip trace inflates up
     //! to the event); a newer selection supersedes the read in flight.
     struct ArgsRead {

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "export/rangetext.h"
+
+#include "base/unitstext.h"
+
+#include <cstdio>
+
+namespace ks {
+
+namespace {
+
+std::string percentText(TimeNs part, TimeNs whole)
+{
+    char text[16];
+    std::snprintf(
+        text, sizeof text, "%.1f %%", whole > 0 ? 100.0 * double(part) / double(whole) : 0.0);
+    return text;
+}
+
+void addLine(std::string &out,
+    const std::string &label,
+    const std::string &value,
+    const std::string &detail = {})
+{
+    out += "  " + label + '\t' + value;
+    if (!detail.empty())
+        out += '\t' + detail;
+    out += '\n';
+}
+
+void addNamed(
+    std::string &out, const char *title, const std::vector<RangeStats::NamedTime> &list, size_t top)
+{
+    out += title;
+    out += " (time inside the range, count)\n";
+    for (size_t i = 0; i < std::min(top, list.size()); ++i)
+        addLine(out, std::string(list[i].name), durationText(double(list[i].time)),
+            "×" + std::to_string(list[i].count));
+    if (list.size() > top)
+        out += "  … " + std::to_string(list.size() - top) + " more\n";
+}
+
+} // namespace
+
+std::string laneName(const TraceModel &model, LaneId lane)
+{
+    const Lane &l = model.lanes[lane];
+    if (!l.device)
+        return model.laneLabel(lane);
+    return "GPU " + std::string(model.str(l.pidText)) + " · " + model.laneLabel(lane);
+}
+
+std::string rangeStatsText(const TraceModel &model, const RangeStats &stats, size_t top)
+{
+    const TimeNs length = stats.end - stats.begin;
+    std::string out = "Range " + durationText(double(stats.begin - model.minTime)) + " – "
+        + durationText(double(stats.end - model.minTime)) + " (" + durationText(double(length))
+        + ")\n";
+    out += "Busy per lane\n";
+    for (const RangeStats::LaneBusy &b : stats.lanes)
+        addLine(out, laneName(model, b.lane), durationText(double(b.busy)),
+            percentText(b.busy, length));
+    if (stats.gpu) {
+        out += "GPU time\n";
+        for (size_t c = 0; c < kStepCategories; ++c) {
+            if (stats.gpuParts[c] > 0)
+                addLine(out, std::string(workPartName(WorkPart(c))),
+                    durationText(double(stats.gpuParts[c])),
+                    percentText(stats.gpuParts[c], length));
+        }
+        addLine(out, "idle", durationText(double(stats.gpuIdle())),
+            percentText(stats.gpuIdle(), length));
+    }
+    addNamed(out, "Top kernels", stats.kernels, top);
+    addNamed(out, "Top ops", stats.ops, top);
+    return out;
+}
+
+} // namespace ks
