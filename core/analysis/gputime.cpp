@@ -98,24 +98,29 @@ private:
 
 } // namespace
 
-void forEachCountedGpuEvent(
-    const OpGraph &graph, const std::function<void(SliceId, SliceId, GpuWork)> &f)
+void forEachGpuEvent(const OpGraph &graph, const std::function<void(SliceId, SliceId, GpuWork)> &f)
 {
     const TraceModel &m = graph.model();
     CommunicationNames communication(m);
     const std::vector<SliceId> &events = graph.gpuEvents();
     for (size_t i = 0; i < events.size(); ++i) {
         const SliceId g = events[i];
-        const SliceId launch = graph.gpuLaunches()[i];
-        if (launch == kNoSlice)
-            continue;
         GpuWork c = GpuWork::Computation;
         if (m.slices.kind[g] == EventKind::Memcpy)
             c = GpuWork::Memcpy;
         else if (m.slices.kind[g] == EventKind::Kernel && communication(g))
             c = GpuWork::Communication;
-        f(g, launch, c);
+        f(g, graph.gpuLaunches()[i], c);
     }
+}
+
+void forEachCountedGpuEvent(
+    const OpGraph &graph, const std::function<void(SliceId, SliceId, GpuWork)> &f)
+{
+    forEachGpuEvent(graph, [&](SliceId g, SliceId launch, GpuWork work) {
+        if (launch != kNoSlice)
+            f(g, launch, work);
+    });
 }
 
 std::array<std::pair<std::string_view, TimeNs>, 8> gpuTimeFields(const GpuTimeBreakdown &b)

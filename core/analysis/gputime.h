@@ -46,6 +46,8 @@ enum class GpuWork : uint8_t { Computation, Communication, Memcpy };
 //! Calls \a f(event, launch, work) for every counted GPU event, in gpuEvents() order.
 void forEachCountedGpuEvent(
     const OpGraph &graph, const std::function<void(SliceId, SliceId, GpuWork)> &f);
+//! The same over every GPU event, those without a launch in the trace too (launch kNoSlice).
+void forEachGpuEvent(const OpGraph &graph, const std::function<void(SliceId, SliceId, GpuWork)> &f);
 
 //! The breakdown of every counted GPU event of \a graph's trace.
 GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph);

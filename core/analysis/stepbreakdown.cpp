@@ -38,11 +38,11 @@ WorkPart workPartOf(const OpGraph &graph, SliceId launch, GpuWork work)
     return WorkPart::Other;
 }
 
-void splitBusy(
-    std::vector<WorkEdge> &edges, TimeNs &busy, std::array<TimeNs, kStepCategories> &parts)
+std::vector<WorkInterval> splitIntervals(std::vector<WorkEdge> &edges)
 {
     std::sort(edges.begin(), edges.end(),
         [](const WorkEdge &a, const WorkEdge &b) { return a.at < b.at; });
+    std::vector<WorkInterval> out;
     std::array<int, kStepCategories> running {};
     for (size_t i = 0; i < edges.size();) {
         const TimeNs at = edges[i].at;
@@ -50,15 +50,37 @@ void splitBusy(
             running[size_t(edges[i].category)] += edges[i].delta;
         if (i == edges.size())
             break;
-        const TimeNs length = edges[i].at - at;
-        for (WorkPart c : kPrecedence) {
-            if (running[size_t(c)] > 0) {
-                parts[size_t(c)] += length;
-                busy += length;
-                break;
-            }
-        }
+        const auto part = std::find_if(kPrecedence.begin(), kPrecedence.end(),
+            [&](WorkPart c) { return running[size_t(c)] > 0; });
+        if (part == kPrecedence.end())
+            continue; // idle until the next start
+        if (!out.empty() && out.back().end == at && out.back().part == *part)
+            out.back().end = edges[i].at;
+        else
+            out.push_back({at, edges[i].at, *part});
     }
+    return out;
+}
+
+void splitBusy(
+    std::vector<WorkEdge> &edges, TimeNs &busy, std::array<TimeNs, kStepCategories> &parts)
+{
+    for (const WorkInterval &w : splitIntervals(edges)) {
+        parts[size_t(w.part)] += w.end - w.start;
+        busy += w.end - w.start;
+    }
+}
+
+std::vector<WorkInterval> gpuWorkLine(const OpGraph &graph)
+{
+    const SliceTable &t = graph.model().slices;
+    std::vector<WorkEdge> edges;
+    forEachGpuEvent(graph, [&](SliceId g, SliceId launch, GpuWork work) {
+        const WorkPart part = workPartOf(graph, launch, work);
+        edges.push_back({t.start[g], 1, part});
+        edges.push_back({t.end(g), -1, part});
+    });
+    return splitIntervals(edges);
 }
 
 std::string_view workPartName(WorkPart part)

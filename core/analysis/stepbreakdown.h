@@ -71,12 +71,30 @@ struct WorkEdge {
     WorkPart category;
 };
 
+//! A stretch of time in which the GPU did one kind of work (splitIntervals()).
+struct WorkInterval {
+    TimeNs start;
+    TimeNs end;
+    WorkPart part;
+};
+
 /*!
- * The length of the union of the intervals of \a edges (sorted here) and its split by the
- * precedence above (computation, then communication, then memcpy), added to \a busy and
- * \a parts.
+ * The union of the intervals of \a edges (sorted here), each instant given to one category by
+ * the precedence above (computation, then communication, then memcpy): stretches in time order
+ * that do not overlap, neighbours of one category joined.
  */
+std::vector<WorkInterval> splitIntervals(std::vector<WorkEdge> &edges);
+
+//! The length of splitIntervals(\a edges) and its split by category, added to \a busy and
+//! \a parts.
 void splitBusy(
     std::vector<WorkEdge> &edges, TimeNs &busy, std::array<TimeNs, kStepCategories> &parts);
+
+/*!
+ * What the GPUs of a trace were doing, as one line (the run's one-line-per-rank view draws it):
+ * splitIntervals() of every GPU event, those launched before the trace began too (the GPU time
+ * figures do not count them; here their computation is "other").
+ */
+std::vector<WorkInterval> gpuWorkLine(const OpGraph &graph);
 
 } // namespace ks

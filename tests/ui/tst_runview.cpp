@@ -5,6 +5,7 @@
 #include "common/palette.h"
 #include "common/selectioncontroller.h"
 #include "run/collectivebands.h"
+#include "run/ranklines.h"
 #include "run/runcharts.h"
 #include "run/runtimelines.h"
 #include "run/runview.h"
@@ -99,7 +100,57 @@ private slots:
     void droppingRanksAsksOneRunOrTabs();
     void runsQueueWithOtherLoads();
     void runTablesGoThroughTheExportMenu();
+    void oneLinePerRankShowsWorkAndBands();
 };
+
+/*
+ * Issue #31: "One Line per Rank" shows each rank's GPU work as one line in the palette's colours
+ * (gpuWorkLine()), on the range the full timelines had, with the collective's band between the
+ * ranks' lines; a double-click on a rank goes back to its full timeline.
+ */
+void TestRunView::oneLinePerRankShowsWorkAndBands()
+{
+    auto run = twoRanks();
+    QVERIFY(run);
+    RunTimelines view(run);
+    showAndSettle(view, {1200, 800});
+    const double runStart = view.timeline(0)->rangeStart()
+        + double(run->traces[0]->model->minTime + run->ranks[0].clockOffset);
+    view.findChild<QToolButton *>(QStringLiteral("oneLinePerRank"))->click();
+    QVERIFY(view.oneLinePerRank());
+    RankLines *lines = view.rankLines();
+    QVERIFY(lines && lines->isVisible());
+    QTRY_VERIFY(lines->ready());
+    QCOMPARE(lines->rangeStart(), runStart);
+    QCOMPARE(lines->rangeSpan(), view.timeline(0)->rangeSpan());
+    const QImage image = lines->grab().toImage();
+    // Each part of rank 0's line in its colour, at the middle of its longest stretch.
+    const RankTrace &r0 = run->ranks[0];
+    for (WorkPart part : {WorkPart::Forward, WorkPart::Communication}) {
+        const std::vector<WorkInterval> line = gpuWorkLine(*r0.graph);
+        const WorkInterval *longest = nullptr;
+        for (const WorkInterval &w : line) {
+            if (w.part == part && (!longest || w.end - w.start > longest->end - longest->start))
+                longest = &w;
+        }
+        QVERIFY(longest);
+        const TimeNs middle = r0.runTime((longest->start + longest->end) / 2);
+        const QPoint at(int(lines->xOf(middle)), lines->rowRect(0).center().y());
+        QCOMPARE(QColor(image.pixel(at)), workColor(part));
+    }
+    // The collective's band fills the gap between the two lines, between the two kernels.
+    const Collective &c = run->collectives.collectives[0];
+    double x = 0;
+    for (const CollectiveKernel &k : c.kernels)
+        x += (lines->xOf(k.start) + lines->xOf(k.start + k.dur)) / 4;
+    const int gap = (lines->rowRect(0).bottom() + lines->rowRect(1).top()) / 2;
+    QVERIFY2(orangeish(image.pixel(int(x), gap)),
+        qPrintable(QString::number(image.pixel(int(x), gap), 16)));
+    // A double-click on rank 1: its full timeline again.
+    QTest::mouseDClick(lines, Qt::LeftButton, {}, lines->rowRect(1).center());
+    QVERIFY(!view.oneLinePerRank());
+    QVERIFY(view.timeline(1)->isVisible());
+}
 
 void TestRunView::rankGroupsOnOneClock()
 {
@@ -107,7 +158,10 @@ void TestRunView::rankGroupsOnOneClock()
     QVERIFY(run);
     RunTimelines view(run);
     showAndSettle(view, {1200, 800});
-    QCOMPARE(view.findChildren<QToolButton *>().size(), 2);
+    int headers = 0;
+    for (QToolButton *b : view.findChildren<QToolButton *>())
+        headers += b->objectName().startsWith(QLatin1String("rankHeader"));
+    QCOMPARE(headers, 2);
     // Both views show the same run-clock range: view start − anchor is the same.
     const double a0 = view.timeline(0)->rangeStart()
         + double(run->traces[0]->model->minTime + run->ranks[0].clockOffset);

@@ -51,26 +51,38 @@ void CollectiveBands::paintEvent(QPaintEvent *)
             shown.emplace_back(r->translated(origin - pos()), k.rankIndex == c.lastRankIndex);
         }
         const double weight = double(c.skew()) / double(m_maxSkew);
-        QColor fill = QColor::fromHsvF(0.08, 0.35 + 0.6 * weight, 0.95);
-        fill.setAlphaF(current ? 0.55 : 0.18 + 0.25 * weight);
-        for (size_t i = 0; i + 1 < shown.size(); ++i) {
-            const QRectF a = shown[i].first, b = shown[i + 1].first;
-            QPolygonF band;
-            band << a.bottomLeft() << a.bottomRight() << b.topRight() << b.topLeft();
-            p.setPen(current ? QPen(QColor(200, 90, 0), 1.5) : Qt::NoPen);
-            p.setBrush(fill);
-            p.drawPolygon(band);
+        for (const QPolygonF &band : paintCollective(p, shown, weight, current, m_lastArrivers))
             m_bands.push_back({int(ci), band, current});
-        }
-        for (const auto &[rect, last] : shown) {
-            if (!last || shown.size() < 2)
-                continue;
-            p.setPen(QPen(QColor(210, 30, 30), current ? 2.5 : 1.5));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(rect.adjusted(-1, -1, 1, 1));
-            m_lastArrivers.push_back(rect);
-        }
     }
+}
+
+std::vector<QPolygonF> paintCollective(QPainter &p,
+    const std::vector<std::pair<QRectF, bool>> &shown,
+    double weight,
+    bool current,
+    std::vector<QRectF> &lastArrivers)
+{
+    std::vector<QPolygonF> bands;
+    QColor fill = QColor::fromHsvF(0.08, 0.35 + 0.6 * weight, 0.95);
+    fill.setAlphaF(current ? 0.55 : 0.18 + 0.25 * weight);
+    for (size_t i = 0; i + 1 < shown.size(); ++i) {
+        const QRectF a = shown[i].first, b = shown[i + 1].first;
+        QPolygonF band;
+        band << a.bottomLeft() << a.bottomRight() << b.topRight() << b.topLeft();
+        p.setPen(current ? QPen(QColor(200, 90, 0), 1.5) : Qt::NoPen);
+        p.setBrush(fill);
+        p.drawPolygon(band);
+        bands.push_back(band);
+    }
+    for (const auto &[rect, last] : shown) {
+        if (!last || shown.size() < 2)
+            continue;
+        p.setPen(QPen(QColor(210, 30, 30), current ? 2.5 : 1.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(rect.adjusted(-1, -1, 1, 1));
+        lastArrivers.push_back(rect);
+    }
+    return bands;
 }
 
 } // namespace ks

@@ -13,6 +13,18 @@ namespace ks {
 class TimelineView;
 
 /*!
+ * Draws one collective over its kernels' rectangles \a shown (top to bottom; true for the last
+ * arriver's): a translucent band from each to the next, darker the larger \a weight (its skew
+ * over the largest skew), and the last arriver outlined in red. Returns the bands; adds the
+ * outlined rectangles to \a lastArrivers.
+ */
+std::vector<QPolygonF> paintCollective(QPainter &p,
+    const std::vector<std::pair<QRectF, bool>> &shown,
+    double weight,
+    bool current,
+    std::vector<QRectF> &lastArrivers);
+
+/*!
  * Paints, over the stacked rank timelines, each collective as a translucent band joining its
  * kernel on one rank to its kernel on the next rank shown, darker the larger the collective's
  * skew, and outlines the last arriver's kernel in red: the rank every other one waits for. It

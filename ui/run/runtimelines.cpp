@@ -3,6 +3,7 @@
 
 #include "common/selectioncontroller.h"
 #include "run/collectivebands.h"
+#include "run/ranklines.h"
 #include "timeline/alignedtimelines.h"
 #include "timeline/timelineview.h"
 
@@ -10,6 +11,7 @@
 #include <QFileInfo>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -32,10 +34,22 @@ RunTimelines::RunTimelines(std::shared_ptr<const LoadedRun> run, QWidget *parent
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    m_scroll = new QScrollArea(this);
+    outer->setSpacing(0);
+    m_oneLine = new QToolButton(this);
+    m_oneLine->setObjectName(QStringLiteral("oneLinePerRank"));
+    m_oneLine->setText(tr("One Line per Rank"));
+    m_oneLine->setToolTip(tr("Each rank's GPU work as one line coloured by kind, collectives as "
+                             "bands; double-click a rank for its full timeline"));
+    m_oneLine->setCheckable(true);
+    m_oneLine->setAutoRaise(true);
+    outer->addWidget(m_oneLine, 0, Qt::AlignLeft);
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack);
+    m_scroll = new QScrollArea(m_stack);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
-    outer->addWidget(m_scroll);
+    m_stack->addWidget(m_scroll);
+    connect(m_oneLine, &QToolButton::toggled, this, &RunTimelines::setOneLinePerRank);
     m_content = new QWidget;
     auto *layout = new QVBoxLayout(m_content);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -120,6 +134,32 @@ RunTimelines::RunTimelines(std::shared_ptr<const LoadedRun> run, QWidget *parent
 
 RunTimelines::~RunTimelines() = default;
 
+void RunTimelines::setOneLinePerRank(bool on)
+{
+    if (m_oneLine->isChecked() != on)
+        m_oneLine->setChecked(on); // comes back here through toggled()
+    if (on && !m_lines) {
+        m_lines = new RankLines(m_run, m_stack);
+        m_lines->setCurrentCollective(currentCollective());
+        m_stack->addWidget(m_lines);
+        // The full timelines follow the lines' range, so switching back shows the same time.
+        connect(m_lines, &RankLines::rangeChanged, this,
+            [this] { m_aligned->show(m_lines->rangeStart(), m_lines->rangeSpan()); });
+        connect(m_lines, &RankLines::rankActivated, this, [this](size_t rankIndex) {
+            setOneLinePerRank(false);
+            scrollToRank(rankIndex);
+        });
+    }
+    if (on)
+        m_lines->setRange(m_aligned->relativeStart(0), m_ranks[0].timeline->rangeSpan());
+    m_stack->setCurrentWidget(on ? static_cast<QWidget *>(m_lines) : m_scroll);
+}
+
+bool RunTimelines::oneLinePerRank() const
+{
+    return m_oneLine->isChecked();
+}
+
 bool RunTimelines::eventFilter(QObject *watched, QEvent *event)
 {
     // The bands cover the scrolled content, whatever size the scroll area gives it.
@@ -154,6 +194,8 @@ void RunTimelines::showRunRange(TimeNs from, TimeNs to)
 {
     const double span = std::max(double(to - from), 1000.0);
     m_aligned->show(double(from) - span * 0.02, span * 1.04);
+    if (m_lines)
+        m_lines->setRange(double(from) - span * 0.02, span * 1.04);
     m_bands->update();
 }
 
@@ -222,6 +264,8 @@ void RunTimelines::selectPair(size_t pairIndex)
 void RunTimelines::setCurrentCollective(int index)
 {
     m_bands->setCurrent(index);
+    if (m_lines)
+        m_lines->setCurrentCollective(index);
     if (index < 0)
         return;
     const Collective &c = m_run->collectives.collectives[size_t(index)];

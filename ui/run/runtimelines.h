@@ -10,12 +10,14 @@
 #include <vector>
 
 class QScrollArea;
+class QStackedWidget;
 class QToolButton;
 
 namespace ks {
 
 class AlignedTimelines;
 class CollectiveBands;
+class RankLines;
 class SelectionController;
 class TimelineView;
 
@@ -25,7 +27,8 @@ class TimelineView;
  * on each rank's clock offset), so zooming or panning one rank moves them all. Over them,
  * CollectiveBands joins each collective's kernels across the ranks and marks the last arriver.
  * Each rank keeps its own SelectionController: selecting an op pair on one rank selects the same
- * pair (RankPairs) on every other rank.
+ * pair (RankPairs) on every other rank. "One Line per Rank" shows RankLines instead, on the same
+ * range.
  */
 class RunTimelines : public QWidget {
     Q_OBJECT
@@ -49,6 +52,11 @@ public:
     //! Emphasises collective \a index (LoadedRun::collectives) and frames it; -1 clears.
     void setCurrentCollective(int index);
     int currentCollective() const;
+    //! RankLines in place of the stacked timelines (toggled per run), on the same range.
+    void setOneLinePerRank(bool on);
+    bool oneLinePerRank() const;
+    //! The one-line view, null until first shown.
+    RankLines *rankLines() const { return m_lines; }
     //! The bands' painter (tests read the bands it drew).
     const CollectiveBands *bands() const { return m_bands; }
 
@@ -75,6 +83,9 @@ private:
     //! Per rank, pair row → index into RankPairs::pairs.
     std::vector<std::vector<int>> m_pairOfRow;
     std::unique_ptr<AlignedTimelines> m_aligned;
+    QToolButton *m_oneLine = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    RankLines *m_lines = nullptr;
     QScrollArea *m_scroll = nullptr;
     QWidget *m_content = nullptr;
     CollectiveBands *m_bands = nullptr;
