@@ -806,7 +806,15 @@ private slots:
         QVERIFY(t->rangeSpan() < span);
         QVERIFY(qAbs(after - before) < t->rangeSpan() * 0.02);
         // Find: regex over names, Enter steps through the matches in time order.
-        QCOMPARE(t->setFindPattern(QStringLiteral("^aten::conv2d$")), 2 * 3); // 2 convs × 3 steps
+        // The search runs on a worker; Enter at once steps to the first match when it is done.
+        t->setFindPattern(QStringLiteral("^aten::conv2d$"));
+        QCOMPARE(t->findMatchCount(), -1);
+        QVERIFY(t->findNext());
+        QTRY_COMPARE(t->findMatchCount(), 2 * 3); // 2 convs × 3 steps
+        QCOMPARE(
+            std::string(tab->selection()->trace().model->sliceName(tab->selection()->current())),
+            std::string("aten::conv2d"));
+        tab->selection()->select(kNoSlice);
         QVERIFY(t->findNext());
         const SliceId first = tab->selection()->current();
         QVERIFY(t->findNext());

@@ -350,7 +350,8 @@ private slots:
         TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
         const QString guiCsv = test::tempDir() + QStringLiteral("/gui.csv");
         QString error;
-        QVERIFY(Exporter::saveTable(tab->pairs()->model(), guiCsv, error));
+        QVERIFY(Exporter::saveTable(
+            tab->pairs()->model()->table(), tab->pairs()->model()->visibleRows(), guiCsv, error));
         const QString cliCsv = test::tempDir() + QStringLiteral("/cli.csv");
         QCOMPARE(
             test::run(test::appPath(), {QStringLiteral("--export-pairs"), cliCsv, m_demo}).exitCode,
@@ -358,7 +359,8 @@ private slots:
         QCOMPARE(readFile(guiCsv), readFile(cliCsv));
 
         const QString guiJson = test::tempDir() + QStringLiteral("/gui.json");
-        QVERIFY(Exporter::saveTable(tab->pairs()->model(), guiJson, error));
+        QVERIFY(Exporter::saveTable(
+            tab->pairs()->model()->table(), tab->pairs()->model()->visibleRows(), guiJson, error));
         const QString cliJson = test::tempDir() + QStringLiteral("/cli.json");
         QCOMPARE(test::run(test::appPath(), {QStringLiteral("--export-pairs"), cliJson, m_demo})
                      .exitCode,
@@ -376,7 +378,8 @@ private slots:
         tab->pairs()->model()->setFilter(QStringLiteral("linear"), false);
         tab->pairs()->view()->sortByColumn(PairTable::FwdGpuUs, Qt::DescendingOrder);
         const QString filtered = test::tempDir() + QStringLiteral("/filtered.json");
-        QVERIFY(Exporter::saveTable(tab->pairs()->model(), filtered, error));
+        QVERIFY(Exporter::saveTable(
+            tab->pairs()->model()->table(), tab->pairs()->model()->visibleRows(), filtered, error));
         const QJsonArray rows = QJsonDocument::fromJson(readFile(filtered)).array();
         QCOMPARE(rows.size(), tab->pairs()->model()->rowCount());
         double previous = 1e300;
@@ -389,7 +392,8 @@ private slots:
         }
 
         const QString kernels = test::tempDir() + QStringLiteral("/kernels.csv");
-        QVERIFY(Exporter::saveTable(tab->kernels()->model(), kernels, error));
+        QVERIFY(Exporter::saveTable(tab->kernels()->model()->table(),
+            tab->kernels()->model()->visibleRows(), kernels, error));
         const QString cliKernels = test::tempDir() + QStringLiteral("/cli-kernels.csv");
         QCOMPARE(
             test::run(test::appPath(), {QStringLiteral("--export-kernels"), cliKernels, m_demo})

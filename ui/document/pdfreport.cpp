@@ -71,14 +71,14 @@ public:
     }
     void picture(const ReportTimeline &timeline, const QString &caption)
     {
-        const QSize size = timeline.size();
+        const QSize size = timeline.size;
         const double scale = width() / size.width(); // drawn as on screen, then scaled to fit
         need(size.height() * scale + 20);
         m_p.save();
         m_p.translate(0, m_y);
         m_p.scale(scale, scale);
         m_p.setClipRect(QRect(QPoint(0, 0), size));
-        timeline.paint(m_p);
+        m_p.drawPicture(0, 0, timeline.picture);
         m_p.restore();
         m_y += size.height() * scale + 2;
         text(caption, font(9), QColor(90, 90, 90), 10);
@@ -179,7 +179,7 @@ private:
 } // namespace
 
 bool writePdfReport(const ReportContent &content,
-    const ReportTimeline *timeline,
+    const ReportTimeline &timeline,
     const QString &date,
     QPageSize::PageSizeId pageSize,
     QIODevice *out)
@@ -202,8 +202,8 @@ bool writePdfReport(const ReportContent &content,
         layout.part(part);
         for (const ReportChart &chart : part.charts)
             layout.chart(chart);
-        if (part.timeline && timeline)
-            layout.picture(*timeline, QString::fromStdString(content.timelineCaption));
+        if (part.timeline && !timeline.isNull())
+            layout.picture(timeline, QString::fromStdString(content.timelineCaption));
         for (const ReportTable &table : part.tables)
             layout.table(table);
     }

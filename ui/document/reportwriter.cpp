@@ -3,7 +3,6 @@
 
 #include "document/htmlreport.h"
 #include "document/pdfreport.h"
-#include "document/reporttimeline.h"
 
 #include <QDate>
 #include <QPainter>
@@ -11,16 +10,29 @@
 
 namespace ks {
 
+ReportTimeline reportTimeline(
+    const ReportContent &content, const std::shared_ptr<const LoadedTrace> &timelineTrace)
+{
+    if (!timelineTrace || content.timelineRow < 0)
+        return ReportTimeline();
+    return ReportTimeline::record(timelineTrace, content.timelineStep, content.timelineRow);
+}
+
 bool writeReport(const ReportContent &content,
     const std::shared_ptr<const LoadedTrace> &timelineTrace,
     const QString &path,
     QPageSize::PageSizeId pageSize,
     QString &error)
 {
-    std::unique_ptr<ReportTimeline> timeline;
-    if (timelineTrace && content.timelineRow >= 0)
-        timeline = std::make_unique<ReportTimeline>(
-            timelineTrace, content.timelineStep, content.timelineRow);
+    return writeReportFile(content, reportTimeline(content, timelineTrace), path, pageSize, error);
+}
+
+bool writeReportFile(const ReportContent &content,
+    const ReportTimeline &timeline,
+    const QString &path,
+    QPageSize::PageSizeId pageSize,
+    QString &error)
+{
     const QString date = QDate::currentDate().toString(Qt::ISODate);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -29,13 +41,13 @@ bool writeReport(const ReportContent &content,
     }
     bool written;
     if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
-        written = writePdfReport(content, timeline.get(), date, pageSize, &file);
+        written = writePdfReport(content, timeline, date, pageSize, &file);
     } else {
         QImage picture;
-        if (timeline) {
-            picture = QImage(timeline->size(), QImage::Format_ARGB32_Premultiplied);
+        if (!timeline.isNull()) {
+            picture = QImage(timeline.size, QImage::Format_ARGB32_Premultiplied);
             QPainter p(&picture);
-            timeline->paint(p);
+            p.drawPicture(0, 0, timeline.picture);
         }
         written = file.write(htmlReport(content, picture, date)) >= 0;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "document/reporttimeline.h"
 #include "report/reportcontent.h"
 
 #include <QPageSize>
@@ -18,6 +19,17 @@ namespace ks {
  */
 bool writeReport(const ReportContent &content,
     const std::shared_ptr<const LoadedTrace> &timelineTrace,
+    const QString &path,
+    QPageSize::PageSizeId pageSize,
+    QString &error);
+
+//! The timeline picture writeReport() draws (UI thread): null when the content has none.
+ReportTimeline reportTimeline(
+    const ReportContent &content, const std::shared_ptr<const LoadedTrace> &timelineTrace);
+
+//! writeReport() with its timeline picture recorded already: any thread.
+bool writeReportFile(const ReportContent &content,
+    const ReportTimeline &timeline,
     const QString &path,
     QPageSize::PageSizeId pageSize,
     QString &error);

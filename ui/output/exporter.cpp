@@ -143,10 +143,11 @@ bool saveWidget(QWidget *widget, const QString &path, qreal scale, QString &erro
     return savePng(path, image, error);
 }
 
-bool saveTable(const TableModel *model, const QString &path, QString &error)
+bool saveTable(
+    const Table &table, const std::vector<uint32_t> &rows, const QString &path, QString &error)
 {
     std::string message;
-    if (!exportTableRows(model->table(), model->visibleRows(), path.toStdString(), message)) {
+    if (!exportTableRows(table, rows, path.toStdString(), message)) {
         error = QString::fromStdString(message);
         return false;
     }

@@ -4,12 +4,15 @@
 #include <QImage>
 #include <QString>
 
+#include <cstdint>
+#include <vector>
+
 class QWidget;
 
 namespace ks {
 
 class TimelineView;
-class TableModel;
+class Table;
 
 /*!
  * Image and table exports shared by the Export menu and headless --screenshot. Every file is
@@ -33,8 +36,12 @@ bool saveWidget(
 //! The timeline (or a widget) as an image, for the clipboard.
 QImage timelineImage(TimelineView *timeline, qreal scale);
 QImage widgetImage(QWidget *widget, qreal scale);
-//! The rows of \a model in view order, CSV or JSON by extension, same columns as the CLI.
-bool saveTable(const TableModel *model, const QString &path, QString &error);
+/*!
+ * The \a rows of \a table (a view's order: TableModel::visibleRows()), CSV or JSON by
+ * extension, same columns as the CLI. Any thread: the window writes on a pool thread.
+ */
+bool saveTable(
+    const Table &table, const std::vector<uint32_t> &rows, const QString &path, QString &error);
 
 } // namespace Exporter
 

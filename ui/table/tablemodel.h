@@ -35,6 +35,7 @@ public:
     ~TableModel() override;
 
     const Table &table() const { return *m_table; }
+    std::shared_ptr<const Table> tablePointer() const { return m_table; }
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;

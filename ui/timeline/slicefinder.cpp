@@ -8,49 +8,48 @@
 
 namespace ks {
 
-bool SliceFinder::before(SliceId a, SliceId b) const
+bool SliceFinder::before(const TraceModel &model, SliceId a, SliceId b)
 {
-    const SliceTable &t = m_model.slices;
+    const SliceTable &t = model.slices;
     return std::tie(t.start[a], a) < std::tie(t.start[b], b);
 }
 
-bool SliceFinder::setPattern(const QString &pattern, QString *error)
+SliceFinder::Result SliceFinder::search(
+    const TraceModel &model, const QRegularExpression &regex, const std::atomic<bool> &stop)
 {
-    m_matches.clear();
-    m_nameMatches.clear();
-    if (pattern.isEmpty())
-        return true;
-    const QRegularExpression regex(pattern, QRegularExpression::CaseInsensitiveOption);
-    if (!regex.isValid()) {
-        if (error)
-            *error = regex.errorString();
-        return false;
-    }
     // Match each distinct name once, then collect the slices carrying a matching name.
-    const StringPool &pool = m_model.strings;
-    m_nameMatches.assign(pool.size(), false);
-    const SliceTable &t = m_model.slices;
+    Result r;
+    const StringPool &pool = model.strings;
+    r.nameMatches.assign(pool.size(), false);
+    const SliceTable &t = model.slices;
     std::vector<bool> tested(pool.size(), false);
     for (SliceId s = 0; s < t.size(); ++s) {
+        if ((s & 0xffff) == 0 && stop)
+            return {};
         const StringId n = t.name[s];
         if (!tested[n]) {
             tested[n] = true;
-            const std::string_view name = pool.view(n);
-            m_nameMatches[n] = regex.match(toQString(name)).hasMatch();
+            r.nameMatches[n] = regex.match(toQString(pool.view(n))).hasMatch();
         }
-        if (m_nameMatches[n])
-            m_matches.push_back(s);
+        if (r.nameMatches[n])
+            r.matches.push_back(s);
     }
-    std::sort(
-        m_matches.begin(), m_matches.end(), [this](SliceId a, SliceId b) { return before(a, b); });
-    return true;
+    std::sort(r.matches.begin(), r.matches.end(),
+        [&model](SliceId a, SliceId b) { return before(model, a, b); });
+    return r;
+}
+
+void SliceFinder::setResult(Result result)
+{
+    m_matches = std::move(result.matches);
+    m_nameMatches = std::move(result.nameMatches);
 }
 
 std::optional<size_t> SliceFinder::next(SliceId current, bool backward) const
 {
     if (m_matches.empty())
         return std::nullopt;
-    auto less = [this](SliceId a, SliceId b) { return before(a, b); };
+    auto less = [this](SliceId a, SliceId b) { return before(m_model, a, b); };
     if (current == kNoSlice)
         return backward ? m_matches.size() - 1 : 0;
     if (!backward) {

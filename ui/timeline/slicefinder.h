@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QString>
 
+#include <atomic>
 #include <optional>
 #include <vector>
 
@@ -13,7 +14,8 @@ namespace ks {
 
 /*!
  * Find in the timeline: the slices whose name matches a regular expression (case-insensitive),
- * in time order, and stepping through them from the selection.
+ * in time order, and stepping through them from the selection. The search itself (search())
+ * walks every slice, so the view runs it on a worker and hands the result to setResult().
  */
 class SliceFinder {
 public:
@@ -22,11 +24,19 @@ public:
     {
     }
 
+    //! What a search found: the slices carrying a matching name, by (start, id), and the names.
+    struct Result {
+        std::vector<SliceId> matches;
+        std::vector<bool> nameMatches; //!< by StringId
+    };
     /*!
-     * Matches \a pattern against every distinct name; empty clears. Returns false (and sets
-     * \a error) for an invalid pattern, which clears the matches too.
+     * Matches \a regex against every distinct name of \a model and collects the slices carrying
+     * one. Any thread; returns nothing once \a stop is set.
      */
-    bool setPattern(const QString &pattern, QString *error);
+    static Result search(
+        const TraceModel &model, const QRegularExpression &regex, const std::atomic<bool> &stop);
+    void setResult(Result result);
+    void clear() { setResult({}); }
     const std::vector<SliceId> &matches() const { return m_matches; }
     bool active() const { return !m_matches.empty(); }
     //! Whether slice \a s carries a matching name (only while active()).
@@ -38,7 +48,7 @@ public:
     std::optional<size_t> next(SliceId current, bool backward) const;
 
 private:
-    bool before(SliceId a, SliceId b) const;
+    static bool before(const TraceModel &model, SliceId a, SliceId b);
 
     const TraceModel &m_model;
     std::vector<SliceId> m_matches; //!< by (start, id)

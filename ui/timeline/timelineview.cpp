@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace ks {
 
@@ -298,32 +299,55 @@ void TimelineView::setShowAllArrows(bool on)
     update();
 }
 
-int TimelineView::setFindPattern(const QString &pattern)
+void TimelineView::setFindPattern(const QString &pattern)
 {
-    QString error;
-    const bool valid = m_finder->setPattern(pattern, &error);
-    update();
-    if (!valid) {
-        emit findStatus(tr("invalid pattern: %1").arg(error));
-        return 0;
+    m_findStep.reset();
+    const QRegularExpression regex(pattern, QRegularExpression::CaseInsensitiveOption);
+    if (pattern.isEmpty() || !regex.isValid()) {
+        m_find.cancel();
+        m_findPending = false;
+        m_finder->clear();
+        update();
+        emit findStatus(
+            pattern.isEmpty() ? QString() : tr("invalid pattern: %1").arg(regex.errorString()));
+        return;
     }
-    if (pattern.isEmpty()) {
-        emit findStatus(QString());
-        return 0;
-    }
-    const int count = int(m_finder->matches().size());
-    emit findStatus(tr("%n match(es)", nullptr, count));
-    return count;
+    // Every slice is looked at: on a worker, the timeline stays live meanwhile.
+    m_findPending = true;
+    emit findStatus(tr("searching…"));
+    m_find.run(
+        [trace = m_trace, regex](const std::atomic<bool> &stop) {
+            return SliceFinder::search(*trace->model, regex, stop);
+        },
+        [this](SliceFinder::Result result) {
+            m_findPending = false;
+            m_finder->setResult(std::move(result));
+            update();
+            const int count = int(m_finder->matches().size());
+            emit findStatus(tr("%n match(es)", nullptr, count));
+            emit findFinished(count);
+            if (const std::optional<bool> backward = std::exchange(m_findStep, std::nullopt))
+                findNext(*backward);
+        });
 }
 
 bool TimelineView::findNext(bool backward)
 {
+    if (m_findPending) {
+        m_findStep = backward; // taken as soon as the search is done
+        return true;
+    }
     const std::optional<size_t> index = m_finder->next(m_selection->current(), backward);
     if (!index)
         return false;
     m_selection->select(m_finder->matches()[*index]);
     emit findStatus(tr("match %1 of %2").arg(*index + 1).arg(m_finder->matches().size()));
     return true;
+}
+
+int TimelineView::findMatchCount() const
+{
+    return m_findPending ? -1 : int(m_finder->matches().size());
 }
 
 // ---- hit testing ------------------------------------------------------------------------

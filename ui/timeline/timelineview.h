@@ -2,7 +2,9 @@
 #pragma once
 
 #include "analysis/timelineindex.h"
+#include "common/backgroundtask.h"
 #include "common/selectioncontroller.h"
+#include "timeline/slicefinder.h"
 #include "timeline/timelinecoordinates.h"
 #include "timeline/timelinemetrics.h"
 
@@ -23,7 +25,6 @@ class ArrowPainter;
 class CurvePainter;
 class LaneLabelPainter;
 class SelectionLinks;
-class SliceFinder;
 class SlicePainter;
 class TrackGeometry;
 class TrackLayout;
@@ -82,10 +83,18 @@ public:
     void setHighlight(std::vector<SliceId> slices);
     const std::vector<SliceId> &highlight() const { return m_highlight; }
     void setShowAllArrows(bool on);
-    //! Highlights matches of \a pattern (a regular expression over names); empty clears.
-    int setFindPattern(const QString &pattern);
-    //! Selects the next (or previous) match after the selection; false if there is none.
+    /*!
+     * Highlights matches of \a pattern (a regular expression over names; empty clears). The
+     * search runs on a worker: findFinished() tells how many it found.
+     */
+    void setFindPattern(const QString &pattern);
+    /*!
+     * Selects the next (or previous) match after the selection; false if there is none. While a
+     * search runs, the step is taken when it ends.
+     */
     bool findNext(bool backward = false);
+    //! Matches of the last search, -1 while it runs.
+    int findMatchCount() const;
 
     //! Paints exactly what the widget shows, for exports (\a size in logical pixels).
     void render(QPainter &painter, QSize size);
@@ -117,6 +126,7 @@ public:
 signals:
     void rangeChanged();
     void findStatus(const QString &text);
+    void findFinished(int matches);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -188,6 +198,9 @@ private:
     bool m_dragging = false;
     bool m_rulerDrag = false;
     bool m_clicking = false; //!< a click here is selecting: no reframing
+    BackgroundTask<SliceFinder::Result> m_find {this};
+    bool m_findPending = false;
+    std::optional<bool> m_findStep; //!< findNext() asked for while searching: backward?
     std::optional<std::pair<double, double>> m_rangeSelection;
 };
 

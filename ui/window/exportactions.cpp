@@ -35,6 +35,7 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     : QObject(window)
     , m_window(window)
     , m_report(std::make_unique<BackgroundTask<std::shared_ptr<const ReportContent>>>(this))
+    , m_fileWrite(std::make_unique<BackgroundTask<std::string>>(this))
 {
     const QString png = tr("PNG images (*.png)"), svg = tr("SVG images (*.svg)");
     const int any = Trace | Comparison | Run;
@@ -189,11 +190,18 @@ void ExportActions::exportReport(const QString &filter, const QString &suffix)
         [this, trace, path, page](const std::shared_ptr<const ReportContent> &content) {
             m_reportPending = false;
             m_window->statusBar()->clearMessage();
-            QString error = tr("%1: not enough memory to gather the report").arg(path);
-            if (content && writeReport(*content, trace, path, page, error))
-                saved(path);
-            else
-                failed(error);
+            if (!content) {
+                failed(tr("%1: not enough memory to gather the report").arg(path));
+                return;
+            }
+            // The timeline picture is a widget's (this thread); the file is written on the pool.
+            writeInBackground(
+                path, [content, timeline = reportTimeline(*content, trace), path, page] {
+                    QString error;
+                    return writeReportFile(*content, timeline, path, page, error)
+                        ? std::string()
+                        : error.toStdString();
+                });
         });
 }
 
@@ -273,14 +281,45 @@ void ExportActions::exportTable(bool kernels, const QString &filter)
                       : QStringLiteral("pairs"));
     if (path.isEmpty())
         return;
-    QString error;
-    const TableModel *model = m_comparison ? m_comparison->model()
-        : kernels                          ? m_tab->kernels()->model()
-                                           : m_tab->pairs()->model();
-    if (!Exporter::saveTable(model, path, error))
-        failed(error);
-    else
-        saved(path);
+    writeTable(m_comparison ? m_comparison->model()
+            : kernels       ? m_tab->kernels()->model()
+                            : m_tab->pairs()->model(),
+        path);
+}
+
+void ExportActions::writeTable(const TableModel *model, const QString &path)
+{
+    writeInBackground(path, [table = model->tablePointer(), rows = model->visibleRows(), path] {
+        QString error;
+        return Exporter::saveTable(*table, rows, path, error) ? std::string() : error.toStdString();
+    });
+}
+
+void ExportActions::writeInBackground(const QString &path, std::function<std::string()> write)
+{
+    // One at a time: a second request would supersede the first, whose outcome nobody would see.
+    if (m_fileWritePending) {
+        m_window->statusBar()->showMessage(tr("Still writing the last file…"), 5000);
+        return;
+    }
+    m_fileWritePending = true;
+    m_window->statusBar()->showMessage(tr("Writing %1…").arg(path));
+    m_fileWrite->run(
+        [write = std::move(write), path](const std::atomic<bool> &) {
+            try {
+                return write();
+            } catch (const std::bad_alloc &) {
+                return path.toStdString() + ": not enough memory to write it"; // stays on the pool
+            }
+        },
+        [this, path](const std::string &error) {
+            m_fileWritePending = false;
+            m_window->statusBar()->clearMessage();
+            if (error.empty())
+                saved(path);
+            else
+                failed(QString::fromStdString(error));
+        });
 }
 
 void ExportActions::exportModules()
@@ -290,12 +329,12 @@ void ExportActions::exportModules()
             QStringLiteral("csv"), QStringLiteral("modules"));
     if (path.isEmpty())
         return;
-    std::string error;
-    if (!ks::exportTable(
-            ModuleTable(m_tab->selection()->trace().modules()), path.toStdString(), error))
-        failed(QString::fromStdString(error));
-    else
-        saved(path);
+    writeInBackground(
+        path, [trace = m_tab->selection()->tracePointer(), file = path.toStdString()] {
+            std::string error;
+            return ks::exportTable(ModuleTable(trace->modules()), file, error) ? std::string()
+                                                                               : error;
+        });
 }
 
 void ExportActions::exportRunTable(const QString &filter)
@@ -311,21 +350,7 @@ void ExportActions::exportRunTable(const QString &filter)
         json ? QStringLiteral("json") : QStringLiteral("csv"), RunView::tableName(page));
     if (path.isEmpty())
         return;
-    QString error;
-    if (!saveRunTable(path, error))
-        failed(error);
-    else
-        saved(path);
-}
-
-bool ExportActions::saveRunTable(const QString &path, QString &error)
-{
-    const TableModel *model = m_run ? m_run->model(m_run->currentPage()) : nullptr;
-    if (!model) {
-        error = tr("No run table on show");
-        return false;
-    }
-    return Exporter::saveTable(model, path, error);
+    writeTable(m_run->model(page), path);
 }
 
 void ExportActions::copyTimeline()

@@ -17,6 +17,7 @@ namespace ks {
 
 class ComparisonView;
 class RunView;
+class TableModel;
 class TraceTab;
 struct ReportContent;
 template<typename Result> class BackgroundTask;
@@ -48,10 +49,11 @@ public:
     bool saveChart(const QString &path, QString &error);
     bool saveIcicle(const QString &path, QString &error);
     /*!
-     * The current run's table on show (ranks, collectives or pairs across ranks), its rows as
-     * filtered and sorted, CSV or JSON by extension: the columns of the command line's exports.
+     * Writes \a model's rows as they show (filter, sort), CSV or JSON by extension (the columns
+     * of the command line's exports), to \a path on a pool thread — a pair table may hold a
+     * million rows — saying so in the status bar; one file at a time.
      */
-    bool saveRunTable(const QString &path, QString &error);
+    void writeTable(const TableModel *model, const QString &path);
 
 private:
     enum Applies : uint8_t { Trace = 1, Comparison = 2, Run = 4 };
@@ -64,6 +66,9 @@ private:
     void exportTable(bool kernels, const QString &filter);
     void exportModules();
     void exportRunTable(const QString &filter);
+    //! Runs \a write (returns an error, empty when written) on a pool thread, then says how it
+    //! went for \a path.
+    void writeInBackground(const QString &path, std::function<std::string()> write);
     /*!
      * The current trace's or comparison's report (issue: report), PDF or HTML as the file's name
      * says (\a filter and \a suffix steer the dialog): its content is gathered on a pool thread,
@@ -88,6 +93,8 @@ private:
     std::vector<Entry> m_entries;
     std::unique_ptr<BackgroundTask<std::shared_ptr<const ReportContent>>> m_report;
     bool m_reportPending = false;
+    std::unique_ptr<BackgroundTask<std::string>> m_fileWrite;
+    bool m_fileWritePending = false;
 };
 
 } // namespace ks
