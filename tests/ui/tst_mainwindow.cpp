@@ -36,6 +36,7 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -501,6 +502,20 @@ private slots:
         QVERIFY(failed.first().first().toString().startsWith(bad + QStringLiteral(": byte ")));
         QCOMPARE(window.tabs()->count(), 0);
         QVERIFY(window.findChild<WelcomePage *>()->isVisibleTo(&window));
+    }
+
+    // Issue #31: the window opens inside the screen's room (the offscreen screen is 800 × 600;
+    // it opened at 1500 × 950 whatever the screen).
+    void windowFitsTheScreen()
+    {
+        MainWindow window;
+        const QSize room = window.screen()->availableGeometry().size();
+        QVERIFY2(window.width() <= room.width() && window.height() <= room.height(),
+            qPrintable(QStringLiteral("%1 × %2 in %3 × %4")
+                           .arg(window.width())
+                           .arg(window.height())
+                           .arg(room.width())
+                           .arg(room.height())));
     }
 
     // The welcome page on a first start (no Recent list): every text has the height it needs.

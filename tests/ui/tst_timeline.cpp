@@ -4,6 +4,7 @@
 // and the geometry cache (repaints without a rescan, never stale).
 #include "memorytrace.h"
 #include "testutil.h"
+#include "timeline/arrowpainter.h"
 #include "timeline/selectionlinks.h"
 #include "timeline/timelineview.h"
 #include "timeline/trackgeometry.h"
@@ -594,6 +595,24 @@ private slots:
         geometry.prepare(timeline::TimeAxis(1, m_total, 240, 901), bigger);
         geometry.row(main, {RowSet::Nesting, 1});
         QCOMPARE(geometry.scans(), size_t(4));
+    }
+
+    // Issue #31: the count chips of bundled arrows ending close together stack, never overprint.
+    void bundleChipsStack()
+    {
+        const QRectF chip(100, 80, 30, 16);
+        std::vector<QRectF> placed;
+        QCOMPARE(ArrowPainter::clearOf(chip, placed), chip);
+        placed.push_back(chip);
+        const QRectF second = ArrowPainter::clearOf(chip.translated(5, 4), placed);
+        QVERIFY(!second.intersects(chip));
+        QCOMPARE(second.bottom(), chip.top() - 1);
+        QCOMPARE(second.left(), chip.left() + 5);
+        placed.push_back(second);
+        const QRectF third = ArrowPainter::clearOf(chip, placed);
+        QVERIFY(!third.intersects(chip) && !third.intersects(second));
+        // Far apart: left where it is.
+        QCOMPARE(ArrowPainter::clearOf(chip.translated(200, 0), placed), chip.translated(200, 0));
     }
 
     void selectionLinksAreComputedOncePerSelection()

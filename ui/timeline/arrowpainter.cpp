@@ -62,8 +62,21 @@ void ArrowPainter::arrow(QPainter &p,
         drawArrow(p, *a, *b, color, width);
 }
 
-void ArrowPainter::bundleLabel(
-    QPainter &p, const PaintFrame &frame, const SelectionLinks::Arrow &bundle) const
+QRectF ArrowPainter::clearOf(QRectF box, const std::vector<QRectF> &placed)
+{
+    for (;;) {
+        const auto hit = std::find_if(placed.begin(), placed.end(),
+            [&](const QRectF &other) { return other.intersects(box); });
+        if (hit == placed.end())
+            return box;
+        box.moveBottom(hit->top() - 1);
+    }
+}
+
+void ArrowPainter::bundleLabel(QPainter &p,
+    const PaintFrame &frame,
+    const SelectionLinks::Arrow &bundle,
+    std::vector<QRectF> &placed) const
 {
     const auto at = anchor(frame, bundle.to, false);
     if (!at)
@@ -73,6 +86,8 @@ void ArrowPainter::bundleLabel(
     const QFontMetrics metrics(p.font());
     QRectF box(0, 0, metrics.horizontalAdvance(text) + 8, metrics.height() + 2);
     box.moveBottomRight(*at - QPointF(10, 3));
+    box = clearOf(box, placed);
+    placed.push_back(box);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(255, 255, 255, 220));
     p.drawRoundedRect(box, 3, 3);
@@ -115,10 +130,11 @@ void ArrowPainter::paint(
         for (auto [forward, node] : pairsInView(frame))
             arrow(p, frame, forward, node, c, 1.0);
     }
+    std::vector<QRectF> labels;
     for (const SelectionLinks::Arrow &a : links.arrows()) {
         arrow(p, frame, a.from, a.to, a.color, a.width);
         if (a.count > 1)
-            bundleLabel(p, frame, a);
+            bundleLabel(p, frame, a, labels);
     }
     p.restore();
 }

@@ -35,6 +35,11 @@ public:
     }
 
     void paint(QPainter &p, const PaintFrame &frame, const SelectionLinks &links, bool allPairs);
+    /*!
+     * \a box moved up until it overlaps none of \a placed: bundles ending close together (one
+     * op's work on neighbouring streams, or a collapsed GPU) stack their count chips.
+     */
+    static QRectF clearOf(QRectF box, const std::vector<QRectF> &placed);
 
 private:
     //! Where an arrow meets \a slice: its start or end at mid-row; nullopt off the timeline.
@@ -45,9 +50,11 @@ private:
         SliceId to,
         const QColor &color,
         qreal width) const;
-    //! The count of a bundled arrow, at its head.
-    void bundleLabel(
-        QPainter &p, const PaintFrame &frame, const SelectionLinks::Arrow &bundle) const;
+    //! The count of a bundled arrow, at its head, moved up clear of the chips in \a placed.
+    void bundleLabel(QPainter &p,
+        const PaintFrame &frame,
+        const SelectionLinks::Arrow &bundle,
+        std::vector<QRectF> &placed) const;
     //! The pairs with an end in the visible range, kept until the range changes.
     const std::vector<std::pair<SliceId, SliceId>> &pairsInView(const PaintFrame &frame);
 

@@ -35,6 +35,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -50,7 +51,9 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setWindowTitle(QStringLiteral("Kinetoscope"));
     setAcceptDrops(true);
-    resize(1500, 950);
+    // 1500 × 950 where the screen has room, else nine tenths of what it offers: a laptop's
+    // window must not open larger than its screen.
+    resize(QSize(1500, 950).boundedTo(screen()->availableGeometry().size() * 0.9));
     m_tabs->setTabsClosable(true);
     m_tabs->setMovable(true);
     m_tabs->setDocumentMode(true);
@@ -342,7 +345,8 @@ void MainWindow::buildHelpMenu()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
         auto *box = new QMessageBox(QMessageBox::Information, tr("Keyboard shortcuts"),
-            tr("<table>"
+            // Padded cells: without, a key ran into its description.
+            tr("<table cellspacing='0' cellpadding='4'>"
                "<tr><td><b>Ctrl+wheel</b></td><td>zoom at the cursor</td></tr>"
                "<tr><td><b>W / S</b></td><td>zoom in / out</td></tr>"
                "<tr><td><b>A / D</b>, Shift+wheel, drag</td><td>pan</td></tr>"
@@ -351,7 +355,10 @@ void MainWindow::buildHelpMenu()
                "<tr><td><b>J</b>, Enter, double-click</td><td>jump to the counterpart</td></tr>"
                "<tr><td><b>Alt+Left / Alt+Right</b></td><td>back / forward</td></tr>"
                "<tr><td><b>Ctrl+F</b></td><td>find (Enter / Shift+Enter: next / previous)</td></tr>"
-               "<tr><td>drag on the ruler</td><td>measure a time range</td></tr>"
+               "<tr><td>drag on the ruler, <b>Shift</b>+drag</td><td>mark a range: its statistics "
+               "in Details (<b>Esc</b> clears it)</td></tr>"
+               "<tr><td>click a Python band</td><td>unfold or fold that thread's Python "
+               "frames</td></tr>"
                "</table>"),
             QMessageBox::Close, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
