@@ -951,8 +951,8 @@ private slots:
                 QStringLiteral("GPU time"), QStringLiteral("Top kernels"),
                 QStringLiteral("Top ops")}));
         QTreeWidgetItem *kernels = d->topLevelItem(3);
-        QCOMPARE(kernels->child(0)->text(0), toQString(stats.kernels[0].name));
-        QVERIFY(kernels->child(0)->text(1).startsWith(
+        QCOMPARE(kernels->child(0)->text(1), toQString(stats.kernels[0].name));
+        QVERIFY(kernels->child(0)->text(0).startsWith(
             toQString(durationText(double(stats.kernels[0].time)))));
         QCOMPARE(d->topLevelItem(1)->childCount(), int(stats.lanes.size()));
         auto *copy = d->findChild<QPushButton *>(QStringLiteral("copyRangeStats"));

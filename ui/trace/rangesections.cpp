@@ -33,16 +33,27 @@ QString timeAndShare(TimeNs time, TimeNs whole)
         .arg(whole > 0 ? 100.0 * double(time) / double(whole) : 0.0, 0, 'f', 1);
 }
 
+/*!
+ * A row whose name may be long (a kernel's, a thread's): the figure goes first, where the field
+ * names of an event go, so that a long name never pushes it out of view; the name's tooltip is
+ * whole.
+ */
+void addFigure(QTreeWidgetItem *section, const QString &figure, const QString &name)
+{
+    auto *item = new QTreeWidgetItem(section, {figure, name});
+    item->setToolTip(1, name);
+}
+
 void addNamedSection(
     QTreeWidget &tree, const QString &title, const std::vector<RangeStats::NamedTime> &list)
 {
     QTreeWidgetItem *section = addSection(tree, title);
     for (size_t i = 0; i < std::min(kTop, list.size()); ++i)
-        new QTreeWidgetItem(section,
-            {toQString(list[i].name),
-                QStringLiteral("%1  ×%2")
-                    .arg(toQString(durationText(double(list[i].time))))
-                    .arg(list[i].count)});
+        addFigure(section,
+            QStringLiteral("%1  ×%2")
+                .arg(toQString(durationText(double(list[i].time))))
+                .arg(list[i].count),
+            toQString(list[i].name));
     if (list.size() > kTop)
         new QTreeWidgetItem(
             section, {QStringLiteral("…"), QObject::tr("%1 more").arg(list.size() - kTop)});
@@ -70,8 +81,7 @@ void addRangeSections(QTreeWidget &tree, const TraceModel &model, const RangeSta
 
     QTreeWidgetItem *lanes = addSection(tree, QObject::tr("Busy per lane"));
     for (const RangeStats::LaneBusy &b : stats.lanes)
-        new QTreeWidgetItem(
-            lanes, {toQString(laneName(model, b.lane)), timeAndShare(b.busy, length)});
+        addFigure(lanes, timeAndShare(b.busy, length), toQString(laneName(model, b.lane)));
     if (stats.gpu) {
         QTreeWidgetItem *gpu = addSection(tree, QObject::tr("GPU time"));
         for (size_t c = 0; c < kStepCategories; ++c) {
