@@ -36,7 +36,7 @@ using test::completeEvent;
  * aten::conv2d, the first op, starts with the trace; aten::late lies 9 ms after its parent's
  * start.
  */
-std::string demoTrace()
+std::string demoTraceEvents()
 {
     std::string e;
     e += completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 10000);
@@ -55,7 +55,12 @@ std::string demoTrace()
     e += completeEvent("kernel", "k_fwd", 7, 60, 20, R"("correlation":1)");
     e += completeEvent("kernel", "k_bwd", 7, 8600, 100, R"("correlation":2)");
     e.pop_back();
-    return test::traceWith(e);
+    return e;
+}
+
+std::string demoTrace()
+{
+    return test::traceWith(demoTraceEvents());
 }
 
 //! Shows \a v offscreen at \a size with the whole trace in view, as the pixel checks need it.
@@ -542,6 +547,39 @@ private slots:
         QVERIFY(!view->sliceRect(p1));
         QVERIFY(!view->sliceRect(named(m, "P0")));
         QVERIFY(view->sliceRect(conv));
+    }
+
+    /*
+     * Issue #31: a one-row lane (here a collapsed one) with a long thread name keeps its role at
+     * the right end of its label, and the name is elided short of it: no dark text pixel of the
+     * name within the role's place.
+     */
+    void oneRowLaneNameStopsShortOfItsRole()
+    {
+        std::string e = demoTraceEvents();
+        e += ",{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":"
+             "\"autograd_engine_worker_thread_with_a_name_longer_than_its_label\"}}";
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        SelectionController selection(trace);
+        TimelineView v(&selection);
+        showOffscreen(v, QSize(1000, 400));
+        const LaneId lane = trace->model->slices.lane[named(*trace->model, "ConvolutionBackward0")];
+        v.setLaneCollapsed(lane, true);
+        const QRectF row = *v.sliceRect(named(*trace->model, "ConvolutionBackward0"));
+        const QImage image = v.grab().toImage();
+        const int roleWidth = v.fontMetrics().horizontalAdvance(QStringLiteral("backward"));
+        const int right = TimelineView::kLabelWidth - 6; // the label's right end
+        int roleInk = 0, nameInk = 0;
+        for (int y = int(row.top()); y < int(row.bottom()); ++y) {
+            for (int x = right - roleWidth; x < right; ++x) {
+                const QColor c = image.pixelColor(x, y);
+                roleInk += c.red() > c.blue() + 60; // the role's colour
+                nameInk += c.lightness() < 90 && std::abs(c.red() - c.blue()) < 30; // the name's
+            }
+        }
+        QVERIFY2(roleInk > 10, qPrintable(QString::number(roleInk)));
+        QCOMPARE(nameInk, 0);
     }
 
     // Qt Creator's indexAtFarParent, through the view: a click far from the parent's start
