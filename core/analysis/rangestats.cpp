@@ -34,8 +34,9 @@ void forEachOverlapping(const TraceModel &m, LaneId lane, TimeNs a, TimeNs b, Vi
         if (m.slices.start[s] < a)
             enclosing.push_back(s);
     }
-    for (auto it = enclosing.rbegin(); it != enclosing.rend(); ++it)
-        visit(*it);
+    std::reverse(enclosing.begin(), enclosing.end());
+    for (SliceId s : enclosing)
+        visit(s);
     const SliceId first = m.firstStartingAtOrAfter(lane, a);
     if (first == kNoSlice)
         return;
