@@ -31,15 +31,18 @@ public:
     {
         return slice("user_annotation", "ProfilerStep#" + std::to_string(n), 1, t, dur, {});
     }
-    //! A communication kernel on stream 20, launched 5 µs before it starts.
+    //! A communication kernel on stream 20, launched 5 µs before it starts; \a more: further args.
     RankBuilder &comm(int64_t t,
         int64_t dur,
         const std::string &pg = {},
-        const std::string &name = "ncclKernel_AllReduce_RING_LL_Sum_float")
+        const std::string &name = "ncclKernel_AllReduce_RING_LL_Sum_float",
+        const std::string &more = {})
     {
         std::string args = R"("stream":20,"correlation":)" + std::to_string(++m_correlation);
         if (!pg.empty())
             args += R"(,"Collective name":"allreduce","Process Group Name":")" + pg + "\"";
+        if (!more.empty())
+            args += "," + more;
         launch(1, t - 5);
         return slice("kernel", name, 20, t, dur, args, 0);
     }

@@ -13,8 +13,7 @@ namespace {
 struct CommKernel {
     SliceId slice;
     TimeNs start;
-    StringId collective;
-    StringId processGroup;
+    const GpuInfo *info; //!< null when the kernel has no GPU args
 };
 
 //! The communication kernels of \a graph's trace in start order.
@@ -24,11 +23,8 @@ std::vector<CommKernel> communicationKernels(const OpGraph &graph)
     CommunicationNames communication(m);
     std::vector<CommKernel> out;
     for (SliceId g : graph.gpuEvents()) {
-        if (m.slices.kind[g] != EventKind::Kernel || !communication(g))
-            continue;
-        const GpuInfo *info = m.gpu(g);
-        out.push_back(
-            {g, m.slices.start[g], info ? info->collective : 0, info ? info->processGroup : 0});
+        if (m.slices.kind[g] == EventKind::Kernel && communication(g))
+            out.push_back({g, m.slices.start[g], m.gpu(g)});
     }
     std::stable_sort(out.begin(), out.end(),
         [](const CommKernel &a, const CommKernel &b) { return a.start < b.start; });
@@ -49,99 +45,227 @@ std::string countsText(const RankTraces &ranks, const std::vector<size_t> &count
     return out;
 }
 
-} // namespace
-
-CollectiveMatch matchCollectives(const RankTraces &ranks)
+//! How the kernels of \a kernels (every rank's) can be matched: the strongest every one allows.
+MatchedBy strongestMatch(const std::vector<std::vector<CommKernel>> &kernels)
 {
-    CollectiveMatch match;
-    std::vector<std::vector<CommKernel>> kernels;
-    bool allNamed = true;
-    size_t total = 0;
-    for (const RankTrace &r : ranks) {
-        kernels.push_back(communicationKernels(*r.graph));
-        total += kernels.back().size();
-        for (const CommKernel &k : kernels.back())
-            allNamed = allNamed && k.processGroup != 0;
+    bool ids = true, groupSeq = true, any = false;
+    for (const auto &rank : kernels) {
+        for (const CommKernel &k : rank) {
+            any = true;
+            ids = ids && k.info && k.info->commsId != 0;
+            groupSeq = groupSeq && k.info && k.info->processGroup != 0 && k.info->seq != kNoValue;
+        }
     }
-    match.byProcessGroup = allNamed && total > 0;
+    return !any    ? MatchedBy::Order
+        : ids      ? MatchedBy::CommsId
+        : groupSeq ? MatchedBy::GroupSeq
+                   : MatchedBy::Order;
+}
 
-    // Per group (one group "" when matching by order): each rank's kernels of the group.
+//! Adds rank \a rankIndex's kernel \a k to \a c (the first kernel names the collective).
+void addKernel(Collective &c, const RankTrace &rank, uint32_t rankIndex, const CommKernel &k)
+{
+    const TraceModel &m = rank.graph->model();
+    if (c.kernels.empty()) {
+        const GpuInfo *info = k.info;
+        c.name = info && info->collective ? std::string(m.str(info->collective))
+                                          : std::string(m.sliceName(k.slice));
+        c.processGroup = info ? std::string(m.str(info->processGroup)) : std::string();
+        c.commsId = info ? std::string(m.str(info->commsId)) : std::string();
+        c.seq = info ? info->seq : kNoValue;
+    }
+    c.kernels.push_back({rankIndex, k.slice, rank.runTime(k.start), m.slices.dur[k.slice]});
+}
+
+//! First and last start, last arriver, shortest and longest kernel.
+void summarise(Collective &c)
+{
+    const CollectiveKernel &first = c.kernels.front();
+    c.firstStart = c.lastStart = first.start;
+    c.lastRankIndex = first.rankIndex;
+    c.minDur = c.maxDur = first.dur;
+    for (const CollectiveKernel &k : c.kernels) {
+        c.firstStart = std::min(c.firstStart, k.start);
+        if (k.start > c.lastStart) {
+            c.lastStart = k.start;
+            c.lastRankIndex = k.rankIndex;
+        }
+        c.minDur = std::min(c.minDur, k.dur);
+        c.maxDur = std::max(c.maxDur, k.dur);
+    }
+}
+
+//! By `Comms Id`, or by process group and `Seq`: one collective per identity.
+void matchByIdentity(const RankTraces &ranks,
+    const std::vector<std::vector<CommKernel>> &kernels,
+    CollectiveMatch &match)
+{
+    std::map<std::string, size_t> byKey;
+    size_t repeated = 0;
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        const TraceModel &m = ranks[r].graph->model();
+        for (const CommKernel &k : kernels[r]) {
+            const std::string key = match.by == MatchedBy::CommsId
+                ? std::string(m.str(k.info->commsId))
+                : std::string(m.str(k.info->processGroup)) + '\0' + std::to_string(k.info->seq);
+            const auto [it, added] = byKey.try_emplace(key, match.collectives.size());
+            if (added)
+                match.collectives.emplace_back().matchedBy = match.by;
+            Collective &c = match.collectives[it->second];
+            if (!c.kernels.empty() && c.kernels.back().rankIndex == uint32_t(r)) {
+                ++repeated; // one rank's second kernel of one identity: its first is kept
+                continue;
+            }
+            c.ordinal = uint32_t(k.info->seq == kNoValue ? it->second : size_t(k.info->seq));
+            addKernel(c, ranks[r], uint32_t(r), k);
+        }
+    }
+    size_t partial = 0;
+    for (const Collective &c : match.collectives)
+        partial += c.kernels.size() < ranks.size();
+    const std::string by = match.by == MatchedBy::CommsId ? "Comms Id" : "process group and Seq";
+    if (partial > 0)
+        match.warnings.push_back(std::to_string(partial) + " of "
+            + std::to_string(match.collectives.size()) + " collectives (matched by " + by
+            + ") lack some ranks: those ranks recorded no kernel of them");
+    if (repeated > 0)
+        match.warnings.push_back(std::to_string(repeated) + " kernels repeat a " + by
+            + " already seen on their rank; the first of each is matched");
+}
+
+//! "allreduce #3 (group 0)", for warnings.
+std::string collectiveText(const Collective &c)
+{
+    return c.name + " #" + std::to_string(c.ordinal)
+        + (c.processGroup.empty() ? std::string() : " (group " + c.processGroup + ")");
+}
+
+//! Up to three collectives of \a names and how many more.
+std::string namedList(const std::vector<std::string> &names)
+{
+    std::string out;
+    for (size_t i = 0; i < std::min<size_t>(3, names.size()); ++i)
+        out += (i ? ", " : "") + names[i];
+    if (names.size() > 3)
+        out += " and " + std::to_string(names.size() - 3) + " more";
+    return out;
+}
+
+//! Order-based matches that cannot be one collective: a rank waited longer than its kernel ran.
+void warnDisjoint(const std::vector<Collective> &collectives, std::vector<std::string> &warnings)
+{
+    std::vector<std::string> disjoint;
+    for (const Collective &c : collectives) {
+        const bool apart = std::any_of(c.kernels.begin(), c.kernels.end(),
+            [&](const CollectiveKernel &k) { return c.wait(k) > k.dur; });
+        if (apart)
+            disjoint.push_back(collectiveText(c));
+    }
+    if (!disjoint.empty())
+        warnings.push_back("matched by order, " + std::to_string(disjoint.size())
+            + " collectives have kernels that do not overlap across ranks (a rank waited longer "
+              "than its own kernel ran), so they may not be one collective: "
+            + namedList(disjoint));
+}
+
+//! The k-th kernel (of a process group, when every kernel names one) on each rank.
+void matchByOrder(const RankTraces &ranks,
+    const std::vector<std::vector<CommKernel>> &kernels,
+    CollectiveMatch &match)
+{
+    bool allNamed = true, any = false;
+    for (const auto &rank : kernels) {
+        for (const CommKernel &k : rank) {
+            any = true;
+            allNamed = allNamed && k.info && k.info->processGroup != 0;
+        }
+    }
+    match.byProcessGroup = allNamed && any;
     std::map<std::string, std::vector<std::vector<CommKernel>>> groups;
     for (size_t r = 0; r < ranks.size(); ++r) {
         const TraceModel &m = ranks[r].graph->model();
         for (const CommKernel &k : kernels[r]) {
             const std::string group
-                = match.byProcessGroup ? std::string(m.str(k.processGroup)) : std::string();
+                = match.byProcessGroup ? std::string(m.str(k.info->processGroup)) : std::string();
             auto &perRank = groups[group];
             perRank.resize(ranks.size());
             perRank[r].push_back(k);
         }
     }
-
     for (const auto &[group, perRank] : groups) {
         std::vector<size_t> counts;
-        size_t longest = 0;
-        size_t shortest = SIZE_MAX;
+        size_t longest = 0, shortest = SIZE_MAX;
         for (const auto &list : perRank) {
             counts.push_back(list.size());
             longest = std::max(longest, list.size());
             if (!list.empty())
                 shortest = std::min(shortest, list.size());
         }
-        if (shortest != longest) {
-            match.warnings.push_back(
-                std::string(match.byProcessGroup ? "process group \"" + group + "\": " : "")
+        const std::string prefix
+            = match.byProcessGroup ? "process group \"" + group + "\": " : std::string();
+        if (shortest != longest)
+            match.warnings.push_back(prefix
                 + "the ranks hold different numbers of communication kernels ("
                 + countsText(ranks, counts)
                 + "); collectives past the shortest are matched by position and miss ranks");
-        }
-        size_t namesDiffer = 0;
+        std::vector<std::string> namesDiffer;
         for (size_t k = 0; k < longest; ++k) {
-            Collective c;
-            c.processGroup = group;
+            Collective &c = match.collectives.emplace_back();
             c.ordinal = uint32_t(k);
-            std::string_view firstKernelName;
             bool differ = false;
             for (size_t r = 0; r < perRank.size(); ++r) {
                 if (k >= perRank[r].size())
                     continue;
                 const CommKernel &ck = perRank[r][k];
-                const TraceModel &m = ranks[r].graph->model();
-                const std::string_view kernelName = m.sliceName(ck.slice);
-                if (c.kernels.empty()) {
-                    c.name = ck.collective ? std::string(m.str(ck.collective))
-                                           : std::string(kernelName);
-                    firstKernelName = kernelName;
-                } else if (kernelName != firstKernelName) {
-                    differ = true;
-                }
-                c.kernels.push_back(
-                    {uint32_t(r), ck.slice, ranks[r].runTime(ck.start), m.slices.dur[ck.slice]});
+                differ = differ
+                    || (!c.kernels.empty()
+                        && ranks[r].graph->model().sliceName(ck.slice)
+                            != ranks[c.kernels.front().rankIndex].graph->model().sliceName(
+                                c.kernels.front().kernel));
+                addKernel(c, ranks[r], uint32_t(r), ck);
             }
-            namesDiffer += differ;
-            c.firstStart = c.kernels.front().start;
-            c.lastStart = c.kernels.front().start;
-            c.lastRankIndex = c.kernels.front().rankIndex;
-            c.minDur = c.maxDur = c.kernels.front().dur;
-            for (const CollectiveKernel &ck : c.kernels) {
-                c.firstStart = std::min(c.firstStart, ck.start);
-                if (ck.start > c.lastStart) {
-                    c.lastStart = ck.start;
-                    c.lastRankIndex = ck.rankIndex;
-                }
-                c.minDur = std::min(c.minDur, ck.dur);
-                c.maxDur = std::max(c.maxDur, ck.dur);
-            }
-            match.collectives.push_back(std::move(c));
+            if (differ)
+                namesDiffer.push_back(collectiveText(c));
         }
-        if (namesDiffer > 0) {
-            match.warnings.push_back(
-                std::string(match.byProcessGroup ? "process group \"" + group + "\": " : "")
-                + std::to_string(namesDiffer) + " of " + std::to_string(longest)
-                + " collectives have different kernel names on different ranks: the ranks may not "
-                  "have run the same collectives in the same order");
-        }
+        if (!namesDiffer.empty())
+            match.warnings.push_back(prefix + std::to_string(namesDiffer.size()) + " of "
+                + std::to_string(longest)
+                + " collectives have different kernel names on different ranks: the ranks may "
+                  "not have run the same collectives in the same order: "
+                + namedList(namesDiffer));
     }
+}
+
+} // namespace
+
+std::string_view matchedByName(MatchedBy by)
+{
+    switch (by) {
+    case MatchedBy::CommsId:
+        return "comms_id";
+    case MatchedBy::GroupSeq:
+        return "group_seq";
+    case MatchedBy::Order:
+        break;
+    }
+    return "order";
+}
+
+CollectiveMatch matchCollectives(const RankTraces &ranks)
+{
+    CollectiveMatch match;
+    std::vector<std::vector<CommKernel>> kernels;
+    for (const RankTrace &r : ranks)
+        kernels.push_back(communicationKernels(*r.graph));
+    match.by = strongestMatch(kernels);
+    if (match.by == MatchedBy::Order)
+        matchByOrder(ranks, kernels, match);
+    else
+        matchByIdentity(ranks, kernels, match);
+    for (Collective &c : match.collectives)
+        summarise(c);
+    if (match.by == MatchedBy::Order)
+        warnDisjoint(match.collectives, match.warnings);
     std::stable_sort(match.collectives.begin(), match.collectives.end(),
         [](const Collective &a, const Collective &b) { return a.firstStart < b.firstStart; });
     return match;

@@ -4,6 +4,7 @@
 #include "analysis/runranks.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ks {
@@ -16,11 +17,23 @@ struct CollectiveKernel {
     TimeNs dur = 0;
 };
 
+//! How the kernels of a collective were found on the ranks (`matched_by` of the export).
+enum class MatchedBy : uint8_t {
+    CommsId, //!< the same `Comms Id` (kineto#1286, 2026)
+    GroupSeq, //!< the same `Process Group Name` and `Seq` (kineto#1296)
+    Order, //!< the k-th kernel (of a process group when every kernel names one)
+};
+//! "comms_id", "group_seq", "order".
+std::string_view matchedByName(MatchedBy by);
+
 //! A collective as every rank ran it: one communication kernel per rank that has it.
 struct Collective {
     std::string name; //!< `Collective name` ("allreduce"), else the kernel name
     std::string processGroup; //!< `Process Group Name`, empty when not recorded
     uint32_t ordinal = 0; //!< position within its process group (or among all, by order)
+    std::string commsId; //!< `Comms Id` as written, empty when the kernels carry none
+    int64_t seq = kNoValue; //!< `Seq`, kNoValue when the kernels carry none
+    MatchedBy matchedBy = MatchedBy::Order;
     std::vector<CollectiveKernel> kernels; //!< by rank index
     TimeNs firstStart = 0;
     TimeNs lastStart = 0; //!< the start of the last arriver: everyone else waits for it
@@ -36,18 +49,24 @@ struct Collective {
 /*!
  * The communication kernels (NCCL/RCCL) of every rank, matched into collectives.
  *
- * - When every communication kernel of every rank names its process group (`Process Group
- *   Name`, PyTorch 2.x), the k-th kernel of group G on each rank is collective (G, k).
- * - Otherwise (older traces have only the kernel name), the k-th communication kernel of each
- *   rank is collective k.
- * Kernels are taken in start order on each rank. Where ranks hold different numbers of kernels
- * (of a group), the later collectives lack the ranks that ran out: a warning names the ranks
- * and their counts. A warning also counts positions whose kernel names differ across ranks, a
- * sign that the order-based matching is off (a rank that skipped or added a collective).
+ * - When every communication kernel of every rank carries a `Comms Id` (a hash of process
+ *   group, sequence number, P2P flag and ranks; Kineto since 2026), a collective is the set of
+ *   kernels with one `Comms Id`;
+ * - else when every one names its process group and carries `Seq`, the kernels with one
+ *   (group, Seq);
+ * - else (older traces) by order: when every kernel names its process group, the k-th kernel of
+ *   group G on each rank is collective (G, k); otherwise the k-th communication kernel of each
+ *   rank is collective k. Kernels are taken in start order on each rank.
+ * By identity, a rank that lost a record misses that one collective only; by order, it shifts
+ * every later match, so order-based matching warns, naming the collectives, where a rank's wait
+ * for the last arriver exceeds its own kernel's duration (the kernels did not overlap: they
+ * cannot be one collective) or where kernel names differ across ranks. Where ranks hold
+ * different numbers of kernels (of a group), a warning names the ranks and their counts.
  * Collectives are listed by their first start on the run clock.
  */
 struct CollectiveMatch {
-    bool byProcessGroup = false;
+    MatchedBy by = MatchedBy::Order;
+    bool byProcessGroup = false; //!< by order within process groups
     std::vector<Collective> collectives;
     std::vector<std::string> warnings;
 };

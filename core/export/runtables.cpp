@@ -55,6 +55,9 @@ CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
     t.addColumn("last_rank", Cell::Number, "Last rank");
     t.addColumn("min_dur_us", Cell::Number, "Min duration (µs)");
     t.addColumn("max_dur_us", Cell::Number, "Max duration (µs)");
+    t.addColumn("comms_id", Cell::Text, "Comms Id");
+    t.addColumn("seq", Cell::Number, "Seq");
+    t.addColumn("matched_by", Cell::Text, "Matched by");
     for (const RankTrace &r : ranks) {
         const std::string rank = std::to_string(r.rank);
         t.addColumn("wait_us." + rank, Cell::Number, "Wait r" + rank + " (µs)");
@@ -73,6 +76,9 @@ CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
         t.add(std::to_string(ranks[c.lastRankIndex].rank));
         t.add(microsText(c.minDur));
         t.add(microsText(c.maxDur));
+        t.add(c.commsId);
+        t.add(c.seq == kNoValue ? std::string() : std::to_string(c.seq));
+        t.add(std::string(matchedByName(c.matchedBy)));
         std::vector<const CollectiveKernel *> byRank(ranks.size(), nullptr);
         for (const CollectiveKernel &k : c.kernels)
             byRank[k.rankIndex] = &k;

@@ -49,6 +49,8 @@ struct GpuInfo {
     int32_t block[3] = {0, 0, 0};
     StringId collective = 0; //!< `Collective name` of a communication kernel, 0 if absent
     StringId processGroup = 0; //!< `Process Group Name`, 0 if absent
+    StringId commsId = 0; //!< `Comms Id` as written, 0 if absent
+    int64_t seq = kNoValue; //!< `Seq`, the collective's number in its process group
 };
 
 /*!

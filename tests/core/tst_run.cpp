@@ -35,6 +35,9 @@ private slots:
     void twoRanksOnMixedClocks();
     void fourRanksByProcessGroup();
     void differentKernelCountsByOrder();
+    void collectivesByIdentitySurviveALostRecord_data();
+    void collectivesByIdentitySurviveALostRecord();
+    void orderMatchWarnsWhereKernelsDoNotOverlap();
     void pairsAcrossRanks();
     void ranksWithoutNumbers();
     void failingRankStillOpensTheOthers();
@@ -78,11 +81,12 @@ void TestRun::twoRanksOnMixedClocks()
     // rank 0 (100 → 130), durations 50 and 20; collective 1 waits 5 on rank 1 (395 → 400).
     QCOMPARE(tableToCsv(table),
         std::string("collective,name,process_group,ranks,first_start_us,last_start_us,skew_us,"
-                    "last_rank,min_dur_us,max_dur_us,wait_us.0,dur_us.0,wait_us.1,dur_us.1\n"
+                    "last_rank,min_dur_us,max_dur_us,comms_id,seq,matched_by,wait_us.0,dur_us.0,"
+                    "wait_us.1,dur_us.1\n"
                     "0,ncclKernel_AllReduce_RING_LL_Sum_float,,2,100.000,130.000,30.000,1,20.000,"
-                    "50.000,30.000,50.000,0.000,20.000\n"
+                    "50.000,,,order,30.000,50.000,0.000,20.000\n"
                     "1,ncclKernel_AllReduce_RING_LL_Sum_float,,2,395.000,400.000,5.000,0,30.000,"
-                    "35.000,0.000,30.000,5.000,35.000\n"));
+                    "35.000,,,order,0.000,30.000,5.000,35.000\n"));
 }
 
 // Four ranks, process group "0" of all four and "1" of ranks 2 and 3 (µs from kEpochUs):
@@ -124,14 +128,21 @@ void TestRun::fourRanksByProcessGroup()
     QCOMPARE(c.skew(), 30 * us);
     // Rank 2 lacks "0"#1: its wait and duration cells are empty; rank 3 waited 0.
     const CellTable table = collectiveTable(run->ranks, m);
-    QCOMPARE(table.text(2, 14), std::string()); // wait_us.2
-    QCOMPARE(table.text(2, 16), std::string("0.000")); // wait_us.3
-    QCOMPARE(table.text(2, 10), std::string("30.000")); // wait_us.0: 500 → 530
-    QCOMPARE(m.warnings.size(), size_t(1));
+    QCOMPARE(table.text(2, 17), std::string()); // wait_us.2
+    QCOMPARE(table.text(2, 19), std::string("0.000")); // wait_us.3
+    QCOMPARE(table.text(2, 13), std::string("30.000")); // wait_us.0: 500 → 530
+    QCOMPARE(m.warnings.size(), size_t(2));
     QVERIFY2(m.warnings[0].find("process group \"0\"") != std::string::npos
             && m.warnings[0].find("rank 2: 1") != std::string::npos
             && m.warnings[0].find("rank 3: 2") != std::string::npos,
         m.warnings[0].c_str());
+    // These kernels last 10 µs, yet ranks wait up to 60 µs: real NCCL kernels span their wait,
+    // so by order "0"#0 and "0"#1 are named as doubtful ("1"#0: a wait of 10, not more).
+    QVERIFY2(
+        m.warnings[1].find("2 collectives have kernels that do not overlap") != std::string::npos
+            && m.warnings[1].find("allreduce #0 (group 0), allreduce #1 (group 0)")
+                != std::string::npos,
+        m.warnings[1].c_str());
 }
 
 // Without process-group args, by order: rank 1 has a third kernel that rank 0 lacks, and its
@@ -157,6 +168,82 @@ void TestRun::differentKernelCountsByOrder()
 // Both ranks run aten::mm (backward 40 µs on rank 0, 70 on rank 1) and aten::relu (10 and 5);
 // rank 1 also runs aten::add that rank 0 lacks, rank 0 aten::sub that rank 1 lacks; both end
 // with a node whose forward op is not in the trace (backward 6 and 8 µs).
+/*
+ * Issue #32: NCCL kernels as Kineto writes them since 2026 — `Seq` (kineto#1296) and `Comms Id`
+ * (kineto#1286), an unsigned 64-bit hash written as a JSON number (field names and types:
+ * pytorch/kineto 032aa9ee, libkineto/include/MetadataFieldCatalog.h, CollectiveMetadataFields).
+ * Three ranks run collectives 0, 1, 2 of group "0"; rank 1 lost its record of #1. By identity
+ * (Comms Id, else group + Seq), #1 lacks rank 1 only and #2 still has all three; by order, rank
+ * 1's #2 would have been taken for #1. The Comms Id is kept exactly as written.
+ */
+void TestRun::collectivesByIdentitySurviveALostRecord_data()
+{
+    QTest::addColumn<bool>("withId");
+    QTest::newRow("Comms Id") << true;
+    QTest::newRow("process group + Seq") << false;
+}
+
+void TestRun::collectivesByIdentitySurviveALostRecord()
+{
+    QFETCH(bool, withId);
+    const std::string ids[] = {"18446744073709551557", "9223372036854775809", "42"};
+    auto meta = [&](int seq) {
+        return R"("Seq":)" + std::to_string(seq)
+            + (withId ? R"(,"Comms Id":)" + ids[seq] : std::string());
+    };
+    const std::string kernel = "ncclKernel_AllReduce_RING_LL_Sum_float";
+    RankBuilder r0(0, 3), r1(1, 3), r2(2, 3);
+    r0.step(1, 0, 1000).comm(100, 50, "0", kernel, meta(0)).comm(300, 50, "0", kernel, meta(1));
+    r0.comm(500, 50, "0", kernel, meta(2));
+    r1.step(1, 0, 1000).comm(110, 40, "0", kernel, meta(0)).comm(520, 30, "0", kernel, meta(2));
+    r2.step(1, 0, 1000).comm(120, 30, "0", kernel, meta(0)).comm(310, 40, "0", kernel, meta(1));
+    r2.comm(530, 20, "0", kernel, meta(2));
+    auto run = runOf({&r0, &r1, &r2});
+    QVERIFY(run);
+    const CollectiveMatch &m = run->collectives;
+    QCOMPARE(m.by, withId ? MatchedBy::CommsId : MatchedBy::GroupSeq);
+    QCOMPARE(m.collectives.size(), size_t(3));
+    const size_t ranks[] = {3, 2, 3};
+    const TimeNs skews[] = {20 * us, 10 * us, 30 * us};
+    for (size_t i = 0; i < 3; ++i) {
+        const Collective &c = m.collectives[i];
+        QCOMPARE(c.seq, int64_t(i));
+        QCOMPARE(c.commsId, withId ? ids[i] : std::string());
+        QCOMPARE(c.kernels.size(), ranks[i]);
+        QCOMPARE(c.skew(), skews[i]);
+    }
+    QCOMPARE(run->ranks[m.collectives[2].lastRankIndex].rank, 2);
+    QCOMPARE(m.warnings.size(), size_t(1)); // #1 lacks a rank
+    QVERIFY2(m.warnings[0].find("1 of 3 collectives") != std::string::npos, m.warnings[0].c_str());
+    const CellTable table = collectiveTable(run->ranks, m);
+    QCOMPARE(table.columnName(10), std::string_view("comms_id"));
+    QCOMPARE(table.text(0, 10), withId ? ids[0] : std::string());
+    QCOMPARE(table.text(1, 11), std::string("1"));
+    QCOMPARE(table.text(2, 12), std::string(withId ? "comms_id" : "group_seq"));
+}
+
+/*
+ * Order-based matching (no Seq, no Comms Id) on two ranks whose second kernels do not overlap:
+ * rank 0 ran it at 300 for 20 µs, rank 1 at 900 — rank 0 would have waited 600 µs for a kernel
+ * of 20: not one collective, and the warning names it.
+ */
+void TestRun::orderMatchWarnsWhereKernelsDoNotOverlap()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 1000).comm(100, 50, "0").comm(300, 20, "0");
+    r1.step(1, 0, 1000).comm(110, 40, "0").comm(900, 20, "0");
+    auto run = runOf({&r0, &r1});
+    QVERIFY(run);
+    const CollectiveMatch &m = run->collectives;
+    QCOMPARE(m.by, MatchedBy::Order);
+    QCOMPARE(m.warnings.size(), size_t(1));
+    QVERIFY2(
+        m.warnings[0].find("1 collectives have kernels that do not overlap") != std::string::npos
+            && m.warnings[0].find("allreduce #1 (group 0)") != std::string::npos,
+        m.warnings[0].c_str());
+    QCOMPARE(collectiveTable(run->ranks, m).text(0, 12), std::string("order"));
+}
+
 void TestRun::pairsAcrossRanks()
 {
     RankBuilder r0(0, 2), r1(1, 2);

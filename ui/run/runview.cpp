@@ -26,6 +26,20 @@ int columnNamed(const Table &table, std::string_view name)
     }
     return -1;
 }
+//! How the run's collectives were matched, for the header.
+QString matchedByText(const CollectiveMatch &match)
+{
+    switch (match.by) {
+    case MatchedBy::CommsId:
+        return RunView::tr(" by Comms Id");
+    case MatchedBy::GroupSeq:
+        return RunView::tr(" by process group and Seq");
+    case MatchedBy::Order:
+        break;
+    }
+    return match.byProcessGroup ? RunView::tr(" by order within process groups")
+                                : RunView::tr(" by order");
+}
 } // namespace
 
 RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
@@ -36,17 +50,17 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
 
     auto *bar = new QHBoxLayout;
-    auto *summary = new QLabel(
-        tr("%7 on one clock · %1 collectives matched%2 · %3 of rank %4's %5 pairs "
-           "matched on another rank (%6 on every rank)")
-            .arg(m_run->collectives.collectives.size())
-            .arg(m_run->collectives.byProcessGroup ? tr(" by process group") : tr(" by order"))
-            .arg(m_run->pairs.matchedOnAnother())
-            .arg(m_run->ranks.empty() ? 0 : m_run->ranks.front().rank)
-            .arg(m_run->pairs.pairs.size())
-            .arg(m_run->pairs.matchedOnEvery(m_run->ranks.size()))
-            .arg(QString::fromStdString(m_run->rankCountText())),
-        this);
+    auto *summary
+        = new QLabel(tr("%7 on one clock · %1 collectives matched%2 · %3 of rank %4's %5 pairs "
+                        "matched on another rank (%6 on every rank)")
+                         .arg(m_run->collectives.collectives.size())
+                         .arg(matchedByText(m_run->collectives))
+                         .arg(m_run->pairs.matchedOnAnother())
+                         .arg(m_run->ranks.empty() ? 0 : m_run->ranks.front().rank)
+                         .arg(m_run->pairs.pairs.size())
+                         .arg(m_run->pairs.matchedOnEvery(m_run->ranks.size()))
+                         .arg(QString::fromStdString(m_run->rankCountText())),
+            this);
     summary->setObjectName(QStringLiteral("runSummary"));
     bar->addWidget(summary, 1);
     layout->addLayout(bar);

@@ -462,6 +462,15 @@ void EventHandler::eventArg(Kind kind, std::string_view text)
         if (integer)
             memoryArg(m_arg) = v;
         break;
+    case Arg::CollectiveSeq:
+        if (integer)
+            m_event->commsSeq = v;
+        break;
+    case Arg::CommsId:
+        // Kept as written: a 64-bit unsigned hash may not fit an int64_t.
+        if (kind == Kind::String || kind == Kind::Number)
+            m_event->commsId = m_strings.intern(text);
+        break;
     case Arg::CollectiveName:
     case Arg::ProcessGroupName:
         // A few distinct values per trace ("allreduce", "0"): interning them costs nothing.

@@ -55,6 +55,8 @@ Field fieldOf(const char *s, size_t n)
 Arg argOf(const char *s, size_t n)
 {
     switch (n) {
+    case 3:
+        return is(s, n, "Seq") ? Arg::CollectiveSeq : Arg::Other;
     case 4:
         if (is(s, n, "Addr"))
             return Arg::Addr;
@@ -77,6 +79,8 @@ Arg argOf(const char *s, size_t n)
         if (is(s, n, "Ev Idx"))
             return Arg::EvIdx;
         return Arg::Other;
+    case 8:
+        return is(s, n, "Comms Id") ? Arg::CommsId : Arg::Other;
     case 9:
         return is(s, n, "Device Id") ? Arg::DeviceId : Arg::Other;
     case 10:

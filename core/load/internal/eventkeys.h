@@ -42,6 +42,8 @@ enum class Arg : uint8_t {
     SortIndex,
     CollectiveName, //!< `Collective name` of NCCL kernels (2.x)
     ProcessGroupName, //!< `Process Group Name`
+    CollectiveSeq, //!< `Seq` of NCCL kernels (kineto#1296): the collective's number in its group
+    CommsId, //!< `Comms Id` (kineto#1286): one collective's identity on every rank
     // `[memory]` instants (profile_memory=True)
     DeviceType, //!< `Device Type`: 0 CPU, 1 CUDA, …
     DeviceId, //!< `Device Id`, -1 for the CPU

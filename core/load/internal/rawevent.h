@@ -65,6 +65,8 @@ struct RawEventFields {
     StringId argLabels = 0; //!< metadata `args.labels`
     StringId collective = 0; //!< `Collective name`
     StringId processGroup = 0; //!< `Process Group Name`
+    StringId commsId = 0; //!< `Comms Id`, as written (an unsigned 64-bit hash)
+    int64_t commsSeq = kNoValue; //!< `Seq`
     // `[memory]` instant args, kNoValue when absent
     int64_t memDeviceType = kNoValue;
     int64_t memDeviceId = kNoValue;

@@ -241,6 +241,8 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
         std::copy(std::begin(e.block), std::end(e.block), g.block);
         g.collective = e.collective;
         g.processGroup = e.processGroup;
+        g.commsId = e.commsId;
+        g.seq = e.commsSeq;
         extra = uint32_t(m_model->gpuInfo.size());
         m_model->gpuInfo.push_back(g);
     } else if (e.evIdx != kNoValue || e.recordFunctionId != kNoValue || e.inputTypes != 0) {

@@ -153,6 +153,7 @@ void TraceBuilder::appendTables(TraceBuilder &later, const Remap &remap)
     for (GpuInfo g : from.gpuInfo) {
         g.collective = remap.str(g.collective);
         g.processGroup = remap.str(g.processGroup);
+        g.commsId = remap.str(g.commsId);
         m.gpuInfo.push_back(g);
     }
     for (CpuInfo info : from.cpuInfo) {
