@@ -582,6 +582,49 @@ private slots:
         QCOMPARE(nameInk, 0);
     }
 
+    /*
+     * Issue #32: Kineto (kineto#1356) writes a stream's Stream Sync events on a row of their own,
+     * tid = stream + 1000000, named "stream N (sync)" and sorted with stream N. Written first in
+     * the file here, with or without its sort index, that row comes right under stream 7, before
+     * stream 20.
+     */
+    void streamSyncRowFollowsItsStream_data()
+    {
+        QTest::addColumn<bool>("sortIndex");
+        QTest::newRow("sort index") << true;
+        QTest::newRow("none") << false;
+    }
+
+    void streamSyncRowFollowsItsStream()
+    {
+        QFETCH(bool, sortIndex);
+        std::string e = "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":1000007,"
+                        "\"args\":{\"name\":\"stream 7 (sync)\"}},";
+        if (sortIndex)
+            e += "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":0,\"tid\":1000007,"
+                 "\"args\":{\"sort_index\":7}},";
+        e += "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"Stream Sync\",\"pid\":0,"
+             "\"tid\":1000007,\"ts\":50,\"dur\":10,\"args\":{\"stream\":7}},"
+             "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k20\",\"pid\":0,\"tid\":20,"
+             "\"ts\":10,\"dur\":10,\"args\":{\"stream\":20}},"
+             "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k7\",\"pid\":0,\"tid\":7,"
+             "\"ts\":20,\"dur\":10,\"args\":{\"stream\":7}}";
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        const TimelineIndex index(m, *trace->graph);
+        const TrackLayout layout(m, index, trace->curves());
+        QStringList labels;
+        for (const TrackLayout::Track &t : layout.tracks()) {
+            if (!t.header && t.curve < 0)
+                labels << t.label;
+        }
+        QCOMPARE(labels,
+            QStringList({QStringLiteral("GPU 0 · stream 7"),
+                QStringLiteral("GPU 0 · stream 7 (sync)"), QStringLiteral("GPU 0 · stream 20")}));
+        QCOMPARE(trace->graph->gpuEvents().size(), size_t(2)); // the sync is no GPU work
+    }
+
     // Qt Creator's indexAtFarParent, through the view: a click far from the parent's start
     // finds the parent, and on the child's row the child (the innermost) wins.
     void hitTestingFarFromTheParent()

@@ -73,6 +73,20 @@ void TrackLayout::addCurveGroups()
             = m_curves.tracks[i].kind == CurveTrack::Kind::Memory && peaks[i] < largest / 100;
 }
 
+std::tuple<int, int64_t, bool> TrackLayout::laneOrder(LaneId l) const
+{
+    const LaneRole role = m_index.role(l);
+    const Lane &lane = m_model.lanes[l];
+    // Kineto puts a stream's Stream Sync events on a row of their own, tid = stream + 1000000,
+    // sorted with the stream (kineto#1356; pytorch/kineto, libkineto/src/output_json.cpp,
+    // ChromeTraceLogger::handleActivity, kSyncStreamTidOffset).
+    constexpr int64_t kSyncRowOffset = 1000000;
+    const bool syncRow = lane.device && lane.tid >= kSyncRowOffset;
+    const int64_t tid = syncRow ? lane.tid - kSyncRowOffset : lane.tid;
+    return {role.forward ? 0 : role.backward ? 1 : 2,
+        lane.sortIndex == kNoValue ? tid : lane.sortIndex, syncRow};
+}
+
 void TrackLayout::buildGroups()
 {
     const TraceModel &m = m_model;
@@ -120,16 +134,10 @@ void TrackLayout::buildGroups()
         }
         if (const auto it = lanesOf.find({proc.pid, proc.device}); it != lanesOf.end())
             g.lanes = it->second;
-        // Forward threads first, then backward threads, then the rest by sort index and tid.
+        // Forward threads first, then backward threads, then the rest by sort index and tid; a
+        // stream's sync row right under its stream.
         std::stable_sort(g.lanes.begin(), g.lanes.end(), [&](LaneId a, LaneId b) {
-            auto rank = [&](LaneId l) {
-                const LaneRole r = m_index.role(l);
-                return r.forward ? 0 : r.backward ? 1 : 2;
-            };
-            const Lane &x = m.lanes[a], &y = m.lanes[b];
-            const int64_t sx = x.sortIndex == kNoValue ? x.tid : x.sortIndex;
-            const int64_t sy = y.sortIndex == kNoValue ? y.tid : y.sortIndex;
-            return std::tuple(rank(a), sx) < std::tuple(rank(b), sy);
+            return laneOrder(a) < laneOrder(b);
         });
         if (g.lanes.empty())
             continue;

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <span>
+#include <tuple>
 #include <vector>
 
 namespace ks {
@@ -120,6 +121,9 @@ private:
     void buildGroups();
     void addCurveGroups();
     void relayout();
+    //! Where \a lane goes in its group: forward threads, backward threads, then by sort index
+    //! (or tid), a stream's sync row right after the stream.
+    std::tuple<int, int64_t, bool> laneOrder(LaneId lane) const;
     //! Adds the rows of \a lane from content y \a y; returns the y below them.
     int addLaneRows(LaneId lane, int y);
     //! "pid/tid" of a host thread, "gpu pid/tid" of a GPU stream: FoldState's names.
