@@ -966,6 +966,43 @@ private slots:
         QCOMPARE(d->topLevelItemCount(), 0);
     }
 
+    /*
+     * Issue #32: a kernel's `occupancy` dict (2026 Kineto; keys as pytorch/kineto 032aa9ee
+     * MetadataFieldCatalog.h CudaMetadataFields writes them) shows one row a key in Details.
+     */
+    void detailsPanelOpensADictArg()
+    {
+        const std::string events = test::completeEvent("cpu_op", "aten::mm", 1, 0, 50)
+            + test::completeEvent("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, "\"correlation\":1")
+            + test::completeEvent("kernel", "gemm", 7, 20, 30,
+                "\"correlation\":1,\"priority\":-1,\"occupancy\":{"
+                "\"activeBlocksPerMultiprocessor\":8,\"limitingFactors\":\"warps\"}");
+        const QString path = test::writeTemp(QStringLiteral("occupancy.json"),
+            QByteArray::fromStdString(test::traceWith(events.substr(0, events.size() - 1))));
+        MainWindow window;
+        TraceTab *tab = openAndWait(window, path);
+        QVERIFY(tab);
+        const TraceModel &m = *tab->selection()->trace().model;
+        SliceId gemm = 0;
+        while (m.sliceName(gemm) != "gemm")
+            ++gemm;
+        tab->selection()->select(gemm);
+        DetailsPanel *d = window.details();
+        QTreeWidgetItem *occupancy = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((occupancy = [&]() -> QTreeWidgetItem * {
+            for (QTreeWidgetItemIterator it(d); *it; ++it)
+                if ((*it)->text(0) == QLatin1String("occupancy"))
+                    return *it;
+            return nullptr;
+        }()),
+            60000);
+        QCOMPARE(occupancy->childCount(), 2);
+        QCOMPARE(occupancy->child(0)->text(0), QStringLiteral("activeBlocksPerMultiprocessor"));
+        QCOMPARE(occupancy->child(0)->text(1), QStringLiteral("8"));
+        QCOMPARE(occupancy->child(1)->text(0), QStringLiteral("limitingFactors"));
+        QCOMPARE(occupancy->child(1)->text(1), QStringLiteral("warps"));
+    }
+
     void detailsPanelShowsArgsPairAndKernels()
     {
         MainWindow window;

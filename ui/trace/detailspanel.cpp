@@ -9,6 +9,9 @@
 #include "trace/rangesections.h"
 
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace ks {
 
@@ -98,6 +101,20 @@ void DetailsPanel::showArgs(
             for (const QString &frame :
                 toQString(value).split(QLatin1Char(';'), Qt::SkipEmptyParts))
                 new QTreeWidgetItem(item, {QString(), frame});
+        }
+        // A dict (a kernel's `occupancy` with its `limitingFactors`, 2026): one row a key.
+        const QJsonDocument dict = QJsonDocument::fromJson(QByteArray::fromStdString(value));
+        if (dict.isObject()) {
+            const QJsonObject object = dict.object();
+            for (auto it = object.begin(); it != object.end(); ++it)
+                new QTreeWidgetItem(item,
+                    {it.key(),
+                        it->isString()
+                            ? it->toString()
+                            : QString::fromUtf8(
+                                QJsonDocument(QJsonArray {*it}).toJson(QJsonDocument::Compact))
+                                  .mid(1)
+                                  .chopped(1)});
         }
     }
 }
