@@ -63,6 +63,8 @@ constexpr ColumnSpec kKernelColumns[] = {
     {"pair_fwd_ts", Cell::Timestamp, "Pair start"},
     {"step", Cell::Number, "Step"},
     {"communication", Cell::Number, "Communication"},
+    {"graph_id", Cell::Number, "Graph"},
+    {"graph_node_id", Cell::Number, "Graph node"},
 };
 static_assert(std::size(kKernelColumns) == KernelTable::ColumnCount);
 
@@ -322,7 +324,7 @@ SliceId KernelTable::timedSlice(size_t r, size_t column) const
     case LaunchTs:
         return m_graph.launchOf(g);
     case OpTs:
-        return m_graph.launchingOp(g);
+        return m_graph.launchScope(g);
     case PairFwdTs: {
         const int row = m_graph.rowOf(g);
         return row < 0 ? kNoSlice : m_graph.rows()[size_t(row)].forward;
@@ -347,7 +349,7 @@ std::string KernelTable::text(size_t r, size_t column) const
     const SliceTable &t = m.slices;
     const SliceId g = m_graph.gpuEvents()[r];
     const SliceId launch = m_graph.launchOf(g);
-    const SliceId op = m_graph.launchingOp(g);
+    const SliceId op = m_graph.launchScope(g);
     const GpuInfo *info = m.gpu(g);
     auto pairForward = [&]() -> SliceId {
         const int row = m_graph.rowOf(g);
@@ -392,6 +394,11 @@ std::string KernelTable::text(size_t r, size_t column) const
     }
     case Communication:
         return isCommunication(m.sliceName(g)) ? "1" : "0";
+    case GraphId:
+        return info && info->graphId != kNoValue ? std::to_string(info->graphId) : std::string();
+    case GraphNodeId:
+        return info && info->graphNodeId != kNoValue ? std::to_string(info->graphNodeId)
+                                                     : std::string();
     }
     return {};
 }

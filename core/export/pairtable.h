@@ -88,6 +88,8 @@ public:
         PairFwdTs,
         Step,
         Communication,
+        GraphId,
+        GraphNodeId,
         ColumnCount
     };
 

@@ -150,4 +150,19 @@ std::vector<SliceId> OpGraph::counterparts(SliceId slice) const
     return out;
 }
 
+SliceId OpGraph::launchScope(SliceId gpuEvent) const
+{
+    if (const SliceId op = launchingOp(gpuEvent); op != kNoSlice)
+        return op;
+    const SliceTable &t = model().slices;
+    if (const SliceId launch = launchOf(gpuEvent);
+        launch != kNoSlice && t.parent[launch] != kNoSlice)
+        return t.parent[launch];
+    for (SliceId a = t.parent[gpuEvent]; a != kNoSlice; a = t.parent[a]) {
+        if (t.kind[a] == EventKind::GpuUserAnnotation)
+            return a;
+    }
+    return kNoSlice;
+}
+
 } // namespace ks

@@ -39,6 +39,13 @@ public:
     const std::vector<SliceId> &gpuLaunches() const { return m_gpu->launches(); }
     //! The host op that launched \a gpuEvent (step 5), kNoSlice if unattributed.
     SliceId launchingOp(SliceId gpuEvent) const { return m_gpu->launchingOp(gpuEvent); }
+    /*!
+     * What \a gpuEvent ran under, for a person: its launchingOp(); else (no op around the launch:
+     * a CUDA/HIP graph replay from Python) the innermost host event of any kind around its
+     * launch, a `user_annotation` or `python_function`; else the GPU annotation around the
+     * event itself; kNoSlice when there is none.
+     */
+    SliceId launchScope(SliceId gpuEvent) const;
     //! GPU events launched from inside \a slice's subtree (its own launches included).
     std::span<const SliceId> gpuEventsUnder(SliceId slice) const
     {

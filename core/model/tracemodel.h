@@ -51,6 +51,8 @@ struct GpuInfo {
     StringId processGroup = 0; //!< `Process Group Name`, 0 if absent
     StringId commsId = 0; //!< `Comms Id` as written, 0 if absent
     int64_t seq = kNoValue; //!< `Seq`, the collective's number in its process group
+    int64_t graphId = kNoValue; //!< `graph id`: the CUDA/HIP graph it was replayed from
+    int64_t graphNodeId = kNoValue; //!< `graph node id` in that graph
 };
 
 /*!

@@ -180,6 +180,7 @@ private slots:
     void gpuEventsJoinTheirLaunchByCorrelation();
     void launchFlowIsTheFallbackWithoutCorrelation();
     void launchGoesToInnermostOpRefinedByExternalId();
+    void graphReplayIsNamedByWhatItRanUnder();
     void externalIdEqualToCorrelationIsIgnored();
     void launchWithoutEnclosingOpUsesExternalIdMatch();
     void legacyLowercaseExternalIdIsRead();
@@ -511,6 +512,44 @@ void TestLinker::ncclKernelsAreAttributedAndCountedAsCommunication()
         QCOMPARE(QString::fromStdString(kernels.text(r, KernelTable::OpName)),
             isNccl ? S("record_param_comms") : S("aten::mul"));
     }
+}
+
+/*
+ * Issue #32: a CUDA graph replayed from Python (vLLM's cuda_graph.py __call__) has no cpu_op
+ * around its cudaGraphLaunch: its kernels are unattributed, yet op_name names the innermost host
+ * event around the launch; a kernel whose launch is at the thread's top sits under a GPU
+ * annotation, which names it. graph id / graph node id (kineto#1276/#1277, "graph id" and
+ * "graph node id" in pytorch/kineto 032aa9ee MetadataFieldCatalog.h) are exported.
+ */
+void TestLinker::graphReplayIsNamedByWhatItRanUnder()
+{
+    const std::string events = R"json(
+{"ph":"X","cat":"python_function","name":"vllm/compilation/cuda_graph.py(208): __call__","pid":100,"tid":100,"ts":100,"dur":50},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":100,"tid":100,"ts":110,"dur":5,"args":{"correlation":12}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":300,"dur":5,"args":{"correlation":13}},
+{"ph":"X","cat":"kernel","name":"graph_k1","pid":0,"tid":7,"ts":230,"dur":10,"args":{"device":0,"stream":7,"correlation":12,"graph id":3,"graph node id":17}},
+{"ph":"X","cat":"kernel","name":"graph_k2","pid":0,"tid":7,"ts":245,"dur":15,"args":{"device":0,"stream":7,"correlation":12,"graph id":3,"graph node id":18}},
+{"ph":"X","cat":"gpu_user_annotation","name":"execute_model","pid":0,"tid":7,"ts":400,"dur":50},
+{"ph":"X","cat":"kernel","name":"lone","pid":0,"tid":7,"ts":410,"dur":10,"args":{"device":0,"stream":7,"correlation":13}}
+)json";
+    const auto trace = test::link(test::traceWith(events));
+    QVERIFY(trace);
+    const TraceModel &m = *trace->model;
+    const OpGraph &g = *trace->graph;
+    QCOMPARE(g.stats().gpuEventsAttributed, uint64_t(0)); // no op launched any of them
+    const KernelTable kernels(g);
+    QStringList rows;
+    for (size_t r = 0; r < kernels.rowCount(); ++r)
+        rows << QString::fromStdString(kernels.text(r, KernelTable::Name) + " | "
+            + kernels.text(r, KernelTable::OpName) + " | " + kernels.text(r, KernelTable::OpTs)
+            + " | " + kernels.text(r, KernelTable::GraphId) + " | "
+            + kernels.text(r, KernelTable::GraphNodeId));
+    QCOMPARE(rows,
+        QStringList({S("graph_k1 | vllm/compilation/cuda_graph.py(208): __call__ | 100 | 3 | 17"),
+            S("graph_k2 | vllm/compilation/cuda_graph.py(208): __call__ | 100 | 3 | 18"),
+            S("lone | execute_model | 400 |  | ")}));
+    QCOMPARE(kernels.columnName(KernelTable::GraphId), std::string_view("graph_id"));
+    QCOMPARE(g.launchScope(find(m, "cudaLaunchKernel")), kNoSlice); // not a GPU event
 }
 
 void TestLinker::gpuUserAnnotationIsNotGpuWork()

@@ -466,6 +466,11 @@ void EventHandler::eventArg(Kind kind, std::string_view text)
         if (integer)
             m_event->commsSeq = v;
         break;
+    case Arg::GraphId:
+    case Arg::GraphNodeId:
+        if (integer)
+            (m_arg == Arg::GraphId ? m_event->graphId : m_event->graphNodeId) = v;
+        break;
     case Arg::CommsId:
         // Kept as written: a 64-bit unsigned hash may not fit an int64_t.
         if (kind == Kind::String || kind == Kind::Number)

@@ -80,6 +80,8 @@ Arg argOf(const char *s, size_t n)
             return Arg::EvIdx;
         return Arg::Other;
     case 8:
+        if (is(s, n, "graph id"))
+            return Arg::GraphId;
         return is(s, n, "Comms Id") ? Arg::CommsId : Arg::Other;
     case 9:
         return is(s, n, "Device Id") ? Arg::DeviceId : Arg::Other;
@@ -98,6 +100,8 @@ Arg argOf(const char *s, size_t n)
             return s[0] == 'c' ? Arg::Correlation : Arg::ExternalId;
         return Arg::Other;
     case 13:
+        if (is(s, n, "graph node id"))
+            return Arg::GraphNodeId;
         return is(s, n, "Fwd thread id") ? Arg::FwdThread : Arg::Other;
     case 14:
         return is(s, n, "Total Reserved") ? Arg::TotalReserved : Arg::Other;

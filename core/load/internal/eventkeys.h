@@ -44,6 +44,8 @@ enum class Arg : uint8_t {
     ProcessGroupName, //!< `Process Group Name`
     CollectiveSeq, //!< `Seq` of NCCL kernels (kineto#1296): the collective's number in its group
     CommsId, //!< `Comms Id` (kineto#1286): one collective's identity on every rank
+    GraphId, //!< `graph id` of a kernel replayed from a CUDA graph (kineto#1276)
+    GraphNodeId, //!< `graph node id` (kineto#1277)
     // `[memory]` instants (profile_memory=True)
     DeviceType, //!< `Device Type`: 0 CPU, 1 CUDA, …
     DeviceId, //!< `Device Id`, -1 for the CPU

@@ -67,6 +67,8 @@ struct RawEventFields {
     StringId processGroup = 0; //!< `Process Group Name`
     StringId commsId = 0; //!< `Comms Id`, as written (an unsigned 64-bit hash)
     int64_t commsSeq = kNoValue; //!< `Seq`
+    int64_t graphId = kNoValue; //!< `graph id`
+    int64_t graphNodeId = kNoValue; //!< `graph node id`
     // `[memory]` instant args, kNoValue when absent
     int64_t memDeviceType = kNoValue;
     int64_t memDeviceId = kNoValue;

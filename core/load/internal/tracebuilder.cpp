@@ -243,6 +243,8 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
         g.processGroup = e.processGroup;
         g.commsId = e.commsId;
         g.seq = e.commsSeq;
+        g.graphId = e.graphId;
+        g.graphNodeId = e.graphNodeId;
         extra = uint32_t(m_model->gpuInfo.size());
         m_model->gpuInfo.push_back(g);
     } else if (e.evIdx != kNoValue || e.recordFunctionId != kNoValue || e.inputTypes != 0) {
