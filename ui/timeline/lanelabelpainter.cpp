@@ -61,7 +61,7 @@ void LaneLabelPainter::paintLaneLabel(QPainter &p, const PaintFrame &frame, int 
     const int top = frame.top();
     const TrackLayout::Track &tr = m_layout.tracks()[size_t(track)];
     const std::span<const TrackLayout::Row> rows = m_layout.rows(track);
-    size_t first = 0;
+    const TrackLayout::Row &first = m_layout.firstContentRow(track);
     if (rows.front().band()) {
         // The band's own label, which folds and unfolds the frames under it.
         QFont small = frame.font;
@@ -73,18 +73,17 @@ void LaneLabelPainter::paintLaneLabel(QPainter &p, const PaintFrame &frame, int 
             : QStringLiteral("▾ Python frames");
         p.drawText(QRect(30, top + rows[0].y, kLabelWidth - 36, rows[0].height),
             Qt::AlignVCenter | Qt::AlignLeft, text);
-        first = 1;
     }
     p.setFont(frame.font);
     const QFontMetrics fm(frame.font);
     const QString arrow = m_layout.contentDepths(tr.lane) < 2 ? QStringLiteral("   ")
         : m_layout.laneCollapsed(tr.lane)                     ? QStringLiteral("▸ ")
                                                               : QStringLiteral("▾ ");
-    const QRect r(14, top + rows[first].y, kLabelWidth - 20, kRowHeight);
+    const QRect r(14, top + first.y, kLabelWidth - 20, kRowHeight);
     const QString text = arrow + tr.label;
     const QColor roleColor
         = tr.detail == QLatin1String("backward") ? SliceColors::pairArrow() : QColor(30, 110, 170);
-    if (tr.detail.isEmpty() || rows.size() - first > 1) {
+    if (tr.detail.isEmpty() || &first != &rows.back()) { // room for the role on the next row
         p.setPen(pal.color(QPalette::WindowText));
         p.drawText(
             r, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideMiddle, r.width()));

@@ -155,9 +155,7 @@ void SlicePainter::paintLane(QPainter &p, const PaintFrame &frame, int track, co
         }
     }
     // Markers go on the first row of ops, under the Python band.
-    const std::span<const TrackLayout::Row> rows = m_layout.rows(track);
-    const TrackLayout::Row &opsRow = rows.front().band() && rows.size() > 1 ? rows[1] : rows[0];
-    paintInstants(p, frame, lane, frame.top() + opsRow.y);
+    paintInstants(p, frame, lane, frame.top() + m_layout.firstContentRow(track).y);
     // Highlighted slices (a module's work) get a translucent wash and an outline.
     const Lane &laneInfo = m_model.lanes[lane];
     const std::vector<SliceId> &lit = marks.highlight;

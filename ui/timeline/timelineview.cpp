@@ -136,7 +136,7 @@ void TimelineView::fitSelection()
     const SliceId s = m_selection->current();
     if (s == kNoSlice)
         return;
-    const auto [a, b] = linkedInterval(s);
+    const auto [a, b] = linkedInterval(linkedSlices(s));
     zoomToInterval(a, b);
 }
 
@@ -152,12 +152,12 @@ std::vector<SliceId> TimelineView::linkedSlices(SliceId s)
     return linked;
 }
 
-std::pair<TimeNs, TimeNs> TimelineView::linkedInterval(SliceId s)
+std::pair<TimeNs, TimeNs> TimelineView::linkedInterval(const std::vector<SliceId> &linked) const
 {
     const SliceTable &t = m_model.slices;
-    TimeNs a = t.start[s];
-    TimeNs b = t.end(s);
-    for (SliceId c : linkedSlices(s)) {
+    TimeNs a = t.start[linked.front()];
+    TimeNs b = t.end(linked.front());
+    for (SliceId c : linked) {
         a = std::min(a, t.start[c]);
         b = std::max(b, t.end(c));
     }
@@ -169,17 +169,18 @@ void TimelineView::revealSlice(SliceId s)
     // Time: the slice and every end of its arrows; a slice already in view stays put unless it
     // is too thin to see or wider than the view.
     const SliceTable &t = m_model.slices;
-    const auto [from, to] = linkedInterval(s);
+    const std::vector<SliceId> linked = linkedSlices(s);
+    const auto [from, to] = linkedInterval(linked);
     const double start = rangeStart(), span = rangeSpan();
     const double a = double(from - m_model.minTime), b = double(to - m_model.minTime);
     const double dur = double(t.dur[s]);
     if (a < start || b > start + span || dur < span * 0.002 || dur > span)
         zoomToInterval(from, to);
-    revealLanes(s);
+    revealLanes(s, linked);
     update();
 }
 
-void TimelineView::revealLanes(SliceId s)
+void TimelineView::revealLanes(SliceId s, const std::vector<SliceId> &linked)
 {
     // The rows of the slice and of every end of its arrows. Folds stay as the user left them
     // (a folded or collapsed lane still shows the slice on its band or first row), but a
@@ -188,7 +189,7 @@ void TimelineView::revealLanes(SliceId s)
         layoutChanged();
     int top = std::numeric_limits<int>::max(), bottom = std::numeric_limits<int>::min();
     int ownTop = -1;
-    for (SliceId c : linkedSlices(s)) {
+    for (SliceId c : linked) {
         const std::optional<double> y = m_layout->anchorY(c);
         if (!y)
             continue;

@@ -154,10 +154,12 @@ private:
     void foldsChanged();
     //! The selection \a s, its counterparts and both ends of each of its arrows.
     std::vector<SliceId> linkedSlices(SliceId s);
-    //! From the earliest start to the latest end of linkedSlices(\a s).
-    std::pair<TimeNs, TimeNs> linkedInterval(SliceId s);
-    //! Scrolls the rows of linkedSlices(\a s) into view (revealSlice()'s vertical half).
-    void revealLanes(SliceId s);
+    //! From the earliest start to the latest end of \a linked (linkedSlices(): the selection
+    //! first).
+    std::pair<TimeNs, TimeNs> linkedInterval(const std::vector<SliceId> &linked) const;
+    //! Scrolls the rows of \a s and \a linked (its linkedSlices()) into view (revealSlice()'s
+    //! vertical half).
+    void revealLanes(SliceId s, const std::vector<SliceId> &linked);
     QString pythonStackToolTip(SliceId frame) const;
     //! Hands the range selection to the selection controller (its statistics: details panel).
     void publishRange();

@@ -83,7 +83,9 @@ std::tuple<int, int64_t, bool> TrackLayout::laneOrder(LaneId l) const
     constexpr int64_t kSyncRowOffset = 1000000;
     const bool syncRow = lane.device && lane.tid >= kSyncRowOffset;
     const int64_t tid = syncRow ? lane.tid - kSyncRowOffset : lane.tid;
-    return {role.forward ? 0 : role.backward ? 1 : 2,
+    return {role.forward    ? 0
+            : role.backward ? 1
+                            : 2,
         lane.sortIndex == kNoValue ? tid : lane.sortIndex, syncRow};
 }
 
@@ -136,9 +138,8 @@ void TrackLayout::buildGroups()
             g.lanes = it->second;
         // Forward threads first, then backward threads, then the rest by sort index and tid; a
         // stream's sync row right under its stream.
-        std::stable_sort(g.lanes.begin(), g.lanes.end(), [&](LaneId a, LaneId b) {
-            return laneOrder(a) < laneOrder(b);
-        });
+        std::stable_sort(g.lanes.begin(), g.lanes.end(),
+            [&](LaneId a, LaneId b) { return laneOrder(a) < laneOrder(b); });
         if (g.lanes.empty())
             continue;
         for (LaneId l : g.lanes)
@@ -317,11 +318,7 @@ std::optional<TrackLayout::Row> TrackLayout::rowOf(SliceId s) const
             return row;
     }
     // A collapsed lane: everything under the band shows on its first row.
-    for (const Row &row : r) {
-        if (!row.band())
-            return row;
-    }
-    return std::nullopt;
+    return firstContentRow(ti);
 }
 
 std::optional<double> TrackLayout::anchorY(SliceId s) const

@@ -96,6 +96,12 @@ public:
     }
     //! The rows of lane track \a track, top to bottom.
     std::span<const Row> rows(int track) const;
+    //! The first row of lane track \a track under its Python band (every lane has one).
+    const Row &firstContentRow(int track) const
+    {
+        const std::span<const Row> r = rows(track);
+        return r[r.front().band() ? 1 : 0];
+    }
     //! The row of lane track \a track at content y \a y (an index into rows(track)), or -1.
     int rowAt(int track, int y) const;
     /*!
