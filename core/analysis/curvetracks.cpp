@@ -5,6 +5,7 @@
 #include "base/saturating.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 namespace ks {
@@ -88,6 +89,21 @@ std::vector<StepPhases> phasesOf(const OpGraph &g)
 
 } // namespace
 
+/*!
+ * Kineto writes a GPU's hardware counters under the pid "GPU N Counters" (pytorch/kineto
+ * 114171df, libkineto/src/output_json.cpp, ChromeTraceLogger::handleCounterEvent).
+ */
+int deviceOfCounters(std::string_view pid)
+{
+    constexpr std::string_view prefix = "GPU ";
+    if (!pid.starts_with(prefix))
+        return -1;
+    int device = -1;
+    const char *end = pid.data() + pid.size();
+    const auto [next, ec] = std::from_chars(pid.data() + prefix.size(), end, device);
+    return ec == std::errc() && (next == end || *next == ' ') ? device : -1;
+}
+
 TraceCurves traceCurves(const OpGraph &graph)
 {
     const TraceModel &m = graph.model();
@@ -104,8 +120,11 @@ TraceCurves traceCurves(const OpGraph &graph)
         CurveTrack track;
         track.label = m.str(series.name);
         if (seriesOfName[m.str(series.name)] > 1)
-            track.label += " (pid " + std::to_string(series.pid) + ")";
+            track.label += deviceOfCounters(m.str(series.pidText)) >= 0
+                ? " (" + std::string(m.str(series.pidText)) + ")"
+                : " (pid " + std::to_string(series.pid) + ")";
         track.pid = series.pid;
+        track.device = deviceOfCounters(m.str(series.pidText));
         track.curves.emplace_back(series.time, series.value);
         track.curveNames.push_back(track.label);
         out.tracks.push_back(std::move(track));

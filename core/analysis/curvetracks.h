@@ -5,6 +5,7 @@
 #include "link/opgraph.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ks {
@@ -15,6 +16,8 @@ struct CurveTrack {
     Kind kind = Kind::Counter;
     std::string label; //!< "cuda:0", "cpu" (PyTorch's device names), or the counter's series
     int64_t pid = 0; //!< a counter's process
+    //! A counter's GPU where its process says so ("GPU 0 Counters": CUPTI PM sampling), else -1.
+    int device = -1;
     //! Memory: "allocated", then "reserved" where the trace gives it; a counter: its series.
     std::vector<Curve> curves;
     std::vector<std::string> curveNames;
@@ -45,5 +48,7 @@ struct TraceCurves {
  * after every `[memory]` event), its `C` counters, and the phases of its steps.
  */
 TraceCurves traceCurves(const OpGraph &graph);
+//! N for a counter process named "GPU N Counters" (or "GPU N"), else -1.
+int deviceOfCounters(std::string_view pid);
 
 } // namespace ks

@@ -32,6 +32,7 @@ SliceStyle baseStyle(const TraceModel &m, SliceId s)
     case EventKind::GpuUserAnnotation:
     case EventKind::GpuSync:
         return SliceStyle::GpuAnnotation;
+    case EventKind::Overhead:
     case EventKind::TraceSpan:
     case EventKind::Other:
         break;

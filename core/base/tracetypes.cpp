@@ -12,6 +12,18 @@ EventKind kindFromCategory(std::string_view c)
         return EventKind::Runtime;
     if (c == "kernel" || c == "Kernel")
         return EventKind::Kernel;
+    // Other accelerators as Kineto names them (pytorch/kineto 114171df,
+    // libkineto/include/ActivityType.h, _activityTypeNames): their runtimes launch, MTIA's
+    // CCP events are its device work.
+    if (c == "mtia_runtime" || c == "xpu_runtime" || c == "xpu_driver" || c == "privateuse1_runtime"
+        || c == "privateuse1_driver")
+        return EventKind::Runtime;
+    if (c == "mtia_ccp_events")
+        return EventKind::Kernel;
+    if (c == "xpu_sync")
+        return EventKind::GpuSync;
+    if (c == "overhead")
+        return EventKind::Overhead;
     if (c == "python_function")
         return EventKind::PythonFunction;
     if (c == "user_annotation")
@@ -50,6 +62,8 @@ std::string_view kindName(EventKind kind)
         return "gpu_user_annotation";
     case EventKind::GpuSync:
         return "gpu_sync";
+    case EventKind::Overhead:
+        return "overhead";
     case EventKind::TraceSpan:
         return "trace";
     case EventKind::Other:

@@ -31,6 +31,7 @@ enum class EventKind : uint8_t {
     Memset, //!< gpu_memset / Memset
     GpuUserAnnotation, //!< gpu_user_annotation: an annotation projected on a stream, not GPU work
     GpuSync, //!< cuda_sync, cuda_event and other device-side bookkeeping
+    Overhead, //!< overhead: time the profiler itself took (CUPTI buffer flushes, …), not GPU work
     TraceSpan, //!< Trace: the whole-profile span
     Other,
 };
@@ -48,6 +49,12 @@ constexpr bool isGpuWork(EventKind k)
 constexpr bool isDeviceKind(EventKind k)
 {
     return isGpuWork(k) || k == EventKind::GpuUserAnnotation || k == EventKind::GpuSync;
+}
+
+//! Events that keep a GpuInfo (device, stream, …): GPU work and the sync events of a stream.
+constexpr bool hasGpuInfo(EventKind k)
+{
+    return isGpuWork(k) || k == EventKind::GpuSync;
 }
 
 } // namespace ks

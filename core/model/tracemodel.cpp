@@ -35,13 +35,13 @@ size_t GzipIndex::memoryUsage() const
 const GpuInfo *TraceModel::gpu(SliceId s) const
 {
     const uint32_t x = slices.extra[s];
-    return x != ~0u && isGpuWork(slices.kind[s]) ? &gpuInfo[x] : nullptr;
+    return x != ~0u && hasGpuInfo(slices.kind[s]) ? &gpuInfo[x] : nullptr;
 }
 
 const CpuInfo *TraceModel::cpu(SliceId s) const
 {
     const uint32_t x = slices.extra[s];
-    return x != ~0u && !isGpuWork(slices.kind[s]) ? &cpuInfo[x] : nullptr;
+    return x != ~0u && !hasGpuInfo(slices.kind[s]) ? &cpuInfo[x] : nullptr;
 }
 
 SliceId TraceModel::innermostAt(LaneId laneId, TimeNs t) const

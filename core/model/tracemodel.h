@@ -41,7 +41,7 @@ struct Process {
     int64_t sortIndex = kNoValue;
 };
 
-//! Extra columns of GPU events.
+//! Extra columns of GPU events and of a stream's sync events (hasGpuInfo()).
 struct GpuInfo {
     int32_t device = -1;
     int32_t stream = -1;
@@ -53,6 +53,8 @@ struct GpuInfo {
     int64_t seq = kNoValue; //!< `Seq`, the collective's number in its process group
     int64_t graphId = kNoValue; //!< `graph id`: the CUDA/HIP graph it was replayed from
     int64_t graphNodeId = kNoValue; //!< `graph node id` in that graph
+    //! A cuda_sync wait's `wait_on_cuda_event_record_corr_id`: the cudaEventRecord it waits on.
+    int64_t waitOnRecord = kNoValue;
 };
 
 /*!
@@ -130,6 +132,7 @@ struct MemoryTable {
 //! One counter track: the values of one `C` event arg over time.
 struct CounterSeries {
     int64_t pid = 0;
+    StringId pidText = 0; //!< the pid as written: "GPU 0 Counters" for a device's counters
     StringId name = 0; //!< "<event name>.<arg name>", or the event name for a single arg
     std::vector<TimeNs> time;
     std::vector<double> value;

@@ -187,6 +187,7 @@ private slots:
     void windowEdgeGpuEventsStayUnattributed();
     void ncclKernelsAreAttributedAndCountedAsCommunication();
     void gpuUserAnnotationIsNotGpuWork();
+    void otherAcceleratorsDoDeviceWork();
 
     // Forward ↔ backward (§7 steps 6–8, §8)
     void fwdbwdFlowPairsCreatorWithNodeNotWrapper();
@@ -550,6 +551,44 @@ void TestLinker::graphReplayIsNamedByWhatItRanUnder()
             S("lone | execute_model | 400 |  | ")}));
     QCOMPARE(kernels.columnName(KernelTable::GraphId), std::string_view("graph_id"));
     QCOMPARE(g.launchScope(find(m, "cudaLaunchKernel")), kNoSlice); // not a GPU event
+}
+
+void TestLinker::otherAcceleratorsDoDeviceWork()
+{
+    // Categories as Kineto names them (pytorch/kineto 114171df, libkineto/include/ActivityType.h):
+    // an MTIA op launches a CCP event joined by an ac2g flow only (output_json.cpp,
+    // handleGenericLink), an XPU op a kernel by correlation; one CCP event has no launch; CUPTI's
+    // own overhead (pid -1, handleOverheadInfo) is no GPU work; a stream wait keeps its record.
+    const std::string events = R"json(
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":100,"ts":100,"dur":50,"args":{"External id":1}},
+{"ph":"X","cat":"mtia_runtime","name":"runFunction","pid":100,"tid":100,"ts":110,"dur":5,"args":{"External id":1}},
+{"ph":"s","id":77,"pid":100,"tid":100,"ts":110,"cat":"ac2g","name":"ac2g"},
+{"ph":"X","cat":"mtia_ccp_events","name":"mm_kernel","pid":2,"tid":3,"ts":200,"dur":40},
+{"ph":"f","id":77,"pid":2,"tid":3,"ts":200,"cat":"ac2g","name":"ac2g","bp":"e"},
+{"ph":"X","cat":"mtia_ccp_events","name":"orphan","pid":2,"tid":3,"ts":300,"dur":10},
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":100,"tid":100,"ts":400,"dur":50,"args":{"External id":2}},
+{"ph":"X","cat":"xpu_runtime","name":"zeCommandListAppendLaunchKernel","pid":100,"tid":100,"ts":410,"dur":5,"args":{"External id":2,"correlation":9}},
+{"ph":"X","cat":"kernel","name":"add_kernel","pid":1,"tid":4,"ts":500,"dur":30,"args":{"device":1,"stream":4,"correlation":9}},
+{"ph":"X","cat":"overhead","name":"Buffer Flush","pid":-1,"tid":0,"ts":600,"dur":80},
+{"ph":"X","cat":"cuda_sync","name":"Stream Wait Event","pid":1,"tid":4,"ts":700,"dur":1,"args":{"cuda_sync_kind":"Stream Wait Event","wait_on_stream":7,"wait_on_cuda_event_record_corr_id":55,"stream":4,"device":1}}
+)json";
+    const auto trace = test::link(test::traceWith(events));
+    QVERIFY(trace);
+    const TraceModel &m = *trace->model;
+    const OpGraph &g = *trace->graph;
+    QCOMPARE(
+        namesOf(m, g.gpuEvents()), QStringList({S("add_kernel"), S("mm_kernel"), S("orphan")}));
+    QCOMPARE(g.stats().gpuEvents, uint64_t(3));
+    QCOMPARE(g.stats().gpuEventsAttributed, uint64_t(2));
+    QCOMPARE(g.gpuTotalsUnder(find(m, "aten::mm")).time, TimeNs(40000));
+    QCOMPARE(g.gpuTotalsUnder(find(m, "aten::add")).time, TimeNs(30000));
+    const SliceId overhead = find(m, "Buffer Flush");
+    QCOMPARE(m.slices.kind[overhead], EventKind::Overhead);
+    QVERIFY(!m.lanes[m.slices.lane[overhead]].device);
+    const GpuInfo *wait = m.gpu(find(m, "Stream Wait Event"));
+    QVERIFY(wait);
+    QCOMPARE(wait->waitOnRecord, int64_t(55));
+    QCOMPARE(wait->stream, 4);
 }
 
 void TestLinker::gpuUserAnnotationIsNotGpuWork()

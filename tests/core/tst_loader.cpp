@@ -1135,7 +1135,15 @@ void TestLoader::categoriesMapToKindsAndLanes_data()
     row("gpu_user_annotation", EventKind::GpuUserAnnotation, true);
     row("cuda_sync", EventKind::GpuSync, true);
     row("Trace", EventKind::TraceSpan, false);
-    row("overhead", EventKind::Other, false);
+    // 2026 activity names (pytorch/kineto 114171df, libkineto/include/ActivityType.h).
+    row("overhead", EventKind::Overhead, false);
+    row("mtia_runtime", EventKind::Runtime, false);
+    row("mtia_ccp_events", EventKind::Kernel, true);
+    row("xpu_runtime", EventKind::Runtime, false);
+    row("xpu_driver", EventKind::Runtime, false);
+    row("xpu_sync", EventKind::GpuSync, true);
+    row("privateuse1_runtime", EventKind::Runtime, false);
+    row("mtia_insight", EventKind::Other, false);
     row("", EventKind::Other, false);
 }
 
@@ -1153,7 +1161,7 @@ void TestLoader::categoriesMapToKindsAndLanes()
     QCOMPARE(int(m.lanes.size()), 1);
     QCOMPARE(m.lanes[0].device, device);
     QCOMPARE(m.findLane(3, 4, device), LaneId(0));
-    QCOMPARE(m.gpu(0) != nullptr, isGpuWork(EventKind(kind)));
+    QCOMPARE(m.gpu(0) != nullptr, hasGpuInfo(EventKind(kind)));
 
     // Without any cat at all.
     LOAD_OR_FAIL(n, test::traceWith(R"({"ph":"X","name":"e","pid":3,"tid":4,"ts":1,"dur":2})"));

@@ -625,6 +625,38 @@ private slots:
         QCOMPARE(trace->graph->gpuEvents().size(), size_t(2)); // the sync is no GPU work
     }
 
+    // CUPTI PM sampling counters, written as Kineto writes them (pytorch/kineto 114171df,
+    // libkineto/src/output_json.cpp, handleCounterEvent: pid "GPU N Counters", one arg named "")
+    // sit under GPU N's streams; a counter of another process stays in "Counters".
+    void hardwareCountersSitUnderTheirGpu()
+    {
+        const std::string e
+            = "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+              "\"ts\":10,\"dur\":10,\"args\":{\"stream\":7}},"
+              "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":1,\"tid\":7,"
+              "\"ts\":10,\"dur\":10,\"args\":{\"stream\":7}},"
+              "{\"ph\":\"C\",\"cat\":\"hardware_counters\",\"name\":\"sm__throughput\","
+              "\"pid\":\"GPU 1 Counters\",\"tid\":0,\"ts\":12,\"args\":{\"\":41.5}},"
+              "{\"ph\":\"C\",\"cat\":\"hardware_counters\",\"name\":\"sm__throughput\","
+              "\"pid\":\"GPU 1 Counters\",\"tid\":0,\"ts\":14,\"args\":{\"\":80}},"
+              "{\"ph\":\"C\",\"name\":\"queue\",\"pid\":100,\"tid\":0,\"ts\":12,"
+              "\"args\":{\"depth\":3}}";
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        const TimelineIndex index(m, *trace->graph);
+        const TrackLayout layout(m, index, trace->curves());
+        QStringList labels;
+        for (const TrackLayout::Track &t : layout.tracks())
+            labels << t.label;
+        QCOMPARE(labels,
+            QStringList({QStringLiteral("GPU 0"), QStringLiteral("GPU 0 · stream 7"),
+                QStringLiteral("GPU 1"), QStringLiteral("GPU 1 · stream 7"),
+                QStringLiteral("sm__throughput"), QStringLiteral("Counters"),
+                QStringLiteral("queue")}));
+        QCOMPARE(trace->curves().tracks[0].curves[0].rangeOver(0, 20000)->max, 80.0);
+    }
+
     // Qt Creator's indexAtFarParent, through the view: a click far from the parent's start
     // finds the parent, and on the child's row the child (the innermost) wins.
     void hitTestingFarFromTheParent()

@@ -48,9 +48,16 @@ void TrackLayout::addCurveGroups()
     Group memory, counters;
     memory.label = QStringLiteral("Memory");
     counters.label = QStringLiteral("Counters");
-    for (size_t i = 0; i < m_curves.tracks.size(); ++i)
-        (m_curves.tracks[i].kind == CurveTrack::Kind::Memory ? memory : counters)
-            .curves.push_back(int(i));
+    for (size_t i = 0; i < m_curves.tracks.size(); ++i) {
+        const CurveTrack &track = m_curves.tracks[i];
+        // A GPU's hardware counters sit under its streams.
+        const auto device = std::find_if(m_groups.begin(), m_groups.end(),
+            [&](const Group &g) { return track.device >= 0 && g.device == track.device; });
+        Group &to = track.kind == CurveTrack::Kind::Memory ? memory
+            : device != m_groups.end()                     ? *device
+                                                           : counters;
+        to.curves.push_back(int(i));
+    }
     for (Group *g : {&memory, &counters}) {
         if (!g->curves.empty())
             m_groups.push_back(std::move(*g));
@@ -125,6 +132,7 @@ void TrackLayout::buildGroups()
         const QString name = toQString(m.str(proc.name));
         const QString labels = toQString(m.str(proc.labels));
         if (proc.device) {
+            g.device = proc.pid;
             g.label = labels.startsWith(QLatin1String("GPU"))
                 ? labels
                 : QStringLiteral("GPU %1").arg(proc.pid);

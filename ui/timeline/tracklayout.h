@@ -121,7 +121,8 @@ private:
         QString label;
         bool collapsed = false;
         std::vector<LaneId> lanes;
-        std::vector<int> curves; //!< a group of curve tracks: indices into TraceCurves::tracks
+        std::vector<int> curves; //!< curve tracks: indices into TraceCurves::tracks
+        int64_t device = -1; //!< the GPU of a device process, whose counters join its lanes
     };
 
     void buildGroups();

@@ -471,6 +471,10 @@ void EventHandler::eventArg(Kind kind, std::string_view text)
         if (integer)
             (m_arg == Arg::GraphId ? m_event->graphId : m_event->graphNodeId) = v;
         break;
+    case Arg::WaitOnRecord:
+        if (integer)
+            m_event->waitOnRecord = v;
+        break;
     case Arg::CommsId:
         // Kept as written: a 64-bit unsigned hash may not fit an int64_t.
         if (kind == Kind::String || kind == Kind::Number)

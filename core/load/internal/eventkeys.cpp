@@ -117,6 +117,8 @@ Arg argOf(const char *s, size_t n)
         return is(s, n, "Record function id") ? Arg::RecordFunctionId : Arg::Other;
     case 20:
         return is(s, n, "Profiler Event Index") ? Arg::EvIdx : Arg::Other;
+    case 33:
+        return is(s, n, "wait_on_cuda_event_record_corr_id") ? Arg::WaitOnRecord : Arg::Other;
     default:
         return Arg::Other;
     }

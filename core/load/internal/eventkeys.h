@@ -46,6 +46,7 @@ enum class Arg : uint8_t {
     CommsId, //!< `Comms Id` (kineto#1286): one collective's identity on every rank
     GraphId, //!< `graph id` of a kernel replayed from a CUDA graph (kineto#1276)
     GraphNodeId, //!< `graph node id` (kineto#1277)
+    WaitOnRecord, //!< `wait_on_cuda_event_record_corr_id` of a cuda_sync event
     // `[memory]` instants (profile_memory=True)
     DeviceType, //!< `Device Type`: 0 CPU, 1 CUDA, …
     DeviceId, //!< `Device Id`, -1 for the CPU

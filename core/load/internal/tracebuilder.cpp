@@ -233,7 +233,7 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
     c.offset.push_back(e.offset);
 
     uint32_t extra = ~0u;
-    if (isGpuWork(kind)) {
+    if (hasGpuInfo(kind)) {
         GpuInfo g;
         g.device = e.device == kNoValue ? -1 : int32_t(e.device);
         g.stream = e.stream == kNoValue ? -1 : int32_t(e.stream);
@@ -245,6 +245,7 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
         g.seq = e.commsSeq;
         g.graphId = e.graphId;
         g.graphNodeId = e.graphNodeId;
+        g.waitOnRecord = e.waitOnRecord;
         extra = uint32_t(m_model->gpuInfo.size());
         m_model->gpuInfo.push_back(g);
     } else if (e.evIdx != kNoValue || e.recordFunctionId != kNoValue || e.inputTypes != 0) {
@@ -652,7 +653,12 @@ void TraceBuilder::computeTimeRange()
 
 void TraceBuilder::buildCounters()
 {
+    StringPool &strings = m_model->strings;
     for (CounterSeries &series : m_model->counters) {
+        const bool text
+            = series.pid >= kTextKeyBase && uint64_t(series.pid - kTextKeyBase) < strings.size();
+        series.pidText = text ? StringId(series.pid - kTextKeyBase)
+                              : strings.intern(std::to_string(series.pid));
         std::vector<uint32_t> perm(series.time.size());
         std::iota(perm.begin(), perm.end(), 0);
         std::stable_sort(perm.begin(), perm.end(),

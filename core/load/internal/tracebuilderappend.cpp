@@ -121,7 +121,8 @@ void TraceBuilder::appendColumns(TraceBuilder &later, const Remap &remap)
         [&] {
             for (size_t i = 0; i < from.extra.size(); ++i) { // before the kinds are released
                 const uint32_t x = from.extra[i];
-                c.extra.push_back(x == ~0u ? x : x + (isGpuWork(from.kind[i]) ? gpuBase : cpuBase));
+                c.extra.push_back(
+                    x == ~0u ? x : x + (hasGpuInfo(from.kind[i]) ? gpuBase : cpuBase));
             }
             from.extra.release();
             appendMapped(c.lane, from.lane, lane);
