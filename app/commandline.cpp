@@ -110,6 +110,9 @@ struct Options {
         "members side by side (default: the cores there are; 1 reads it in one piece). The result "
         "is the same whatever N.",
         "N");
+    QCommandLineOption check = flag("check",
+        "Check FILE, or a run (several FILEs or a folder), for what makes its numbers "
+        "untrustworthy; print the findings as JSON; exit 4 when one is a warning.");
     QCommandLineOption exportRankPairs = valued("export-rank-pairs",
         "Write the op pairs of the run FILE...|DIR matched across ranks (GPU time per rank) to "
         "OUT.",
@@ -120,7 +123,7 @@ struct Options {
     {
         return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
             &exportKernelSummary, &screenshot, &exportDiff, &exportRanks, &exportCollectives,
-            &exportRankPairs, &report};
+            &exportRankPairs, &report, &check};
     }
 };
 
@@ -169,7 +172,7 @@ CommandParser::CommandParser(const QStringList &arguments)
              m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size,
              m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep,
              m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs,
-             m_o.report, m_o.page, m_o.threads})
+             m_o.report, m_o.page, m_o.check, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -227,7 +230,7 @@ std::optional<UsageError> CommandParser::combinationError() const
             "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
             "--export-memory, --export-steps, --export-kernel-summary, "
             "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
-            "--report, --screenshot"));
+            "--report, --screenshot, --check"));
     const QString page = value(m_o.page).toLower();
     if (isSet(m_o.page) && !isSet(m_o.report))
         return usage(QStringLiteral("--page goes with --report"));
@@ -293,6 +296,13 @@ std::vector<std::string> CommandParser::fileArgs() const
 
 Request CommandParser::request()
 {
+    if (isSet(m_o.check)) {
+        if (m_files.isEmpty())
+            return usage(QStringLiteral("--check needs a FILE, a run's FILEs or a folder"));
+        if (isSet(m_o.compare))
+            return usage(QStringLiteral("--check does not take --compare: check each trace"));
+        return CheckRequest {fileArgs()};
+    }
     if (isSet(m_o.exportRanks) || isSet(m_o.exportCollectives) || isSet(m_o.exportRankPairs)) {
         RunExportRequest r;
         r.what = isSet(m_o.exportRanks)    ? RunExport::Ranks

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "checkcommand.h"
 #include "headless.h"
 #include "reportcommand.h"
 #include "screenshotcommand.h"
@@ -52,6 +53,7 @@ using Request = std::variant<UsageError,
     SummaryRequest,
     TableExportRequest,
     RunExportRequest,
+    CheckRequest,
     CompareRequest,
     ReportRequest,
     ScreenshotRequest,

@@ -4,6 +4,12 @@
 namespace ks {
 
 //! The exit codes of docs/cli.md, for every command.
-enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitLoadFailed = 2, ExitWriteFailed = 3 };
+enum ExitCode {
+    ExitOk = 0,
+    ExitUsage = 1,
+    ExitLoadFailed = 2,
+    ExitWriteFailed = 3,
+    ExitCheckWarnings = 4, //!< `--check` found a warning
+};
 
 } // namespace ks

@@ -106,6 +106,11 @@ struct Runner {
         QCoreApplication app(argc, argv);
         return runRunExport(r.what, r.out, r.args);
     }
+    int operator()(const CheckRequest &r) const
+    {
+        QCoreApplication app(argc, argv);
+        return runCheck(r);
+    }
     int operator()(const CompareRequest &r) const
     {
         QCoreApplication app(argc, argv);

@@ -147,6 +147,45 @@ private slots:
         }
     }
 
+    // `--check`: the generated trace has findings but no warning (exit 0); a kernel that starts
+    // 5 µs before its launch is a warning (exit 4), named with the validator rule it follows;
+    // a file that does not load stays exit 2, no file at all exit 1.
+    void checkExitsFourOnWarnings()
+    {
+        const auto clean = test::run(test::appPath(), args({QStringLiteral("--check"), m_demo}));
+        QCOMPARE(clean.exitCode, 0);
+        const QJsonObject ok = QJsonDocument::fromJson(clean.out).object();
+        QCOMPARE(ok[QStringLiteral("warnings")].toInt(), 0);
+        for (const QJsonValue &f : ok[QStringLiteral("findings")].toArray())
+            QCOMPARE(f[QStringLiteral("severity")].toString(), QStringLiteral("info"));
+
+        const QString early = test::writeTemp(QStringLiteral("early.json"),
+            test::traceWith("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\","
+                            "\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":1}},"
+                            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,"
+                            "\"tid\":7,\"ts\":15,\"dur\":20,\"args\":{\"stream\":7,"
+                            "\"correlation\":1}}")
+                .c_str());
+        const auto r = test::run(test::appPath(), args({QStringLiteral("--check"), early}));
+        QCOMPARE(r.exitCode, 4);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("warnings")].toInt(), 1);
+        const QJsonArray findings = o[QStringLiteral("findings")].toArray();
+        QCOMPARE(findings.size(), 1);
+        const QJsonObject f = findings[0].toObject();
+        QCOMPARE(f[QStringLiteral("check")].toString(), QStringLiteral("kernel_before_launch"));
+        QCOMPARE(f[QStringLiteral("count")].toInt(), 1);
+        QCOMPARE(f[QStringLiteral("file")].toString(), early);
+        QCOMPARE(f[QStringLiteral("first_ts_us")].toDouble(), 15.0);
+        QVERIFY(f[QStringLiteral("source")].toString().contains(
+            QStringLiteral("check_gpu_kernel_causality")));
+
+        const QString missing = test::tempDir() + QStringLiteral("/missing.json");
+        QCOMPARE(
+            test::run(test::appPath(), args({QStringLiteral("--check"), missing})).exitCode, 2);
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--check")})).exitCode, 1);
+    }
+
     void windowWithoutDisplaySaysHowInOneLine()
     {
         QProcess p;

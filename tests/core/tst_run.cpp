@@ -3,6 +3,7 @@
 // core/export/runtables): inline traces of 2 and 4 ranks whose expected skews, waits and
 // spreads are worked out by hand in the comments, the common clock over epoch and
 // baseTimeNanoseconds ranks, failing ranks, and the two shared DLRM ranks.
+#include "analysis/tracecheck.h"
 #include "export/runtables.h"
 #include "export/summary.h"
 #include "runbuilder.h"
@@ -38,6 +39,7 @@ private slots:
     void collectivesByIdentitySurviveALostRecord_data();
     void collectivesByIdentitySurviveALostRecord();
     void orderMatchWarnsWhereKernelsDoNotOverlap();
+    void runCheckFindsWhatTheRunLacks();
     void pairsAcrossRanks();
     void ranksWithoutNumbers();
     void failingRankStillOpensTheOthers();
@@ -242,6 +244,30 @@ void TestRun::orderMatchWarnsWhereKernelsDoNotOverlap()
             && m.warnings[0].find("allreduce #1 (group 0)") != std::string::npos,
         m.warnings[0].c_str());
     QCOMPARE(collectiveTable(run->ranks, m).text(0, 12), std::string("order"));
+}
+
+/*
+ * `--check` on a run: three ranks of a world of 4 (rank 3 missing); in group "0" ranks 0 and 1 ran
+ * two collectives, rank 2 one; rank 2's events (100 000 µs on) overlap neither rank's (0–1000).
+ */
+void TestRun::runCheckFindsWhatTheRunLacks()
+{
+    RankBuilder r0(0, 4), r1(1, 4), r2(2, 4);
+    r0.step(1, 0, 1000).comm(100, 50, "0").comm(300, 20, "0");
+    r1.step(1, 0, 1000).comm(110, 40, "0").comm(310, 20, "0");
+    r2.step(1, 100000, 1000).comm(100100, 40, "0");
+    auto run = runOf({&r0, &r1, &r2});
+    QVERIFY(run);
+    QStringList got;
+    for (const Finding &f : checkRun(run->ranks))
+        got << QString::fromStdString(std::string(info(f.check).name) + " "
+            + std::to_string(f.count) + " " + std::to_string(f.rankIndex) + " " + f.example);
+    QCOMPARE(got,
+        QStringList({QStringLiteral("missing_ranks 1 -1 rank 3 of world_size 4 not in the run"),
+            QStringLiteral("collective_counts_differ 1 2 process group '0': rank 2 ran 1, rank 0 "
+                           "ran 2"),
+            QStringLiteral("clocks_do_not_overlap 1 2 rank 2 (%1)")
+                .arg(QString::fromStdString(run->ranks[2].file))}));
 }
 
 void TestRun::pairsAcrossRanks()
