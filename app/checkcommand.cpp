@@ -3,7 +3,6 @@
 
 #include "exitcode.h"
 #include "export/checkreport.h"
-#include "export/summary.h"
 #include "headless.h"
 #include "session/loadedrun.h"
 
@@ -12,11 +11,6 @@
 namespace ks {
 
 namespace {
-
-std::vector<Finding> findingsOf(const LoadedTrace &trace)
-{
-    return checkTrace(*trace.graph, allDiagnostics(*trace.model, *trace.graph, trace.memory()));
-}
 
 //! The run's findings go with the rank they name, if any.
 void addRun(CheckReport &report, const LoadedRun &run)
@@ -45,7 +39,7 @@ int runCheck(const CheckRequest &request)
         const auto trace = loadOrReport(files.front());
         if (!trace)
             return ExitLoadFailed;
-        report.add(findingsOf(*trace), trace->model.get(), files.front());
+        report.add(trace->findings(), trace->model.get(), files.front());
     } else {
         const auto run = openRun(files, {}, error);
         if (!run) {
@@ -56,7 +50,7 @@ int runCheck(const CheckRequest &request)
             std::fprintf(stderr, "%s\n", f.error.c_str());
         failed = !run->failures.empty();
         for (size_t i = 0; i < run->ranks.size(); ++i)
-            report.add(findingsOf(*run->traces[i]), run->traces[i]->model.get(), run->ranks[i].file,
+            report.add(run->traces[i]->findings(), run->traces[i]->model.get(), run->ranks[i].file,
                 run->ranks[i].rank);
         addRun(report, *run);
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "session/loadedtrace.h"
 
+#include "export/summary.h"
+
 #include <chrono>
 #include <new>
 
@@ -62,6 +64,13 @@ const MemoryIndex &LoadedTrace::memory() const
     return *m_memory;
 }
 
+const std::vector<Finding> &LoadedTrace::findings() const
+{
+    std::call_once(m_findingsMade,
+        [this] { m_findings = checkTrace(*graph, allDiagnostics(*model, *graph, memory())); });
+    return m_findings;
+}
+
 const std::vector<PairMemory> &LoadedTrace::pairMemory() const
 {
     std::call_once(m_pairMemoryBuilt, [this] {
@@ -114,8 +123,10 @@ void LoadedTrace::prepareForWindow(WindowUse use) const
 {
     (void)timelineIndex();
     (void)curves();
-    if (use == WindowUse::Tab)
+    if (use == WindowUse::Tab) {
         (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
+        (void)findings(); // the banner's
+    }
 }
 
 OpenResult readyForWindow(OpenResult opened, WindowUse use)

@@ -6,6 +6,7 @@
 #include "analysis/memoryindex.h"
 #include "analysis/moduletree.h"
 #include "analysis/timelineindex.h"
+#include "analysis/tracecheck.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "link/opgraph.h"
@@ -48,6 +49,8 @@ struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     const MemoryIndex &memory() const;
     //! pairMemory() of memory(), built once (empty when the trace has no memory events).
     const std::vector<PairMemory> &pairMemory() const;
+    //! What `--check` finds (checkTrace() with every diagnostic), worked out on first use.
+    const std::vector<Finding> &findings() const;
     //! The timeline's memory and counter curves, built on first use like timelineIndex().
     const TraceCurves &curves() const;
     /*!
@@ -62,8 +65,9 @@ struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     /*!
      * Builds everything a window's first frame of this trace needs, so that the UI thread only
      * draws: the drawing index and the curves, and for a tab (\a use) the pair memory and the
-     * pair, group and kernel tables. The window's loaders call it on their threads; it throws
-     * std::bad_alloc when memory runs out (readyForWindow() turns that into a failure).
+     * pair, group and kernel tables, and the health findings. The window's loaders call it on their
+     * threads; it throws std::bad_alloc when memory runs out (readyForWindow() turns that into a
+     * failure).
      */
     void prepareForWindow(WindowUse use) const;
 
@@ -78,6 +82,8 @@ private:
     mutable std::unique_ptr<MemoryIndex> m_memory;
     mutable std::once_flag m_pairMemoryBuilt;
     mutable std::vector<PairMemory> m_pairMemory;
+    mutable std::once_flag m_findingsMade;
+    mutable std::vector<Finding> m_findings;
     mutable std::once_flag m_curvesBuilt;
     mutable std::unique_ptr<TraceCurves> m_curves;
     void buildTables() const;

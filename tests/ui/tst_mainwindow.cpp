@@ -17,6 +17,7 @@
 #include "trace/chartsview.h"
 #include "trace/detailspanel.h"
 #include "trace/diagnosticsbanner.h"
+#include "trace/healthpanel.h"
 #include "trace/kerneltablepage.h"
 #include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
@@ -33,6 +34,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
@@ -43,6 +45,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 #include <QUrl>
 
@@ -665,6 +668,42 @@ private slots:
         TraceTab *clean = openAndWait(window, m_demo);
         QVERIFY(clean);
         QVERIFY(!clean->findChild<QWidget *>(QStringLiteral("diagnosticsBanner")));
+    }
+
+    // A kernel that starts 5 µs before its launch: the banner names the health warning, its
+    // Health… panel lists the findings of --check (the same list), and a click on the finding
+    // selects its first instance, the kernel.
+    void healthPanelSelectsTheFirstInstance()
+    {
+        const QString path = test::writeTemp(QStringLiteral("early.json"),
+            test::traceWith("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\","
+                            "\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":1}},"
+                            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,"
+                            "\"tid\":7,\"ts\":15,\"dur\":20,\"args\":{\"stream\":7,"
+                            "\"correlation\":1}}")
+                .c_str());
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, path);
+        QVERIFY(tab);
+        auto *banner = tab->findChild<QWidget *>(QStringLiteral("diagnosticsBanner"));
+        QVERIFY(banner);
+        auto *label = banner->findChild<QLabel *>();
+        QVERIFY2(label->text().contains(QStringLiteral("1 warning (kernel_before_launch)")),
+            qPrintable(label->text()));
+        banner->findChild<QPushButton *>(QStringLiteral("healthButton"))->click();
+        auto *panel = window.findChild<HealthPanel *>();
+        QVERIFY(panel);
+        QVERIFY(QTest::qWaitForWindowExposed(panel));
+        const auto &findings = tab->selection()->trace().findings();
+        QCOMPARE(panel->tree()->topLevelItemCount(), int(findings.size()));
+        QCOMPARE(panel->tree()->topLevelItem(0)->text(0), QStringLiteral("kernel_before_launch"));
+        QCOMPARE(panel->tree()->topLevelItem(0)->text(1), QStringLiteral("1"));
+        const QRect row = panel->tree()->visualItemRect(panel->tree()->topLevelItem(0));
+        QTest::mouseClick(panel->tree()->viewport(), Qt::LeftButton, {}, row.center());
+        const TraceModel &m = *tab->selection()->trace().model;
+        QCOMPARE(tab->selection()->current(), findings[0].first);
+        QCOMPARE(m.sliceName(tab->selection()->current()), std::string_view("gemm"));
     }
 
     void cancelStopsLoading()

@@ -2,8 +2,10 @@
 #include "trace/diagnosticsbanner.h"
 
 #include "common/qstrings.h"
+#include "common/selectioncontroller.h"
 #include "export/summary.h"
 #include "session/loadedtrace.h"
+#include "trace/healthpanel.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,12 +15,16 @@
 
 namespace ks {
 
-DiagnosticsBanner *DiagnosticsBanner::create(const LoadedTrace &trace, QWidget *parent)
+DiagnosticsBanner *DiagnosticsBanner::create(SelectionController *selection, QWidget *parent)
 {
+    const LoadedTrace &trace = selection->trace();
     const TraceModel &m = *trace.model;
-    const uint64_t warnings = allDiagnostics(m, *trace.graph, trace.memory()).warnings();
+    QStringList warned;
+    for (const Finding &f : trace.findings())
+        if (f.severity == Severity::Warning)
+            warned << toQString(info(f.check).name);
     const bool noSequence = !trace.graph->stats().hasSequenceNumbers && m.slices.size() > 0;
-    if (warnings == 0 && !m.truncated && !noSequence)
+    if (warned.isEmpty() && !m.truncated && !noSequence)
         return nullptr;
     QString text;
     if (m.truncated) {
@@ -26,17 +32,22 @@ DiagnosticsBanner *DiagnosticsBanner::create(const LoadedTrace &trace, QWidget *
         if (const std::string lost = truncationLoss(m, *trace.graph); !lost.empty())
             text += toQString(lost).replace(0, 1, QStringLiteral("N")) + QStringLiteral(". ");
     }
-    if (warnings > 0)
-        text += tr("Loaded with %n warning(s).", nullptr, int(warnings));
+    if (!warned.isEmpty())
+        text += tr("Health: %1 %2 (%3).")
+                    .arg(warned.size())
+                    .arg(warned.size() == 1 ? tr("warning") : tr("warnings"))
+                    .arg(warned.mid(0, 3).join(QStringLiteral(", "))
+                        + (warned.size() > 3 ? QStringLiteral(", …") : QString()));
     if (noSequence)
         text += tr(" This trace has no sequence numbers: forward and backward ops cannot be paired "
                    "(GPU time is still attributed).");
-    return new DiagnosticsBanner(trace, text, parent);
+    return new DiagnosticsBanner(selection, text, parent);
 }
 
-DiagnosticsBanner::DiagnosticsBanner(const LoadedTrace &trace, const QString &text, QWidget *parent)
+DiagnosticsBanner::DiagnosticsBanner(
+    SelectionController *selection, const QString &text, QWidget *parent)
     : QFrame(parent)
-    , m_trace(trace)
+    , m_selection(selection)
 {
     setObjectName(QStringLiteral("diagnosticsBanner"));
     setStyleSheet(QStringLiteral(
@@ -46,9 +57,10 @@ DiagnosticsBanner::DiagnosticsBanner(const LoadedTrace &trace, const QString &te
     auto *label = new QLabel(text, this);
     label->setWordWrap(true);
     row->addWidget(label, 1);
-    auto *details = new QPushButton(tr("Details…"), this);
-    connect(details, &QPushButton::clicked, this, &DiagnosticsBanner::showDetails);
-    row->addWidget(details);
+    auto *health = new QPushButton(tr("Health…"), this);
+    health->setObjectName(QStringLiteral("healthButton"));
+    connect(health, &QPushButton::clicked, this, &DiagnosticsBanner::showHealth);
+    row->addWidget(health);
     auto *close = new QToolButton(this);
     close->setText(QStringLiteral("✕"));
     close->setAutoRaise(true);
@@ -56,16 +68,23 @@ DiagnosticsBanner::DiagnosticsBanner(const LoadedTrace &trace, const QString &te
     row->addWidget(close);
 }
 
-void DiagnosticsBanner::showDetails()
+void DiagnosticsBanner::showHealth()
+{
+    auto *panel = new HealthPanel(m_selection, window());
+    panel->setAttribute(Qt::WA_DeleteOnClose);
+    panel->show();
+}
+
+void DiagnosticsBanner::showDiagnostics(const LoadedTrace &trace, QWidget *parent)
 {
     auto *box = new QMessageBox(QMessageBox::Information, tr("Diagnostics"),
         tr("What the loader and linker found unusual in %1:")
-            .arg(QString::fromStdString(m_trace.model->path)),
-        QMessageBox::Close, this);
+            .arg(QString::fromStdString(trace.model->path)),
+        QMessageBox::Close, parent);
     box->setTextFormat(Qt::RichText);
-    box->setInformativeText(summary(m_trace));
+    box->setInformativeText(summary(trace));
     // Where each came from (file offsets), for whoever wants to look in the file.
-    box->setDetailedText(report(m_trace));
+    box->setDetailedText(report(trace));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }

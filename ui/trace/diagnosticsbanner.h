@@ -6,16 +6,20 @@
 namespace ks {
 
 struct LoadedTrace;
+class SelectionController;
 
 /*!
- * The yellow strip above a trace whose load was not clean: cut off, loaded with warnings, or
- * without the sequence numbers pairing needs. Details… lists what the loader and linker found.
+ * The yellow strip above a trace whose numbers are less than exact: cut off, with health
+ * warnings (LoadedTrace::findings(): load warnings among them), or without the sequence numbers
+ * pairing needs. Health… opens the HealthPanel.
  */
 class DiagnosticsBanner : public QFrame {
     Q_OBJECT
 public:
-    //! The banner for \a trace, or null when there is nothing to say.
-    static DiagnosticsBanner *create(const LoadedTrace &trace, QWidget *parent);
+    //! The banner for the trace \a selection shows, or null when there is nothing to say.
+    static DiagnosticsBanner *create(SelectionController *selection, QWidget *parent);
+    //! The loader's and linker's diagnostics in a dialog over \a parent.
+    static void showDiagnostics(const LoadedTrace &trace, QWidget *parent);
 
     //! Warnings with where each came from, as text (the dialog's details).
     static QString report(const LoadedTrace &trace);
@@ -26,10 +30,10 @@ public:
     static QString summary(const LoadedTrace &trace);
 
 private:
-    DiagnosticsBanner(const LoadedTrace &trace, const QString &text, QWidget *parent);
-    void showDetails();
+    DiagnosticsBanner(SelectionController *selection, const QString &text, QWidget *parent);
+    void showHealth();
 
-    const LoadedTrace &m_trace;
+    SelectionController *m_selection;
 };
 
 } // namespace ks

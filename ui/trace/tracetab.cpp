@@ -39,7 +39,7 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    if (QWidget *banner = DiagnosticsBanner::create(*m_trace, this))
+    if (QWidget *banner = DiagnosticsBanner::create(m_selection, this))
         layout->addWidget(banner);
     m_toolbar = new TraceToolbar(*m_trace, m_timeline, this);
     connect(m_toolbar, &TraceToolbar::stepChosen, this, &TraceTab::setStep);
