@@ -45,6 +45,7 @@ HealthPanel::HealthPanel(SelectionController *selection, QWidget *parent)
     : QDialog(parent)
     , m_selection(selection)
     , m_tree(new QTreeWidget(this))
+    , m_detail(new QLabel(this))
 {
     const LoadedTrace &trace = selection->trace();
     setWindowTitle(tr("Trace health — %1").arg(toQString(trace.model->path)));
@@ -67,10 +68,34 @@ HealthPanel::HealthPanel(SelectionController *selection, QWidget *parent)
     m_tree->resizeColumnToContents(Name);
     m_tree->resizeColumnToContents(Count);
     m_tree->setColumnWidth(First, 360);
-    layout->addWidget(m_tree);
+    layout->addWidget(m_tree, 1);
+    m_detail->setWordWrap(true);
+    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detail->setObjectName(QStringLiteral("healthDetail"));
+    layout->addWidget(m_detail);
+    connect(m_tree, &QTreeWidget::currentItemChanged, this, &HealthPanel::describe);
+    m_tree->setCurrentItem(m_tree->topLevelItem(0));
     connect(m_tree, &QTreeWidget::itemClicked, this, &HealthPanel::activate);
     connect(m_tree, &QTreeWidget::itemActivated, this, &HealthPanel::activate);
     resize(1100, 420);
+}
+
+void HealthPanel::describe(QTreeWidgetItem *item)
+{
+    const auto &findings = m_selection->trace().findings();
+    const int row = m_tree->indexOfTopLevelItem(item);
+    if (row < 0 || size_t(row) >= findings.size()) {
+        m_detail->clear();
+        return;
+    }
+    const Finding &f = findings[size_t(row)];
+    m_detail->setText(QStringLiteral("<b>%1</b> × %2 — %3<br>First: %4")
+                          .arg(toQString(info(f.check).name), QString::number(f.count),
+                              toQString(info(f.check).explanation).toHtmlEscaped(),
+                              toQString(f.example).toHtmlEscaped())
+        + (item->toolTip(0).contains(QLatin1Char('\n')) ? QStringLiteral("<br>")
+                    + item->toolTip(0).section(QLatin1Char('\n'), 1).toHtmlEscaped()
+                                                        : QString()));
 }
 
 void HealthPanel::activate(QTreeWidgetItem *item)

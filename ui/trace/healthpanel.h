@@ -3,6 +3,7 @@
 
 #include <QDialog>
 
+class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -26,9 +27,12 @@ public:
 
 private:
     void activate(QTreeWidgetItem *item);
+    //! The current finding in full under the table: its columns elide.
+    void describe(QTreeWidgetItem *item);
 
     SelectionController *m_selection;
     QTreeWidget *m_tree;
+    QLabel *m_detail;
 };
 
 } // namespace ks
