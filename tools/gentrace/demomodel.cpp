@@ -110,6 +110,8 @@ void DemoModel::trainStep(int number)
     optimizerStep();
     zeroGrad();
     logLoss();
+    if (m_sim.kineto2026())
+        evaluateWithGraph();
     // torch.cuda.synchronize() for timing: no op is active, so no External id (§5, 2.6+).
     m_sim.deviceSynchronize();
     m_sim.endStep();
@@ -692,6 +694,15 @@ void DemoModel::zeroGrad()
         = m_sim.op("aten::_foreach_zero_", dimsJson({{}}), typesJson({"TensorList"}), Seq::Record);
     m_sim.launchKernel(kernels::foreachZero);
     m_sim.launchKernel(kernels::foreachZero, kComputeStream, 3'000);
+}
+
+void DemoModel::evaluateWithGraph()
+{
+    // An eval pass replayed from a CUDA graph, as vLLM's decode does: no op around the launch.
+    Simulator::Scope frame = m_sim.pythonFrame("vllm/compilation/cuda_graph.py(208): __call__");
+    m_sim.graphReplay(1,
+        {kernels::nchwToNhwc, kernels::convFprop, kernels::biasAdd, kernels::reluInPlace,
+            kernels::maxPoolForward});
 }
 
 void DemoModel::logLoss()

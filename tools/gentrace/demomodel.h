@@ -42,6 +42,7 @@ private:
     void backward();
     void optimizerStep();
     void zeroGrad();
+    void evaluateWithGraph();
     void logLoss();
 
     // Layers (forward) with the autograd nodes they create.

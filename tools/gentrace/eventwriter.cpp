@@ -6,8 +6,9 @@
 
 namespace ks::gentrace {
 
-std::string_view categoryName(Category category)
+std::string_view categoryName(Category category, Device device)
 {
+    const bool mtia = device == Device::Mtia;
     switch (category) {
     case Category::CpuOp:
         return "cpu_op";
@@ -16,19 +17,23 @@ std::string_view categoryName(Category category)
     case Category::PythonFunction:
         return "python_function";
     case Category::CudaRuntime:
-        return "cuda_runtime";
+        return mtia ? "mtia_runtime" : "cuda_runtime";
     case Category::Kernel:
-        return "kernel";
+        return mtia ? "mtia_ccp_events" : "kernel";
     case Category::GpuMemcpy:
-        return "gpu_memcpy";
+        return mtia ? "mtia_ccp_events" : "gpu_memcpy";
     case Category::GpuMemset:
-        return "gpu_memset";
+        return mtia ? "mtia_ccp_events" : "gpu_memset";
     case Category::CpuInstant:
         return "cpu_instant_event";
     case Category::FwdBwd:
         return "fwdbwd";
     case Category::Ac2g:
         return "ac2g";
+    case Category::CudaSync:
+        return "cuda_sync";
+    case Category::HardwareCounters:
+        return "hardware_counters";
     }
     return "";
 }
@@ -69,7 +74,7 @@ void EventWriter::write(const TraceEvent &event)
     if ((event.phase == Phase::FlowStart || event.phase == Phase::FlowEnd) && event.flowId == 0)
         return;
     beginEvent();
-    const std::string_view category = categoryName(event.category);
+    const std::string_view category = categoryName(event.category, m_device);
     switch (event.phase) {
     case Phase::Complete:
         m_text += "    \"ph\": \"X\", \"cat\": ";
@@ -120,6 +125,19 @@ void EventWriter::write(const TraceEvent &event)
         m_text += ", \"tid\": ";
         appendInt(m_text, event.tid);
         m_text += ",\n    \"ts\": ";
+        appendMicros(m_text, event.ts);
+        break;
+    case Phase::Counter:
+        // As handleCounterEvent writes hardware counters: a string pid, the value under "".
+        m_text += "    \"ph\": \"C\", \"cat\": ";
+        appendQuoted(m_text, category);
+        m_text += ", \"name\": ";
+        appendQuoted(m_text, event.name);
+        m_text += ",\n    \"pid\": \"GPU ";
+        appendInt(m_text, event.pid);
+        m_text += " Counters\", \"tid\": ";
+        appendInt(m_text, event.tid);
+        m_text += ", \"ts\": ";
         appendMicros(m_text, event.ts);
         break;
     }

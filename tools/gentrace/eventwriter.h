@@ -9,7 +9,7 @@ namespace ks::gentrace {
 
 class OutputSink;
 
-enum class Phase : uint8_t { Complete, FlowStart, FlowEnd, Instant };
+enum class Phase : uint8_t { Complete, FlowStart, FlowEnd, Instant, Counter };
 
 enum class Category : uint8_t {
     CpuOp,
@@ -22,9 +22,15 @@ enum class Category : uint8_t {
     CpuInstant,
     FwdBwd,
     Ac2g,
+    CudaSync, //!< Stream Sync, Stream Wait Event (Kineto's cuda_sync)
+    HardwareCounters, //!< CUPTI PM sampling, written under the pid "GPU 0 Counters"
 };
 
-std::string_view categoryName(Category category);
+//! The accelerator the trace's device events come from.
+enum class Device : uint8_t { Cuda, Mtia };
+
+//! The category as Kineto names it for \a device (pytorch/kineto 114171df, ActivityType.h).
+std::string_view categoryName(Category category, Device device = Device::Cuda);
 
 /*!
  * One buffered trace event. Names point to storage that outlives the step (literals or
@@ -51,6 +57,9 @@ class EventWriter {
 public:
     explicit EventWriter(OutputSink &sink);
 
+    //! MTIA: runtime calls are mtia_runtime, device work mtia_ccp_events.
+    void setDevice(Device device) { m_device = device; }
+
     void write(const TraceEvent &event);
     //! Writes one event object given its inner text (metadata, spans, global instants).
     void writeRaw(std::string_view body);
@@ -71,6 +80,7 @@ private:
     int64_t m_cpuOps = 0;
     int64_t m_gpuEvents = 0;
     int64_t m_evIdx = 0;
+    Device m_device = Device::Cuda;
 };
 
 } // namespace ks::gentrace

@@ -30,6 +30,8 @@ struct Options {
     uint64_t seed = 1;
     bool checkpoint = false;
     bool memory = false;
+    bool kineto2026 = false;
+    Device device = Device::Cuda;
     std::string truthPath;
     std::string outPath;
 };
@@ -38,7 +40,8 @@ void printUsage(std::FILE *to)
 {
     std::fputs(
         "usage: kinetoscope-gentrace [--steps N] [--target-mb M] [--seed S] [--checkpoint]\n"
-        "                            [--memory] [--truth TRUTH.json] OUT\n"
+        "                            [--memory] [--kineto-2026] [--device cuda|mtia]\n"
+        "                            [--truth TRUTH.json] OUT\n"
         "\n"
         "Writes a synthetic PyTorch 2.x profiler (Kineto) trace of a small CNN + transformer\n"
         "training loop. OUT ending in .gz is gzip-compressed.\n"
@@ -54,6 +57,11 @@ void printUsage(std::FILE *to)
         "  --memory         profile_memory=True: [memory] events for every leaf op's workspace,\n"
         "                   each node's saved tensors (freed when it runs) and its gradients;\n"
         "                   the truth file gains fwd_alloc_bytes, held_bytes, bwd_alloc_bytes\n"
+        "  --kineto-2026    write what Kineto writes since 2026 (pytorch/kineto 114171df):\n"
+        "                   Stream Sync rows, Stream Wait Events, GPU hardware counters,\n"
+        "                   CUPTI overhead, and an eval pass replayed from a CUDA graph\n"
+        "                   (graph id, graph node id) after each step\n"
+        "  --device mtia    an MTIA-like trace: mtia_runtime calls launch mtia_ccp_events\n"
         "  --truth FILE     also write the generator's ground truth (pairs, counts) as JSON\n"
         "\n"
         "exit status: 0 success, 1 usage error, 3 output not writable\n",
@@ -78,8 +86,8 @@ bool parseArguments(int argc, char **argv, Options &options, bool &help)
             help = true;
             return true;
         }
-        const bool takesValue
-            = arg == "--steps" || arg == "--target-mb" || arg == "--seed" || arg == "--truth";
+        const bool takesValue = arg == "--steps" || arg == "--target-mb" || arg == "--seed"
+            || arg == "--truth" || arg == "--device";
         if (takesValue && i + 1 >= argc) {
             std::fprintf(stderr, "kinetoscope-gentrace: %s needs a value\n", argv[i]);
             return false;
@@ -109,6 +117,15 @@ bool parseArguments(int argc, char **argv, Options &options, bool &help)
             options.checkpoint = true;
         } else if (arg == "--memory") {
             options.memory = true;
+        } else if (arg == "--kineto-2026") {
+            options.kineto2026 = true;
+        } else if (arg == "--device") {
+            const std::string_view device = argv[++i];
+            if (device != "cuda" && device != "mtia") {
+                std::fprintf(stderr, "kinetoscope-gentrace: --device wants cuda or mtia\n");
+                return false;
+            }
+            options.device = device == "mtia" ? Device::Mtia : Device::Cuda;
         } else if (arg == "--truth") {
             options.truthPath = argv[++i];
         } else if (arg.size() > 1 && arg[0] == '-') {
@@ -156,9 +173,12 @@ int main(int argc, char **argv)
     }
 
     EventWriter writer(sink);
+    writer.setDevice(options.device);
     Simulator simulator(writer, options.seed);
     if (options.memory)
         simulator.recordMemory();
+    if (options.kineto2026)
+        simulator.writeKineto2026();
     DemoModel model(simulator, options.checkpoint);
     simulator.writeHeader();
 

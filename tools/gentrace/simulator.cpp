@@ -465,6 +465,8 @@ void Simulator::gpuEvent(Category category,
     event.dur = durationNs;
     event.args = specificArgs;
     m_device.push_back(std::move(event));
+    if (m_kineto2026 && category == Category::Kernel) // one PM sample a kernel, at its start
+        counterSample(start, std::min<int64_t>(100, 20 + durationNs / 2000));
 
     TraceEvent link;
     link.phase = Phase::FlowEnd;
@@ -555,7 +557,68 @@ void Simulator::streamSynchronize(int stream)
     // Blocks the host until the stream drains; estimate the call start to size the wait.
     const int64_t expectedStart = m_current->now + 1000;
     const int64_t wait = std::max<int64_t>(0, streamFree(stream) - expectedStart);
-    runtimeCall("cudaStreamSynchronize", 131, wait + m_rng.range(1500, 3500), RuntimeFlow::LoneEnd);
+    const Launch call = runtimeCall(
+        "cudaStreamSynchronize", 131, wait + m_rng.range(1500, 3500), RuntimeFlow::LoneEnd);
+    if (!m_kineto2026)
+        return;
+    // Kineto moves Stream Sync to its own row under the stream (kSyncStreamTidOffset).
+    m_syncRows.insert(stream);
+    std::string args;
+    appendMember(args, "stream", int64_t(stream));
+    syncEvent("Stream Sync", call, stream + 1'000'000,
+        std::max<int64_t>(1000, streamFree(stream) - call.ts), std::move(args));
+}
+
+void Simulator::syncEvent(
+    std::string_view kind, const Launch &launch, int tid, int64_t durationNs, std::string args)
+{
+    // CudaSyncActivity::visitTypedMetadata's fields, in its order (CuptiActivity.h).
+    std::string all = "\"cuda_sync_kind\": ";
+    appendQuoted(all, kind);
+    all += ", " + args;
+    appendMember(all, "correlation", launch.correlation);
+    appendMember(all, "device", int64_t(0));
+    appendMember(all, "context", int64_t(1));
+    TraceEvent event;
+    event.category = Category::CudaSync;
+    event.name = kind;
+    event.pid = kGpuPid;
+    event.tid = tid;
+    event.ts = launch.ts;
+    event.dur = durationNs;
+    event.args = std::move(all);
+    m_device.push_back(std::move(event));
+}
+
+void Simulator::counterSample(int64_t ts, int64_t value)
+{
+    TraceEvent sample;
+    sample.phase = Phase::Counter;
+    sample.category = Category::HardwareCounters;
+    sample.name = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+    sample.pid = 0; // GPU 0
+    sample.ts = ts;
+    sample.args = "\"\": " + std::to_string(value);
+    m_device.push_back(std::move(sample));
+}
+
+void Simulator::graphReplay(int graphId, const std::vector<KernelSpec> &kernels)
+{
+    const Launch launch
+        = runtimeCall("cudaGraphLaunch", 311, m_rng.range(6000, 12000), RuntimeFlow::Launch);
+    int64_t node = 0;
+    for (const KernelSpec &kernel : kernels) {
+        std::string args
+            = gpuArgsPrefix(launch.externalId, true, kComputeStream, launch.correlation);
+        appendMember(args, "graph id", int64_t(graphId));
+        appendMember(args, "graph node id", ++node);
+        appendTriple(args, "grid", kernel.grid);
+        appendTriple(args, "block", kernel.block);
+        gpuEvent(Category::Kernel, kernel.name, launch, kComputeStream,
+            m_rng.jitter(kernel.durationNs, 8), args);
+    }
+    // Every kernel ends the launch's one ac2g flow: one flow with both ends, not one a kernel.
+    m_flowPairs -= int64_t(kernels.size()) - 1;
 }
 
 void Simulator::deviceSynchronize()
@@ -569,8 +632,18 @@ void Simulator::deviceSynchronize()
 
 void Simulator::streamWaitStream(int waiter, int producer)
 {
-    runtimeCall("cudaEventRecord", 135, m_rng.range(1500, 3000), RuntimeFlow::LoneEnd);
-    runtimeCall("cudaStreamWaitEvent", 147, m_rng.range(1500, 3500), RuntimeFlow::LoneStart);
+    const Launch record
+        = runtimeCall("cudaEventRecord", 135, m_rng.range(1500, 3000), RuntimeFlow::LoneEnd);
+    const Launch wait
+        = runtimeCall("cudaStreamWaitEvent", 147, m_rng.range(1500, 3500), RuntimeFlow::LoneStart);
+    if (m_kineto2026) {
+        std::string args;
+        appendMember(args, "wait_on_stream", int64_t(producer));
+        appendMember(args, "wait_on_cuda_event_record_corr_id", record.correlation);
+        appendMember(args, "wait_on_cuda_event_id", int64_t(1));
+        appendMember(args, "stream", int64_t(waiter));
+        syncEvent("Stream Wait Event", wait, waiter, 1000, std::move(args));
+    }
     streamFree(waiter) = std::max(streamFree(waiter), streamFree(producer));
 }
 
@@ -673,6 +746,21 @@ void Simulator::writeTrailer()
             "thread_name", kGpuPid, stream, "\"name\": \"stream " + std::to_string(stream) + " \"");
         writeMetadata(
             "thread_sort_index", kGpuPid, stream, "\"sort_index\": " + std::to_string(stream));
+        if (m_syncRows.contains(stream)) {
+            writeMetadata("thread_name", kGpuPid, stream + 1'000'000,
+                "\"name\": \"stream " + std::to_string(stream) + " (sync)\"");
+            writeMetadata("thread_sort_index", kGpuPid, stream + 1'000'000,
+                "\"sort_index\": " + std::to_string(stream));
+        }
+    }
+    if (m_kineto2026) {
+        // CUPTI's own overhead on pid -1 (handleOverheadInfo, OverheadActivity).
+        writeMetadata("process_name", -1, 0, "\"name\": \"CUPTI Overhead\"");
+        std::string overhead = "    \"ph\": \"X\", \"cat\": \"overhead\", \"name\": \"Buffer "
+                               "Flush\", \"pid\": -1, \"tid\": 0,\n    \"ts\": ";
+        appendMicros(overhead, m_main.now + 200'000);
+        overhead += ", \"dur\": 85.000";
+        m_writer.writeRaw(overhead);
     }
     for (const auto &[tid, label] :
         {std::pair {kMainTid, "python3"}, {kAutogradTid, "pt_autograd_0"}}) {

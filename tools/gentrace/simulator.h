@@ -138,6 +138,14 @@ public:
      * and allocates its gradients in backward.
      */
     void recordMemory() { m_recordMemory = true; }
+    /*!
+     * The shapes Kineto writes since 2026 (--kineto-2026; pytorch/kineto 114171df,
+     * libkineto/src/output_json.cpp): Stream Sync on the row tid = stream + 1000000, Stream Wait
+     * Events naming their cudaEventRecord, GPU hardware counters under "GPU 0 Counters", CUPTI
+     * overhead on pid -1, and graphReplay()'s `graph id` / `graph node id`.
+     */
+    void writeKineto2026() { m_kineto2026 = true; }
+    bool kineto2026() const { return m_kineto2026; }
 
     // CUDA runtime calls from the current thread.
     void launchKernel(
@@ -149,6 +157,8 @@ public:
     void deviceSynchronize();
     //! cudaEventRecord on \a producer then cudaStreamWaitEvent on \a waiter.
     void streamWaitStream(int waiter, int producer);
+    //! cudaGraphLaunch replaying \a kernels as graph \a graphId (node ids from 1) on one stream.
+    void graphReplay(int graphId, const std::vector<KernelSpec> &kernels);
 
     /*!
      * Records that the innermost open op (which must record the current sequence number)
@@ -283,6 +293,10 @@ private:
     void recompute(const CheckpointRegion &region, int owner);
     int64_t &streamFree(int stream);
     void flushStep();
+    //! --kineto-2026: a cuda_sync event of \a kind on \a tid, for the call \a launch.
+    void syncEvent(
+        std::string_view kind, const Launch &launch, int tid, int64_t durationNs, std::string args);
+    void counterSample(int64_t ts, int64_t value);
     void writeMetadata(std::string_view name, int pid, int tid, std::string_view args);
 
     EventWriter &m_writer;
@@ -313,6 +327,8 @@ private:
     std::array<int64_t, 2> m_allocated {}; //!< [memory] totals: host, device
     std::array<int64_t, 2> m_reserved {};
     bool m_recordMemory = false;
+    bool m_kineto2026 = false;
+    std::unordered_set<int> m_syncRows; //!< streams whose Stream Sync row was used
     int64_t m_memoryAddress = 0; //!< the next memoryEvent's Addr, 0: derived from its size
     int64_t m_nextAddress = int64_t(1) << 56; //!< far above memoryEvent()'s derived addresses
     std::unordered_map<int64_t, LiveAllocation> m_live; //!< by address
