@@ -566,11 +566,14 @@ void Simulator::streamSynchronize(int stream)
     std::string args;
     appendMember(args, "stream", int64_t(stream));
     syncEvent("Stream Sync", call, stream + 1'000'000,
-        std::max<int64_t>(1000, streamFree(stream) - call.ts), std::move(args));
+        std::max<int64_t>(1000, streamFree(stream) - call.ts), args);
 }
 
-void Simulator::syncEvent(
-    std::string_view kind, const Launch &launch, int tid, int64_t durationNs, std::string args)
+void Simulator::syncEvent(std::string_view kind,
+    const Launch &launch,
+    int tid,
+    int64_t durationNs,
+    const std::string &args)
 {
     // CudaSyncActivity::visitTypedMetadata's fields, in its order (CuptiActivity.h).
     std::string all = "\"cuda_sync_kind\": ";
@@ -642,7 +645,7 @@ void Simulator::streamWaitStream(int waiter, int producer)
         appendMember(args, "wait_on_cuda_event_record_corr_id", record.correlation);
         appendMember(args, "wait_on_cuda_event_id", int64_t(1));
         appendMember(args, "stream", int64_t(waiter));
-        syncEvent("Stream Wait Event", wait, waiter, 1000, std::move(args));
+        syncEvent("Stream Wait Event", wait, waiter, 1000, args);
     }
     streamFree(waiter) = std::max(streamFree(waiter), streamFree(producer));
 }

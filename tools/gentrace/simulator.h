@@ -294,8 +294,11 @@ private:
     int64_t &streamFree(int stream);
     void flushStep();
     //! --kineto-2026: a cuda_sync event of \a kind on \a tid, for the call \a launch.
-    void syncEvent(
-        std::string_view kind, const Launch &launch, int tid, int64_t durationNs, std::string args);
+    void syncEvent(std::string_view kind,
+        const Launch &launch,
+        int tid,
+        int64_t durationNs,
+        const std::string &args);
     void counterSample(int64_t ts, int64_t value);
     void writeMetadata(std::string_view name, int pid, int tid, std::string_view args);
 
