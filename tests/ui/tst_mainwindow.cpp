@@ -1042,6 +1042,47 @@ private slots:
         QCOMPARE(occupancy->child(1)->text(1), QStringLiteral("warps"));
     }
 
+    /*
+     * Issue #32: a kernel replayed from a CUDA graph (`graph id`, `graph node id`, kineto#1276/
+     * #1277) shows its replay in Details: the graph and node, the replay's 2 kernels and their
+     * 10 + 15 = 25 µs, each node a link; with no op around cudaGraphLaunch it "ran under" the
+     * Python frame.
+     */
+    void detailsPanelShowsTheGraphReplay()
+    {
+        const std::string events
+            = test::completeEvent("python_function", "cuda_graph.py(208): __call__", 1, 0, 50)
+            + test::completeEvent("cuda_runtime", "cudaGraphLaunch", 1, 10, 5, "\"correlation\":12")
+            + test::completeEvent(
+                "kernel", "k1", 7, 30, 10, "\"correlation\":12,\"graph id\":3,\"graph node id\":17")
+            + test::completeEvent("kernel", "k2", 7, 45, 15,
+                "\"correlation\":12,\"graph id\":3,\"graph node id\":18");
+        const QString path = test::writeTemp(QStringLiteral("graph.json"),
+            QByteArray::fromStdString(test::traceWith(events.substr(0, events.size() - 1))));
+        MainWindow window;
+        TraceTab *tab = openAndWait(window, path);
+        QVERIFY(tab);
+        const TraceModel &m = *tab->selection()->trace().model;
+        SliceId k2 = 0;
+        while (m.sliceName(k2) != "k2")
+            ++k2;
+        tab->selection()->select(k2);
+        QStringList replay;
+        for (QTreeWidgetItemIterator it(window.details()); *it; ++it) {
+            // Links read "name  (duration)": the name is what the test names.
+            const QString value = (*it)->text(1).section(QStringLiteral("  ("), 0, 0);
+            if ((*it)->text(0) == QLatin1String("ran under"))
+                replay << value;
+            if ((*it)->parent() && (*it)->parent()->text(0) == QLatin1String("Graph replay"))
+                replay << (*it)->text(0) + QLatin1Char('=') + value;
+        }
+        QCOMPARE(replay,
+            QStringList({QStringLiteral("cuda_graph.py(208): __call__"),
+                QStringLiteral("graph · node=3 · 18"),
+                QStringLiteral("this replay=2 GPU events, %1").arg(formatDuration(25000)),
+                QStringLiteral("node 17=k1"), QStringLiteral("node 18 (this)=k2")}));
+    }
+
     void detailsPanelShowsArgsPairAndKernels()
     {
         MainWindow window;

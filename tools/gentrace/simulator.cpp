@@ -759,6 +759,7 @@ void Simulator::writeTrailer()
     if (m_kineto2026) {
         // CUPTI's own overhead on pid -1 (handleOverheadInfo, OverheadActivity).
         writeMetadata("process_name", -1, 0, "\"name\": \"CUPTI Overhead\"");
+        writeMetadata("process_sort_index", -1, 0, "\"sort_index\": 16777226"); // 0x100000A
         std::string overhead = "    \"ph\": \"X\", \"cat\": \"overhead\", \"name\": \"Buffer "
                                "Flush\", \"pid\": -1, \"tid\": 0,\n    \"ts\": ";
         appendMicros(overhead, m_main.now + 200'000);

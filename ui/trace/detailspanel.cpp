@@ -59,6 +59,38 @@ void DetailsPanel::setSelectionController(SelectionController *selection)
         showModule(selection->currentModule());
 }
 
+void DetailsPanel::showGraphReplay(SliceId s, const GpuInfo &info)
+{
+    // One cudaGraphLaunch/hipGraphLaunch replays every node of the graph: they share the launch.
+    const OpGraph &g = *m_selection->trace().graph;
+    QTreeWidgetItem *replay = section(tr("Graph replay"));
+    new QTreeWidgetItem(replay,
+        {tr("graph · node"),
+            QStringLiteral("%1 · %2")
+                .arg(info.graphId)
+                .arg(info.graphNodeId == kNoValue ? QStringLiteral("?")
+                                                  : QString::number(info.graphNodeId))});
+    const SliceId launch = g.launchOf(s);
+    if (launch == kNoSlice)
+        return;
+    const std::span<const SliceId> events = g.gpuEventsUnder(launch);
+    new QTreeWidgetItem(replay,
+        {tr("this replay"),
+            tr("%1 GPU events, %2")
+                .arg(events.size())
+                .arg(formatDuration(double(g.gpuTotalsUnder(launch).time)))});
+    int shown = 0;
+    for (SliceId k : events) {
+        if (++shown > kMaxGpuRows)
+            break;
+        const GpuInfo *node = m_selection->trace().model->gpu(k);
+        addLink(replay,
+            k == s ? tr("node %1 (this)").arg(node->graphNodeId)
+                   : tr("node %1").arg(node->graphNodeId),
+            k);
+    }
+}
+
 QTreeWidgetItem *DetailsPanel::section(const QString &title)
 {
     auto *item = new QTreeWidgetItem(this, {title});
@@ -333,11 +365,15 @@ void DetailsPanel::showSlice(SliceId s)
         const SliceId op = g.launchingOp(s);
         if (op != kNoSlice)
             addLink(launch, tr("launching op"), op);
+        else if (const SliceId scope = g.launchScope(s); scope != kNoSlice)
+            addLink(launch, tr("ran under"), scope); // no op launched it: a graph replay
         new QTreeWidgetItem(launch, {tr("side"), toQString(gpuSideName(gpuSideOf(g, s)))});
         if (const GpuInfo *info = m.gpu(s)) {
             new QTreeWidgetItem(launch,
                 {tr("device · stream"),
                     QStringLiteral("%1 · %2").arg(info->device).arg(info->stream)});
+            if (info->graphId != kNoValue)
+                showGraphReplay(s, *info);
         }
     } else {
         const std::span<const SliceId> kernels = g.gpuEventsUnder(s);

@@ -35,6 +35,8 @@ private:
     void showCheckpointing(SliceId slice);
     //! The Python frames around the slice (with_stack traces), each a link.
     void showPythonStack(SliceId slice);
+    //! A kernel replayed from a CUDA/HIP graph: the replay it belongs to, every node a link.
+    void showGraphReplay(SliceId slice, const GpuInfo &info);
     //! The Pair section: the row's forward op, backward nodes, their durations and GPU time.
     void showPair(const PairRow &row);
     QTreeWidgetItem *section(const QString &title);
