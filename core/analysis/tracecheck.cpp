@@ -150,23 +150,24 @@ void checkStreams(const OpGraph &g, std::vector<Finding> &out)
 {
     const TraceModel &m = g.model();
     Tally overlap(m, Check::KernelsOverlapOnStream);
-    // GPU work by stream, in start order; a lane is one stream.
+    // GPU work by stream, in start order; a lane is one stream, except where PyTorch's exporter
+    // gathered annotated graph kernels of several streams on one (`original_stream`).
     std::map<std::pair<int, int>, std::vector<SliceId>> byStream;
     for (const Lane &lane : m.lanes) {
         if (!lane.device)
             continue;
-        TimeNs reach = std::numeric_limits<TimeNs>::min();
-        SliceId reacher = kNoSlice;
+        std::map<int, std::pair<TimeNs, SliceId>> reach; // by original stream: end, its event
         for (SliceId s = lane.sliceBegin; s < lane.sliceEnd; ++s) {
             if (!isGpuWork(m.slices.kind[s]))
                 continue;
-            if (m.slices.start[s] < reach)
-                overlap.add(s, "overlaps '" + std::string(m.sliceName(reacher)) + "'");
-            if (m.slices.end(s) > reach) {
-                reach = m.slices.end(s);
-                reacher = s;
-            }
-            if (const GpuInfo *info = m.gpu(s); info && m.slices.kind[s] == EventKind::Kernel)
+            const GpuInfo *info = m.gpu(s);
+            auto [it, first] = reach.try_emplace(
+                info ? info->originalStream : -1, std::numeric_limits<TimeNs>::min(), kNoSlice);
+            if (!first && m.slices.start[s] < it->second.first)
+                overlap.add(s, "overlaps '" + std::string(m.sliceName(it->second.second)) + "'");
+            if (m.slices.end(s) > it->second.first)
+                it->second = {m.slices.end(s), s};
+            if (info && m.slices.kind[s] == EventKind::Kernel)
                 byStream[{info->device, info->stream}].push_back(s);
         }
     }

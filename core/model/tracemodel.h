@@ -55,6 +55,13 @@ struct GpuInfo {
     int64_t graphNodeId = kNoValue; //!< `graph node id` in that graph
     //! A cuda_sync wait's `wait_on_cuda_event_record_corr_id`: the cudaEventRecord it waits on.
     int64_t waitOnRecord = kNoValue;
+    /*!
+     * PyTorch's annotation of a graph node (torch.cuda.graph_annotations, baked in by its
+     * exporter: `"cudaGraphInlineAnnotated": true`): the kernel's `args.name`, 0 if none.
+     */
+    StringId annotation = 0;
+    //! Where the exporter moved an annotated kernel to a lane: the stream it ran on, else -1.
+    int32_t originalStream = -1;
 };
 
 /*!

@@ -5,6 +5,7 @@
 // comments from the JSON (times in the JSON are µs, the model keeps ns: 52.000 µs = 52000 ns).
 #include "analysis/gputime.h"
 #include "analysis/stepbreakdown.h"
+#include "analysis/tracecheck.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
 #include "export/table.h"
@@ -181,6 +182,7 @@ private slots:
     void launchFlowIsTheFallbackWithoutCorrelation();
     void launchGoesToInnermostOpRefinedByExternalId();
     void graphReplayIsNamedByWhatItRanUnder();
+    void annotatedGraphKernelsBelongToTheirAnnotation();
     void externalIdEqualToCorrelationIsIgnored();
     void launchWithoutEnclosingOpUsesExternalIdMatch();
     void legacyLowercaseExternalIdIsRead();
@@ -354,6 +356,36 @@ void TestLinker::launchGoesToInnermostOpRefinedByExternalId()
     QCOMPARE(nameOf(m, g.launchingOp(gpuEvent(g, "k34"))), S("my_scope"));
     QCOMPARE(nameOf(m, g.launchingOp(gpuEvent(g, "k35"))), S("aten::addmm"));
     QCOMPARE(g.stats().gpuEventsAttributed, uint64_t(5));
+}
+
+/*
+ * A replay whose nodes PyTorch's exporter annotated (torch.cuda.graph_annotations baked in:
+ * `"cudaGraphInlineAnnotated": true`, the annotation's fields in the kernel's args, moved to lane
+ * 7 with `original_stream`, as PyTorch's 2026 streaming exporter export_chrome_trace writes them,
+ * _INLINE_ANNOTATED_KEY and _annotation_args): k1 belongs to "attention", k2 to "mlp", k3 (none)
+ * to the Python frame. k1 and k2 ran on streams 13 and 14 at once: no overlap on one stream.
+ */
+void TestLinker::annotatedGraphKernelsBelongToTheirAnnotation()
+{
+    const std::string events = R"json(
+{"ph":"X","cat":"python_function","name":"cuda_graph.py(208): __call__","pid":100,"tid":100,"ts":100,"dur":50},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":100,"tid":100,"ts":110,"dur":5,"args":{"correlation":12}},
+{"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":230,"dur":20,"args":{"device":0,"stream":7,"correlation":12,"graph id":3,"graph node id":5,"original_stream":13,"name":"attention"}},
+{"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":240,"dur":20,"args":{"device":0,"stream":7,"correlation":12,"graph id":3,"graph node id":6,"original_stream":14,"name":"mlp"}},
+{"ph":"X","cat":"kernel","name":"k3","pid":0,"tid":7,"ts":270,"dur":5,"args":{"device":0,"stream":7,"correlation":12,"graph id":3,"graph node id":7}}
+)json";
+    const auto trace = test::link(test::traceWith(events));
+    QVERIFY(trace);
+    const KernelTable kernels(*trace->graph);
+    QStringList rows;
+    for (size_t r = 0; r < kernels.rowCount(); ++r)
+        rows << QString::fromStdString(kernels.text(r, KernelTable::Name) + " | "
+            + kernels.text(r, KernelTable::OpName) + " | " + kernels.text(r, KernelTable::OpTs));
+    QCOMPARE(rows,
+        QStringList({S("k1 | attention | "), S("k2 | mlp | "),
+            S("k3 | cuda_graph.py(208): __call__ | 100")}));
+    for (const Finding &f : trace->findings())
+        QVERIFY2(f.check != Check::KernelsOverlapOnStream, f.example.c_str());
 }
 
 void TestLinker::externalIdEqualToCorrelationIsIgnored()

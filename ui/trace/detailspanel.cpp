@@ -363,12 +363,15 @@ void DetailsPanel::showSlice(SliceId s)
         else
             new QTreeWidgetItem(launch, {tr("runtime call"), tr("not found")});
         const SliceId op = g.launchingOp(s);
+        const GpuInfo *info = m.gpu(s);
         if (op != kNoSlice)
             addLink(launch, tr("launching op"), op);
+        else if (info && info->annotation != 0) // torch.cuda.graph_annotations
+            new QTreeWidgetItem(launch, {tr("annotation"), toQString(m.str(info->annotation))});
         else if (const SliceId scope = g.launchScope(s); scope != kNoSlice)
             addLink(launch, tr("ran under"), scope); // no op launched it: a graph replay
         new QTreeWidgetItem(launch, {tr("side"), toQString(gpuSideName(gpuSideOf(g, s)))});
-        if (const GpuInfo *info = m.gpu(s)) {
+        if (info) {
             new QTreeWidgetItem(launch,
                 {tr("device · stream"),
                     QStringLiteral("%1 · %2").arg(info->device).arg(info->stream)});

@@ -472,8 +472,9 @@ void EventHandler::eventArg(Kind kind, std::string_view text)
             (m_arg == Arg::GraphId ? m_event->graphId : m_event->graphNodeId) = v;
         break;
     case Arg::WaitOnRecord:
+    case Arg::OriginalStream:
         if (integer)
-            m_event->waitOnRecord = v;
+            (m_arg == Arg::WaitOnRecord ? m_event->waitOnRecord : m_event->originalStream) = v;
         break;
     case Arg::CommsId:
         // Kept as written: a 64-bit unsigned hash may not fit an int64_t.

@@ -246,6 +246,8 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
         g.graphId = e.graphId;
         g.graphNodeId = e.graphNodeId;
         g.waitOnRecord = e.waitOnRecord;
+        g.originalStream = e.originalStream == kNoValue ? -1 : int32_t(e.originalStream);
+        g.annotation = e.hasArgName ? e.argName : 0;
         extra = uint32_t(m_model->gpuInfo.size());
         m_model->gpuInfo.push_back(g);
     } else if (e.evIdx != kNoValue || e.recordFunctionId != kNoValue || e.inputTypes != 0) {
