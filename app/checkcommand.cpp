@@ -15,7 +15,7 @@ namespace {
 //! The run's findings go with the rank they name, if any.
 void addRun(CheckReport &report, const LoadedRun &run)
 {
-    for (const Finding &f : checkRun(run.ranks)) {
+    for (const Finding &f : run.findings) {
         const bool ofRank = f.rankIndex >= 0;
         const RankTrace *rank = ofRank ? &run.ranks[size_t(f.rankIndex)] : nullptr;
         report.add({f}, ofRank ? &rank->graph->model() : nullptr, ofRank ? rank->file : "",

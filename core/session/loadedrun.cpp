@@ -204,6 +204,7 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
     for (const std::string &w : run->collectives.warnings)
         run->warnings.push_back(w);
     run->pairs = matchRankPairs(run->ranks, threads, cancel);
+    run->findings = checkRun(run->ranks);
     return run;
 }
 

@@ -37,6 +37,8 @@ struct LoadedRun {
     std::vector<RunFailure> failures;
     std::vector<std::string> warnings; //!< duplicate ranks, world sizes that disagree, matching
     CollectiveMatch collectives;
+    //! What makes the run's cross-rank numbers untrustworthy (checkRun(), `--check`).
+    std::vector<Finding> findings;
     RankPairs pairs;
     TimeNs commonZero = 0; //!< absolute ns of the run clock's zero
     double seconds = 0; //!< wall time of the whole open

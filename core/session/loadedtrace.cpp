@@ -123,10 +123,9 @@ void LoadedTrace::prepareForWindow(WindowUse use) const
 {
     (void)timelineIndex();
     (void)curves();
-    if (use == WindowUse::Tab) {
+    (void)findings(); // the banner's, wherever the trace opens in a tab of its own later
+    if (use == WindowUse::Tab)
         (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
-        (void)findings(); // the banner's
-    }
 }
 
 OpenResult readyForWindow(OpenResult opened, WindowUse use)

@@ -373,6 +373,13 @@ void TestRunView::dlrmRunInTheWindow()
     QCOMPARE(view->run().ranks.size(), size_t(2));
     QCOMPARE(view->model(RunView::Ranks)->rowCount(), 2);
     QCOMPARE(view->model(RunView::Collectives)->rowCount(), 8);
+    // Ranks 0 and 1 of world_size 8: the header says what --check says of the run.
+    QCOMPARE(view->run().findings.size(), size_t(1));
+    const QString notice = view->findChild<QLabel *>(QStringLiteral("runNotice"))->text();
+    QVERIFY2(
+        notice.contains(QStringLiteral("Health (as kinetoscope --check): missing_ranks × 6: "
+                                       "ranks 2, 3, 4, 5, 6, 7 of world_size 8 not in the run")),
+        qPrintable(notice));
     // Every collective has both ranks: the band of the largest skew joins them.
     view->activate(RunView::Collectives, 0);
     QApplication::processEvents();

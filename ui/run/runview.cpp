@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run/runview.h"
 
+#include "common/qstrings.h"
 #include "export/runtables.h"
 #include "run/runcharts.h"
 #include "run/runtimelines.h"
@@ -70,6 +71,12 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
         notes << tr("Not loaded: %1").arg(QString::fromStdString(f.error));
     for (const std::string &w : m_run->warnings)
         notes << QString::fromStdString(w);
+    QStringList health; // the run's own findings; each rank's are in its tab's Health panel
+    for (const Finding &f : m_run->findings)
+        health << toQString(info(f.check).name) + QStringLiteral(" × ") + QString::number(f.count)
+                + QStringLiteral(": ") + toQString(f.example);
+    if (!health.isEmpty())
+        notes << tr("Health (as kinetoscope --check): %1").arg(health.join(QStringLiteral("; ")));
     m_notice = new QLabel(notes.join(QLatin1Char('\n')), this);
     m_notice->setObjectName(QStringLiteral("runNotice"));
     m_notice->setWordWrap(true);
