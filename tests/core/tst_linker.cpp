@@ -602,6 +602,7 @@ void TestLinker::otherAcceleratorsDoDeviceWork()
 {"ph":"X","cat":"xpu_runtime","name":"zeCommandListAppendLaunchKernel","pid":100,"tid":100,"ts":410,"dur":5,"args":{"External id":2,"correlation":9}},
 {"ph":"X","cat":"kernel","name":"add_kernel","pid":1,"tid":4,"ts":500,"dur":30,"args":{"device":1,"stream":4,"correlation":9}},
 {"ph":"X","cat":"overhead","name":"Buffer Flush","pid":-1,"tid":0,"ts":600,"dur":80},
+{"ph":"M","name":"process_labels","pid":2,"tid":0,"args":{"labels":"MTIA 0"}},
 {"ph":"X","cat":"cuda_sync","name":"Stream Wait Event","pid":1,"tid":4,"ts":700,"dur":1,"args":{"cuda_sync_kind":"Stream Wait Event","wait_on_stream":7,"wait_on_cuda_event_record_corr_id":55,"stream":4,"device":1}}
 )json";
     const auto trace = test::link(test::traceWith(events));
@@ -621,6 +622,11 @@ void TestLinker::otherAcceleratorsDoDeviceWork()
     QVERIFY(wait);
     QCOMPARE(wait->waitOnRecord, int64_t(55));
     QCOMPARE(wait->stream, 4);
+    // "MTIA 0" labels the device side of pid 2, as "GPU 0" would.
+    const auto mtia = std::find_if(m.processes.begin(), m.processes.end(),
+        [](const Process &p) { return p.pid == 2 && p.device; });
+    QVERIFY(mtia != m.processes.end());
+    QCOMPARE(m.str(mtia->labels), std::string_view("MTIA 0"));
 }
 
 void TestLinker::gpuUserAnnotationIsNotGpuWork()

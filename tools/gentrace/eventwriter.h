@@ -59,6 +59,7 @@ public:
 
     //! MTIA: runtime calls are mtia_runtime, device work mtia_ccp_events.
     void setDevice(Device device) { m_device = device; }
+    Device device() const { return m_device; }
 
     void write(const TraceEvent &event);
     //! Writes one event object given its inner text (metadata, spans, global instants).

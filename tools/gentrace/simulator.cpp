@@ -742,7 +742,8 @@ void Simulator::writeTrailer()
     writeMetadata("process_labels", kHostPid, 0, "\"labels\": \"CPU\"");
     writeMetadata("process_sort_index", kHostPid, 0, "\"sort_index\": 4100");
     writeMetadata("process_name", kGpuPid, 0, "\"name\": \"python3\"");
-    writeMetadata("process_labels", kGpuPid, 0, "\"labels\": \"GPU 0\"");
+    writeMetadata("process_labels", kGpuPid, 0,
+        m_writer.device() == Device::Mtia ? "\"labels\": \"MTIA 0\"" : "\"labels\": \"GPU 0\"");
     writeMetadata("process_sort_index", kGpuPid, 0, "\"sort_index\": 16777216");
     for (int stream : {kComputeStream, kSideStream}) {
         writeMetadata(

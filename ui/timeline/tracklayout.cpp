@@ -133,9 +133,11 @@ void TrackLayout::buildGroups()
         const QString labels = toQString(m.str(proc.labels));
         if (proc.device) {
             g.device = proc.pid;
-            g.label = labels.startsWith(QLatin1String("GPU"))
-                ? labels
-                : QStringLiteral("GPU %1").arg(proc.pid);
+            // "GPU 0", or another accelerator's own label ("MTIA 0", "XPU 0").
+            const bool named = labels.startsWith(QLatin1String("GPU"))
+                || labels.startsWith(QLatin1String("MTIA"))
+                || labels.startsWith(QLatin1String("XPU"));
+            g.label = named ? labels : QStringLiteral("GPU %1").arg(proc.pid);
         } else {
             g.label = (name.isEmpty() ? QStringLiteral("process") : name) + QStringLiteral(" (")
                 + toQString(m.str(proc.pidText)) + QLatin1Char(')');
