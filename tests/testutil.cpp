@@ -150,6 +150,15 @@ ProcessResult run(const QString &program, const QStringList &args)
     return r;
 }
 
+std::string kernelBeforeLaunchTrace()
+{
+    return traceWith(
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+        "\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":1}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":15,"
+        "\"dur\":20,\"args\":{\"stream\":7,\"correlation\":1}}");
+}
+
 std::string traceWith(const std::string &events)
 {
     return R"({"schemaVersion": 1, "traceEvents": [)" + events + "]}";

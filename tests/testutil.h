@@ -58,6 +58,8 @@ ProcessResult run(const QString &program, const QStringList &args);
 
 //! A minimal, valid modern (2.x layout) trace wrapped around \a events (comma-separated JSON).
 std::string traceWith(const std::string &events);
+//! A trace whose one kernel starts 5 µs before its cudaLaunchKernel (kernel_before_launch).
+std::string kernelBeforeLaunchTrace();
 /*!
  * One complete ("X") event and a trailing comma: on thread \a tid of process 1, or on the GPU
  * stream when \a tid is 7 (process 0); \a args is the inside of its args object.

@@ -159,13 +159,8 @@ private slots:
         for (const QJsonValue &f : ok[QStringLiteral("findings")].toArray())
             QCOMPARE(f[QStringLiteral("severity")].toString(), QStringLiteral("info"));
 
-        const QString early = test::writeTemp(QStringLiteral("early.json"),
-            test::traceWith("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\","
-                            "\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":1}},"
-                            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,"
-                            "\"tid\":7,\"ts\":15,\"dur\":20,\"args\":{\"stream\":7,"
-                            "\"correlation\":1}}")
-                .c_str());
+        const QString early = test::writeTemp(
+            QStringLiteral("early.json"), test::kernelBeforeLaunchTrace().c_str());
         const auto r = test::run(test::appPath(), args({QStringLiteral("--check"), early}));
         QCOMPARE(r.exitCode, 4);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();

@@ -675,13 +675,8 @@ private slots:
     // selects its first instance, the kernel.
     void healthPanelSelectsTheFirstInstance()
     {
-        const QString path = test::writeTemp(QStringLiteral("early.json"),
-            test::traceWith("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\","
-                            "\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":1}},"
-                            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,"
-                            "\"tid\":7,\"ts\":15,\"dur\":20,\"args\":{\"stream\":7,"
-                            "\"correlation\":1}}")
-                .c_str());
+        const QString path = test::writeTemp(
+            QStringLiteral("early.json"), test::kernelBeforeLaunchTrace().c_str());
         MainWindow window;
         window.show();
         TraceTab *tab = openAndWait(window, path);

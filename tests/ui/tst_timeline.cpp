@@ -94,6 +94,19 @@ void wheel(QWidget *w, QPoint pos, int dy, Qt::KeyboardModifiers modifiers)
     QApplication::sendEvent(w, &e);
 }
 
+//! The labels of the timeline's tracks, top to bottom (\a lanesOnly: no headers, no curves).
+QStringList trackLabels(const LoadedTrace &trace, bool lanesOnly)
+{
+    const TimelineIndex index(*trace.model, *trace.graph);
+    const TrackLayout layout(*trace.model, index, trace.curves());
+    QStringList labels;
+    for (const TrackLayout::Track &t : layout.tracks()) {
+        if (!lanesOnly || (!t.header && t.curve < 0))
+            labels << t.label;
+    }
+    return labels;
+}
+
 } // namespace
 
 class TestTimeline : public QObject {
@@ -611,15 +624,7 @@ private slots:
              "\"ts\":20,\"dur\":10,\"args\":{\"stream\":7}}";
         const auto trace = test::link(test::traceWith(e));
         QVERIFY(trace);
-        const TraceModel &m = *trace->model;
-        const TimelineIndex index(m, *trace->graph);
-        const TrackLayout layout(m, index, trace->curves());
-        QStringList labels;
-        for (const TrackLayout::Track &t : layout.tracks()) {
-            if (!t.header && t.curve < 0)
-                labels << t.label;
-        }
-        QCOMPARE(labels,
+        QCOMPARE(trackLabels(*trace, true),
             QStringList({QStringLiteral("GPU 0 · stream 7"),
                 QStringLiteral("GPU 0 · stream 7 (sync)"), QStringLiteral("GPU 0 · stream 20")}));
         QCOMPARE(trace->graph->gpuEvents().size(), size_t(2)); // the sync is no GPU work
@@ -643,13 +648,7 @@ private slots:
               "\"args\":{\"depth\":3}}";
         const auto trace = test::link(test::traceWith(e));
         QVERIFY(trace);
-        const TraceModel &m = *trace->model;
-        const TimelineIndex index(m, *trace->graph);
-        const TrackLayout layout(m, index, trace->curves());
-        QStringList labels;
-        for (const TrackLayout::Track &t : layout.tracks())
-            labels << t.label;
-        QCOMPARE(labels,
+        QCOMPARE(trackLabels(*trace, false),
             QStringList({QStringLiteral("GPU 0"), QStringLiteral("GPU 0 · stream 7"),
                 QStringLiteral("GPU 1"), QStringLiteral("GPU 1 · stream 7"),
                 QStringLiteral("sm__throughput"), QStringLiteral("Counters"),
