@@ -71,7 +71,9 @@ private:
 
 /*!
  * A stream runs its work in launch order, so GPU work without a launch that comes after launched
- * work on its stream lost its record; before any, it was launched before the window.
+ * work on its stream lost its record; before any, it was launched before the window. A stream
+ * with no launched work at all goes by the first launch call of the trace instead (a device
+ * whose events the trace does not link: every one after that call is lost to the user).
  */
 std::unordered_map<LaneId, TimeNs> firstLaunchedOnLane(const OpGraph &g)
 {
@@ -94,6 +96,11 @@ void checkGpuEvents(const OpGraph &g, std::vector<Finding> &out)
     Tally before(m, Check::KernelBeforeLaunch), lost(m, Check::GpuEventWithoutLaunch),
         edge(m, Check::GpuEventLaunchedBeforeWindow), zero(m, Check::ZeroDurationGpuEvent);
     const auto firstLaunched = firstLaunchedOnLane(g);
+    TimeNs firstCall = std::numeric_limits<TimeNs>::max();
+    forEachHostSlice(m, [&](SliceId s) {
+        if (m.slices.kind[s] == EventKind::Runtime)
+            firstCall = std::min(firstCall, m.slices.start[s]);
+    });
     for (size_t i = 0; i < g.gpuEvents().size(); ++i) {
         const SliceId e = g.gpuEvents()[i];
         const SliceId launch = g.gpuLaunches()[i];
@@ -102,7 +109,8 @@ void checkGpuEvents(const OpGraph &g, std::vector<Finding> &out)
             zero.add(e);
         if (launch == kNoSlice) {
             const auto it = firstLaunched.find(m.slices.lane[e]);
-            (it != firstLaunched.end() && start > it->second ? lost : edge).add(e);
+            const TimeNs after = it != firstLaunched.end() ? it->second : firstCall;
+            (start > after ? lost : edge).add(e);
         } else if (start < m.slices.start[launch]) {
             before.add(e,
                 "launched by '" + std::string(m.sliceName(launch)) + "' "

@@ -108,6 +108,27 @@ private slots:
         QVERIFY(findings[0].example.starts_with("missing_ts × 1"));
     }
 
+    // A device whose events the trace does not link at all (an MTIA trace without flows): its
+    // events after the first launch call are lost to the user (a warning, named in the
+    // banner), the one before it was launched before the window.
+    void anUnlinkedDeviceIsAWarning()
+    {
+        const auto trace = test::link(test::traceWith(R"json(
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":100,"ts":10,"dur":60},
+{"ph":"X","cat":"mtia_runtime","name":"runFunction","pid":100,"tid":100,"ts":20,"dur":5},
+{"ph":"X","cat":"mtia_ccp_events","name":"before","pid":2,"tid":3,"ts":5,"dur":5},
+{"ph":"X","cat":"mtia_ccp_events","name":"mm_kernel","pid":2,"tid":3,"ts":30,"dur":20},
+{"ph":"X","cat":"mtia_ccp_events","name":"add_kernel","pid":2,"tid":3,"ts":60,"dur":20}
+)json"));
+        QVERIFY(trace);
+        QStringList got;
+        for (const Finding &f : trace->findings())
+            got << findingText(*trace->model, f);
+        QCOMPARE(got,
+            QStringList({QStringLiteral("W gpu_event_without_launch 2 mm_kernel"),
+                QStringLiteral("I gpu_event_launched_before_window 1 before")}));
+    }
+
     void aCleanTraceHasNoWarning()
     {
         const auto trace = test::link(test::traceWith(R"json(
