@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <map>
+#include <set>
 
 namespace ks {
 
@@ -113,6 +115,18 @@ TraceCurves traceCurves(const OpGraph &graph)
         byDevice[{m.memory.deviceType[e], m.memory.deviceId[e]}].push_back(e);
     for (const auto &[device, events] : byDevice)
         out.tracks.push_back(memoryTrack(m.memory, device.first, device.second, events));
+    // Other counters (MTIA's: mtia_counters, pid = the device) belong to a pid that only device
+    // lanes have (pytorch/kineto 114171df, output_json.cpp, handleCounterEvent).
+    std::set<int64_t> hostPids, devicePids;
+    for (const Lane &lane : m.lanes)
+        (lane.device ? devicePids : hostPids).insert(lane.pid);
+    auto deviceOf = [&](const CounterSeries &series) {
+        const int named = deviceOfCounters(m.str(series.pidText));
+        if (named >= 0)
+            return named;
+        const bool deviceOnly = devicePids.contains(series.pid) && !hostPids.contains(series.pid);
+        return deviceOnly && series.pid <= std::numeric_limits<int>::max() ? int(series.pid) : -1;
+    };
     std::map<std::string_view, int> seriesOfName; // counters named alike in several processes
     for (const CounterSeries &series : m.counters)
         ++seriesOfName[m.str(series.name)];
@@ -124,7 +138,7 @@ TraceCurves traceCurves(const OpGraph &graph)
                 ? " (" + std::string(m.str(series.pidText)) + ")"
                 : " (pid " + std::to_string(series.pid) + ")";
         track.pid = series.pid;
-        track.device = deviceOfCounters(m.str(series.pidText));
+        track.device = deviceOf(series);
         track.curves.emplace_back(series.time, series.value);
         track.curveNames.push_back(track.label);
         out.tracks.push_back(std::move(track));

@@ -16,7 +16,10 @@ struct CurveTrack {
     Kind kind = Kind::Counter;
     std::string label; //!< "cuda:0", "cpu" (PyTorch's device names), or the counter's series
     int64_t pid = 0; //!< a counter's process
-    //! A counter's GPU where its process says so ("GPU 0 Counters": CUPTI PM sampling), else -1.
+    /*!
+     * A counter's device where its process says so ("GPU 0 Counters": CUPTI PM sampling) or is a
+     * device's own pid (MTIA counters), else -1.
+     */
     int device = -1;
     //! Memory: "allocated", then "reserved" where the trace gives it; a counter: its series.
     std::vector<Curve> curves;

@@ -632,7 +632,8 @@ private slots:
 
     // CUPTI PM sampling counters, written as Kineto writes them (pytorch/kineto 114171df,
     // libkineto/src/output_json.cpp, handleCounterEvent: pid "GPU N Counters", one arg named "")
-    // sit under GPU N's streams; a counter of another process stays in "Counters".
+    // sit under GPU N's streams, as MTIA's (mtia_counters: pid = the device) sit under theirs; a
+    // counter of another process stays in "Counters".
     void hardwareCountersSitUnderTheirGpu()
     {
         const std::string e
@@ -644,12 +645,15 @@ private slots:
               "\"pid\":\"GPU 1 Counters\",\"tid\":0,\"ts\":12,\"args\":{\"\":41.5}},"
               "{\"ph\":\"C\",\"cat\":\"hardware_counters\",\"name\":\"sm__throughput\","
               "\"pid\":\"GPU 1 Counters\",\"tid\":0,\"ts\":14,\"args\":{\"\":80}},"
+              "{\"ph\":\"C\",\"cat\":\"mtia_counters\",\"name\":\"hbm\",\"pid\":0,"
+              "\"tid\":0,\"ts\":12,\"args\":{\"read_bw\":3,\"write_bw\":4}},"
               "{\"ph\":\"C\",\"name\":\"queue\",\"pid\":100,\"tid\":0,\"ts\":12,"
               "\"args\":{\"depth\":3}}";
         const auto trace = test::link(test::traceWith(e));
         QVERIFY(trace);
         QCOMPARE(trackLabels(*trace, false),
             QStringList({QStringLiteral("GPU 0"), QStringLiteral("GPU 0 · stream 7"),
+                QStringLiteral("hbm.read_bw"), QStringLiteral("hbm.write_bw"),
                 QStringLiteral("GPU 1"), QStringLiteral("GPU 1 · stream 7"),
                 QStringLiteral("sm__throughput"), QStringLiteral("Counters"),
                 QStringLiteral("queue")}));
