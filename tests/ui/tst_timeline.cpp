@@ -2,6 +2,7 @@
 // The timeline's pieces (ui/timeline/) and the view that owns them, offscreen: the range stays
 // inside the trace (zoom-out, framing, pans, drags), the layout, hit testing far from a parent,
 // and the geometry cache (repaints without a rescan, never stale).
+#include "common/qstrings.h"
 #include "memorytrace.h"
 #include "testutil.h"
 #include "timeline/arrowpainter.h"
@@ -781,6 +782,41 @@ private slots:
             }
             QCOMPARE(firsts, (std::set<std::string> {"k0", "k1"}));
         }
+    }
+
+    // Issue #32: a kernel replayed from a CUDA graph is selected with its replay: arrows from the
+    // cudaGraphLaunch to each of its three kernels (the selected one's on top, thicker); a
+    // kernel of its own launch keeps its one arrow.
+    void graphReplayKernelShowsItsReplay()
+    {
+        using test::completeEvent;
+        std::string e
+            = completeEvent("cuda_runtime", "cudaGraphLaunch", 1, 0, 5, "\"correlation\":1")
+            + completeEvent("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, "\"correlation\":2");
+        for (int node = 1; node <= 3; ++node) {
+            std::string name = "g", args = R"("correlation":1,"graph id":4,"graph node id":)";
+            name += std::to_string(node); // appended: GCC 12 warns wrongly on "g" + string
+            args += std::to_string(node);
+            e += completeEvent("kernel", name, 7, 20 + 10 * node, 5, args);
+        }
+        e += completeEvent("kernel", "single", 7, 80, 5, "\"correlation\":2");
+        e.pop_back();
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        SelectionLinks links(m, *trace->graph);
+        links.update(named(m, "g2"));
+        QStringList arrows;
+        for (const SelectionLinks::Arrow &a : links.arrows())
+            arrows << QStringLiteral("%1>%2 %3")
+                          .arg(toQString(m.sliceName(a.from)), toQString(m.sliceName(a.to)))
+                          .arg(a.width);
+        QCOMPARE(arrows,
+            QStringList({QStringLiteral("cudaGraphLaunch>g1 1"),
+                QStringLiteral("cudaGraphLaunch>g2 1"), QStringLiteral("cudaGraphLaunch>g3 1"),
+                QStringLiteral("cudaGraphLaunch>g2 1.6")}));
+        links.update(named(m, "single"));
+        QCOMPARE(links.arrows().size(), size_t(1));
     }
 
     // Hover, tooltips, selection, find, highlight, arrows and collapsing repaint from the cache;

@@ -31,8 +31,13 @@ void SelectionLinks::compute()
     // Launch → GPU work for the selection and for its counterparts (so both sides' kernels show),
     // then the pair arrows on top.
     if (isGpuWork(m_model.slices.kind[s])) {
-        if (m_graph.launchOf(s) != kNoSlice)
-            m_arrows.push_back({m_graph.launchOf(s), s, SliceColors::launchArrow(), 1.6});
+        if (const SliceId launch = m_graph.launchOf(s); launch != kNoSlice) {
+            // A kernel replayed from a CUDA/HIP graph shows its whole replay: every event of the
+            // launch, this one's arrow on top.
+            if (const GpuInfo *info = m_model.gpu(s); info && info->graphId != kNoValue)
+                addLaunchArrows(launch, 1.0);
+            m_arrows.push_back({launch, s, SliceColors::launchArrow(), 1.6});
+        }
     } else {
         addLaunchArrows(outerOf(s), 1.2);
         for (SliceId c : m_counterparts)
