@@ -701,6 +701,29 @@ private slots:
         QCOMPARE(m.sliceName(tab->selection()->current()), std::string_view("gemm"));
     }
 
+    // A trace with information only has no banner, but View ▸ Trace Health… lists it.
+    void healthPanelFromTheViewMenu()
+    {
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        QVERIFY(!tab->findChild<QWidget *>(QStringLiteral("diagnosticsBanner")));
+        QAction *health = nullptr;
+        for (QAction *a : window.findChildren<QAction *>())
+            if (a->text() == QStringLiteral("Trace &Health…"))
+                health = a;
+        QVERIFY(health);
+        health->trigger();
+        auto *panel = window.findChild<HealthPanel *>();
+        QVERIFY(panel);
+        const auto &findings = tab->selection()->trace().findings();
+        QVERIFY(!findings.empty());
+        QVERIFY(!hasWarnings(findings));
+        QCOMPARE(panel->tree()->topLevelItemCount(), int(findings.size()));
+        QCOMPARE(panel->tree()->topLevelItem(0)->text(0), toQString(info(findings[0].check).name));
+    }
+
     void cancelStopsLoading()
     {
         const QString big = test::tempDir() + QStringLiteral("/big.json");

@@ -70,9 +70,7 @@ DiagnosticsBanner::DiagnosticsBanner(
 
 void DiagnosticsBanner::showHealth()
 {
-    auto *panel = new HealthPanel(m_selection, window());
-    panel->setAttribute(Qt::WA_DeleteOnClose);
-    panel->show();
+    HealthPanel::open(m_selection, window());
 }
 
 void DiagnosticsBanner::showDiagnostics(const LoadedTrace &trace, QWidget *parent)

@@ -80,6 +80,14 @@ HealthPanel::HealthPanel(SelectionController *selection, QWidget *parent)
     resize(1100, 420);
 }
 
+HealthPanel *HealthPanel::open(SelectionController *selection, QWidget *window)
+{
+    auto *panel = new HealthPanel(selection, window);
+    panel->setAttribute(Qt::WA_DeleteOnClose);
+    panel->show();
+    return panel;
+}
+
 void HealthPanel::describe(QTreeWidgetItem *item)
 {
     const auto &findings = m_selection->trace().findings();

@@ -21,6 +21,8 @@ class HealthPanel : public QDialog {
     Q_OBJECT
 public:
     HealthPanel(SelectionController *selection, QWidget *parent);
+    //! Opens a panel on the trace \a selection shows, over \a window; it deletes itself on close.
+    static HealthPanel *open(SelectionController *selection, QWidget *window);
 
     //! The table, for tests: one top-level item a finding, in the order of findings().
     QTreeWidget *tree() const { return m_tree; }

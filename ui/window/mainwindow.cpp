@@ -14,6 +14,7 @@
 #include "timeline/foldmemory.h"
 #include "timeline/timelineview.h"
 #include "trace/detailspanel.h"
+#include "trace/healthpanel.h"
 #include "trace/tracetab.h"
 #include "window/exportactions.h"
 #include "window/loadqueue.h"
@@ -312,6 +313,11 @@ void MainWindow::buildViewMenu()
             t->setPythonHidden(hidden);
     });
     view->addSeparator();
+    // Every finding of --check, warnings or not (the banner only shows for warnings).
+    view->addAction(tr("Trace &Health…"), this, [this] {
+        if (TraceTab *t = currentTab())
+            HealthPanel::open(t->selection(), this);
+    });
     // The dock's own action stays in step however the dock is closed (its title-bar button too).
     QAction *details = m_detailsDock->toggleViewAction();
     details->setText(tr("&Details Panel"));
