@@ -315,20 +315,8 @@ std::span<const ColumnSpec> KernelTable::columns() const
     return kKernelColumns;
 }
 
-SliceId KernelTable::ranUnder(SliceId g, std::string_view &annotation) const
-{
-    annotation = {};
-    const GpuInfo *info = m_graph.model().gpu(g);
-    if (m_graph.launchingOp(g) == kNoSlice && info && info->annotation != 0) {
-        annotation = m_graph.model().str(info->annotation);
-        return kNoSlice;
-    }
-    return m_graph.launchScope(g);
-}
-
 SliceId KernelTable::timedSlice(size_t r, size_t column) const
 {
-    std::string_view annotation;
     const SliceId g = m_graph.gpuEvents()[r];
     switch (column) {
     case Ts:
@@ -336,7 +324,7 @@ SliceId KernelTable::timedSlice(size_t r, size_t column) const
     case LaunchTs:
         return m_graph.launchOf(g);
     case OpTs:
-        return ranUnder(g, annotation);
+        return m_graph.ranUnder(g).slice;
     case PairFwdTs: {
         const int row = m_graph.rowOf(g);
         return row < 0 ? kNoSlice : m_graph.rows()[size_t(row)].forward;
@@ -361,8 +349,7 @@ std::string KernelTable::text(size_t r, size_t column) const
     const SliceTable &t = m.slices;
     const SliceId g = m_graph.gpuEvents()[r];
     const SliceId launch = m_graph.launchOf(g);
-    std::string_view annotation;
-    const SliceId op = ranUnder(g, annotation);
+    const OpGraph::RanUnder ranUnder = m_graph.ranUnder(g);
     const GpuInfo *info = m.gpu(g);
     auto pairForward = [&]() -> SliceId {
         const int row = m_graph.rowOf(g);
@@ -394,7 +381,8 @@ std::string KernelTable::text(size_t r, size_t column) const
         return s == kNoSlice ? std::string() : writtenTs(m, s);
     }
     case OpName:
-        return std::string(op == kNoSlice ? annotation : m.sliceName(op));
+        return std::string(
+            ranUnder.slice == kNoSlice ? ranUnder.annotation : m.sliceName(ranUnder.slice));
     case Side:
         return std::string(gpuSideName(gpuSideOf(m_graph, g)));
     case PairFwdName: {

@@ -103,9 +103,6 @@ public:
 private:
     //! The slice whose start a timestamp column shows, or kNoSlice (none, or not such a column).
     SliceId timedSlice(size_t row, size_t column) const;
-    //! What GPU event \a g ran under: its op, else its graph node's annotation (no slice, so
-    //! kNoSlice with \a annotation set), else launchScope().
-    SliceId ranUnder(SliceId g, std::string_view &annotation) const;
 
     const OpGraph &m_graph;
 };

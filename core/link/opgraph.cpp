@@ -150,6 +150,14 @@ std::vector<SliceId> OpGraph::counterparts(SliceId slice) const
     return out;
 }
 
+OpGraph::RanUnder OpGraph::ranUnder(SliceId gpuEvent) const
+{
+    const GpuInfo *info = model().gpu(gpuEvent);
+    if (launchingOp(gpuEvent) == kNoSlice && info && info->annotation != 0)
+        return {kNoSlice, model().str(info->annotation)};
+    return {launchScope(gpuEvent), {}};
+}
+
 SliceId OpGraph::launchScope(SliceId gpuEvent) const
 {
     if (const SliceId op = launchingOp(gpuEvent); op != kNoSlice)

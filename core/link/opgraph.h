@@ -46,6 +46,16 @@ public:
      * event itself; kNoSlice when there is none.
      */
     SliceId launchScope(SliceId gpuEvent) const;
+    //! What a GPU event ran under: a slice, or the annotation PyTorch gave its graph node.
+    struct RanUnder {
+        SliceId slice = kNoSlice;
+        std::string_view annotation; //!< set (and slice kNoSlice) for an annotated graph node
+    };
+    /*!
+     * launchScope(), except that a graph node no op launched belongs to its annotation where
+     * PyTorch's exporter gave it one (torch.cuda.graph_annotations: the kernel's `args.name`).
+     */
+    RanUnder ranUnder(SliceId gpuEvent) const;
     //! GPU events launched from inside \a slice's subtree (its own launches included).
     std::span<const SliceId> gpuEventsUnder(SliceId slice) const
     {

@@ -363,13 +363,14 @@ void DetailsPanel::showSlice(SliceId s)
         else
             new QTreeWidgetItem(launch, {tr("runtime call"), tr("not found")});
         const SliceId op = g.launchingOp(s);
+        const OpGraph::RanUnder ranUnder = g.ranUnder(s);
         const GpuInfo *info = m.gpu(s);
         if (op != kNoSlice)
             addLink(launch, tr("launching op"), op);
-        else if (info && info->annotation != 0) // torch.cuda.graph_annotations
-            new QTreeWidgetItem(launch, {tr("annotation"), toQString(m.str(info->annotation))});
-        else if (const SliceId scope = g.launchScope(s); scope != kNoSlice)
-            addLink(launch, tr("ran under"), scope); // no op launched it: a graph replay
+        else if (!ranUnder.annotation.empty()) // torch.cuda.graph_annotations
+            new QTreeWidgetItem(launch, {tr("annotation"), toQString(ranUnder.annotation)});
+        else if (ranUnder.slice != kNoSlice)
+            addLink(launch, tr("ran under"), ranUnder.slice); // no op launched it: a graph replay
         new QTreeWidgetItem(launch, {tr("side"), toQString(gpuSideName(gpuSideOf(g, s)))});
         if (info) {
             new QTreeWidgetItem(launch,
