@@ -75,6 +75,42 @@ private:
  * with no launched work at all goes by the first launch call of the trace instead (a device
  * whose events the trace does not link: every one after that call is lost to the user).
  */
+/*!
+ * One stream's kernels in start order, with the kernel reaching furthest among each prefix: a time
+ * t is inside a kernel exactly when the one reaching furthest of those starting before t ends
+ * after it (one binary search, however many kernels or syncs).
+ */
+class StreamKernels {
+public:
+    void add(SliceId kernel) { m_kernels.push_back(kernel); }
+
+    void finish(const SliceTable &t)
+    {
+        std::stable_sort(m_kernels.begin(), m_kernels.end(),
+            [&](SliceId a, SliceId b) { return t.start[a] < t.start[b]; });
+        m_reacher.resize(m_kernels.size());
+        for (size_t i = 0; i < m_kernels.size(); ++i)
+            m_reacher[i] = i == 0 || t.end(m_kernels[i]) > t.end(m_reacher[i - 1])
+                ? m_kernels[i]
+                : m_reacher[i - 1];
+    }
+
+    //! A kernel running at \a time (started before it, ends after it), kNoSlice if none.
+    SliceId runningAt(const SliceTable &t, TimeNs time) const
+    {
+        const auto after = std::lower_bound(m_kernels.begin(), m_kernels.end(), time,
+            [&](SliceId k, TimeNs v) { return t.start[k] < v; });
+        if (after == m_kernels.begin())
+            return kNoSlice;
+        const SliceId reacher = m_reacher[size_t(after - m_kernels.begin()) - 1];
+        return t.end(reacher) > time ? reacher : kNoSlice;
+    }
+
+private:
+    std::vector<SliceId> m_kernels;
+    std::vector<SliceId> m_reacher;
+};
+
 std::unordered_map<LaneId, TimeNs> firstLaunchedOnLane(const OpGraph &g)
 {
     const TraceModel &m = g.model();
@@ -160,7 +196,7 @@ void checkStreams(const OpGraph &g, std::vector<Finding> &out)
     Tally overlap(m, Check::KernelsOverlapOnStream);
     // GPU work by stream, in start order; a lane is one stream, except where PyTorch's exporter
     // gathered annotated graph kernels of several streams on one (`original_stream`).
-    std::map<std::pair<int, int>, std::vector<SliceId>> byStream;
+    std::map<std::pair<int, int>, StreamKernels> byStream;
     for (const Lane &lane : m.lanes) {
         if (!lane.device)
             continue;
@@ -176,9 +212,11 @@ void checkStreams(const OpGraph &g, std::vector<Finding> &out)
             if (m.slices.end(s) > it->second.first)
                 it->second = {m.slices.end(s), s};
             if (info && m.slices.kind[s] == EventKind::Kernel)
-                byStream[{info->device, info->stream}].push_back(s);
+                byStream[{info->device, info->stream}].add(s);
         }
     }
+    for (auto &[stream, kernels] : byStream)
+        kernels.finish(m.slices);
     overlap.into(out);
 
     // Syncs: a Stream Sync inside a kernel of its stream; a wait without its event record.
@@ -210,13 +248,9 @@ void checkStreams(const OpGraph &g, std::vector<Finding> &out)
                 noRecord.add(s, "record " + std::to_string(info->waitOnRecord) + " not before it");
         } else if (name == "Stream Sync") {
             const auto it = byStream.find({info->device, info->stream});
-            if (it == byStream.end())
-                return;
-            for (SliceId k : it->second)
-                if (m.slices.start[k] < t && t < m.slices.end(k)) {
-                    inKernel.add(s, "inside '" + std::string(m.sliceName(k)) + "'");
-                    break;
-                }
+            const SliceId k = it == byStream.end() ? kNoSlice : it->second.runningAt(m.slices, t);
+            if (k != kNoSlice)
+                inKernel.add(s, "inside '" + std::string(m.sliceName(k)) + "'");
         }
     });
     noRecord.into(out);
