@@ -10,27 +10,6 @@ namespace ks {
 
 namespace {
 
-struct CommKernel {
-    SliceId slice;
-    TimeNs start;
-    const GpuInfo *info; //!< null when the kernel has no GPU args
-};
-
-//! The communication kernels of \a graph's trace in start order.
-std::vector<CommKernel> communicationKernels(const OpGraph &graph)
-{
-    const TraceModel &m = graph.model();
-    CommunicationNames communication(m);
-    std::vector<CommKernel> out;
-    for (SliceId g : graph.gpuEvents()) {
-        if (m.slices.kind[g] == EventKind::Kernel && communication(g))
-            out.push_back({g, m.slices.start[g], m.gpu(g)});
-    }
-    std::stable_sort(out.begin(), out.end(),
-        [](const CommKernel &a, const CommKernel &b) { return a.start < b.start; });
-    return out;
-}
-
 std::string countsText(const RankTraces &ranks, const std::vector<size_t> &counts)
 {
     std::string out;
@@ -237,6 +216,20 @@ void matchByOrder(const RankTraces &ranks,
 }
 
 } // namespace
+
+std::vector<CommKernel> communicationKernels(const OpGraph &graph)
+{
+    const TraceModel &m = graph.model();
+    CommunicationNames communication(m);
+    std::vector<CommKernel> out;
+    for (SliceId g : graph.gpuEvents()) {
+        if (m.slices.kind[g] == EventKind::Kernel && communication(g))
+            out.push_back({g, m.slices.start[g], m.gpu(g)});
+    }
+    std::stable_sort(out.begin(), out.end(),
+        [](const CommKernel &a, const CommKernel &b) { return a.start < b.start; });
+    return out;
+}
 
 std::string_view matchedByName(MatchedBy by)
 {

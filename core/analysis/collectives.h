@@ -9,6 +9,16 @@
 
 namespace ks {
 
+//! A communication (NCCL/RCCL) kernel of one trace.
+struct CommKernel {
+    SliceId slice;
+    TimeNs start;
+    const GpuInfo *info; //!< null when the kernel has no GPU args
+};
+
+//! The communication kernels of \a graph's trace in start order: what collectives are made of.
+std::vector<CommKernel> communicationKernels(const OpGraph &graph);
+
 //! One rank's kernel of a matched collective.
 struct CollectiveKernel {
     uint32_t rankIndex = 0; //!< index into the RankTraces matched

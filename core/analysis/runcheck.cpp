@@ -2,7 +2,7 @@
 // The run half of tracecheck.h: what makes a run's cross-rank numbers untrustworthy.
 #include "analysis/tracecheck.h"
 
-#include "link/opnames.h"
+#include "analysis/collectives.h"
 
 #include <algorithm>
 #include <map>
@@ -41,14 +41,9 @@ std::map<std::string, std::vector<int64_t>> collectivesPerGroup(const RankTraces
 {
     std::map<std::string, std::vector<int64_t>> counts;
     for (size_t i = 0; i < ranks.size(); ++i) {
-        const OpGraph &g = *ranks[i].graph;
-        const TraceModel &m = g.model();
-        CommunicationNames communication(m);
-        for (SliceId e : g.gpuEvents()) {
-            if (!communication(e))
-                continue;
-            const GpuInfo *info = m.gpu(e);
-            auto &perRank = counts[std::string(m.str(info ? info->processGroup : 0))];
+        const TraceModel &m = ranks[i].graph->model();
+        for (const CommKernel &k : communicationKernels(*ranks[i].graph)) {
+            auto &perRank = counts[std::string(m.str(k.info ? k.info->processGroup : 0))];
             perRank.resize(ranks.size(), -1); // -1: the rank is not in the group
             perRank[i] = std::max<int64_t>(perRank[i], 0) + 1;
         }
