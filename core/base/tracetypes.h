@@ -51,6 +51,12 @@ constexpr bool isDeviceKind(EventKind k)
     return isGpuWork(k) || k == EventKind::GpuUserAnnotation || k == EventKind::GpuSync;
 }
 
+//! A `process_labels` value naming an accelerator: "GPU 0", "MTIA 0", "XPU 0" (not "CPU").
+constexpr bool isDeviceLabel(std::string_view label)
+{
+    return label.starts_with("GPU") || label.starts_with("MTIA") || label.starts_with("XPU");
+}
+
 //! Events that keep a GpuInfo (device, stream, …): GPU work and the sync events of a stream.
 constexpr bool hasGpuInfo(EventKind k)
 {

@@ -134,10 +134,8 @@ void TrackLayout::buildGroups()
         if (proc.device) {
             g.device = proc.pid;
             // "GPU 0", or another accelerator's own label ("MTIA 0", "XPU 0").
-            const bool named = labels.startsWith(QLatin1String("GPU"))
-                || labels.startsWith(QLatin1String("MTIA"))
-                || labels.startsWith(QLatin1String("XPU"));
-            g.label = named ? labels : QStringLiteral("GPU %1").arg(proc.pid);
+            g.label = isDeviceLabel(m.str(proc.labels)) ? labels
+                                                        : QStringLiteral("GPU %1").arg(proc.pid);
         } else {
             g.label = (name.isEmpty() ? QStringLiteral("process") : name) + QStringLiteral(" (")
                 + toQString(m.str(proc.pidText)) + QLatin1Char(')');

@@ -596,10 +596,7 @@ void TraceBuilder::buildProcesses()
         } else if (md.what == processLabels) {
             // "GPU 0" (or "MTIA 0", "XPU 0") labels the device side of a pid, anything else
             // ("CPU") the host side.
-            const std::string_view label = m.strings.view(md.labels);
-            const bool device
-                = label.starts_with("GPU") || label.starts_with("MTIA") || label.starts_with("XPU");
-            if (Process *p = device ? dev : host)
+            if (Process *p = isDeviceLabel(m.strings.view(md.labels)) ? dev : host)
                 p->labels = md.labels;
         } else if (md.what == processSort) {
             for (Process *p : {host, dev})
