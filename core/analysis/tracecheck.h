@@ -46,6 +46,10 @@ struct CheckInfo {
     std::string_view source; //!< the rule it follows, where one exists
 };
 
+//! Where PyTorch's rules are, as CheckInfo::source names them.
+inline constexpr std::string_view kValidatorFile
+    = "torch/profiler/_trace_validator.py (pytorch 5d2ed2f8)";
+
 //! In enumerator order. Sources: PyTorch's validator, torch/profiler/_trace_validator.py at
 //! pytorch/pytorch 5d2ed2f8, by rule function.
 inline constexpr std::array<CheckInfo, size_t(Check::Count)> kChecks = {{

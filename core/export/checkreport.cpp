@@ -38,8 +38,7 @@ void CheckReport::add(const std::vector<Finding> &findings,
         }
         text("explanation", c.explanation);
         if (!c.source.empty())
-            text("source",
-                "torch/profiler/_trace_validator.py (pytorch 5d2ed2f8): " + std::string(c.source));
+            text("source", std::string(kValidatorFile) + ": " + std::string(c.source));
         text("first", f.example);
         if (model && f.first != kNoSlice) {
             key("first_ts_us");

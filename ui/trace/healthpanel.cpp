@@ -18,6 +18,14 @@ namespace {
 
 enum Column { Name, Count, Explanation, First, Columns };
 
+//! "PyTorch's rule: …" for a check that follows one, else empty.
+QString ruleText(const CheckInfo &c)
+{
+    return c.source.empty()
+        ? QString()
+        : QObject::tr("PyTorch's rule: %1, %2").arg(toQString(kValidatorFile), toQString(c.source));
+}
+
 QTreeWidgetItem *itemOf(const Finding &f, const QStyle &style)
 {
     const CheckInfo &c = info(f.check);
@@ -30,12 +38,10 @@ QTreeWidgetItem *itemOf(const Finding &f, const QStyle &style)
     item->setTextAlignment(Count, Qt::AlignRight | Qt::AlignVCenter);
     item->setText(Explanation, toQString(c.explanation));
     item->setText(First, toQString(f.example));
-    const QString rule = c.source.empty()
-        ? QString()
-        : QObject::tr("\nPyTorch's rule: torch/profiler/_trace_validator.py, %1")
-              .arg(toQString(c.source));
+    const QString rule = ruleText(c);
     for (int column = 0; column < Columns; ++column)
-        item->setToolTip(column, toQString(c.explanation) + rule);
+        item->setToolTip(
+            column, toQString(c.explanation) + (rule.isEmpty() ? rule : QLatin1Char('\n') + rule));
     return item;
 }
 
@@ -97,13 +103,13 @@ void HealthPanel::describe(QTreeWidgetItem *item)
         return;
     }
     const Finding &f = findings[size_t(row)];
-    m_detail->setText(QStringLiteral("<b>%1</b> × %2 — %3<br>First: %4")
-                          .arg(toQString(info(f.check).name), QString::number(f.count),
-                              toQString(info(f.check).explanation).toHtmlEscaped(),
-                              toQString(f.example).toHtmlEscaped())
-        + (item->toolTip(0).contains(QLatin1Char('\n')) ? QStringLiteral("<br>")
-                    + item->toolTip(0).section(QLatin1Char('\n'), 1).toHtmlEscaped()
-                                                        : QString()));
+    const CheckInfo &c = info(f.check);
+    const QString rule = ruleText(c);
+    m_detail->setText(
+        QStringLiteral("<b>%1</b> × %2 — %3<br>First: %4")
+            .arg(toQString(c.name), QString::number(f.count),
+                toQString(c.explanation).toHtmlEscaped(), toQString(f.example).toHtmlEscaped())
+        + (rule.isEmpty() ? rule : QStringLiteral("<br>") + rule.toHtmlEscaped()));
 }
 
 void HealthPanel::activate(QTreeWidgetItem *item)
