@@ -123,9 +123,10 @@ void LoadedTrace::prepareForWindow(WindowUse use) const
 {
     (void)timelineIndex();
     (void)curves();
-    (void)findings(); // the banner's, wherever the trace opens in a tab of its own later
-    if (use == WindowUse::Tab)
+    if (use == WindowUse::Tab) {
         (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
+        (void)findings(); // the banner's
+    }
 }
 
 OpenResult readyForWindow(OpenResult opened, WindowUse use)
