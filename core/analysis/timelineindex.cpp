@@ -61,6 +61,7 @@ size_t firstEndingAfter(const TraceModel &m, std::span<const SliceId> row, TimeN
 } // namespace
 
 TimelineIndex::TimelineIndex(const TraceModel &m, const OpGraph &graph)
+    : m_graphLanes(m)
 {
     const SliceTable &t = m.slices;
     m_rows.resize(m.lanes.size());
@@ -156,6 +157,8 @@ std::span<const SliceId> TimelineIndex::slices(LaneId lane, RowRef ref) const
         return pick(m_rows[lane]);
     case RowSet::Ops:
         return pick(m_opRows[lane]);
+    case RowSet::Graph:
+        return m_graphLanes.row(lane, ref.depth);
     case RowSet::PythonBand:
         break;
     }
@@ -169,6 +172,8 @@ uint32_t TimelineIndex::rowSlot(LaneId lane, RowRef ref) const
         return ref.depth;
     case RowSet::Ops:
         return depthCount(lane) + ref.depth;
+    case RowSet::Graph:
+        return depthCount(lane) + opDepthCount(lane) + (hasPython(lane) ? 1 : 0) + ref.depth;
     case RowSet::PythonBand:
         break;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/graphlanes.h"
 #include "link/opgraph.h"
 
 #include <span>
@@ -35,6 +36,7 @@ enum class RowSet : uint8_t {
     Nesting, //!< every slice, by its nesting depth
     Ops, //!< Python frames folded: the other slices by their depth among non-Python slices
     PythonBand, //!< the lane's innermost Python frames, one row
+    Graph, //!< graph replays compacted onto their host lane (GraphLanes), by row
 };
 
 //! One row of a lane: a set and a depth in it (0 for the band).
@@ -67,15 +69,17 @@ public:
     uint32_t opDepthCount(LaneId lane) const { return uint32_t(m_opRows[lane].size()); }
     //! The slices of row \a ref of \a lane (empty past the set's rows).
     std::span<const SliceId> slices(LaneId lane, RowRef ref) const;
-    //! Rows of \a lane over all three sets, and \a ref's place among them (a cache's key).
+    //! Rows of \a lane over all four sets, and \a ref's place among them (a cache's key).
     uint32_t rowSlots(LaneId lane) const
     {
-        return depthCount(lane) + opDepthCount(lane) + (hasPython(lane) ? 1 : 0);
+        return depthCount(lane) + opDepthCount(lane) + (hasPython(lane) ? 1 : 0)
+            + m_graphLanes.rowCount(lane);
     }
     uint32_t rowSlot(LaneId lane, RowRef ref) const;
     //! Depth of \a s among the non-Python slices of its lane (its ancestors that are ops).
     static uint32_t opDepth(const TraceModel &model, SliceId s);
     LaneRole role(LaneId lane) const { return m_roles[lane]; }
+    const GraphLanes &graphLanes() const { return m_graphLanes; }
 
     //! One item to draw: a slice, or a run of slices too narrow to see apart.
     struct Item {
@@ -115,6 +119,7 @@ private:
     std::vector<std::vector<SliceId>> m_band;
     std::vector<SliceStyle> m_style;
     std::vector<LaneRole> m_roles;
+    GraphLanes m_graphLanes;
 };
 
 } // namespace ks

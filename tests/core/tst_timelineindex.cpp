@@ -72,6 +72,18 @@ std::string hostOp(const std::string &name, int ts, int dur)
         + std::to_string(ts) + ",\"dur\":" + std::to_string(dur) + "}";
 }
 
+//! A kernel on \a stream of device \a pid (times in µs), replayed from \a graph if not 0.
+std::string kernel(int pid, int stream, const std::string &name, int ts, int dur, int graph = 0)
+{
+    std::string e = R"({"ph":"X","cat":"kernel","name":")" + name + R"(","pid":)";
+    e += std::to_string(pid) + ",\"tid\":" + std::to_string(stream);
+    e += ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + std::to_string(dur);
+    e += ",\"args\":{\"stream\":" + std::to_string(stream);
+    if (graph != 0)
+        e += ",\"graph id\":" + std::to_string(graph);
+    return e + "}}";
+}
+
 /*!
  * Checks that scan() over \a row at (t0, nsPerPixel, width) covers every slice of the row that
  * is visible: start < t1 and end > t0, or of zero duration at t0 <= start <= t1. Items must
@@ -349,6 +361,71 @@ private slots:
         QCOMPARE(index.rowSlots(0), 4u + 2u + 1u);
         QCOMPARE(index.rowSlot(0, {RowSet::PythonBand, 0}), 6u);
         QCOMPARE(index.rowSlot(0, {RowSet::Ops, 1}), 5u);
+    }
+
+    /*
+     * Issue #32 2(d): streams holding only graph replays compact into one lane per graph and
+     * device, packed first fit in start order (times in µs):
+     *   GPU 0 stream 30: a [10, 20] g1, c [40, 50] g1, x [100, 110] g2
+     *   GPU 0 stream 31: b [15, 25] g1 (overlaps a: a second row), d [60, 70] g1
+     *   GPU 0 stream 7:  e [10, 20] g1 and n [30, 40] (no graph): stays a stream
+     *   GPU 1 stream 30: f [10, 20] g1: another device, another lane
+     * GPU 0's graph 1 is rows 0 (a c d) and 1 (b) of stream 30, graph 2 row 2 (x).
+     */
+    void graphReplaysCompactOneLanePerGraph()
+    {
+        const std::string e = kernel(0, 30, "a", 10, 10, 1) + ',' + kernel(0, 30, "c", 40, 10, 1)
+            + ',' + kernel(0, 30, "x", 100, 10, 2) + ',' + kernel(0, 31, "b", 15, 10, 1) + ','
+            + kernel(0, 31, "d", 60, 10, 1) + ',' + kernel(0, 7, "e", 10, 10, 1) + ','
+            + kernel(0, 7, "n", 30, 10) + ',' + kernel(1, 30, "f", 10, 10, 1);
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        const TimelineIndex index(m, *trace->graph);
+        const GraphLanes &lanes = index.graphLanes();
+        auto slice = [&](std::string_view name) {
+            SliceId s = 0;
+            while (m.sliceName(s) != name)
+                ++s;
+            return s;
+        };
+        auto laneOf = [&](std::string_view name) { return m.slices.lane[slice(name)]; };
+        const LaneId s30 = laneOf("a"), s31 = laneOf("b"), s7 = laneOf("e"), gpu1 = laneOf("f");
+        QVERIFY(lanes.compacted(s30) && lanes.compacted(s31) && lanes.compacted(gpu1));
+        QVERIFY(!lanes.compacted(s7));
+        QCOMPARE(lanes.graphs().size(), size_t(3));
+        auto names = [&](LaneId host, uint32_t row) {
+            std::string text;
+            for (SliceId s : index.slices(host, {RowSet::Graph, row}))
+                text += std::string(m.sliceName(s)) + ' ';
+            return text;
+        };
+        const LaneId host = std::min(s30, s31);
+        QCOMPARE(lanes.rowCount(host), 3u);
+        QCOMPARE(names(host, 0), std::string("a c d "));
+        QCOMPARE(names(host, 1), std::string("b "));
+        QCOMPARE(names(host, 2), std::string("x "));
+        QCOMPARE(lanes.rowCount(std::max(s30, s31)), 0u);
+        const std::span<const GraphLanes::Graph> hosted = lanes.hostedBy(host);
+        QCOMPARE(hosted.size(), size_t(2));
+        QCOMPARE(hosted[0].graphId, int64_t(1));
+        QCOMPARE(hosted[0].rowCount, 2u);
+        QCOMPARE(hosted[0].streams, std::vector<LaneId>({std::min(s30, s31), std::max(s30, s31)}));
+        QCOMPARE(hosted[1].graphId, int64_t(2));
+        QCOMPARE(hosted[1].firstRow, 2u);
+        QCOMPARE(names(gpu1, 0), std::string("f "));
+        // Every event of a compacted stream is placed on a row of its graph that holds it.
+        for (const char *name : {"a", "b", "c", "d", "x", "f"}) {
+            const SliceId s = slice(name);
+            const GraphLanes::Place p = lanes.placeOf(s);
+            const GraphLanes::Graph &g = lanes.graphs()[p.graph];
+            QVERIFY2(p.row >= g.firstRow && p.row < g.firstRow + g.rowCount, name);
+            const auto row = index.slices(g.host, {RowSet::Graph, p.row});
+            QVERIFY2(std::find(row.begin(), row.end(), s) != row.end(), name);
+        }
+        // The graph rows have cache slots of their own, after the lane's nesting rows.
+        QCOMPARE(index.rowSlots(host), index.depthCount(host) + 3u);
+        QCOMPARE(index.rowSlot(host, {RowSet::Graph, 2}), index.depthCount(host) + 2u);
     }
 
     /*

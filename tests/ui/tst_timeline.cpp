@@ -819,6 +819,65 @@ private slots:
         QCOMPARE(links.arrows().size(), size_t(1));
     }
 
+    /*
+     * Issue #32 2(d): with graph replays compacted, streams 30 and 31 (nothing but graph 1's
+     * kernels) give way to one lane "graph 1" of two rows (a and b overlap); stream 7, with
+     * other work, stays. Each kernel is drawn, hit and selected on its row of that lane.
+     */
+    void graphReplaysCompactIntoOneLane()
+    {
+        std::string e;
+        e += completeEvent("kernel", "a", 30, 10, 40, R"("stream":30,"graph id":1)");
+        e += completeEvent("kernel", "b", 31, 20, 40, R"("stream":31,"graph id":1)");
+        e += completeEvent("kernel", "n", 7, 10, 40, R"("stream":7)");
+        e.pop_back();
+        // completeEvent() puts tid 7 on pid 0 and the rest on pid 1: move the graph there too.
+        for (size_t at = e.find("\"pid\":1"); at != std::string::npos; at = e.find("\"pid\":1"))
+            e[at + 6] = '0';
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        const TimelineIndex index(m, *trace->graph);
+        TrackLayout layout(m, index, trace->curves());
+        auto labels = [&] {
+            QStringList l;
+            for (const TrackLayout::Track &t : layout.tracks())
+                l << t.label
+                        + (t.detail.isEmpty() ? QString()
+                                              : QStringLiteral(" (") + t.detail + QLatin1Char(')'));
+            return l;
+        };
+        QCOMPARE(labels(),
+            QStringList({QStringLiteral("GPU 0"), QStringLiteral("GPU 0 · stream 7"),
+                QStringLiteral("GPU 0 · stream 30"), QStringLiteral("GPU 0 · stream 31")}));
+        layout.setGraphsCompacted(true);
+        QCOMPARE(labels(),
+            QStringList({QStringLiteral("GPU 0"), QStringLiteral("GPU 0 · stream 7"),
+                QStringLiteral("GPU 0 · graph 1 (2 streams)")}));
+        const int graphTrack = 2;
+        QCOMPARE(layout.rows(graphTrack).size(), size_t(2));
+        QCOMPARE(layout.trackOf(named(m, "b")), graphTrack);
+        QCOMPARE(layout.rowOf(named(m, "b"))->y, layout.rows(graphTrack)[1].y);
+        layout.toggle(graphTrack); // a graph's lane does not fold
+        QCOMPARE(layout.rows(graphTrack).size(), size_t(2));
+
+        SelectionController selection(trace);
+        TimelineView v(&selection);
+        v.setGraphsCompacted(true);
+        showOffscreen(v, QSize(1000, 300));
+        const QImage picture = v.grab().toImage();
+        for (const char *name : {"a", "b"}) {
+            const std::optional<QPoint> p = v.slicePoint(named(m, name));
+            QVERIFY2(p, name);
+            QCOMPARE(v.sliceAt(*p), named(m, name));
+            // Drawn there: the kernel's colour, not the empty lane's background.
+            QVERIFY2(picture.pixel(*p) != picture.pixel(QPoint(v.width() - 2, p->y())), name);
+        }
+        QVERIFY(v.slicePoint(named(m, "a"))->y() < v.slicePoint(named(m, "b"))->y());
+        QTest::mouseClick(&v, Qt::LeftButton, {}, *v.slicePoint(named(m, "b")));
+        QCOMPARE(selection.current(), named(m, "b"));
+    }
+
     // Hover, tooltips, selection, find, highlight, arrows and collapsing repaint from the cache;
     // only a new range scans again.
     void viewRepaintsWithoutRescanning()

@@ -611,14 +611,15 @@ void Simulator::graphReplay(int graphId, const std::vector<KernelSpec> &kernels)
         = runtimeCall("cudaGraphLaunch", 311, m_rng.range(6000, 12000), RuntimeFlow::Launch);
     int64_t node = 0;
     for (const KernelSpec &kernel : kernels) {
-        std::string args
-            = gpuArgsPrefix(launch.externalId, true, kComputeStream, launch.correlation);
+        // The graph's streams hold nothing else, as a replay's do: a viewer may compact them.
+        const int stream = kGraphStreams[node % 2];
+        std::string args = gpuArgsPrefix(launch.externalId, true, stream, launch.correlation);
         appendMember(args, "graph id", int64_t(graphId));
         appendMember(args, "graph node id", ++node);
         appendTriple(args, "grid", kernel.grid);
         appendTriple(args, "block", kernel.block);
-        gpuEvent(Category::Kernel, kernel.name, launch, kComputeStream,
-            m_rng.jitter(kernel.durationNs, 8), args);
+        gpuEvent(Category::Kernel, kernel.name, launch, stream, m_rng.jitter(kernel.durationNs, 8),
+            args);
     }
     // Every kernel ends the launch's one ac2g flow: one flow with both ends, not one a kernel.
     m_flowPairs -= int64_t(kernels.size()) - 1;

@@ -22,6 +22,8 @@ inline constexpr int kAutogradTid = 4133;
 inline constexpr int kGpuPid = 0;
 inline constexpr int kComputeStream = 7;
 inline constexpr int kSideStream = 20;
+//! The streams a replayed CUDA graph's two branches run on (the capture forked onto a second).
+inline constexpr int kGraphStreams[2] = {30, 31};
 
 //! Small deterministic PRNG (splitmix64): same seed, same trace, on every platform.
 class Rng {

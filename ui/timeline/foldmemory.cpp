@@ -76,4 +76,14 @@ void setPythonHidden(bool hidden)
     QSettings().setValue(QStringLiteral("timeline/pythonHidden"), hidden);
 }
 
+bool graphsCompacted()
+{
+    return QSettings().value(QStringLiteral("timeline/graphsCompacted"), false).toBool();
+}
+
+void setGraphsCompacted(bool compacted)
+{
+    QSettings().setValue(QStringLiteral("timeline/graphsCompacted"), compacted);
+}
+
 } // namespace ks::foldmemory

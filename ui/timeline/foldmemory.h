@@ -21,5 +21,8 @@ void save(const QString &tracePath, const TrackLayout::FoldState &state);
 //! "Ops only" (TrackLayout::setPythonHidden), one choice for every timeline.
 bool pythonHidden();
 void setPythonHidden(bool hidden);
+//! Graph replays one lane per graph (TrackLayout::setGraphsCompacted), for every timeline.
+bool graphsCompacted();
+void setGraphsCompacted(bool compacted);
 
 } // namespace ks::foldmemory

@@ -76,9 +76,10 @@ void LaneLabelPainter::paintLaneLabel(QPainter &p, const PaintFrame &frame, int 
     }
     p.setFont(frame.font);
     const QFontMetrics fm(frame.font);
-    const QString arrow = m_layout.contentDepths(tr.lane) < 2 ? QStringLiteral("   ")
-        : m_layout.laneCollapsed(tr.lane)                     ? QStringLiteral("▸ ")
-                                                              : QStringLiteral("▾ ");
+    const bool folds = tr.graph < 0 && m_layout.contentDepths(tr.lane) >= 2;
+    const QString arrow = !folds          ? QStringLiteral("   ")
+        : m_layout.laneCollapsed(tr.lane) ? QStringLiteral("▸ ")
+                                          : QStringLiteral("▾ ");
     const QRect r(14, top + first.y, kLabelWidth - 20, kRowHeight);
     const QString text = arrow + tr.label;
     const QColor roleColor

@@ -127,6 +127,26 @@ std::optional<QRectF> SlicePainter::sliceBox(const PaintFrame &frame, SliceId s)
     return QRectF(x0, frame.top() + row->y + 0.5, x1 - x0, row->height - 1);
 }
 
+void SlicePainter::paintHighlights(
+    QPainter &p, const PaintFrame &frame, int track, const std::vector<SliceId> &lit)
+{
+    // Highlighted slices (a module's work) get a translucent wash and an outline.
+    for (LaneId lane : m_layout.lanesOf(track)) {
+        auto first = std::lower_bound(lit.begin(), lit.end(), m_model.lanes[lane].sliceBegin);
+        auto last = std::lower_bound(first, lit.end(), m_model.lanes[lane].sliceEnd);
+        for (auto it = first; it != last; ++it) {
+            const std::optional<QRectF> box
+                = m_layout.trackOf(*it) == track ? sliceBox(frame, *it) : std::nullopt;
+            if (!box || box->right() < kLabelWidth || box->left() > frame.size.width())
+                continue;
+            p.fillRect(*box, QColor(255, 215, 0, 90));
+            p.setPen(QPen(QColor(200, 140, 0), 1.5));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(*box);
+        }
+    }
+}
+
 void SlicePainter::paintLane(QPainter &p, const PaintFrame &frame, int track, const Marks &marks)
 {
     const LaneId lane = m_layout.tracks()[size_t(track)].lane;
@@ -156,25 +176,11 @@ void SlicePainter::paintLane(QPainter &p, const PaintFrame &frame, int track, co
     }
     // Markers go on the first row of ops, under the Python band.
     paintInstants(p, frame, lane, frame.top() + m_layout.firstContentRow(track).y);
-    // Highlighted slices (a module's work) get a translucent wash and an outline.
-    const Lane &laneInfo = m_model.lanes[lane];
-    const std::vector<SliceId> &lit = marks.highlight;
-    auto first = std::lower_bound(lit.begin(), lit.end(), laneInfo.sliceBegin);
-    auto last = std::lower_bound(first, lit.end(), laneInfo.sliceEnd);
-    for (auto it = first; it != last; ++it) {
-        const std::optional<QRectF> box = sliceBox(frame, *it);
-        if (!box || box->right() < kLabelWidth || box->left() > size.width())
-            continue;
-        const QRectF r = *box;
-        p.fillRect(r, QColor(255, 215, 0, 90));
-        p.setPen(QPen(QColor(200, 140, 0), 1.5));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(r);
-    }
-    // Outline the selection and its counterparts when they are on this lane.
-    const SliceTable &t = m_model.slices;
+    paintHighlights(p, frame, track, marks.highlight);
+    // Outline the selection and its counterparts when they are on this track.
     auto outline = [&](SliceId s, const QColor &color) {
-        const std::optional<QRectF> box = t.lane[s] == lane ? sliceBox(frame, s) : std::nullopt;
+        const std::optional<QRectF> box
+            = m_layout.trackOf(s) == track ? sliceBox(frame, s) : std::nullopt;
         if (!box)
             return;
         p.setPen(QPen(color, 2));

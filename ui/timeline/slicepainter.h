@@ -52,6 +52,9 @@ public:
 
 private:
     void paintLane(QPainter &p, const PaintFrame &frame, int track, const Marks &marks);
+    //! Washes and outlines the slices of \a lit (sorted) that \a track draws.
+    void paintHighlights(
+        QPainter &p, const PaintFrame &frame, int track, const std::vector<SliceId> &lit);
     /*!
      * The lane's instant events as small markers at \a rowTop (an `[OutOfMemory]` one larger and
      * red): at most one every two pixels, found by binary search, so a lane of a million memory

@@ -65,6 +65,7 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     if (const auto folds = foldmemory::load(QString::fromStdString(m_model.path)))
         m_layout->restore(*folds);
     m_layout->setPythonHidden(foldmemory::pythonHidden());
+    m_layout->setGraphsCompacted(foldmemory::graphsCompacted());
     syncScrollBar();
     connect(m_zoom, &ZoomControl::rangeChanged, this, [this] {
         update();
@@ -231,6 +232,14 @@ void TimelineView::setPythonHidden(bool hidden)
     if (hidden == m_layout->pythonHidden())
         return;
     m_layout->setPythonHidden(hidden);
+    layoutChanged();
+}
+
+void TimelineView::setGraphsCompacted(bool compacted)
+{
+    if (compacted == m_layout->graphsCompacted())
+        return;
+    m_layout->setGraphsCompacted(compacted);
     layoutChanged();
 }
 

@@ -119,6 +119,8 @@ public:
     bool pythonFolded(LaneId lane) const;
     //! "Ops only": hides every lane's Python frames, band included.
     void setPythonHidden(bool hidden);
+    //! Draws graph replays one lane per graph instead of on their streams.
+    void setGraphsCompacted(bool compacted);
     //! The ruler's time-range selection, if any (ns relative to the start).
     std::optional<std::pair<double, double>> rangeSelection() const { return m_rangeSelection; }
     int contentHeight() const;

@@ -162,6 +162,7 @@ void TrackLayout::relayout()
     m_tracks.clear();
     m_rows.clear();
     m_trackOfLane.assign(m.lanes.size(), -1);
+    m_trackOfGraph.assign(m_index.graphLanes().graphs().size(), -1);
     m_trackOfCurve.assign(m_curves.tracks.size(), -1);
     m_headerOfGroup.assign(m_groups.size(), -1);
     int y = 0;
@@ -179,31 +180,10 @@ void TrackLayout::relayout()
         if (g.collapsed)
             continue;
         for (LaneId l : g.lanes) {
-            const Lane &lane = m.lanes[l];
-            // Ops only: a thread of nothing but Python frames has nothing to show.
-            if (m_pythonHidden && m_index.hasPython(l) && m_index.opDepthCount(l) == 0
-                && lane.instantEnd == lane.instantBegin)
-                continue;
-            Track t;
-            t.lane = l;
-            t.group = int(gi);
-            t.y = y;
-            t.firstRow = int(m_rows.size());
-            y = addLaneRows(l, y);
-            t.rowCount = int(m_rows.size()) - t.firstRow;
-            t.height = y - t.y;
-            if (lane.device) {
-                t.label = g.label + QStringLiteral(" · ") + toQString(m.laneLabel(l));
-            } else {
-                t.label = toQString(m.laneLabel(l));
-                const LaneRole role = m_index.role(l);
-                t.detail = role.forward && role.backward ? QStringLiteral("forward + backward")
-                    : role.forward                       ? QStringLiteral("forward")
-                    : role.backward                      ? QStringLiteral("backward")
-                                                         : QString();
-            }
-            m_trackOfLane[l] = int(m_tracks.size());
-            m_tracks.push_back(t);
+            if (m_graphsCompacted && m_index.graphLanes().compacted(l))
+                y = addGraphTracks(int(gi), l, y);
+            else
+                y = addLaneTrack(int(gi), l, y);
         }
         for (int c : g.curves) {
             const CurveTrack &curve = m_curves.tracks[size_t(c)];
@@ -227,6 +207,67 @@ void TrackLayout::relayout()
     }
 }
 
+int TrackLayout::addLaneTrack(int group, LaneId l, int y)
+{
+    const TraceModel &m = m_model;
+    const Lane &lane = m.lanes[l];
+    // Ops only: a thread of nothing but Python frames has nothing to show.
+    if (m_pythonHidden && m_index.hasPython(l) && m_index.opDepthCount(l) == 0
+        && lane.instantEnd == lane.instantBegin)
+        return y;
+    Track t;
+    t.lane = l;
+    t.group = group;
+    t.y = y;
+    t.firstRow = int(m_rows.size());
+    y = addLaneRows(l, y);
+    t.rowCount = int(m_rows.size()) - t.firstRow;
+    t.height = y - t.y;
+    if (lane.device) {
+        t.label = m_groups[size_t(group)].label + QStringLiteral(" · ") + toQString(m.laneLabel(l));
+    } else {
+        t.label = toQString(m.laneLabel(l));
+        const LaneRole role = m_index.role(l);
+        t.detail = role.forward && role.backward ? QStringLiteral("forward + backward")
+            : role.forward                       ? QStringLiteral("forward")
+            : role.backward                      ? QStringLiteral("backward")
+                                                 : QString();
+    }
+    m_trackOfLane[l] = int(m_tracks.size());
+    m_tracks.push_back(t);
+    return y;
+}
+
+int TrackLayout::addGraphTracks(int group, LaneId host, int y)
+{
+    const GraphLanes &lanes = m_index.graphLanes();
+    for (const GraphLanes::Graph &graph : lanes.hostedBy(host)) {
+        Track t;
+        t.lane = host;
+        t.group = group;
+        t.graph = int(&graph - lanes.graphs().data());
+        t.y = y;
+        t.firstRow = int(m_rows.size());
+        y += kLanePad;
+        for (uint32_t r = 0; r < graph.rowCount; ++r) {
+            m_rows.push_back({{RowSet::Graph, graph.firstRow + r}, y, kRowHeight});
+            y += kRowHeight;
+        }
+        y += kLanePad;
+        t.rowCount = int(graph.rowCount);
+        t.height = y - t.y;
+        t.label = m_groups[size_t(group)].label + QStringLiteral(" · graph ")
+            + QString::number(graph.graphId);
+        // Short enough to share the lane's one row with its name; Details names each stream.
+        t.detail = graph.streams.size() == 1
+            ? toQString(m_model.laneLabel(graph.streams[0]))
+            : QStringLiteral("%1 streams").arg(graph.streams.size());
+        m_trackOfGraph[size_t(t.graph)] = int(m_tracks.size());
+        m_tracks.push_back(t);
+    }
+    return y;
+}
+
 int TrackLayout::contentHeight() const
 {
     return m_tracks.empty() ? 0 : m_tracks.back().y + m_tracks.back().height;
@@ -243,7 +284,7 @@ void TrackLayout::toggle(int index)
     const Track &tr = m_tracks[size_t(index)];
     if (tr.header)
         m_groups[size_t(tr.group)].collapsed = !m_groups[size_t(tr.group)].collapsed;
-    else if (tr.curve < 0)
+    else if (tr.curve < 0 && tr.graph < 0)
         m_laneCollapsed[tr.lane] = !m_laneCollapsed[tr.lane];
     relayout();
 }
@@ -305,13 +346,37 @@ int TrackLayout::rowAt(int track, int y) const
     return -1;
 }
 
+std::span<const LaneId> TrackLayout::lanesOf(int track) const
+{
+    const Track &t = m_tracks[size_t(track)];
+    if (t.graph >= 0)
+        return m_index.graphLanes().graphs()[size_t(t.graph)].streams;
+    return {&t.lane, 1};
+}
+
+int TrackLayout::trackOf(SliceId s) const
+{
+    const LaneId lane = m_model.slices.lane[s];
+    if (!m_graphsCompacted || !m_index.graphLanes().compacted(lane))
+        return laneTrack(lane);
+    return m_trackOfGraph[m_index.graphLanes().placeOf(s).graph];
+}
+
 std::optional<TrackLayout::Row> TrackLayout::rowOf(SliceId s) const
 {
     const SliceTable &t = m_model.slices;
     const LaneId lane = t.lane[s];
-    const int ti = laneTrack(lane);
+    const int ti = trackOf(s);
     if (ti < 0)
         return std::nullopt;
+    if (m_tracks[size_t(ti)].graph >= 0) {
+        const RowRef want {RowSet::Graph, m_index.graphLanes().placeOf(s).row};
+        for (const Row &row : rows(ti)) {
+            if (row.ref == want)
+                return row;
+        }
+        return std::nullopt;
+    }
     const bool pythonFrame = t.kind[s] == EventKind::PythonFunction;
     RowRef want {RowSet::Nesting, t.depth[s]};
     if (m_index.hasPython(lane) && (m_pythonHidden || !m_pythonUnfolded[lane])) {
@@ -364,6 +429,12 @@ void TrackLayout::setPythonFolded(LaneId lane, bool folded)
 void TrackLayout::setPythonHidden(bool hidden)
 {
     m_pythonHidden = hidden;
+    relayout();
+}
+
+void TrackLayout::setGraphsCompacted(bool compacted)
+{
+    m_graphsCompacted = compacted;
     relayout();
 }
 

@@ -38,6 +38,7 @@ public:
         QString label;
         QString detail; //!< the thread's role ("forward", "backward"), a curve track's curves
         int curve = -1; //!< a curve track: its index in TraceCurves::tracks
+        int graph = -1; //!< a compacted graph's track: its index in GraphLanes::graphs()
         int firstRow = 0; //!< a lane track: its rows are [firstRow, firstRow + rowCount) of rows()
         int rowCount = 0;
     };
@@ -78,6 +79,9 @@ public:
     //! "Ops only": no lane shows Python frames, not even their band.
     bool pythonHidden() const { return m_pythonHidden; }
     void setPythonHidden(bool hidden);
+    //! Graph replays one lane per graph (GraphLanes) instead of their streams.
+    bool graphsCompacted() const { return m_graphsCompacted; }
+    void setGraphsCompacted(bool compacted);
     FoldState folds() const;
     //! Applies \a state; names it does not know (another version of the file) are ignored.
     void restore(const FoldState &state);
@@ -94,6 +98,10 @@ public:
     {
         return lane < m_trackOfLane.size() ? m_trackOfLane[lane] : -1;
     }
+    //! The lanes whose slices lane track \a track draws: its own, or its graph's streams.
+    std::span<const LaneId> lanesOf(int track) const;
+    //! The track that draws slice \a s, or -1 (see rowOf()).
+    int trackOf(SliceId s) const;
     //! The rows of lane track \a track, top to bottom.
     std::span<const Row> rows(int track) const;
     //! The first row of lane track \a track under its Python band (every lane has one).
@@ -131,6 +139,10 @@ private:
     //! Where \a lane goes in its group: forward threads, backward threads, then by sort index
     //! (or tid), a stream's sync row right after the stream.
     std::tuple<int, int64_t, bool> laneOrder(LaneId lane) const;
+    //! Adds the track of \a lane at content y \a y (if it shows); returns the y below it.
+    int addLaneTrack(int group, LaneId lane, int y);
+    //! Adds a track for each graph \a host hosts (none if it hosts none); returns the y below.
+    int addGraphTracks(int group, LaneId host, int y);
     //! Adds the rows of \a lane from content y \a y; returns the y below them.
     int addLaneRows(LaneId lane, int y);
     //! "pid/tid" of a host thread, "gpu pid/tid" of a GPU stream: FoldState's names.
@@ -144,10 +156,12 @@ private:
     std::vector<bool> m_laneCollapsed;
     std::vector<bool> m_pythonUnfolded;
     bool m_pythonHidden = false;
+    bool m_graphsCompacted = false;
     std::vector<Track> m_tracks;
     std::vector<Row> m_rows;
     std::vector<int> m_trackOfLane;
     std::vector<int> m_trackOfCurve;
+    std::vector<int> m_trackOfGraph;
     std::vector<bool> m_smallCurve; //!< a memory track under 1 % of the largest memory peak
     std::vector<int> m_headerOfGroup;
 };

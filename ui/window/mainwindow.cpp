@@ -312,6 +312,15 @@ void MainWindow::buildViewMenu()
         for (TimelineView *t : findChildren<TimelineView *>())
             t->setPythonHidden(hidden);
     });
+    // Graph replays (vLLM decode): one lane per graph instead of the streams it spreads over.
+    QAction *compactGraphs = view->addAction(tr("&Compact Graph Replays"));
+    compactGraphs->setCheckable(true);
+    compactGraphs->setChecked(foldmemory::graphsCompacted());
+    connect(compactGraphs, &QAction::toggled, this, [this](bool compacted) {
+        foldmemory::setGraphsCompacted(compacted);
+        for (TimelineView *t : findChildren<TimelineView *>())
+            t->setGraphsCompacted(compacted);
+    });
     view->addSeparator();
     // Every finding of --check, warnings or not (the banner only shows for warnings).
     view->addAction(tr("Trace &Health…"), this, [this] {
