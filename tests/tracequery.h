@@ -95,21 +95,23 @@ inline QString link(LinkMethod m)
 
 /*!
  * The CSV text of \a table split in lines (the header first). For a pair table of a trace without
- * memory events, its last three columns (fwd_alloc_bytes, held_bytes, bwd_alloc_bytes: empty
- * there, tests/core/tst_memory checks them) are left out, so that linking tests read the columns
- * they are about; a row whose memory cells are not empty keeps them and so fails its comparison.
+ * memory events, its last four columns (fwd_alloc_bytes, held_bytes, bwd_alloc_bytes, held_until:
+ * empty there, tests/core/tst_memory checks them) are left out, so that linking tests read the
+ * columns they are about; a row whose memory cells are not empty keeps them and so fails its
+ * comparison.
  */
 inline QStringList csvLines(const Table &table)
 {
     QStringList lines
         = QString::fromStdString(tableToCsv(table)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    const QString memoryHeader = QStringLiteral(",fwd_alloc_bytes,held_bytes,bwd_alloc_bytes");
+    const QString memoryHeader
+        = QStringLiteral(",fwd_alloc_bytes,held_bytes,bwd_alloc_bytes,held_until");
     if (lines.isEmpty() || !lines[0].endsWith(memoryHeader))
         return lines;
     lines[0].chop(memoryHeader.size());
     for (qsizetype i = 1; i < lines.size(); ++i) {
-        if (lines[i].endsWith(QLatin1String(",,,")))
-            lines[i].chop(3);
+        if (lines[i].endsWith(QLatin1String(",,,,")))
+            lines[i].chop(4);
     }
     return lines;
 }

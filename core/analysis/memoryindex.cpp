@@ -28,7 +28,7 @@ struct AddressKeyHash {
 
 SliceId memoryEventOp(const TraceModel &m, uint32_t event)
 {
-    SliceId s = m.innermostAt(m.memory.lane[event], m.memory.time[event]);
+    SliceId s = m.instantOwner(m.memory.lane[event], m.memory.time[event]);
     while (s != kNoSlice && m.slices.kind[s] != EventKind::CpuOp)
         s = m.slices.parent[s];
     return s;
@@ -71,9 +71,12 @@ MemoryIndex::MemoryIndex(const OpGraph &graph)
             d.peakReserved = std::max(d.peakReserved, t.totalReserved[e]);
         if (t.outOfMemory[e]) {
             ++m_outOfMemory;
+            const SliceId op = memoryEventOp(graph.model(), e);
+            std::string where = "[OutOfMemory] on " + deviceName(e);
+            if (op != kNoSlice)
+                where.append(" in ").append(graph.model().sliceName(op));
             m_diagnostics.add(Diag::OutOfMemory, t.offset[e],
-                "[OutOfMemory] on " + deviceName(e) + ": an allocation of "
-                    + std::to_string(t.bytes[e]) + " bytes failed");
+                where + ": an allocation of " + std::to_string(t.bytes[e]) + " bytes failed");
             continue;
         }
         ++d.events;
@@ -96,7 +99,7 @@ MemoryIndex::MemoryIndex(const OpGraph &graph)
             } else {
                 auto &stack = open[key];
                 if (!stack.empty())
-                    m_diagnostics.add(Diag::MemoryAddressReused, t.offset[e],
+                    m_diagnostics.add(Diag::AllocAddressReused, t.offset[e],
                         "allocation at an address still allocated (" + deviceName(e) + ")");
                 stack.push_back(uint32_t(m_allocations.size()));
             }
@@ -120,35 +123,6 @@ MemoryIndex::MemoryIndex(const OpGraph &graph)
     }
     for (const auto &[key, d] : devices)
         m_devices.push_back(d);
-}
-
-std::vector<PairMemory> pairMemory(const MemoryIndex &index)
-{
-    const OpGraph &g = index.graph();
-    const MemoryTable &t = g.model().memory;
-    const SliceTable &slices = g.model().slices;
-    std::vector<PairMemory> out(g.rows().size());
-    for (const Allocation &a : index.allocations()) {
-        if (a.row < 0)
-            continue;
-        const int64_t bytes = t.bytes[a.event];
-        PairMemory &p = out[size_t(a.row)];
-        if (!g.isForwardSide(a.op)) {
-            addSaturating(p.backwardAllocated, bytes);
-            continue;
-        }
-        addSaturating(p.forwardAllocated, bytes);
-        TimeNs backwardStart = 0;
-        bool first = true;
-        for (uint32_t n : g.nodesOf(g.rows()[size_t(a.row)])) {
-            const TimeNs s = slices.start[g.nodes()[n].outer];
-            backwardStart = first ? s : std::min(backwardStart, s);
-            first = false;
-        }
-        if (a.freeEvent < 0 || t.time[size_t(a.freeEvent)] > backwardStart)
-            addSaturating(p.held, bytes);
-    }
-    return out;
 }
 
 std::vector<OpMemoryStats> opMemoryStats(const MemoryIndex &index)

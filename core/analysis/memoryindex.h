@@ -67,7 +67,8 @@ private:
     Diagnostics m_diagnostics;
 };
 
-//! Innermost cpu_op around memory event \a event on its thread, kNoSlice if none.
+//! Innermost cpu_op around memory event \a event on its thread (TraceModel::instantOwner's
+//! rule: an op's end included), kNoSlice if none.
 SliceId memoryEventOp(const TraceModel &model, uint32_t event);
 
 //! PyTorch's name of a device: "cpu", "cuda:0", else "type<T>:<id>" (no ":<id>" without one).
@@ -88,18 +89,5 @@ struct OpMemoryStats {
 };
 //! Every op name with memory events inside it, by allocated bytes (with children), largest first.
 std::vector<OpMemoryStats> opMemoryStats(const MemoryIndex &index);
-
-//! What a pair row's ops allocate (bytes of `[memory]` allocations, any device).
-struct PairMemory {
-    int64_t forwardAllocated = 0; //!< inside the forward op's subtree
-    /*!
-     * Of those, still allocated when the row's first backward node starts (never freed
-     * included): what the forward op keeps alive for its backward, its saved activations.
-     */
-    int64_t held = 0;
-    int64_t backwardAllocated = 0; //!< inside its backward nodes
-};
-//! One per pair row of the index's graph (all zero when the trace has no memory events).
-std::vector<PairMemory> pairMemory(const MemoryIndex &index);
 
 } // namespace ks

@@ -10,7 +10,9 @@ namespace {
 void add(PairMemory &to, const PairMemory &from)
 {
     addSaturating(to.forwardAllocated, from.forwardAllocated);
-    addSaturating(to.held, from.held);
+    // Unknown anywhere (no `Addr`) is unknown in the sum.
+    to.held = to.held == kNoValue || from.held == kNoValue ? kNoValue
+                                                           : saturatingAdd(to.held, from.held);
     addSaturating(to.backwardAllocated, from.backwardAllocated);
 }
 } // namespace

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/memoryindex.h"
+#include "analysis/pairmemory.h"
 #include "analysis/moduletree.h"
 
 #include <vector>

@@ -17,6 +17,7 @@ namespace ks {
  * counter is an enumerator, so a typo is a compile error, not a new counter.
  */
 enum class Diag : uint8_t {
+    AllocAddressReused,
     BadSequenceNumber,
     BadTraceEvents,
     DoubleBackward,
@@ -45,7 +46,6 @@ enum class Diag : uint8_t {
     InvalidMemorySize,
     InvalidTs,
     InvalidUtf8Names,
-    MemoryAddressReused,
     MissingDur,
     MissingName,
     MissingPh,
@@ -83,6 +83,9 @@ struct DiagnosticInfo {
 
 //! The table, in enumerator order (which is also name order: summaries list them so).
 inline constexpr std::array<DiagnosticInfo, size_t(Diag::Count)> kDiagnostics = {{
+    {Diag::AllocAddressReused, "alloc_address_reused", Severity::Warning,
+        "a [memory] allocation at an address still allocated: the free goes to the later one, the "
+        "earlier stays open"},
     {Diag::BadSequenceNumber, "bad_sequence_number", Severity::Warning,
         "a Sequence number or Fwd thread id that is not an integer"},
     {Diag::BadTraceEvents, "bad_trace_events", Severity::Warning, "traceEvents is not an array"},
@@ -137,8 +140,6 @@ inline constexpr std::array<DiagnosticInfo, size_t(Diag::Count)> kDiagnostics = 
         "a ts that is not a usable number: the event is skipped"},
     {Diag::InvalidUtf8Names, "invalid_utf8_names", Severity::Warning,
         "a name that is not valid UTF-8"},
-    {Diag::MemoryAddressReused, "memory_address_reused", Severity::Warning,
-        "a [memory] allocation at an address still allocated: the earlier one stays open"},
     {Diag::MissingDur, "missing_dur", Severity::Warning, "an X event without dur: duration 0"},
     {Diag::MissingName, "missing_name", Severity::Warning, "a slice without a name"},
     {Diag::MissingPh, "missing_ph", Severity::Warning, "an event without ph: skipped"},

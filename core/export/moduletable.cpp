@@ -163,7 +163,9 @@ std::string ModuleTable::text(size_t row, size_t column) const
     case FwdAllocBytes:
     case HeldBytes:
     case BwdAllocBytes:
-        return m_memory.recorded() ? std::to_string(memoryOf(row, column)) : std::string();
+        return m_memory.recorded() && memoryOf(row, column) != kNoValue
+            ? std::to_string(memoryOf(row, column))
+            : std::string();
     }
     return {};
 }
@@ -211,7 +213,9 @@ double ModuleTable::number(size_t row, size_t column) const
     case FwdAllocBytes:
     case HeldBytes:
     case BwdAllocBytes:
-        return m_memory.recorded() ? double(memoryOf(row, column)) : kNaN;
+        return m_memory.recorded() && memoryOf(row, column) != kNoValue
+            ? double(memoryOf(row, column))
+            : kNaN;
     default:
         return kNaN;
     }

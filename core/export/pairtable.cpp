@@ -43,6 +43,7 @@ constexpr ColumnSpec kPairColumns[] = {
     {"fwd_alloc_bytes", Cell::Bytes, "Forward allocated"},
     {"held_bytes", Cell::Bytes, "Held for backward"},
     {"bwd_alloc_bytes", Cell::Bytes, "Backward allocated"},
+    {"held_until", Cell::Text, "Held until"},
 };
 static_assert(std::size(kPairColumns) == PairTable::ColumnCount);
 
@@ -193,10 +194,13 @@ std::string PairTable::text(size_t r, size_t column) const
         return hasForward ? microsText(row.recomputedGpu.time) : std::string();
     case FwdAllocBytes:
     case HeldBytes:
-        return m_memory.empty() || !hasForward ? std::string()
-                                               : std::to_string(memoryCell(r, column));
-    case BwdAllocBytes:
-        return m_memory.empty() ? std::string() : std::to_string(memoryCell(r, column));
+    case BwdAllocBytes: {
+        const bool known = !m_memory.empty() && (hasForward || column == BwdAllocBytes)
+            && memoryCell(r, column) != kNoValue;
+        return known ? std::to_string(memoryCell(r, column)) : std::string();
+    }
+    case HeldUntil:
+        return m_memory.empty() ? std::string() : heldUntilText(m, m_memory[r].heldUntil);
     }
     return {};
 }
@@ -281,6 +285,7 @@ double PairTable::number(size_t r, size_t column) const
     case HeldBytes:
     case BwdAllocBytes:
         return m_memory.empty() || (!hasForward && column != BwdAllocBytes)
+                || memoryCell(r, column) == kNoValue
             ? kNaN
             : double(memoryCell(r, column));
     default:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/memoryindex.h"
+#include "analysis/pairmemory.h"
 #include "export/table.h"
 #include "link/gpuside.h"
 #include "link/opgraph.h"
@@ -40,6 +40,7 @@ public:
         FwdAllocBytes, //!< PairMemory::forwardAllocated; empty without memory events
         HeldBytes, //!< PairMemory::held
         BwdAllocBytes, //!< PairMemory::backwardAllocated
+        HeldUntil, //!< PairMemory::heldUntil
         ColumnCount
     };
 

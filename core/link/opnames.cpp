@@ -30,7 +30,14 @@ bool looksLikeBackwardNode(std::string_view name)
 
 bool isHousekeepingScope(std::string_view name)
 {
-    if (name.starts_with("Optimizer.") || name.starts_with("enumerate(DataLoader)"))
+    return isOptimizerScope(name) || name.starts_with("enumerate(DataLoader)");
+}
+
+bool isOptimizerScope(std::string_view name)
+{
+    // torch/optim/optimizer.py names its profiler scopes "Optimizer.step#SGD.step",
+    // "Optimizer.zero_grad#SGD.zero_grad"; users name theirs after the optimizer.
+    if (name.starts_with("Optimizer."))
         return true;
     constexpr std::string_view kWord = "optimizer";
     const auto sameLetter

@@ -62,6 +62,31 @@ SliceId TraceModel::innermostAt(LaneId laneId, TimeNs t) const
     return kNoSlice;
 }
 
+SliceId TraceModel::instantOwner(LaneId laneId, TimeNs t) const
+{
+    const Lane &lane = lanes[laneId];
+    auto first = slices.start.begin() + lane.sliceBegin;
+    auto last = slices.start.begin() + lane.sliceEnd;
+    // The innermost slice around t among the ancestors of \a s (itself included).
+    auto around = [&](SliceId s) {
+        while (s != kNoSlice && slices.end(s) < t)
+            s = slices.parent[s];
+        return s;
+    };
+    auto after = std::upper_bound(first, last, t);
+    if (after == first)
+        return kNoSlice;
+    SliceId owner = around(SliceId(after - slices.start.begin()) - 1);
+    // Slices starting at t: the one ending at t lies just before the first of them.
+    auto atT = std::lower_bound(first, after, t);
+    if (atT != after && atT != first) {
+        const SliceId ending = around(SliceId(atT - slices.start.begin()) - 1);
+        if (ending != kNoSlice && (owner == kNoSlice || slices.depth[ending] > slices.depth[owner]))
+            owner = ending;
+    }
+    return owner;
+}
+
 SliceId TraceModel::firstStartingAtOrAfter(LaneId laneId, TimeNs t) const
 {
     const Lane &lane = lanes[laneId];

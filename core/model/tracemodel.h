@@ -232,6 +232,13 @@ struct TraceModel {
     //! Innermost slice on \a lane that is open at \a t (start <= t < end, or a zero-length
     //! slice starting at t); kNoSlice if none.
     SliceId innermostAt(LaneId lane, TimeNs t) const;
+    /*!
+     * The slice on \a lane that owns an instant at \a t (a `[memory]` event, an
+     * `[OutOfMemory]`, any marker): the innermost slice with start <= t <= end, both ends
+     * included, since Kineto's whole-µs stamps put an op's last event on its end. Where one slice
+     * ends at t and another starts there, the deeper owns it (the one starting, on a tie).
+     */
+    SliceId instantOwner(LaneId lane, TimeNs t) const;
     //! First slice on \a lane that starts at or after \a t; kNoSlice if none.
     SliceId firstStartingAtOrAfter(LaneId lane, TimeNs t) const;
     //! The lane of (pid, tid) on the host or device side, kNoLane if none.

@@ -3,7 +3,7 @@
 
 #include "analysis/curvetracks.h"
 #include "analysis/gputime.h"
-#include "analysis/memoryindex.h"
+#include "analysis/pairmemory.h"
 #include "analysis/moduletree.h"
 #include "analysis/timelineindex.h"
 #include "analysis/tracecheck.h"

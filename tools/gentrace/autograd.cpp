@@ -92,6 +92,11 @@ void Simulator::runBackward()
     // The engine thread picks the graph up shortly after loss.backward() is called.
     m_autograd.now = std::max(m_autograd.now, m_main.now) + m_rng.range(15'000, 30'000);
     m_current = &m_autograd;
+    // What each forward op still holds as the backward pass starts is what it left for backward.
+    if (m_recordMemory) {
+        for (size_t r = 0; r < m_liveForward.size(); ++r)
+            m_rows[r].heldBytes = m_liveForward[r];
+    }
     for (auto node = m_nodes.rbegin(); node != m_nodes.rend(); ++node) {
         // §4.2: evaluate_function wrapper and node both carry the number and Fwd thread id 1.
         const int64_t wrapperId = ++m_externalId;
@@ -99,11 +104,6 @@ void Simulator::runBackward()
             = openCpuOp(node->wrapperName, cpuOpArgs(wrapperId, node->sequenceNumber, 1, {}, {}));
         wrapper.externalId = wrapperId;
         wrapper.bwdOwner = node->owner;
-        PairRow &owner = m_rows[size_t(node->owner)];
-        if (m_recordMemory && owner.bwdNames.empty()) // its first node: what it holds now
-            owner.heldBytes = size_t(node->owner) < m_liveForward.size()
-                ? m_liveForward[size_t(node->owner)]
-                : 0;
 
         const int64_t nodeId = ++m_externalId;
         OpenSlice &nodeSlice = openCpuOp(node->name,

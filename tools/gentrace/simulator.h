@@ -61,7 +61,7 @@ struct PairRow {
     int64_t recomputedGpuNs = 0; //!< GPU time of the recomputation of this forward op
     bool recomputed = false; //!< the forward op is re-run during backward (checkpointed)
     // With --memory: bytes of [memory] allocations inside the forward op's subtree, those still
-    // allocated when its first backward node starts (saved tensors), and inside its nodes.
+    // allocated when the backward pass starts (saved tensors), and inside its nodes.
     int64_t fwdAllocBytes = 0;
     int64_t heldBytes = 0;
     int64_t bwdAllocBytes = 0;

@@ -17,6 +17,7 @@
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QtNumeric>
 
 namespace ks {
 
@@ -163,8 +164,10 @@ void ModulesView::fill()
             const std::pair<int, int64_t> bytes[] = {{FwdAlloc, mem.forwardAllocated},
                 {Held, mem.held}, {BwdAlloc, mem.backwardAllocated}};
             for (const auto &[c, v] : bytes) {
-                item->setData(c, Qt::UserRole, double(v));
-                item->setText(c, formatBytes(double(v)));
+                // Held bytes are unknown where frees cannot be matched (no `Addr`).
+                const bool known = v != kNoValue;
+                item->setData(c, Qt::UserRole, known ? double(v) : qQNaN());
+                item->setText(c, known ? formatBytes(double(v)) : QString());
                 item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
             }
         }
