@@ -5,6 +5,7 @@
 
 #include <QCommandLineParser>
 
+#include <cmath>
 #include <optional>
 
 namespace ks {
@@ -51,6 +52,14 @@ struct Options {
         "Write one row per ProfilerStep of FILE (CPU window, GPU span, busy, idle and what the "
         "busy time was spent on) to OUT and exit.",
         "OUT");
+    QCommandLineOption exportLive = valued("export-live",
+        "Write every memory block of FILE alive at --at-us T or --at peak (category, op, module, "
+        "pair, step, Python stack), largest first, to OUT and exit.",
+        "OUT");
+    QCommandLineOption atUs = valued(
+        "at-us", "With --export-live: the time, microseconds on the trace file's clock.", "T");
+    QCommandLineOption at
+        = valued("at", "With --export-live: peak, the highest allocated memory.", "peak");
     QCommandLineOption perStep
         = flag("per-step", "With --export-modules: one row per module and ProfilerStep.");
     QCommandLineOption screenshot = valued("screenshot",
@@ -122,8 +131,8 @@ struct Options {
     std::vector<const QCommandLineOption *> modes() const
     {
         return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
-            &exportKernelSummary, &screenshot, &exportDiff, &exportRanks, &exportCollectives,
-            &exportRankPairs, &report, &check};
+            &exportKernelSummary, &exportLive, &screenshot, &exportDiff, &exportRanks,
+            &exportCollectives, &exportRankPairs, &report, &check};
     }
 };
 
@@ -167,12 +176,13 @@ CommandParser::CommandParser(const QStringList &arguments)
     m_parser.setApplicationDescription(
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
-    for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
-             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
-             m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size,
-             m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep,
-             m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs,
-             m_o.report, m_o.page, m_o.check, m_o.threads})
+    for (const QCommandLineOption &opt :
+        {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels, m_o.exportModules,
+            m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary, m_o.exportLive, m_o.atUs,
+            m_o.at, m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range,
+            m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep,
+            m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives,
+            m_o.exportRankPairs, m_o.report, m_o.page, m_o.check, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -228,7 +238,7 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); }) > 1)
         return usage(QStringLiteral(
             "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
-            "--export-memory, --export-steps, --export-kernel-summary, "
+            "--export-memory, --export-steps, --export-kernel-summary, --export-live, "
             "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
             "--report, --screenshot, --check"));
     const QString page = value(m_o.page).toLower();
@@ -248,10 +258,16 @@ std::optional<UsageError> CommandParser::combinationError() const
             QStringLiteral("--export-diff, --diff-by and the step options go with --compare"));
     if (isSet(m_o.perStep) && !isSet(m_o.exportModules))
         return usage(QStringLiteral("--per-step goes with --export-modules"));
+    if ((isSet(m_o.atUs) || isSet(m_o.at)) && !isSet(m_o.exportLive))
+        return usage(QStringLiteral("--at-us and --at go with --export-live"));
+    if (isSet(m_o.exportLive) && isSet(m_o.atUs) == isSet(m_o.at))
+        return usage(QStringLiteral("--export-live needs one of --at-us T or --at peak"));
+    if (isSet(m_o.at) && value(m_o.at) != QLatin1String("peak"))
+        return usage(QStringLiteral("--at takes peak (or give --at-us T)"));
     if (isSet(m_o.compare)
         && (isSet(m_o.summary) || isSet(m_o.exportPairs) || isSet(m_o.exportKernels)
             || isSet(m_o.exportModules) || isSet(m_o.exportMemory) || isSet(m_o.exportSteps)
-            || isSet(m_o.exportKernelSummary)))
+            || isSet(m_o.exportKernelSummary) || isSet(m_o.exportLive)))
         return usage(QStringLiteral(
             "--compare goes with --export-diff, --report, --screenshot or the window"));
     return std::nullopt;
@@ -321,7 +337,8 @@ Request CommandParser::request()
         return SummaryRequest {value(m_o.summary).toStdString()};
     }
     if (isSet(m_o.exportPairs) || isSet(m_o.exportKernels) || isSet(m_o.exportModules)
-        || isSet(m_o.exportMemory) || isSet(m_o.exportSteps) || isSet(m_o.exportKernelSummary))
+        || isSet(m_o.exportMemory) || isSet(m_o.exportSteps) || isSet(m_o.exportKernelSummary)
+        || isSet(m_o.exportLive))
         return tableExport();
     DiffOptions diff;
     if (isSet(m_o.compare)) {
@@ -357,6 +374,7 @@ Request CommandParser::tableExport()
         : isSet(m_o.exportMemory)                           ? m_o.exportMemory
         : isSet(m_o.exportSteps)                            ? m_o.exportSteps
         : isSet(m_o.exportKernelSummary)                    ? m_o.exportKernelSummary
+        : isSet(m_o.exportLive)                             ? m_o.exportLive
                                                             : m_o.exportModules;
     if (m_files.size() != 1)
         return usage(
@@ -366,7 +384,15 @@ Request CommandParser::tableExport()
         : &mode == &m_o.exportMemory        ? TableExportRequest::Memory
         : &mode == &m_o.exportSteps         ? TableExportRequest::Steps
         : &mode == &m_o.exportKernelSummary ? TableExportRequest::KernelSummary
+        : &mode == &m_o.exportLive          ? TableExportRequest::Live
                                             : TableExportRequest::Modules;
+    if (isSet(m_o.atUs)) {
+        bool ok = false;
+        r.atUs = value(m_o.atUs).toDouble(&ok);
+        if (!ok || !std::isfinite(r.atUs))
+            return usage(QStringLiteral("--at-us takes a time in microseconds"));
+    }
+    r.atPeak = isSet(m_o.at);
     r.out = value(mode).toStdString();
     r.file = m_files.first().toStdString();
     r.perStep = isSet(m_o.perStep);

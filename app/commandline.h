@@ -26,11 +26,13 @@ struct SummaryRequest {
     std::string file;
 };
 //! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`,
-//! `--export-steps`, `--export-kernel-summary`.
+//! `--export-steps`, `--export-kernel-summary`, `--export-live (--at-us T | --at peak)`.
 struct TableExportRequest {
-    enum What { Pairs, Kernels, Modules, Memory, Steps, KernelSummary } what = Pairs;
+    enum What { Pairs, Kernels, Modules, Memory, Steps, KernelSummary, Live } what = Pairs;
     std::string out, file;
     bool perStep = false;
+    double atUs = 0; //!< --export-live's time, µs on the file's clock, unless atPeak
+    bool atPeak = false;
 };
 //! `--export-ranks`, `--export-collectives`, `--export-rank-pairs` of a run.
 struct RunExportRequest {

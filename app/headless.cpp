@@ -4,6 +4,7 @@
 #include "export/allocationtable.h"
 #include "export/difftable.h"
 #include "export/kernelsummarytable.h"
+#include "export/livetable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "export/runtables.h"
@@ -13,6 +14,7 @@
 #include "session/loadedrun.h"
 #include "session/loadedtrace.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace ks {
@@ -64,6 +66,34 @@ int runExportMemory(const std::string &out, const std::string &file)
         std::fprintf(stderr, "%s: no [memory] allocations (record with profile_memory=True)\n",
             file.c_str());
     const AllocationTable table(memory);
+    std::string error;
+    if (!exportTable(table, out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return ExitOk;
+}
+
+int runExportLive(const std::string &out, const std::string &file, bool atPeak, double atUs)
+{
+    auto trace = loadOrReport(file);
+    if (!trace)
+        return ExitLoadFailed;
+    const LiveMemory live(trace->memory());
+    TimeNs at = TimeNs(std::llround(atUs * 1000));
+    if (atPeak) {
+        const auto device = live.peakDevice();
+        at = device ? live.peakTime(*device, trace->model->minTime, trace->model->maxTime)
+                    : kNoValue;
+        if (at == kNoValue) {
+            std::fprintf(
+                stderr, "%s: no Total Allocated in its [memory] events: no peak\n", file.c_str());
+            return ExitLoadFailed;
+        }
+        std::fprintf(stderr, "peak of %s at %s us\n",
+            memoryDeviceName(device->first, device->second).c_str(), microsText(at).c_str());
+    }
+    const LiveTable table(live, live.at(at));
     std::string error;
     if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());

@@ -20,6 +20,8 @@ int runSummary(const std::string &file);
 int runExport(const std::string &out, const std::string &file, bool kernels);
 //! `--export-memory OUT FILE`: one row per allocation.
 int runExportMemory(const std::string &out, const std::string &file);
+//! `--export-live`: the blocks alive at \a atUs (µs, file clock), or at the peak if \a atPeak.
+int runExportLive(const std::string &out, const std::string &file, bool atPeak, double atUs);
 //! `--export-modules OUT FILE [--per-step]`.
 int runExportModules(const std::string &out, const std::string &file, bool perStep);
 

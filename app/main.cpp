@@ -89,6 +89,8 @@ struct Runner {
         switch (r.what) {
         case TableExportRequest::Memory:
             return runExportMemory(r.out, r.file);
+        case TableExportRequest::Live:
+            return runExportLive(r.out, r.file, r.atPeak, r.atUs);
         case TableExportRequest::Modules:
             return runExportModules(r.out, r.file, r.perStep);
         case TableExportRequest::Steps:

@@ -110,7 +110,7 @@ MemoryIndex::MemoryIndex(const OpGraph &graph)
             continue;
         auto it = open.find(key);
         if (it == open.end() || it->second.empty()) {
-            ++m_unmatchedFrees;
+            m_orphanFrees.push_back(e);
             m_diagnostics.add(Diag::FreeWithoutAllocation, t.offset[e],
                 "free of " + std::to_string(-bytes) + " bytes on " + deviceName(e)
                     + " with no allocation at its address in the trace");

@@ -49,7 +49,9 @@ public:
     const std::vector<Allocation> &allocations() const { return m_allocations; }
     uint64_t memoryEvents() const { return m_memoryEvents; } //!< `[memory]` events
     uint64_t outOfMemoryEvents() const { return m_outOfMemory; }
-    uint64_t unmatchedFrees() const { return m_unmatchedFrees; }
+    uint64_t unmatchedFrees() const { return m_orphanFrees.size(); }
+    //! The frees with no allocation in the trace (their blocks predate it), in time order.
+    const std::vector<uint32_t> &orphanFrees() const { return m_orphanFrees; }
     uint64_t noAddress() const { return m_noAddress; } //!< allocations without `Addr`
     //! Frees without allocation, allocations reusing an open address, `[OutOfMemory]` events.
     const Diagnostics &diagnostics() const { return m_diagnostics; }
@@ -62,7 +64,7 @@ private:
     std::vector<Allocation> m_allocations;
     uint64_t m_memoryEvents = 0;
     uint64_t m_outOfMemory = 0;
-    uint64_t m_unmatchedFrees = 0;
+    std::vector<uint32_t> m_orphanFrees;
     uint64_t m_noAddress = 0;
     Diagnostics m_diagnostics;
 };

@@ -84,6 +84,13 @@ private slots:
             << args({QStringLiteral("--threads"), QStringLiteral("0"), QStringLiteral("x.json")});
         QTest::newRow("threads not a number")
             << args({QStringLiteral("--threads"), QStringLiteral("all"), QStringLiteral("x.json")});
+        QTest::newRow("live without a time") << args(
+            {QStringLiteral("--export-live"), QStringLiteral("o.csv"), QStringLiteral("x.json")});
+        QTest::newRow("live at what")
+            << args({QStringLiteral("--export-live"), QStringLiteral("o.csv"),
+                   QStringLiteral("--at"), QStringLiteral("end"), QStringLiteral("x.json")});
+        QTest::newRow("at without live")
+            << args({QStringLiteral("--at-us"), QStringLiteral("5"), QStringLiteral("x.json")});
     }
     void usageErrorsExitOne()
     {

@@ -4,6 +4,7 @@
 // never a guess, where frees cannot be matched), held_until, and reuse of an address counted.
 // Inline cases worked out by hand; the per-step sum against a second, plainer computation on a
 // generated trace and on the shared traces.
+#include "analysis/livememory.h"
 #include "analysis/pairmemory.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
@@ -12,6 +13,7 @@
 
 #include <QTest>
 
+#include <map>
 #include <string>
 
 using namespace ks;
@@ -39,6 +41,41 @@ std::string trace(const std::string &events)
 {
     return test::traceWith(
         events + R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}})");
+}
+
+/*!
+ * Two layers and their backward (see heldBytesAddUpToWhatForwardLeaves), plus for live memory:
+ * MmBackward0 allocates a gradient 40 B at 1210 (freed 2000, after the node), the optimizer 8 B
+ * at 1960 (never freed), and a free of 64 B at 3000 matches no allocation (made before the
+ * trace).
+ */
+std::string twoLayers()
+{
+    return trace(op("aten::mm", 1, 100, 100, 1) + op("aten::relu", 1, 300, 100, 2)
+        + plainOp("aten::empty", 1, 500, 10) + op("ReluBackward0", 2, 1000, 100, 2)
+        + op("MmBackward0", 2, 1200, 100, 1) + annotation("Optimizer.step#SGD.step", 1, 1950, 100)
+        + memory(1, 110, 1, 0, 1, 10) + memory(1, 120, 1, 0, 2, 100) + memory(1, 130, 1, 0, 3, 200)
+        + memory(1, 150, 1, 0, 1, -10) + memory(1, 310, 1, 0, 4, 50) + memory(1, 320, 1, 0, 5, 20)
+        + memory(1, 505, 1, 0, 6, 30) + memory(2, 1050, 1, 0, 2, -100)
+        + memory(2, 1210, 1, 0, 8, 40) + memory(2, 1250, 1, 0, 4, -50)
+        + memory(1, 1900, 1, 0, 6, -30) + memory(1, 1960, 1, 0, 9, 8)
+        + memory(1, 2000, 1, 0, 3, -200) + memory(1, 2000, 1, 0, 8, -40)
+        + memory(1, 3000, 1, 0, 77, -64));
+}
+
+//! Bytes of \a blocks by category name, "activation=400 before_window=64".
+std::string byCategory(const std::vector<LiveBlock> &blocks)
+{
+    std::map<std::string_view, int64_t> sums;
+    for (const LiveBlock &b : blocks)
+        sums[liveCategoryName(b.category)] += b.bytes;
+    std::string out;
+    for (const auto &[name, bytes] : sums) {
+        if (!out.empty())
+            out += ' ';
+        out.append(name).append("=").append(std::to_string(bytes));
+    }
+    return out;
 }
 
 std::string_view allocOp(const LoadedTrace &t, size_t allocation)
@@ -141,15 +178,7 @@ private slots:
      */
     void heldBytesAddUpToWhatForwardLeaves()
     {
-        const auto t = test::link(trace(op("aten::mm", 1, 100, 100, 1)
-            + op("aten::relu", 1, 300, 100, 2) + plainOp("aten::empty", 1, 500, 10)
-            + op("ReluBackward0", 2, 1000, 100, 2) + op("MmBackward0", 2, 1200, 100, 1)
-            + annotation("Optimizer.step#SGD.step", 1, 1950, 100) + memory(1, 110, 1, 0, 1, 10)
-            + memory(1, 120, 1, 0, 2, 100) + memory(1, 130, 1, 0, 3, 200)
-            + memory(1, 150, 1, 0, 1, -10) + memory(1, 310, 1, 0, 4, 50)
-            + memory(1, 320, 1, 0, 5, 20) + memory(1, 505, 1, 0, 6, 30)
-            + memory(2, 1050, 1, 0, 2, -100) + memory(2, 1250, 1, 0, 4, -50)
-            + memory(1, 1900, 1, 0, 6, -30) + memory(1, 2000, 1, 0, 3, -200)));
+        const auto t = test::link(twoLayers());
         QVERIFY(t);
         const PairTable pairs(*t->graph, t->pairMemory());
         QCOMPARE(pairs.rowCount(), size_t(2));
@@ -161,6 +190,68 @@ private slots:
         QCOMPARE(pairs.text(1, PairTable::HeldBytes), std::string("70"));
         QCOMPARE(pairs.text(1, PairTable::HeldUntil), std::string("MmBackward0"));
         QCOMPARE(held(*t, 0) + held(*t, 1) + 30, int64_t(400));
+    }
+
+    /*
+     * What is alive, and what it is, on the twoLayers() trace (µs):
+     *   140: mm's 10 B (freed in mm: temporary), its 100 and 200 (activations), the 64 B block
+     *        allocated before the trace
+     *   1000 (backward starts): 100 + 200 + 50 + 20 = 370 activation; aten::empty's 30 B, in no
+     *        pair and no module, other; 64 before the window
+     *   1220: the 100 B went at 1050, the 50 B goes at 1250: 200 + 50 + 20 = 270 activation;
+     *        the gradient 40 B
+     *   2100: 20 never freed (activation), the optimizer's 8, 64 before the window
+     */
+    void liveAtTimeByCategory()
+    {
+        const auto t = test::link(twoLayers());
+        QVERIFY(t);
+        const LiveMemory live(t->memory());
+        auto at = [&](int us) {
+            return byCategory(live.at(t->model->minTime + TimeNs(us - 100) * 1000));
+        };
+        QCOMPARE(at(140), std::string("activation=300 before_window=64 temporary=10"));
+        QCOMPARE(at(1000), std::string("activation=370 before_window=64 other=30"));
+        QCOMPARE(at(1220), std::string("activation=270 before_window=64 gradient=40 other=30"));
+        QCOMPARE(at(2100), std::string("activation=20 before_window=64 optimizer=8"));
+        // Largest first.
+        const std::vector<LiveBlock> blocks = live.at(t->model->minTime + 900'000);
+        QCOMPARE(blocks.front().bytes, int64_t(200));
+        QCOMPARE(blocks.back().bytes, int64_t(20));
+    }
+
+    // At every [memory] event of a generated trace (allocations from zero, every free matched),
+    // the live blocks of cuda:0 add up to the Total Allocated the profiler wrote after the last
+    // event at that time: a count independent of the matching.
+    void liveMatchesTotalAllocated()
+    {
+        const QString path = test::tempDir() + QStringLiteral("/live.json");
+        QCOMPARE(test::run(test::gentracePath(), {QStringLiteral("--memory"), path}).exitCode, 0);
+        const OpenResult opened = openTrace(path.toStdString());
+        QVERIFY(opened.trace);
+        const MemoryTable &mt = opened.trace->model->memory;
+        const LiveMemory live(opened.trace->memory());
+        const std::pair<int64_t, int64_t> cuda {1, 0};
+        auto liveSum = [&](TimeNs at) {
+            int64_t sum = 0;
+            for (int64_t bytes : live.composition(live.at(at), cuda))
+                sum += bytes;
+            return sum;
+        };
+        size_t checked = 0;
+        for (size_t e = 0; e < mt.size(); ++e) {
+            const bool lastAtItsTime = e + 1 == mt.size() || mt.time[e + 1] != mt.time[e];
+            if (!lastAtItsTime || mt.deviceType[e] != 1 || mt.totalAllocated[e] == kNoValue)
+                continue;
+            QCOMPARE(liveSum(mt.time[e]), mt.totalAllocated[e]);
+            ++checked;
+        }
+        QVERIFY(checked > 100);
+        const auto device = live.peakDevice();
+        QVERIFY(device && *device == cuda);
+        const TraceModel &m = *opened.trace->model;
+        QCOMPARE(liveSum(live.peakTime(cuda, m.minTime, m.maxTime)),
+            opened.trace->memory().devices().back().peakAllocated);
     }
 
     // 1.9 traces have no `Addr`: no free can be matched, so held bytes are unknown, empty in

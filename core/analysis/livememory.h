@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/pairmemory.h"
+
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace ks {
+
+//! What a block of memory is, from what the trace shows of its life (docs/cli.md, --export-live).
+enum class LiveCategory : uint8_t {
+    Activation, //!< allocated in forward, alive into the backward pass it feeds
+    Gradient, //!< allocated in backward and alive after its node, or under AccumulateGrad
+    Optimizer, //!< allocated under an optimizer's scope
+    Temporary, //!< allocated and freed within one op
+    BeforeWindow, //!< freed in the trace, allocated before it: sized by the free
+    Other,
+    Count
+};
+std::string_view liveCategoryName(LiveCategory category);
+
+//! One block alive at some time.
+struct LiveBlock {
+    uint32_t event = 0; //!< its allocation's `[memory]` event; a BeforeWindow block's free
+    int64_t allocation = -1; //!< index into MemoryIndex::allocations(), -1 before the window
+    int64_t bytes = 0;
+    LiveCategory category = LiveCategory::Other;
+};
+
+//! Bytes by category (indexed by LiveCategory).
+using CategoryBytes = std::array<int64_t, size_t(LiveCategory::Count)>;
+
+/*!
+ * What is alive at a time T, the question PyTorch's memory_viz answers: every allocation made at
+ * or before T and freed after it (or never), plus the blocks freed in the trace but allocated
+ * before it, each with a category decided once from its whole life.
+ */
+class LiveMemory {
+public:
+    explicit LiveMemory(const MemoryIndex &index);
+
+    const MemoryIndex &index() const { return m_index; }
+    LiveCategory categoryOf(size_t allocation) const { return m_categories[allocation]; }
+    //! The blocks alive at \a t on every device, largest first (then in time order).
+    std::vector<LiveBlock> at(TimeNs t) const;
+    //! The device (type, id) of the largest peak of `Total Allocated`, or nullopt without totals.
+    std::optional<std::pair<int64_t, int64_t>> peakDevice() const;
+    //! When `Total Allocated` of \a device first reaches its largest value in [from, to]; kNoValue
+    //! when the device gives no total there.
+    TimeNs peakTime(std::pair<int64_t, int64_t> device, TimeNs from, TimeNs to) const;
+    //! Bytes by category of \a blocks on \a device.
+    CategoryBytes composition(
+        const std::vector<LiveBlock> &blocks, std::pair<int64_t, int64_t> device) const;
+
+private:
+    LiveCategory categorize(const Allocation &a, const BackwardPasses &passes) const;
+
+    const MemoryIndex &m_index;
+    std::vector<LiveCategory> m_categories;
+};
+
+} // namespace ks
