@@ -132,6 +132,26 @@ TimeNs LiveMemory::peakTime(std::pair<int64_t, int64_t> device, TimeNs from, Tim
     return when;
 }
 
+std::vector<PeakComposition> LiveMemory::peaks() const
+{
+    const auto device = peakDevice();
+    if (!device)
+        return {};
+    const OpGraph &g = m_index.graph();
+    auto peakIn = [&](int64_t step, TimeNs from, TimeNs to) {
+        PeakComposition p;
+        p.step = step;
+        p.at = peakTime(*device, from, to);
+        if (p.at != kNoValue)
+            p.bytes = composition(at(p.at), *device);
+        return p;
+    };
+    std::vector<PeakComposition> out {peakIn(kNoValue, g.model().minTime, g.model().maxTime)};
+    for (const ProfilerStep &s : g.steps())
+        out.push_back(peakIn(s.number, s.start, s.end));
+    return out;
+}
+
 CategoryBytes LiveMemory::composition(
     const std::vector<LiveBlock> &blocks, std::pair<int64_t, int64_t> device) const
 {

@@ -33,6 +33,13 @@ struct LiveBlock {
 //! Bytes by category (indexed by LiveCategory).
 using CategoryBytes = std::array<int64_t, size_t(LiveCategory::Count)>;
 
+//! What fills a device at its peak: when, and the live bytes by category there.
+struct PeakComposition {
+    int64_t step = kNoValue; //!< N of the ProfilerStep, kNoValue for the whole trace
+    TimeNs at = kNoValue; //!< kNoValue when the device gives no total in that window
+    CategoryBytes bytes {};
+};
+
 /*!
  * What is alive at a time T, the question PyTorch's memory_viz answers: every allocation made at
  * or before T and freed after it (or never), plus the blocks freed in the trace but allocated
@@ -54,6 +61,8 @@ public:
     //! Bytes by category of \a blocks on \a device.
     CategoryBytes composition(
         const std::vector<LiveBlock> &blocks, std::pair<int64_t, int64_t> device) const;
+    //! On peakDevice(): the whole trace's peak, then each ProfilerStep's (empty without totals).
+    std::vector<PeakComposition> peaks() const;
 
 private:
     LiveCategory categorize(const Allocation &a, const BackwardPasses &passes) const;

@@ -36,6 +36,7 @@ public:
     std::string text(size_t row, size_t column) const override;
     double number(size_t row, size_t column) const override;
     const LiveBlock &block(size_t row) const { return m_blocks[row]; }
+    const std::vector<LiveBlock> &blocks() const { return m_blocks; }
 
 private:
     //! The allocation of \a row, or nullptr before the window.

@@ -473,6 +473,39 @@ void addCheckpointing(const LoadedTrace &trace, const PairTable &pairs, ReportCo
     out.parts.push_back(std::move(part));
 }
 
+//! What fills the peak device at its peak, by category (the Memory tab's "peak" bar).
+void addPeakComposition(const LoadedTrace &trace, ReportPart &part)
+{
+    const std::vector<PeakComposition> &peaks = trace.memoryPeaks();
+    const auto device = trace.liveMemory().peakDevice();
+    if (peaks.empty() || !device || peaks.front().at == kNoValue)
+        return;
+    const PeakComposition &peak = peaks.front();
+    int64_t total = 0;
+    for (int64_t bytes : peak.bytes)
+        total += bytes;
+    ReportTable table;
+    table.caption = "What fills " + memoryDeviceName(device->first, device->second)
+        + " at its peak (" + bytesText(double(total)) + ", "
+        + durationText(double(peak.at - trace.model->minTime))
+        + " into the trace): the blocks alive then "
+        + "by category, as --export-live --at peak lists them.";
+    table.table.addColumn("category", Cell::Text, "Category");
+    table.table.addColumn("bytes", Cell::Bytes, "Alive at the peak");
+    table.table.addColumn("share", Cell::Number, "Share (%)");
+    for (size_t c = 0; c < peak.bytes.size(); ++c) {
+        if (peak.bytes[c] == 0)
+            continue;
+        table.table.addRow();
+        table.table.add(std::string(liveCategoryName(LiveCategory(c))));
+        table.table.add(bytesText(double(peak.bytes[c])));
+        char share[32];
+        std::snprintf(share, sizeof share, "%.1f", 100.0 * double(peak.bytes[c]) / double(total));
+        table.table.add(share);
+    }
+    part.tables.push_back(std::move(table));
+}
+
 void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &out)
 {
     const MemoryIndex &memory = trace.memory();
@@ -481,9 +514,10 @@ void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &
     ReportPart part;
     part.id = "memory";
     part.title = "Memory";
-    part.text = "The allocator's peaks per device (profile_memory=True), and the op pairs whose "
-                "forward op keeps the most bytes allocated until its backward starts: their saved "
-                "activations, what activation checkpointing would free.";
+    part.text = "The allocator's peaks per device (profile_memory=True), what fills the largest "
+                "at its peak, and the op pairs whose forward op keeps the most bytes allocated "
+                "for the backward pass it feeds: their saved activations, what activation "
+                "checkpointing would free.";
     ReportTable devices;
     devices.caption = "Peaks are the largest Total Allocated / Total Reserved the trace reports.";
     devices.table.addColumn("device", Cell::Text, "Device");
@@ -498,6 +532,7 @@ void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &
         devices.table.add(d.peakReserved == kNoValue ? "" : bytesText(double(d.peakReserved)));
     }
     part.tables.push_back(std::move(devices));
+    addPeakComposition(trace, part);
     const std::vector<PairMemory> &rows = trace.pairMemory();
     const std::vector<size_t> held
         = topRows(rows.size(), kTopRows, [&](size_t r) { return rows[r].held; });

@@ -71,6 +71,21 @@ const std::vector<Finding> &LoadedTrace::findings() const
     return m_findings;
 }
 
+const LiveMemory &LoadedTrace::liveMemory() const
+{
+    std::call_once(m_liveBuilt, [this] {
+        m_live = std::make_unique<LiveMemory>(memory());
+        m_peaks = m_live->peaks();
+    });
+    return *m_live;
+}
+
+const std::vector<PeakComposition> &LoadedTrace::memoryPeaks() const
+{
+    (void)liveMemory();
+    return m_peaks;
+}
+
 const std::vector<PairMemory> &LoadedTrace::pairMemory() const
 {
     std::call_once(m_pairMemoryBuilt, [this] {
@@ -126,6 +141,8 @@ void LoadedTrace::prepareForWindow(WindowUse use) const
     if (use == WindowUse::Tab) {
         (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
         (void)findings(); // the banner's
+        if (model->memory.size() > 0)
+            (void)memoryPeaks(); // the Memory tab's bars
     }
 }
 

@@ -3,7 +3,7 @@
 
 #include "analysis/curvetracks.h"
 #include "analysis/gputime.h"
-#include "analysis/pairmemory.h"
+#include "analysis/livememory.h"
 #include "analysis/moduletree.h"
 #include "analysis/timelineindex.h"
 #include "analysis/tracecheck.h"
@@ -47,6 +47,9 @@ struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     const TimelineIndex &timelineIndex() const;
     //! The memory events tied to the op graph, built on first use (any thread) for all views.
     const MemoryIndex &memory() const;
+    //! What is alive when, and the peaks' composition (peaks()), worked out on first use.
+    const LiveMemory &liveMemory() const;
+    const std::vector<PeakComposition> &memoryPeaks() const;
     //! pairMemory() of memory(), built once (empty when the trace has no memory events).
     const std::vector<PairMemory> &pairMemory() const;
     //! What `--check` finds (checkTrace() with every diagnostic), worked out on first use.
@@ -81,6 +84,9 @@ private:
     mutable std::once_flag m_memoryBuilt;
     mutable std::unique_ptr<MemoryIndex> m_memory;
     mutable std::once_flag m_pairMemoryBuilt;
+    mutable std::once_flag m_liveBuilt;
+    mutable std::unique_ptr<LiveMemory> m_live;
+    mutable std::vector<PeakComposition> m_peaks;
     mutable std::vector<PairMemory> m_pairMemory;
     mutable std::once_flag m_findingsMade;
     mutable std::vector<Finding> m_findings;

@@ -3,15 +3,19 @@
 // allocation table with times from the trace's start, selecting an allocation selects its op,
 // the statistics per op with and without children (worked out by hand below), and the Modules
 // tab's memory columns.
+#include "common/palette.h"
 #include "common/selectioncontroller.h"
 #include "memorytrace.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
+#include "timeline/timelineview.h"
+#include "trace/livememorypanel.h"
 #include "trace/memoryview.h"
 #include "trace/modulesview.h"
 #include "trace/tracetab.h"
 
 #include <QApplication>
+#include <QChartView>
 #include <QTableView>
 #include <QTest>
 #include <QTreeWidget>
@@ -61,6 +65,7 @@ private slots:
     void allocationsAndTheirOps();
     void statisticsPerOp();
     void moduleTreeMemoryColumns();
+    void livePanelShowsThePeakAndTimelineClicks();
 };
 
 void TestMemoryView::tabOnlyWithMemoryEvents()
@@ -145,6 +150,43 @@ void TestMemoryView::moduleTreeMemoryColumns()
     QVERIFY(plain);
     ModulesView none(plain->modules(), plain->pairMemory());
     QVERIFY(none.tree()->isColumnHidden(held));
+}
+
+/*
+ * Issue #33: on the shared memory fixture (tests/memorytrace.h) cuda:0 peaks at 416 B when F is
+ * allocated (180 µs, 80 µs in): A 256, F 128 and C 32 are alive (B was freed at 150), largest
+ * first, A allocated in aten::mm and alive into its backward (500): an activation. A click on
+ * the memory curve at E's allocation (250) shows the moment in the Memory tab: E's 16 B on the
+ * CPU too.
+ */
+void TestMemoryView::livePanelShowsThePeakAndTimelineClicks()
+{
+    auto t = test::link(test::memoryTrace());
+    QVERIFY(t);
+    TraceTab tab(t);
+    QVERIFY(tab.memory());
+    LiveMemoryPanel *live = tab.memory()->live();
+    const TimeNs start = t->model->minTime;
+    QCOMPARE(live->shownAt(), start + 80'000);
+    QCOMPARE(live->model()->rowCount(), 3);
+    QCOMPARE(live->model()->table().text(0, 2), std::string("256"));
+    QCOMPARE(live->model()->table().text(0, 3), std::string("activation"));
+    QVERIFY2(
+        live->caption().contains(QStringLiteral("on cuda:0: 416 B")), qPrintable(live->caption()));
+    // The peak's bar is drawn in the activation colour.
+    live->chart()->resize(400, 300);
+    const QImage chart = live->chart()->grab().toImage();
+    bool activation = false;
+    for (int y = 0; y < chart.height() && !activation; ++y)
+        for (int x = 0; x < chart.width() && !activation; ++x)
+            activation = chart.pixelColor(x, y) == memoryColor(LiveCategory::Activation);
+    QVERIFY(activation);
+
+    emit tab.timeline()->memoryMomentClicked(start + 150'000);
+    QCOMPARE(tab.bottomTabs()->currentWidget(), tab.memory()->parentWidget());
+    QCOMPARE(live->shownAt(), start + 150'000);
+    QCOMPARE(live->model()->rowCount(), 4);
+    QVERIFY(live->caption().contains(QStringLiteral("clicked on the timeline")));
 }
 
 QTEST_MAIN(TestMemoryView)

@@ -175,8 +175,25 @@ private slots:
             QCOMPARE(cells[5], QString::fromStdString(pairs.text(r, PairTable::FwdGpuUs)));
             QCOMPARE(cells[6], QString::fromStdString(pairs.text(r, PairTable::BwdGpuUs)));
         }
-        // Memory: the pairs holding most, by held_bytes of the export.
-        const auto &held = tables.at(QStringLiteral("memory")).at(1);
+        // Memory: what fills cuda:0 at its peak, by category, adding up to the peak the profiler
+        // wrote (Total Allocated): the Memory tab's "peak" bar.
+        const auto &peak = tables.at(QStringLiteral("memory")).at(1);
+        const PeakComposition &composition = m_trace->memoryPeaks().front();
+        int64_t alive = 0;
+        size_t shown = 0;
+        for (size_t c = 0; c < composition.bytes.size(); ++c) {
+            alive += composition.bytes[c];
+            if (composition.bytes[c] == 0)
+                continue;
+            ++shown;
+            QCOMPARE(peak[shown][0], QString::fromLatin1(liveCategoryName(LiveCategory(c))));
+            QCOMPARE(
+                peak[shown][1], QString::fromStdString(bytesText(double(composition.bytes[c]))));
+        }
+        QCOMPARE(peak.size(), shown + 1);
+        QCOMPARE(alive, m_trace->memory().devices().back().peakAllocated);
+        // ... then the pairs holding most, by held_bytes of the export.
+        const auto &held = tables.at(QStringLiteral("memory")).at(2);
         size_t bestHeld = 0;
         for (size_t r = 0; r < pairs.rowCount(); ++r)
             bestHeld

@@ -25,4 +25,19 @@ QColor workColor(WorkPart part)
     return QColor(colors[size_t(part)]);
 }
 
+QColor memoryColor(LiveCategory category)
+{
+    // Activations as forward work, gradients as backward, the optimizer as "other" work is,
+    // temporaries light, what predates the trace grey.
+    static constexpr std::array<QRgb, size_t(LiveCategory::Count)> colors = {
+        qRgb(40, 130, 190), // activation
+        qRgb(230, 110, 40), // gradient
+        qRgb(60, 160, 90), // optimizer
+        qRgb(170, 205, 230), // temporary
+        qRgb(170, 170, 170), // before the window
+        qRgb(140, 100, 200), // other
+    };
+    return QColor(colors[size_t(category)]);
+}
+
 } // namespace ks

@@ -576,6 +576,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     m_clicking = true;
     m_selection->select(op != kNoSlice ? op : sliceAt(pos));
     m_clicking = false;
+    if (const auto hit = curvePointAt(pos);
+        hit && m_curves.tracks[hit->first].kind == CurveTrack::Kind::Memory)
+        emit memoryMomentClicked(
+            m_model.memory.time[m_curves.tracks[hit->first].events[size_t(hit->second)]]);
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)

@@ -127,6 +127,8 @@ public:
 
 signals:
     void rangeChanged();
+    //! A click on a memory curve, at the moment of its memory event \a at (model time).
+    void memoryMomentClicked(TimeNs at);
     void findStatus(const QString &text);
     void findFinished(int matches);
 

@@ -6,6 +6,7 @@
 #include "export/allocationtable.h"
 #include "table/tablemodel.h"
 #include "table/tableview.h"
+#include "trace/livememorypanel.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -37,12 +38,22 @@ MemoryView::MemoryView(SelectionController *selection, QWidget *parent)
     m_summary->setObjectName(QStringLiteral("memorySummary"));
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
-    auto *filter = new QLineEdit(this);
+    auto *vertical = new QSplitter(Qt::Vertical, this);
+    m_live = new LiveMemoryPanel(selection, vertical);
+    vertical->addWidget(m_live);
+    auto *lower = new QWidget(vertical);
+    auto *lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    auto *filter = new QLineEdit(lower);
     filter->setPlaceholderText(tr("Filter ops, pairs or devices"));
     filter->setClearButtonEnabled(true);
-    layout->addWidget(filter);
+    lowerLayout->addWidget(filter);
+    vertical->addWidget(lower);
+    vertical->setStretchFactor(0, 1);
+    vertical->setStretchFactor(1, 1);
+    layout->addWidget(vertical, 1);
 
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    auto *splitter = new QSplitter(Qt::Horizontal, lower);
     m_allocationView = makeTableView(splitter, QStringLiteral("allocationTable"));
     m_allocationModel = new TableModel(std::make_shared<AllocationTable>(*m_index),
         {AllocationTable::Device, AllocationTable::AllocOp, AllocationTable::FreeOp,
@@ -59,7 +70,7 @@ MemoryView::MemoryView(SelectionController *selection, QWidget *parent)
     splitter->addWidget(m_opView);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    layout->addWidget(splitter, 1);
+    lowerLayout->addWidget(splitter, 1);
 
     auto *timer = new QTimer(this);
     timer->setSingleShot(true);

@@ -5,6 +5,7 @@
 #include "trace/chartsview.h"
 #include "trace/diagnosticsbanner.h"
 #include "trace/kerneltablepage.h"
+#include "trace/livememorypanel.h"
 #include "trace/memoryview.h"
 #include "trace/modulesview.h"
 #include "trace/pairtablepage.h"
@@ -57,6 +58,13 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
 
     connect(m_selection, &SelectionController::selectionChanged, this, &TraceTab::showSelection);
     connect(m_selection, &SelectionController::moduleChanged, this, &TraceTab::highlightModule);
+    // A click on a memory curve shows what is alive then, in the Memory tab.
+    connect(m_timeline, &TimelineView::memoryMomentClicked, this, [this](TimeNs at) {
+        if (MemoryView *view = memory()) {
+            m_bottom->setCurrentWidget(m_memoryPage);
+            view->live()->showAt(at, tr("clicked on the timeline"));
+        }
+    });
 }
 
 TraceTab::~TraceTab() = default;

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+#include "trace/livememorypanel.h"
+
+#include "common/chartaxis.h"
+#include "common/palette.h"
+#include "common/selectioncontroller.h"
+#include "common/timeformat.h"
+#include "export/livetable.h"
+#include "table/tablemodel.h"
+#include "table/tableview.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStackedBarSeries>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace ks {
+
+namespace {
+constexpr double kMiB = 1024.0 * 1024.0;
+
+QString categoryTitle(LiveCategory c)
+{
+    QString name
+        = QString::fromLatin1(liveCategoryName(c)).replace(QLatin1Char('_'), QLatin1Char(' '));
+    name[0] = name[0].toUpper();
+    return name;
+}
+} // namespace
+
+LiveMemoryPanel::LiveMemoryPanel(SelectionController *selection, QWidget *parent)
+    : QWidget(parent)
+    , m_selection(selection)
+    , m_trace(selection->trace())
+    , m_chart(new QChartView(this))
+{
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_chart->setObjectName(QStringLiteral("memoryPeakChart"));
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumWidth(360);
+    layout->addWidget(m_chart, 2);
+    auto *right = new QVBoxLayout;
+    m_caption = new QLabel(this);
+    m_caption->setObjectName(QStringLiteral("liveCaption"));
+    m_caption->setWordWrap(true);
+    right->addWidget(m_caption);
+    m_table = makeTableView(this, QStringLiteral("liveTable"));
+    right->addWidget(m_table, 1);
+    layout->addLayout(right, 3);
+    buildChart();
+    const std::vector<PeakComposition> &peaks = m_trace.memoryPeaks();
+    if (!peaks.empty() && peaks.front().at != kNoValue)
+        showAt(peaks.front().at, tr("the peak"));
+}
+
+void LiveMemoryPanel::buildChart()
+{
+    const std::vector<PeakComposition> &peaks = m_trace.memoryPeaks();
+    auto *series = new QStackedBarSeries;
+    std::vector<QBarSet *> sets;
+    for (size_t c = 0; c < size_t(LiveCategory::Count); ++c) {
+        auto *set = new QBarSet(categoryTitle(LiveCategory(c)));
+        set->setColor(memoryColor(LiveCategory(c)));
+        sets.push_back(set);
+        series->append(set);
+    }
+    QStringList labels;
+    double most = 0;
+    for (const PeakComposition &p : peaks) {
+        labels << (p.step == kNoValue ? tr("peak") : tr("step %1").arg(p.step));
+        double total = 0;
+        for (size_t c = 0; c < sets.size(); ++c) {
+            *sets[c] << double(p.bytes[c]) / kMiB;
+            total += double(p.bytes[c]) / kMiB;
+        }
+        most = std::max(most, total);
+    }
+    for (QBarSet *set : sets) {
+        connect(set, &QBarSet::clicked, this, [this](int index) {
+            const PeakComposition &p = m_trace.memoryPeaks()[size_t(index)];
+            if (p.at != kNoValue)
+                showAt(p.at,
+                    p.step == kNoValue ? tr("the peak") : tr("the peak of step %1").arg(p.step));
+        });
+    }
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(labels);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto *y = new QValueAxis;
+    y->setTitleText(tr("allocated (MiB)"));
+    setRoundTicks(y, most);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    const auto device = m_trace.liveMemory().peakDevice();
+    chart->setTitle(device
+            ? tr("What fills %1 at its peak (click a bar)")
+                  .arg(QString::fromStdString(memoryDeviceName(device->first, device->second)))
+            : tr("No Total Allocated recorded: no peak"));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setChart(chart);
+}
+
+void LiveMemoryPanel::showAt(TimeNs t, const QString &why)
+{
+    m_shownAt = t;
+    const LiveMemory &live = m_trace.liveMemory();
+    auto table = std::make_shared<LiveTable>(live, live.at(t));
+    TableModel *old = m_model;
+    m_model = new TableModel(table,
+        {LiveTable::Device, LiveTable::Category, LiveTable::AllocOp, LiveTable::Module,
+            LiveTable::PairFwdName},
+        this);
+    m_model->setTimeOrigin(m_trace.model->minTime);
+    QItemSelectionModel *oldSelection = m_table->selectionModel();
+    m_table->setModel(m_model);
+    delete oldSelection; // a view keeps the selection model it replaces
+    delete old;
+    m_table->resizeColumnsToContents();
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this, table](const QModelIndex &current) {
+            if (!current.isValid())
+                return;
+            const int64_t a
+                = table->block(current.data(TableModel::SourceRowRole).toUInt()).allocation;
+            const SliceId op = a < 0 ? kNoSlice : m_trace.memory().allocations()[size_t(a)].op;
+            if (op != kNoSlice)
+                m_selection->select(op);
+        });
+    QString text
+        = tr("Alive at %1 (%2)").arg(formatDuration(double(t - m_trace.model->minTime)), why);
+    if (const auto device = live.peakDevice()) {
+        const CategoryBytes bytes = live.composition(table->blocks(), *device);
+        int64_t total = 0;
+        QStringList parts;
+        for (size_t c = 0; c < bytes.size(); ++c) {
+            total += bytes[c];
+            if (bytes[c] != 0)
+                parts << tr("%1 %2").arg(
+                    categoryTitle(LiveCategory(c)).toLower(), formatBytes(double(bytes[c])));
+        }
+        text += tr(" on %1: %2 — %3")
+                    .arg(QString::fromStdString(memoryDeviceName(device->first, device->second)),
+                        formatBytes(double(total)), parts.join(QStringLiteral(" · ")));
+    }
+    text += tr(" · %n block(s) on every device", nullptr, int(table->rowCount()));
+    m_caption->setText(text);
+}
+
+QString LiveMemoryPanel::caption() const
+{
+    return m_caption->text();
+}
+
+} // namespace ks

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/livememory.h"
+#include "session/loadedtrace.h"
+
+#include <QWidget>
+
+class QChartView;
+class QLabel;
+class QTableView;
+
+namespace ks {
+
+class SelectionController;
+class TableModel;
+
+/*!
+ * The Memory tab's answer to "what is alive, and why": the peak's composition as a stacked bar
+ * for the whole trace and each step (activation, gradient, optimizer, temporary, before the
+ * window, other; a click on a bar shows its moment), and the table of every block alive at the
+ * moment shown (LiveMemory::at(), largest first; a row selects its op). The timeline's memory
+ * curves show their clicked moment here too (showAt()).
+ */
+class LiveMemoryPanel : public QWidget {
+    Q_OBJECT
+public:
+    LiveMemoryPanel(SelectionController *selection, QWidget *parent = nullptr);
+
+    //! Shows the blocks alive at \a t (model time), \a why saying what the moment is.
+    void showAt(TimeNs t, const QString &why);
+    TimeNs shownAt() const { return m_shownAt; }
+    QTableView *table() const { return m_table; }
+    TableModel *model() const { return m_model; }
+    QChartView *chart() const { return m_chart; }
+    //! The line above the table: the moment, the device's total and its split.
+    QString caption() const;
+
+private:
+    void buildChart();
+
+    SelectionController *m_selection;
+    const LoadedTrace &m_trace;
+    QChartView *m_chart = nullptr;
+    QLabel *m_caption = nullptr;
+    QTableView *m_table = nullptr;
+    TableModel *m_model = nullptr;
+    TimeNs m_shownAt = kNoValue;
+};
+
+} // namespace ks
