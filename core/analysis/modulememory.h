@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/pairmemory.h"
 #include "analysis/moduletree.h"
+#include "analysis/pairmemory.h"
 
 #include <vector>
 
