@@ -80,6 +80,13 @@ int runExportLive(const std::string &out, const std::string &file, bool atPeak, 
     if (!trace)
         return ExitLoadFailed;
     const LiveMemory live(trace->memory());
+    if (!live.known()) {
+        std::fprintf(stderr,
+            "%s: its [memory] events have no Addr (PyTorch 1.9): no free can be matched, so what "
+            "is alive cannot be told\n",
+            file.c_str());
+        return ExitLoadFailed;
+    }
     TimeNs at = TimeNs(std::llround(atUs * 1000));
     if (atPeak) {
         const auto device = live.peakDevice();

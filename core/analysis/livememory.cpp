@@ -84,6 +84,8 @@ std::vector<LiveBlock> LiveMemory::at(TimeNs time) const
 {
     const MemoryTable &t = m_index.graph().model().memory;
     std::vector<LiveBlock> out;
+    if (!known())
+        return out;
     const std::vector<Allocation> &all = m_index.allocations();
     for (size_t i = 0; i < all.size(); ++i) {
         const Allocation &a = all[i];
@@ -135,7 +137,7 @@ TimeNs LiveMemory::peakTime(std::pair<int64_t, int64_t> device, TimeNs from, Tim
 std::vector<PeakComposition> LiveMemory::peaks() const
 {
     const auto device = peakDevice();
-    if (!device)
+    if (!device || !known())
         return {};
     const OpGraph &g = m_index.graph();
     auto peakIn = [&](int64_t step, TimeNs from, TimeNs to) {

@@ -50,6 +50,9 @@ public:
     explicit LiveMemory(const MemoryIndex &index);
 
     const MemoryIndex &index() const { return m_index; }
+    //! False when allocations carry no `Addr` (1.9): no free can be matched, so what is alive
+    //! cannot be told, and at() and peaks() give nothing rather than a guess.
+    bool known() const { return m_index.noAddress() == 0; }
     LiveCategory categoryOf(size_t allocation) const { return m_categories[allocation]; }
     //! The blocks alive at \a t on every device, largest first (then in time order).
     std::vector<LiveBlock> at(TimeNs t) const;

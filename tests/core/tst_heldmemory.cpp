@@ -255,7 +255,7 @@ private slots:
     }
 
     // 1.9 traces have no `Addr`: no free can be matched, so held bytes are unknown, empty in
-    // the pair and module exports, never the allocated bytes.
+    // the pair and module exports, never the allocated bytes; what is alive is unknown too.
     void heldIsEmptyWithoutAddresses()
     {
         const std::string noAddr
@@ -274,6 +274,11 @@ private slots:
         const ModuleTable modules(t->modules());
         QCOMPARE(modules.text(0, ModuleTable::HeldBytes), std::string());
         QCOMPARE(modules.text(0, ModuleTable::FwdAllocBytes), std::string("64"));
+        // Nor is what is alive: nothing, not every allocation ever made.
+        const LiveMemory live(t->memory());
+        QVERIFY(!live.known());
+        QVERIFY(live.at(t->model->maxTime).empty());
+        QVERIFY(live.peaks().empty());
     }
 
     // Two allocations at one address before a free: the free ends the later one, and the

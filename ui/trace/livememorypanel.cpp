@@ -23,7 +23,18 @@
 namespace ks {
 
 namespace {
-constexpr double kMiB = 1024.0 * 1024.0;
+//! The binary unit that suits \a bytes, as (divisor, name).
+std::pair<double, QString> unitFor(double bytes)
+{
+    const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double divisor = 1;
+    size_t u = 0;
+    while (bytes >= divisor * 1024 && u + 1 < std::size(names)) {
+        divisor *= 1024;
+        ++u;
+    }
+    return {divisor, QString::fromLatin1(names[u])};
+}
 
 QString categoryTitle(LiveCategory c)
 {
@@ -58,6 +69,11 @@ LiveMemoryPanel::LiveMemoryPanel(SelectionController *selection, QWidget *parent
     const std::vector<PeakComposition> &peaks = m_trace.memoryPeaks();
     if (!peaks.empty() && peaks.front().at != kNoValue)
         showAt(peaks.front().at, tr("the peak"));
+    else if (!m_trace.liveMemory().known())
+        m_caption->setText(tr("The [memory] events of this trace carry no address: no free can "
+                              "be matched to its allocation, so what is alive is not known."));
+    else
+        m_caption->setText(tr("Click a memory curve of the timeline to see what is alive then."));
 }
 
 void LiveMemoryPanel::buildChart()
@@ -71,16 +87,19 @@ void LiveMemoryPanel::buildChart()
         sets.push_back(set);
         series->append(set);
     }
-    QStringList labels;
     double most = 0;
     for (const PeakComposition &p : peaks) {
-        labels << (p.step == kNoValue ? tr("peak") : tr("step %1").arg(p.step));
         double total = 0;
-        for (size_t c = 0; c < sets.size(); ++c) {
-            *sets[c] << double(p.bytes[c]) / kMiB;
-            total += double(p.bytes[c]) / kMiB;
-        }
+        for (int64_t bytes : p.bytes)
+            total += double(bytes);
         most = std::max(most, total);
+    }
+    const auto [divisor, unit] = unitFor(most);
+    QStringList labels;
+    for (const PeakComposition &p : peaks) {
+        labels << (p.step == kNoValue ? tr("peak") : tr("step %1").arg(p.step));
+        for (size_t c = 0; c < sets.size(); ++c)
+            *sets[c] << double(p.bytes[c]) / divisor;
     }
     for (QBarSet *set : sets) {
         connect(set, &QBarSet::clicked, this, [this](int index) {
@@ -98,12 +117,14 @@ void LiveMemoryPanel::buildChart()
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = new QValueAxis;
-    y->setTitleText(tr("allocated (MiB)"));
-    setRoundTicks(y, most);
+    y->setTitleText(tr("allocated (%1)").arg(unit));
+    setRoundTicks(y, most / divisor);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     const auto device = m_trace.liveMemory().peakDevice();
-    chart->setTitle(device
+    chart->setTitle(!m_trace.liveMemory().known()
+            ? tr("No addresses in this trace (PyTorch 1.9): what is alive cannot be told")
+            : device
             ? tr("What fills %1 at its peak (click a bar)")
                   .arg(QString::fromStdString(memoryDeviceName(device->first, device->second)))
             : tr("No Total Allocated recorded: no peak"));
