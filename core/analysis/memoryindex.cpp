@@ -34,6 +34,21 @@ SliceId memoryEventOp(const TraceModel &m, uint32_t event)
     return s;
 }
 
+MemoryPeaks memoryPeaks(const MemoryTable &t)
+{
+    MemoryPeaks device, cpu;
+    for (size_t e = 0; e < t.size(); ++e) {
+        MemoryPeaks &p = t.deviceType[e] == 0 ? cpu : device;
+        if (t.totalAllocated[e] != kNoValue)
+            p.allocated = std::max(p.allocated, t.totalAllocated[e]);
+        if (t.totalReserved[e] != kNoValue)
+            p.reserved = std::max(p.reserved, t.totalReserved[e]);
+    }
+    const bool accelerators = std::any_of(
+        t.deviceType.begin(), t.deviceType.end(), [](int64_t type) { return type != 0; });
+    return accelerators ? device : cpu;
+}
+
 std::string memoryDeviceName(int64_t type, int64_t id)
 {
     if (type == 0)

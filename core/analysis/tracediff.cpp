@@ -4,6 +4,7 @@
 #include "analysis/sequencealign.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <span>
 #include <unordered_map>
@@ -102,10 +103,19 @@ struct Item {
     DiffValues values {};
 };
 
-DiffValues valuesOf(const OpGraph &graph, const PairRow &row)
+/*!
+ * The figures of row \a r of \a graph; \a memory its side's pair memory (HeldBytes NaN without
+ * one, or where the trace cannot tell: a sum or mean holding it is not known either).
+ */
+DiffValues valuesOf(const OpGraph &graph, uint32_t r, const std::vector<PairMemory> *memory)
 {
     DiffValues v {};
+    const PairRow &row = graph.rows()[r];
     const bool hasForward = row.forward != kNoSlice;
+    const bool heldKnown = memory && !memory->empty() && (*memory)[r].held != kNoValue;
+    v[size_t(DiffMetric::HeldBytes)] = !heldKnown ? std::numeric_limits<double>::quiet_NaN()
+        : hasForward                              ? double((*memory)[r].held)
+                                                  : 0.0;
     v[size_t(DiffMetric::FwdGpu)] = double(row.forwardGpu.time);
     v[size_t(DiffMetric::BwdGpu)] = double(row.backwardGpu.time);
     v[size_t(DiffMetric::FwdCpu)] = hasForward ? double(graph.model().slices.dur[row.forward]) : 0;
@@ -182,6 +192,11 @@ public:
     }
 
 private:
+    const std::vector<PairMemory> *memoryOf(int side) const
+    {
+        return m_diff.m_options.pairMemory[size_t(side)];
+    }
+
     void stopIfCancelled() const
     {
         const std::atomic<bool> *cancel = m_diff.m_options.cancel;
@@ -269,7 +284,7 @@ private:
         items.reserve(rows.size());
         const OpGraph &g = *m_graphs[side];
         for (uint32_t r : rows)
-            items.push_back({r, g.rows()[r].step, 1, valuesOf(g, g.rows()[r])});
+            items.push_back({r, g.rows()[r].step, 1, valuesOf(g, r, memoryOf(side))});
         return items;
     }
 
@@ -292,7 +307,7 @@ private:
                 const uint32_t key = m_key[side][r];
                 const uint64_t id = uint64_t(key) << 32 | occurrence[key]++;
                 auto [it, inserted] = itemOf.try_emplace(id, uint32_t(items.size()));
-                const DiffValues v = valuesOf(g, g.rows()[r]);
+                const DiffValues v = valuesOf(g, r, memoryOf(side));
                 if (inserted) {
                     items.push_back({r, kNoValue, 1, v});
                     const uint32_t item = it->second;

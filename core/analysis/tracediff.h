@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/moduletree.h"
+#include "analysis/pairmemory.h"
 #include "link/opgraph.h"
 
 #include <array>
@@ -42,6 +43,11 @@ struct DiffOptions {
     //! Builds the rollups (TraceDiff::groups()); a run's pair matching needs only the entries.
     bool rollups = true;
     /*!
+     * The sides' LoadedTrace::pairMemory() (base, candidate), for HeldBytes; a side without one
+     * (nullptr, or empty: no [memory] events) has no held bytes to compare.
+     */
+    std::array<const std::vector<PairMemory> *, 2> pairMemory {};
+    /*!
      * When set and it becomes true, compare() stops between steps of its work and returns null
      * with the error "cancelled". Only read while comparing: the TraceDiff keeps no copy.
      */
@@ -56,8 +62,9 @@ enum class DiffMetric : uint8_t {
     BwdCpu, //!< summed duration of its backward nodes' outermost events (backwardDur), ns
     FwdKernels, //!< GPU events (kernels, memcpys, memsets) launched by the forward op
     BwdKernels, //!< the same for the backward nodes
+    HeldBytes, //!< PairMemory::held: what the forward op leaves for backward (NaN: not known)
 };
-constexpr size_t kDiffMetricCount = 6;
+constexpr size_t kDiffMetricCount = 7;
 
 //! One value per DiffMetric. Doubles: exact for sums of ns below 2^53, fractional for means.
 using DiffValues = std::array<double, kDiffMetricCount>;

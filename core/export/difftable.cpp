@@ -18,29 +18,29 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The 22 metric columns shared by both tables: base, candidate, delta (and rel for times).
+// The 25 metric columns shared by both tables: base, candidate, delta (and rel for times).
 enum class MetricKind : uint8_t { Base, Candidate, Delta, Rel };
 struct MetricCell {
     DiffMetric metric;
     MetricKind kind;
 };
-constexpr size_t kMetricColumns = 22;
-constexpr size_t kMetricOffset[kDiffMetricCount] = {0, 4, 8, 12, 16, 19};
-constexpr std::string_view kMetricNames[kMetricColumns]
-    = {"base_fwd_gpu_us", "cand_fwd_gpu_us", "delta_fwd_gpu_us", "rel_fwd_gpu", "base_bwd_gpu_us",
-        "cand_bwd_gpu_us", "delta_bwd_gpu_us", "rel_bwd_gpu", "base_fwd_cpu_us", "cand_fwd_cpu_us",
-        "delta_fwd_cpu_us", "rel_fwd_cpu", "base_bwd_cpu_us", "cand_bwd_cpu_us", "delta_bwd_cpu_us",
-        "rel_bwd_cpu", "base_fwd_kernels", "cand_fwd_kernels", "delta_fwd_kernels",
-        "base_bwd_kernels", "cand_bwd_kernels", "delta_bwd_kernels"};
+constexpr size_t kMetricColumns = 25;
+constexpr size_t kMetricOffset[kDiffMetricCount] = {0, 4, 8, 12, 16, 19, 22};
+constexpr std::string_view kMetricNames[kMetricColumns] = {"base_fwd_gpu_us", "cand_fwd_gpu_us",
+    "delta_fwd_gpu_us", "rel_fwd_gpu", "base_bwd_gpu_us", "cand_bwd_gpu_us", "delta_bwd_gpu_us",
+    "rel_bwd_gpu", "base_fwd_cpu_us", "cand_fwd_cpu_us", "delta_fwd_cpu_us", "rel_fwd_cpu",
+    "base_bwd_cpu_us", "cand_bwd_cpu_us", "delta_bwd_cpu_us", "rel_bwd_cpu", "base_fwd_kernels",
+    "cand_fwd_kernels", "delta_fwd_kernels", "base_bwd_kernels", "cand_bwd_kernels",
+    "delta_bwd_kernels", "base_held_bytes", "cand_held_bytes", "delta_held_bytes"};
 
 //! What a person reads in the window's header; the tooltip keeps the export name.
-constexpr std::string_view kMetricTitles[kMetricColumns]
-    = {"Base fwd GPU (µs)", "Candidate fwd GPU (µs)", "Δ fwd GPU (µs)", "Δ fwd GPU (rel.)",
-        "Base bwd GPU (µs)", "Candidate bwd GPU (µs)", "Δ bwd GPU (µs)", "Δ bwd GPU (rel.)",
-        "Base fwd CPU (µs)", "Candidate fwd CPU (µs)", "Δ fwd CPU (µs)", "Δ fwd CPU (rel.)",
-        "Base bwd CPU (µs)", "Candidate bwd CPU (µs)", "Δ bwd CPU (µs)", "Δ bwd CPU (rel.)",
-        "Base fwd kernels", "Candidate fwd kernels", "Δ fwd kernels", "Base bwd kernels",
-        "Candidate bwd kernels", "Δ bwd kernels"};
+constexpr std::string_view kMetricTitles[kMetricColumns] = {"Base fwd GPU (µs)",
+    "Candidate fwd GPU (µs)", "Δ fwd GPU (µs)", "Δ fwd GPU (rel.)", "Base bwd GPU (µs)",
+    "Candidate bwd GPU (µs)", "Δ bwd GPU (µs)", "Δ bwd GPU (rel.)", "Base fwd CPU (µs)",
+    "Candidate fwd CPU (µs)", "Δ fwd CPU (µs)", "Δ fwd CPU (rel.)", "Base bwd CPU (µs)",
+    "Candidate bwd CPU (µs)", "Δ bwd CPU (µs)", "Δ bwd CPU (rel.)", "Base fwd kernels",
+    "Candidate fwd kernels", "Δ fwd kernels", "Base bwd kernels", "Candidate bwd kernels",
+    "Δ bwd kernels", "Base held for bwd", "Candidate held for bwd", "Δ held for bwd"};
 
 MetricCell metricCell(size_t offset)
 {
@@ -52,12 +52,13 @@ MetricCell metricCell(size_t offset)
 
 bool isTime(DiffMetric m)
 {
-    return m != DiffMetric::FwdKernels && m != DiffMetric::BwdKernels;
+    return m != DiffMetric::FwdKernels && m != DiffMetric::BwdKernels && m != DiffMetric::HeldBytes;
 }
 
 bool isForwardMetric(DiffMetric m)
 {
-    return m == DiffMetric::FwdGpu || m == DiffMetric::FwdCpu || m == DiffMetric::FwdKernels;
+    return m == DiffMetric::FwdGpu || m == DiffMetric::FwdCpu || m == DiffMetric::FwdKernels
+        || m == DiffMetric::HeldBytes;
 }
 
 //! The cell's value from the two sides' values (nullopt: side absent).
@@ -381,6 +382,24 @@ double DiffGroupTable::number(size_t row, size_t column) const
         .value_or(kNaN);
 }
 
+namespace {
+//! " · peak allocated A → B · held for backward C → D", the parts both sides can tell.
+std::string memoryHeadline(const TraceDiff &diff)
+{
+    std::string out;
+    const MemoryPeaks b = memoryPeaks(diff.base().model().memory);
+    const MemoryPeaks c = memoryPeaks(diff.candidate().model().memory);
+    if (b.allocated != kNoValue && c.allocated != kNoValue)
+        out += " · peak allocated " + bytesText(double(b.allocated)) + " → "
+            + bytesText(double(c.allocated));
+    const double heldBase = diff.baseTotals()[size_t(DiffMetric::HeldBytes)];
+    const double heldCand = diff.candidateTotals()[size_t(DiffMetric::HeldBytes)];
+    if (!std::isnan(heldBase) && !std::isnan(heldCand))
+        out += " · held for backward " + bytesText(heldBase) + " → " + bytesText(heldCand);
+    return out;
+}
+} // namespace
+
 std::string comparisonHeadline(const TraceDiff &diff)
 {
     const DiffValues &b = diff.baseTotals(), &c = diff.candidateTotals();
@@ -390,7 +409,8 @@ std::string comparisonHeadline(const TraceDiff &diff)
         + std::to_string(diff.count(DiffStatus::ShapeChanged) + diff.count(DiffStatus::Changed))
         + " changed shape · " + std::to_string(diff.count(DiffStatus::OnlyBase))
         + " only in base · " + std::to_string(diff.count(DiffStatus::OnlyCandidate))
-        + " only in candidate · GPU " + durationText(gpuBase) + " → " + durationText(gpuCand);
+        + " only in candidate · GPU " + durationText(gpuBase) + " → " + durationText(gpuCand)
+        + memoryHeadline(diff);
 }
 
 } // namespace ks

@@ -22,6 +22,9 @@ CellTable rankTable(const RankTraces &ranks)
     t.addColumn("fwd_gpu_us", Cell::Number, "Forward GPU (µs)");
     t.addColumn("bwd_gpu_us", Cell::Number, "Backward GPU (µs)");
     t.addColumn("pairs", Cell::Number, "Pairs");
+    t.addColumn("peak_allocated_bytes", Cell::Bytes, "Peak allocated");
+    t.addColumn("peak_reserved_bytes", Cell::Bytes, "Peak reserved");
+    auto bytes = [](int64_t b) { return b == kNoValue ? std::string() : std::to_string(b); };
     for (const RankTrace &r : ranks) {
         t.addRow();
         t.add(std::to_string(r.rank));
@@ -38,6 +41,8 @@ CellTable rankTable(const RankTraces &ranks)
         t.add(microsText(fwd));
         t.add(microsText(bwd));
         t.add(std::to_string(r.graph->stats().pairs()));
+        t.add(bytes(r.memory.allocated));
+        t.add(bytes(r.memory.reserved));
     }
     return t;
 }

@@ -16,8 +16,10 @@ std::shared_ptr<ComparedTraces> ComparedTraces::make(std::shared_ptr<const Loade
     try {
         // The module trees the traces build once for their Modules tabs serve the comparison
         // too.
+        DiffOptions withMemory = options;
+        withMemory.pairMemory = {&compared->base->pairMemory(), &compared->candidate->pairMemory()};
         compared->diff = TraceDiff::compare(
-            compared->base->modules(), compared->candidate->modules(), options, &error);
+            compared->base->modules(), compared->candidate->modules(), withMemory, &error);
     } catch (const std::bad_alloc &) {
         error = "not enough memory to compare " + compared->candidate->model->path + " with "
             + compared->base->model->path;

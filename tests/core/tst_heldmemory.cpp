@@ -6,9 +6,11 @@
 // generated trace and on the shared traces.
 #include "analysis/livememory.h"
 #include "analysis/pairmemory.h"
+#include "export/difftable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "memorytrace.h"
+#include "session/comparedtraces.h"
 #include "testutil.h"
 
 #include <QTest>
@@ -252,6 +254,53 @@ private slots:
         const TraceModel &m = *opened.trace->model;
         QCOMPARE(liveSum(live.peakTime(cuda, m.minTime, m.maxTime)),
             opened.trace->memory().devices().back().peakAllocated);
+    }
+
+    // A run's ranks show their peaks (--export-ranks): the fixture's cuda:0 peaks at 416 B
+    // allocated, 2048 reserved, whatever its CPU does; a trace with only CPU events gives the
+    // CPU's.
+    void peaksOfARank()
+    {
+        const auto gpu = test::link(test::memoryTrace());
+        QVERIFY(gpu);
+        QCOMPARE(memoryPeaks(gpu->model->memory).allocated, int64_t(416));
+        QCOMPARE(memoryPeaks(gpu->model->memory).reserved, int64_t(2048));
+        const auto cpu = test::link(trace(plainOp("aten::x", 1, 100, 10)
+            + memory(1, 105, 0, -1, 5, 8, 8, 96) + memory(1, 107, 0, -1, 5, -8, 0, 96)));
+        QVERIFY(cpu);
+        QCOMPARE(memoryPeaks(cpu->model->memory).allocated, int64_t(8));
+        QCOMPARE(memoryPeaks(cpu->model->memory).reserved, int64_t(96));
+    }
+
+    /*
+     * A comparison shows the change in held bytes per pair (and module rollup) and in the peak:
+     * aten::mm holds 20 B (base) and 50 B (candidate, its 50 B freed in MmBackward0), peaks
+     * 30 B → 60 B allocated.
+     */
+    void comparisonShowsHeldAndPeak()
+    {
+        auto side = [](int bytes) {
+            return test::link(
+                trace(op("aten::mm", 1, 100, 100, 1) + op("MmBackward0", 2, 500, 100, 1)
+                    + memory(1, 110, 1, 0, 1, 10, 10) + memory(1, 120, 1, 0, 2, bytes, 10 + bytes)
+                    + memory(1, 150, 1, 0, 1, -10, bytes) + memory(2, 550, 1, 0, 2, -bytes, 0)));
+        };
+        const auto base = side(20), candidate = side(50);
+        QVERIFY(base && candidate);
+        std::string error;
+        const auto compared = ComparedTraces::make(base, candidate, DiffOptions {}, error);
+        QVERIFY2(compared, error.c_str());
+        const DiffTable table(*compared->diff);
+        QCOMPARE(table.rowCount(), size_t(1));
+        const size_t held = table.metricColumn(DiffMetric::HeldBytes);
+        QCOMPARE(table.text(0, held), std::string("20"));
+        QCOMPARE(table.text(0, held + 1), std::string("50"));
+        QCOMPARE(table.text(0, held + 2), std::string("30"));
+        const std::string headline = comparisonHeadline(*compared->diff);
+        QVERIFY2(
+            headline.find("peak allocated 30 B → 60 B") != std::string::npos, headline.c_str());
+        QVERIFY2(
+            headline.find("held for backward 20 B → 50 B") != std::string::npos, headline.c_str());
     }
 
     // 1.9 traces have no `Addr`: no free can be matched, so held bytes are unknown, empty in

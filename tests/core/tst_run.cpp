@@ -320,6 +320,7 @@ void TestRun::pairsAcrossRanks()
     QCOMPARE(cell(1, "bwd_gpu_us"), std::string("84.000"));
     QCOMPARE(cell(1, "pairs"), std::string("3"));
     QCOMPARE(cell(1, "steps"), std::string("1"));
+    QCOMPARE(cell(1, "peak_allocated_bytes"), std::string()); // no [memory] events: empty
     // Rank 1's GPU runs [110,124) [1010,1013) [2010,2011) forward and [310,380) [1210,1215)
     // [2210,2211) [4010,4018) backward: 102 µs busy over 4018 − 110.
     QCOMPARE(cell(1, "computation_us"), std::string("102.000"));

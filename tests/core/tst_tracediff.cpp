@@ -290,8 +290,11 @@ private Q_SLOTS:
                 QCOMPARE(e.base.row, int64_t(i));
                 QCOMPARE(e.candidate.row, int64_t(i));
                 QCOMPARE(e.changes, uint8_t(0));
+                // Held bytes: not known without [memory] events (NaN), every other delta 0.
                 for (size_t m = 0; m < kDiffMetricCount; ++m)
-                    QCOMPARE(e.delta(DiffMetric(m)), 0.0);
+                    if (DiffMetric(m) != DiffMetric::HeldBytes)
+                        QCOMPARE(e.delta(DiffMetric(m)), 0.0);
+                QVERIFY(std::isnan(e.delta(DiffMetric::HeldBytes)));
             }
             // Figures as generated: 11 + 3 + 12 + 5 µs forward GPU, 4 kernels per side.
             QCOMPARE(metric(diff->baseTotals(), DiffMetric::FwdGpu), 31000.0);
@@ -299,7 +302,8 @@ private Q_SLOTS:
             QCOMPARE(metric(diff->baseTotals(), DiffMetric::FwdCpu), 200000.0);
             QCOMPARE(metric(diff->baseTotals(), DiffMetric::BwdCpu), 320000.0);
             QCOMPARE(metric(diff->baseTotals(), DiffMetric::BwdKernels), 4.0);
-            QCOMPARE(diff->baseTotals(), diff->candidateTotals());
+            for (size_t m = 0; m < size_t(DiffMetric::HeldBytes); ++m)
+                QCOMPARE(diff->baseTotals()[m], diff->candidateTotals()[m]);
 
             const DiffTable table(*diff);
             QCOMPARE(table.rowCount(), size_t(4));
@@ -462,7 +466,7 @@ private Q_SLOTS:
                            "cand_fwd_cpu_us,delta_fwd_cpu_us,rel_fwd_cpu,base_bwd_cpu_us,"
                            "cand_bwd_cpu_us,delta_bwd_cpu_us,rel_bwd_cpu,base_fwd_kernels,"
                            "cand_fwd_kernels,delta_fwd_kernels,base_bwd_kernels,cand_bwd_kernels,"
-                           "delta_bwd_kernels"));
+                           "delta_bwd_kernels,base_held_bytes,cand_held_bytes,delta_held_bytes"));
         // Largest change first: the new shape (+40 +80), then the old one (-10 -20).
         QCOMPARE(cell(byOp, 0, 1), QStringLiteral("[[32,16],[32,16],[32]]"));
         QCOMPARE(cell(byOp, 0, byOp.metricColumn(DiffMetric::FwdGpu)), QString());
@@ -880,13 +884,14 @@ private Q_SLOTS:
                            "rel_bwd_gpu,base_fwd_cpu_us,cand_fwd_cpu_us,delta_fwd_cpu_us,"
                            "rel_fwd_cpu,base_bwd_cpu_us,cand_bwd_cpu_us,delta_bwd_cpu_us,"
                            "rel_bwd_cpu,base_fwd_kernels,cand_fwd_kernels,delta_fwd_kernels,"
-                           "base_bwd_kernels,cand_bwd_kernels,delta_bwd_kernels"));
+                           "base_bwd_kernels,cand_bwd_kernels,delta_bwd_kernels,base_held_bytes,"
+                           "cand_held_bytes,delta_held_bytes"));
         QCOMPARE(csvLines(table).at(1),
             QStringLiteral("shape_changed,input_dims,aten::linear,AddmmBackward0,AddmmBackward0,"
                            "\"[[8,16],[32,16],[32]]\",\"[[4,16],[32,16],[32]]\",aten::linear,"
                            "aten::linear,1,1,1,1,110,110,"
                            "10.000,12.000,2.000,0.2000,20.000,20.000,0.000,0.0000,50.000,50.000,"
-                           "0.000,0.0000,80.000,80.000,0.000,0.0000,1,1,0,1,1,0"));
+                           "0.000,0.0000,80.000,80.000,0.000,0.0000,1,1,0,1,1,0,,,"));
 
         const QString path = test::tempDir() + QStringLiteral("/diff.json");
         std::string error;
