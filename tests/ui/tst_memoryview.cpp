@@ -187,6 +187,11 @@ void TestMemoryView::livePanelShowsThePeakAndTimelineClicks()
     QCOMPARE(live->shownAt(), start + 150'000);
     QCOMPARE(live->model()->rowCount(), 4);
     QVERIFY(live->caption().contains(QStringLiteral("clicked on the timeline")));
+    // The tab's filter narrows the live blocks too, and stays for the next moment shown.
+    live->setFilter(QStringLiteral("cpu"));
+    QTRY_COMPARE(live->model()->rowCount(), 1);
+    live->showAt(start + 80'000, QStringLiteral("again"));
+    QTRY_COMPARE(live->model()->rowCount(), 0); // E is not allocated yet
 }
 
 QTEST_MAIN(TestMemoryView)

@@ -143,6 +143,8 @@ void LiveMemoryPanel::showAt(TimeNs t, const QString &why)
             LiveTable::PairFwdName},
         this);
     m_model->setTimeOrigin(m_trace.model->minTime);
+    if (!m_filter.isEmpty())
+        m_model->setFilter(m_filter, false);
     QItemSelectionModel *oldSelection = m_table->selectionModel();
     m_table->setModel(m_model);
     delete oldSelection; // a view keeps the selection model it replaces
@@ -176,6 +178,13 @@ void LiveMemoryPanel::showAt(TimeNs t, const QString &why)
     }
     text += tr(" · %n block(s) on every device", nullptr, int(table->rowCount()));
     m_caption->setText(text);
+}
+
+void LiveMemoryPanel::setFilter(const QString &text)
+{
+    m_filter = text;
+    if (m_model)
+        m_model->setFilter(text, false);
 }
 
 QString LiveMemoryPanel::caption() const

@@ -30,6 +30,8 @@ public:
     //! Shows the blocks alive at \a t (model time), \a why saying what the moment is.
     void showAt(TimeNs t, const QString &why);
     TimeNs shownAt() const { return m_shownAt; }
+    //! Shows only the blocks whose device, category, op, module or pair contain \a text.
+    void setFilter(const QString &text);
     QTableView *table() const { return m_table; }
     TableModel *model() const { return m_model; }
     QChartView *chart() const { return m_chart; }
@@ -46,6 +48,7 @@ private:
     QTableView *m_table = nullptr;
     TableModel *m_model = nullptr;
     TimeNs m_shownAt = kNoValue;
+    QString m_filter;
 };
 
 } // namespace ks

@@ -45,7 +45,7 @@ MemoryView::MemoryView(SelectionController *selection, QWidget *parent)
     auto *lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     auto *filter = new QLineEdit(lower);
-    filter->setPlaceholderText(tr("Filter ops, pairs or devices"));
+    filter->setPlaceholderText(tr("Filter ops, pairs, devices or categories"));
     filter->setClearButtonEnabled(true);
     lowerLayout->addWidget(filter);
     vertical->addWidget(lower);
@@ -79,6 +79,7 @@ MemoryView::MemoryView(SelectionController *selection, QWidget *parent)
     connect(timer, &QTimer::timeout, this, [this, ops, filter] {
         m_allocationModel->setFilter(filter->text(), false);
         ops->setFilter(filter->text(), false);
+        m_live->setFilter(filter->text());
     });
     connect(m_allocationView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) {
