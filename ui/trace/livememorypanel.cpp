@@ -55,7 +55,8 @@ LiveMemoryPanel::LiveMemoryPanel(SelectionController *selection, QWidget *parent
     layout->setContentsMargins(0, 0, 0, 0);
     m_chart->setObjectName(QStringLiteral("memoryPeakChart"));
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumWidth(360);
+    // Room for the bars even in a window's short bottom pane: the legend goes to the side.
+    m_chart->setMinimumSize(360, 200);
     layout->addWidget(m_chart, 2);
     auto *right = new QVBoxLayout;
     m_caption = new QLabel(this);
@@ -97,7 +98,7 @@ void LiveMemoryPanel::buildChart()
     const auto [divisor, unit] = unitFor(most);
     QStringList labels;
     for (const PeakComposition &p : peaks) {
-        labels << (p.step == kNoValue ? tr("peak") : tr("step %1").arg(p.step));
+        labels << (p.step == kNoValue ? tr("peak") : tr("#%1").arg(p.step)); // step N, short
         for (size_t c = 0; c < sets.size(); ++c)
             *sets[c] << double(p.bytes[c]) / divisor;
     }
@@ -128,7 +129,11 @@ void LiveMemoryPanel::buildChart()
             ? tr("What fills %1 at its peak (click a bar)")
                   .arg(QString::fromStdString(memoryDeviceName(device->first, device->second)))
             : tr("No Total Allocated recorded: no peak"));
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    QFont titleFont = chart->titleFont();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 0.9);
+    chart->setTitleFont(titleFont);
     m_chart->setChart(chart);
 }
 

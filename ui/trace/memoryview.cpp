@@ -49,8 +49,8 @@ MemoryView::MemoryView(SelectionController *selection, QWidget *parent)
     filter->setClearButtonEnabled(true);
     lowerLayout->addWidget(filter);
     vertical->addWidget(lower);
-    vertical->setStretchFactor(0, 1);
-    vertical->setStretchFactor(1, 1);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 2);
     layout->addWidget(vertical, 1);
 
     auto *splitter = new QSplitter(Qt::Horizontal, lower);
