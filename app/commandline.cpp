@@ -389,7 +389,8 @@ Request CommandParser::tableExport()
     if (isSet(m_o.atUs)) {
         bool ok = false;
         r.atUs = value(m_o.atUs).toDouble(&ok);
-        if (!ok || !std::isfinite(r.atUs))
+        // Within int64 nanoseconds: ±9.2e12 µs is ±106 days of epoch time to spare.
+        if (!ok || !std::isfinite(r.atUs) || std::fabs(r.atUs) > 9e15)
             return usage(QStringLiteral("--at-us takes a time in microseconds"));
     }
     r.atPeak = isSet(m_o.at);

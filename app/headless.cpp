@@ -87,20 +87,22 @@ int runExportLive(const std::string &out, const std::string &file, bool atPeak, 
             file.c_str());
         return ExitLoadFailed;
     }
-    TimeNs at = TimeNs(std::llround(atUs * 1000));
-    if (atPeak) {
-        const auto device = live.peakDevice();
-        at = device ? live.peakTime(*device, trace->model->minTime, trace->model->maxTime)
-                    : kNoValue;
-        if (at == kNoValue) {
-            std::fprintf(
-                stderr, "%s: no Total Allocated in its [memory] events: no peak\n", file.c_str());
-            return ExitLoadFailed;
-        }
+    std::vector<LiveBlock> blocks;
+    if (!atPeak) {
+        blocks = live.at(TimeNs(std::llround(atUs * 1000)));
+    } else if (const auto device = live.peakDevice()) {
+        // Just after the event that reached the peak: others in its µs may follow it.
+        const int64_t e = live.peakEvent(*device, trace->model->minTime, trace->model->maxTime);
         std::fprintf(stderr, "peak of %s at %s us\n",
-            memoryDeviceName(device->first, device->second).c_str(), microsText(at).c_str());
+            memoryDeviceName(device->first, device->second).c_str(),
+            microsText(trace->model->memory.time[size_t(e)]).c_str());
+        blocks = live.afterEvent(e);
+    } else {
+        std::fprintf(
+            stderr, "%s: no Total Allocated in its [memory] events: no peak\n", file.c_str());
+        return ExitLoadFailed;
     }
-    const LiveTable table(live, live.at(at));
+    const LiveTable table(live, std::move(blocks));
     std::string error;
     if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());

@@ -46,6 +46,7 @@ LiveCategory LiveMemory::categorize(const Allocation &a, const BackwardPasses &p
     const TimeNs freeTime = freed ? t.time[size_t(a.freeEvent)] : 0;
     bool optimizer = false, accumulate = false;
     SliceId node = kNoSlice; // the backward node (its evaluate_function wrapper) around it
+    SliceId outermostOp = kNoSlice;
     for (SliceId s = m.instantOwner(t.lane[a.event], t.time[a.event]); s != kNoSlice;
          s = m.slices.parent[s]) {
         const std::string_view name = m.sliceName(s);
@@ -53,9 +54,12 @@ LiveCategory LiveMemory::categorize(const Allocation &a, const BackwardPasses &p
         accumulate = accumulate || name.find("AccumulateGrad") != std::string_view::npos;
         if (const int n = g.nodeOf(s); n >= 0 && node == kNoSlice)
             node = g.nodes()[size_t(n)].outer;
+        if (m.slices.kind[s] == EventKind::CpuOp)
+            outermostOp = s;
     }
-    // Freed inside the one op that allocated it (a node: its wrapper), by pre-order ids.
-    const SliceId scope = node != kNoSlice ? node : a.op;
+    // Freed inside the one op that allocated it: its outermost op (an aten::empty's caller;
+    // in backward, the node's wrapper), by pre-order ids.
+    const SliceId scope = node != kNoSlice ? node : outermostOp;
     if (freed && scope != kNoSlice && a.freeOp >= scope && a.freeOp < m.slices.subtreeEnd[scope])
         return LiveCategory::Temporary;
     if (optimizer)
@@ -63,7 +67,11 @@ LiveCategory LiveMemory::categorize(const Allocation &a, const BackwardPasses &p
     switch (a.side) {
     case GpuSide::Forward:
     case GpuSide::Recompute: {
-        const TimeNs pass = passes.startAfter(m.slices.end(a.op));
+        // The backward pass the op's pair feeds, as held_bytes takes it.
+        const SliceId forward = a.row >= 0 && g.rows()[size_t(a.row)].forward != kNoSlice
+            ? g.rows()[size_t(a.row)].forward
+            : a.op;
+        const TimeNs pass = passes.startAfter(m.slices.end(forward));
         if (!freed || (pass != kNoValue && freeTime >= pass))
             return LiveCategory::Activation;
         break;
@@ -80,28 +88,32 @@ LiveCategory LiveMemory::categorize(const Allocation &a, const BackwardPasses &p
     return LiveCategory::Other;
 }
 
-std::vector<LiveBlock> LiveMemory::at(TimeNs time) const
+std::vector<LiveBlock> LiveMemory::afterEvent(int64_t event) const
 {
     const MemoryTable &t = m_index.graph().model().memory;
     std::vector<LiveBlock> out;
     if (!known())
         return out;
     const std::vector<Allocation> &all = m_index.allocations();
-    for (size_t i = 0; i < all.size(); ++i) {
+    for (size_t i = 0; i < all.size() && int64_t(all[i].event) <= event; ++i) { // event order
         const Allocation &a = all[i];
-        if (t.time[a.event] > time)
-            break; // in time order
-        if (a.freeEvent >= 0 && t.time[size_t(a.freeEvent)] <= time)
-            continue;
-        out.push_back({a.event, int64_t(i), t.bytes[a.event], m_categories[i]});
+        if (a.freeEvent < 0 || a.freeEvent > event)
+            out.push_back({a.event, int64_t(i), t.bytes[a.event], m_categories[i]});
     }
     for (uint32_t e : m_index.orphanFrees()) {
-        if (t.time[e] > time)
+        if (int64_t(e) > event)
             out.push_back({e, -1, -t.bytes[e], LiveCategory::BeforeWindow});
     }
     std::stable_sort(out.begin(), out.end(),
         [](const LiveBlock &a, const LiveBlock &b) { return a.bytes > b.bytes; });
     return out;
+}
+
+std::vector<LiveBlock> LiveMemory::at(TimeNs time) const
+{
+    const std::vector<TimeNs> &times = m_index.graph().model().memory.time;
+    const auto after = std::upper_bound(times.begin(), times.end(), time);
+    return afterEvent(int64_t(after - times.begin()) - 1);
 }
 
 std::optional<std::pair<int64_t, int64_t>> LiveMemory::peakDevice() const
@@ -117,21 +129,21 @@ std::optional<std::pair<int64_t, int64_t>> LiveMemory::peakDevice() const
     return best;
 }
 
-TimeNs LiveMemory::peakTime(std::pair<int64_t, int64_t> device, TimeNs from, TimeNs to) const
+int64_t LiveMemory::peakEvent(std::pair<int64_t, int64_t> device, TimeNs from, TimeNs to) const
 {
     const MemoryTable &t = m_index.graph().model().memory;
-    TimeNs when = kNoValue;
+    const auto first = std::lower_bound(t.time.begin(), t.time.end(), from);
+    const auto last = std::upper_bound(first, t.time.end(), to);
+    int64_t best = -1;
     int64_t most = kNoValue;
-    for (size_t e = 0; e < t.size(); ++e) {
-        if (t.time[e] < from || t.time[e] > to || t.totalAllocated[e] == kNoValue
-            || std::pair(t.deviceType[e], t.deviceId[e]) != device)
-            continue;
-        if (t.totalAllocated[e] > most) {
+    for (auto e = size_t(first - t.time.begin()); e < size_t(last - t.time.begin()); ++e) {
+        if (t.totalAllocated[e] != kNoValue && t.totalAllocated[e] > most
+            && std::pair(t.deviceType[e], t.deviceId[e]) == device) {
             most = t.totalAllocated[e];
-            when = t.time[e];
+            best = int64_t(e);
         }
     }
-    return when;
+    return best;
 }
 
 std::vector<PeakComposition> LiveMemory::peaks() const
@@ -140,17 +152,56 @@ std::vector<PeakComposition> LiveMemory::peaks() const
     if (!device || !known())
         return {};
     const OpGraph &g = m_index.graph();
-    auto peakIn = [&](int64_t step, TimeNs from, TimeNs to) {
-        PeakComposition p;
-        p.step = step;
-        p.at = peakTime(*device, from, to);
-        if (p.at != kNoValue)
-            p.bytes = composition(at(p.at), *device);
-        return p;
-    };
-    std::vector<PeakComposition> out {peakIn(kNoValue, g.model().minTime, g.model().maxTime)};
+    std::vector<PeakComposition> out {
+        {kNoValue, peakEvent(*device, g.model().minTime, g.model().maxTime), {}}};
     for (const ProfilerStep &s : g.steps())
-        out.push_back(peakIn(s.number, s.start, s.end));
+        out.push_back({s.number, peakEvent(*device, s.start, s.end), {}});
+    std::vector<int64_t> events;
+    for (const PeakComposition &p : out) {
+        if (p.event >= 0)
+            events.push_back(p.event);
+    }
+    std::sort(events.begin(), events.end());
+    events.erase(std::unique(events.begin(), events.end()), events.end());
+    const std::vector<CategoryBytes> bytes = compositionsAfter(events, *device);
+    for (PeakComposition &p : out) {
+        if (p.event >= 0)
+            p.bytes = bytes[size_t(
+                std::lower_bound(events.begin(), events.end(), p.event) - events.begin())];
+    }
+    return out;
+}
+
+std::vector<CategoryBytes> LiveMemory::compositionsAfter(
+    const std::vector<int64_t> &events, std::pair<int64_t, int64_t> device) const
+{
+    const MemoryTable &t = m_index.graph().model().memory;
+    // What each event does to the device's bytes by category.
+    std::vector<std::pair<LiveCategory, int64_t>> change(t.size(), {LiveCategory::Other, 0});
+    CategoryBytes running {};
+    const std::vector<Allocation> &all = m_index.allocations();
+    for (size_t i = 0; i < all.size(); ++i) {
+        const Allocation &a = all[i];
+        if (std::pair(t.deviceType[a.event], t.deviceId[a.event]) != device)
+            continue;
+        change[a.event] = {m_categories[i], t.bytes[a.event]};
+        if (a.freeEvent >= 0)
+            change[size_t(a.freeEvent)] = {m_categories[i], -t.bytes[a.event]};
+    }
+    for (uint32_t e : m_index.orphanFrees()) {
+        if (std::pair(t.deviceType[e], t.deviceId[e]) != device)
+            continue;
+        change[e] = {LiveCategory::BeforeWindow, t.bytes[e]};
+        addSaturating(running[size_t(LiveCategory::BeforeWindow)], -t.bytes[e]); // alive at first
+    }
+    std::vector<CategoryBytes> out;
+    out.reserve(events.size());
+    size_t next = 0;
+    for (size_t e = 0; e < t.size() && next < events.size(); ++e) {
+        addSaturating(running[size_t(change[e].first)], change[e].second);
+        for (; next < events.size() && events[next] == int64_t(e); ++next)
+            out.push_back(running);
+    }
     return out;
 }
 

@@ -33,17 +33,18 @@ struct LiveBlock {
 //! Bytes by category (indexed by LiveCategory).
 using CategoryBytes = std::array<int64_t, size_t(LiveCategory::Count)>;
 
-//! What fills a device at its peak: when, and the live bytes by category there.
+//! What fills a device at its peak: the event that reached it, and the live bytes by category.
 struct PeakComposition {
     int64_t step = kNoValue; //!< N of the ProfilerStep, kNoValue for the whole trace
-    TimeNs at = kNoValue; //!< kNoValue when the device gives no total in that window
+    int64_t event = -1; //!< the `[memory]` event; -1 when the device gives no total there
     CategoryBytes bytes {};
 };
 
 /*!
- * What is alive at a time T, the question PyTorch's memory_viz answers: every allocation made at
- * or before T and freed after it (or never), plus the blocks freed in the trace but allocated
- * before it, each with a category decided once from its whole life.
+ * What is alive at a moment, the question PyTorch's memory_viz answers: just after a `[memory]`
+ * event (events in file order, so several in one µs stay apart), every allocation made at or
+ * before it and freed after it (or never), plus the blocks freed in the trace but allocated
+ * before it; each with a category decided once from its whole life.
  */
 class LiveMemory {
 public:
@@ -53,14 +54,16 @@ public:
     //! False when allocations carry no `Addr` (1.9): no free can be matched, so what is alive
     //! cannot be told, and at() and peaks() give nothing rather than a guess.
     bool known() const { return m_index.noAddress() == 0; }
-    LiveCategory categoryOf(size_t allocation) const { return m_categories[allocation]; }
-    //! The blocks alive at \a t on every device, largest first (then in time order).
+    //! The blocks alive just after event \a event (-1: before any), on every device, largest
+    //! first (then in event order).
+    std::vector<LiveBlock> afterEvent(int64_t event) const;
+    //! The blocks alive at \a t: after the last event at or before it.
     std::vector<LiveBlock> at(TimeNs t) const;
     //! The device (type, id) of the largest peak of `Total Allocated`, or nullopt without totals.
     std::optional<std::pair<int64_t, int64_t>> peakDevice() const;
-    //! When `Total Allocated` of \a device first reaches its largest value in [from, to]; kNoValue
-    //! when the device gives no total there.
-    TimeNs peakTime(std::pair<int64_t, int64_t> device, TimeNs from, TimeNs to) const;
+    //! The first event of \a device in [from, to] whose `Total Allocated` is the largest there;
+    //! -1 when the device gives no total there.
+    int64_t peakEvent(std::pair<int64_t, int64_t> device, TimeNs from, TimeNs to) const;
     //! Bytes by category of \a blocks on \a device.
     CategoryBytes composition(
         const std::vector<LiveBlock> &blocks, std::pair<int64_t, int64_t> device) const;
@@ -69,6 +72,9 @@ public:
 
 private:
     LiveCategory categorize(const Allocation &a, const BackwardPasses &passes) const;
+    //! Bytes by category on \a device just after each of \a events (ascending), in one sweep.
+    std::vector<CategoryBytes> compositionsAfter(
+        const std::vector<int64_t> &events, std::pair<int64_t, int64_t> device) const;
 
     const MemoryIndex &m_index;
     std::vector<LiveCategory> m_categories;

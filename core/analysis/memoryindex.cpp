@@ -34,11 +34,11 @@ SliceId memoryEventOp(const TraceModel &m, uint32_t event)
     return s;
 }
 
-MemoryPeaks memoryPeaks(const MemoryTable &t)
+AllocatorPeaks allocatorPeaks(const MemoryTable &t)
 {
-    MemoryPeaks device, cpu;
+    AllocatorPeaks device, cpu;
     for (size_t e = 0; e < t.size(); ++e) {
-        MemoryPeaks &p = t.deviceType[e] == 0 ? cpu : device;
+        AllocatorPeaks &p = t.deviceType[e] == 0 ? cpu : device;
         if (t.totalAllocated[e] != kNoValue)
             p.allocated = std::max(p.allocated, t.totalAllocated[e]);
         if (t.totalReserved[e] != kNoValue)

@@ -70,13 +70,13 @@ private:
 };
 
 //! The largest totals a trace reports, kNoValue where it reports none.
-struct MemoryPeaks {
+struct AllocatorPeaks {
     int64_t allocated = kNoValue;
     int64_t reserved = kNoValue;
 };
 //! Over the accelerators' `[memory]` events (the CPU's when the trace has no other device): no
 //! matching needed, so a run's ranks get it cheaply.
-MemoryPeaks memoryPeaks(const MemoryTable &memory);
+AllocatorPeaks allocatorPeaks(const MemoryTable &memory);
 
 //! Innermost cpu_op around memory event \a event on its thread (TraceModel::instantOwner's
 //! rule: an op's end included), kNoSlice if none.

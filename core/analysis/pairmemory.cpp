@@ -11,27 +11,27 @@ namespace ks {
 namespace {
 
 //! Who ends allocation \a a: the backward node, optimizer scope or op its free lies in.
-HeldUntil freerOf(const OpGraph &g, const Allocation &a)
+Freer freerOf(const OpGraph &g, const Allocation &a)
 {
     if (a.freeEvent < 0)
-        return {HeldUntil::Never, 0};
+        return {Freer::Never, 0};
     const TraceModel &m = g.model();
     const uint32_t e = uint32_t(a.freeEvent);
     for (SliceId s = m.instantOwner(m.memory.lane[e], m.memory.time[e]); s != kNoSlice;
          s = m.slices.parent[s]) {
         if (const int n = g.nodeOf(s); n >= 0)
-            return {HeldUntil::Node, m.slices.name[g.nodes()[size_t(n)].node]};
+            return {Freer::Node, m.slices.name[g.nodes()[size_t(n)].node]};
         if (isOptimizerScope(m.sliceName(s)))
-            return {HeldUntil::Optimizer, 0};
+            return {Freer::Optimizer, 0};
     }
-    return a.freeOp == kNoSlice ? HeldUntil {HeldUntil::Other, 0}
-                                : HeldUntil {HeldUntil::Op, m.slices.name[a.freeOp]};
+    return a.freeOp == kNoSlice ? Freer {Freer::Other, 0}
+                                : Freer {Freer::Op, m.slices.name[a.freeOp]};
 }
 
 //! The freer of most bytes (the first one seen on a tie).
-HeldUntil largest(const std::vector<std::pair<HeldUntil, int64_t>> &byFreer)
+Freer largest(const std::vector<std::pair<Freer, int64_t>> &byFreer)
 {
-    HeldUntil best;
+    Freer best;
     int64_t most = 0;
     for (const auto &[until, bytes] : byFreer) {
         if (bytes > most) {
@@ -44,19 +44,19 @@ HeldUntil largest(const std::vector<std::pair<HeldUntil, int64_t>> &byFreer)
 
 } // namespace
 
-std::string heldUntilText(const TraceModel &m, HeldUntil until)
+std::string heldUntilText(const TraceModel &m, Freer until)
 {
     switch (until.kind) {
-    case HeldUntil::Node:
-    case HeldUntil::Op:
+    case Freer::Node:
+    case Freer::Op:
         return std::string(m.str(until.name));
-    case HeldUntil::Optimizer:
+    case Freer::Optimizer:
         return "optimizer";
-    case HeldUntil::Never:
+    case Freer::Never:
         return "never";
-    case HeldUntil::Other:
+    case Freer::Other:
         return "other";
-    case HeldUntil::Nothing:
+    case Freer::Nothing:
         break;
     }
     return {};
@@ -84,7 +84,7 @@ std::vector<PairMemory> pairMemory(const MemoryIndex &index)
     const BackwardPasses passes(g);
     std::vector<PairMemory> out(g.rows().size());
     // Per row: bytes held by each freer, in the order first seen.
-    std::vector<std::vector<std::pair<HeldUntil, int64_t>>> freers(g.rows().size());
+    std::vector<std::vector<std::pair<Freer, int64_t>>> freers(g.rows().size());
     for (const Allocation &a : index.allocations()) {
         if (a.row < 0)
             continue;
@@ -107,7 +107,7 @@ std::vector<PairMemory> pairMemory(const MemoryIndex &index)
         if (!alive)
             continue;
         addSaturating(p.held, bytes);
-        const HeldUntil until = freerOf(g, a);
+        const Freer until = freerOf(g, a);
         auto &list = freers[size_t(a.row)];
         auto it = std::find_if(
             list.begin(), list.end(), [&](const auto &entry) { return entry.first == until; });

@@ -9,7 +9,7 @@
 namespace ks {
 
 //! Who frees the bytes a forward op holds for backward (PairMemory::heldUntil).
-struct HeldUntil {
+struct Freer {
     enum Kind : uint8_t {
         Nothing, //!< nothing held
         Node, //!< a backward node, named by name
@@ -20,10 +20,10 @@ struct HeldUntil {
     };
     Kind kind = Nothing;
     StringId name = 0;
-    bool operator==(const HeldUntil &) const = default;
+    bool operator==(const Freer &) const = default;
 };
 //! `held_until`'s text: the node or op name, "optimizer", "never", "other"; empty for Nothing.
-std::string heldUntilText(const TraceModel &model, HeldUntil until);
+std::string heldUntilText(const TraceModel &model, Freer until);
 
 //! What a pair row's ops allocate (bytes of `[memory]` allocations, any device).
 struct PairMemory {
@@ -35,7 +35,7 @@ struct PairMemory {
      * to backward. kNoValue where a free cannot be matched (no `Addr`): never a guess.
      */
     int64_t held = 0;
-    HeldUntil heldUntil; //!< who frees most of the held bytes
+    Freer heldUntil; //!< who frees most of the held bytes
     int64_t backwardAllocated = 0; //!< inside its backward nodes
 };
 //! One per pair row of the index's graph (all zero when the trace has no memory events).

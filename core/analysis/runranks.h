@@ -22,8 +22,8 @@ struct RankTrace {
     const OpGraph *graph = nullptr;
     const ModuleTree *modules = nullptr;
     GpuTimeBreakdown gpuTime; //!< gpuTimeBreakdown() of the graph, worked out beside its load
-    //! The largest `Total Allocated` / `Total Reserved` of its accelerators (memoryPeaks()).
-    MemoryPeaks memory;
+    //! The largest `Total Allocated` / `Total Reserved` of its accelerators (allocatorPeaks()).
+    AllocatorPeaks memory;
     /*!
      * Added to a model time (ns, as the file wrote it) to give ns from the run's common zero:
      * the rank's `baseTimeNanoseconds` (0 for absolute epoch clocks) less the common zero, which

@@ -618,6 +618,7 @@ std::unique_ptr<TraceDiff> TraceDiff::compare(const ModuleTree &base,
         return fail("cancelled");
     }
     diff->m_options.cancel = nullptr;
+    diff->m_options.pairMemory = {}; // read while comparing only, as cancel
     return diff;
 }
 

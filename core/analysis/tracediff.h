@@ -44,7 +44,8 @@ struct DiffOptions {
     bool rollups = true;
     /*!
      * The sides' LoadedTrace::pairMemory() (base, candidate), for HeldBytes; a side without one
-     * (nullptr, or empty: no [memory] events) has no held bytes to compare.
+     * (nullptr, or empty: no [memory] events) has no held bytes to compare. Only read while
+     * comparing, as cancel.
      */
     std::array<const std::vector<PairMemory> *, 2> pairMemory {};
     /*!

@@ -50,6 +50,12 @@ MetricCell metricCell(size_t offset)
     return {DiffMetric(m), MetricKind(offset - kMetricOffset[m])};
 }
 
+//! Bytes show for a person in the window (the export keeps the integer); the rest are numbers.
+Cell metricKind(size_t offset)
+{
+    return metricCell(offset).metric == DiffMetric::HeldBytes ? Cell::Bytes : Cell::Number;
+}
+
 bool isTime(DiffMetric m)
 {
     return m != DiffMetric::FwdKernels && m != DiffMetric::BwdKernels && m != DiffMetric::HeldBytes;
@@ -175,7 +181,7 @@ std::span<const ColumnSpec> DiffTable::columns() const
             {"fwd_ts_base", Cell::Number, "Base fwd ts (µs)"},
             {"fwd_ts_candidate", Cell::Number, "Candidate fwd ts (µs)"}};
         for (size_t i = 0; i < kMetricColumns; ++i)
-            out.push_back({kMetricNames[i], Cell::Number, kMetricTitles[i]});
+            out.push_back({kMetricNames[i], metricKind(i), kMetricTitles[i]});
         return out;
     }();
     return columns;
@@ -322,7 +328,7 @@ DiffGroupTable::DiffGroupTable(const TraceDiff &diff, DiffGrouping grouping, Dif
     for (size_t i = 0; i < kCountColumns; ++i)
         m_columns.push_back({kCountNames[i], Cell::Number, kCountTitles[i]});
     for (size_t i = 0; i < kMetricColumns; ++i)
-        m_columns.push_back({kMetricNames[i], Cell::Number, kMetricTitles[i]});
+        m_columns.push_back({kMetricNames[i], metricKind(i), kMetricTitles[i]});
     const auto &all = groups();
     m_order = orderRows(all.size(), order, [&](size_t i) {
         return std::pair<const DiffValues &, const DiffValues &>(all[i].base, all[i].candidate);
@@ -387,8 +393,8 @@ namespace {
 std::string memoryHeadline(const TraceDiff &diff)
 {
     std::string out;
-    const MemoryPeaks b = memoryPeaks(diff.base().model().memory);
-    const MemoryPeaks c = memoryPeaks(diff.candidate().model().memory);
+    const AllocatorPeaks b = allocatorPeaks(diff.base().model().memory);
+    const AllocatorPeaks c = allocatorPeaks(diff.candidate().model().memory);
     if (b.allocated != kNoValue && c.allocated != kNoValue)
         out += " · peak allocated " + bytesText(double(b.allocated)) + " → "
             + bytesText(double(c.allocated));

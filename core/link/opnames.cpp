@@ -28,16 +28,16 @@ bool looksLikeBackwardNode(std::string_view name)
     return name.ends_with("Backward");
 }
 
-bool isHousekeepingScope(std::string_view name)
-{
-    return isOptimizerScope(name) || name.starts_with("enumerate(DataLoader)");
-}
-
 bool isOptimizerScope(std::string_view name)
 {
     // torch/optim/optimizer.py names its profiler scopes "Optimizer.step#SGD.step",
-    // "Optimizer.zero_grad#SGD.zero_grad"; users name theirs after the optimizer.
-    if (name.starts_with("Optimizer."))
+    // "Optimizer.zero_grad#SGD.zero_grad".
+    return name.starts_with("Optimizer.");
+}
+
+bool isHousekeepingScope(std::string_view name)
+{
+    if (isOptimizerScope(name) || name.starts_with("enumerate(DataLoader)"))
         return true;
     constexpr std::string_view kWord = "optimizer";
     const auto sameLetter

@@ -20,7 +20,7 @@ bool looksLikeBackwardNode(std::string_view name);
 //! A scope of training housekeeping, not the model: PyTorch's own optimizer and data loader
 //! annotations ("Optimizer.step#SGD.step", "enumerate(DataLoader)#…"), or one naming an optimizer.
 bool isHousekeepingScope(std::string_view name);
-//! An optimizer's scope: PyTorch's `Optimizer.step#…`/`Optimizer.zero_grad#…`, or one naming one.
+//! An optimizer's scope as PyTorch names it: `Optimizer.step#…`, `Optimizer.zero_grad#…`.
 bool isOptimizerScope(std::string_view name);
 //! NCCL/RCCL kernels.
 bool isCommunication(std::string_view kernelName);

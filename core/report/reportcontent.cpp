@@ -478,7 +478,7 @@ void addPeakComposition(const LoadedTrace &trace, ReportPart &part)
 {
     const std::vector<PeakComposition> &peaks = trace.memoryPeaks();
     const auto device = trace.liveMemory().peakDevice();
-    if (peaks.empty() || !device || peaks.front().at == kNoValue)
+    if (peaks.empty() || !device || peaks.front().event < 0)
         return;
     const PeakComposition &peak = peaks.front();
     int64_t total = 0;
@@ -487,7 +487,7 @@ void addPeakComposition(const LoadedTrace &trace, ReportPart &part)
     ReportTable table;
     table.caption = "What fills " + memoryDeviceName(device->first, device->second)
         + " at its peak (" + bytesText(double(total)) + ", "
-        + durationText(double(peak.at - trace.model->minTime))
+        + durationText(double(trace.model->memory.time[size_t(peak.event)] - trace.model->minTime))
         + " into the trace): the blocks alive then "
         + "by category, as --export-live --at peak lists them.";
     table.table.addColumn("category", Cell::Text, "Category");

@@ -166,7 +166,7 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
         r.graph = traces[i]->graph.get();
         r.modules = &traces[i]->modules();
         r.gpuTime = traces[i]->gpuTime();
-        r.memory = memoryPeaks(m.memory);
+        r.memory = allocatorPeaks(m.memory);
         if (r.worldSize > 0)
             worldSizes.insert(r.worldSize);
         run->ranks.push_back(r);

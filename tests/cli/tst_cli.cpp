@@ -356,6 +356,64 @@ private slots:
             test::run(test::appPath(), args({QStringLiteral("--per-step"), m_demo})).exitCode, 1);
     }
 
+    /*
+     * --export-live --at peak: the documented columns, cuda:0's rows adding up to the peak
+     * --summary reports (the profiler's Total Allocated), every row with a category, the
+     * forward ones with their module and Python stack; --at-us before the first event lists
+     * nothing; a trace without Addr exits 2 saying why.
+     */
+    void exportLiveAddsUpToThePeak()
+    {
+        const QString trace = test::tempDir() + QStringLiteral("/memory.json");
+        QCOMPARE(
+            test::run(test::gentracePath(), args({QStringLiteral("--memory"), trace})).exitCode, 0);
+        const auto live = test::run(test::appPath(),
+            args({QStringLiteral("--export-live"), QStringLiteral("-"), QStringLiteral("--at"),
+                QStringLiteral("peak"), trace}));
+        QCOMPARE(live.exitCode, 0);
+        QVERIFY2(live.err.contains("peak of cuda:0 at "), live.err.constData());
+        const QList<QByteArray> lines = live.out.trimmed().split('\n');
+        QCOMPARE(lines.first(),
+            QByteArray("device,addr,bytes,category,alloc_ts,free_ts,alloc_op,module,pair_fwd_name,"
+                       "pair_fwd_ts,step,python_stack"));
+        qint64 cuda = 0;
+        bool stacked = false;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QList<QByteArray> cells = lines[i].split(',');
+            QVERIFY(!cells[3].isEmpty());
+            cuda += cells[0] == "cuda:0" ? cells[2].toLongLong() : 0;
+            stacked = stacked
+                || (cells[3] == "activation" && !cells[7].isEmpty()
+                    && cells.last().contains("forward"));
+        }
+        QVERIFY(stacked);
+        const auto summary = test::run(test::appPath(), args({QStringLiteral("--summary"), trace}));
+        const QJsonArray devices = QJsonDocument::fromJson(summary.out)
+                                       .object()[QStringLiteral("memory_devices")]
+                                       .toArray();
+        QCOMPARE(
+            cuda, devices.last().toObject()[QStringLiteral("peak_allocated_bytes")].toInteger());
+
+        const auto before = test::run(test::appPath(),
+            args({QStringLiteral("--export-live"), QStringLiteral("-"), QStringLiteral("--at-us"),
+                QStringLiteral("0"), trace}));
+        QCOMPARE(before.exitCode, 0);
+        QCOMPARE(before.out.trimmed().split('\n').size(), 1); // the header only
+
+        const QString noAddr = test::tempDir() + QStringLiteral("/noaddr.json");
+        QFile f(noAddr);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(test::traceWith(R"({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":5,)"
+                                R"("args":{"Device Type":1,"Device Id":0,"Bytes":64}})")
+                    .c_str());
+        f.close();
+        const auto unknown = test::run(test::appPath(),
+            args({QStringLiteral("--export-live"), QStringLiteral("-"), QStringLiteral("--at-us"),
+                QStringLiteral("10"), noAddr}));
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("no Addr"), unknown.err.constData());
+    }
+
     // --export-steps: the documented columns, one row per step, and the same numbers as
     // --summary's step_breakdown; busy + idle is the GPU span, the parts split busy.
     void exportStepsAgreesWithTheSummary()

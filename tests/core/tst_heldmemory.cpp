@@ -222,9 +222,9 @@ private slots:
         QCOMPARE(blocks.back().bytes, int64_t(20));
     }
 
-    // At every [memory] event of a generated trace (allocations from zero, every free matched),
-    // the live blocks of cuda:0 add up to the Total Allocated the profiler wrote after the last
-    // event at that time: a count independent of the matching.
+    // Just after every [memory] event of a generated trace (allocations from zero, every free
+    // matched), the live blocks of cuda:0 add up to the Total Allocated the profiler wrote with
+    // it: a count independent of the matching; at a time, to the total after its last event.
     void liveMatchesTotalAllocated()
     {
         const QString path = test::tempDir() + QStringLiteral("/live.json");
@@ -234,26 +234,34 @@ private slots:
         const MemoryTable &mt = opened.trace->model->memory;
         const LiveMemory live(opened.trace->memory());
         const std::pair<int64_t, int64_t> cuda {1, 0};
-        auto liveSum = [&](TimeNs at) {
+        auto liveSum = [&](const std::vector<LiveBlock> &blocks) {
             int64_t sum = 0;
-            for (int64_t bytes : live.composition(live.at(at), cuda))
+            for (int64_t bytes : live.composition(blocks, cuda))
                 sum += bytes;
             return sum;
         };
         size_t checked = 0;
         for (size_t e = 0; e < mt.size(); ++e) {
-            const bool lastAtItsTime = e + 1 == mt.size() || mt.time[e + 1] != mt.time[e];
-            if (!lastAtItsTime || mt.deviceType[e] != 1 || mt.totalAllocated[e] == kNoValue)
+            if (mt.deviceType[e] != 1 || mt.totalAllocated[e] == kNoValue)
                 continue;
-            QCOMPARE(liveSum(mt.time[e]), mt.totalAllocated[e]);
+            QCOMPARE(liveSum(live.afterEvent(int64_t(e))), mt.totalAllocated[e]);
+            const bool lastAtItsTime = e + 1 == mt.size() || mt.time[e + 1] != mt.time[e];
+            if (lastAtItsTime)
+                QCOMPARE(liveSum(live.at(mt.time[e])), mt.totalAllocated[e]);
             ++checked;
         }
         QVERIFY(checked > 100);
         const auto device = live.peakDevice();
         QVERIFY(device && *device == cuda);
         const TraceModel &m = *opened.trace->model;
-        QCOMPARE(liveSum(live.peakTime(cuda, m.minTime, m.maxTime)),
-            opened.trace->memory().devices().back().peakAllocated);
+        const int64_t peak = live.peakEvent(cuda, m.minTime, m.maxTime);
+        QCOMPARE(
+            liveSum(live.afterEvent(peak)), opened.trace->memory().devices().back().peakAllocated);
+        // The one-sweep composition of peaks() is the same count.
+        int64_t swept = 0;
+        for (int64_t bytes : live.peaks().front().bytes)
+            swept += bytes;
+        QCOMPARE(swept, opened.trace->memory().devices().back().peakAllocated);
     }
 
     // A run's ranks show their peaks (--export-ranks): the fixture's cuda:0 peaks at 416 B
@@ -263,13 +271,13 @@ private slots:
     {
         const auto gpu = test::link(test::memoryTrace());
         QVERIFY(gpu);
-        QCOMPARE(memoryPeaks(gpu->model->memory).allocated, int64_t(416));
-        QCOMPARE(memoryPeaks(gpu->model->memory).reserved, int64_t(2048));
+        QCOMPARE(allocatorPeaks(gpu->model->memory).allocated, int64_t(416));
+        QCOMPARE(allocatorPeaks(gpu->model->memory).reserved, int64_t(2048));
         const auto cpu = test::link(trace(plainOp("aten::x", 1, 100, 10)
             + memory(1, 105, 0, -1, 5, 8, 8, 96) + memory(1, 107, 0, -1, 5, -8, 0, 96)));
         QVERIFY(cpu);
-        QCOMPARE(memoryPeaks(cpu->model->memory).allocated, int64_t(8));
-        QCOMPARE(memoryPeaks(cpu->model->memory).reserved, int64_t(96));
+        QCOMPARE(allocatorPeaks(cpu->model->memory).allocated, int64_t(8));
+        QCOMPARE(allocatorPeaks(cpu->model->memory).reserved, int64_t(96));
     }
 
     /*
@@ -301,6 +309,28 @@ private slots:
             headline.find("peak allocated 30 B → 60 B") != std::string::npos, headline.c_str());
         QVERIFY2(
             headline.find("held for backward 20 B → 50 B") != std::string::npos, headline.c_str());
+    }
+
+    /*
+     * A peak and a free in one µs: 100 B allocated at 10 (Total Allocated 100), freed at 10 too
+     * (0), 40 B at 20. The peak is the allocation's event: 100 B alive just after it, though
+     * nothing is at the end of its µs; peaks() and the export say the same.
+     */
+    void peakIsAnEventNotAMicrosecond()
+    {
+        const auto t
+            = test::link(trace(plainOp("aten::x", 1, 5, 30) + memory(1, 10, 1, 0, 1, 100, 100, 512)
+                + memory(1, 10, 1, 0, 1, -100, 0, 512) + memory(1, 20, 1, 0, 2, 40, 40, 512)));
+        QVERIFY(t);
+        const LiveMemory live(t->memory());
+        const int64_t peak = live.peakEvent({1, 0}, t->model->minTime, t->model->maxTime);
+        QCOMPARE(peak, int64_t(0));
+        QCOMPARE(live.afterEvent(peak).size(), size_t(1));
+        QCOMPARE(live.afterEvent(peak).front().bytes, int64_t(100));
+        QVERIFY(live.at(t->model->memory.time[0]).empty());
+        const std::vector<PeakComposition> peaks = live.peaks();
+        QCOMPARE(peaks.front().event, int64_t(0));
+        QCOMPARE(peaks.front().bytes[size_t(LiveCategory::Temporary)], int64_t(100));
     }
 
     // 1.9 traces have no `Addr`: no free can be matched, so held bytes are unknown, empty in

@@ -156,7 +156,7 @@ void TestMemoryView::moduleTreeMemoryColumns()
  * Issue #33: on the shared memory fixture (tests/memorytrace.h) cuda:0 peaks at 416 B when F is
  * allocated (180 µs, 80 µs in): A 256, F 128 and C 32 are alive (B was freed at 150), largest
  * first, A allocated in aten::mm and alive into its backward (500): an activation. A click on
- * the memory curve at E's allocation (250) shows the moment in the Memory tab: E's 16 B on the
+ * the memory curve at E's allocation (250) shows that moment in the Memory tab: E's 16 B on the
  * CPU too.
  */
 void TestMemoryView::livePanelShowsThePeakAndTimelineClicks()
@@ -166,8 +166,14 @@ void TestMemoryView::livePanelShowsThePeakAndTimelineClicks()
     TraceTab tab(t);
     QVERIFY(tab.memory());
     LiveMemoryPanel *live = tab.memory()->live();
-    const TimeNs start = t->model->minTime;
-    QCOMPARE(live->shownAt(), start + 80'000);
+    const MemoryTable &mt = t->model->memory;
+    auto eventAt = [&](int us, int64_t bytes) {
+        for (size_t e = 0; e < mt.size(); ++e)
+            if (mt.time[e] == TimeNs(us) * 1000 && mt.bytes[e] == bytes)
+                return int64_t(e);
+        return int64_t(-1);
+    };
+    QCOMPARE(live->shownEvent(), eventAt(180, 128)); // F's allocation
     QCOMPARE(live->model()->rowCount(), 3);
     QCOMPARE(live->model()->table().text(0, 2), std::string("256"));
     QCOMPARE(live->model()->table().text(0, 3), std::string("activation"));
@@ -182,15 +188,15 @@ void TestMemoryView::livePanelShowsThePeakAndTimelineClicks()
             activation = chart.pixelColor(x, y) == memoryColor(LiveCategory::Activation);
     QVERIFY(activation);
 
-    emit tab.timeline()->memoryMomentClicked(start + 150'000);
+    emit tab.timeline()->memoryEventClicked(uint32_t(eventAt(250, 16)));
     QCOMPARE(tab.bottomTabs()->currentWidget(), tab.memory()->parentWidget());
-    QCOMPARE(live->shownAt(), start + 150'000);
+    QCOMPARE(live->shownEvent(), eventAt(250, 16));
     QCOMPARE(live->model()->rowCount(), 4);
     QVERIFY(live->caption().contains(QStringLiteral("clicked on the timeline")));
     // The tab's filter narrows the live blocks too, and stays for the next moment shown.
     live->setFilter(QStringLiteral("cpu"));
     QTRY_COMPARE(live->model()->rowCount(), 1);
-    live->showAt(start + 80'000, QStringLiteral("again"));
+    live->showAfter(eventAt(180, 128), QStringLiteral("again"));
     QTRY_COMPARE(live->model()->rowCount(), 0); // E is not allocated yet
 }
 

@@ -255,7 +255,7 @@ private slots:
         const QColor peak = image.pixelColor(xAt(180), int(yOf(416)) - 5);
         QVERIFY2(peak.red() > 150 && peak.green() < 100, qPrintable(peak.name()));
 
-        QSignalSpy moments(&v, &TimelineView::memoryMomentClicked);
+        QSignalSpy moments(&v, &TimelineView::memoryEventClicked);
         sendMouse(
             &v, QEvent::MouseButtonPress, QPoint(xAt(185), area->center().y()), Qt::LeftButton);
         sendMouse(
@@ -263,7 +263,9 @@ private slots:
         QCOMPARE(m.sliceName(selection.current()), std::string_view("aten::mm")); // allocated F
         // ... and the moment goes to the Memory tab: F's allocation, 180 µs.
         QCOMPARE(moments.size(), 1);
-        QCOMPARE(moments[0][0].value<TimeNs>(), TimeNs(180'000));
+        const uint32_t clicked = moments[0][0].value<uint32_t>();
+        QCOMPARE(m.memory.time[clicked], TimeNs(180'000));
+        QCOMPARE(m.memory.bytes[clicked], int64_t(128));
         sendMouse(
             &v, QEvent::MouseButtonPress, QPoint(xAt(555), area->center().y()), Qt::LeftButton);
         sendMouse(

@@ -572,14 +572,14 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
         }
         return;
     }
-    const SliceId op = curveOpAt(pos);
+    const auto hit = curvePointAt(pos);
+    const bool memory = hit && m_curves.tracks[hit->first].kind == CurveTrack::Kind::Memory;
+    const uint32_t point = memory ? m_curves.tracks[hit->first].events[size_t(hit->second)] : 0;
     m_clicking = true;
-    m_selection->select(op != kNoSlice ? op : sliceAt(pos));
+    m_selection->select(memory ? memoryEventOp(m_model, point) : sliceAt(pos));
     m_clicking = false;
-    if (const auto hit = curvePointAt(pos);
-        hit && m_curves.tracks[hit->first].kind == CurveTrack::Kind::Memory)
-        emit memoryMomentClicked(
-            m_model.memory.time[m_curves.tracks[hit->first].events[size_t(hit->second)]]);
+    if (memory)
+        emit memoryEventClicked(point);
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)

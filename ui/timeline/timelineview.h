@@ -127,8 +127,8 @@ public:
 
 signals:
     void rangeChanged();
-    //! A click on a memory curve, at the moment of its memory event \a at (model time).
-    void memoryMomentClicked(TimeNs at);
+    //! A click on a memory curve, on the point of `[memory]` event \a event.
+    void memoryEventClicked(uint32_t event);
     void findStatus(const QString &text);
     void findFinished(int matches);
 

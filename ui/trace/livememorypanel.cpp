@@ -68,8 +68,8 @@ LiveMemoryPanel::LiveMemoryPanel(SelectionController *selection, QWidget *parent
     layout->addLayout(right, 3);
     buildChart();
     const std::vector<PeakComposition> &peaks = m_trace.memoryPeaks();
-    if (!peaks.empty() && peaks.front().at != kNoValue)
-        showAt(peaks.front().at, tr("the peak"));
+    if (!peaks.empty() && peaks.front().event >= 0)
+        showAfter(peaks.front().event, tr("the peak"));
     else if (!m_trace.liveMemory().known())
         m_caption->setText(tr("The [memory] events of this trace carry no address: no free can "
                               "be matched to its allocation, so what is alive is not known."));
@@ -105,8 +105,8 @@ void LiveMemoryPanel::buildChart()
     for (QBarSet *set : sets) {
         connect(set, &QBarSet::clicked, this, [this](int index) {
             const PeakComposition &p = m_trace.memoryPeaks()[size_t(index)];
-            if (p.at != kNoValue)
-                showAt(p.at,
+            if (p.event >= 0)
+                showAfter(p.event,
                     p.step == kNoValue ? tr("the peak") : tr("the peak of step %1").arg(p.step));
         });
     }
@@ -137,11 +137,14 @@ void LiveMemoryPanel::buildChart()
     m_chart->setChart(chart);
 }
 
-void LiveMemoryPanel::showAt(TimeNs t, const QString &why)
+void LiveMemoryPanel::showAfter(int64_t event, const QString &why)
 {
-    m_shownAt = t;
     const LiveMemory &live = m_trace.liveMemory();
-    auto table = std::make_shared<LiveTable>(live, live.at(t));
+    if (!live.known())
+        return; // the caption says why nothing can be shown
+    m_shownEvent = event;
+    const TimeNs t = m_trace.model->memory.time[size_t(event)];
+    auto table = std::make_shared<LiveTable>(live, live.afterEvent(event));
     TableModel *old = m_model;
     m_model = new TableModel(table,
         {LiveTable::Device, LiveTable::Category, LiveTable::AllocOp, LiveTable::Module,

@@ -20,16 +20,16 @@ class TableModel;
  * for the whole trace and each step (activation, gradient, optimizer, temporary, before the
  * window, other; a click on a bar shows its moment), and the table of every block alive at the
  * moment shown (LiveMemory::at(), largest first; a row selects its op). The timeline's memory
- * curves show their clicked moment here too (showAt()).
+ * curves show their clicked moment here too (showAfter()).
  */
 class LiveMemoryPanel : public QWidget {
     Q_OBJECT
 public:
     LiveMemoryPanel(SelectionController *selection, QWidget *parent = nullptr);
 
-    //! Shows the blocks alive at \a t (model time), \a why saying what the moment is.
-    void showAt(TimeNs t, const QString &why);
-    TimeNs shownAt() const { return m_shownAt; }
+    //! Shows the blocks alive just after `[memory]` event \a event, \a why saying what it is.
+    void showAfter(int64_t event, const QString &why);
+    int64_t shownEvent() const { return m_shownEvent; }
     //! Shows only the blocks whose device, category, op, module or pair contain \a text.
     void setFilter(const QString &text);
     QTableView *table() const { return m_table; }
@@ -47,7 +47,7 @@ private:
     QLabel *m_caption = nullptr;
     QTableView *m_table = nullptr;
     TableModel *m_model = nullptr;
-    TimeNs m_shownAt = kNoValue;
+    int64_t m_shownEvent = -1;
     QString m_filter;
 };
 

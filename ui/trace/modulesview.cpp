@@ -19,6 +19,8 @@
 #include <QVBoxLayout>
 #include <QtNumeric>
 
+#include <cmath>
+
 namespace ks {
 
 namespace {
@@ -48,7 +50,10 @@ public:
         const int c = treeWidget() ? treeWidget()->sortColumn() : 0;
         if (c == Name)
             return text(c) < other.text(c);
-        return data(c, Qt::UserRole).toDouble() < other.data(c, Qt::UserRole).toDouble();
+        // Unknown values (held bytes without `Addr`, NaN) sort below every number.
+        const double a = data(c, Qt::UserRole).toDouble();
+        const double b = other.data(c, Qt::UserRole).toDouble();
+        return std::isnan(a) ? !std::isnan(b) : !std::isnan(b) && a < b;
     }
 };
 

@@ -59,10 +59,10 @@ TraceTab::TraceTab(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
     connect(m_selection, &SelectionController::selectionChanged, this, &TraceTab::showSelection);
     connect(m_selection, &SelectionController::moduleChanged, this, &TraceTab::highlightModule);
     // A click on a memory curve shows what is alive then, in the Memory tab.
-    connect(m_timeline, &TimelineView::memoryMomentClicked, this, [this](TimeNs at) {
+    connect(m_timeline, &TimelineView::memoryEventClicked, this, [this](uint32_t event) {
         if (MemoryView *view = memory()) {
             m_bottom->setCurrentWidget(m_memoryPage);
-            view->live()->showAt(at, tr("clicked on the timeline"));
+            view->live()->showAfter(event, tr("clicked on the timeline"));
         }
     });
 }
