@@ -130,6 +130,11 @@ std::array<std::pair<std::string_view, TimeNs>, 8> gpuTimeFields(const GpuTimeBr
         {"total_us", b.total}, {"total_comm_us", b.totalComm}, {"total_memcpy_us", b.totalMemcpy}}};
 }
 
+TimeNs busyTime(std::vector<std::pair<TimeNs, TimeNs>> intervals)
+{
+    return length(merged(std::move(intervals)));
+}
+
 GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph)
 {
     const SliceTable &t = graph.model().slices;

@@ -51,6 +51,8 @@ void forEachGpuEvent(const OpGraph &graph, const std::function<void(SliceId, Sli
 
 //! The breakdown of every counted GPU event of \a graph's trace.
 GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph);
+//! The length of the union of \a intervals ([start, end) each): the time any of them runs.
+TimeNs busyTime(std::vector<std::pair<TimeNs, TimeNs>> intervals);
 
 //! One step's breakdown: the GPU events launched inside ProfilerStep#step, however late they ran.
 struct StepGpuTime {

@@ -3,6 +3,8 @@
 // op from its recorded shapes, worked out by hand below for the formula of TraceLens's model it
 // reproduces (AMD-AGI/TraceLens 171dd747, TraceLens/PerfModel/perf_model.py).
 #include "analysis/gemmwork.h"
+#include "analysis/oprates.h"
+#include "testutil.h"
 
 #include <QTest>
 
@@ -75,6 +77,47 @@ private slots:
         QVERIFY(unknown && unknown->flops == 8192.0 && !unknown->bytes);
         QVERIFY(!work("aten::mm", "[[2,32,16],[2,16,8]]", "[]"));
         QVERIFY(!work("aten::relu", "[[32,16]]", R"(["float"])"));
+    }
+
+    /*
+     * Kernel time and rates as TraceLens's tree_perf.py computes them: aten::mm (the float
+     * 32×16·16×8 above: 8192 FLOPs, 3584 B) launches k1 [100, 110) on stream 7, k2 [105, 120)
+     * on stream 8 and a memset [130, 132) µs: the union is 20 + 2 = 22 µs. So 8192 / 22 µs =
+     * 3.7236e-4 TFLOP/s, 3584 / 2^20 = 0.00341796875 "MB", 8192 / 3584 = 2.2857 FLOP/B, 3584 /
+     * 22 µs = 1.6291e-4 TB/s.
+     */
+    void kernelTimeAndRates()
+    {
+        using test::completeEvent;
+        std::string e = completeEvent("cpu_op", "aten::mm", 1, 90, 10,
+            R"("Input Dims":[[32,16],[16,8]],"Input type":["float","float"])");
+        e += completeEvent("cuda_runtime", "cudaLaunchKernel", 1, 91, 1, R"("correlation":1)");
+        e += completeEvent("cuda_runtime", "cudaLaunchKernel", 1, 93, 1, R"("correlation":2)");
+        e += completeEvent("cuda_runtime", "cudaMemsetAsync", 1, 95, 1, R"("correlation":3)");
+        e += completeEvent("kernel", "k1", 7, 100, 10, R"("correlation":1,"stream":7)");
+        e += R"({"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":8,"ts":105,"dur":15,)"
+             R"("args":{"correlation":2,"stream":8}},)";
+        e += completeEvent("gpu_memset", "Memset (Device)", 7, 130, 2, R"("correlation":3)");
+        e.pop_back();
+        const auto trace = test::link(test::traceWith(e));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        SliceId mm = 0;
+        while (m.sliceName(mm) != "aten::mm")
+            ++mm;
+        QCOMPARE(subtreeKernelTime(*trace->graph, mm), TimeNs(22'000));
+        const auto work = gemmWork(
+            "aten::mm", parseOpShapes(m.str(m.slices.inputDims[mm]), m.str(m.cpu(mm)->inputTypes)));
+        QVERIFY(work);
+        const OpRates r = ratesOf(*work, 22'000);
+        QCOMPARE(r.gflops, 8.192e-6);
+        QVERIFY(qFuzzyCompare(*r.tflopsPerS, 8192 / 22e-6 / 1e12));
+        QCOMPARE(*r.dataMovedMiB, 0.00341796875);
+        QVERIFY(qFuzzyCompare(*r.flopsPerByte, 8192.0 / 3584.0));
+        QVERIFY(qFuzzyCompare(*r.tbPerS, 3584 / 22e-6 / 1e12));
+        // No GPU work: no rates, still FLOPs and bytes.
+        const OpRates idle = ratesOf(*work, 0);
+        QVERIFY(!idle.tflopsPerS && !idle.tbPerS && idle.dataMovedMiB);
     }
 };
 
