@@ -80,6 +80,29 @@ private slots:
     }
 
     /*
+     * TraceLens's published numbers: the first two rows of its perf report of a real H100 trace
+     * (AMD-AGI/TraceLens 171dd747, tests/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005_perf_report
+     * _csvs/GEMM.csv), from the Input Dims and Input type the CSV lists for them:
+     *   aten::mm [[8944,1024],[1024,2816]] bf16: GFLOPS_first 51.581550592, Data Moved (MB)_first
+     *     71.0078125
+     *   aten::addmm [[1024],[8944,1024],[1024,1024],[],[]] bf16: 18.766086144, 36.939453125
+     */
+    void gemmEqualsTraceLensReport()
+    {
+        const auto mm = gemmWork("aten::mm",
+            parseOpShapes("[[8944,1024],[1024,2816]]", R"(["c10::BFloat16","c10::BFloat16"])"));
+        QVERIFY(mm);
+        QCOMPARE(ratesOf(*mm, 0).gflops, 51.581550592);
+        QCOMPARE(*ratesOf(*mm, 0).dataMovedMiB, 71.0078125);
+        const auto addmm = gemmWork("aten::addmm",
+            parseOpShapes("[[1024],[8944,1024],[1024,1024],[],[]]",
+                R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"])"));
+        QVERIFY(addmm);
+        QCOMPARE(ratesOf(*addmm, 0).gflops, 18.766086144);
+        QCOMPARE(*ratesOf(*addmm, 0).dataMovedMiB, 36.939453125);
+    }
+
+    /*
      * Kernel time and rates as TraceLens's tree_perf.py computes them: aten::mm (the float
      * 32×16·16×8 above: 8192 FLOPs, 3584 B) launches k1 [100, 110) on stream 7, k2 [105, 120)
      * on stream 8 and a memset [130, 132) µs: the union is 20 + 2 = 22 µs. So 8192 / 22 µs =
