@@ -259,7 +259,8 @@ private slots:
             liveSum(live.afterEvent(peak)), opened.trace->memory().devices().back().peakAllocated);
         // The one-sweep composition of peaks() is the same count.
         int64_t swept = 0;
-        for (int64_t bytes : live.peaks().front().bytes)
+        const std::vector<PeakComposition> peaks = live.peaks(); // kept: the loop reads into it
+        for (int64_t bytes : peaks.front().bytes)
             swept += bytes;
         QCOMPARE(swept, opened.trace->memory().devices().back().peakAllocated);
     }
