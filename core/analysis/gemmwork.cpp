@@ -29,7 +29,25 @@ std::optional<GemmShape> shapeOf(const OpShapes &s, size_t a, bool batched, bool
     return g;
 }
 
+std::string formulaOf(const GemmShape &g)
+{
+    std::string f = g.b > 1 ? "B·(2·M·N·K" : "2·M·N·K";
+    f += g.bias ? " + M·N" : "";
+    f += g.b > 1 ? ")" : "";
+    f += " with ";
+    if (g.b > 1)
+        f += "B=" + std::to_string(g.b) + ", ";
+    f += "M=" + std::to_string(g.m) + ", N=" + std::to_string(g.n) + ", K=" + std::to_string(g.k);
+    return f;
+}
+
 } // namespace
+
+bool gemmCovers(std::string_view op)
+{
+    return op == "aten::mm" || op == "aten::addmm" || op == "aten::bmm" || op == "aten::baddbmm"
+        || op == "aten::_scaled_mm";
+}
 
 std::optional<OpWork> gemmWork(std::string_view op, const OpShapes &shapes)
 {
@@ -47,16 +65,26 @@ std::optional<OpWork> gemmWork(std::string_view op, const OpShapes &shapes)
     } else if (op == "aten::baddbmm") {
         g = shapeOf(shapes, 1, true, true);
         model = "aten_baddbmm";
+    } else if (op == "aten::_scaled_mm") {
+        // The bias is input 4 (TraceLens l. 460 tests len(Input Dims) == 3, never true).
+        g = shapeOf(shapes, 0, false, shapes.dimsOf(4) && !shapes.dimsOf(4)->empty());
+        model = "aten_scaled_mm";
     }
     if (!g)
         return std::nullopt;
     const double b = double(g->b), m = double(g->m), n = double(g->n), k = double(g->k);
     OpWork w;
     w.model = model;
+    w.unit = ComputeUnit::Matrix;
     w.dtype = std::string(shapes.typeOf(g->firstMatrix));
     w.flops = b * (2 * m * n * k + (g->bias ? m * n : 0));
-    if (const std::optional<int> bpe = bytesPerElement(w.dtype))
-        w.bytes = b * (m * k + k * n + m * n + (g->bias ? n : 0)) * *bpe;
+    w.formula = formulaOf(*g);
+    const std::optional<int> bpe = bytesPerElement(w.dtype);
+    if (!bpe)
+        return w;
+    // _scaled_mm writes fp8 products as 16-bit (TraceLens l. 493).
+    const int outBpe = model == "aten_scaled_mm" && *bpe == 1 ? 2 : *bpe;
+    w.bytes = b * ((m * k + k * n + (g->bias ? n : 0)) * *bpe + m * n * outBpe);
     return w;
 }
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/opshapes.h"
 
+#include "model/tracemodel.h"
+
 #include <rapidjson/document.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <utility>
 
 namespace ks {
@@ -26,9 +29,31 @@ std::optional<std::vector<int64_t>> shapeOf(const rapidjson::Value &v)
     return shape;
 }
 
+//! The entries of JSON array \a text as strings ("" for a non-string), empty when no array.
+std::vector<std::string> stringsOf(std::string_view text, rapidjson::Document &doc)
+{
+    std::vector<std::string> out;
+    if (!text.empty() && !doc.Parse(text.data(), text.size()).HasParseError() && doc.IsArray()) {
+        for (const rapidjson::Value &v : doc.GetArray())
+            out.emplace_back(v.IsString() ? v.GetString() : "");
+    }
+    return out;
+}
+
 } // namespace
 
-OpShapes parseOpShapes(std::string_view dims, std::string_view types)
+double OpShapes::elementsOf(size_t i) const
+{
+    const std::vector<int64_t> *shape = dimsOf(i);
+    if (!shape)
+        return 0;
+    double n = 1;
+    for (int64_t d : *shape)
+        n *= double(d);
+    return n;
+}
+
+OpShapes parseOpShapes(std::string_view dims, std::string_view types, std::string_view concrete)
 {
     OpShapes out;
     rapidjson::Document doc;
@@ -36,9 +61,39 @@ OpShapes parseOpShapes(std::string_view dims, std::string_view types)
         for (const rapidjson::Value &v : doc.GetArray())
             out.dims.push_back(shapeOf(v));
     }
-    if (!types.empty() && !doc.Parse(types.data(), types.size()).HasParseError() && doc.IsArray()) {
-        for (const rapidjson::Value &v : doc.GetArray())
-            out.types.emplace_back(v.IsString() ? v.GetString() : "");
+    out.types = stringsOf(types, doc);
+    out.concrete = stringsOf(concrete, doc);
+    return out;
+}
+
+OpShapes shapesOf(const TraceModel &model, SliceId op)
+{
+    const CpuInfo *info = model.cpu(op);
+    return parseOpShapes(model.str(model.slices.inputDims[op]),
+        info ? model.str(info->inputTypes) : "", info ? model.str(info->concreteInputs) : "");
+}
+
+std::optional<std::vector<int64_t>> parseConcreteList(std::string_view text)
+{
+    if (text.size() < 2 || text.front() != '[' || text.back() != ']')
+        return std::nullopt;
+    std::vector<int64_t> out;
+    size_t i = 1;
+    while (i < text.size() - 1) {
+        while (text[i] == ' ' || text[i] == ',')
+            ++i;
+        const size_t end = std::min(text.find(',', i), text.size() - 1);
+        const std::string_view item = text.substr(i, end - i);
+        if (item == "True" || item == "False") {
+            out.push_back(item == "True" ? 1 : 0);
+        } else if (!item.empty()) {
+            int64_t v = 0;
+            const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+            if (ec != std::errc() || ptr != item.data() + item.size())
+                return std::nullopt;
+            out.push_back(v);
+        }
+        i = end + 1;
     }
     return out;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "base/tracetypes.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +19,7 @@ namespace ks {
 struct OpShapes {
     std::vector<std::optional<std::vector<int64_t>>> dims;
     std::vector<std::string> types; //!< "float", "c10::BFloat16", "" for a non-string entry
+    std::vector<std::string> concrete; //!< `Concrete Inputs`: "[1, 1]", "False", "" for a tensor
 
     //! The shape of input \a i, or nullopt when it has none (or is absent).
     const std::vector<int64_t> *dimsOf(size_t i) const
@@ -25,14 +28,30 @@ struct OpShapes {
     }
     std::string_view typeOf(size_t i) const
     {
-        if (i < types.size())
-            return types[i];
-        return {};
+        return i < types.size() ? std::string_view(types[i]) : std::string_view();
     }
+    std::string_view concreteOf(size_t i) const
+    {
+        return i < concrete.size() ? std::string_view(concrete[i]) : std::string_view();
+    }
+    //! Elements of input \a i (1 for a 0-d tensor), 0 when it has no shape.
+    double elementsOf(size_t i) const;
 };
 
-//! Parses `Input Dims` \a dims and `Input type` \a types (compact JSON; empty: absent).
-OpShapes parseOpShapes(std::string_view dims, std::string_view types);
+//! Parses `Input Dims` \a dims, `Input type` \a types and `Concrete Inputs` \a concrete
+//! (compact JSON each; empty: absent).
+OpShapes parseOpShapes(
+    std::string_view dims, std::string_view types, std::string_view concrete = {});
+
+struct TraceModel;
+//! The recorded shapes of host op \a op.
+OpShapes shapesOf(const TraceModel &model, SliceId op);
+
+/*!
+ * A list written as Concrete Inputs write one, "[1, 1]" or "[True, False, True]", read as
+ * integers (True 1, False 0); nullopt when \a text is no such list.
+ */
+std::optional<std::vector<int64_t>> parseConcreteList(std::string_view text);
 
 /*!
  * Bytes per element of a dtype as the profiler names it, TraceLens's `name2bpe`

@@ -105,6 +105,7 @@ struct CpuInfo {
     int64_t evIdx = kNoValue; //!< `Ev Idx` / `Profiler Event Index`
     int64_t recordFunctionId = kNoValue; //!< `Record function id`
     StringId inputTypes = 0; //!< `Input type` as compact JSON
+    StringId concreteInputs = 0; //!< `Concrete Inputs` as compact JSON (a conv's stride, …)
 };
 
 //! Instant events (`i`/`I`), grouped by lane like slices and sorted by time.

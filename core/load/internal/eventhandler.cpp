@@ -113,6 +113,7 @@ bool EventHandler::open(char c)
         switch (m_arg) {
         case Arg::InputDims:
         case Arg::InputTypes:
+        case Arg::ConcreteInputs:
             startCapture(&m_captureText, depth);
             m_captureArg = m_arg;
             m_capture.open(c);
@@ -206,11 +207,14 @@ void EventHandler::finishCapture()
         m_metadataText.clear();
         return;
     }
-    const StringId id = m_strings.intern(m_captureText);
-    if (m_captureArg == Arg::InputDims)
-        m_event->inputDims = id;
-    else
-        m_event->inputTypes = id;
+    *shapeArg(m_captureArg) = m_strings.intern(m_captureText);
+}
+
+StringId *EventHandler::shapeArg(Arg arg) const
+{
+    return arg == Arg::InputDims ? &m_event->inputDims
+        : arg == Arg::InputTypes ? &m_event->inputTypes
+                                 : &m_event->concreteInputs;
 }
 
 /*!
@@ -489,15 +493,15 @@ void EventHandler::eventArg(Kind kind, std::string_view text)
                 = m_strings.intern(text);
         break;
     case Arg::InputDims:
-    case Arg::InputTypes: {
+    case Arg::InputTypes:
+    case Arg::ConcreteInputs: {
         // A scalar where an array was expected: keep it as written.
         std::string json;
         if (kind == Kind::String)
             appendJsonString(json, text);
         else
             json = kind == Kind::Null ? "null" : std::string(text);
-        (m_arg == Arg::InputDims ? m_event->inputDims : m_event->inputTypes)
-            = m_strings.intern(json);
+        *shapeArg(m_arg) = m_strings.intern(json);
         break;
     }
     case Arg::Grid:

@@ -109,6 +109,8 @@ private:
     void enterEvents();
     void startCapture(std::string *out, uint32_t depth);
     void finishCapture();
+    //! The event's field that keeps shape arg \a arg (Input Dims, Input type, Concrete Inputs).
+    StringId *shapeArg(Arg arg) const;
     void nameCounterSeries();
     void wrongType();
     bool scalar(Kind kind, std::string_view text);

@@ -106,6 +106,8 @@ Arg argOf(const char *s, size_t n)
     case 14:
         return is(s, n, "Total Reserved") ? Arg::TotalReserved : Arg::Other;
     case 15:
+        if (is(s, n, "Concrete Inputs"))
+            return Arg::ConcreteInputs;
         if (is(s, n, "original_stream"))
             return Arg::OriginalStream;
         if (is(s, n, "Collective name"))

@@ -31,6 +31,7 @@ enum class Arg : uint8_t {
     FwdThread,
     InputDims,
     InputTypes,
+    ConcreteInputs,
     RecordFunctionId,
     EvIdx,
     Stream,

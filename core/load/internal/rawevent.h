@@ -61,6 +61,7 @@ struct RawEventFields {
     bool hasGrid = false;
     StringId inputDims = 0;
     StringId inputTypes = 0;
+    StringId concreteInputs = 0; //!< `Concrete Inputs`
     StringId argName = 0; //!< metadata `args.name` (thread and process names)
     StringId argLabels = 0; //!< metadata `args.labels`
     StringId collective = 0; //!< `Collective name`

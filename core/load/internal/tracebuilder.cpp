@@ -250,9 +250,10 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
         g.annotation = e.hasArgName ? e.argName : 0;
         extra = uint32_t(m_model->gpuInfo.size());
         m_model->gpuInfo.push_back(g);
-    } else if (e.evIdx != kNoValue || e.recordFunctionId != kNoValue || e.inputTypes != 0) {
+    } else if (e.evIdx != kNoValue || e.recordFunctionId != kNoValue || e.inputTypes != 0
+        || e.concreteInputs != 0) {
         extra = uint32_t(m_model->cpuInfo.size());
-        m_model->cpuInfo.push_back({e.evIdx, e.recordFunctionId, e.inputTypes});
+        m_model->cpuInfo.push_back({e.evIdx, e.recordFunctionId, e.inputTypes, e.concreteInputs});
     }
     c.extra.push_back(extra);
 }

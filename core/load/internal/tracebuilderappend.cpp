@@ -159,6 +159,7 @@ void TraceBuilder::appendTables(TraceBuilder &later, const Remap &remap)
     }
     for (CpuInfo info : from.cpuInfo) {
         info.inputTypes = remap.str(info.inputTypes);
+        info.concreteInputs = remap.str(info.concreteInputs);
         m.cpuInfo.push_back(info);
     }
     for (MemoryEvent e : later.m_memory) {
