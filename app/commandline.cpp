@@ -56,6 +56,14 @@ struct Options {
         "Write every memory block of FILE alive at --at-us T or --at peak (category, op, module, "
         "pair, step, Python stack), largest first, to OUT and exit.",
         "OUT");
+    QCommandLineOption exportEfficiency = valued("export-efficiency",
+        "Write one row per instance of a modelled op of FILE (FLOPs, bytes, kernel time, "
+        "achieved TFLOP/s and TB/s, roofline, bound) to OUT and exit.",
+        "OUT");
+    QCommandLineOption peaks = valued("peaks",
+        "Add or replace GPU peaks (TFLOP/s per compute spec, memory bandwidth) from FILE.json, "
+        "in TraceLens's gpu_arch layout, for the roofline columns.",
+        "FILE.json");
     QCommandLineOption atUs = valued(
         "at-us", "With --export-live: the time, microseconds on the trace file's clock.", "T");
     QCommandLineOption at
@@ -131,8 +139,8 @@ struct Options {
     std::vector<const QCommandLineOption *> modes() const
     {
         return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
-            &exportKernelSummary, &exportLive, &screenshot, &exportDiff, &exportRanks,
-            &exportCollectives, &exportRankPairs, &report, &check};
+            &exportKernelSummary, &exportLive, &exportEfficiency, &screenshot, &exportDiff,
+            &exportRanks, &exportCollectives, &exportRankPairs, &report, &check};
     }
 };
 
@@ -176,13 +184,13 @@ CommandParser::CommandParser(const QStringList &arguments)
     m_parser.setApplicationDescription(
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
-    for (const QCommandLineOption &opt :
-        {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels, m_o.exportModules,
-            m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary, m_o.exportLive, m_o.atUs,
-            m_o.at, m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range,
-            m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep,
-            m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives,
-            m_o.exportRankPairs, m_o.report, m_o.page, m_o.check, m_o.threads})
+    for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
+             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
+             m_o.exportLive, m_o.exportEfficiency, m_o.peaks, m_o.atUs, m_o.at, m_o.perStep,
+             m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size, m_o.compare,
+             m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep, m_o.meanSteps,
+             m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs, m_o.report,
+             m_o.page, m_o.check, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -222,6 +230,8 @@ Command CommandParser::command()
         }
         out.threads = unsigned(n);
     }
+    if (isSet(m_o.peaks))
+        out.peaks = value(m_o.peaks).toStdString();
     m_files = m_parser.positionalArguments();
     if (auto error = combinationError())
         out.request = *error;
@@ -239,6 +249,7 @@ std::optional<UsageError> CommandParser::combinationError() const
         return usage(QStringLiteral(
             "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
             "--export-memory, --export-steps, --export-kernel-summary, --export-live, "
+            "--export-efficiency, "
             "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
             "--report, --screenshot, --check"));
     const QString page = value(m_o.page).toLower();
@@ -267,7 +278,8 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (isSet(m_o.compare)
         && (isSet(m_o.summary) || isSet(m_o.exportPairs) || isSet(m_o.exportKernels)
             || isSet(m_o.exportModules) || isSet(m_o.exportMemory) || isSet(m_o.exportSteps)
-            || isSet(m_o.exportKernelSummary) || isSet(m_o.exportLive)))
+            || isSet(m_o.exportKernelSummary) || isSet(m_o.exportLive)
+            || isSet(m_o.exportEfficiency)))
         return usage(QStringLiteral(
             "--compare goes with --export-diff, --report, --screenshot or the window"));
     return std::nullopt;
@@ -338,7 +350,7 @@ Request CommandParser::request()
     }
     if (isSet(m_o.exportPairs) || isSet(m_o.exportKernels) || isSet(m_o.exportModules)
         || isSet(m_o.exportMemory) || isSet(m_o.exportSteps) || isSet(m_o.exportKernelSummary)
-        || isSet(m_o.exportLive))
+        || isSet(m_o.exportLive) || isSet(m_o.exportEfficiency))
         return tableExport();
     DiffOptions diff;
     if (isSet(m_o.compare)) {
@@ -375,6 +387,7 @@ Request CommandParser::tableExport()
         : isSet(m_o.exportSteps)                            ? m_o.exportSteps
         : isSet(m_o.exportKernelSummary)                    ? m_o.exportKernelSummary
         : isSet(m_o.exportLive)                             ? m_o.exportLive
+        : isSet(m_o.exportEfficiency)                       ? m_o.exportEfficiency
                                                             : m_o.exportModules;
     if (m_files.size() != 1)
         return usage(
@@ -385,6 +398,7 @@ Request CommandParser::tableExport()
         : &mode == &m_o.exportSteps         ? TableExportRequest::Steps
         : &mode == &m_o.exportKernelSummary ? TableExportRequest::KernelSummary
         : &mode == &m_o.exportLive          ? TableExportRequest::Live
+        : &mode == &m_o.exportEfficiency    ? TableExportRequest::Efficiency
                                             : TableExportRequest::Modules;
     if (isSet(m_o.atUs)) {
         bool ok = false;

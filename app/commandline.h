@@ -28,7 +28,17 @@ struct SummaryRequest {
 //! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`,
 //! `--export-steps`, `--export-kernel-summary`, `--export-live (--at-us T | --at peak)`.
 struct TableExportRequest {
-    enum What { Pairs, Kernels, Modules, Memory, Steps, KernelSummary, Live } what = Pairs;
+    enum What {
+        Pairs,
+        Kernels,
+        Modules,
+        Memory,
+        Steps,
+        KernelSummary,
+        Live,
+        Efficiency
+    } what
+        = Pairs;
     std::string out, file;
     bool perStep = false;
     double atUs = 0; //!< --export-live's time, µs on the file's clock, unless atPeak
@@ -61,10 +71,11 @@ using Request = std::variant<UsageError,
     ScreenshotRequest,
     WindowRequest>;
 
-//! A command line as parsed: what to do, and `--threads N` (0 when not given).
+//! A command line as parsed: what to do, `--threads N` (0 when not given) and `--peaks FILE`.
 struct Command {
     Request request;
     unsigned threads = 0;
+    std::string peaks;
 };
 
 //! Parses \a arguments (argv, program name first) as docs/cli.md describes; no side effects.

@@ -3,6 +3,7 @@
 
 #include "export/allocationtable.h"
 #include "export/difftable.h"
+#include "export/efficiencytable.h"
 #include "export/kernelsummarytable.h"
 #include "export/livetable.h"
 #include "export/moduletable.h"
@@ -136,6 +137,48 @@ int runExportKernelSummary(const std::string &out, const std::string &file)
         return ExitLoadFailed;
     std::string error;
     if (!exportTable(kernelSummaryTable(kernelSummary(*trace->graph), *trace->model), out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return ExitOk;
+}
+
+//! Says on stderr which peaks each device is held against, or how to add an unknown one.
+namespace {
+
+void reportPeaks(const OpEfficiency &efficiency, const std::string &file)
+{
+    if (efficiency.devices().empty())
+        std::fprintf(stderr,
+            "%s: no deviceProperties: roofline columns left empty (the GPU is unknown)\n",
+            file.c_str());
+    for (const OpEfficiency::Device &d : efficiency.devices()) {
+        if (d.peaks)
+            std::fprintf(stderr, "device %lld %s: peaks from %s\n", (long long)d.trace.id,
+                d.trace.name.c_str(), d.peaks->source.c_str());
+        else
+            std::fprintf(stderr,
+                "device %lld %s is not in the peak table: roofline columns left empty; add it "
+                "with --peaks FILE.json (TraceLens gpu_arch layout, docs/efficiency.md)\n",
+                (long long)d.trace.id, d.trace.name.c_str());
+    }
+}
+
+} // namespace
+
+int runExportEfficiency(const std::string &out, const std::string &file)
+{
+    auto trace = loadOrReport(file);
+    if (!trace)
+        return ExitLoadFailed;
+    const OpEfficiency &efficiency = trace->efficiency();
+    if (efficiency.instances().empty())
+        std::fprintf(stderr,
+            "%s: no modelled op with recorded shapes (profile with record_shapes=True)\n",
+            file.c_str());
+    reportPeaks(efficiency, file);
+    std::string error;
+    if (!exportTable(EfficiencyTable(*trace->graph, efficiency), out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;
     }

@@ -29,6 +29,8 @@ int runExportModules(const std::string &out, const std::string &file, bool perSt
 int runExportSteps(const std::string &out, const std::string &file);
 //! `--export-kernel-summary OUT FILE`: one row per kernel name.
 int runExportKernelSummary(const std::string &out, const std::string &file);
+//! `--export-efficiency OUT FILE`: one row per modelled op instance.
+int runExportEfficiency(const std::string &out, const std::string &file);
 
 /*!
  * Opens the run \a args names (files and folders) for a headless command, saying on stderr what

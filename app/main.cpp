@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // kinetoscope: the command line of docs/cli.md. Headless modes never open a window.
+#include "analysis/devicepeaks.h"
 #include "base/version.h"
 #include "commandline.h"
 #include "load/tracereader.h"
@@ -97,6 +98,8 @@ struct Runner {
             return runExportSteps(r.out, r.file);
         case TableExportRequest::KernelSummary:
             return runExportKernelSummary(r.out, r.file);
+        case TableExportRequest::Efficiency:
+            return runExportEfficiency(r.out, r.file);
         case TableExportRequest::Pairs:
         case TableExportRequest::Kernels:
             break;
@@ -138,6 +141,14 @@ int run(const Command &command, int &argc, char *argv[])
 {
     if (command.threads > 0)
         setLoadThreads(command.threads);
+    if (!command.peaks.empty()) {
+        auto table = std::make_shared<PeakTable>(PeakTable::shipped());
+        if (const std::string error = table->addFile(command.peaks); !error.empty()) {
+            std::fprintf(stderr, "%s\n", error.c_str());
+            return ExitUsage;
+        }
+        PeakTable::use(std::move(table));
+    }
     return std::visit(Runner {argc, argv}, command.request);
 }
 

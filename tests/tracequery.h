@@ -95,23 +95,24 @@ inline QString link(LinkMethod m)
 
 /*!
  * The CSV text of \a table split in lines (the header first). For a pair table of a trace without
- * memory events, its last four columns (fwd_alloc_bytes, held_bytes, bwd_alloc_bytes, held_until:
- * empty there, tests/core/tst_memory checks them) are left out, so that linking tests read the
- * columns they are about; a row whose memory cells are not empty keeps them and so fails its
- * comparison.
+ * memory events and shapes, its last nine columns (fwd_alloc_bytes, held_bytes, bwd_alloc_bytes,
+ * held_until: tests/core/tst_memory checks them; fwd_tflops … bound: tst_opefficiency) are
+ * empty and left out, so that linking tests read the columns they are about; a row whose cells
+ * there are not empty keeps them and so fails its comparison.
  */
 inline QStringList csvLines(const Table &table)
 {
     QStringList lines
         = QString::fromStdString(tableToCsv(table)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    const QString memoryHeader
-        = QStringLiteral(",fwd_alloc_bytes,held_bytes,bwd_alloc_bytes,held_until");
-    if (lines.isEmpty() || !lines[0].endsWith(memoryHeader))
+    const QString tailHeader
+        = QStringLiteral(",fwd_alloc_bytes,held_bytes,bwd_alloc_bytes,held_until,fwd_tflops,"
+                         "bwd_tflops,fwd_pct_roofline,bwd_pct_roofline,bound");
+    if (lines.isEmpty() || !lines[0].endsWith(tailHeader))
         return lines;
-    lines[0].chop(memoryHeader.size());
+    lines[0].chop(tailHeader.size());
     for (qsizetype i = 1; i < lines.size(); ++i) {
-        if (lines[i].endsWith(QLatin1String(",,,,")))
-            lines[i].chop(4);
+        if (lines[i].endsWith(QLatin1String(",,,,,,,,,")))
+            lines[i].chop(9);
     }
     return lines;
 }

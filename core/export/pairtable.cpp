@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "export/pairtable.h"
 
+#include "export/efficiencytable.h"
+
 #include "link/opnames.h"
 
 #include "base/jsonwrite.h"
@@ -44,8 +46,23 @@ constexpr ColumnSpec kPairColumns[] = {
     {"held_bytes", Cell::Bytes, "Held for backward"},
     {"bwd_alloc_bytes", Cell::Bytes, "Backward allocated"},
     {"held_until", Cell::Text, "Held until"},
+    {"fwd_tflops", Cell::Number, "Forward TFLOP/s"},
+    {"bwd_tflops", Cell::Number, "Backward TFLOP/s"},
+    {"fwd_pct_roofline", Cell::Number, "Forward % of roofline"},
+    {"bwd_pct_roofline", Cell::Number, "Backward % of roofline"},
+    {"bound", Cell::Text, "Bound"},
 };
 static_assert(std::size(kPairColumns) == PairTable::ColumnCount);
+
+//! Which bound holds the larger part of a pair's roofline time, both sides together.
+std::string boundText(const PairEfficiency &e)
+{
+    const double compute = e.forward.computeUs + e.backward.computeUs;
+    const double memory = e.forward.memoryUs + e.backward.memoryUs;
+    if (compute + memory <= 0)
+        return {};
+    return compute >= memory ? "compute" : "memory";
+}
 
 constexpr ColumnSpec kKernelColumns[] = {
     {"name", Cell::Text, "GPU event"},
@@ -88,13 +105,16 @@ std::string microsText(TimeNs ns)
 PairTable::PairTable(const OpGraph &graph)
     : PairTable(graph,
         graph.model().memory.size() > 0 ? pairMemory(MemoryIndex(graph))
-                                        : std::vector<PairMemory> {})
+                                        : std::vector<PairMemory> {},
+        OpEfficiency(graph, PeakTable::current()).pairs())
 {
 }
 
-PairTable::PairTable(const OpGraph &graph, std::vector<PairMemory> memory)
+PairTable::PairTable(
+    const OpGraph &graph, std::vector<PairMemory> memory, std::vector<PairEfficiency> efficiency)
     : m_graph(graph)
     , m_memory(std::move(memory))
+    , m_efficiency(std::move(efficiency))
 {
     // "AddmmBackward0;TBackward0": a few distinct combinations over all rows, joined once.
     const TraceModel &m = graph.model();
@@ -201,6 +221,15 @@ std::string PairTable::text(size_t r, size_t column) const
     }
     case HeldUntil:
         return m_memory.empty() ? std::string() : heldUntilText(m, m_memory[r].heldUntil);
+    case Bound:
+        return boundText(m_efficiency[r]);
+    case FwdTflops:
+    case BwdTflops:
+    case FwdPctRoofline:
+    case BwdPctRoofline: {
+        const double v = number(r, column);
+        return std::isnan(v) ? std::string() : shortestText(v);
+    }
     }
     return {};
 }
@@ -288,6 +317,14 @@ double PairTable::number(size_t r, size_t column) const
                 || memoryCell(r, column) == kNoValue
             ? kNaN
             : double(memoryCell(r, column));
+    case FwdTflops:
+        return m_efficiency[r].forward.tflopsPerS().value_or(kNaN);
+    case BwdTflops:
+        return m_efficiency[r].backward.tflopsPerS().value_or(kNaN);
+    case FwdPctRoofline:
+        return m_efficiency[r].forward.pctRoofline().value_or(kNaN);
+    case BwdPctRoofline:
+        return m_efficiency[r].backward.pctRoofline().value_or(kNaN);
     default:
         return kNaN;
     }

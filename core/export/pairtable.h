@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/opefficiency.h"
 #include "analysis/pairmemory.h"
 #include "export/table.h"
 #include "link/gpuside.h"
@@ -41,13 +42,22 @@ public:
         HeldBytes, //!< PairMemory::held
         BwdAllocBytes, //!< PairMemory::backwardAllocated
         HeldUntil, //!< PairMemory::heldUntil
+        FwdTflops, //!< PairEfficiency: TFLOP/s of the forward side's modelled ops
+        BwdTflops,
+        FwdPctRoofline, //!< % of roofline of the forward side
+        BwdPctRoofline,
+        Bound, //!< compute | memory: which holds the larger part of both sides' roofline time
         ColumnCount
     };
 
-    //! Computes the memory columns itself (a MemoryIndex of \a graph).
+    //! Computes the memory and efficiency columns itself (a MemoryIndex and an OpEfficiency of
+    //! \a graph, against PeakTable::current()).
     explicit PairTable(const OpGraph &graph);
-    //! With the memory columns given: pairMemory() of the trace's index, empty without events.
-    PairTable(const OpGraph &graph, std::vector<PairMemory> memory);
+    //! With the memory columns given (pairMemory() of the trace's index, empty without events)
+    //! and the efficiency ones (OpEfficiency::pairs()).
+    PairTable(const OpGraph &graph,
+        std::vector<PairMemory> memory,
+        std::vector<PairEfficiency> efficiency);
 
     size_t rowCount() const override { return m_graph.rows().size(); }
     std::span<const ColumnSpec> columns() const override;
@@ -64,6 +74,7 @@ private:
     std::vector<std::string> m_bwdCombos; //!< distinct bwd_names texts
     std::vector<uint32_t> m_bwdNames; //!< per row: index into m_bwdCombos
     std::vector<PairMemory> m_memory; //!< per row; empty when the trace has no memory events
+    std::vector<PairEfficiency> m_efficiency; //!< per row
 };
 
 /*!

@@ -618,11 +618,11 @@ void addTraceParts(const LoadedTrace &trace, const std::string &prefix, ReportCo
     const size_t first = out.parts.size();
     out.parts.push_back(tracePart(trace));
     addGpuTime(trace, out);
-    const PairTable pairs(*trace.graph, trace.pairMemory());
-    addPairs(trace, pairs, out);
-    addCheckpointing(trace, pairs, out);
+    const std::shared_ptr<const PairTable> pairs = trace.pairTable();
+    addPairs(trace, *pairs, out);
+    addCheckpointing(trace, *pairs, out);
     addModules(trace, out);
-    addMemory(trace, pairs, out);
+    addMemory(trace, *pairs, out);
     for (size_t i = first; i < out.parts.size(); ++i)
         out.parts[i].title = prefix + out.parts[i].title;
 }

@@ -86,6 +86,13 @@ const std::vector<PeakComposition> &LoadedTrace::memoryPeaks() const
     return m_peaks;
 }
 
+const OpEfficiency &LoadedTrace::efficiency() const
+{
+    std::call_once(m_efficiencyBuilt,
+        [this] { m_efficiency = std::make_unique<OpEfficiency>(*graph, peaks); });
+    return *m_efficiency;
+}
+
 const std::vector<PairMemory> &LoadedTrace::pairMemory() const
 {
     std::call_once(m_pairMemoryBuilt, [this] {
@@ -127,7 +134,7 @@ std::shared_ptr<const KernelTable> LoadedTrace::kernelTable() const
 
 void LoadedTrace::buildTables() const
 {
-    auto pairs = std::make_unique<const PairTable>(*graph, pairMemory());
+    auto pairs = std::make_unique<const PairTable>(*graph, pairMemory(), efficiency().pairs());
     auto groups = std::make_unique<const PairGroupTable>(*graph);
     m_kernelTable = std::make_unique<const KernelTable>(*graph);
     m_pairTable = std::move(pairs);

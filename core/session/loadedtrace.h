@@ -5,6 +5,7 @@
 #include "analysis/gputime.h"
 #include "analysis/livememory.h"
 #include "analysis/moduletree.h"
+#include "analysis/opefficiency.h"
 #include "analysis/timelineindex.h"
 #include "analysis/tracecheck.h"
 #include "export/pairgroups.h"
@@ -52,6 +53,11 @@ struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     const std::vector<PeakComposition> &memoryPeaks() const;
     //! pairMemory() of memory(), built once (empty when the trace has no memory events).
     const std::vector<PairMemory> &pairMemory() const;
+    //! FLOPs, bytes, rates and roofline of every modelled op and pair, against peaks (built on
+    //! first use, any thread).
+    const OpEfficiency &efficiency() const;
+    //! The peak table this trace is held against: PeakTable::current() when it was opened.
+    std::shared_ptr<const PeakTable> peaks = PeakTable::current();
     //! What `--check` finds (checkTrace() with every diagnostic), worked out on first use.
     const std::vector<Finding> &findings() const;
     //! The timeline's memory and counter curves, built on first use like timelineIndex().
@@ -88,6 +94,8 @@ private:
     mutable std::unique_ptr<LiveMemory> m_live;
     mutable std::vector<PeakComposition> m_peaks;
     mutable std::vector<PairMemory> m_pairMemory;
+    mutable std::once_flag m_efficiencyBuilt;
+    mutable std::unique_ptr<OpEfficiency> m_efficiency;
     mutable std::once_flag m_findingsMade;
     mutable std::vector<Finding> m_findings;
     mutable std::once_flag m_curvesBuilt;

@@ -182,7 +182,7 @@ private slots:
     {
         const auto t = test::link(twoLayers());
         QVERIFY(t);
-        const PairTable pairs(*t->graph, t->pairMemory());
+        const PairTable &pairs = *t->pairTable();
         QCOMPARE(pairs.rowCount(), size_t(2));
         QCOMPARE(pairs.text(0, PairTable::FwdName), std::string("aten::mm"));
         QCOMPARE(pairs.text(0, PairTable::FwdAllocBytes), std::string("310"));
@@ -345,7 +345,7 @@ private slots:
         const auto t = test::link(trace(op("aten::mm", 1, 100, 100, 1)
             + op("MmBackward0", 2, 500, 100, 1) + noAddr + memory(2, 510, 1, 0, 7, 16)));
         QVERIFY(t);
-        const PairTable pairs(*t->graph, t->pairMemory());
+        const PairTable &pairs = *t->pairTable();
         QCOMPARE(pairs.text(0, PairTable::FwdAllocBytes), std::string("64"));
         QCOMPARE(pairs.text(0, PairTable::HeldBytes), std::string());
         QCOMPARE(pairs.text(0, PairTable::HeldUntil), std::string());

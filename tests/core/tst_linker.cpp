@@ -1657,8 +1657,9 @@ void TestLinker::pairTableCsvMatchesCliFormat()
     QVERIFY(trace);
     const PairTable table(*trace->graph);
 
-    // cli.md's 22 columns, then the memory columns (tests/core/tst_memory).
-    QCOMPARE(table.columnCount(), size_t(26));
+    // cli.md's 22 columns, then the memory columns (tests/core/tst_memory) and the efficiency
+    // ones (tests/core/tst_opefficiency).
+    QCOMPARE(table.columnCount(), size_t(31));
     // Row 1 aten::conv2d: ts as written (812000.250); Input Dims compact and quoted (commas);
     //   flow; bwd_ts 815405.125; bwd_dur = wrapper 410; fwd GPU 1 × 52; bwd GPU
     //   100.25 + 40 = 140.25 in 2; step 7; module nn.Module: Conv2d_0.
@@ -1701,8 +1702,9 @@ void TestLinker::pairTableJsonExportHasNumbersAsNumbers()
     QCOMPARE(rows.size(), 3);
 
     QStringList headerKeys = kPairHeader.split(QLatin1Char(','));
-    headerKeys << S("fwd_alloc_bytes") << S("held_bytes") << S("bwd_alloc_bytes")
-               << S("held_until");
+    headerKeys << S("fwd_alloc_bytes") << S("held_bytes") << S("bwd_alloc_bytes") << S("held_until")
+               << S("fwd_tflops") << S("bwd_tflops") << S("fwd_pct_roofline")
+               << S("bwd_pct_roofline") << S("bound");
     headerKeys.sort();
     for (const QJsonValue &v : rows) {
         QStringList keys = v.toObject().keys();

@@ -152,7 +152,7 @@ private slots:
 
         // The top pairs: the rows of --export-pairs with the most fwd + bwd GPU time, as the
         // table's own numbers order them (a second computation of the ranking).
-        const PairTable pairs(*m_trace->graph, m_trace->pairMemory());
+        const PairTable &pairs = *m_trace->pairTable();
         std::vector<size_t> order(pairs.rowCount());
         for (size_t r = 0; r < order.size(); ++r)
             order[r] = r;
