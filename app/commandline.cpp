@@ -77,7 +77,8 @@ struct Options {
     QCommandLineOption view = valued(
         "view", "View for --screenshot: timeline, table, chart or window (default).", "VIEW");
     QCommandLineOption chart = valued("chart",
-        "With --screenshot --view chart: top-pairs (default), top-groups, steps or scatter.",
+        "With --screenshot --view chart: top-pairs (default), top-groups, steps, scatter or "
+        "roofline.",
         "CHART");
     QCommandLineOption select = valued("select",
         "Select the K-th (0-based, in time order) forward op named NAME first.",
@@ -444,11 +445,12 @@ Request CommandParser::screenshot(const DiffOptions &diffOptions)
         return r;
     }
     static const QStringList charts = {QStringLiteral("top-pairs"), QStringLiteral("top-groups"),
-        QStringLiteral("steps"), QStringLiteral("scatter")};
+        QStringLiteral("steps"), QStringLiteral("scatter"), QStringLiteral("roofline")};
     if (isSet(m_o.chart) && value(m_o.view) != QLatin1String("chart"))
         return usage(QStringLiteral("--chart goes with --screenshot --view chart"));
     if (isSet(m_o.chart) && !charts.contains(value(m_o.chart)))
-        return usage(QStringLiteral("--chart must be one of top-pairs, top-groups, steps, scatter "
+        return usage(QStringLiteral("--chart must be one of top-pairs, top-groups, steps, scatter, "
+                                    "roofline "
                                     "(got '%1')")
                          .arg(value(m_o.chart)));
     const bool comparing = isSet(m_o.compare);

@@ -6,6 +6,7 @@
 #include "load/tracereader.h"
 #include "resources.h"
 #include "window/mainwindow.h"
+#include "window/peakssetting.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -38,7 +39,7 @@ void useOffscreenPlatform()
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
-int openWindow(const WindowRequest &r, int &argc, char *argv[])
+int openWindow(const WindowRequest &r, int &argc, char *argv[], bool peaksGiven)
 {
     if (!haveDisplay(argc, argv)) {
         std::fputs("kinetoscope: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are "
@@ -49,6 +50,8 @@ int openWindow(const WindowRequest &r, int &argc, char *argv[])
     }
     QApplication app(argc, argv);
     QApplication::setWindowIcon(QIcon(Resources::appIcon()));
+    if (const QString error = PeaksSetting::applySaved(peaksGiven); !error.isEmpty())
+        std::fprintf(stderr, "kinetoscope: saved GPU peaks file: %s\n", qPrintable(error));
     // Matches the installed desktop entry, so desktops group the window with its launcher.
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.kinetoscope.kinetoscope"));
     MainWindow window;
@@ -68,6 +71,7 @@ int openWindow(const WindowRequest &r, int &argc, char *argv[])
 struct Runner {
     int &argc; // QCoreApplication keeps a reference
     char **argv;
+    bool peaksGiven; //!< --peaks: the window leaves the saved peaks file aside
 
     int operator()(const UsageError &e) const
     {
@@ -133,7 +137,7 @@ struct Runner {
         QApplication app(argc, argv);
         return runScreenshot(r);
     }
-    int operator()(const WindowRequest &r) const { return openWindow(r, argc, argv); }
+    int operator()(const WindowRequest &r) const { return openWindow(r, argc, argv, peaksGiven); }
 };
 
 //! Carries out \a command; returns the exit code of docs/cli.md.
@@ -149,7 +153,7 @@ int run(const Command &command, int &argc, char *argv[])
         }
         PeakTable::use(std::move(table));
     }
-    return std::visit(Runner {argc, argv}, command.request);
+    return std::visit(Runner {argc, argv, !command.peaks.empty()}, command.request);
 }
 
 } // namespace

@@ -289,6 +289,7 @@ int runScreenshot(const ScreenshotRequest &request)
         charts->setGroupMode(r.chart == QLatin1String("top-groups"));
         charts->setKind(r.chart == QLatin1String("steps") ? ChartsView::Steps
                 : r.chart == QLatin1String("scatter")     ? ChartsView::Scatter
+                : r.chart == QLatin1String("roofline")    ? ChartsView::Roofline
                                                           : ChartsView::TopPairs);
         target = charts;
     } else if (r.view == QLatin1String("memory")) {

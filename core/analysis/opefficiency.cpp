@@ -5,6 +5,7 @@
 #include "analysis/gputime.h"
 #include "model/slicewalk.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -99,6 +100,18 @@ OpEfficiency::OpEfficiency(const OpGraph &graph, std::shared_ptr<const PeakTable
     collectInstances(graph);
     addAttentionBackwards(graph);
     rollUp(graph);
+    for (size_t i = 0; i < m_instances.size(); ++i)
+        m_byOp.emplace_back(m_instances[i].op, i);
+    std::sort(m_byOp.begin(), m_byOp.end());
+}
+
+std::vector<const OpInstance *> OpEfficiency::instancesOf(SliceId op) const
+{
+    std::vector<const OpInstance *> out;
+    auto it = std::lower_bound(m_byOp.begin(), m_byOp.end(), std::pair<SliceId, size_t>(op, 0));
+    for (; it != m_byOp.end() && it->first == op; ++it)
+        out.push_back(&m_instances[it->second]);
+    return out;
 }
 
 int OpEfficiency::deviceOf(const OpGraph &graph, SliceId op) const

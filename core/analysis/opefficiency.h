@@ -62,6 +62,8 @@ public:
     OpEfficiency(const OpGraph &graph, std::shared_ptr<const PeakTable> peaks);
 
     const std::vector<OpInstance> &instances() const { return m_instances; }
+    //! The instances keyed by op \a op (its own, and the backward worked out from it).
+    std::vector<const OpInstance *> instancesOf(SliceId op) const;
     //! By pair row, as OpGraph::rows().
     const std::vector<PairEfficiency> &pairs() const { return m_pairs; }
     //! The trace's devices and the peaks found for each (null: unknown to the table).
@@ -81,6 +83,7 @@ private:
     std::shared_ptr<const PeakTable> m_peaks;
     std::vector<Device> m_devices;
     std::vector<OpInstance> m_instances;
+    std::vector<std::pair<SliceId, size_t>> m_byOp; //!< (op, instance index), sorted
     std::vector<PairEfficiency> m_pairs;
 };
 

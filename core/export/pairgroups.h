@@ -60,6 +60,7 @@ public:
     double number(size_t row, size_t column) const override;
 
     const std::vector<Group> &groups() const { return m_groups; }
+    const OpGraph &graph() const { return m_pairs.graph(); }
     //! The group holding pair row \a pairRow.
     uint32_t groupOf(uint32_t pairRow) const { return m_groupOfRow[pairRow]; }
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportcontent.h"
 
+#include "report/efficiencypart.h"
+#include "report/reportcells.h"
+
 #include "analysis/gputime.h"
 #include "analysis/toppairs.h"
 #include "base/numbertext.h"
@@ -21,43 +24,6 @@ namespace {
 
 constexpr size_t kTopRows = 15; // rows of a "top" table and bars of its chart
 constexpr size_t kChartBars = 40; // bars of a per-step or per-rank chart: one PDF page holds them
-
-//! \a t (ns) as the window's ruler shows it: ms since \a origin, the trace's start.
-std::string msSinceStart(TimeNs t, TimeNs origin)
-{
-    char text[48];
-    std::snprintf(text, sizeof text, "%.3f ms", double(t - origin) / 1e6);
-    return text;
-}
-
-/*!
- * Rows \a rows, columns \a columns of \a from, with its column names and titles, cells as text
- * for a person: bytes in binary units, timestamps as ms since \a origin (the trace's start).
- */
-CellTable select(const Table &from,
-    const std::vector<size_t> &rows,
-    const std::vector<size_t> &columns,
-    TimeNs origin = 0)
-{
-    CellTable t;
-    for (size_t c : columns) {
-        const ColumnSpec &spec = from.columns()[c];
-        t.addColumn(spec.name, spec.cell, spec.title.empty() ? spec.name : spec.title);
-    }
-    for (size_t r : rows) {
-        t.addRow();
-        for (size_t c : columns) {
-            std::string text = from.text(r, c);
-            const Cell cell = from.columns()[c].cell;
-            if (!text.empty() && cell == Cell::Bytes)
-                text = bytesText(from.number(r, c));
-            else if (!text.empty() && cell == Cell::Timestamp)
-                text = msSinceStart(TimeNs(from.number(r, c)), origin);
-            t.add(std::move(text));
-        }
-    }
-    return t;
-}
 
 //! Of rows [0, \a count), at most \a limit with the largest \a key (> 0), largest first.
 template<typename Key> std::vector<size_t> topRows(size_t count, size_t limit, Key key)
@@ -622,6 +588,7 @@ void addTraceParts(const LoadedTrace &trace, const std::string &prefix, ReportCo
     addPairs(trace, *pairs, out);
     addCheckpointing(trace, *pairs, out);
     addModules(trace, out);
+    addEfficiency(trace, *pairs, out);
     addMemory(trace, *pairs, out);
     for (size_t i = first; i < out.parts.size(); ++i)
         out.parts[i].title = prefix + out.parts[i].title;

@@ -145,6 +145,7 @@ void LoadedTrace::prepareForWindow(WindowUse use) const
 {
     (void)timelineIndex();
     (void)curves();
+    (void)efficiency(); // the details panel's, whichever window shows the trace
     if (use == WindowUse::Tab) {
         (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
         (void)findings(); // the banner's

@@ -73,10 +73,10 @@ struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     std::shared_ptr<const KernelTable> kernelTable() const;
     /*!
      * Builds everything a window's first frame of this trace needs, so that the UI thread only
-     * draws: the drawing index and the curves, and for a tab (\a use) the pair memory and the
-     * pair, group and kernel tables, and the health findings. The window's loaders call it on their
-     * threads; it throws std::bad_alloc when memory runs out (readyForWindow() turns that into a
-     * failure).
+     * draws: the drawing index, the curves and the op efficiency (details panel), and for a tab (\a
+     * use) the pair memory and the pair, group and kernel tables, and the health findings. The
+     * window's loaders call it on their threads; it throws std::bad_alloc when memory runs out
+     * (readyForWindow() turns that into a failure).
      */
     void prepareForWindow(WindowUse use) const;
 

@@ -457,6 +457,61 @@ private slots:
 
     // --export-kernel-summary against the raw events of --export-kernels, summed here: count,
     // total, min, max per kernel name, rows by total, pct_gpu of all kernels' time.
+    /*
+     * --export-efficiency on the demo (an A100 SXM4 40 GB, float, with shapes): one row per
+     * aten::convolution instance the file holds; a convolution is compute-bound against a
+     * --peaks file giving that device 1 TFLOP/s of matrix_fp32, so its roofline is FLOPs / 1e12 s
+     * = flops / 1e6 µs. A peaks file without mem_bw_gbps is a usage error.
+     */
+    void exportEfficiencyAndUserPeaks()
+    {
+        const QString peaks = test::tempDir() + QStringLiteral("/peaks.json");
+        QFile f(peaks);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"name":"A100-SXM4-40GB","mem_bw_gbps":1e9,)"
+                R"("max_achievable_tflops":{"matrix_fp32":1}})");
+        f.close();
+        const auto r = test::run(test::appPath(),
+            args({QStringLiteral("--peaks"), peaks, QStringLiteral("--export-efficiency"),
+                QStringLiteral("-"), m_demo}));
+        QCOMPARE(r.exitCode, 0);
+        const QByteArray expected = "NVIDIA A100-SXM4-40GB: peaks from " + peaks.toUtf8();
+        QVERIFY2(r.err.contains(expected), r.err.constData());
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.first(),
+            QByteArray("name,ts,input_dims,side,pair_fwd_name,pair_fwd_ts,flops,bytes,kernel_us,"
+                       "tflops_per_s,tb_per_s,intensity,roofline_us,pct_roofline,bound,device,"
+                       "dtype,model"));
+        OpenResult opened = openTrace(m_demo.toStdString());
+        QVERIFY(opened.trace);
+        const TraceModel &m = *opened.trace->model;
+        int convolutions = 0;
+        for (SliceId s = 0; s < m.slices.size(); ++s)
+            convolutions += m.sliceName(s) == "aten::convolution";
+        int rows = 0;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            if (!lines[i].startsWith("aten::convolution,"))
+                continue;
+            ++rows;
+            // Input dims are quoted: count cells from the end.
+            const QList<QByteArray> cells = lines[i].split(',');
+            const qsizetype n = cells.size();
+            QCOMPARE(cells[n - 1], QByteArray("aten_conv"));
+            QCOMPARE(cells[n - 4], QByteArray("compute"));
+            QVERIFY(
+                std::fabs(cells[n - 6].toDouble() / (cells[n - 12].toDouble() / 1e6) - 1) < 1e-12);
+        }
+        QVERIFY(convolutions > 0);
+        QCOMPARE(rows, convolutions);
+        f.open(QIODevice::WriteOnly);
+        f.write(R"({"name":"A100"})");
+        f.close();
+        const auto bad = test::run(test::appPath(),
+            args({QStringLiteral("--peaks"), peaks, QStringLiteral("--summary"), m_demo}));
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("mem_bw_gbps"), bad.err.constData());
+    }
+
     void exportKernelSummaryAddsUpTheEvents()
     {
         const QString eventsJson = test::tempDir() + QStringLiteral("/kernel-events.json");

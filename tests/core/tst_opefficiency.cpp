@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // How far ops are from the hardware (issue #34), per instance and per pair: kernel time, rates
 // and roofline against the peak table, worked out by hand below.
+#include "analysis/efficiencygroups.h"
 #include "analysis/opefficiency.h"
 #include "export/efficiencytable.h"
 #include "export/pairtable.h"
@@ -136,6 +137,25 @@ private slots:
         QCOMPARE(std::stod(pairs.text(row, PairTable::FwdTflops)), 214.8532224);
         QCOMPARE(pairs.number(row, PairTable::BwdTflops), 214.7483648);
         QCOMPARE(pairs.text(row, PairTable::Bound), std::string("compute"));
+    }
+
+    /*
+     * Where speed-up is available: kernel time above the roofline, both sides. Attention: 20 +
+     * 50 µs against max(16777216 / 989.5e12, 524288 / 3350e9) + max(41943040 / 989.5e12,
+     * 917504 / 3350e9) = 0.156504 + 0.273882 µs: 69.569614 µs above; the linear: 10 + 20 µs
+     * against 2.171331 + 4.340543: 23.488126 µs.
+     */
+    void speedupRanksPairsByTimeAboveTheirRoofline()
+    {
+        const OpEfficiency &e = m_trace->efficiency();
+        const std::vector<SpeedupCandidate> top = speedupCandidates(e, 10);
+        QCOMPARE(top.size(), size_t(2));
+        const std::vector<PairRow> &rows = m_trace->graph->rows();
+        QCOMPARE(m_trace->model->sliceName(rows[top[0].row].forward),
+            std::string_view("aten::scaled_dot_product_attention"));
+        QVERIFY(qAbs(top[0].availableUs - (70 - 524288 / 3350e3 - 917504 / 3350e3)) < 1e-9);
+        QVERIFY(qAbs(top[1].availableUs - 23.488126) < 1e-5);
+        QCOMPARE(speedupCandidates(e, 1).size(), size_t(1));
     }
 
     void exportRowPerInstance()

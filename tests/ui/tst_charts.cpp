@@ -23,6 +23,7 @@
 #include <QGraphicsTextItem>
 #include <QImage>
 #include <QLabel>
+#include <QLogValueAxis>
 #include <QMenu>
 #include <QPainter>
 #include <QRegularExpression>
@@ -112,7 +113,7 @@ struct Page {
     ChartsView view;
     Page(const std::shared_ptr<const LoadedTrace> &trace, QSize size)
         : selection(trace)
-        , view(&selection, std::make_shared<PairGroupTable>(*trace->graph))
+        , view(&selection, std::make_shared<PairGroupTable>(*trace->graph), trace->efficiency())
     {
         view.resize(size);
         view.setAttribute(Qt::WA_DontShowOnScreen);
@@ -365,6 +366,63 @@ private slots:
         QVERIFY2(tip.contains(QLatin1String("forward GPU"))
                 && tip.contains(QLatin1String("backward GPU")),
             qPrintable(tip));
+    }
+
+    /*
+     * The roofline (issue #34) of the demo trace (an A100 SXM4 40 GB with shapes): one point per
+     * group of outermost modelled instances, at its FLOPs / bytes and FLOPs / kernel time, each
+     * count equal to the instances of its op, dims and side; a click selects the group's first
+     * op; the title names the device, a ceiling its peak. A trace without shapes says why.
+     */
+    void rooflinePointsAreOpGroups()
+    {
+        Page page(m_trace, QSize(1200, 700));
+        page.view.setKind(ChartsView::Roofline);
+        const std::vector<EfficiencyGroup> &groups = page.view.rooflineGroups();
+        QVERIFY(groups.size() > 5);
+        const OpEfficiency &e = m_trace->efficiency();
+        const TraceModel &m = *m_trace->model;
+        int points = 0;
+        const double bottom
+            = qobject_cast<QLogValueAxis *>(page.chart()->axes(Qt::Vertical).value(0))->min();
+        for (QAbstractSeries *s : page.chart()->series()) {
+            auto *series = qobject_cast<QScatterSeries *>(s);
+            if (!series)
+                continue;
+            points += series->count();
+            for (int i = 0; i < series->count(); ++i) {
+                page.selection.select(kNoSlice);
+                emit series->clicked(series->at(i));
+                const SliceId op = page.selection.current();
+                QVERIFY(op != kNoSlice);
+                const auto g = std::find_if(groups.begin(), groups.end(),
+                    [&](const auto &grp) { return e.instances()[grp.firstInstance].op == op; });
+                QVERIFY(g != groups.end());
+                // At its rate, or on the bottom edge when five decades below the top.
+                const double rate = g->flops / 1e12 / (double(g->kernelTime) / 1e9);
+                const double y = series->at(i).y();
+                QVERIFY(std::fabs(y / rate - 1) < 1e-9 || (y > rate && y == bottom));
+                QVERIFY(std::fabs(series->at(i).x() / (g->flops / g->bytes) - 1) < 1e-9
+                    || series->at(i).x() > g->flops / g->bytes);
+                uint32_t count = 0;
+                for (const OpInstance &in : e.instances())
+                    count += in.outermost && in.side == g->side && in.kernelTime > 0
+                        && in.work.bytes && m.slices.name[in.op] == g->name
+                        && m.slices.inputDims[in.op] == g->inputDims;
+                QCOMPARE(count, g->count);
+            }
+        }
+        QCOMPARE(size_t(points), groups.size());
+        QVERIFY2(page.chart()->title().contains(QLatin1String("NVIDIA A100-SXM4-40GB")),
+            qPrintable(page.chart()->title()));
+        QVERIFY(drawnTexts(page.chart())
+                    .join(QLatin1Char(' '))
+                    .contains(QLatin1String("19.5 TFLOP/s")));
+        auto trace = test::link(tinyTrace({}));
+        Page bare(trace, QSize(900, 500));
+        bare.view.setKind(ChartsView::Roofline);
+        QVERIFY2(bare.view.emptyMessage().contains(QLatin1String("record_shapes")),
+            qPrintable(bare.view.emptyMessage()));
     }
 
     // Without sequence numbers there are no pairs: the pair charts say why, not "Top 0".

@@ -101,7 +101,7 @@ private slots:
         const ReportContent c = traceReport(*m_trace);
         QCOMPARE(partIds(c),
             (std::vector<std::string> {"trace", "gpu-time", "top-pairs", "backward-heavy",
-                "modules", "memory", "timeline"}));
+                "modules", "speed-up", "memory", "timeline"}));
         QVERIFY(c.timelineStep >= 0 && c.timelineRow >= 0);
         // The timeline shows the step of median length: steps 10, 11, 12 sorted by length.
         const auto &steps = m_trace->graph->steps();
@@ -174,6 +174,19 @@ private slots:
             QCOMPARE(cells[1], QString::number(ms, 'f', 3) + QStringLiteral(" ms"));
             QCOMPARE(cells[5], QString::fromStdString(pairs.text(r, PairTable::FwdGpuUs)));
             QCOMPARE(cells[6], QString::fromStdString(pairs.text(r, PairTable::BwdGpuUs)));
+        }
+        // Where speed-up is available: by time above the roofline, largest first; the rates are
+        // the export's, to four digits; above = kernel − roofline.
+        const auto &speedup = tables.at(QStringLiteral("speed-up")).at(0);
+        QVERIFY(speedup.size() > 2);
+        const qsizetype columns = speedup[0].size();
+        for (size_t i = 1; i < speedup.size(); ++i) {
+            const QStringList &cells = speedup[i];
+            QVERIFY(std::fabs(cells[columns - 3].toDouble() - cells[columns - 2].toDouble()
+                        - cells[columns - 1].toDouble())
+                < 2e-3);
+            if (i > 1)
+                QVERIFY(speedup[i - 1][columns - 1].toDouble() >= cells[columns - 1].toDouble());
         }
         // Memory: what fills cuda:0 at its peak, by category, adding up to the peak the profiler
         // wrote (Total Allocated): the Memory tab's "peak" bar.

@@ -116,11 +116,14 @@ QChart *messageChart(const QString &headline, const QString &text)
 
 } // namespace
 
-ChartsView::ChartsView(
-    SelectionController *selection, std::shared_ptr<const PairGroupTable> groups, QWidget *parent)
+ChartsView::ChartsView(SelectionController *selection,
+    std::shared_ptr<const PairGroupTable> groups,
+    const OpEfficiency &efficiency,
+    QWidget *parent)
     : QWidget(parent)
     , m_selection(selection)
     , m_groups(std::move(groups))
+    , m_efficiency(efficiency)
     , m_scroll(new QScrollArea(this))
     , m_view(new QChartView)
 {
@@ -130,7 +133,7 @@ ChartsView::ChartsView(
     m_kindBox = new QComboBox(this);
     m_kindBox->setObjectName(QStringLiteral("chartKind"));
     m_kindBox->addItems({tr("Top op pairs by GPU time"), tr("GPU time per ProfilerStep"),
-        tr("Backward vs forward GPU time per op")});
+        tr("Backward vs forward GPU time per op"), tr("Roofline: achieved vs peak")});
     row->addWidget(m_kindBox);
     row->addWidget(new QLabel(tr("Top"), this));
     m_count = new QSpinBox(this);
@@ -191,7 +194,8 @@ ChartsView::Built ChartsView::build() const
 {
     Built b = m_kind == TopPairs ? buildTopPairs()
         : m_kind == Steps        ? buildSteps()
-                                 : buildScatter();
+        : m_kind == Scatter      ? buildScatter()
+                                 : buildRoofline();
     b.chart->setAnimationOptions(QChart::NoAnimation);
     b.chart->legend()->setAlignment(Qt::AlignBottom);
     return b;
@@ -203,10 +207,14 @@ void ChartsView::rebuild()
     m_rows = std::move(b.rows);
     m_message = b.message;
     m_minimum = b.minimum;
-    if (b.message.isEmpty() && m_kind != Scatter)
+    if (b.message.isEmpty() && (m_kind == TopPairs || m_kind == Steps))
         connectBars(b);
     else if (b.message.isEmpty() && m_kind == Scatter)
         connectScatter(b);
+    m_rooflineGroups = std::move(b.roofline.groups);
+    m_rooflinePoints = std::move(b.roofline.points);
+    if (b.message.isEmpty() && m_kind == Roofline)
+        connectRoofline();
     m_view->setMinimumSize(b.minimum);
     QChart *old = m_view->chart();
     m_view->setChart(b.chart);
@@ -570,6 +578,42 @@ void ChartsView::connectScatter(const Built &b)
                 .arg(grp.rows.size())
                 .arg(formatDuration(double(grp.fwdGpu[0])), formatDuration(double(grp.bwdGpu[0]))));
     });
+}
+
+ChartsView::Built ChartsView::buildRoofline() const
+{
+    RooflinePlot plot = buildRooflinePlot(m_efficiency, m_groups->graph().model());
+    if (!plot.chart)
+        return message(plot.headline, plot.message);
+    Built built;
+    built.chart = plot.chart;
+    built.minimum = QSize(480, 400);
+    built.roofline = std::move(plot);
+    return built;
+}
+
+void ChartsView::connectRoofline()
+{
+    const TraceModel &model = m_groups->graph().model();
+    for (const auto &[series, behind] : m_rooflinePoints) {
+        const auto groupAt = [series = series, &behind = behind](const QPointF &p) {
+            const QList<QPointF> points = series->points();
+            const auto i = size_t(std::find(points.begin(), points.end(), p) - points.begin());
+            return i < behind.size() ? std::optional<size_t>(behind[i]) : std::nullopt;
+        };
+        // A click selects the group's first op everywhere; hovering names the group.
+        connect(series, &QScatterSeries::clicked, this, [this, groupAt](const QPointF &p) {
+            if (const auto g = groupAt(p))
+                m_selection->select(
+                    m_efficiency.instances()[m_rooflineGroups[*g].firstInstance].op);
+        });
+        connect(series, &QScatterSeries::hovered, this,
+            [this, groupAt, &model](const QPointF &p, bool on) {
+                if (const auto g = groupAt(p); on && g)
+                    QToolTip::showText(
+                        QCursor::pos(), rooflineTooltip(m_rooflineGroups[*g], model));
+            });
+    }
 }
 
 } // namespace ks

@@ -4,6 +4,7 @@
 #include "analysis/toppairs.h"
 #include "common/selectioncontroller.h"
 #include "link/linktypes.h"
+#include "trace/rooflinechart.h"
 
 #include <QSize>
 #include <QStringList>
@@ -13,6 +14,7 @@
 
 class QChart;
 class QChartView;
+class QScatterSeries;
 class QComboBox;
 class QScrollArea;
 class QSpinBox;
@@ -33,19 +35,22 @@ NoPairsReason noPairsReason(const LinkStats &stats);
  * The Charts tab: (1) the top-N op pairs (or groups) as stacked bars of forward and backward GPU
  * time — clicking a bar selects that pair everywhere; (2) per-ProfilerStep GPU time split into
  * forward, backward, backward-other, other and idle; (3) backward vs forward GPU time per group —
- * clicking a point selects the group's first pair. A chart with nothing to show says why instead.
+ * clicking a point selects the group's first pair; (4) the roofline (rooflinechart.h) — clicking a
+ * point selects its group's first op. A chart with nothing to show says why instead.
  */
 class ChartsView : public QWidget {
     Q_OBJECT
 public:
-    enum Kind { TopPairs, Steps, Scatter };
+    enum Kind { TopPairs, Steps, Scatter, Roofline };
     //! Height of one bar's row in the top-N chart: enough for a readable label.
     static constexpr int kCategoryHeight = 26;
     //! The size a chart is exported at (as headless --view chart), unless it needs more.
     static constexpr QSize kExportSize {1600, 900};
 
+    //! \a efficiency (the trace's, which outlives the view) feeds the roofline chart.
     ChartsView(SelectionController *selection,
         std::shared_ptr<const PairGroupTable> groups,
+        const OpEfficiency &efficiency,
         QWidget *parent = nullptr);
 
     void setKind(Kind kind);
@@ -60,6 +65,8 @@ public:
     //! The pair row behind each bar of the top-N chart (bottom to top) or each point of the
     //! scatter (its group's first pair); empty for the per-step chart (tests).
     const std::vector<uint32_t> &rows() const { return m_rows; }
+    //! The roofline chart's op groups, one per point (tests).
+    const std::vector<EfficiencyGroup> &rooflineGroups() const { return m_rooflineGroups; }
     //! Why the chart is empty (the text drawn in it); empty when it shows data.
     QString emptyMessage() const { return m_message; }
     //! The size the current chart is exported at: kExportSize, taller for many bars.
@@ -77,6 +84,7 @@ private:
         double unitNs = 1; //!< nanoseconds per unit of the values
         QString message; //!< set when there is nothing to draw
         QSize minimum; //!< the least size at which labels and titles stay readable
+        RooflinePlot roofline; //!< the roofline's groups and points (its chart is `chart`)
     };
     //! One bar of the top-N chart.
     struct Bar {
@@ -92,15 +100,20 @@ private:
     Built buildTopPairs() const;
     Built buildSteps() const;
     Built buildScatter() const;
+    Built buildRoofline() const;
     //! Why there are no pairs to chart (no sequence numbers, no backward pass, no GPU time).
     Built emptyPairs(bool anyPairs) const;
     void rebuild();
     void connectBars(const Built &b);
     void connectScatter(const Built &b);
+    void connectRoofline();
     void selectRow(uint32_t row);
 
     SelectionController *m_selection;
     std::shared_ptr<const PairGroupTable> m_groups;
+    const OpEfficiency &m_efficiency;
+    std::vector<EfficiencyGroup> m_rooflineGroups;
+    std::vector<std::pair<QScatterSeries *, std::vector<size_t>>> m_rooflinePoints;
     QScrollArea *m_scroll;
     QChartView *m_view;
     QComboBox *m_kindBox;

@@ -6,6 +6,7 @@
 #include "export/pairtable.h"
 #include "load/eventdetails.h"
 #include "model/slicewalk.h"
+#include "trace/efficiencysections.h"
 #include "trace/rangesections.h"
 
 #include <QHeaderView>
@@ -93,13 +94,7 @@ void DetailsPanel::showGraphReplay(SliceId s, const GpuInfo &info)
 
 QTreeWidgetItem *DetailsPanel::section(const QString &title)
 {
-    auto *item = new QTreeWidgetItem(this, {title});
-    QFont f = item->font(0);
-    f.setBold(true);
-    item->setFont(0, f);
-    item->setFirstColumnSpanned(true);
-    item->setExpanded(true);
-    return item;
+    return addSection(*this, title);
 }
 
 QTreeWidgetItem *DetailsPanel::addLink(
@@ -353,6 +348,7 @@ void DetailsPanel::showSlice(SliceId s)
 
     if (const int r = g.rowOf(s); r >= 0)
         showPair(g.rows()[size_t(r)]);
+    addEfficiencySections(*this, g, trace.efficiency(), s);
     showCheckpointing(s);
 
     if (isGpuWork(t.kind[s])) {

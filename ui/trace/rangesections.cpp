@@ -16,16 +16,6 @@ namespace {
 
 constexpr size_t kTop = 15;
 
-QTreeWidgetItem *addSection(QTreeWidget &tree, const QString &title)
-{
-    auto *item = new QTreeWidgetItem(&tree, {title});
-    QFont f = item->font(0);
-    f.setBold(true);
-    item->setFont(0, f);
-    item->setExpanded(true);
-    return item;
-}
-
 QString timeAndShare(TimeNs time, TimeNs whole)
 {
     return QStringLiteral("%1  (%2 %)")
@@ -94,6 +84,17 @@ void addRangeSections(QTreeWidget &tree, const TraceModel &model, const RangeSta
     }
     addNamedSection(tree, QObject::tr("Top kernels"), stats.kernels);
     addNamedSection(tree, QObject::tr("Top ops"), stats.ops);
+}
+
+QTreeWidgetItem *addSection(QTreeWidget &tree, const QString &title)
+{
+    auto *item = new QTreeWidgetItem(&tree, {title});
+    QFont f = item->font(0);
+    f.setBold(true);
+    item->setFont(0, f);
+    item->setFirstColumnSpanned(true);
+    item->setExpanded(true);
+    return item;
 }
 
 } // namespace ks

@@ -4,6 +4,8 @@
 #include "analysis/rangestats.h"
 
 class QTreeWidget;
+class QTreeWidgetItem;
+class QString;
 
 namespace ks {
 
@@ -13,5 +15,8 @@ namespace ks {
  * and the top kernels and ops inside the range.
  */
 void addRangeSections(QTreeWidget &tree, const TraceModel &model, const RangeStats &stats);
+
+//! A bold, expanded top-level item of the details panel \a tree, spanning its columns.
+QTreeWidgetItem *addSection(QTreeWidget &tree, const QString &title);
 
 } // namespace ks

@@ -102,7 +102,8 @@ QWidget *TraceTab::buildPages()
 ChartsView *TraceTab::charts()
 {
     if (!m_charts) {
-        m_charts = new ChartsView(m_selection, m_trace->pairGroups(), m_chartsPage);
+        m_charts = new ChartsView(
+            m_selection, m_trace->pairGroups(), m_trace->efficiency(), m_chartsPage);
         m_chartsPage->layout()->addWidget(m_charts);
         if (m_step >= 0)
             m_charts->setStepNumber(stepNumber());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "window/mainwindow.h"
 
+#include "window/peakssetting.h"
+
 #include "timeline/foldmemory.h"
 
 #include "base/version.h"
@@ -110,6 +112,8 @@ QMenu *MainWindow::buildFileMenu()
     file->addAction(tr("&Compare Two Traces…"), this, &MainWindow::askToCompare);
     file->addAction(tr("Open R&un (Several Ranks)…"), this, [this] { askToOpenRun(false); });
     file->addAction(tr("Open Run &Folder…"), this, [this] { askToOpenRun(true); });
+    file->addSeparator();
+    new PeaksSetting(file, this);
     file->addSeparator();
     m_closeTab = file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] {
         if (m_tabs->currentWidget())
