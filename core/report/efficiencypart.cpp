@@ -62,6 +62,7 @@ void addEfficiency(const LoadedTrace &trace, const PairTable &pairs, ReportConte
         return;
     }
     std::vector<size_t> rows;
+    rows.reserve(top.size());
     for (const SpeedupCandidate &c : top)
         rows.push_back(c.row);
     const std::vector<size_t> columns = {PairTable::FwdName, PairTable::Module, PairTable::FwdTs,
