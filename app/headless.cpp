@@ -120,8 +120,9 @@ int runExportModules(const std::string &out, const std::string &file, bool perSt
     // Say where the hierarchy came from: modules, annotations or bare op names.
     std::fprintf(stderr, "%s\n",
         std::string(ModuleTree::sourceDescription(trace->modules().source())).c_str());
-    const ModuleTable table(
-        trace->modules(), perStep ? ModuleTable::Rows::EachStep : ModuleTable::Rows::WholeTrace);
+    const ModuleTable table(trace->modules(),
+        perStep ? ModuleTable::Rows::EachStep : ModuleTable::Rows::WholeTrace, trace->pairMemory(),
+        trace->efficiency());
     std::string error;
     if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "export/moduletable.h"
 
+#include "export/efficiencytable.h"
+
 #include "analysis/tracediff.h"
 #include "base/jsonwrite.h"
 #include "export/pairtable.h"
 
+#include <cmath>
 #include <limits>
 
 namespace ks {
@@ -21,14 +24,18 @@ std::vector<PairMemory> rowMemory(const OpGraph &g)
 } // namespace
 
 ModuleTable::ModuleTable(const ModuleTree &tree, Rows rows)
-    : ModuleTable(tree, rows, rowMemory(tree.graph()))
+    : ModuleTable(
+        tree, rows, rowMemory(tree.graph()), OpEfficiency(tree.graph(), PeakTable::current()))
 {
 }
 
-ModuleTable::ModuleTable(
-    const ModuleTree &tree, Rows rows, const std::vector<PairMemory> &rowsMemory)
+ModuleTable::ModuleTable(const ModuleTree &tree,
+    Rows rows,
+    const std::vector<PairMemory> &rowsMemory,
+    const OpEfficiency &efficiency)
     : m_tree(tree)
     , m_memory(tree, rowsMemory)
+    , m_flops(tree, efficiency)
 {
     if (rows == Rows::WholeTrace) {
         addStep(ModuleTree::kWholeTrace);
@@ -41,6 +48,7 @@ ModuleTable::ModuleTable(
 ModuleTable::ModuleTable(const ModuleTree &tree, int64_t stepNumber)
     : m_tree(tree)
     , m_memory(tree, rowMemory(tree.graph()))
+    , m_flops(tree, OpEfficiency(tree.graph(), PeakTable::current()))
 {
     if (const int si = tree.stepIndex(stepNumber); si >= 0)
         addStep(si);
@@ -91,6 +99,8 @@ constexpr ColumnSpec kModuleColumns[] = {
     {"fwd_alloc_bytes", Cell::Bytes, "Forward allocated"},
     {"held_bytes", Cell::Bytes, "Held for backward"},
     {"bwd_alloc_bytes", Cell::Bytes, "Backward allocated"},
+    {"fwd_tflops", Cell::Number, "Forward TFLOP/s"},
+    {"bwd_tflops", Cell::Number, "Backward TFLOP/s"},
 };
 static_assert(std::size(kModuleColumns) == ModuleTable::ColumnCount);
 
@@ -166,6 +176,11 @@ std::string ModuleTable::text(size_t row, size_t column) const
         return m_memory.recorded() && memoryOf(row, column) != kNoValue
             ? std::to_string(memoryOf(row, column))
             : std::string();
+    case FwdTflops:
+    case BwdTflops: {
+        const double v = number(row, column);
+        return std::isnan(v) ? std::string() : shortestText(v);
+    }
     }
     return {};
 }
@@ -216,6 +231,10 @@ double ModuleTable::number(size_t row, size_t column) const
         return m_memory.recorded() && memoryOf(row, column) != kNoValue
             ? double(memoryOf(row, column))
             : kNaN;
+    case FwdTflops:
+    case BwdTflops:
+        return m_flops.tflopsPerS(m_rows[row].node, m_rows[row].step, column == FwdTflops)
+            .value_or(kNaN);
     default:
         return kNaN;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/moduleflops.h"
 #include "analysis/modulememory.h"
 #include "export/table.h"
 
@@ -41,6 +42,8 @@ public:
         FwdAllocBytes, //!< PairMemory of the pair rows the module holds, children included;
         HeldBytes, //!< empty for traces without memory events
         BwdAllocBytes,
+        FwdTflops, //!< ModuleFlops: TFLOP/s of its modelled ops over fwd_gpu_us; empty if none
+        BwdTflops, //!< … over bwd_gpu_us
         ColumnCount
     };
     enum class Rows {
@@ -48,10 +51,15 @@ public:
         EachStep, //!< one row per (step, module)
     };
 
-    //! Computes the memory columns itself (a MemoryIndex of the tree's graph).
+    //! Computes the memory and rate columns itself (a MemoryIndex and an OpEfficiency of the
+    //! tree's graph).
     explicit ModuleTable(const ModuleTree &tree, Rows rows = Rows::WholeTrace);
-    //! With the pair rows' memory given (LoadedTrace::pairMemory(), empty without events).
-    ModuleTable(const ModuleTree &tree, Rows rows, const std::vector<PairMemory> &rowsMemory);
+    //! With the pair rows' memory given (LoadedTrace::pairMemory(), empty without events) and the
+    //! trace's efficiency (LoadedTrace::efficiency()).
+    ModuleTable(const ModuleTree &tree,
+        Rows rows,
+        const std::vector<PairMemory> &rowsMemory,
+        const OpEfficiency &efficiency);
     //! Only the rows of ProfilerStep#\a stepNumber (none if the trace has no such step).
     ModuleTable(const ModuleTree &tree, int64_t stepNumber);
 
@@ -80,6 +88,7 @@ private:
     const ModuleTree &m_tree;
     std::vector<Row> m_rows;
     ModuleMemory m_memory;
+    ModuleFlops m_flops;
 };
 
 } // namespace ks

@@ -372,7 +372,8 @@ void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &o
 
 void addModules(const LoadedTrace &trace, ReportContent &out)
 {
-    const ModuleTable modules(trace.modules(), ModuleTable::Rows::WholeTrace, trace.pairMemory());
+    const ModuleTable modules(
+        trace.modules(), ModuleTable::Rows::WholeTrace, trace.pairMemory(), trace.efficiency());
     const std::vector<size_t> top = topRows(modules.rowCount(), 10, [&](size_t r) {
         if (modules.rowNode(r) == 0)
             return 0.0; // the root: the whole trace
@@ -417,7 +418,8 @@ void addCheckpointing(const LoadedTrace &trace, const PairTable &pairs, ReportCo
         + " of the trace's computation (computation_us), paid to free their activations "
           "between forward and backward. Each re-run is charged to the op that is re-run "
           "(recomputed_gpu_us), never to the backward node that triggered it.";
-    const ModuleTable modules(trace.modules(), ModuleTable::Rows::WholeTrace, trace.pairMemory());
+    const ModuleTable modules(
+        trace.modules(), ModuleTable::Rows::WholeTrace, trace.pairMemory(), trace.efficiency());
     const std::vector<size_t> byModule = topRows(modules.rowCount(), 10, [&](size_t r) {
         return modules.rowNode(r) == 0 ? 0.0 : modules.number(r, ModuleTable::RecomputeGpuUs);
     });

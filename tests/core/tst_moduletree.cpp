@@ -717,8 +717,10 @@ private slots:
             "module,name,depth,step,calls,fwd_cpu_us,fwd_cpu_self_us,fwd_gpu_us,fwd_gpu_self_us,"
             "fwd_gpu_events,bwd_gpu_us,bwd_gpu_self_us,bwd_gpu_events,bwd_other_gpu_us,"
             "bwd_other_gpu_self_us,other_gpu_us,recompute_gpu_us,recompute_gpu_self_us,"
-            "recompute_gpu_events,fwd_alloc_bytes,held_bytes,bwd_alloc_bytes");
-        // No [memory] events: the memory columns (tests/core/tst_memory) are empty.
+            "recompute_gpu_events,fwd_alloc_bytes,held_bytes,bwd_alloc_bytes,fwd_tflops,"
+            "bwd_tflops");
+        // No [memory] events, no shapes: the memory columns (tests/core/tst_memory) and the rate
+        // ones (tests/core/tst_opefficiency) are empty.
         auto lines = [](const Table &t) {
             return QString::fromStdString(tableToCsv(t))
                 .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -728,9 +730,9 @@ private slots:
         QCOMPARE(lines(whole),
             QStringList({header,
                 QStringLiteral("(all),(all),0,,0,200.000,0.000,22.000,0.000,2,44.000,0.000,2,"
-                               "0.000,0.000,0.000,0.000,0.000,0,,,"),
+                               "0.000,0.000,0.000,0.000,0.000,0,,,,,"),
                 QStringLiteral("Linear_0,Linear_0,1,,3,200.000,200.000,22.000,22.000,2,44.000,"
-                               "44.000,2,0.000,0.000,0.000,0.000,0.000,0,,,")}));
+                               "44.000,2,0.000,0.000,0.000,0.000,0.000,0,,,,,")}));
         // Each step: the whole tree per step, step-major.
         const ModuleTable each(*tree, ModuleTable::Rows::EachStep);
         QCOMPARE(each.rowCount(), size_t(4));
@@ -738,7 +740,7 @@ private slots:
         QCOMPARE(QString::fromStdString(each.text(3, ModuleTable::Step)), QStringLiteral("2"));
         QCOMPARE(lines(each)[4],
             QStringLiteral("Linear_0,Linear_0,1,2,1,50.000,50.000,12.000,12.000,1,24.000,24.000,1,"
-                           "0.000,0.000,0.000,0.000,0.000,0,,,"));
+                           "0.000,0.000,0.000,0.000,0.000,0,,,,,"));
         QCOMPARE(each.rowNode(3), lin);
         QCOMPARE(each.rowStepIndex(3), 1);
         // One step (the UI's selector), and a step the trace lacks.

@@ -4,6 +4,7 @@
 #include "analysis/efficiencygroups.h"
 #include "analysis/opefficiency.h"
 #include "export/efficiencytable.h"
+#include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "testutil.h"
 
@@ -156,6 +157,21 @@ private slots:
         QVERIFY(qAbs(top[0].availableUs - (70 - 524288 / 3350e3 - 917504 / 3350e3)) < 1e-9);
         QVERIFY(qAbs(top[1].availableUs - 23.488126) < 1e-5);
         QCOMPARE(speedupCandidates(e, 1).size(), size_t(1));
+    }
+
+    /*
+     * The module table's rates (no nn.Module here: the tree is the outermost ops by name; the
+     * root "(all)" holds everything): forward 2148532224 + 16777216 FLOPs over 10 + 20 µs of
+     * forward GPU time = 72.1769814 TFLOP/s; backward 4294967296 + 41943040 (attention's, from
+     * its forward shapes) over 8 + 12 + 50 µs = 61.9558762 TFLOP/s.
+     */
+    void modulesRollUpTheirOps()
+    {
+        const ModuleTable table(m_trace->modules(), ModuleTable::Rows::WholeTrace,
+            m_trace->pairMemory(), m_trace->efficiency());
+        QCOMPARE(table.text(0, ModuleTable::Module), std::string("(all)"));
+        QVERIFY(qAbs(table.number(0, ModuleTable::FwdTflops) - 2165309440 / 30e-6 / 1e12) < 1e-9);
+        QVERIFY(qAbs(table.number(0, ModuleTable::BwdTflops) - 4336910336 / 70e-6 / 1e12) < 1e-9);
     }
 
     void exportRowPerInstance()

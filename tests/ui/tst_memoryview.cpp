@@ -128,7 +128,7 @@ void TestMemoryView::moduleTreeMemoryColumns()
     // Every module of the fixture: 30 B allocated in forward, 20 B held, 40 B in backward.
     auto t = test::link(test::moduleMemoryTrace());
     QVERIFY(t);
-    ModulesView view(t->modules(), t->pairMemory());
+    ModulesView view(t->modules(), t->pairMemory(), t->efficiency());
     QTreeWidget *tree = view.tree();
     const int fwd = 9, held = 10, bwd = 11; // after the CPU column
     QCOMPARE(tree->headerItem()->text(held), QStringLiteral("held for bwd"));
@@ -148,7 +148,7 @@ void TestMemoryView::moduleTreeMemoryColumns()
     auto plain = test::link(test::traceWith(
         R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10})"));
     QVERIFY(plain);
-    ModulesView none(plain->modules(), plain->pairMemory());
+    ModulesView none(plain->modules(), plain->pairMemory(), plain->efficiency());
     QVERIFY(none.tree()->isColumnHidden(held));
 }
 

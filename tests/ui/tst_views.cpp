@@ -319,7 +319,8 @@ private slots:
     void moduleTreeSortsAndFilters()
     {
         OpenResult opened = openTrace(m_demo.toStdString());
-        ModulesView view(opened.trace->modules(), opened.trace->pairMemory());
+        ModulesView view(
+            opened.trace->modules(), opened.trace->pairMemory(), opened.trace->efficiency());
         QTreeWidget *tree = view.tree();
         tree->sortByColumn(4, Qt::DescendingOrder); // bwd GPU µs
         QTreeWidgetItem *root = tree->topLevelItem(0);
@@ -411,7 +412,8 @@ private slots:
             QSKIP("../shared/traces is absent");
         OpenResult opened = openTrace(mi300().toStdString());
         QVERIFY(opened.trace);
-        ModulesView view(opened.trace->modules(), opened.trace->pairMemory());
+        ModulesView view(
+            opened.trace->modules(), opened.trace->pairMemory(), opened.trace->efficiency());
         view.resize(1400, 800);
         // Verified against tests/reference/module_reference.py (see tst_moduletree).
         const ModuleId conv

@@ -38,6 +38,8 @@ enum Column {
     FwdAlloc,
     Held,
     BwdAlloc,
+    FwdTflops,
+    BwdTflops,
     ColumnCount
 };
 
@@ -64,11 +66,14 @@ QString us(TimeNs ns)
 
 } // namespace
 
-ModulesView::ModulesView(
-    const ModuleTree &tree, const std::vector<PairMemory> &pairMemory, QWidget *parent)
+ModulesView::ModulesView(const ModuleTree &tree,
+    const std::vector<PairMemory> &pairMemory,
+    const OpEfficiency &efficiency,
+    QWidget *parent)
     : QWidget(parent)
     , m_modules(tree)
     , m_memory(tree, pairMemory)
+    , m_flops(tree, efficiency)
     , m_step(ModuleTree::kWholeTrace)
 {
     auto *layout = new QVBoxLayout(this);
@@ -99,7 +104,11 @@ ModulesView::ModulesView(
     m_tree->setColumnCount(ColumnCount);
     m_tree->setHeaderLabels({tr("module"), tr("calls"), tr("fwd GPU µs"), tr("fwd GPU self"),
         tr("bwd GPU µs"), tr("bwd GPU self"), tr("recompute µs"), tr("bwd other µs"), tr("CPU µs"),
-        tr("fwd alloc"), tr("held for bwd"), tr("bwd alloc")});
+        tr("fwd alloc"), tr("held for bwd"), tr("bwd alloc"), tr("fwd TFLOP/s"),
+        tr("bwd TFLOP/s")});
+    m_tree->headerItem()->setToolTip(FwdTflops,
+        tr("FLOPs of the module's modelled ops (matmuls, convolutions, attention…) over its "
+           "forward GPU time (docs/efficiency.md)"));
     m_tree->headerItem()->setToolTip(Recompute,
         tr("The module's forward work re-run during backward (activation checkpointing)"));
     m_tree->headerItem()->setToolTip(
@@ -113,6 +122,8 @@ ModulesView::ModulesView(
     m_tree->setColumnHidden(Recompute, tree.node(0).times.recomputeTotal.count == 0);
     for (const int c : {FwdAlloc, Held, BwdAlloc})
         m_tree->setColumnHidden(c, !m_memory.recorded());
+    for (const int c : {FwdTflops, BwdTflops})
+        m_tree->setColumnHidden(c, !m_flops.modelled());
     m_tree->setSortingEnabled(true);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
@@ -162,6 +173,12 @@ void ModulesView::fill()
         for (const auto &[c, v] : numbers) {
             item->setData(c, Qt::UserRole, v);
             item->setText(c, c == Calls ? QString::number(t.calls) : us(TimeNs(v)));
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        }
+        for (const int c : {FwdTflops, BwdTflops}) {
+            const std::optional<double> rate = m_flops.tflopsPerS(id, m_step, c == FwdTflops);
+            item->setData(c, Qt::UserRole, rate.value_or(qQNaN()));
+            item->setText(c, rate ? QString::number(*rate, 'g', 4) : QString());
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         }
         if (m_memory.recorded()) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/moduleflops.h"
 #include "analysis/modulememory.h"
 
 #include <QWidget>
@@ -25,9 +26,11 @@ class IcicleChart;
 class ModulesView : public QWidget {
     Q_OBJECT
 public:
-    //! \a pairMemory: LoadedTrace::pairMemory(), for the memory columns (hidden when empty).
+    //! \a pairMemory: LoadedTrace::pairMemory(), for the memory columns (hidden when empty);
+    //! \a efficiency: LoadedTrace::efficiency(), for the TFLOP/s columns (hidden without shapes).
     ModulesView(const ModuleTree &tree,
         const std::vector<PairMemory> &pairMemory,
+        const OpEfficiency &efficiency,
         QWidget *parent = nullptr);
 
     void selectModule(ModuleId id);
@@ -47,6 +50,7 @@ private:
 
     const ModuleTree &m_modules;
     const ModuleMemory m_memory;
+    const ModuleFlops m_flops;
     int m_step;
     ModuleId m_selected = kNoModule;
     QComboBox *m_stepBox;

@@ -124,7 +124,7 @@ ModulesView *TraceTab::modules()
 {
     if (m_modules)
         return m_modules;
-    m_modules = new ModulesView(m_trace->modules(), m_trace->pairMemory(),
+    m_modules = new ModulesView(m_trace->modules(), m_trace->pairMemory(), m_trace->efficiency(),
         m_modulesPage); // waits if still building
     m_modulesPage->layout()->addWidget(m_modules);
     if (m_step >= 0)

@@ -332,8 +332,9 @@ void ExportActions::exportModules()
     writeInBackground(
         path, [trace = m_tab->selection()->tracePointer(), file = path.toStdString()] {
             std::string error;
-            return ks::exportTable(ModuleTable(trace->modules()), file, error) ? std::string()
-                                                                               : error;
+            const ModuleTable table(trace->modules(), ModuleTable::Rows::WholeTrace,
+                trace->pairMemory(), trace->efficiency());
+            return ks::exportTable(table, file, error) ? std::string() : error;
         });
 }
 
