@@ -20,7 +20,7 @@ struct Spec {
 DevicePeaks device(const char *name,
     int numSms,
     double memGBps,
-    std::initializer_list<Spec> specs,
+    const std::vector<Spec> &specs,
     const char *source)
 {
     DevicePeaks d;
@@ -72,6 +72,17 @@ constexpr const char *kMi325 = "AMD Instinct MI325X data sheet, amd.com/en/produ
 constexpr const char *kMi355 = "AMD Instinct MI355X specifications, amd.com/en/products/"
                                "accelerators/instinct/mi350/mi355x.html (2025), dense";
 
+// Parts that differ only in memory: A100 40/80 GB SXM/PCIe; H100 SXM and H200; MI300X and MI325X.
+const std::vector<Spec> kA100Specs
+    = {{"matrix_fp64", 19.5}, {"matrix_fp32", 19.5}, {"matrix_tf32", 156}, {"matrix_fp16", 312},
+        {"matrix_bf16", 312}, {"matrix_int8", 624}, {"vector_fp64", 9.7}, {"vector_fp32", 19.5}};
+const std::vector<Spec> kHopperSpecs = {{"matrix_fp64", 67}, {"matrix_fp32", 67},
+    {"matrix_tf32", 494.5}, {"matrix_fp16", 989.5}, {"matrix_bf16", 989.5}, {"matrix_fp8", 1979},
+    {"matrix_int8", 1979}, {"vector_fp64", 34}, {"vector_fp32", 67}};
+const std::vector<Spec> kCdna3Specs = {{"matrix_fp64", 163.4}, {"matrix_fp32", 163.4},
+    {"matrix_tf32", 653.7}, {"matrix_fp16", 1307.4}, {"matrix_bf16", 1307.4},
+    {"matrix_fp8", 2614.9}, {"matrix_int8", 2614.9}, {"vector_fp64", 81.7}, {"vector_fp32", 163.4}};
+
 std::vector<DevicePeaks> shippedDevices()
 {
     return {
@@ -83,41 +94,17 @@ std::vector<DevicePeaks> shippedDevices()
             {{"matrix_fp64", 7}, {"matrix_fp32", 14}, {"matrix_fp16", 112}, {"vector_fp64", 7},
                 {"vector_fp32", 14}},
             kV100),
-        device("NVIDIA A100-SXM4-80GB", 0, 2039,
-            {{"matrix_fp64", 19.5}, {"matrix_fp32", 19.5}, {"matrix_tf32", 156},
-                {"matrix_fp16", 312}, {"matrix_bf16", 312}, {"matrix_int8", 624},
-                {"vector_fp64", 9.7}, {"vector_fp32", 19.5}},
-            kA100),
-        device("NVIDIA A100-SXM4-40GB", 0, 1555,
-            {{"matrix_fp64", 19.5}, {"matrix_fp32", 19.5}, {"matrix_tf32", 156},
-                {"matrix_fp16", 312}, {"matrix_bf16", 312}, {"matrix_int8", 624},
-                {"vector_fp64", 9.7}, {"vector_fp32", 19.5}},
-            kA100),
-        device("NVIDIA A100-PCIE-40GB", 0, 1555,
-            {{"matrix_fp64", 19.5}, {"matrix_fp32", 19.5}, {"matrix_tf32", 156},
-                {"matrix_fp16", 312}, {"matrix_bf16", 312}, {"matrix_int8", 624},
-                {"vector_fp64", 9.7}, {"vector_fp32", 19.5}},
-            kA100),
-        device("NVIDIA A100 80GB PCIe", 0, 1935,
-            {{"matrix_fp64", 19.5}, {"matrix_fp32", 19.5}, {"matrix_tf32", 156},
-                {"matrix_fp16", 312}, {"matrix_bf16", 312}, {"matrix_int8", 624},
-                {"vector_fp64", 9.7}, {"vector_fp32", 19.5}},
-            kA100),
-        device("NVIDIA H100 80GB HBM3", 0, 3350,
-            {{"matrix_fp64", 67}, {"matrix_fp32", 67}, {"matrix_tf32", 494.5},
-                {"matrix_fp16", 989.5}, {"matrix_bf16", 989.5}, {"matrix_fp8", 1979},
-                {"matrix_int8", 1979}, {"vector_fp64", 34}, {"vector_fp32", 67}},
-            kH100),
+        device("NVIDIA A100-SXM4-80GB", 0, 2039, kA100Specs, kA100),
+        device("NVIDIA A100-SXM4-40GB", 0, 1555, kA100Specs, kA100),
+        device("NVIDIA A100-PCIE-40GB", 0, 1555, kA100Specs, kA100),
+        device("NVIDIA A100 80GB PCIe", 0, 1935, kA100Specs, kA100),
+        device("NVIDIA H100 80GB HBM3", 0, 3350, kHopperSpecs, kH100),
         device("NVIDIA H100 PCIe", 0, 2000,
             {{"matrix_fp64", 51}, {"matrix_fp32", 51}, {"matrix_tf32", 378}, {"matrix_fp16", 756.5},
                 {"matrix_bf16", 756.5}, {"matrix_fp8", 1513}, {"matrix_int8", 1513},
                 {"vector_fp64", 26}, {"vector_fp32", 51}},
             kH100),
-        device("NVIDIA H200", 0, 4800,
-            {{"matrix_fp64", 67}, {"matrix_fp32", 67}, {"matrix_tf32", 494.5},
-                {"matrix_fp16", 989.5}, {"matrix_bf16", 989.5}, {"matrix_fp8", 1979},
-                {"matrix_int8", 1979}, {"vector_fp64", 34}, {"vector_fp32", 67}},
-            kH200),
+        device("NVIDIA H200", 0, 4800, kHopperSpecs, kH200),
         device("NVIDIA H800", 0, 3350,
             {{"matrix_fp64", 1}, {"matrix_fp32", 67}, {"matrix_tf32", 494.5},
                 {"matrix_fp16", 989.5}, {"matrix_bf16", 989.5}, {"matrix_fp8", 1979},
@@ -157,16 +144,8 @@ std::vector<DevicePeaks> shippedDevices()
                 {"matrix_bf16", 181.05}, {"matrix_int8", 181.05}, {"vector_fp64", 22.65},
                 {"vector_fp32", 22.65}},
             kMi250),
-        device("AMD Instinct MI300X", 0, 5300,
-            {{"matrix_fp64", 163.4}, {"matrix_fp32", 163.4}, {"matrix_tf32", 653.7},
-                {"matrix_fp16", 1307.4}, {"matrix_bf16", 1307.4}, {"matrix_fp8", 2614.9},
-                {"matrix_int8", 2614.9}, {"vector_fp64", 81.7}, {"vector_fp32", 163.4}},
-            kMi300),
-        device("AMD Instinct MI325X", 0, 6000,
-            {{"matrix_fp64", 163.4}, {"matrix_fp32", 163.4}, {"matrix_tf32", 653.7},
-                {"matrix_fp16", 1307.4}, {"matrix_bf16", 1307.4}, {"matrix_fp8", 2614.9},
-                {"matrix_int8", 2614.9}, {"vector_fp64", 81.7}, {"vector_fp32", 163.4}},
-            kMi325),
+        device("AMD Instinct MI300X", 0, 5300, kCdna3Specs, kMi300),
+        device("AMD Instinct MI325X", 0, 6000, kCdna3Specs, kMi325),
         device("AMD Instinct MI355X", 0, 8000,
             {{"matrix_fp64", 78.6}, {"matrix_fp32", 157.3}, {"matrix_fp16", 2516.6},
                 {"matrix_bf16", 2516.6}, {"matrix_fp8", 5033.2}, {"matrix_int8", 5033.2},
