@@ -105,9 +105,13 @@ struct Item {
 
 /*!
  * The figures of row \a r of \a graph; \a memory its side's pair memory (HeldBytes NaN without
- * one, or where the trace cannot tell: a sum or mean holding it is not known either).
+ * one, or where the trace cannot tell: a sum or mean holding it is not known either), \a
+ * efficiency its pair roll-ups (no modelled FLOPs without).
  */
-DiffValues valuesOf(const OpGraph &graph, uint32_t r, const std::vector<PairMemory> *memory)
+DiffValues valuesOf(const OpGraph &graph,
+    uint32_t r,
+    const std::vector<PairMemory> *memory,
+    const std::vector<PairEfficiency> *efficiency)
 {
     DiffValues v {};
     const PairRow &row = graph.rows()[r];
@@ -122,6 +126,10 @@ DiffValues valuesOf(const OpGraph &graph, uint32_t r, const std::vector<PairMemo
     v[size_t(DiffMetric::BwdCpu)] = double(row.backwardDur);
     v[size_t(DiffMetric::FwdKernels)] = double(row.forwardGpu.count);
     v[size_t(DiffMetric::BwdKernels)] = double(row.backwardGpu.count);
+    if (efficiency && r < efficiency->size()) {
+        v[size_t(DiffMetric::FwdFlops)] = (*efficiency)[r].forward.flops;
+        v[size_t(DiffMetric::BwdFlops)] = (*efficiency)[r].backward.flops;
+    }
     return v;
 }
 
@@ -195,6 +203,10 @@ private:
     const std::vector<PairMemory> *memoryOf(int side) const
     {
         return m_diff.m_options.pairMemory[size_t(side)];
+    }
+    const std::vector<PairEfficiency> *efficiencyOf(int side) const
+    {
+        return m_diff.m_options.efficiency[size_t(side)];
     }
 
     void stopIfCancelled() const
@@ -284,7 +296,8 @@ private:
         items.reserve(rows.size());
         const OpGraph &g = *m_graphs[side];
         for (uint32_t r : rows)
-            items.push_back({r, g.rows()[r].step, 1, valuesOf(g, r, memoryOf(side))});
+            items.push_back(
+                {r, g.rows()[r].step, 1, valuesOf(g, r, memoryOf(side), efficiencyOf(side))});
         return items;
     }
 
@@ -307,7 +320,7 @@ private:
                 const uint32_t key = m_key[side][r];
                 const uint64_t id = uint64_t(key) << 32 | occurrence[key]++;
                 auto [it, inserted] = itemOf.try_emplace(id, uint32_t(items.size()));
-                const DiffValues v = valuesOf(g, r, memoryOf(side));
+                const DiffValues v = valuesOf(g, r, memoryOf(side), efficiencyOf(side));
                 if (inserted) {
                     items.push_back({r, kNoValue, 1, v});
                     const uint32_t item = it->second;
@@ -619,6 +632,7 @@ std::unique_ptr<TraceDiff> TraceDiff::compare(const ModuleTree &base,
     }
     diff->m_options.cancel = nullptr;
     diff->m_options.pairMemory = {}; // read while comparing only, as cancel
+    diff->m_options.efficiency = {};
     return diff;
 }
 

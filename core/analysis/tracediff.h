@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/moduletree.h"
+#include "analysis/opefficiency.h"
 #include "analysis/pairmemory.h"
 #include "link/opgraph.h"
 
@@ -48,6 +49,9 @@ struct DiffOptions {
      * comparing, as cancel.
      */
     std::array<const std::vector<PairMemory> *, 2> pairMemory {};
+    //! The sides' LoadedTrace::efficiency() pair roll-ups, for FwdFlops/BwdFlops (a side without
+    //! one has no modelled FLOPs); read while comparing only, as cancel.
+    std::array<const std::vector<PairEfficiency> *, 2> efficiency {};
     /*!
      * When set and it becomes true, compare() stops between steps of its work and returns null
      * with the error "cancelled". Only read while comparing: the TraceDiff keeps no copy.
@@ -64,8 +68,10 @@ enum class DiffMetric : uint8_t {
     FwdKernels, //!< GPU events (kernels, memcpys, memsets) launched by the forward op
     BwdKernels, //!< the same for the backward nodes
     HeldBytes, //!< PairMemory::held: what the forward op leaves for backward (NaN: not known)
+    FwdFlops, //!< PairEfficiency: FLOPs of the forward side's modelled ops (0 without)
+    BwdFlops, //!< … of the backward side's
 };
-constexpr size_t kDiffMetricCount = 7;
+constexpr size_t kDiffMetricCount = 9;
 
 //! One value per DiffMetric. Doubles: exact for sums of ns below 2^53, fractional for means.
 using DiffValues = std::array<double, kDiffMetricCount>;

@@ -3,6 +3,7 @@
 
 #include "base/jsonwrite.h"
 #include "base/unitstext.h"
+#include "export/efficiencytable.h"
 #include "export/pairtable.h"
 
 #include <algorithm>
@@ -18,36 +19,65 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The 25 metric columns shared by both tables: base, candidate, delta (and rel for times).
+// The 31 metric columns shared by both tables: base, candidate, delta (and rel for times); the
+// FLOPs metrics show as rates (FLOPs over the side's GPU time): base, candidate and rel.
 enum class MetricKind : uint8_t { Base, Candidate, Delta, Rel };
 struct MetricCell {
     DiffMetric metric;
     MetricKind kind;
 };
-constexpr size_t kMetricColumns = 25;
-constexpr size_t kMetricOffset[kDiffMetricCount] = {0, 4, 8, 12, 16, 19, 22};
-constexpr std::string_view kMetricNames[kMetricColumns] = {"base_fwd_gpu_us", "cand_fwd_gpu_us",
-    "delta_fwd_gpu_us", "rel_fwd_gpu", "base_bwd_gpu_us", "cand_bwd_gpu_us", "delta_bwd_gpu_us",
-    "rel_bwd_gpu", "base_fwd_cpu_us", "cand_fwd_cpu_us", "delta_fwd_cpu_us", "rel_fwd_cpu",
-    "base_bwd_cpu_us", "cand_bwd_cpu_us", "delta_bwd_cpu_us", "rel_bwd_cpu", "base_fwd_kernels",
-    "cand_fwd_kernels", "delta_fwd_kernels", "base_bwd_kernels", "cand_bwd_kernels",
-    "delta_bwd_kernels", "base_held_bytes", "cand_held_bytes", "delta_held_bytes"};
+constexpr size_t kMetricColumns = 31;
+constexpr size_t kMetricOffset[kDiffMetricCount] = {0, 4, 8, 12, 16, 19, 22, 25, 28};
+constexpr std::string_view kMetricNames[kMetricColumns]
+    = {"base_fwd_gpu_us", "cand_fwd_gpu_us", "delta_fwd_gpu_us", "rel_fwd_gpu", "base_bwd_gpu_us",
+        "cand_bwd_gpu_us", "delta_bwd_gpu_us", "rel_bwd_gpu", "base_fwd_cpu_us", "cand_fwd_cpu_us",
+        "delta_fwd_cpu_us", "rel_fwd_cpu", "base_bwd_cpu_us", "cand_bwd_cpu_us", "delta_bwd_cpu_us",
+        "rel_bwd_cpu", "base_fwd_kernels", "cand_fwd_kernels", "delta_fwd_kernels",
+        "base_bwd_kernels", "cand_bwd_kernels", "delta_bwd_kernels", "base_held_bytes",
+        "cand_held_bytes", "delta_held_bytes", "base_fwd_tflops", "cand_fwd_tflops",
+        "rel_fwd_tflops", "base_bwd_tflops", "cand_bwd_tflops", "rel_bwd_tflops"};
 
 //! What a person reads in the window's header; the tooltip keeps the export name.
-constexpr std::string_view kMetricTitles[kMetricColumns] = {"Base fwd GPU (µs)",
-    "Candidate fwd GPU (µs)", "Δ fwd GPU (µs)", "Δ fwd GPU (rel.)", "Base bwd GPU (µs)",
-    "Candidate bwd GPU (µs)", "Δ bwd GPU (µs)", "Δ bwd GPU (rel.)", "Base fwd CPU (µs)",
-    "Candidate fwd CPU (µs)", "Δ fwd CPU (µs)", "Δ fwd CPU (rel.)", "Base bwd CPU (µs)",
-    "Candidate bwd CPU (µs)", "Δ bwd CPU (µs)", "Δ bwd CPU (rel.)", "Base fwd kernels",
-    "Candidate fwd kernels", "Δ fwd kernels", "Base bwd kernels", "Candidate bwd kernels",
-    "Δ bwd kernels", "Base held for bwd", "Candidate held for bwd", "Δ held for bwd"};
+constexpr std::string_view kMetricTitles[kMetricColumns]
+    = {"Base fwd GPU (µs)", "Candidate fwd GPU (µs)", "Δ fwd GPU (µs)", "Δ fwd GPU (rel.)",
+        "Base bwd GPU (µs)", "Candidate bwd GPU (µs)", "Δ bwd GPU (µs)", "Δ bwd GPU (rel.)",
+        "Base fwd CPU (µs)", "Candidate fwd CPU (µs)", "Δ fwd CPU (µs)", "Δ fwd CPU (rel.)",
+        "Base bwd CPU (µs)", "Candidate bwd CPU (µs)", "Δ bwd CPU (µs)", "Δ bwd CPU (rel.)",
+        "Base fwd kernels", "Candidate fwd kernels", "Δ fwd kernels", "Base bwd kernels",
+        "Candidate bwd kernels", "Δ bwd kernels", "Base held for bwd", "Candidate held for bwd",
+        "Δ held for bwd", "Base fwd TFLOP/s", "Candidate fwd TFLOP/s", "Δ fwd TFLOP/s (rel.)",
+        "Base bwd TFLOP/s", "Candidate bwd TFLOP/s", "Δ bwd TFLOP/s (rel.)"};
+
+bool isRate(DiffMetric m)
+{
+    return m == DiffMetric::FwdFlops || m == DiffMetric::BwdFlops;
+}
 
 MetricCell metricCell(size_t offset)
 {
     size_t m = kDiffMetricCount - 1;
     while (kMetricOffset[m] > offset)
         --m;
-    return {DiffMetric(m), MetricKind(offset - kMetricOffset[m])};
+    const auto kind = MetricKind(offset - kMetricOffset[m]);
+    // A rate's third column is its relative change: a difference of rates says little.
+    return {
+        DiffMetric(m), isRate(DiffMetric(m)) && kind == MetricKind::Delta ? MetricKind::Rel : kind};
+}
+
+/*!
+ * A side's value of \a metric from its figures: as they are, but for the FLOPs metrics their
+ * rate over the side's GPU time of the same side, in TFLOP/s (nullopt without FLOPs or time).
+ */
+std::optional<double> sideValue(DiffMetric metric, const DiffValues &v)
+{
+    if (!isRate(metric))
+        return v[size_t(metric)];
+    const double flops = v[size_t(metric)];
+    const double ns
+        = v[size_t(metric == DiffMetric::FwdFlops ? DiffMetric::FwdGpu : DiffMetric::BwdGpu)];
+    if (flops <= 0 || ns <= 0)
+        return std::nullopt;
+    return flops / ns / 1e3;
 }
 
 //! Bytes show for a person in the window (the export keeps the integer); the rest are numbers.
@@ -58,13 +88,14 @@ Cell metricKind(size_t offset)
 
 bool isTime(DiffMetric m)
 {
-    return m != DiffMetric::FwdKernels && m != DiffMetric::BwdKernels && m != DiffMetric::HeldBytes;
+    return m != DiffMetric::FwdKernels && m != DiffMetric::BwdKernels && m != DiffMetric::HeldBytes
+        && !isRate(m);
 }
 
 bool isForwardMetric(DiffMetric m)
 {
     return m == DiffMetric::FwdGpu || m == DiffMetric::FwdCpu || m == DiffMetric::FwdKernels
-        || m == DiffMetric::HeldBytes;
+        || m == DiffMetric::HeldBytes || m == DiffMetric::FwdFlops;
 }
 
 //! The cell's value from the two sides' values (nullopt: side absent).
@@ -105,6 +136,8 @@ std::string metricText(MetricCell cell, double v)
         std::snprintf(buf, sizeof buf, "%.4f", std::fabs(v) < 5e-5 ? 0.0 : v);
         return buf;
     }
+    if (isRate(cell.metric))
+        return shortestText(v);
     if (!isTime(cell.metric))
         return countText(v);
     // ns, fractional only for means: rounded to the ns, printed as µs.
@@ -276,7 +309,7 @@ double DiffTable::number(size_t row, size_t column) const
             const OpGraph &g = c ? m_diff.candidate() : m_diff.base();
             if (isForwardMetric(cell.metric) && g.rows()[size_t(s.row)].forward == kNoSlice)
                 return std::nullopt;
-            return s.values[size_t(cell.metric)];
+            return sideValue(cell.metric, s.values);
         };
         return metricValue(cell.kind, value(false), value(true)).value_or(kNaN);
     }
@@ -382,7 +415,7 @@ double DiffGroupTable::number(size_t row, size_t column) const
     auto value = [&](uint32_t count, const DiffValues &values) -> std::optional<double> {
         if (count == 0 || (unpaired && isForwardMetric(cell.metric)))
             return std::nullopt;
-        return values[size_t(cell.metric)];
+        return sideValue(cell.metric, values);
     };
     return metricValue(cell.kind, value(g.baseCount, g.base), value(g.candidateCount, g.candidate))
         .value_or(kNaN);

@@ -18,6 +18,8 @@ std::shared_ptr<ComparedTraces> ComparedTraces::make(std::shared_ptr<const Loade
         // too.
         DiffOptions withMemory = options;
         withMemory.pairMemory = {&compared->base->pairMemory(), &compared->candidate->pairMemory()};
+        withMemory.efficiency
+            = {&compared->base->efficiency().pairs(), &compared->candidate->efficiency().pairs()};
         compared->diff = TraceDiff::compare(
             compared->base->modules(), compared->candidate->modules(), withMemory, &error);
     } catch (const std::bad_alloc &) {

@@ -3,9 +3,11 @@
 // and roofline against the peak table, worked out by hand below.
 #include "analysis/efficiencygroups.h"
 #include "analysis/opefficiency.h"
+#include "export/difftable.h"
 #include "export/efficiencytable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
+#include "session/comparedtraces.h"
 #include "testutil.h"
 
 #include <QTemporaryDir>
@@ -32,7 +34,7 @@ namespace {
  *     flash_bwd 50 µs: from the forward shapes 2.5 · 33554432 / 2 = 41943040 FLOPs, 7·65536·2 =
  *     917504 B, 0.8388608 TFLOP/s.
  */
-std::string traceOn(const std::string &device)
+std::string traceOn(const std::string &device, double gemmUs = 10)
 {
     const std::string bf16x3 = R"("c10::BFloat16","c10::BFloat16","c10::BFloat16")";
     using test::completeEvent;
@@ -68,7 +70,7 @@ std::string traceOn(const std::string &device)
     e += completeEvent("cpu_op", "aten::_scaled_dot_product_flash_attention_backward", 2, 1205, 90,
         R"("Input Dims":[[2,4,128,64]])");
     e += completeEvent("cuda_runtime", "cudaLaunchKernel", 2, 1210, 5, R"("correlation":405)");
-    e += completeEvent("kernel", "gemm_fwd", 7, 300, 10, R"("correlation":401,"stream":7)");
+    e += completeEvent("kernel", "gemm_fwd", 7, 300, gemmUs, R"("correlation":401,"stream":7)");
     e += completeEvent("kernel", "flash_fwd", 7, 600, 20, R"("correlation":404,"stream":7)");
     e += completeEvent("kernel", "gemm_dgrad", 7, 1100, 8, R"("correlation":402,"stream":7)");
     e += completeEvent("kernel", "gemm_wgrad", 7, 1150, 12, R"("correlation":403,"stream":7)");
@@ -172,6 +174,31 @@ private slots:
         QCOMPARE(table.text(0, ModuleTable::Module), std::string("(all)"));
         QVERIFY(qAbs(table.number(0, ModuleTable::FwdTflops) - 2165309440 / 30e-6 / 1e12) < 1e-9);
         QVERIFY(qAbs(table.number(0, ModuleTable::BwdTflops) - 4336910336 / 70e-6 / 1e12) < 1e-9);
+    }
+
+    /*
+     * A comparison's rate change per pair: the candidate's forward GEMM kernel takes 5 µs, not
+     * 10: 2148532224 FLOPs in 5 µs = 429.7064448 TFLOP/s, twice the base's (rel 1.0000); the
+     * backward is unchanged (rel 0).
+     */
+    void comparisonShowsTheRateChange()
+    {
+        const auto faster = test::link(traceOn("NVIDIA H100 80GB HBM3", 5));
+        QVERIFY(faster);
+        std::string error;
+        const auto compared = ComparedTraces::make(m_trace, faster, {}, error);
+        QVERIFY2(compared, error.c_str());
+        const DiffTable table(*compared->diff);
+        size_t row = 0;
+        while (table.text(row, DiffTable::FwdName) != "aten::linear")
+            ++row;
+        const size_t fwd = table.metricColumn(DiffMetric::FwdFlops);
+        QVERIFY(qAbs(table.number(row, fwd) - 214.8532224) < 1e-9);
+        QVERIFY(qAbs(table.number(row, fwd + 1) - 429.7064448) < 1e-9);
+        QCOMPARE(table.text(row, fwd + 2), std::string("1.0000"));
+        const size_t bwd = table.metricColumn(DiffMetric::BwdFlops);
+        QVERIFY(qAbs(table.number(row, bwd) - 214.7483648) < 1e-9);
+        QCOMPARE(table.text(row, bwd + 2), std::string("0.0000"));
     }
 
     void exportRowPerInstance()

@@ -467,7 +467,9 @@ private Q_SLOTS:
                            "cand_fwd_cpu_us,delta_fwd_cpu_us,rel_fwd_cpu,base_bwd_cpu_us,"
                            "cand_bwd_cpu_us,delta_bwd_cpu_us,rel_bwd_cpu,base_fwd_kernels,"
                            "cand_fwd_kernels,delta_fwd_kernels,base_bwd_kernels,cand_bwd_kernels,"
-                           "delta_bwd_kernels,base_held_bytes,cand_held_bytes,delta_held_bytes"));
+                           "delta_bwd_kernels,base_held_bytes,cand_held_bytes,delta_held_bytes,"
+                           "base_fwd_tflops,cand_fwd_tflops,rel_fwd_tflops,base_bwd_tflops,"
+                           "cand_bwd_tflops,rel_bwd_tflops"));
         // Largest change first: the new shape (+40 +80), then the old one (-10 -20).
         QCOMPARE(cell(byOp, 0, 1), QStringLiteral("[[32,16],[32,16],[32]]"));
         QCOMPARE(cell(byOp, 0, byOp.metricColumn(DiffMetric::FwdGpu)), QString());
@@ -886,13 +888,14 @@ private Q_SLOTS:
                            "rel_fwd_cpu,base_bwd_cpu_us,cand_bwd_cpu_us,delta_bwd_cpu_us,"
                            "rel_bwd_cpu,base_fwd_kernels,cand_fwd_kernels,delta_fwd_kernels,"
                            "base_bwd_kernels,cand_bwd_kernels,delta_bwd_kernels,base_held_bytes,"
-                           "cand_held_bytes,delta_held_bytes"));
+                           "cand_held_bytes,delta_held_bytes,base_fwd_tflops,cand_fwd_tflops,"
+                           "rel_fwd_tflops,base_bwd_tflops,cand_bwd_tflops,rel_bwd_tflops"));
         QCOMPARE(csvLines(table).at(1),
             QStringLiteral("shape_changed,input_dims,aten::linear,AddmmBackward0,AddmmBackward0,"
                            "\"[[8,16],[32,16],[32]]\",\"[[4,16],[32,16],[32]]\",aten::linear,"
                            "aten::linear,1,1,1,1,110,110,"
                            "10.000,12.000,2.000,0.2000,20.000,20.000,0.000,0.0000,50.000,50.000,"
-                           "0.000,0.0000,80.000,80.000,0.000,0.0000,1,1,0,1,1,0,,,"));
+                           "0.000,0.0000,80.000,80.000,0.000,0.0000,1,1,0,1,1,0,,,,,,,,,"));
 
         const QString path = test::tempDir() + QStringLiteral("/diff.json");
         std::string error;
