@@ -4,6 +4,7 @@
 #include "analysis/gputime.h"
 #include "analysis/memoryindex.h"
 #include "analysis/moduletree.h"
+#include "analysis/opefficiency.h"
 #include "link/opgraph.h"
 
 #include <string>
@@ -21,6 +22,7 @@ struct RankTrace {
     std::string file;
     const OpGraph *graph = nullptr;
     const ModuleTree *modules = nullptr;
+    const OpEfficiency *efficiency = nullptr; //!< its op efficiency; null: no rates
     GpuTimeBreakdown gpuTime; //!< gpuTimeBreakdown() of the graph, worked out beside its load
     //! The largest `Total Allocated` / `Total Reserved` of its accelerators (allocatorPeaks()).
     AllocatorPeaks memory;

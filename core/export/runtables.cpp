@@ -2,6 +2,7 @@
 #include "export/runtables.h"
 
 #include "analysis/gputime.h"
+#include "export/efficiencytable.h"
 #include "export/pairtable.h"
 
 namespace ks {
@@ -109,6 +110,11 @@ CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs)
     }
     t.addColumn("bwd_spread_us", Cell::Number, "Backward spread (µs)");
     t.addColumn("slowest_rank", Cell::Number, "Slowest rank");
+    for (const RankTrace &r : ranks) {
+        const std::string rank = std::to_string(r.rank);
+        t.addColumn("fwd_tflops." + rank, Cell::Number, "Forward TFLOP/s r" + rank);
+        t.addColumn("bwd_tflops." + rank, Cell::Number, "Backward TFLOP/s r" + rank);
+    }
     if (ranks.empty())
         return t;
     const PairTable reference(*ranks.front().graph);
@@ -130,6 +136,17 @@ CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs)
         const bool compared = p.ranksPresent >= 2;
         t.add(compared ? microsText(p.backwardSpread) : std::string());
         t.add(compared ? std::to_string(ranks[p.slowestRankIndex].rank) : std::string());
+        for (size_t r = 0; r < ranks.size(); ++r) {
+            // The rank's own pair roll-up: its pair table's fwd_tflops and bwd_tflops.
+            const PairEfficiency *e = p.rows[r] >= 0 && ranks[r].efficiency
+                ? &ranks[r].efficiency->pairs()[size_t(p.rows[r])]
+                : nullptr;
+            for (const SideEfficiency *side :
+                {e ? &e->forward : nullptr, e ? &e->backward : nullptr}) {
+                const std::optional<double> rate = side ? side->tflopsPerS() : std::nullopt;
+                t.add(rate ? shortestText(*rate) : std::string());
+            }
+        }
     }
     return t;
 }

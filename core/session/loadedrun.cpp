@@ -166,6 +166,7 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
         r.graph = traces[i]->graph.get();
         r.modules = &traces[i]->modules();
         r.gpuTime = traces[i]->gpuTime();
+        r.efficiency = &traces[i]->efficiency();
         r.memory = allocatorPeaks(m.memory);
         if (r.worldSize > 0)
             worldSizes.insert(r.worldSize);
@@ -246,6 +247,7 @@ std::shared_ptr<LoadedRun> openRun(
             try {
                 trace->modules();
                 trace->gpuTime();
+                trace->efficiency(); // the per-rank rates of the pairs across ranks
                 if (options.forWindow)
                     trace->prepareForWindow(WindowUse::Timeline);
             } catch (const std::bad_alloc &) {

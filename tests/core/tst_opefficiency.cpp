@@ -7,7 +7,9 @@
 #include "export/efficiencytable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
+#include "export/runtables.h"
 #include "session/comparedtraces.h"
+#include "session/loadedrun.h"
 #include "testutil.h"
 
 #include <QTemporaryDir>
@@ -199,6 +201,32 @@ private slots:
         const size_t bwd = table.metricColumn(DiffMetric::BwdFlops);
         QVERIFY(qAbs(table.number(row, bwd) - 214.7483648) < 1e-9);
         QCOMPARE(table.text(row, bwd + 2), std::string("0.0000"));
+    }
+
+    /*
+     * A run (the faster trace as a second rank, numbered by file order): the pairs across ranks
+     * give each rank's rate of the same pair — the linear's forward 214.8532224 on rank 0,
+     * 429.7064448 on rank 1.
+     */
+    void runShowsEachRanksRate()
+    {
+        const auto faster = test::link(traceOn("NVIDIA H100 80GB HBM3", 5));
+        QVERIFY(faster);
+        const auto run = assembleRun({m_trace, faster}, {});
+        QVERIFY(run);
+        const CellTable table = rankPairTable(run->ranks, run->pairs);
+        auto column = [&](std::string_view name) {
+            size_t c = 0;
+            while (c < table.columnCount() && table.columnName(c) != name)
+                ++c;
+            return c;
+        };
+        size_t row = 0;
+        while (table.text(row, 0) != "aten::linear")
+            ++row;
+        QCOMPARE(std::stod(table.text(row, column("fwd_tflops.0"))), 214.8532224);
+        QCOMPARE(std::stod(table.text(row, column("fwd_tflops.1"))), 429.7064448);
+        QCOMPARE(std::stod(table.text(row, column("bwd_tflops.1"))), 214.7483648);
     }
 
     void exportRowPerInstance()

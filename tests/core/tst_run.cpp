@@ -299,11 +299,12 @@ void TestRun::pairsAcrossRanks()
     QCOMPARE(p.unmatchedRows[1], uint64_t(1));
     QCOMPARE(tableToCsv(rankPairTable(run->ranks, p)),
         std::string("fwd_name,input_dims,step,module,fwd_gpu_us.0,bwd_gpu_us.0,fwd_gpu_us.1,"
-                    "bwd_gpu_us.1,bwd_spread_us,slowest_rank\n"
-                    "aten::mm,,1,,12.000,40.000,14.000,70.000,30.000,1\n"
-                    "aten::relu,,1,,3.000,10.000,3.000,5.000,5.000,0\n"
-                    "aten::sub,,1,,2.000,2.000,,,,\n"
-                    ",,1,,,6.000,,8.000,2.000,1\n"));
+                    "bwd_gpu_us.1,bwd_spread_us,slowest_rank,fwd_tflops.0,bwd_tflops.0,"
+                    "fwd_tflops.1,bwd_tflops.1\n" // no shapes: no rates (tst_opefficiency)
+                    "aten::mm,,1,,12.000,40.000,14.000,70.000,30.000,1,,,,\n"
+                    "aten::relu,,1,,3.000,10.000,3.000,5.000,5.000,0,,,,\n"
+                    "aten::sub,,1,,2.000,2.000,,,,,,,,\n"
+                    ",,1,,,6.000,,8.000,2.000,1,,,,\n"));
 
     // The rank table: forward and backward GPU time summed over each rank's pairs.
     const CellTable ranks = rankTable(run->ranks);
