@@ -7,6 +7,8 @@
 
 #include <QChart>
 #include <QCoreApplication>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -75,7 +77,7 @@ QString sideLabel(OpSide side)
     case OpSide::Backward:
         return tr("backward ops");
     default:
-        return tr("recompute and other ops");
+        return tr("other ops (recompute, outside any pair)");
     }
 }
 
@@ -161,6 +163,9 @@ RooflinePlot buildRooflinePlot(const OpEfficiency &efficiency, const TraceModel 
         chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
+        if (behind.empty()) // an inference trace has no forward or backward side: no legend entry
+            for (QLegendMarker *marker : chart->legend()->markers(series))
+                marker->setVisible(false);
         plot.points.emplace_back(series, std::move(behind));
     }
     const QString device = toQString(ceilings.deviceName);
