@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 namespace ks {
 
@@ -153,7 +154,10 @@ void reportPeaks(const OpEfficiency &efficiency, const std::string &file)
         std::fprintf(stderr,
             "%s: no deviceProperties: roofline columns left empty (the GPU is unknown)\n",
             file.c_str());
+    std::set<std::string> said; // eight GPUs of one kind: one line
     for (const OpEfficiency::Device &d : efficiency.devices()) {
+        if (!said.insert(d.trace.name).second)
+            continue;
         if (d.peaks)
             std::fprintf(stderr, "device %lld %s: peaks from %s\n", (long long)d.trace.id,
                 d.trace.name.c_str(), d.peaks->source.c_str());

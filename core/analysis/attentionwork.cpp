@@ -36,7 +36,8 @@ std::optional<Attention> attentionOf(std::string_view op, const OpShapes &s)
 {
     const auto causal = causalIndexOf(op);
     const std::vector<int64_t> *q = s.dimsOf(0), *k = s.dimsOf(1), *v = s.dimsOf(2);
-    if (!causal || !q || !k || !v || q->size() != 4 || k->size() != 4 || v->size() != 4)
+    if (!causal || !q || !k || !v || q->size() != 4 || k->size() != 4 || v->size() != 4
+        || s.concrete.size() <= causal->first) // is_causal unknown
         return std::nullopt;
     // extract_sdpa_cfg's checks (l. 2225): one batch, K and V alike, q and k one head size.
     if ((*q)[0] != (*k)[0] || (*q)[0] != (*v)[0] || (*k)[1] != (*v)[1] || (*k)[2] != (*v)[2]

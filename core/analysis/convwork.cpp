@@ -48,7 +48,10 @@ std::optional<Shape> parameter(const OpShapes &s, size_t i, size_t dims, int64_t
 std::optional<Conv> convOf(const OpShapes &s, size_t xi, size_t p)
 {
     const Shape *x = s.dimsOf(xi), *w = s.dimsOf(xi + 1);
-    if (!x || !w || x->size() < 3 || x->size() > 5 || w->size() != x->size())
+    // Without Concrete Inputs (traces before PyTorch 2.0) stride and padding are unknown: no
+    // guess at the defaults.
+    if (!x || !w || x->size() < 3 || x->size() > 5 || w->size() != x->size()
+        || s.concrete.size() <= p + 4)
         return std::nullopt;
     const size_t dims = x->size() - 2;
     const auto stride = parameter(s, p, dims, 1), padding = parameter(s, p + 1, dims, 0),

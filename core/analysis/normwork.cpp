@@ -145,7 +145,7 @@ std::optional<OpWork> batchNorm(std::string_view op, const OpShapes &s)
 {
     if (!op.ends_with("_backward")) { // (input, weight, bias, mean, var, training, …)
         std::optional<Norm> n = normOf(s, 0, dimOne(s, 0));
-        if (!n)
+        if (!n || s.concrete.size() <= 5) // training unknown without Concrete Inputs
             return std::nullopt;
         n->affine = hasShape(s, 1);
         n->training = s.concreteOf(5) == "True";
@@ -153,7 +153,7 @@ std::optional<OpWork> batchNorm(std::string_view op, const OpShapes &s)
     }
     if (op == "aten::native_batch_norm_backward") { // (grad, input, weight, …, train, eps, mask)
         std::optional<Norm> n = normOf(s, 1, dimOne(s, 1));
-        if (!n)
+        if (!n || s.concrete.size() <= 7)
             return std::nullopt;
         n->affine = hasShape(s, 2);
         n->training = s.concreteOf(7) == "True";

@@ -144,7 +144,9 @@ double reducedElements(std::string_view op, const OpShapes &s)
 
 std::optional<OpWork> reduce(std::string_view op, const OpShapes &s)
 {
-    if (!s.dimsOf(0))
+    // Without Concrete Inputs (before PyTorch 2.0) the reduced dims are unknown.
+    const bool scan = op == "aten::cumsum" || op == "aten::cumprod";
+    if (!s.dimsOf(0) || (!scan && s.concrete.empty()))
         return std::nullopt;
     const double in = s.elementsOf(0), out = reducedElements(op, s);
     const std::optional<int> bpe = bytesPerElement(s.typeOf(0));

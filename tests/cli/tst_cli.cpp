@@ -459,9 +459,9 @@ private slots:
     // total, min, max per kernel name, rows by total, pct_gpu of all kernels' time.
     /*
      * --export-efficiency on the demo (an A100 SXM4 40 GB, float, with shapes): one row per
-     * aten::convolution instance the file holds; a convolution is compute-bound against a
-     * --peaks file giving that device 1 TFLOP/s of matrix_fp32, so its roofline is FLOPs / 1e12 s
-     * = flops / 1e6 µs. A peaks file without mem_bw_gbps is a usage error.
+     * aten::mm instance the file holds; a matmul is compute-bound against a --peaks file giving
+     * that device 1 TFLOP/s of matrix_fp32, so its roofline is FLOPs / 1e12 s = flops / 1e6 µs.
+     * A peaks file without mem_bw_gbps is a usage error.
      */
     void exportEfficiencyAndUserPeaks()
     {
@@ -485,24 +485,24 @@ private slots:
         OpenResult opened = openTrace(m_demo.toStdString());
         QVERIFY(opened.trace);
         const TraceModel &m = *opened.trace->model;
-        int convolutions = 0;
+        int matmuls = 0;
         for (SliceId s = 0; s < m.slices.size(); ++s)
-            convolutions += m.sliceName(s) == "aten::convolution";
+            matmuls += m.sliceName(s) == "aten::mm";
         int rows = 0;
         for (qsizetype i = 1; i < lines.size(); ++i) {
-            if (!lines[i].startsWith("aten::convolution,"))
+            if (!lines[i].startsWith("aten::mm,"))
                 continue;
             ++rows;
             // Input dims are quoted: count cells from the end.
             const QList<QByteArray> cells = lines[i].split(',');
             const qsizetype n = cells.size();
-            QCOMPARE(cells[n - 1], QByteArray("aten_conv"));
+            QCOMPARE(cells[n - 1], QByteArray("aten_mm"));
             QCOMPARE(cells[n - 4], QByteArray("compute"));
             QVERIFY(
                 std::fabs(cells[n - 6].toDouble() / (cells[n - 12].toDouble() / 1e6) - 1) < 1e-12);
         }
-        QVERIFY(convolutions > 0);
-        QCOMPARE(rows, convolutions);
+        QVERIFY(matmuls > 0);
+        QCOMPARE(rows, matmuls);
         f.open(QIODevice::WriteOnly);
         f.write(R"({"name":"A100"})");
         f.close();

@@ -146,6 +146,13 @@ private slots:
         QCOMPARE(up->flops, 3600.0);
         QCOMPARE(up->bytes, std::optional<double>(1656));
         QVERIFY(!opWork("aten::convolution", parseOpShapes("[[4,3,224,224]]", "[]", "[]")));
+        // A trace from before PyTorch 2.0 has no Concrete Inputs: stride and padding unknown,
+        // no guess (nor a reduction's dims, nor batch norm's training flag).
+        const OpShapes old = parseOpShapes(
+            "[[4,3,224,224],[768,3,16,16],[],[],[],[],[],[],[]]", R"(["float","float"])");
+        QVERIFY(!opWork("aten::convolution", old));
+        QVERIFY(!opWork("aten::mean", parseOpShapes("[[8,4]]", R"(["float"])")));
+        QVERIFY(!opWork("aten::batch_norm", parseOpShapes("[[2,4,3,3],[4]]", R"(["float"])")));
     }
 
     /*
