@@ -11,6 +11,19 @@ namespace ks {
 PairGroupTable::PairGroupTable(const OpGraph &graph)
     : m_pairs(graph)
 {
+    groupRows();
+}
+
+PairGroupTable::PairGroupTable(
+    const OpGraph &graph, std::vector<PairMemory> memory, std::vector<PairEfficiency> efficiency)
+    : m_pairs(graph, std::move(memory), std::move(efficiency))
+{
+    groupRows();
+}
+
+void PairGroupTable::groupRows()
+{
+    const OpGraph &graph = m_pairs.graph();
     const TraceModel &m = graph.model();
     const SliceTable &t = m.slices;
     std::unordered_map<std::string, uint32_t> byKey;

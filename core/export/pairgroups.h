@@ -52,7 +52,12 @@ public:
         bool paired = true;
     };
 
+    //! Its pair table computes its memory and efficiency columns itself (PairTable(graph)).
     explicit PairGroupTable(const OpGraph &graph);
+    //! With those columns given, as PairTable takes them (a trace's tables share them).
+    PairGroupTable(const OpGraph &graph,
+        std::vector<PairMemory> memory,
+        std::vector<PairEfficiency> efficiency);
 
     size_t rowCount() const override { return m_groups.size(); }
     std::span<const ColumnSpec> columns() const override;
@@ -65,6 +70,8 @@ public:
     uint32_t groupOf(uint32_t pairRow) const { return m_groupOfRow[pairRow]; }
 
 private:
+    //! Gathers the pair table's rows into groups (both constructors).
+    void groupRows();
     TimeNs value(const Group &g, size_t column) const;
     PairTable m_pairs;
     std::vector<Group> m_groups;

@@ -135,7 +135,8 @@ std::shared_ptr<const KernelTable> LoadedTrace::kernelTable() const
 void LoadedTrace::buildTables() const
 {
     auto pairs = std::make_unique<const PairTable>(*graph, pairMemory(), efficiency().pairs());
-    auto groups = std::make_unique<const PairGroupTable>(*graph);
+    auto groups
+        = std::make_unique<const PairGroupTable>(*graph, pairMemory(), efficiency().pairs());
     m_kernelTable = std::make_unique<const KernelTable>(*graph);
     m_pairTable = std::move(pairs);
     m_pairGroups = std::move(groups);
