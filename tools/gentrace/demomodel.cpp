@@ -230,7 +230,9 @@ void DemoModel::conv2d(
         = m_sim.op("aten::convolution", dimsJson({x, w, bias, {}, {}, {}, {}, {}, {}}),
             typesJson({"float", "float", "float", "ScalarList", "ScalarList", "ScalarList",
                 "Scalar", "ScalarList", "Scalar"}),
-            Seq::Record);
+            Seq::Record,
+            // stride 1, padding 1 (3×3, same size), dilation 1, not transposed, one group
+            typesJson({"", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1"}));
     m_sim.createNode("ConvolutionBackward0", {y},
         [this, x, w, y, inputNeedsGrad] { convolutionBackward(x, w, y, inputNeedsGrad); },
         {w, bias});
@@ -268,8 +270,9 @@ void DemoModel::batchNorm2d(const Module &module, const Shape &x)
     }
     const std::string types = typesJson(
         {"float", "float", "float", "float", "float", "Scalar", "Scalar", "Scalar", "Scalar"});
-    Simulator::Scope batchNorm = m_sim.op(
-        "aten::batch_norm", dimsJson({x, c, c, c, c, {}, {}, {}, {}}), types, Seq::Record);
+    Simulator::Scope batchNorm
+        = m_sim.op("aten::batch_norm", dimsJson({x, c, c, c, c, {}, {}, {}, {}}), types,
+            Seq::Record, typesJson({"", "", "", "", "", "True", "0.1", "1e-05", "True"}));
     Simulator::Scope impl = m_sim.op("aten::_batch_norm_impl_index",
         dimsJson({x, c, c, c, c, {}, {}, {}, {}}), types, Seq::Record);
     m_sim.leaf("aten::empty", dimsJson({{}, {}, {}, {}, {}, {}}),
@@ -556,10 +559,16 @@ void DemoModel::backward()
 void DemoModel::convolutionBackward(
     const Shape &x, const Shape &w, const Shape &y, bool inputNeedsGrad)
 {
+    std::string biasSizes(1, '[');
+    biasSizes += std::to_string(w[0]);
+    biasSizes += ']';
     Simulator::Scope backward = m_sim.op("aten::convolution_backward",
         dimsJson({y, x, w, {w[0]}, {}, {}, {}, {}, {}, {}, {}}),
         typesJson({"float", "float", "float", "ScalarList", "ScalarList", "ScalarList",
-            "ScalarList", "Scalar", "ScalarList", "Scalar", "ScalarList"}));
+            "ScalarList", "Scalar", "ScalarList", "Scalar", "ScalarList"}),
+        Seq::None,
+        typesJson({"", "", "", biasSizes, "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "1",
+            inputNeedsGrad ? "[True, True, True]" : "[False, True, True]"}));
     m_sim.work(8000, 15000);
     if (inputNeedsGrad) {
         m_sim.launchKernel(kernels::nchwToNhwc, kComputeStream, elementwiseNs(y));
@@ -570,7 +579,8 @@ void DemoModel::convolutionBackward(
     m_sim.launchKernel(kernels::convWgrad, kComputeStream, convNs(y, x[1]));
     {
         Simulator::Scope sum = m_sim.op("aten::sum", dimsJson({y, {}, {}, {}}),
-            typesJson({"float", "ScalarList", "Scalar", ""}));
+            typesJson({"float", "ScalarList", "Scalar", ""}), Seq::None,
+            typesJson({"", "[0, 2, 3]", "False", ""}));
         m_sim.launchKernel(kernels::sumReduce, kComputeStream, elementwiseNs(y, 4));
     }
     if (!inputNeedsGrad)

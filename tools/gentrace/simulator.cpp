@@ -180,7 +180,8 @@ std::string Simulator::cpuOpArgs(int64_t externalId,
     int64_t sequenceNumber,
     int fwdThreadId,
     const std::string &dims,
-    const std::string &types)
+    const std::string &types,
+    const std::string &concrete)
 {
     // Member order and the missing space after External id follow libkineto's output.
     std::string args = "\"External id\": ";
@@ -195,6 +196,10 @@ std::string Simulator::cpuOpArgs(int64_t externalId,
     }
     args += "\"Record function id\": ";
     appendInt(args, ++m_recordFunctionId);
+    if (!concrete.empty()) {
+        args += ", \"Concrete Inputs\": ";
+        args += concrete;
+    }
     if (!types.empty()) {
         args += ", \"Input type\": ";
         args += types;
@@ -236,7 +241,11 @@ std::string_view Simulator::innermostModule() const
     return {};
 }
 
-Simulator::Scope Simulator::op(std::string_view name, std::string dims, std::string types, Seq seq)
+Simulator::Scope Simulator::op(std::string_view name,
+    std::string dims,
+    std::string types,
+    Seq seq,
+    const std::string &concrete)
 {
     HostThread &thread = *m_current;
     // §4.1: only ops dispatched through autograd with grad mode on record the thread's current
@@ -247,7 +256,8 @@ Simulator::Scope Simulator::op(std::string_view name, std::string dims, std::str
     const bool recomputed = m_recompute.active && thread.openCpuOps == m_recompute.baseOps;
     const std::string_view module = displayLevel ? innermostModule() : std::string_view();
     const int64_t externalId = ++m_externalId;
-    OpenSlice &slice = openCpuOp(name, cpuOpArgs(externalId, sequenceNumber, 0, dims, types));
+    OpenSlice &slice
+        = openCpuOp(name, cpuOpArgs(externalId, sequenceNumber, 0, dims, types, concrete));
     slice.externalId = externalId;
     slice.sequenceNumber = sequenceNumber;
     if (displayLevel) {

@@ -116,8 +116,12 @@ public:
     const std::vector<PairRow> &stepRows() const { return m_finishedRows; }
 
     // Host slices on the current thread.
-    [[nodiscard]] Scope op(
-        std::string_view name, std::string dims = {}, std::string types = {}, Seq seq = Seq::None);
+    //! \a concrete: its `Concrete Inputs` (JSON), for the ops perf models read them from.
+    [[nodiscard]] Scope op(std::string_view name,
+        std::string dims = {},
+        std::string types = {},
+        Seq seq = Seq::None,
+        const std::string &concrete = {});
     //! An op without children; \a workNs of CPU time inside it.
     void leaf(std::string_view name,
         std::string dims = {},
@@ -274,7 +278,8 @@ private:
         int64_t sequenceNumber,
         int fwdThreadId,
         const std::string &dims,
-        const std::string &types);
+        const std::string &types,
+        const std::string &concrete = {});
     int64_t innermostExternalId() const;
     int64_t innermostPythonId() const;
     std::string_view innermostModule() const;
