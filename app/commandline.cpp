@@ -60,6 +60,13 @@ struct Options {
         "Write one row per instance of a modelled op of FILE (FLOPs, bytes, kernel time, "
         "achieved TFLOP/s and TB/s, roofline, bound) to OUT and exit.",
         "OUT");
+    QCommandLineOption criticalPathStep = valued("critical-path-step",
+        "With --summary: the critical path of ProfilerStep#N (default: the first step).",
+        "N");
+    QCommandLineOption whatIf = valued("what-if",
+        "With --summary: the critical path's length if NAME's GPU work (pairs whose forward op "
+        "is NAME, or GPU events named NAME) took FACTOR of its time.",
+        "NAME:FACTOR");
     QCommandLineOption peaks = valued("peaks",
         "Add or replace GPU peaks (TFLOP/s per compute spec, memory bandwidth) from FILE.json, "
         "in TraceLens's gpu_arch layout, for the roofline columns.",
@@ -187,11 +194,11 @@ CommandParser::CommandParser(const QStringList &arguments)
                        "profiler traces."));
     for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
              m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
-             m_o.exportLive, m_o.exportEfficiency, m_o.peaks, m_o.atUs, m_o.at, m_o.perStep,
-             m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size, m_o.compare,
-             m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep, m_o.meanSteps,
-             m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs, m_o.report,
-             m_o.page, m_o.check, m_o.threads})
+             m_o.exportLive, m_o.exportEfficiency, m_o.criticalPathStep, m_o.whatIf, m_o.peaks,
+             m_o.atUs, m_o.at, m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select,
+             m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep,
+             m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives,
+             m_o.exportRankPairs, m_o.report, m_o.page, m_o.check, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -268,6 +275,8 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (compareOnly && !isSet(m_o.compare))
         return usage(
             QStringLiteral("--export-diff, --diff-by and the step options go with --compare"));
+    if ((isSet(m_o.criticalPathStep) || isSet(m_o.whatIf)) && !isSet(m_o.summary))
+        return usage(QStringLiteral("--critical-path-step and --what-if go with --summary"));
     if (isSet(m_o.perStep) && !isSet(m_o.exportModules))
         return usage(QStringLiteral("--per-step goes with --export-modules"));
     if ((isSet(m_o.atUs) || isSet(m_o.at)) && !isSet(m_o.exportLive))
@@ -347,7 +356,21 @@ Request CommandParser::request()
     if (isSet(m_o.summary)) {
         if (!m_files.isEmpty())
             return usage(QStringLiteral("--summary takes exactly one FILE"));
-        return SummaryRequest {value(m_o.summary).toStdString()};
+        SummaryRequest r;
+        r.file = value(m_o.summary).toStdString();
+        if (isSet(m_o.criticalPathStep)) {
+            bool ok = false;
+            r.criticalStep = value(m_o.criticalPathStep).toLongLong(&ok);
+            if (!ok)
+                return usage(QStringLiteral("--critical-path-step takes a step number N"));
+        }
+        if (isSet(m_o.whatIf)) {
+            r.whatIf = parseWhatIf(value(m_o.whatIf).toStdString());
+            if (!r.whatIf)
+                return usage(QStringLiteral(
+                    "--what-if takes NAME:FACTOR, FACTOR from 0 to 100 (aten::linear:0.5)"));
+        }
+        return r;
     }
     if (isSet(m_o.exportPairs) || isSet(m_o.exportKernels) || isSet(m_o.exportModules)
         || isSet(m_o.exportMemory) || isSet(m_o.exportSteps) || isSet(m_o.exportKernelSummary)

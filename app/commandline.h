@@ -7,6 +7,7 @@
 #include "screenshotcommand.h"
 
 #include <QStringList>
+#include <optional>
 
 #include <variant>
 
@@ -21,9 +22,11 @@ struct UsageError {
 struct PrintText {
     QString text;
 };
-//! `--summary FILE`.
+//! `--summary FILE [--critical-path-step N] [--what-if NAME:FACTOR]`.
 struct SummaryRequest {
     std::string file;
+    int64_t criticalStep = kNoValue; //!< N of ProfilerStep#N, kNoValue: the first step
+    std::optional<WhatIfChange> whatIf;
 };
 //! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`,
 //! `--export-steps`, `--export-kernel-summary`, `--export-live (--at-us T | --at peak)`.

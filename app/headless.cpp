@@ -32,12 +32,14 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
     return r.trace;
 }
 
-int runSummary(const std::string &file)
+int runSummary(
+    const std::string &file, int64_t criticalStep, const std::optional<WhatIfChange> &whatIf)
 {
     auto trace = loadOrReport(file);
     if (!trace)
         return ExitLoadFailed;
-    const std::string json = summaryJson(*trace->model, *trace->graph, trace->seconds);
+    const std::string json
+        = summaryJson(*trace->model, *trace->graph, trace->seconds, criticalStep, whatIf);
     std::fwrite(json.data(), 1, json.size(), stdout);
     return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
 }

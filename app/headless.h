@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/criticalpath.h"
 #include "analysis/tracediff.h"
 #include "exitcode.h"
 #include "session/loadedrun.h"
@@ -15,7 +16,9 @@ namespace ks {
 std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file);
 
 //! `--summary FILE`: the JSON summary on stdout.
-int runSummary(const std::string &file);
+int runSummary(const std::string &file,
+    int64_t criticalStep = kNoValue,
+    const std::optional<WhatIfChange> &whatIf = std::nullopt);
 //! `--export-pairs OUT FILE` / `--export-kernels OUT FILE`.
 int runExport(const std::string &out, const std::string &file, bool kernels);
 //! `--export-memory OUT FILE`: one row per allocation.

@@ -86,7 +86,7 @@ struct Runner {
     int operator()(const SummaryRequest &r) const
     {
         QCoreApplication app(argc, argv);
-        return runSummary(r.file);
+        return runSummary(r.file, r.criticalStep, r.whatIf);
     }
     int operator()(const TableExportRequest &r) const
     {

@@ -16,7 +16,7 @@ PairGroupTable::PairGroupTable(const OpGraph &graph)
 
 PairGroupTable::PairGroupTable(
     const OpGraph &graph, std::vector<PairMemory> memory, std::vector<PairEfficiency> efficiency)
-    : m_pairs(graph, std::move(memory), std::move(efficiency))
+    : m_pairs(graph, std::move(memory), std::move(efficiency), {})
 {
     groupRows();
 }

@@ -51,6 +51,7 @@ constexpr ColumnSpec kPairColumns[] = {
     {"fwd_pct_roofline", Cell::Number, "Forward % of roofline"},
     {"bwd_pct_roofline", Cell::Number, "Backward % of roofline"},
     {"bound", Cell::Text, "Bound"},
+    {"critical_us", Cell::Number, "On critical path (µs)"},
 };
 static_assert(std::size(kPairColumns) == PairTable::ColumnCount);
 
@@ -106,15 +107,19 @@ PairTable::PairTable(const OpGraph &graph)
     : PairTable(graph,
         graph.model().memory.size() > 0 ? pairMemory(MemoryIndex(graph))
                                         : std::vector<PairMemory> {},
-        OpEfficiency(graph, PeakTable::current()).pairs())
+        OpEfficiency(graph, PeakTable::current()).pairs(),
+        CriticalPathAnalysis(graph).path().rowTime)
 {
 }
 
-PairTable::PairTable(
-    const OpGraph &graph, std::vector<PairMemory> memory, std::vector<PairEfficiency> efficiency)
+PairTable::PairTable(const OpGraph &graph,
+    std::vector<PairMemory> memory,
+    std::vector<PairEfficiency> efficiency,
+    std::vector<TimeNs> critical)
     : m_graph(graph)
     , m_memory(std::move(memory))
     , m_efficiency(std::move(efficiency))
+    , m_critical(std::move(critical))
 {
     // "AddmmBackward0;TBackward0": a few distinct combinations over all rows, joined once.
     const TraceModel &m = graph.model();
@@ -223,6 +228,8 @@ std::string PairTable::text(size_t r, size_t column) const
         return m_memory.empty() ? std::string() : heldUntilText(m, m_memory[r].heldUntil);
     case Bound:
         return boundText(m_efficiency[r]);
+    case CriticalUs:
+        return m_critical.empty() ? std::string() : microsText(m_critical[r]);
     case FwdTflops:
     case BwdTflops:
     case FwdPctRoofline:
@@ -325,6 +332,8 @@ double PairTable::number(size_t r, size_t column) const
         return m_efficiency[r].forward.pctRoofline().value_or(kNaN);
     case BwdPctRoofline:
         return m_efficiency[r].backward.pctRoofline().value_or(kNaN);
+    case CriticalUs:
+        return m_critical.empty() ? kNaN : double(m_critical[r]);
     default:
         return kNaN;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/criticalpath.h"
 #include "analysis/opefficiency.h"
 #include "analysis/pairmemory.h"
 #include "export/table.h"
@@ -47,17 +48,20 @@ public:
         FwdPctRoofline, //!< % of roofline of the forward side
         BwdPctRoofline,
         Bound, //!< compute | memory: which holds the larger part of both sides' roofline time
+        CriticalUs, //!< CriticalPath::rowTime: the pair's time on the first step's critical path
         ColumnCount
     };
 
-    //! Computes the memory and efficiency columns itself (a MemoryIndex and an OpEfficiency of
-    //! \a graph, against PeakTable::current()).
+    //! Computes the memory, efficiency and critical-path columns itself (a MemoryIndex, an
+    //! OpEfficiency of \a graph against PeakTable::current(), a CriticalPathAnalysis).
     explicit PairTable(const OpGraph &graph);
-    //! With the memory columns given (pairMemory() of the trace's index, empty without events)
-    //! and the efficiency ones (OpEfficiency::pairs()).
+    //! With the memory columns given (pairMemory() of the trace's index, empty without events),
+    //! the efficiency ones (OpEfficiency::pairs()) and the time on the critical path
+    //! (CriticalPath::rowTime, empty when there is no path).
     PairTable(const OpGraph &graph,
         std::vector<PairMemory> memory,
-        std::vector<PairEfficiency> efficiency);
+        std::vector<PairEfficiency> efficiency,
+        std::vector<TimeNs> critical);
 
     size_t rowCount() const override { return m_graph.rows().size(); }
     std::span<const ColumnSpec> columns() const override;
@@ -75,6 +79,7 @@ private:
     std::vector<uint32_t> m_bwdNames; //!< per row: index into m_bwdCombos
     std::vector<PairMemory> m_memory; //!< per row; empty when the trace has no memory events
     std::vector<PairEfficiency> m_efficiency; //!< per row
+    std::vector<TimeNs> m_critical; //!< per row, or empty
 };
 
 /*!

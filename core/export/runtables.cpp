@@ -120,7 +120,8 @@ CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs)
     // Only its names, dims, steps and modules are read: no memory index, no second efficiency.
     const PairTable reference(*ranks.front().graph, {},
         ranks.front().efficiency ? ranks.front().efficiency->pairs()
-                                 : std::vector<PairEfficiency>(ranks.front().graph->rows().size()));
+                                 : std::vector<PairEfficiency>(ranks.front().graph->rows().size()),
+        {});
     for (const RankPair &p : pairs.pairs) {
         t.addRow();
         const auto row = size_t(p.rows[0]);

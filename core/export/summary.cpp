@@ -5,6 +5,7 @@
 #include "analysis/memoryindex.h"
 #include "base/jsonwrite.h"
 #include "base/numbertext.h"
+#include "export/criticalpathjson.h"
 #include "export/steptable.h"
 
 #include <cstdio>
@@ -53,7 +54,11 @@ Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph, const 
     return all;
 }
 
-std::string summaryJson(const TraceModel &model, const OpGraph &graph, double loadSeconds)
+std::string summaryJson(const TraceModel &model,
+    const OpGraph &graph,
+    double loadSeconds,
+    int64_t criticalStep,
+    const std::optional<WhatIfChange> &whatIf)
 {
     const TraceCounts counts = countTrace(model, graph);
     const LinkStats &s = graph.stats();
@@ -119,6 +124,8 @@ std::string summaryJson(const TraceModel &model, const OpGraph &graph, double lo
     std::string steps = tableToJson(stepTable(stepBreakdown(graph)));
     steps.pop_back(); // its closing newline
     out += steps;
+    key("critical_path");
+    appendCriticalPathJson(out, graph, CriticalPathAnalysis(graph, criticalStep), whatIf);
     number("memory_events", memory.memoryEvents());
     key("memory_devices");
     out += '[';

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/criticalpath.h"
 #include "analysis/memoryindex.h"
 #include "link/opgraph.h"
 
@@ -16,8 +17,15 @@ struct TraceCounts {
 };
 TraceCounts countTrace(const TraceModel &model, const OpGraph &graph);
 
-//! The `--summary` JSON object of cli.md, pretty-printed, ending with a newline.
-std::string summaryJson(const TraceModel &model, const OpGraph &graph, double loadSeconds);
+/*!
+ * The `--summary` JSON object of cli.md, pretty-printed, ending with a newline; its critical path
+ * is that of ProfilerStep#\a criticalStep (kNoValue: the first step), with \a whatIf's length.
+ */
+std::string summaryJson(const TraceModel &model,
+    const OpGraph &graph,
+    double loadSeconds,
+    int64_t criticalStep = kNoValue,
+    const std::optional<WhatIfChange> &whatIf = std::nullopt);
 
 /*!
  * What a cut-off file lost, in a sentence, when the cut cost it something a view would otherwise

@@ -55,6 +55,8 @@ struct GpuInfo {
     int64_t graphNodeId = kNoValue; //!< `graph node id` in that graph
     //! A cuda_sync wait's `wait_on_cuda_event_record_corr_id`: the cudaEventRecord it waits on.
     int64_t waitOnRecord = kNoValue;
+    //! Its `wait_on_stream`: the stream that cudaEventRecord recorded on, -1 if absent.
+    int32_t waitOnStream = -1;
     /*!
      * PyTorch's annotation of a graph node (torch.cuda.graph_annotations, baked in by its
      * exporter: `"cudaGraphInlineAnnotated": true`): the kernel's `args.name`, 0 if none.

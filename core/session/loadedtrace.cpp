@@ -109,6 +109,13 @@ const TraceCurves &LoadedTrace::curves() const
     return *m_curves;
 }
 
+const CriticalPathAnalysis &LoadedTrace::criticalPath() const
+{
+    std::call_once(m_criticalPathFound,
+        [this] { m_criticalPath = std::make_unique<CriticalPathAnalysis>(*graph); });
+    return *m_criticalPath;
+}
+
 OpenResult linkTrace(LoadResult loaded)
 {
     return link(std::move(loaded), std::chrono::steady_clock::now());
@@ -134,7 +141,8 @@ std::shared_ptr<const KernelTable> LoadedTrace::kernelTable() const
 
 void LoadedTrace::buildTables() const
 {
-    auto pairs = std::make_unique<const PairTable>(*graph, pairMemory(), efficiency().pairs());
+    auto pairs = std::make_unique<const PairTable>(
+        *graph, pairMemory(), efficiency().pairs(), criticalPath().path().rowTime);
     auto groups
         = std::make_unique<const PairGroupTable>(*graph, pairMemory(), efficiency().pairs());
     m_kernelTable = std::make_unique<const KernelTable>(*graph);

@@ -58,6 +58,8 @@ struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     const OpEfficiency &efficiency() const;
     //! The peak table this trace is held against: PeakTable::current() when it was opened.
     std::shared_ptr<const PeakTable> peaks = PeakTable::current();
+    //! The first step's critical path (the whole trace's without steps), found on first use.
+    const CriticalPathAnalysis &criticalPath() const;
     //! What `--check` finds (checkTrace() with every diagnostic), worked out on first use.
     const std::vector<Finding> &findings() const;
     //! The timeline's memory and counter curves, built on first use like timelineIndex().
@@ -96,6 +98,8 @@ private:
     mutable std::vector<PairMemory> m_pairMemory;
     mutable std::once_flag m_efficiencyBuilt;
     mutable std::unique_ptr<OpEfficiency> m_efficiency;
+    mutable std::once_flag m_criticalPathFound;
+    mutable std::unique_ptr<CriticalPathAnalysis> m_criticalPath;
     mutable std::once_flag m_findingsMade;
     mutable std::vector<Finding> m_findings;
     mutable std::once_flag m_curvesBuilt;

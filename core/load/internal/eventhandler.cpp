@@ -475,6 +475,10 @@ void EventHandler::eventArg(Kind kind, std::string_view text)
         if (integer)
             (m_arg == Arg::GraphId ? m_event->graphId : m_event->graphNodeId) = v;
         break;
+    case Arg::WaitOnStream:
+        if (integer)
+            m_event->waitOnStream = v;
+        break;
     case Arg::WaitOnRecord:
     case Arg::OriginalStream:
         if (integer)

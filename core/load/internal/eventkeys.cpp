@@ -104,6 +104,8 @@ Arg argOf(const char *s, size_t n)
             return Arg::GraphNodeId;
         return is(s, n, "Fwd thread id") ? Arg::FwdThread : Arg::Other;
     case 14:
+        if (is(s, n, "wait_on_stream"))
+            return Arg::WaitOnStream;
         return is(s, n, "Total Reserved") ? Arg::TotalReserved : Arg::Other;
     case 15:
         if (is(s, n, "Concrete Inputs"))

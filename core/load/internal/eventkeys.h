@@ -48,6 +48,7 @@ enum class Arg : uint8_t {
     GraphId, //!< `graph id` of a kernel replayed from a CUDA graph (kineto#1276)
     GraphNodeId, //!< `graph node id` (kineto#1277)
     WaitOnRecord, //!< `wait_on_cuda_event_record_corr_id` of a cuda_sync event
+    WaitOnStream, //!< `wait_on_stream` of a cuda_sync event: the stream the record was on
     OriginalStream, //!< `original_stream`: the stream an annotated graph kernel really ran on
     // `[memory]` instants (profile_memory=True)
     DeviceType, //!< `Device Type`: 0 CPU, 1 CUDA, …

@@ -71,6 +71,7 @@ struct RawEventFields {
     int64_t graphId = kNoValue; //!< `graph id`
     int64_t graphNodeId = kNoValue; //!< `graph node id`
     int64_t waitOnRecord = kNoValue; //!< `wait_on_cuda_event_record_corr_id`
+    int64_t waitOnStream = kNoValue; //!< `wait_on_stream`
     int64_t originalStream = kNoValue; //!< `original_stream`
     // `[memory]` instant args, kNoValue when absent
     int64_t memDeviceType = kNoValue;

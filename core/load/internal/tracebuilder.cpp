@@ -246,6 +246,7 @@ void TraceBuilder::addSlice(const RawEvent &e, TimeNs start, TimeNs dur, uint8_t
         g.graphId = e.graphId;
         g.graphNodeId = e.graphNodeId;
         g.waitOnRecord = e.waitOnRecord;
+        g.waitOnStream = e.waitOnStream == kNoValue ? -1 : int32_t(e.waitOnStream);
         g.originalStream = e.originalStream == kNoValue ? -1 : int32_t(e.originalStream);
         g.annotation = e.hasArgName ? e.argName : 0;
         extra = uint32_t(m_model->gpuInfo.size());

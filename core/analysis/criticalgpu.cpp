@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+// The GPU half of the critical-path graph: HTA's _construct_graph_from_kernels
+// (facebookresearch/HolisticTraceAnalysis f4d0062, hta/analyzers/critical_path_analysis.py:1147).
+#include "analysis/criticalgraph.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <unordered_map>
+
+namespace ks {
+
+namespace {
+
+constexpr uint32_t kNone = ~0u;
+//! Longer gaps between two GPU events on a stream are not a kernel-to-kernel delay (HTA:
+//! KERNEL_KERNEL_DELAY_THRESHOLD_US, critical_path_analysis.py:45).
+constexpr TimeNs kKernelKernelThreshold = 1'500'000;
+
+/*!
+ * Calls that queue GPU work on a stream: HTA's list (get_runtime_launch_events_mask,
+ * hta/common/trace_symbol_table.py:319) and what it misses — hipExtLaunchKernel (RCCL on MI300)
+ * and graph launches.
+ */
+bool queuesWork(std::string_view name)
+{
+    static constexpr std::array<std::string_view, 18> kNames = {"cudaLaunchKernel",
+        "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx", "cudaMemcpyAsync",
+        "cudaMemsetAsync", "runFunction - job_prep_and_submit_for_execution", "hipLaunchKernel",
+        "hipExtModuleLaunchKernel", "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream",
+        // beyond HTA
+        "hipExtLaunchKernel", "hipModuleLaunchKernel", "cudaGraphLaunch", "cuGraphLaunch",
+        "hipGraphLaunch", "cudaLaunchCooperativeKernel"};
+    return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+int64_t streamKey(const GpuInfo &g, int32_t stream)
+{
+    return (int64_t(g.device) << 32) | uint32_t(stream);
+}
+
+//! What the loop over GPU events needs to know of launches: queue lengths and event order.
+class LaunchQueues {
+public:
+    explicit LaunchQueues(const OpGraph &graph);
+
+    //! Would HTA draw a launch edge to \a gpuEvent: the stream had nothing queued when its
+    //! launch was issued, nothing was queued after it before it started, and it is its launch's
+    //! first GPU event there.
+    bool idleAtLaunch(SliceId gpuEvent) const;
+    //! The last GPU event of the last launch on \a stream issued at or before \a t.
+    SliceId lastLaunchedBy(int64_t stream, TimeNs t) const;
+    //! The first GPU event on \a stream of the first launch from \a lane at or after \a t.
+    SliceId nextLaunchedAfter(int64_t stream, LaneId lane, TimeNs t) const;
+
+private:
+    struct Queued {
+        int64_t atLaunch = 0;
+        int64_t atStart = 0;
+        int64_t launched = 0; //!< GPU events of its launch on its stream
+        bool first = false;
+    };
+    struct Launch {
+        TimeNs time;
+        SliceId launch;
+        SliceId firstEvent;
+        SliceId lastEvent;
+    };
+    const OpGraph &m_graph;
+    std::unordered_map<SliceId, Queued> m_queued;
+    std::map<int64_t, std::vector<Launch>> m_launches; //!< per stream, by launch time
+};
+
+LaunchQueues::LaunchQueues(const OpGraph &graph)
+    : m_graph(graph)
+{
+    const TraceModel &m = graph.model();
+    const SliceTable &s = m.slices;
+    struct Step {
+        TimeNs time;
+        int delta;
+        SliceId event; // the GPU event
+    };
+    std::map<int64_t, std::vector<Step>> byStream;
+    std::map<std::pair<int64_t, SliceId>, std::vector<SliceId>> ofLaunch;
+    const std::vector<SliceId> &gpu = graph.gpuEvents();
+    const std::vector<SliceId> &launches = graph.gpuLaunches();
+    for (size_t i = 0; i < gpu.size(); ++i) {
+        const SliceId r = launches[i];
+        if (r == kNoSlice || !queuesWork(m.sliceName(r)))
+            continue;
+        const int64_t key = streamKey(*m.gpu(gpu[i]), m.gpu(gpu[i])->stream);
+        byStream[key].push_back({s.start[r], +1, gpu[i]});
+        byStream[key].push_back({s.start[gpu[i]], -1, gpu[i]});
+        ofLaunch[{key, r}].push_back(gpu[i]);
+    }
+    for (auto &[key, steps] : byStream) {
+        std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+            return a.time != b.time ? a.time < b.time : a.delta > b.delta;
+        });
+        int64_t length = 0;
+        for (const Step &st : steps) {
+            length += st.delta;
+            Queued &q = m_queued[st.event];
+            (st.delta > 0 ? q.atLaunch : q.atStart) = length;
+        }
+    }
+    for (auto &[key, events] : ofLaunch) {
+        std::sort(events.begin(), events.end(),
+            [&](SliceId a, SliceId b) { return s.start[a] < s.start[b]; });
+        int64_t atLaunch = 0; // the queue once all of the launch's events were queued
+        for (SliceId e : events)
+            atLaunch = std::max(atLaunch, m_queued[e].atLaunch);
+        for (SliceId e : events) {
+            m_queued[e].launched = int64_t(events.size());
+            m_queued[e].atLaunch = atLaunch;
+        }
+        m_queued[events.front()].first = true;
+        m_launches[key.first].push_back(
+            {s.start[key.second], key.second, events.front(), events.back()});
+    }
+    for (auto &[key, list] : m_launches)
+        std::sort(list.begin(), list.end(), [&](const Launch &a, const Launch &b) {
+            return a.time != b.time ? a.time < b.time : s.offset[a.launch] < s.offset[b.launch];
+        });
+}
+
+bool LaunchQueues::idleAtLaunch(SliceId gpuEvent) const
+{
+    const auto q = m_queued.find(gpuEvent);
+    if (q == m_queued.end() || !q->second.first)
+        return false;
+    const Queued &e = q->second;
+    return e.atLaunch == e.launched && e.atStart == e.launched - 1;
+}
+
+SliceId LaunchQueues::lastLaunchedBy(int64_t stream, TimeNs t) const
+{
+    const auto it = m_launches.find(stream);
+    if (it == m_launches.end())
+        return kNoSlice;
+    const auto &list = it->second;
+    const auto after = std::upper_bound(
+        list.begin(), list.end(), t, [](TimeNs v, const Launch &l) { return v < l.time; });
+    return after == list.begin() ? kNoSlice : std::prev(after)->lastEvent;
+}
+
+SliceId LaunchQueues::nextLaunchedAfter(int64_t stream, LaneId lane, TimeNs t) const
+{
+    const auto it = m_launches.find(stream);
+    if (it == m_launches.end())
+        return kNoSlice;
+    const auto &list = it->second;
+    auto l = std::lower_bound(
+        list.begin(), list.end(), t, [](const Launch &a, TimeNs v) { return a.time < v; });
+    const SliceTable &s = m_graph.model().slices;
+    for (; l != list.end(); ++l)
+        if (s.lane[l->launch] == lane)
+            return l->firstEvent;
+    return kNoSlice;
+}
+
+//! A sync event (cuda_sync) and the runtime call it belongs to.
+struct SyncRow {
+    SliceId event;
+    SliceId call;
+};
+
+//! The runtime call of each cuda_sync event, by correlation; and each event record's stream.
+struct SyncCalls {
+    std::vector<SyncRow> rows;
+    std::unordered_map<int64_t, int64_t> recordStream; //!< cudaEventRecord correlation → stream
+    std::unordered_map<int64_t, SliceId> recordCall; //!< cudaEventRecord correlation → call
+
+    explicit SyncCalls(const TraceModel &m)
+    {
+        const SliceTable &s = m.slices;
+        std::unordered_map<int64_t, SliceId> calls;
+        for (SliceId id = 0; id < s.size(); ++id)
+            if (s.kind[id] == EventKind::Runtime && s.correlation[id] != kNoValue)
+                calls[s.correlation[id]] = id;
+        for (SliceId id = 0; id < s.size(); ++id) {
+            if (s.kind[id] != EventKind::GpuSync)
+                continue;
+            const GpuInfo &g = *m.gpu(id);
+            if (g.waitOnRecord != kNoValue && g.waitOnStream >= 0)
+                recordStream[g.waitOnRecord] = streamKey(g, g.waitOnStream);
+            const auto c = calls.find(s.correlation[id]);
+            if (c != calls.end())
+                rows.push_back({id, c->second});
+        }
+        for (const auto &[corr, call] : calls)
+            if (m.sliceName(call) == "cudaEventRecord" || m.sliceName(call) == "hipEventRecord")
+                recordCall[corr] = call;
+    }
+};
+
+} // namespace
+
+void addGpuEdges(CriticalGraph &cg, const std::vector<SliceId> &gpuEvents, const PathWindow &w)
+{
+    const OpGraph &graph = cg.graph();
+    const TraceModel &m = graph.model();
+    const SliceTable &s = m.slices;
+    const LaunchQueues queues(graph);
+    const SyncCalls syncs(m);
+
+    // GPU events by start, sync events by end (a stream sync can outlast the copy it waits for).
+    struct Row {
+        TimeNs key;
+        SliceId event;
+        SliceId call; // kNoSlice for GPU work
+    };
+    std::vector<Row> rows;
+    for (SliceId k : gpuEvents)
+        rows.push_back({s.start[k], k, kNoSlice});
+    for (const SyncRow &r : syncs.rows) {
+        const bool waitEvent = m.sliceName(r.event) == "Stream Wait Event";
+        const bool onStream = m.gpu(r.event)->stream >= 0;
+        const SliceId anchor = onStream ? r.call : r.event;
+        const bool inside = s.dur[anchor] > 0 && s.start[anchor] >= w.start
+            && s.start[anchor] <= w.end && s.start[anchor] < w.cutoff;
+        if (inside || waitEvent)
+            rows.push_back({s.end(r.event), r.event, r.call});
+    }
+    std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
+        return a.key != b.key ? a.key < b.key : s.offset[a.event] < s.offset[b.event];
+    });
+
+    std::map<int64_t, uint32_t> lastOnStream; // end node of the last GPU event seen
+    std::unordered_map<SliceId, SliceId> waitsFor; // GPU event → GPU event it must follow
+    auto recordedKernel = [&](const GpuInfo &g) -> SliceId {
+        const auto stream = syncs.recordStream.find(g.waitOnRecord);
+        const auto call = syncs.recordCall.find(g.waitOnRecord);
+        if (stream == syncs.recordStream.end() || call == syncs.recordCall.end())
+            return kNoSlice;
+        return queues.lastLaunchedBy(stream->second, s.start[call->second]);
+    };
+    auto syncEdge = [&](uint32_t from, SliceId call) {
+        const uint32_t to = cg.endNode(call);
+        if (from != kNone && to != kNone)
+            cg.addEdge(from, to, PathEdgeKind::Sync, kNoSlice);
+    };
+    for (const Row &row : rows) {
+        if (row.call != kNoSlice) {
+            const GpuInfo &g = *m.gpu(row.event);
+            const std::string_view name = m.sliceName(row.event);
+            if (name == "Stream Wait Event" || name == "Event Sync") {
+                const SliceId src = recordedKernel(g);
+                if (src == kNoSlice)
+                    continue;
+                if (name == "Event Sync") {
+                    syncEdge(cg.endNode(src), row.call);
+                    continue;
+                }
+                const SliceId dest = queues.nextLaunchedAfter(
+                    streamKey(g, g.stream), s.lane[row.call], s.start[row.call]);
+                if (dest != kNoSlice)
+                    waitsFor[dest] = src;
+            } else if (name == "Stream Sync") {
+                const auto last = lastOnStream.find(streamKey(g, g.stream));
+                if (last != lastOnStream.end())
+                    syncEdge(last->second, row.call);
+            } else if (name == "Context Sync") {
+                for (const auto &[key, node] : lastOnStream)
+                    syncEdge(node, row.call);
+            }
+            continue;
+        }
+        const SliceId k = row.event;
+        const uint32_t start = cg.startNode(k);
+        const uint32_t end = cg.endNode(k);
+        cg.addEdge(start, end, PathEdgeKind::Span, k);
+        const int64_t key = streamKey(*m.gpu(k), m.gpu(k)->stream);
+        const auto lastIt = lastOnStream.find(key);
+        const uint32_t last = lastIt == lastOnStream.end() ? kNone : lastIt->second;
+        uint32_t waitEnd = kNone;
+        if (const auto wf = waitsFor.find(k); wf != waitsFor.end()) {
+            waitEnd = cg.endNode(wf->second);
+            if (waitEnd != kNone)
+                cg.addEdge(waitEnd, start, PathEdgeKind::Sync, kNoSlice);
+            waitsFor.erase(wf);
+        }
+        const auto &nodes = cg.nodes();
+        const SliceId launch = graph.launchOf(k);
+        const uint32_t launchStart = cg.startNode(launch);
+        const TimeNs issued = s.start[launch];
+        bool launchEdge = false;
+        if (launchStart != kNone && queues.idleAtLaunch(k)
+            && (last == kNone || nodes[last].time < issued)
+            && (waitEnd == kNone || nodes[waitEnd].time < issued)) {
+            cg.addEdge(launchStart, start, PathEdgeKind::LaunchDelay, kNoSlice);
+            launchEdge = true;
+        } else if (last != kNone && nodes[start].time - nodes[last].time < kKernelKernelThreshold
+            && (waitEnd == kNone || nodes[waitEnd].time < nodes[last].time)) {
+            cg.addEdge(last, start, PathEdgeKind::KernelKernel, nodes[last].event);
+        }
+        if (!launchEdge && launchStart != kNone)
+            cg.addCausalityEdge(launchStart, start);
+        lastOnStream[key] = end;
+    }
+}
+
+} // namespace ks

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/criticalpath.h"
+
+#include "link/gpuside.h"
+#include "link/opnames.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+namespace ks {
+
+namespace {
+
+/*!
+ * HTA's window of one ProfilerStep (critical_path_analysis.py:1836): host events starting in it,
+ * GPU events launched in it; with two steps or more, nothing from the last step's start on
+ * (HTA's _filter_irrelevant_gpu_kernels, hta/common/trace.py:801) — except when the last step is
+ * the one asked for, which HTA cannot analyse at all.
+ */
+bool windowOf(const OpGraph &graph, int64_t step, PathWindow &w, CriticalPath &path)
+{
+    const std::vector<ProfilerStep> &steps = graph.steps();
+    if (steps.empty()) {
+        w = {graph.model().minTime, graph.model().maxTime};
+        return true;
+    }
+    const auto it = step == kNoValue
+        ? steps.begin()
+        : std::find_if(steps.begin(), steps.end(), [&](const auto &s) { return s.number == step; });
+    if (it == steps.end()) {
+        path.problem = "no ProfilerStep#" + std::to_string(step) + " in the trace";
+        return false;
+    }
+    path.step = it->number;
+    w = {it->start, it->end};
+    if (steps.size() > 1 && it + 1 != steps.end())
+        w.cutoff = steps.back().start;
+    return true;
+}
+
+PathBound boundOf(const TraceModel &m, const PathEdge &e)
+{
+    switch (e.kind) {
+    case PathEdgeKind::KernelKernel:
+        return PathBound::KernelKernel;
+    case PathEdgeKind::LaunchDelay:
+        return PathBound::Launch;
+    case PathEdgeKind::Span:
+        if (e.charged == kNoSlice || !isGpuWork(m.slices.kind[e.charged]))
+            return PathBound::Cpu;
+        return isCommunication(m.sliceName(e.charged)) ? PathBound::GpuCommunication
+                                                       : PathBound::GpuCompute;
+    default:
+        return PathBound::None;
+    }
+}
+
+//! The event an edge's time is told under: HTA's attribution, a launch delay's GPU event.
+SliceId ownerOf(const CriticalGraph &cg, const PathEdge &e)
+{
+    return e.kind == PathEdgeKind::LaunchDelay ? cg.nodes()[e.to].event : e.charged;
+}
+
+std::string_view sideOf(const OpGraph &graph, SliceId event)
+{
+    const TraceModel &m = graph.model();
+    if (!isGpuWork(m.slices.kind[event]))
+        return gpuSideName(sideOfHostWork(graph, event));
+    if (isCommunication(m.sliceName(event)))
+        return "communication";
+    return gpuSideName(gpuSideOf(graph, event));
+}
+
+} // namespace
+
+std::optional<WhatIfChange> parseWhatIf(std::string_view spec)
+{
+    const size_t colon = spec.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == spec.size())
+        return std::nullopt;
+    const std::string number(spec.substr(colon + 1));
+    char *end = nullptr;
+    const double factor = std::strtod(number.c_str(), &end);
+    if (end != number.c_str() + number.size() || !(factor >= 0 && factor <= 100))
+        return std::nullopt;
+    return WhatIfChange {std::string(spec.substr(0, colon)), factor};
+}
+
+std::string_view pathBoundName(PathBound bound)
+{
+    switch (bound) {
+    case PathBound::Cpu:
+        return "cpu_bound";
+    case PathBound::GpuCompute:
+        return "gpu_compute_bound";
+    case PathBound::GpuCommunication:
+        return "gpu_communication_bound";
+    case PathBound::KernelKernel:
+        return "gpu_kernel_kernel_overhead";
+    case PathBound::Launch:
+        return "gpu_kernel_launch_overhead";
+    case PathBound::DataLoading:
+        return "data_loading";
+    default:
+        return "";
+    }
+}
+
+CriticalPathAnalysis::CriticalPathAnalysis(const OpGraph &graph, int64_t step)
+    : m_ops(graph)
+{
+    PathWindow window;
+    if (!windowOf(graph, step, window, m_path))
+        return;
+    m_path.windowStart = window.start;
+    m_path.windowEnd = window.end;
+    m_cg = std::make_unique<CriticalGraph>(graph, window);
+    if (!m_cg->acyclic()) {
+        m_path.problem = "the critical-path graph has a cycle";
+        return;
+    }
+    if (m_cg->nodes().empty()) {
+        m_path.problem = "no host op or GPU event in the window";
+        return;
+    }
+    std::vector<TimeNs> weights;
+    for (const PathEdge &e : m_cg->edges())
+        weights.push_back(e.weight);
+    describe(longestPath(weights, false));
+}
+
+/*!
+ * The longest path by \a weights (one per edge of the graph), as the edge indices along it; with
+ * \a causal, the launch → GPU event edges of zero weight take part (what-ifs). Like networkx's
+ * dag_longest_path, which HTA calls: the first best predecessor, the first best end node.
+ */
+std::vector<uint32_t> CriticalPathAnalysis::longestPath(
+    const std::vector<TimeNs> &weights, bool causal) const
+{
+    const CriticalGraph &cg = *m_cg;
+    const size_t n = cg.nodes().size();
+    const auto &edges = cg.edges();
+    const auto &extra = cg.causalityEdges();
+    std::vector<TimeNs> dist(n, 0);
+    std::vector<uint32_t> via(n, ~0u);
+    const auto &in = cg.incomingEdges();
+    const auto &begin = cg.incomingBegin();
+    std::vector<std::vector<uint32_t>> causalIn;
+    if (causal) {
+        causalIn.resize(n);
+        for (uint32_t i = 0; i < extra.size(); ++i)
+            causalIn[extra[i].to].push_back(i);
+    }
+    uint32_t best = cg.topologicalOrder().front();
+    for (uint32_t v : cg.topologicalOrder()) {
+        for (uint32_t j = begin[v]; j < begin[v + 1]; ++j) {
+            const uint32_t e = in[j];
+            const TimeNs d = dist[edges[e].from] + weights[e];
+            if (via[v] == ~0u || d > dist[v]) {
+                dist[v] = d;
+                via[v] = e;
+            }
+        }
+        if (causal)
+            for (uint32_t c : causalIn[v])
+                if (dist[extra[c].from] > dist[v]) {
+                    dist[v] = dist[extra[c].from];
+                    via[v] = uint32_t(edges.size() + c);
+                }
+        if (dist[v] > dist[best])
+            best = v;
+    }
+    std::vector<uint32_t> path;
+    for (uint32_t v = best; via[v] != ~0u;) {
+        path.push_back(via[v]);
+        v = via[v] < edges.size() ? edges[via[v]].from : extra[via[v] - edges.size()].from;
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
+{
+    const TraceModel &m = m_ops.model();
+    const CriticalGraph &cg = *m_cg;
+    m_path.rowTime.assign(m_ops.rows().size(), 0);
+    for (uint32_t i : path) {
+        const PathEdge &e = cg.edges()[i];
+        m_path.length += e.weight;
+        const PathBound bound = boundOf(m, e);
+        if (bound != PathBound::None)
+            m_path.byBound[size_t(bound)] += e.weight;
+        const SliceId owner = ownerOf(cg, e);
+        if (e.weight == 0 || owner == kNoSlice)
+            continue;
+        const PathSegment seg {owner, e.kind, bound, cg.nodes()[e.from].time, e.weight,
+            m_ops.rowOf(owner), sideOf(m_ops, owner)};
+        if (seg.row >= 0)
+            m_path.rowTime[size_t(seg.row)] += e.weight;
+        auto side = std::find_if(m_path.bySide.begin(), m_path.bySide.end(),
+            [&](const auto &p) { return p.first == seg.side; });
+        if (side == m_path.bySide.end())
+            m_path.bySide.push_back({seg.side, e.weight});
+        else
+            side->second += e.weight;
+        m_path.segments.push_back(seg);
+    }
+}
+
+/*!
+ * Whether GPU event \a gpuEvent is \a name's GPU work: it is named so, or an op around its launch
+ * is (the pair's forward op, or any op inside it).
+ */
+bool CriticalPathAnalysis::isWorkOf(SliceId gpuEvent, std::string_view name) const
+{
+    const TraceModel &m = m_ops.model();
+    if (m.sliceName(gpuEvent) == name)
+        return true;
+    for (SliceId s = m_ops.launchOf(gpuEvent); s != kNoSlice; s = m.slices.parent[s])
+        if (m.sliceName(s) == name)
+            return true;
+    return false;
+}
+
+std::vector<TimeNs> CriticalPathAnalysis::weightsIf(std::string_view name, double factor) const
+{
+    const TraceModel &m = m_ops.model();
+    std::vector<TimeNs> weights;
+    for (const PathEdge &e : m_cg->edges()) {
+        const bool scaled = e.kind == PathEdgeKind::Span && e.charged != kNoSlice
+            && isGpuWork(m.slices.kind[e.charged]) && isWorkOf(e.charged, name);
+        weights.push_back(scaled ? TimeNs(std::llround(double(e.weight) * factor)) : e.weight);
+    }
+    return weights;
+}
+
+TimeNs CriticalPathAnalysis::lengthIf(std::string_view name, double factor) const
+{
+    if (!m_path.problem.empty() || !m_cg)
+        return 0;
+    const std::vector<TimeNs> weights = weightsIf(name, factor);
+    TimeNs length = 0;
+    for (uint32_t e : longestPath(weights, true))
+        length += e < weights.size() ? weights[e] : 0;
+    return length;
+}
+
+std::vector<WhatIf> CriticalPathAnalysis::bestChanges(size_t count) const
+{
+    const TraceModel &m = m_ops.model();
+    // The outermost op around a GPU event's launch: the pair's forward op where it has one.
+    auto outermostOp = [&](SliceId gpuEvent) {
+        SliceId op = gpuEvent;
+        for (SliceId s = m_ops.launchOf(gpuEvent); s != kNoSlice; s = m.slices.parent[s])
+            if (m.slices.kind[s] == EventKind::CpuOp)
+                op = s;
+        return op;
+    };
+    std::map<std::string, double> candidates; // name → factor
+    for (const PathSegment &seg : m_path.segments) {
+        if (seg.bound == PathBound::GpuCommunication)
+            candidates.emplace(std::string(m.sliceName(seg.event)), 0.0);
+        else if (seg.bound == PathBound::GpuCompute)
+            candidates.emplace(std::string(m.sliceName(outermostOp(seg.event))), 0.5);
+    }
+    std::vector<WhatIf> out;
+    for (const auto &[name, factor] : candidates)
+        out.push_back({name, factor, lengthIf(name, factor)});
+    std::stable_sort(out.begin(), out.end(),
+        [](const WhatIf &a, const WhatIf &b) { return a.length < b.length; });
+    if (out.size() > count)
+        out.resize(count);
+    return out;
+}
+
+} // namespace ks

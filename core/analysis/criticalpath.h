@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/criticalgraph.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+//! What bounds a stretch of the path: HTA's BoundType, in its names (pathBoundName()).
+enum class PathBound : uint8_t {
+    Cpu, //!< cpu_bound
+    GpuCompute, //!< gpu_compute_bound (kernels, memcpys, memsets)
+    GpuCommunication, //!< gpu_communication_bound (NCCL/RCCL kernels)
+    KernelKernel, //!< gpu_kernel_kernel_overhead (gaps between GPU events on a stream)
+    Launch, //!< gpu_kernel_launch_overhead (launch to start on an idle stream)
+    DataLoading, //!< data_loading (HTA only with user patterns; never by default)
+    None, //!< edges that take no time
+};
+constexpr size_t kPathBounds = 6;
+std::string_view pathBoundName(PathBound bound);
+
+//! One stretch of the path that takes time, in the user's terms.
+struct PathSegment {
+    SliceId event = kNoSlice; //!< whose time it is (a launch delay: the GPU event launched)
+    PathEdgeKind kind = PathEdgeKind::Span;
+    PathBound bound = PathBound::None;
+    TimeNs start = 0;
+    TimeNs dur = 0;
+    int row = -1; //!< the pair row the event belongs to, -1 if none
+    std::string_view side; //!< forward, backward, backward_other, recompute, other, communication
+};
+
+struct CriticalPath {
+    std::string problem; //!< why there is no path (empty when there is one)
+    int64_t step = kNoValue; //!< N of the ProfilerStep#N analysed, kNoValue: the whole trace
+    TimeNs windowStart = 0;
+    TimeNs windowEnd = 0;
+    TimeNs length = 0;
+    std::array<TimeNs, kPathBounds> byBound {};
+    std::vector<PathSegment> segments; //!< in path order, those with time
+    std::vector<TimeNs> rowTime; //!< per pair row: its events' time on the path
+    //! Time on the path by side, in the order of first appearance.
+    std::vector<std::pair<std::string_view, TimeNs>> bySide;
+};
+
+//! "If NAME's GPU work took FACTOR of its time, the step would take LENGTH".
+struct WhatIf {
+    std::string name; //!< a pair's forward op name, or a GPU event's name (a collective)
+    double factor = 1;
+    TimeNs length = 0;
+};
+
+//! A what-if as users write it: "NAME:FACTOR" (`--what-if 'aten::linear:0.5'`).
+struct WhatIfChange {
+    std::string name;
+    double factor = 1;
+};
+//! Parses "NAME:FACTOR", split at the last colon (op names hold "::"); nullopt if malformed or
+//! FACTOR is not a number from 0 to 100.
+std::optional<WhatIfChange> parseWhatIf(std::string_view spec);
+
+/*!
+ * HTA's lightweight critical path of one step (docs/critical-path.md): the longest path through
+ * CriticalGraph, classified as HTA classifies it, and told in pairs and sides; what-ifs recompute
+ * it with some GPU work scaled.
+ */
+class CriticalPathAnalysis {
+public:
+    //! \a step: the N of ProfilerStep#N, kNoValue for the first step (whole trace if none).
+    CriticalPathAnalysis(const OpGraph &graph, int64_t step = kNoValue);
+
+    const CriticalPath &path() const { return m_path; }
+    const CriticalGraph *graph() const { return m_cg.get(); }
+    //! The path's length with the GPU work of \a name (GPU events named so, or launched inside
+    //! an op named so: a pair's forward op) taking \a factor of its time.
+    TimeNs lengthIf(std::string_view name, double factor) const;
+    /*!
+     * The \a count changes that shorten the path most: the GPU work of each outermost op with
+     * GPU time on the path (a pair's forward op) at half its time, each collective on it at no
+     * time, best first.
+     */
+    std::vector<WhatIf> bestChanges(size_t count = 10) const;
+
+private:
+    std::vector<uint32_t> longestPath(const std::vector<TimeNs> &weights, bool causal) const;
+    void describe(const std::vector<uint32_t> &edges);
+    bool isWorkOf(SliceId gpuEvent, std::string_view name) const;
+    std::vector<TimeNs> weightsIf(std::string_view name, double factor) const;
+
+    const OpGraph &m_ops;
+    std::unique_ptr<CriticalGraph> m_cg; //!< null when the window holds nothing
+    CriticalPath m_path;
+};
+
+} // namespace ks
