@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <unordered_map>
 
 namespace ks {
 
@@ -63,15 +64,99 @@ SliceId ownerOf(const CriticalGraph &cg, const PathEdge &e)
     return e.kind == PathEdgeKind::LaunchDelay ? cg.nodes()[e.to].event : e.charged;
 }
 
-std::string_view sideOf(const OpGraph &graph, SliceId event)
-{
-    const TraceModel &m = graph.model();
-    if (!isGpuWork(m.slices.kind[event]))
-        return gpuSideName(sideOfHostWork(graph, event));
-    if (isCommunication(m.sliceName(event)))
-        return "communication";
-    return gpuSideName(gpuSideOf(graph, event));
-}
+/*!
+ * The pair row and side of the path's events, as OpGraph::rowSideOf() and sideOfHostWork() give
+ * them, remembered along each walk up: a path through ops nested 100 000 deep walks each level
+ * once.
+ */
+class RowSides {
+public:
+    explicit RowSides(const OpGraph &graph)
+        : m_graph(graph)
+    {
+        for (uint32_t r = 0; r < graph.rows().size(); ++r)
+            if (graph.rows()[r].forward != kNoSlice)
+                m_forwardRow.emplace(graph.rows()[r].forward, OpGraph::RowSide {int(r), true});
+    }
+
+    //! rowSideOf() of a host slice.
+    OpGraph::RowSide rowSide(SliceId slice)
+    {
+        const SliceTable &t = m_graph.model().slices;
+        m_chain.clear();
+        OpGraph::RowSide found;
+        for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
+            if (const auto known = m_memo.find(a); known != m_memo.end()) {
+                found = known->second;
+                break;
+            }
+            m_chain.push_back(a);
+            if (const auto f = m_forwardRow.find(a); f != m_forwardRow.end()) {
+                found = f->second;
+                break;
+            }
+            if (const int n = m_graph.nodeOf(a); n >= 0) {
+                found = {int(m_graph.nodes()[size_t(n)].row), false};
+                break;
+            }
+        }
+        for (SliceId a : m_chain)
+            m_memo[a] = found;
+        return found;
+    }
+
+    //! The row of an event (a GPU event: of its launch) and its side.
+    std::pair<int, std::string_view> of(SliceId event)
+    {
+        const TraceModel &m = m_graph.model();
+        const bool gpu = isGpuWork(m.slices.kind[event]);
+        if (gpu && isCommunication(m.sliceName(event)))
+            return {rowSide(m_graph.launchOf(event)).row, "communication"};
+        const SliceId host = gpu ? m_graph.launchOf(event) : event;
+        if (host == kNoSlice)
+            return {-1, gpuSideName(GpuSide::Unattributed)};
+        const OpGraph::RowSide rs = rowSide(host);
+        // sideOfHostWork()'s first two rules; the rest (unpaired work) walks up itself.
+        if (m_graph.recomputationOf(host) >= 0)
+            return {rs.row, gpuSideName(GpuSide::Recompute)};
+        if (rs.row >= 0)
+            return {rs.row, gpuSideName(rs.forward ? GpuSide::Forward : GpuSide::Backward)};
+        // Unpaired work: the side of its outermost slice, so that a walk up is done once per
+        // chain (a path down 100 000 nested ops would otherwise walk each level for each op).
+        const SliceId top = outermost(host);
+        const auto known = m_topSide.try_emplace(top, GpuSide::Other);
+        if (known.second)
+            known.first->second = sideOfHostWork(m_graph, top);
+        return {-1, gpuSideName(known.first->second)};
+    }
+
+    //! The top-level slice around \a slice, remembered along the walk.
+    SliceId outermost(SliceId slice)
+    {
+        const SliceTable &t = m_graph.model().slices;
+        m_chain.clear();
+        SliceId top = slice;
+        for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
+            if (const auto known = m_top.find(a); known != m_top.end()) {
+                top = known->second;
+                break;
+            }
+            m_chain.push_back(a);
+            top = a;
+        }
+        for (SliceId a : m_chain)
+            m_top[a] = top;
+        return top;
+    }
+
+private:
+    const OpGraph &m_graph;
+    std::unordered_map<SliceId, OpGraph::RowSide> m_forwardRow;
+    std::unordered_map<SliceId, OpGraph::RowSide> m_memo;
+    std::unordered_map<SliceId, SliceId> m_top;
+    std::unordered_map<SliceId, GpuSide> m_topSide;
+    std::vector<SliceId> m_chain;
+};
 
 } // namespace
 
@@ -186,6 +271,7 @@ void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
     const TraceModel &m = m_ops.model();
     const CriticalGraph &cg = *m_cg;
     m_path.rowTime.assign(m_ops.rows().size(), 0);
+    RowSides rowSides(m_ops);
     for (uint32_t i : path) {
         const PathEdge &e = cg.edges()[i];
         m_path.length += e.weight;
@@ -195,8 +281,9 @@ void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
         const SliceId owner = ownerOf(cg, e);
         if (e.weight == 0 || owner == kNoSlice)
             continue;
-        const PathSegment seg {owner, e.kind, bound, cg.nodes()[e.from].time, e.weight,
-            m_ops.rowOf(owner), sideOf(m_ops, owner)};
+        const auto [row, sideName] = rowSides.of(owner);
+        const PathSegment seg {
+            owner, e.kind, bound, cg.nodes()[e.from].time, e.weight, row, sideName};
         if (seg.row >= 0)
             m_path.rowTime[size_t(seg.row)] += e.weight;
         auto side = std::find_if(m_path.bySide.begin(), m_path.bySide.end(),

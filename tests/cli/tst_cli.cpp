@@ -275,7 +275,7 @@ private slots:
             "bwd_pid,bwd_tid,bwd_ts,bwd_dur,fwd_gpu_events,fwd_gpu_us,bwd_gpu_events,bwd_gpu_us,"
             "step,module,recompute_gpu_events,recompute_gpu_us,recomputed_gpu_us,fwd_alloc_bytes,"
             "held_bytes,bwd_alloc_bytes,held_until,fwd_tflops,bwd_tflops,fwd_pct_roofline,"
-            "bwd_pct_roofline,bound\n"));
+            "bwd_pct_roofline,bound,critical_us\n"));
 
         const auto toStdout = test::run(
             test::appPath(), args({QStringLiteral("--export-pairs"), QStringLiteral("-"), m_demo}));

@@ -1657,9 +1657,9 @@ void TestLinker::pairTableCsvMatchesCliFormat()
     QVERIFY(trace);
     const PairTable table(*trace->graph);
 
-    // cli.md's 22 columns, then the memory columns (tests/core/tst_memory) and the efficiency
-    // ones (tests/core/tst_opefficiency).
-    QCOMPARE(table.columnCount(), size_t(31));
+    // cli.md's 22 columns, then the memory columns (tests/core/tst_memory), the efficiency
+    // ones (tests/core/tst_opefficiency) and critical_us (tests/core/tst_criticalpath).
+    QCOMPARE(table.columnCount(), size_t(32));
     // Row 1 aten::conv2d: ts as written (812000.250); Input Dims compact and quoted (commas);
     //   flow; bwd_ts 815405.125; bwd_dur = wrapper 410; fwd GPU 1 × 52; bwd GPU
     //   100.25 + 40 = 140.25 in 2; step 7; module nn.Module: Conv2d_0.
@@ -1704,7 +1704,7 @@ void TestLinker::pairTableJsonExportHasNumbersAsNumbers()
     QStringList headerKeys = kPairHeader.split(QLatin1Char(','));
     headerKeys << S("fwd_alloc_bytes") << S("held_bytes") << S("bwd_alloc_bytes") << S("held_until")
                << S("fwd_tflops") << S("bwd_tflops") << S("fwd_pct_roofline")
-               << S("bwd_pct_roofline") << S("bound");
+               << S("bwd_pct_roofline") << S("bound") << S("critical_us");
     headerKeys.sort();
     for (const QJsonValue &v : rows) {
         QStringList keys = v.toObject().keys();

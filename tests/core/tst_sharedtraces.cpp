@@ -114,14 +114,15 @@ private slots:
         // The reference computes the columns of cli.md; the memory columns after them
         // (fwd_alloc_bytes, held_bytes, bwd_alloc_bytes: plain numbers, never quoted;
         // held_until: a node or op name, none with a comma) are checked by tests/core/tst_memory,
-        // the efficiency ones (numbers and compute|memory) by tst_opefficiency.
+        // the efficiency ones (numbers and compute|memory) by tst_opefficiency, critical_us (a
+        // number) by tst_criticalpath.
         QByteArray ours;
         for (const QByteArray &line :
             QByteArray::fromStdString(tableToCsv(PairTable(*l.trace->graph))).split('\n')) {
             if (line.isEmpty())
                 continue;
             qsizetype cut = line.size();
-            for (int k = 0; k < 9; ++k)
+            for (int k = 0; k < 10; ++k)
                 cut = line.lastIndexOf(',', cut - 1);
             ours += line.left(cut) + '\n';
         }
