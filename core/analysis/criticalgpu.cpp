@@ -212,6 +212,7 @@ void addGpuEdges(CriticalGraph &cg, const std::vector<SliceId> &gpuEvents, const
         SliceId call; // kNoSlice for GPU work
     };
     std::vector<Row> rows;
+    rows.reserve(gpuEvents.size() + syncs.rows.size());
     for (SliceId k : gpuEvents)
         rows.push_back({s.start[k], k, kNoSlice});
     for (const SyncRow &r : syncs.rows) {

@@ -247,14 +247,14 @@ void CriticalGraph::addCallStackEdges(const std::vector<SliceId> &hostEvents)
         std::vector<std::pair<SliceId, size_t>> walk;
         for (SliceId root : roots) {
             visit(root, true);
-            walk.push_back({root, 0});
+            walk.emplace_back(root, 0);
             while (!walk.empty()) {
                 auto &[id, next] = walk.back();
                 const auto kids = children.find(id);
                 if (kids != children.end() && next < kids->second.size()) {
                     const SliceId child = kids->second[next++];
                     visit(child, true);
-                    walk.push_back({child, 0});
+                    walk.emplace_back(child, 0);
                 } else {
                     visit(id, false);
                     walk.pop_back();

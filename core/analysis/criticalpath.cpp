@@ -289,7 +289,7 @@ void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
         auto side = std::find_if(m_path.bySide.begin(), m_path.bySide.end(),
             [&](const auto &p) { return p.first == seg.side; });
         if (side == m_path.bySide.end())
-            m_path.bySide.push_back({seg.side, e.weight});
+            m_path.bySide.emplace_back(seg.side, e.weight);
         else
             side->second += e.weight;
         m_path.segments.push_back(seg);
@@ -353,6 +353,7 @@ std::vector<WhatIf> CriticalPathAnalysis::bestChanges(size_t count) const
             candidates.emplace(std::string(m.sliceName(outermostOp(seg.event))), 0.5);
     }
     std::vector<WhatIf> out;
+    out.reserve(candidates.size());
     for (const auto &[name, factor] : candidates)
         out.push_back({name, factor, lengthIf(name, factor)});
     std::stable_sort(out.begin(), out.end(),
