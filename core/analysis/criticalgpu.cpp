@@ -219,9 +219,7 @@ void addGpuEdges(CriticalGraph &cg, const std::vector<SliceId> &gpuEvents, const
         const bool waitEvent = m.sliceName(r.event) == "Stream Wait Event";
         const bool onStream = m.gpu(r.event)->stream >= 0;
         const SliceId anchor = onStream ? r.call : r.event;
-        const bool inside = s.dur[anchor] > 0 && s.start[anchor] >= w.start
-            && s.start[anchor] <= w.end && s.start[anchor] < w.cutoff;
-        if (inside || waitEvent)
+        if (w.holds(s, anchor) || waitEvent)
             rows.push_back({s.end(r.event), r.event, r.call});
     }
     std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {

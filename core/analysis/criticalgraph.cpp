@@ -21,12 +21,6 @@ bool holdsRuntimeLock(std::string_view name)
     return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
-bool inWindow(const SliceTable &s, SliceId id, const PathWindow &w)
-{
-    return s.dur[id] > 0 && s.start[id] >= w.start && s.start[id] <= w.end
-        && s.start[id] < w.cutoff;
-}
-
 //! The one host lane whose ops or annotations have \a word in their name, kNoLane if not one.
 LaneId onlyLaneNaming(
     const TraceModel &m, const std::vector<SliceId> &events, std::string_view word)
@@ -88,7 +82,7 @@ CriticalGraph::CriticalGraph(const OpGraph &graph, const PathWindow &window)
     std::vector<SliceId> events; // those that get nodes
     std::vector<bool> launchInWindow(s.size(), false);
     for (SliceId id = 0; id < s.size(); ++id) {
-        if (m.lanes[s.lane[id]].device || !inWindow(s, id, window))
+        if (m.lanes[s.lane[id]].device || !window.holds(s, id))
             continue;
         host.push_back(id);
         launchInWindow[id] = true;

@@ -39,8 +39,15 @@ struct PathEdge {
 struct PathWindow {
     TimeNs start = 0;
     TimeNs end = 0;
-    //! Events starting at or after it are left out (HTA's last-step cut), or kNoValue.
+    //! Events starting at or after it are left out (HTA's last-step cut); no cut by default.
     TimeNs cutoff = std::numeric_limits<TimeNs>::max();
+
+    //! A host event (or a sync event off the streams) is in the window: it starts in it, before
+    //! the cut, and lasts (HTA keeps events with dur > 0 only).
+    bool holds(const SliceTable &s, SliceId id) const
+    {
+        return s.dur[id] > 0 && s.start[id] >= start && s.start[id] <= end && s.start[id] < cutoff;
+    }
 };
 
 /*!

@@ -65,44 +65,58 @@ SliceId ownerOf(const CriticalGraph &cg, const PathEdge &e)
 }
 
 /*!
- * The pair row and side of the path's events, as OpGraph::rowSideOf() and sideOfHostWork() give
- * them, remembered along each walk up: a path through ops nested 100 000 deep walks each level
- * once.
+ * A value of each host slice that is its own where a rule gives one, else its parent's (the
+ * fallback above the top), remembered for every slice a walk passes: a path through ops nested
+ * 100 000 deep walks each level once, not once per op.
  */
-class RowSides {
+template<class T> class UpwardMemo {
 public:
-    explicit RowSides(const OpGraph &graph)
-        : m_graph(graph)
+    UpwardMemo(const SliceTable &slices, T fallback)
+        : m_slices(slices)
+        , m_fallback(fallback)
     {
-        for (uint32_t r = 0; r < graph.rows().size(); ++r)
-            if (graph.rows()[r].forward != kNoSlice)
-                m_forwardRow.emplace(graph.rows()[r].forward, OpGraph::RowSide {int(r), true});
     }
 
-    //! rowSideOf() of a host slice.
-    OpGraph::RowSide rowSide(SliceId slice)
+    //! \a own(slice) gives std::optional<T>; the same rule on every call.
+    template<class Own> T of(SliceId slice, Own own)
     {
-        const SliceTable &t = m_graph.model().slices;
         m_chain.clear();
-        OpGraph::RowSide found;
-        for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
+        T found = m_fallback;
+        for (SliceId a = slice; a != kNoSlice; a = m_slices.parent[a]) {
             if (const auto known = m_memo.find(a); known != m_memo.end()) {
                 found = known->second;
                 break;
             }
             m_chain.push_back(a);
-            if (const auto f = m_forwardRow.find(a); f != m_forwardRow.end()) {
-                found = f->second;
-                break;
-            }
-            if (const int n = m_graph.nodeOf(a); n >= 0) {
-                found = {int(m_graph.nodes()[size_t(n)].row), false};
+            if (const std::optional<T> decided = own(a)) {
+                found = *decided;
                 break;
             }
         }
         for (SliceId a : m_chain)
             m_memo[a] = found;
         return found;
+    }
+
+private:
+    const SliceTable &m_slices;
+    T m_fallback;
+    std::unordered_map<SliceId, T> m_memo;
+    std::vector<SliceId> m_chain;
+};
+
+//! The pair row and side of the path's events, as OpGraph::rowSideOf() and sideOfHostWork() give
+//! them, each walk up done once (UpwardMemo).
+class RowSides {
+public:
+    explicit RowSides(const OpGraph &graph)
+        : m_graph(graph)
+        , m_rowSides(graph.model().slices, OpGraph::RowSide {})
+        , m_tops(graph.model().slices, kNoSlice)
+    {
+        for (uint32_t r = 0; r < graph.rows().size(); ++r)
+            if (graph.rows()[r].forward != kNoSlice)
+                m_forwardRow.emplace(graph.rows()[r].forward, OpGraph::RowSide {int(r), true});
     }
 
     //! The row of an event (a GPU event: of its launch) and its side.
@@ -123,39 +137,33 @@ public:
             return {rs.row, gpuSideName(rs.forward ? GpuSide::Forward : GpuSide::Backward)};
         // Unpaired work: the side of its outermost slice, so that a walk up is done once per
         // chain (a path down 100 000 nested ops would otherwise walk each level for each op).
-        const SliceId top = outermost(host);
+        const SliceId top = m_tops.of(host, [&](SliceId a) {
+            return m.slices.parent[a] == kNoSlice ? std::optional(a) : std::nullopt;
+        });
         const auto known = m_topSide.try_emplace(top, GpuSide::Other);
         if (known.second)
             known.first->second = sideOfHostWork(m_graph, top);
         return {-1, gpuSideName(known.first->second)};
     }
 
-    //! The top-level slice around \a slice, remembered along the walk.
-    SliceId outermost(SliceId slice)
+private:
+    //! rowSideOf() of a host slice: the innermost forward op or backward node around decides.
+    OpGraph::RowSide rowSide(SliceId slice)
     {
-        const SliceTable &t = m_graph.model().slices;
-        m_chain.clear();
-        SliceId top = slice;
-        for (SliceId a = slice; a != kNoSlice; a = t.parent[a]) {
-            if (const auto known = m_top.find(a); known != m_top.end()) {
-                top = known->second;
-                break;
-            }
-            m_chain.push_back(a);
-            top = a;
-        }
-        for (SliceId a : m_chain)
-            m_top[a] = top;
-        return top;
+        return m_rowSides.of(slice, [&](SliceId a) -> std::optional<OpGraph::RowSide> {
+            if (const auto f = m_forwardRow.find(a); f != m_forwardRow.end())
+                return f->second;
+            if (const int n = m_graph.nodeOf(a); n >= 0)
+                return OpGraph::RowSide {int(m_graph.nodes()[size_t(n)].row), false};
+            return std::nullopt;
+        });
     }
 
-private:
     const OpGraph &m_graph;
     std::unordered_map<SliceId, OpGraph::RowSide> m_forwardRow;
-    std::unordered_map<SliceId, OpGraph::RowSide> m_memo;
-    std::unordered_map<SliceId, SliceId> m_top;
+    UpwardMemo<OpGraph::RowSide> m_rowSides;
+    UpwardMemo<SliceId> m_tops;
     std::unordered_map<SliceId, GpuSide> m_topSide;
-    std::vector<SliceId> m_chain;
 };
 
 } // namespace
@@ -297,27 +305,24 @@ void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
 }
 
 /*!
- * Whether GPU event \a gpuEvent is \a name's GPU work: it is named so, or an op around its launch
- * is (the pair's forward op, or any op inside it).
+ * The edges' weights with \a name's GPU work at \a factor of its time: GPU events named so, or
+ * launched inside an op named so (the pair's forward op, or any op inside it).
  */
-bool CriticalPathAnalysis::isWorkOf(SliceId gpuEvent, std::string_view name) const
-{
-    const TraceModel &m = m_ops.model();
-    if (m.sliceName(gpuEvent) == name)
-        return true;
-    for (SliceId s = m_ops.launchOf(gpuEvent); s != kNoSlice; s = m.slices.parent[s])
-        if (m.sliceName(s) == name)
-            return true;
-    return false;
-}
-
 std::vector<TimeNs> CriticalPathAnalysis::weightsIf(std::string_view name, double factor) const
 {
     const TraceModel &m = m_ops.model();
+    UpwardMemo<bool> insideNamed(m.slices, false);
+    auto isWorkOfName = [&](SliceId gpuEvent) {
+        return m.sliceName(gpuEvent) == name
+            || insideNamed.of(m_ops.launchOf(gpuEvent), [&](SliceId a) {
+                   return m.sliceName(a) == name ? std::optional(true) : std::nullopt;
+               });
+    };
     std::vector<TimeNs> weights;
+    weights.reserve(m_cg->edges().size());
     for (const PathEdge &e : m_cg->edges()) {
         const bool scaled = e.kind == PathEdgeKind::Span && e.charged != kNoSlice
-            && isGpuWork(m.slices.kind[e.charged]) && isWorkOf(e.charged, name);
+            && isGpuWork(m.slices.kind[e.charged]) && isWorkOfName(e.charged);
         weights.push_back(scaled ? TimeNs(std::llround(double(e.weight) * factor)) : e.weight);
     }
     return weights;

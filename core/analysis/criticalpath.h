@@ -75,7 +75,6 @@ public:
     CriticalPathAnalysis(const OpGraph &graph, int64_t step = kNoValue);
 
     const CriticalPath &path() const { return m_path; }
-    const CriticalGraph *graph() const { return m_cg.get(); }
     //! The path's length with the GPU work of \a name (GPU events named so, or launched inside
     //! an op named so: a pair's forward op) taking \a factor of its time.
     TimeNs lengthIf(std::string_view name, double factor) const;
@@ -89,7 +88,6 @@ public:
 private:
     std::vector<uint32_t> longestPath(const std::vector<TimeNs> &weights, bool causal) const;
     void describe(const std::vector<uint32_t> &edges);
-    bool isWorkOf(SliceId gpuEvent, std::string_view name) const;
     std::vector<TimeNs> weightsIf(std::string_view name, double factor) const;
 
     const OpGraph &m_ops;
