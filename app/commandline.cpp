@@ -61,7 +61,8 @@ struct Options {
         "achieved TFLOP/s and TB/s, roofline, bound) to OUT and exit.",
         "OUT");
     QCommandLineOption criticalPathStep = valued("critical-path-step",
-        "With --summary: the critical path of ProfilerStep#N (default: the first step).",
+        "With --summary or --export-critical-path: the critical path of ProfilerStep#N "
+        "(default: the first step).",
         "N");
     QCommandLineOption whatIf = valued("what-if",
         "With --summary: the critical path's length if NAME's GPU work (pairs whose forward op "
@@ -142,13 +143,23 @@ struct Options {
         "Write the op pairs of the run FILE...|DIR matched across ranks (GPU time per rank) to "
         "OUT.",
         "OUT");
+    QCommandLineOption exportCriticalPath = valued("export-critical-path",
+        "Write the critical path of FILE, or across the ranks of a run FILE...|DIR, one row per "
+        "segment in path order, to OUT.",
+        "OUT");
 
     //! The modes that write something and exit: at most one per command.
     std::vector<const QCommandLineOption *> modes() const
     {
         return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
             &exportKernelSummary, &exportLive, &exportEfficiency, &screenshot, &exportDiff,
-            &exportRanks, &exportCollectives, &exportRankPairs, &report, &check};
+            &exportRanks, &exportCollectives, &exportRankPairs, &exportCriticalPath, &report,
+            &check};
+    }
+    //! The run exports, in RunExport's order.
+    std::array<const QCommandLineOption *, 4> runExports() const
+    {
+        return {&exportRanks, &exportCollectives, &exportRankPairs, &exportCriticalPath};
     }
 };
 
@@ -175,6 +186,8 @@ private:
     std::variant<UsageError, DiffOptions> diffOptions() const;
     std::vector<std::string> fileArgs() const;
     bool isRunScreenshot() const;
+    //! The RunExport asked for, -1 if none.
+    int runExportIndex() const;
 
     QStringList m_arguments;
     QCommandLineParser m_parser;
@@ -192,13 +205,14 @@ CommandParser::CommandParser(const QStringList &arguments)
     m_parser.setApplicationDescription(
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
-    for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
-             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
-             m_o.exportLive, m_o.exportEfficiency, m_o.criticalPathStep, m_o.whatIf, m_o.peaks,
-             m_o.atUs, m_o.at, m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select,
-             m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep,
-             m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives,
-             m_o.exportRankPairs, m_o.report, m_o.page, m_o.check, m_o.threads})
+    for (const QCommandLineOption &opt :
+        {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels, m_o.exportModules,
+            m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary, m_o.exportLive,
+            m_o.exportEfficiency, m_o.criticalPathStep, m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at,
+            m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size,
+            m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep,
+            m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs,
+            m_o.exportCriticalPath, m_o.report, m_o.page, m_o.check, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -275,8 +289,11 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (compareOnly && !isSet(m_o.compare))
         return usage(
             QStringLiteral("--export-diff, --diff-by and the step options go with --compare"));
-    if ((isSet(m_o.criticalPathStep) || isSet(m_o.whatIf)) && !isSet(m_o.summary))
-        return usage(QStringLiteral("--critical-path-step and --what-if go with --summary"));
+    if (isSet(m_o.whatIf) && !isSet(m_o.summary))
+        return usage(QStringLiteral("--what-if goes with --summary"));
+    if (isSet(m_o.criticalPathStep) && !isSet(m_o.summary) && !isSet(m_o.exportCriticalPath))
+        return usage(
+            QStringLiteral("--critical-path-step goes with --summary or --export-critical-path"));
     if (isSet(m_o.perStep) && !isSet(m_o.exportModules))
         return usage(QStringLiteral("--per-step goes with --export-modules"));
     if ((isSet(m_o.atUs) || isSet(m_o.at)) && !isSet(m_o.exportLive))
@@ -295,6 +312,15 @@ std::optional<UsageError> CommandParser::combinationError() const
     return std::nullopt;
 }
 
+int CommandParser::runExportIndex() const
+{
+    const auto exports = m_o.runExports();
+    for (size_t i = 0; i < exports.size(); ++i)
+        if (isSet(*exports[i]))
+            return int(i);
+    return -1;
+}
+
 bool CommandParser::isRunScreenshot() const
 {
     const QString view = value(m_o.view);
@@ -305,8 +331,7 @@ bool CommandParser::isRunScreenshot() const
 
 std::optional<UsageError> CommandParser::runError() const
 {
-    const bool runExport
-        = isSet(m_o.exportRanks) || isSet(m_o.exportCollectives) || isSet(m_o.exportRankPairs);
+    const bool runExport = runExportIndex() >= 0;
     const bool runScreenshot = isRunScreenshot();
     const auto modes = m_o.modes();
     const auto modeCount
@@ -341,16 +366,19 @@ Request CommandParser::request()
             return usage(QStringLiteral("--check does not take --compare: check each trace"));
         return CheckRequest {fileArgs()};
     }
-    if (isSet(m_o.exportRanks) || isSet(m_o.exportCollectives) || isSet(m_o.exportRankPairs)) {
+    int64_t criticalStep = kNoValue;
+    if (isSet(m_o.criticalPathStep)) {
+        bool ok = false;
+        criticalStep = value(m_o.criticalPathStep).toLongLong(&ok);
+        if (!ok)
+            return usage(QStringLiteral("--critical-path-step takes a step number N"));
+    }
+    if (const int which = runExportIndex(); which >= 0) {
         RunExportRequest r;
-        r.what = isSet(m_o.exportRanks)    ? RunExport::Ranks
-            : isSet(m_o.exportCollectives) ? RunExport::Collectives
-                                           : RunExport::RankPairs;
-        r.out = value(isSet(m_o.exportRanks)   ? m_o.exportRanks
-                : isSet(m_o.exportCollectives) ? m_o.exportCollectives
-                                               : m_o.exportRankPairs)
-                    .toStdString();
+        r.what = RunExport(which);
+        r.out = value(*m_o.runExports()[size_t(which)]).toStdString();
         r.args = fileArgs();
+        r.criticalStep = criticalStep;
         return r;
     }
     if (isSet(m_o.summary)) {
@@ -358,12 +386,7 @@ Request CommandParser::request()
             return usage(QStringLiteral("--summary takes exactly one FILE"));
         SummaryRequest r;
         r.file = value(m_o.summary).toStdString();
-        if (isSet(m_o.criticalPathStep)) {
-            bool ok = false;
-            r.criticalStep = value(m_o.criticalPathStep).toLongLong(&ok);
-            if (!ok)
-                return usage(QStringLiteral("--critical-path-step takes a step number N"));
-        }
+        r.criticalStep = criticalStep;
         if (isSet(m_o.whatIf)) {
             r.whatIf = parseWhatIf(value(m_o.whatIf).toStdString());
             if (!r.whatIf)

@@ -47,11 +47,12 @@ struct TableExportRequest {
     double atUs = 0; //!< --export-live's time, µs on the file's clock, unless atPeak
     bool atPeak = false;
 };
-//! `--export-ranks`, `--export-collectives`, `--export-rank-pairs` of a run.
+//! `--export-ranks`, `--export-collectives`, `--export-rank-pairs`, `--export-critical-path`.
 struct RunExportRequest {
     RunExport what = RunExport::Ranks;
     std::string out;
     std::vector<std::string> args; //!< the run's files and folders
+    int64_t criticalStep = kNoValue; //!< --export-critical-path: N of ProfilerStep#N
 };
 //! The window: on files, the demo, a comparison or a run.
 struct WindowRequest {

@@ -2,6 +2,7 @@
 #include "headless.h"
 
 #include "export/allocationtable.h"
+#include "export/criticalpathtables.h"
 #include "export/difftable.h"
 #include "export/efficiencytable.h"
 #include "export/kernelsummarytable.h"
@@ -230,15 +231,49 @@ std::shared_ptr<const LoadedRun> openRunOrReport(const std::vector<std::string> 
     return run;
 }
 
-int runRunExport(RunExport what, const std::string &out, const std::vector<std::string> &args)
+namespace {
+
+//! The path's segments; what keeps a rank (or all) off it is said on stderr.
+CellTable criticalPathExport(const LoadedRun &run, int64_t step)
+{
+    const auto analysis = run.criticalPath(step);
+    const CriticalPath &path = analysis->path();
+    if (!path.problem.empty())
+        std::fprintf(stderr, "kinetoscope: warning: no critical path: %s\n", path.problem.c_str());
+    else
+        for (size_t r = 0; r < path.ranks.size(); ++r)
+            if (!path.ranks[r].problem.empty())
+                std::fprintf(stderr, "kinetoscope: warning: rank %d is not on the path: %s\n",
+                    run.ranks[r].rank, path.ranks[r].problem.c_str());
+    return criticalSegmentTable(*analysis);
+}
+
+CellTable runTable(const LoadedRun &run, RunExport what, int64_t criticalStep)
+{
+    switch (what) {
+    case RunExport::Ranks:
+        return rankTable(run.ranks);
+    case RunExport::Collectives:
+        return collectiveTable(run.ranks, run.collectives);
+    case RunExport::RankPairs:
+        return rankPairTable(run.ranks, run.pairs);
+    default:
+        return criticalPathExport(run, criticalStep);
+    }
+}
+
+} // namespace
+
+int runRunExport(RunExport what,
+    const std::string &out,
+    const std::vector<std::string> &args,
+    int64_t criticalStep)
 {
     const auto run = openRunOrReport(args);
     if (!run)
         return ExitLoadFailed;
     std::string error;
-    const CellTable table = what == RunExport::Ranks ? rankTable(run->ranks)
-        : what == RunExport::Collectives             ? collectiveTable(run->ranks, run->collectives)
-                                                     : rankPairTable(run->ranks, run->pairs);
+    const CellTable table = runTable(*run, what, criticalStep);
     if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;

@@ -44,13 +44,16 @@ int runExportEfficiency(const std::string &out, const std::string &file);
 std::shared_ptr<const LoadedRun> openRunOrReport(const std::vector<std::string> &args);
 
 //! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
-enum class RunExport { Ranks, Collectives, RankPairs };
+enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath };
 /*!
  * Opens the run \a args names (files and folders) and writes \a what to \a out. Ranks that fail
  * to load are reported on stderr; the others are still written, and the exit code is then
- * ExitLoadFailed so that scripts notice.
+ * ExitLoadFailed so that scripts notice. \a criticalStep: the step of RunExport::CriticalPath.
  */
-int runRunExport(RunExport what, const std::string &out, const std::vector<std::string> &args);
+int runRunExport(RunExport what,
+    const std::string &out,
+    const std::vector<std::string> &args,
+    int64_t criticalStep = kNoValue);
 
 //! How `--compare` lines the two traces up and what `--export-diff` writes.
 struct CompareRequest {

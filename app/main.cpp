@@ -113,7 +113,7 @@ struct Runner {
     int operator()(const RunExportRequest &r) const
     {
         QCoreApplication app(argc, argv);
-        return runRunExport(r.what, r.out, r.args);
+        return runRunExport(r.what, r.out, r.args, r.criticalStep);
     }
     int operator()(const CheckRequest &r) const
     {

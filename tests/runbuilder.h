@@ -31,19 +31,20 @@ public:
     {
         return slice("user_annotation", "ProfilerStep#" + std::to_string(n), 1, t, dur, {});
     }
-    //! A communication kernel on stream 20, launched 5 µs before it starts; \a more: further args.
+    //! A communication kernel on stream 20, launched 5 µs before it starts (on thread 1); \a more:
+    //! further args.
     RankBuilder &comm(int64_t t,
         int64_t dur,
         const std::string &pg = {},
         const std::string &name = "ncclKernel_AllReduce_RING_LL_Sum_float",
         const std::string &more = {})
     {
-        std::string args = R"("stream":20,"correlation":)" + std::to_string(++m_correlation);
+        launch(1, t - 5);
+        std::string args = R"("stream":20,"correlation":)" + std::to_string(m_correlation);
         if (!pg.empty())
             args += R"(,"Collective name":"allreduce","Process Group Name":")" + pg + "\"";
         if (!more.empty())
             args += "," + more;
-        launch(1, t - 5);
         return slice("kernel", name, 20, t, dur, args, 0);
     }
     //! A forward op with sequence number \a seq on thread 1 and its backward node on thread 2,
@@ -65,6 +66,12 @@ public:
         launch(2, t + 205);
         return slice("kernel", "bwd_" + node, 7, t + 210, bwdGpu,
             R"("stream":7,"correlation":)" + std::to_string(m_correlation), 0);
+    }
+
+    //! A top-level CPU op on thread 1 that launches nothing.
+    RankBuilder &cpuOp(const std::string &name, int64_t t, int64_t dur)
+    {
+        return slice("cpu_op", name, 1, t, dur, {});
     }
 
     //! A backward node whose forward op is not in the trace (the profile began after it).

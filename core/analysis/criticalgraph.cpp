@@ -100,7 +100,7 @@ CriticalGraph::CriticalGraph(const OpGraph &graph, const PathWindow &window)
     addRuntimeLockEdges();
     addCallStackEdges(host);
     addGpuEdges(*this, gpu, window);
-    finish();
+    m_dag.finish();
 }
 
 void CriticalGraph::addNodes(const std::vector<SliceId> &events)
@@ -123,6 +123,7 @@ void CriticalGraph::addNodes(const std::vector<SliceId> &events)
     m_endOfSlice.assign(s.size(), kNone);
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
         (m_nodes[n].start ? m_nodeOfSlice : m_endOfSlice)[m_nodes[n].event] = n;
+    m_dag = PathDag(m_nodes.size());
 }
 
 uint32_t CriticalGraph::startNode(SliceId event) const
@@ -140,12 +141,12 @@ void CriticalGraph::addEdge(
 {
     const bool timed = !zero && kind != PathEdgeKind::Dependency && kind != PathEdgeKind::Sync;
     const TimeNs w = timed ? std::max<TimeNs>(0, m_nodes[to].time - m_nodes[from].time) : 0;
-    m_edges.push_back({from, to, kind, w, charged});
+    m_dag.add({from, to, kind, w, charged});
 }
 
 void CriticalGraph::addCausalityEdge(uint32_t from, uint32_t to)
 {
-    m_causality.push_back({from, to, PathEdgeKind::LaunchDelay, 0, kNoSlice});
+    m_dag.addCausality({from, to, PathEdgeKind::LaunchDelay, 0, kNoSlice});
 }
 
 // Calls holding the runtime lock complete one at a time, whatever their thread: each waits for
@@ -256,37 +257,6 @@ void CriticalGraph::addCallStackEdges(const std::vector<SliceId> &hostEvents)
             }
         }
     }
-}
-
-// Incoming edges by node, and a topological order (Kahn's) that the causality edges keep too.
-void CriticalGraph::finish()
-{
-    const size_t n = m_nodes.size();
-    m_inBegin.assign(n + 1, 0);
-    for (const PathEdge &e : m_edges)
-        ++m_inBegin[e.to + 1];
-    for (size_t i = 0; i < n; ++i)
-        m_inBegin[i + 1] += m_inBegin[i];
-    m_incoming.resize(m_edges.size());
-    std::vector<uint32_t> fill(m_inBegin.begin(), m_inBegin.end() - 1);
-    for (uint32_t i = 0; i < m_edges.size(); ++i)
-        m_incoming[fill[m_edges[i].to]++] = i;
-
-    std::vector<std::vector<uint32_t>> next(n);
-    std::vector<uint32_t> pending(n, 0);
-    for (const auto *list : {&m_edges, &m_causality})
-        for (const PathEdge &e : *list) {
-            next[e.from].push_back(e.to);
-            ++pending[e.to];
-        }
-    m_order.reserve(n);
-    for (uint32_t i = 0; i < n; ++i)
-        if (pending[i] == 0)
-            m_order.push_back(i);
-    for (size_t k = 0; k < m_order.size(); ++k)
-        for (uint32_t v : next[m_order[k]])
-            if (--pending[v] == 0)
-                m_order.push_back(v);
 }
 
 } // namespace ks

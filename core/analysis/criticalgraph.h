@@ -1,38 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/pathdag.h"
 #include "link/opgraph.h"
 
 #include <vector>
 
 namespace ks {
 
-/*!
- * How an edge of the critical-path graph takes time: HTA's CPEdgeType
- * (facebookresearch/HolisticTraceAnalysis f4d0062, hta/analyzers/critical_path_analysis.py:86).
- */
-enum class PathEdgeKind : uint8_t {
-    Span, //!< inside one op, runtime call or GPU event (critical_path_operator)
-    Dependency, //!< nesting, one top-level op after another, the runtime lock: no time
-    LaunchDelay, //!< a launch call's start to its GPU event's start, the stream being idle
-    KernelKernel, //!< one GPU event's end to the next one's start on the same stream
-    Sync, //!< GPU work a sync call or a later GPU event waits for: no time
-};
-
 //! The start or the end of an event in the window: a point in time.
 struct PathNode {
     SliceId event = kNoSlice;
     TimeNs time = 0;
     bool start = false;
-};
-
-struct PathEdge {
-    uint32_t from = 0; //!< node indices
-    uint32_t to = 0;
-    PathEdgeKind kind = PathEdgeKind::Dependency;
-    TimeNs weight = 0; //!< ns; never negative (HTA clamps −1 µs and below to 0)
-    //! The event whose time this is, as HTA attributes it (kNoSlice where HTA attributes none).
-    SliceId charged = kNoSlice;
 };
 
 //! Which events the graph holds: HTA's clip of one annotation instance.
@@ -64,20 +44,11 @@ public:
 
     const OpGraph &graph() const { return m_graph; }
     const std::vector<PathNode> &nodes() const { return m_nodes; }
-    const std::vector<PathEdge> &edges() const { return m_edges; }
-    //! Node indices in an order where every edge goes forward.
-    const std::vector<uint32_t> &topologicalOrder() const { return m_order; }
-    //! Edge indices into each node, node by node (CSR: incoming(n) = [inBegin[n], inBegin[n+1])).
-    const std::vector<uint32_t> &incomingEdges() const { return m_incoming; }
-    const std::vector<uint32_t> &incomingBegin() const { return m_inBegin; }
+    //! The edges between the nodes, HTA's weights on them.
+    const PathDag &dag() const { return m_dag; }
     //! Start and end node of \a event, or ~0u when it is not in the graph.
     uint32_t startNode(SliceId event) const;
     uint32_t endNode(SliceId event) const;
-    //! Zero-weight edges from each launch call to its GPU event where none with time exists, so
-    //! that a what-if cannot start a GPU event before its launch (HTA's simulation edges).
-    const std::vector<PathEdge> &causalityEdges() const { return m_causality; }
-    //! False when the edges hold a cycle (HTA#113: stacks out of order); no path then.
-    bool acyclic() const { return m_order.size() == m_nodes.size(); }
 
     // Used by the builders (criticalgraph.cpp, criticalgpu.cpp).
     void addEdge(uint32_t from, uint32_t to, PathEdgeKind kind, SliceId charged, bool zero = false);
@@ -87,17 +58,12 @@ private:
     void addNodes(const std::vector<SliceId> &events);
     void addRuntimeLockEdges();
     void addCallStackEdges(const std::vector<SliceId> &hostEvents);
-    void finish();
 
     const OpGraph &m_graph;
     std::vector<PathNode> m_nodes;
-    std::vector<PathEdge> m_edges;
-    std::vector<PathEdge> m_causality;
-    std::vector<uint32_t> m_nodeOfSlice; //!< per slice: its start node (end is the paired one)
+    PathDag m_dag;
+    std::vector<uint32_t> m_nodeOfSlice; //!< per slice: its start node
     std::vector<uint32_t> m_endOfSlice;
-    std::vector<uint32_t> m_order;
-    std::vector<uint32_t> m_incoming;
-    std::vector<uint32_t> m_inBegin;
 };
 
 /*!

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/criticalpath.h"
 
+#include "analysis/pathowners.h"
 #include "link/gpuside.h"
 #include "link/opnames.h"
 
@@ -8,7 +9,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <unordered_map>
 
 namespace ks {
 
@@ -20,7 +20,7 @@ namespace {
  * (HTA's _filter_irrelevant_gpu_kernels, hta/common/trace.py:801) — except when the last step is
  * the one asked for, which HTA cannot analyse at all.
  */
-bool windowOf(const OpGraph &graph, int64_t step, PathWindow &w, CriticalPath &path)
+bool windowOf(const OpGraph &graph, int64_t step, PathWindow &w, std::string &problem)
 {
     const std::vector<ProfilerStep> &steps = graph.steps();
     if (steps.empty()) {
@@ -31,10 +31,9 @@ bool windowOf(const OpGraph &graph, int64_t step, PathWindow &w, CriticalPath &p
         ? steps.begin()
         : std::find_if(steps.begin(), steps.end(), [&](const auto &s) { return s.number == step; });
     if (it == steps.end()) {
-        path.problem = "no ProfilerStep#" + std::to_string(step) + " in the trace";
+        problem = "no ProfilerStep#" + std::to_string(step) + " in the trace";
         return false;
     }
-    path.step = it->number;
     w = {it->start, it->end};
     if (steps.size() > 1 && it + 1 != steps.end())
         w.cutoff = steps.back().start;
@@ -59,112 +58,10 @@ PathBound boundOf(const TraceModel &m, const PathEdge &e)
 }
 
 //! The event an edge's time is told under: HTA's attribution, a launch delay's GPU event.
-SliceId ownerOf(const CriticalGraph &cg, const PathEdge &e)
+SliceId ownerOf(const JoinedGraph &joined, const PathEdge &e)
 {
-    return e.kind == PathEdgeKind::LaunchDelay ? cg.nodes()[e.to].event : e.charged;
+    return e.kind == PathEdgeKind::LaunchDelay ? joined.node(e.to).event : e.charged;
 }
-
-/*!
- * A value of each host slice that is its own where a rule gives one, else its parent's (the
- * fallback above the top), remembered for every slice a walk passes: a path through ops nested
- * 100 000 deep walks each level once, not once per op.
- */
-template<class T> class UpwardMemo {
-public:
-    UpwardMemo(const SliceTable &slices, T fallback)
-        : m_slices(slices)
-        , m_fallback(fallback)
-    {
-    }
-
-    //! \a own(slice) gives std::optional<T>; the same rule on every call.
-    template<class Own> T of(SliceId slice, Own own)
-    {
-        m_chain.clear();
-        T found = m_fallback;
-        for (SliceId a = slice; a != kNoSlice; a = m_slices.parent[a]) {
-            if (const auto known = m_memo.find(a); known != m_memo.end()) {
-                found = known->second;
-                break;
-            }
-            m_chain.push_back(a);
-            if (const std::optional<T> decided = own(a)) {
-                found = *decided;
-                break;
-            }
-        }
-        for (SliceId a : m_chain)
-            m_memo[a] = found;
-        return found;
-    }
-
-private:
-    const SliceTable &m_slices;
-    T m_fallback;
-    std::unordered_map<SliceId, T> m_memo;
-    std::vector<SliceId> m_chain;
-};
-
-//! The pair row and side of the path's events, as OpGraph::rowSideOf() and sideOfHostWork() give
-//! them, each walk up done once (UpwardMemo).
-class RowSides {
-public:
-    explicit RowSides(const OpGraph &graph)
-        : m_graph(graph)
-        , m_rowSides(graph.model().slices, OpGraph::RowSide {})
-        , m_tops(graph.model().slices, kNoSlice)
-    {
-        for (uint32_t r = 0; r < graph.rows().size(); ++r)
-            if (graph.rows()[r].forward != kNoSlice)
-                m_forwardRow.emplace(graph.rows()[r].forward, OpGraph::RowSide {int(r), true});
-    }
-
-    //! The row of an event (a GPU event: of its launch) and its side.
-    std::pair<int, std::string_view> of(SliceId event)
-    {
-        const TraceModel &m = m_graph.model();
-        const bool gpu = isGpuWork(m.slices.kind[event]);
-        if (gpu && isCommunication(m.sliceName(event)))
-            return {rowSide(m_graph.launchOf(event)).row, "communication"};
-        const SliceId host = gpu ? m_graph.launchOf(event) : event;
-        if (host == kNoSlice)
-            return {-1, gpuSideName(GpuSide::Unattributed)};
-        const OpGraph::RowSide rs = rowSide(host);
-        // sideOfHostWork()'s first two rules; the rest (unpaired work) walks up itself.
-        if (m_graph.recomputationOf(host) >= 0)
-            return {rs.row, gpuSideName(GpuSide::Recompute)};
-        if (rs.row >= 0)
-            return {rs.row, gpuSideName(rs.forward ? GpuSide::Forward : GpuSide::Backward)};
-        // Unpaired work: the side of its outermost slice, so that a walk up is done once per
-        // chain (a path down 100 000 nested ops would otherwise walk each level for each op).
-        const SliceId top = m_tops.of(host, [&](SliceId a) {
-            return m.slices.parent[a] == kNoSlice ? std::optional(a) : std::nullopt;
-        });
-        const auto known = m_topSide.try_emplace(top, GpuSide::Other);
-        if (known.second)
-            known.first->second = sideOfHostWork(m_graph, top);
-        return {-1, gpuSideName(known.first->second)};
-    }
-
-private:
-    //! rowSideOf() of a host slice: the innermost forward op or backward node around decides.
-    OpGraph::RowSide rowSide(SliceId slice)
-    {
-        return m_rowSides.of(slice, [&](SliceId a) -> std::optional<OpGraph::RowSide> {
-            if (const auto f = m_forwardRow.find(a); f != m_forwardRow.end())
-                return f->second;
-            if (const int n = m_graph.nodeOf(a); n >= 0)
-                return OpGraph::RowSide {int(m_graph.nodes()[size_t(n)].row), false};
-            return std::nullopt;
-        });
-    }
-
-    const OpGraph &m_graph;
-    std::unordered_map<SliceId, OpGraph::RowSide> m_forwardRow;
-    UpwardMemo<OpGraph::RowSide> m_rowSides;
-    UpwardMemo<SliceId> m_tops;
-    std::unordered_map<SliceId, GpuSide> m_topSide;
-};
 
 } // namespace
 
@@ -202,98 +99,94 @@ std::string_view pathBoundName(PathBound bound)
 }
 
 CriticalPathAnalysis::CriticalPathAnalysis(const OpGraph &graph, int64_t step)
-    : m_ops(graph)
+    : m_ranks {{&graph, -graph.model().minTime, 0}}
 {
-    PathWindow window;
-    if (!windowOf(graph, step, window, m_path))
-        return;
-    m_path.windowStart = window.start;
-    m_path.windowEnd = window.end;
-    m_cg = std::make_unique<CriticalGraph>(graph, window);
-    if (!m_cg->acyclic()) {
-        m_path.problem = "the critical-path graph has a cycle";
+    analyse(nullptr, step);
+}
+
+CriticalPathAnalysis::CriticalPathAnalysis(
+    const std::vector<PathRankInput> &ranks, const CollectiveMatch &match, int64_t step)
+    : m_ranks(ranks)
+{
+    analyse(&match, step);
+}
+
+CriticalPathAnalysis::~CriticalPathAnalysis() = default;
+
+void CriticalPathAnalysis::analyse(const CollectiveMatch *match, int64_t step)
+{
+    if (step == kNoValue)
+        for (const PathRankInput &r : m_ranks)
+            if (!r.graph->steps().empty()) {
+                step = r.graph->steps().front().number;
+                break;
+            }
+    m_path.ranks.resize(m_ranks.size());
+    std::vector<const CriticalGraph *> graphs;
+    for (size_t r = 0; r < m_ranks.size(); ++r) {
+        RankOnPath &rank = m_path.ranks[r];
+        PathWindow window;
+        m_graphs.push_back(nullptr);
+        graphs.push_back(nullptr);
+        if (!windowOf(*m_ranks[r].graph, step, window, rank.problem))
+            continue;
+        rank.windowStart = window.start;
+        rank.windowEnd = window.end;
+        m_graphs.back() = std::make_unique<CriticalGraph>(*m_ranks[r].graph, window);
+        graphs.back() = m_graphs.back().get();
+    }
+    const bool stepped = std::any_of(m_ranks.begin(), m_ranks.end(),
+        [](const PathRankInput &r) { return !r.graph->steps().empty(); });
+    m_path.step = stepped ? step : kNoValue;
+    const auto noWindow = [](const RankOnPath &r) { return !r.problem.empty(); };
+    if (std::all_of(m_path.ranks.begin(), m_path.ranks.end(), noWindow)) {
+        m_path.problem = m_path.ranks[0].problem;
         return;
     }
-    if (m_cg->nodes().empty()) {
-        m_path.problem = "no host op or GPU event in the window";
+    m_joined = std::make_unique<JoinedGraph>(graphs, match);
+    const PathDag &dag = m_joined->dag();
+    if (!dag.acyclic() || dag.nodeCount() == 0) {
+        m_path.problem = dag.nodeCount() == 0 ? "no host op or GPU event in the window"
+                                              : "the critical-path graph has a cycle";
+        m_joined.reset();
         return;
     }
     std::vector<TimeNs> weights;
-    for (const PathEdge &e : m_cg->edges())
+    weights.reserve(dag.edges().size());
+    for (const PathEdge &e : dag.edges())
         weights.push_back(e.weight);
-    describe(longestPath(weights, false));
-}
-
-/*!
- * The longest path by \a weights (one per edge of the graph), as the edge indices along it; with
- * \a causal, the launch → GPU event edges of zero weight take part (what-ifs). Like networkx's
- * dag_longest_path, which HTA calls: the first best predecessor, the first best end node.
- */
-std::vector<uint32_t> CriticalPathAnalysis::longestPath(
-    const std::vector<TimeNs> &weights, bool causal) const
-{
-    const CriticalGraph &cg = *m_cg;
-    const size_t n = cg.nodes().size();
-    const auto &edges = cg.edges();
-    const auto &extra = cg.causalityEdges();
-    std::vector<TimeNs> dist(n, 0);
-    std::vector<uint32_t> via(n, ~0u);
-    const auto &in = cg.incomingEdges();
-    const auto &begin = cg.incomingBegin();
-    std::vector<std::vector<uint32_t>> causalIn;
-    if (causal) {
-        causalIn.resize(n);
-        for (uint32_t i = 0; i < extra.size(); ++i)
-            causalIn[extra[i].to].push_back(i);
-    }
-    uint32_t best = cg.topologicalOrder().front();
-    for (uint32_t v : cg.topologicalOrder()) {
-        for (uint32_t j = begin[v]; j < begin[v + 1]; ++j) {
-            const uint32_t e = in[j];
-            const TimeNs d = dist[edges[e].from] + weights[e];
-            if (via[v] == ~0u || d > dist[v]) {
-                dist[v] = d;
-                via[v] = e;
-            }
-        }
-        if (causal)
-            for (uint32_t c : causalIn[v])
-                if (dist[extra[c].from] > dist[v]) {
-                    dist[v] = dist[extra[c].from];
-                    via[v] = uint32_t(edges.size() + c);
-                }
-        if (dist[v] > dist[best])
-            best = v;
-    }
-    std::vector<uint32_t> path;
-    for (uint32_t v = best; via[v] != ~0u;) {
-        path.push_back(via[v]);
-        v = via[v] < edges.size() ? edges[via[v]].from : extra[via[v] - edges.size()].from;
-    }
-    std::reverse(path.begin(), path.end());
-    return path;
+    describe(dag.walkBack(dag.longest(weights, false)));
+    if (match)
+        findSlack(*match);
 }
 
 void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
 {
-    const TraceModel &m = m_ops.model();
-    const CriticalGraph &cg = *m_cg;
-    m_path.rowTime.assign(m_ops.rows().size(), 0);
-    RowSides rowSides(m_ops);
+    const JoinedGraph &joined = *m_joined;
+    std::vector<std::unique_ptr<RowSides>> rowSides(m_ranks.size());
+    for (size_t r = 0; r < m_ranks.size(); ++r)
+        if (m_graphs[r]) {
+            rowSides[r] = std::make_unique<RowSides>(*m_ranks[r].graph);
+            m_path.ranks[r].rowTime.assign(m_ranks[r].graph->rows().size(), 0);
+        }
     for (uint32_t i : path) {
-        const PathEdge &e = cg.edges()[i];
+        const PathEdge &e = joined.dag().edges()[i];
+        const uint32_t rank = joined.rankOfEdge(i);
         m_path.length += e.weight;
-        const PathBound bound = boundOf(m, e);
+        const PathBound bound = boundOf(m_ranks[rank].graph->model(), e);
         if (bound != PathBound::None)
             m_path.byBound[size_t(bound)] += e.weight;
-        const SliceId owner = ownerOf(cg, e);
+        const SliceId owner = ownerOf(joined, e);
         if (e.weight == 0 || owner == kNoSlice)
             continue;
-        const auto [row, sideName] = rowSides.of(owner);
-        const PathSegment seg {
-            owner, e.kind, bound, cg.nodes()[e.from].time, e.weight, row, sideName};
+        const auto [row, sideName] = rowSides[rank]->of(owner);
+        // Across ranks an edge starts on the last arriver: its time is the end's rank's.
+        const PathSegment seg {owner, e.kind, bound, joined.node(e.to).time - e.weight, e.weight,
+            row, sideName, rank, joined.collectiveOf(rank, owner), joined.rankOfNode(e.from)};
+        RankOnPath &onPath = m_path.ranks[rank];
+        onPath.time += e.weight;
         if (seg.row >= 0)
-            m_path.rowTime[size_t(seg.row)] += e.weight;
+            onPath.rowTime[size_t(seg.row)] += e.weight;
         auto side = std::find_if(m_path.bySide.begin(), m_path.bySide.end(),
             [&](const auto &p) { return p.first == seg.side; });
         if (side == m_path.bySide.end())
@@ -304,25 +197,51 @@ void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
     }
 }
 
+//! Each rank's slack: its least wait at the collectives the path passes through.
+void CriticalPathAnalysis::findSlack(const CollectiveMatch &match)
+{
+    std::vector<bool> passed(match.collectives.size(), false);
+    for (const PathSegment &seg : m_path.segments)
+        if (seg.collective >= 0)
+            passed[size_t(seg.collective)] = true;
+    for (size_t c = 0; c < passed.size(); ++c) {
+        if (!passed[c])
+            continue;
+        const Collective &collective = match.collectives[c];
+        for (const CollectiveKernel &k : collective.kernels) {
+            TimeNs &slack = m_path.ranks[k.rankIndex].slack;
+            const TimeNs wait = collective.wait(k);
+            slack = slack == kNoValue ? wait : std::min(slack, wait);
+        }
+    }
+}
+
 /*!
  * The edges' weights with \a name's GPU work at \a factor of its time: GPU events named so, or
  * launched inside an op named so (the pair's forward op, or any op inside it).
  */
 std::vector<TimeNs> CriticalPathAnalysis::weightsIf(std::string_view name, double factor) const
 {
-    const TraceModel &m = m_ops.model();
-    UpwardMemo<bool> insideNamed(m.slices, false);
-    auto isWorkOfName = [&](SliceId gpuEvent) {
+    std::vector<UpwardMemo<bool>> insideNamed;
+    for (const PathRankInput &r : m_ranks)
+        insideNamed.emplace_back(r.graph->model().slices, false);
+    auto isWorkOfName = [&](uint32_t rank, SliceId gpuEvent) {
+        const OpGraph &g = *m_ranks[rank].graph;
+        const TraceModel &m = g.model();
         return m.sliceName(gpuEvent) == name
-            || insideNamed.of(m_ops.launchOf(gpuEvent), [&](SliceId a) {
+            || insideNamed[rank].of(g.launchOf(gpuEvent), [&](SliceId a) {
                    return m.sliceName(a) == name ? std::optional(true) : std::nullopt;
                });
     };
+    const std::vector<PathEdge> &edges = m_joined->dag().edges();
     std::vector<TimeNs> weights;
-    weights.reserve(m_cg->edges().size());
-    for (const PathEdge &e : m_cg->edges()) {
+    weights.reserve(edges.size());
+    for (uint32_t i = 0; i < edges.size(); ++i) {
+        const PathEdge &e = edges[i];
+        const uint32_t rank = m_joined->rankOfEdge(i);
         const bool scaled = e.kind == PathEdgeKind::Span && e.charged != kNoSlice
-            && isGpuWork(m.slices.kind[e.charged]) && isWorkOfName(e.charged);
+            && isGpuWork(m_ranks[rank].graph->model().slices.kind[e.charged])
+            && isWorkOfName(rank, e.charged);
         weights.push_back(scaled ? TimeNs(std::llround(double(e.weight) * factor)) : e.weight);
     }
     return weights;
@@ -330,32 +249,29 @@ std::vector<TimeNs> CriticalPathAnalysis::weightsIf(std::string_view name, doubl
 
 TimeNs CriticalPathAnalysis::lengthIf(std::string_view name, double factor) const
 {
-    if (!m_path.problem.empty() || !m_cg)
+    if (!m_joined)
         return 0;
-    const std::vector<TimeNs> weights = weightsIf(name, factor);
-    TimeNs length = 0;
-    for (uint32_t e : longestPath(weights, true))
-        length += e < weights.size() ? weights[e] : 0;
-    return length;
+    const PathDistances d = m_joined->dag().longest(weightsIf(name, factor), true);
+    return d.to.empty() ? 0 : d.to[d.last];
 }
 
 std::vector<WhatIf> CriticalPathAnalysis::bestChanges(size_t count) const
 {
-    const TraceModel &m = m_ops.model();
     // The outermost op around a GPU event's launch: the pair's forward op where it has one.
-    auto outermostOp = [&](SliceId gpuEvent) {
+    auto outermostOp = [&](const OpGraph &g, SliceId gpuEvent) {
         SliceId op = gpuEvent;
-        for (SliceId s = m_ops.launchOf(gpuEvent); s != kNoSlice; s = m.slices.parent[s])
-            if (m.slices.kind[s] == EventKind::CpuOp)
+        for (SliceId s = g.launchOf(gpuEvent); s != kNoSlice; s = g.model().slices.parent[s])
+            if (g.model().slices.kind[s] == EventKind::CpuOp)
                 op = s;
         return op;
     };
     std::map<std::string, double> candidates; // name → factor
     for (const PathSegment &seg : m_path.segments) {
+        const OpGraph &g = *m_ranks[seg.rank].graph;
         if (seg.bound == PathBound::GpuCommunication)
-            candidates.emplace(std::string(m.sliceName(seg.event)), 0.0);
+            candidates.emplace(std::string(g.model().sliceName(seg.event)), 0.0);
         else if (seg.bound == PathBound::GpuCompute)
-            candidates.emplace(std::string(m.sliceName(outermostOp(seg.event))), 0.5);
+            candidates.emplace(std::string(g.model().sliceName(outermostOp(g, seg.event))), 0.5);
     }
     std::vector<WhatIf> out;
     out.reserve(candidates.size());

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/criticalgraph.h"
+#include "analysis/joinedgraph.h"
 
 #include <array>
 #include <memory>
@@ -33,17 +33,31 @@ struct PathSegment {
     TimeNs dur = 0;
     int row = -1; //!< the pair row the event belongs to, -1 if none
     std::string_view side; //!< forward, backward, backward_other, recompute, other, communication
+    uint32_t rank = 0; //!< index of the rank whose event it is (0 for a single trace)
+    int collective = -1; //!< index of the collective whose kernel it is (CollectiveMatch), -1
+    uint32_t fromRank = 0; //!< the rank it is entered from: a collective's last arriver
+};
+
+//! One rank's share of the path.
+struct RankOnPath {
+    std::string problem; //!< why the rank has no part (no such step), empty when it has one
+    TimeNs windowStart = 0; //!< its step's window, in its model's times
+    TimeNs windowEnd = 0;
+    TimeNs time = 0; //!< its events' time on the path
+    //! How much later the rank could have arrived at the collectives the path passes through
+    //! without lengthening it: its least wait there (0 for a last arriver); kNoValue when the
+    //! path passes none of its collectives.
+    TimeNs slack = kNoValue;
+    std::vector<TimeNs> rowTime; //!< per pair row: its events' time on the path
 };
 
 struct CriticalPath {
     std::string problem; //!< why there is no path (empty when there is one)
     int64_t step = kNoValue; //!< N of the ProfilerStep#N analysed, kNoValue: the whole trace
-    TimeNs windowStart = 0;
-    TimeNs windowEnd = 0;
     TimeNs length = 0;
     std::array<TimeNs, kPathBounds> byBound {};
     std::vector<PathSegment> segments; //!< in path order, those with time
-    std::vector<TimeNs> rowTime; //!< per pair row: its events' time on the path
+    std::vector<RankOnPath> ranks; //!< by rank index (one for a single trace)
     //! Time on the path by side, in the order of first appearance.
     std::vector<std::pair<std::string_view, TimeNs>> bySide;
 };
@@ -53,6 +67,13 @@ struct WhatIf {
     std::string name; //!< a pair's forward op name, or a GPU event's name (a collective)
     double factor = 1;
     TimeNs length = 0;
+};
+
+//! A rank of a run, as the path sees it: its linked graph and its clock.
+struct PathRankInput {
+    const OpGraph *graph = nullptr;
+    TimeNs clockOffset = 0; //!< added to its model's times to give the run's clock
+    int rank = 0; //!< its rank number (`distributedInfo.rank`)
 };
 
 //! A what-if as users write it: "NAME:FACTOR" (`--what-if 'aten::linear:0.5'`).
@@ -67,12 +88,22 @@ std::optional<WhatIfChange> parseWhatIf(std::string_view spec);
 /*!
  * HTA's lightweight critical path of one step (docs/critical-path.md): the longest path through
  * CriticalGraph, classified as HTA classifies it, and told in pairs and sides; what-ifs recompute
- * it with some GPU work scaled.
+ * it with some GPU work scaled. Over a run, through the ranks' graphs joined by their collectives
+ * (JoinedGraph), each rank in its own ProfilerStep#N.
  */
 class CriticalPathAnalysis {
 public:
     //! \a step: the N of ProfilerStep#N, kNoValue for the first step (whole trace if none).
-    CriticalPathAnalysis(const OpGraph &graph, int64_t step = kNoValue);
+    //! Its clock starts at the trace's first event, as a run's of this one trace would.
+    explicit CriticalPathAnalysis(const OpGraph &graph, int64_t step = kNoValue);
+    /*!
+     * The path of a run: \a match over the same ranks. kNoValue: the first step of the first
+     * rank with steps, then the step of that number on every rank.
+     */
+    CriticalPathAnalysis(const std::vector<PathRankInput> &ranks,
+        const CollectiveMatch &match,
+        int64_t step = kNoValue);
+    ~CriticalPathAnalysis();
 
     const CriticalPath &path() const { return m_path; }
     //! The path's length with the GPU work of \a name (GPU events named so, or launched inside
@@ -85,13 +116,18 @@ public:
      */
     std::vector<WhatIf> bestChanges(size_t count = 10) const;
 
+    //! The ranks, by rank index (the segments' PathSegment::rank).
+    const std::vector<PathRankInput> &ranks() const { return m_ranks; }
+
 private:
-    std::vector<uint32_t> longestPath(const std::vector<TimeNs> &weights, bool causal) const;
+    void analyse(const CollectiveMatch *match, int64_t step);
     void describe(const std::vector<uint32_t> &edges);
+    void findSlack(const CollectiveMatch &match);
     std::vector<TimeNs> weightsIf(std::string_view name, double factor) const;
 
-    const OpGraph &m_ops;
-    std::unique_ptr<CriticalGraph> m_cg; //!< null when the window holds nothing
+    std::vector<PathRankInput> m_ranks;
+    std::vector<std::unique_ptr<CriticalGraph>> m_graphs; //!< by rank; null: no window
+    std::unique_ptr<JoinedGraph> m_joined; //!< null when there is no path
     CriticalPath m_path;
 };
 

@@ -3,9 +3,9 @@
 
 #include "base/jsonwrite.h"
 #include "base/numbertext.h"
+#include "export/criticalpathtables.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <numeric>
 
 namespace ks {
@@ -15,11 +15,12 @@ namespace {
 //! Pair rows by their time on the path, most first, those with none left out.
 std::vector<uint32_t> rowsByPathTime(const CriticalPath &path, size_t count)
 {
-    std::vector<uint32_t> rows(path.rowTime.size());
+    std::vector<uint32_t> rows(path.ranks[0].rowTime.size());
     std::iota(rows.begin(), rows.end(), 0u);
-    std::erase_if(rows, [&](uint32_t r) { return path.rowTime[r] == 0; });
-    std::stable_sort(rows.begin(), rows.end(),
-        [&](uint32_t a, uint32_t b) { return path.rowTime[a] > path.rowTime[b]; });
+    std::erase_if(rows, [&](uint32_t r) { return path.ranks[0].rowTime[r] == 0; });
+    std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+        return path.ranks[0].rowTime[a] > path.ranks[0].rowTime[b];
+    });
     if (rows.size() > count)
         rows.resize(count);
     return rows;
@@ -27,10 +28,8 @@ std::vector<uint32_t> rowsByPathTime(const CriticalPath &path, size_t count)
 
 void appendWhatIf(std::string &out, const WhatIf &w)
 {
-    char factor[32];
-    std::snprintf(factor, sizeof factor, "%g", w.factor);
     out += "{\"change\": ";
-    appendJsonString(out, w.name + ":" + factor);
+    appendJsonString(out, whatIfText(w));
     out += ", \"length_us\": ";
     appendMicros(out, w.length, 3);
     out += '}';
@@ -73,7 +72,7 @@ void appendCriticalPathJson(std::string &out,
         out += i ? ", {\"name\": " : "{\"name\": ";
         appendJsonString(out, graph.model().sliceName(rep));
         out += ", \"critical_us\": ";
-        appendMicros(out, path.rowTime[rows[i]], 3);
+        appendMicros(out, path.ranks[0].rowTime[rows[i]], 3);
         out += '}';
     }
     out += "], \"best_changes\": [";

@@ -108,7 +108,7 @@ PairTable::PairTable(const OpGraph &graph)
         graph.model().memory.size() > 0 ? pairMemory(MemoryIndex(graph))
                                         : std::vector<PairMemory> {},
         OpEfficiency(graph, PeakTable::current()).pairs(),
-        CriticalPathAnalysis(graph).path().rowTime)
+        CriticalPathAnalysis(graph).path().ranks[0].rowTime)
 {
 }
 

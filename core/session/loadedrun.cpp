@@ -294,4 +294,18 @@ std::shared_ptr<LoadedRun> openRun(
     return run;
 }
 
+std::shared_ptr<const CriticalPathAnalysis> LoadedRun::criticalPath(int64_t step) const
+{
+    auto find = [&] {
+        std::vector<PathRankInput> inputs;
+        for (const RankTrace &r : ranks)
+            inputs.push_back({r.graph, r.clockOffset, r.rank});
+        return std::make_shared<const CriticalPathAnalysis>(inputs, collectives, step);
+    };
+    if (step != kNoValue)
+        return find();
+    std::call_once(m_criticalPathFound, [&] { m_criticalPath = find(); });
+    return m_criticalPath;
+}
+
 } // namespace ks

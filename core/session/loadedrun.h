@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,14 @@ struct LoadedRun {
 
     //! Index of rank number \a rank in ranks, -1 if none.
     int indexOfRank(int rank) const;
+
+    //! The critical path across the ranks (their graphs joined by the collectives) of ProfilerStep
+    //! \a step, kNoValue: the first; the default step's is found once and kept.
+    std::shared_ptr<const CriticalPathAnalysis> criticalPath(int64_t step = kNoValue) const;
+
+private:
+    mutable std::once_flag m_criticalPathFound;
+    mutable std::shared_ptr<const CriticalPathAnalysis> m_criticalPath;
 };
 
 struct RunOptions {

@@ -142,7 +142,7 @@ std::shared_ptr<const KernelTable> LoadedTrace::kernelTable() const
 void LoadedTrace::buildTables() const
 {
     auto pairs = std::make_unique<const PairTable>(
-        *graph, pairMemory(), efficiency().pairs(), criticalPath().path().rowTime);
+        *graph, pairMemory(), efficiency().pairs(), criticalPath().path().ranks[0].rowTime);
     auto groups
         = std::make_unique<const PairGroupTable>(*graph, pairMemory(), efficiency().pairs());
     m_kernelTable = std::make_unique<const KernelTable>(*graph);

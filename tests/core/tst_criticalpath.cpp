@@ -2,8 +2,10 @@
 // What bounds the step (issue #35): HTA's critical path, worked out by hand on a small trace and
 // equal to HTA's own numbers on the shared traces.
 #include "analysis/criticalpath.h"
+#include "export/criticalpathtables.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
+#include "runbuilder.h"
 #include "session/loadedtrace.h"
 #include "testutil.h"
 
@@ -198,7 +200,7 @@ private slots:
         const PairTable pairs(graph);
         for (size_t r = 0; r < pairs.rowCount(); ++r)
             rows += TimeNs(pairs.number(r, PairTable::CriticalUs));
-        for (TimeNs ns : p.rowTime)
+        for (TimeNs ns : p.ranks[0].rowTime)
             rows -= ns;
         QCOMPARE(rows, TimeNs(0));
     }
@@ -231,11 +233,140 @@ private slots:
         QCOMPARE(p.step, opened.trace->graph->steps().front().number);
         QVERIFY(p.length > 0);
         // No longer than its window plus the GPU work launched in it can run on after it.
-        QVERIFY(p.length <= p.windowEnd - p.windowStart + (gpu ? us(100000) : 0));
+        QVERIFY(p.length <= p.ranks[0].windowEnd - p.ranks[0].windowStart + (gpu ? us(100000) : 0));
         QCOMPARE(p.byBound[size_t(PathBound::GpuCompute)] > 0, gpu);
     }
 
+    /*
+     * Three ranks, ProfilerStep#1 [0, 1000] each; "work" on thread 1, then an all-reduce launched
+     * 5 µs before its kernel starts:
+     *   rank 0: work [10, 60],  all-reduce kernel [300, 560] (waits 200 µs for rank 1)
+     *   rank 1: work [10, 460], all-reduce kernel [500, 540] (the last arriver)
+     *   rank 2: work [10, 60],  all-reduce kernel [400, 545] (waits 100 µs)
+     * Alone, rank 0's path is 50 + 5 + 260 = 315, most of it waiting. Joined, the all-reduce
+     * ends on each rank no sooner than rank 1's arrival: rank 1's work 450, its launch delay 5,
+     * then rank 0's kernel from 500 to its end 560: 60 µs of communication; 515 in all.
+     */
+    void collectiveEnteredFromItsLastArriver()
+    {
+        using test::RankBuilder;
+        RankBuilder r0(0, 3), r1(1, 3), r2(2, 3);
+        r0.step(1, 0, 1000).cpuOp("work", 10, 50).comm(300, 260);
+        r1.step(1, 0, 1000).cpuOp("work", 10, 450).comm(500, 40);
+        r2.step(1, 0, 1000).cpuOp("work", 10, 50).comm(400, 145);
+        const auto run = test::runOf({&r0, &r1, &r2});
+        QVERIFY(run);
+        QCOMPARE(CriticalPathAnalysis(*run->ranks[0].graph).path().length, us(315));
+        const auto cp = run->criticalPath();
+        const CriticalPath &p = cp->path();
+        QVERIFY2(p.problem.empty(), p.problem.c_str());
+        QCOMPARE(p.step, int64_t(1));
+        QCOMPARE(p.length, us(515));
+        QCOMPARE(p.byBound[size_t(PathBound::Cpu)], us(450));
+        QCOMPARE(p.byBound[size_t(PathBound::Launch)], us(5));
+        QCOMPARE(p.byBound[size_t(PathBound::GpuCommunication)], us(60));
+        QCOMPARE(p.segments.size(), size_t(3));
+        QCOMPARE(p.segments[0].rank, 1u);
+        const PathSegment &allReduce = p.segments[2];
+        QCOMPARE(allReduce.rank, 0u);
+        QCOMPARE(allReduce.fromRank, 1u);
+        QCOMPARE(allReduce.collective, 0);
+        QCOMPARE(allReduce.start, run->ranks[0].graph->model().minTime + us(500));
+        QCOMPARE(allReduce.dur, us(60));
+        QCOMPARE(p.ranks[0].time, us(60));
+        QCOMPARE(p.ranks[1].time, us(455));
+        QCOMPARE(p.ranks[2].time, TimeNs(0));
+        // Slack: how much later each could have arrived at the all-reduce.
+        QCOMPARE(p.ranks[0].slack, us(200));
+        QCOMPARE(p.ranks[1].slack, TimeNs(0));
+        QCOMPARE(p.ranks[2].slack, us(100));
+        // The export: rank numbers, run clock (from the first event: the steps at 0), the
+        // collective.
+        const CellTable t = criticalSegmentTable(*cp);
+        QCOMPARE(tableToCsv(t).substr(0, tableToCsv(t).find('\n')),
+            std::string("rank,order,kind,name,start_us,dur_us,bound_by,pair_fwd_name,side,"
+                        "collective"));
+        QCOMPARE(t.text(2, 0), std::string("0"));
+        QCOMPARE(t.text(2, 4), std::string("500.000"));
+        QCOMPARE(t.text(2, 6), std::string("gpu_communication_bound"));
+        QCOMPARE(t.text(2, 8), std::string("communication"));
+        QCOMPARE(t.text(2, 9), std::string("0"));
+        QCOMPARE(t.text(0, 3), std::string("work"));
+        // What-if: the all-reduce free leaves rank 1's own 455.
+        QCOMPARE(cp->lengthIf("ncclKernel_AllReduce_RING_LL_Sum_float", 0), us(455));
+    }
+
+    //! Eight ranks arriving in a shuffled order at five all-reduces: the path enters each one it
+    //! passes from that collective's last arriver, and its segments never overlap in time on one
+    //! rank.
+    void eightRanksEnterEveryCollectiveFromItsLastArriver()
+    {
+        using test::RankBuilder;
+        std::vector<RankBuilder> ranks;
+        for (int r = 0; r < 8; ++r) {
+            RankBuilder &b = ranks.emplace_back(r, 8);
+            b.step(1, 0, 10000);
+            for (int c = 0; c < 5; ++c) {
+                const int64_t t = 100 + 1500 * c;
+                const int64_t late = (r * 37 + c * 53) % 8 * 60; // who is late changes
+                b.cpuOp("work", t, 500 + late).comm(t + 520 + late, 700 - late);
+            }
+        }
+        std::vector<const RankBuilder *> pointers;
+        for (const RankBuilder &b : ranks)
+            pointers.push_back(&b);
+        const auto run = test::runOf(pointers);
+        QVERIFY(run);
+        const CriticalPath &p = run->criticalPath()->path();
+        QVERIFY2(p.problem.empty(), p.problem.c_str());
+        int entered = 0;
+        for (const PathSegment &s : p.segments)
+            if (s.collective >= 0) {
+                const Collective &c = run->collectives.collectives[size_t(s.collective)];
+                QCOMPARE(s.fromRank, c.lastRankIndex);
+                ++entered;
+            }
+        QVERIFY(entered > 0);
+        checkSegmentsContiguous(p);
+    }
+
+    void sharedDlrmRunEntersCollectivesFromLastArrivers()
+    {
+        if (test::sharedTracesDir().isEmpty())
+            QSKIP("../shared/traces is absent (a user's clone has none): real-trace tests skipped");
+        const QString dir = test::sharedTracesDir() + QLatin1Char('/');
+        std::vector<std::string> files;
+        for (const char *f : {"param_dlrm_worker0_step_12.1694128201545.pt.trace.json",
+                 "param_dlrm_worker1_step_12.1694128201556.pt.trace.json"})
+            files.push_back(QString(dir + QLatin1String(f)).toStdString());
+        std::string error;
+        const auto run = openRun(files, {}, error);
+        QVERIFY2(run, error.c_str());
+        const CriticalPath &p = run->criticalPath()->path();
+        QVERIFY2(p.problem.empty(), p.problem.c_str());
+        QVERIFY(p.length > 0);
+        for (const PathSegment &s : p.segments)
+            if (s.collective >= 0)
+                QCOMPARE(
+                    s.fromRank, run->collectives.collectives[size_t(s.collective)].lastRankIndex);
+        TimeNs ranks = 0;
+        for (const RankOnPath &r : p.ranks)
+            ranks += r.time;
+        QCOMPARE(ranks, p.length);
+        checkSegmentsContiguous(p);
+    }
+
 private:
+    //! On each rank, a segment starts no earlier than the previous one of that rank ended.
+    static void checkSegmentsContiguous(const CriticalPath &p)
+    {
+        std::vector<TimeNs> end(p.ranks.size(), std::numeric_limits<TimeNs>::min());
+        for (const PathSegment &s : p.segments) {
+            QVERIFY(s.start >= end[s.rank]);
+            end[s.rank] = s.start + s.dur;
+        }
+    }
+
     std::shared_ptr<const LoadedTrace> m_trace;
 };
 

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/joinedgraph.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ks {
+
+namespace {
+
+constexpr uint32_t kNone = ~0u;
+
+uint64_t keyOf(uint32_t rank, SliceId kernel)
+{
+    return uint64_t(rank) << 32 | kernel;
+}
+
+//! Whether a collective's kernels on two ranks or more are all in the graphs.
+bool joinable(const Collective &c, const std::vector<const CriticalGraph *> &graphs)
+{
+    if (c.kernels.size() < 2)
+        return false;
+    return std::all_of(c.kernels.begin(), c.kernels.end(), [&](const CollectiveKernel &k) {
+        const CriticalGraph *g = graphs[k.rankIndex];
+        return g && g->startNode(k.kernel) != kNone && g->endNode(k.kernel) != kNone;
+    });
+}
+
+} // namespace
+
+JoinedGraph::JoinedGraph(
+    const std::vector<const CriticalGraph *> &graphs, const CollectiveMatch *match)
+    : m_graphs(graphs)
+{
+    m_nodeBegin.push_back(0);
+    for (const CriticalGraph *g : graphs)
+        m_nodeBegin.push_back(m_nodeBegin.back() + (g ? uint32_t(g->nodes().size()) : 0));
+    if (match)
+        for (size_t i = 0; i < match->collectives.size(); ++i)
+            for (const CollectiveKernel &k : match->collectives[i].kernels)
+                m_collective.emplace(keyOf(k.rankIndex, k.kernel), int(i));
+    const bool across = match
+        && std::any_of(match->collectives.begin(), match->collectives.end(),
+            [&](const Collective &c) { return joinable(c, graphs); });
+    if (graphs.size() == 1 && graphs[0] && !across) {
+        m_single = &graphs[0]->dag();
+        m_edgeBegin = {0, uint32_t(m_single->edges().size())};
+        return;
+    }
+    m_dag = PathDag(m_nodeBegin.back());
+    join(match);
+    m_dag.finish();
+}
+
+/*!
+ * Copies the ranks' edges, leaving out each waiting rank's own span of a collective's kernel, and
+ * adds the edges from the last arrivers.
+ */
+void JoinedGraph::join(const CollectiveMatch *match)
+{
+    std::set<std::pair<uint32_t, SliceId>> waiting; // (rank, kernel) that wait for a last arriver
+    std::vector<PathEdge> across;
+    static const std::vector<Collective> kNoCollectives;
+    for (const Collective &c : match ? match->collectives : kNoCollectives) {
+        if (!joinable(c, m_graphs))
+            continue;
+        const auto last = std::find_if(c.kernels.begin(), c.kernels.end(),
+            [&](const CollectiveKernel &k) { return k.rankIndex == c.lastRankIndex; });
+        const uint32_t from
+            = nodeOf(last->rankIndex, m_graphs[last->rankIndex]->startNode(last->kernel));
+        for (const CollectiveKernel &k : c.kernels) {
+            if (&k == &*last)
+                continue;
+            waiting.emplace(k.rankIndex, k.kernel);
+            const TimeNs work = std::max<TimeNs>(0, k.start + k.dur - c.lastStart);
+            across.push_back({from, nodeOf(k.rankIndex, m_graphs[k.rankIndex]->endNode(k.kernel)),
+                PathEdgeKind::Span, work, k.kernel});
+            m_acrossRank.push_back(k.rankIndex);
+        }
+    }
+    for (uint32_t r = 0; r < m_graphs.size(); ++r) {
+        m_edgeBegin.push_back(uint32_t(m_dag.edges().size()));
+        if (!m_graphs[r])
+            continue;
+        const CriticalGraph &g = *m_graphs[r];
+        for (PathEdge e : g.dag().edges()) {
+            const PathNode &start = g.nodes()[e.from];
+            if (e.kind == PathEdgeKind::Span && start.start && e.to == g.endNode(start.event)
+                && waiting.count({r, start.event}))
+                continue;
+            e.from += m_nodeBegin[r];
+            e.to += m_nodeBegin[r];
+            m_dag.add(e);
+        }
+        for (PathEdge e : g.dag().causalityEdges()) {
+            e.from += m_nodeBegin[r];
+            e.to += m_nodeBegin[r];
+            m_dag.addCausality(e);
+        }
+    }
+    m_edgeBegin.push_back(uint32_t(m_dag.edges().size()));
+    for (const PathEdge &e : across)
+        m_dag.add(e);
+}
+
+uint32_t JoinedGraph::rankOfNode(uint32_t node) const
+{
+    return uint32_t(
+               std::upper_bound(m_nodeBegin.begin(), m_nodeBegin.end(), node) - m_nodeBegin.begin())
+        - 1;
+}
+
+uint32_t JoinedGraph::rankOfEdge(uint32_t edge) const
+{
+    const uint32_t acrossBegin = m_edgeBegin.back();
+    if (edge >= acrossBegin)
+        return m_acrossRank[edge - acrossBegin];
+    return uint32_t(
+               std::upper_bound(m_edgeBegin.begin(), m_edgeBegin.end(), edge) - m_edgeBegin.begin())
+        - 1;
+}
+
+const PathNode &JoinedGraph::node(uint32_t node) const
+{
+    const uint32_t r = rankOfNode(node);
+    return m_graphs[r]->nodes()[node - m_nodeBegin[r]];
+}
+
+int JoinedGraph::collectiveOf(uint32_t rank, SliceId kernel) const
+{
+    const auto it = m_collective.find(keyOf(rank, kernel));
+    return it == m_collective.end() ? -1 : it->second;
+}
+
+} // namespace ks

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "base/tracetypes.h"
+
+#include <string_view>
+#include <vector>
+
+namespace ks {
+
+/*!
+ * How an edge of the critical-path graph takes time: HTA's CPEdgeType
+ * (facebookresearch/HolisticTraceAnalysis f4d0062, hta/analyzers/critical_path_analysis.py:86).
+ */
+enum class PathEdgeKind : uint8_t {
+    Span, //!< inside one op, runtime call or GPU event (critical_path_operator)
+    Dependency, //!< nesting, one top-level op after another, the runtime lock: no time
+    LaunchDelay, //!< a launch call's start to its GPU event's start, the stream being idle
+    KernelKernel, //!< one GPU event's end to the next one's start on the same stream
+    Sync, //!< GPU work a sync call or a later GPU event waits for: no time
+};
+//! HTA's edge type without its "critical_path_" prefix: "operator", "dependency", "launch_delay",
+//! "kernel_kernel_delay", "sync_dependency".
+std::string_view pathEdgeKindName(PathEdgeKind kind);
+
+struct PathEdge {
+    uint32_t from = 0; //!< node indices
+    uint32_t to = 0;
+    PathEdgeKind kind = PathEdgeKind::Dependency;
+    TimeNs weight = 0; //!< ns; never negative (HTA clamps −1 µs and below to 0)
+    //! The event whose time this is, as HTA attributes it (kNoSlice where HTA attributes none).
+    SliceId charged = kNoSlice;
+};
+
+//! The longest paths to and from every node of a PathDag.
+struct PathDistances {
+    std::vector<TimeNs> to; //!< longest path ending at each node
+    std::vector<uint32_t> via; //!< the edge it arrives by (causality edges after edges), ~0u: none
+    uint32_t last = 0; //!< the node where the longest path ends
+};
+
+/*!
+ * The weighted DAG the critical path walks: edges between points in time, incoming edges by node
+ * and a topological order. Causality edges (zero-weight launch → GPU event, HTA's simulation
+ * edges) take part only in what-ifs, so that scaled work cannot start before its launch.
+ */
+class PathDag {
+public:
+    explicit PathDag(size_t nodeCount = 0)
+        : m_nodeCount(nodeCount)
+    {
+    }
+
+    size_t nodeCount() const { return m_nodeCount; }
+    const std::vector<PathEdge> &edges() const { return m_edges; }
+    const std::vector<PathEdge> &causalityEdges() const { return m_causality; }
+    void add(const PathEdge &e) { m_edges.push_back(e); }
+    void addCausality(const PathEdge &e) { m_causality.push_back(e); }
+    //! Indexes the edges; call once, after the last add.
+    void finish();
+
+    //! False when the edges hold a cycle (HTA#113: stacks out of order); no path then.
+    bool acyclic() const { return m_order.size() == m_nodeCount; }
+    //! Longest paths by \a weights (one per edge), with \a causal the causality edges too. Like
+    //! networkx's dag_longest_path, which HTA calls: the first best predecessor, end node.
+    PathDistances longest(const std::vector<TimeNs> &weights, bool causal) const;
+    //! The edges of the longest path ending at \a d.last, in order (indices as in d.via).
+    std::vector<uint32_t> walkBack(const PathDistances &d) const;
+
+private:
+    size_t m_nodeCount = 0;
+    std::vector<PathEdge> m_edges;
+    std::vector<PathEdge> m_causality;
+    std::vector<uint32_t> m_order;
+    std::vector<uint32_t> m_incoming; //!< CSR: incoming(n) = [m_inBegin[n], m_inBegin[n+1])
+    std::vector<uint32_t> m_inBegin;
+};
+
+} // namespace ks
