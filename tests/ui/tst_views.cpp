@@ -9,6 +9,7 @@
 #include "testutil.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
+#include "trace/criticalpathpage.h"
 #include "trace/detailspanel.h"
 #include "trace/iciclechart.h"
 #include "trace/modulesview.h"
@@ -134,6 +135,46 @@ private slots:
         QCOMPARE(modules, tab->modules());
         QTRY_VERIFY(modules->isVisible()); // shown by its layout from the event loop
         QVERIFY(modules->findChild<QTreeWidget *>()->topLevelItemCount() > 0);
+    }
+
+    // The Critical path page says what --summary says, its segments select their events, and a
+    // what-if asked from the pair table's context menu is worked out and listed first.
+    void criticalPathPageAgreesWithTheSummary()
+    {
+        OpenResult opened = openTrace(m_demo.toStdString());
+        QVERIFY(opened.trace);
+        MainWindow window;
+        TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
+        window.show();
+        QTabWidget *tabs = tab->bottomTabs();
+        QCOMPARE(tabs->tabText(5), QStringLiteral("Critical path"));
+        QVERIFY(!tab->findChild<CriticalPathPage *>());
+        tabs->setCurrentIndex(5);
+        CriticalPathPage *page = tab->criticalPath();
+        QVERIFY(page);
+        // An analysis of its own, not the one the page shows.
+        const CriticalPathAnalysis own(*opened.trace->graph);
+        const CriticalPath &path = own.path();
+        QVERIFY(path.problem.empty());
+        QVERIFY2(page->summary()->text().contains(
+                     QStringLiteral("%1 µs").arg(double(path.length) / 1000, 0, 'f', 3)),
+            qPrintable(page->summary()->text()));
+        QCOMPARE(size_t(page->segments()->model()->rowCount()), path.segments.size());
+        page->segments()->selectRow(1);
+        QCOMPARE(tab->selection()->current(), path.segments[1].event);
+        QTRY_VERIFY(!page->whatIfsPending());
+        const std::vector<WhatIf> best = own.bestChanges();
+        QCOMPARE(size_t(page->whatIfs()->model()->rowCount()), best.size());
+        // From the pair table's context menu (its signal): first in the list, worked out.
+        const TraceModel &m = *opened.trace->model;
+        const std::string name(m.sliceName(path.segments[1].event));
+        emit tab->pairs()->whatIfAsked(QString::fromStdString(name), 0.5);
+        QCOMPARE(tabs->currentIndex(), 5);
+        QTRY_COMPARE(size_t(page->whatIfs()->model()->rowCount()), best.size() + 1);
+        QCOMPARE(page->whatIfs()->model()->index(0, 0).data().toString(),
+            QString::fromStdString(name + ":0.5"));
+        QCOMPARE(page->whatIfs()->model()->index(0, 1).data().toString(),
+            QString::fromStdString(microsText(own.lengthIf(name, 0.5))));
     }
 
     // Selecting a module in the tree highlights its calls and backward nodes in the timeline;

@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QShortcut>
 #include <QTableView>
 #include <QTimer>
@@ -67,6 +68,8 @@ PairTablePage::PairTablePage(SelectionController *selection, QWidget *parent)
 
     connect(
         m_view, &QTableView::doubleClicked, m_selection, &SelectionController::jumpToCounterpart);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &PairTablePage::showContextMenu);
     for (const QKeySequence &key : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}) {
         auto *shortcut = new QShortcut(key, m_view, nullptr, nullptr, Qt::WidgetShortcut);
         connect(
@@ -230,6 +233,28 @@ void PairTablePage::onRowActivated(const QModelIndex &index)
         pairRow = m_groups->groups()[pairRow].rows.front();
     const OpGraph &g = *m_trace->graph;
     m_selection->select(g.representativeSlice(g.rows()[pairRow]));
+}
+
+void PairTablePage::showContextMenu(const QPoint &at)
+{
+    const QModelIndex index = m_view->indexAt(at);
+    if (!index.isValid())
+        return;
+    uint32_t pairRow = index.data(TableModel::SourceRowRole).toUInt();
+    if (m_groupMode)
+        pairRow = m_groups->groups()[pairRow].rows.front();
+    const OpGraph &g = *m_trace->graph;
+    const SliceId rep = g.representativeSlice(g.rows()[pairRow]);
+    if (rep == kNoSlice)
+        return;
+    const QString name = QString::fromUtf8(
+        g.model().sliceName(rep).data(), qsizetype(g.model().sliceName(rep).size()));
+    QMenu menu(m_view);
+    menu.addAction(tr("Critical path if %1's GPU work were 2× faster").arg(name), this,
+        [this, name] { emit whatIfAsked(name, 0.5); });
+    menu.addAction(tr("Critical path if %1's GPU work took no time").arg(name), this,
+        [this, name] { emit whatIfAsked(name, 0.0); });
+    menu.exec(m_view->viewport()->mapToGlobal(at));
 }
 
 void PairTablePage::showSelection(SliceId slice)

@@ -25,7 +25,8 @@ class TableModel;
  * The "Op pairs" page of a trace: the pair table as instances (one row per pair) or groups (op
  * + input dims), filtered as you type (substring or regex, "Checkpointed only"), with the number
  * of rows shown. Selecting a row selects its pair everywhere; Enter or a double-click jumps to
- * the counterpart. Instances keep to the step chosen in the toolbar.
+ * the counterpart. Instances keep to the step chosen in the toolbar. The context menu asks what
+ * the critical path would be with the row's GPU work twice as fast (whatIfAsked()).
  */
 class PairTablePage : public QWidget {
     Q_OBJECT
@@ -43,6 +44,10 @@ public:
     //! Selects the row of \a slice's pair (none when it has none or is filtered out).
     void showSelection(SliceId slice);
 
+signals:
+    //! "What if the GPU work of pairs whose forward op is \a name took \a factor of its time?"
+    void whatIfAsked(const QString &name, double factor);
+
 private:
     QWidget *buildControls();
     void attachModel();
@@ -50,6 +55,7 @@ private:
     void applyFilter();
     void updateRowCount();
     void onRowActivated(const QModelIndex &index);
+    void showContextMenu(const QPoint &at);
     //! Why the pair table is empty (no sequence numbers, or no backward pass).
     QLabel *noPairsNotice();
 

@@ -3,6 +3,7 @@
 
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
+#include "trace/criticalpathpage.h"
 #include "trace/diagnosticsbanner.h"
 #include "trace/kerneltablepage.h"
 #include "trace/livememorypanel.h"
@@ -87,8 +88,16 @@ QWidget *TraceTab::buildPages()
         m_memoryPage = emptyPage(m_bottom);
         m_bottom->addTab(m_memoryPage, tr("Memory"));
     }
+    m_criticalPage = emptyPage(m_bottom);
+    m_bottom->addTab(m_criticalPage, tr("Critical path"));
+    connect(m_pairs, &PairTablePage::whatIfAsked, this, [this](const QString &name, double factor) {
+        m_bottom->setCurrentWidget(m_criticalPage);
+        criticalPath()->askWhatIf({name.toStdString(), factor});
+    });
     connect(m_bottom, &QTabWidget::currentChanged, this, [this] {
-        if (m_bottom->currentWidget() == m_chartsPage)
+        if (m_bottom->currentWidget() == m_criticalPage)
+            criticalPath();
+        else if (m_bottom->currentWidget() == m_chartsPage)
             charts();
         else if (m_bottom->currentWidget() == m_modulesPage)
             modules();
@@ -109,6 +118,15 @@ ChartsView *TraceTab::charts()
             m_charts->setStepNumber(stepNumber());
     }
     return m_charts;
+}
+
+CriticalPathPage *TraceTab::criticalPath()
+{
+    if (!m_critical) {
+        m_critical = new CriticalPathPage(m_selection, m_criticalPage);
+        m_criticalPage->layout()->addWidget(m_critical);
+    }
+    return m_critical;
 }
 
 MemoryView *TraceTab::memory()

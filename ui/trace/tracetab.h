@@ -12,6 +12,7 @@ class QTabWidget;
 namespace ks {
 
 class ChartsView;
+class CriticalPathPage;
 class KernelTablePage;
 class MemoryView;
 class ModulesView;
@@ -21,10 +22,10 @@ class TraceToolbar;
 
 /*!
  * One open trace: the diagnostics banner and the toolbar on top, the timeline, and below it the
- * pair and GPU event tables, the charts, the module tree and (with memory events) the memory
- * page, all sharing one SelectionController: selecting in any of them selects everywhere. The
- * charts, modules and memory pages are made when first shown; the Step selector keeps every
- * page that can show one step to it.
+ * pair and GPU event tables, the charts, the module tree, (with memory events) the memory page
+ * and the critical path, all sharing one SelectionController: selecting in any of them selects
+ * everywhere. The charts, modules, memory and critical-path pages are made when first shown; the
+ * Step selector keeps every page that can show one step to it.
  */
 class TraceTab : public QWidget {
     Q_OBJECT
@@ -42,6 +43,8 @@ public:
     MemoryView *memory();
     //! The Modules page's view, created on first use (waits for the module tree if need be).
     ModulesView *modules();
+    //! The Critical path page, created on first use.
+    CriticalPathPage *criticalPath();
     QTabWidget *bottomTabs() const { return m_bottom; }
     //! Shows the find bar and focuses it.
     void startFind();
@@ -68,6 +71,8 @@ private:
     QWidget *m_chartsPage = nullptr;
     QWidget *m_modulesPage = nullptr;
     QWidget *m_memoryPage = nullptr; //!< only for traces with memory events
+    QWidget *m_criticalPage = nullptr;
+    CriticalPathPage *m_critical = nullptr;
     ChartsView *m_charts = nullptr;
     ModulesView *m_modules = nullptr;
     MemoryView *m_memory = nullptr;
