@@ -160,6 +160,14 @@ private slots:
                      QStringLiteral("%1 µs").arg(double(path.length) / 1000, 0, 'f', 3)),
             qPrintable(page->summary()->text()));
         QCOMPARE(size_t(page->segments()->model()->rowCount()), path.segments.size());
+        // The path lights up in the timeline while its page is shown.
+        const std::vector<SliceId> &lit = tab->timeline()->highlight();
+        for (const PathSegment &seg : path.segments)
+            QVERIFY(std::binary_search(lit.begin(), lit.end(), seg.event));
+        tabs->setCurrentIndex(0);
+        QVERIFY(tab->timeline()->highlight().empty());
+        tabs->setCurrentIndex(5);
+        QVERIFY(!tab->timeline()->highlight().empty());
         page->segments()->selectRow(1);
         QCOMPARE(tab->selection()->current(), path.segments[1].event);
         QTRY_VERIFY(!page->whatIfsPending());

@@ -95,6 +95,7 @@ QWidget *TraceTab::buildPages()
         criticalPath()->askWhatIf({name.toStdString(), factor});
     });
     connect(m_bottom, &QTabWidget::currentChanged, this, [this] {
+        highlightCriticalPath(m_bottom->currentWidget() == m_criticalPage);
         if (m_bottom->currentWidget() == m_criticalPage)
             criticalPath();
         else if (m_bottom->currentWidget() == m_chartsPage)
@@ -156,8 +157,31 @@ ModulesView *TraceTab::modules()
     return m_modules;
 }
 
+void TraceTab::highlightCriticalPath(bool on)
+{
+    if (!on && !m_pathShown)
+        return; // another highlight (a module's) stays
+    m_pathShown = on;
+    std::vector<SliceId> slices;
+    if (on)
+        for (const PathSegment &s : m_trace->criticalPath().path().segments)
+            slices.push_back(s.event);
+    std::sort(slices.begin(), slices.end());
+    slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
+    if (!slices.empty()) {
+        const auto &segments = m_trace->criticalPath().path().segments;
+        const auto last = std::max_element(
+            segments.begin(), segments.end(), [](const PathSegment &a, const PathSegment &b) {
+                return a.start + a.dur < b.start + b.dur;
+            });
+        m_timeline->zoomToInterval(segments.front().start, last->start + last->dur);
+    }
+    m_timeline->setHighlight(std::move(slices));
+}
+
 void TraceTab::highlightModule(ModuleId id)
 {
+    m_pathShown = false;
     // A module's calls and its backward nodes — scattered over the backward pass — light up in the
     // timeline, framed from the first to the last. The root is everything: nothing to light.
     std::vector<SliceId> slices;

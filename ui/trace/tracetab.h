@@ -60,6 +60,8 @@ private:
     void setStep(int stepIndex);
     void showSelection(SliceId slice);
     void highlightModule(ModuleId id);
+    //! Lights the critical path's events up in the timeline, framed (on the Critical path page).
+    void highlightCriticalPath(bool on);
 
     std::shared_ptr<const LoadedTrace> m_trace;
     SelectionController *m_selection;
@@ -73,6 +75,7 @@ private:
     QWidget *m_memoryPage = nullptr; //!< only for traces with memory events
     QWidget *m_criticalPage = nullptr;
     CriticalPathPage *m_critical = nullptr;
+    bool m_pathShown = false; //!< the timeline's highlight is the critical path
     ChartsView *m_charts = nullptr;
     ModulesView *m_modules = nullptr;
     MemoryView *m_memory = nullptr;
