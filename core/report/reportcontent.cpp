@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportcontent.h"
 
+#include "report/criticalpathpart.h"
 #include "report/efficiencypart.h"
 #include "report/reportcells.h"
 
@@ -591,6 +592,7 @@ void addTraceParts(const LoadedTrace &trace, const std::string &prefix, ReportCo
     addCheckpointing(trace, *pairs, out);
     addModules(trace, out);
     addEfficiency(trace, *pairs, out);
+    addCriticalPath(trace.criticalPath(), false, out);
     addMemory(trace, *pairs, out);
     for (size_t i = first; i < out.parts.size(); ++i)
         out.parts[i].title = prefix + out.parts[i].title;
@@ -679,6 +681,8 @@ ReportContent runReport(const LoadedRun &run)
         part.tables.push_back({"Rows of --export-collectives.", select(collectives, top, columns)});
         out.parts.push_back(std::move(part));
     }
+    if (run.ranks.size() > 1)
+        addCriticalPath(*run.criticalPath(), true, out);
     chooseTimeline(*run.traces[0], prefix, {}, out);
     return out;
 }

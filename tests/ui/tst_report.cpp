@@ -101,7 +101,7 @@ private slots:
         const ReportContent c = traceReport(*m_trace);
         QCOMPARE(partIds(c),
             (std::vector<std::string> {"trace", "gpu-time", "top-pairs", "backward-heavy",
-                "modules", "speed-up", "memory", "timeline"}));
+                "modules", "speed-up", "critical-path", "memory", "timeline"}));
         QVERIFY(c.timelineStep >= 0 && c.timelineRow >= 0);
         // The timeline shows the step of median length: steps 10, 11, 12 sorted by length.
         const auto &steps = m_trace->graph->steps();
@@ -114,8 +114,8 @@ private slots:
         QCOMPARE(m_trace->graph->rows()[size_t(c.timelineRow)].step,
             steps[size_t(c.timelineStep)].number);
 
-        // A trace without steps, GPU work or memory: the trace part, and its pairs ranked by CPU
-        // time: aten::add (5 + 30 µs) above aten::mm (10 + 10 µs).
+        // A trace without steps, GPU work or memory: the trace part, its critical path, and its
+        // pairs ranked by CPU time: aten::add (5 + 30 µs) above aten::mm (10 + 10 µs).
         auto plain = test::link(test::traceWith(
             R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10,"args":{"Sequence number":1,"Fwd thread id":0}},)"
             R"({"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":20,"dur":5,"args":{"Sequence number":2,"Fwd thread id":0}},)"
@@ -123,7 +123,12 @@ private slots:
             R"({"ph":"X","cat":"cpu_op","name":"MmBackward0","pid":1,"tid":2,"ts":80,"dur":10,"args":{"Sequence number":1,"Fwd thread id":1}})"));
         QVERIFY(plain);
         const ReportContent cpuOnly = traceReport(*plain);
-        QCOMPARE(partIds(cpuOnly), (std::vector<std::string> {"trace", "top-pairs"}));
+        QCOMPARE(partIds(cpuOnly),
+            (std::vector<std::string> {"trace", "top-pairs", "critical-path"}));
+        // Its critical path: the whole trace, the backward thread's 30 + 10 µs.
+        QVERIFY2(cpuOnly.parts[2].text.find("of the whole trace") != std::string::npos
+                && cpuOnly.parts[2].text.find(": 40.000 µs.") != std::string::npos,
+            cpuOnly.parts[2].text.c_str());
         QCOMPARE(cpuOnly.parts[1].charts[0].labels,
             (std::vector<std::string> {"aten::add", "aten::mm"}));
         QCOMPARE(cpuOnly.parts[1].charts[0].values[0], (std::vector<double> {5.0, 30.0}));
@@ -494,13 +499,22 @@ private slots:
         // The first rank's parts (no memory; its module tree is by op name), then the run's.
         QCOMPARE(partIds(c),
             (std::vector<std::string> {"trace", "gpu-time", "top-pairs", "backward-heavy",
-                "modules", "ranks", "collectives", "timeline"}));
+                "modules", "critical-path", "ranks", "collectives", "run-critical-path",
+                "timeline"}));
         QCOMPARE(c.parts[0].title, std::string("Rank 0: The trace"));
-        QCOMPARE(c.parts[5].tables[0].table.rowCount(), size_t(2));
+        QCOMPARE(c.parts[6].tables[0].table.rowCount(), size_t(2));
         // Rank 1 arrived 300 µs after rank 0.
-        const CellTable &coll = c.parts[6].tables[0].table;
+        const CellTable &coll = c.parts[7].tables[0].table;
         QCOMPARE(coll.text(0, 3), std::string("300.000"));
         QCOMPARE(coll.text(0, 4), std::string("1"));
+        // Across the ranks, the path runs through rank 1's mm (20 µs), its all-reduce's launch
+        // delay (5) and rank 0's all-reduce from rank 1's arrival (1300) to its end (1400):
+        // 125 µs; rank 0 could have arrived 300 µs later, rank 1 (the last) not at all.
+        const ReportPart &across = c.parts[8];
+        QVERIFY2(across.text.find(": 125.000 µs.") != std::string::npos, across.text.c_str());
+        const CellTable &ranks = across.tables.back().table;
+        QCOMPARE(ranks.text(0, 2), std::string("300.000"));
+        QCOMPARE(ranks.text(1, 2), std::string("0.000"));
 
         std::string error;
         auto compared = ComparedTraces::make(m_trace, m_trace, {}, error);

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#include "report/criticalpathpart.h"
+
+#include "export/criticalpathtables.h"
+#include "export/pairtable.h"
+
+namespace ks {
+
+void addCriticalPath(const CriticalPathAnalysis &analysis, bool run, ReportContent &out)
+{
+    const CriticalPath &path = analysis.path();
+    if (!path.problem.empty() || path.segments.empty())
+        return;
+    ReportPart part;
+    part.id = run ? "run-critical-path" : "critical-path";
+    part.title = run ? "What bounds the step across the ranks" : "What bounds the step";
+    const std::string step
+        = path.step == kNoValue ? "the whole trace" : "ProfilerStep#" + std::to_string(path.step);
+    part.text = "The critical path of " + step + " (HTA's model; as --summary's critical_path "
+        + (run ? "per trace, here with the ranks joined by their collectives" : "has it")
+        + "): " + microsText(path.length)
+        + " µs. Making work that is not on it faster does not shorten " + "the step.";
+    part.tables.push_back({"On the path by HTA's bound_by class.", criticalBoundTable(path)});
+    part.tables.push_back(
+        {"The pairs with most time on the path (critical_us).", criticalPairTable(analysis)});
+    part.tables.push_back({"What-if: the ten changes that shorten the path most (an op's GPU "
+                           "work at half its time, a collective at none).",
+        whatIfTable(analysis.bestChanges(), path.length)});
+    if (run)
+        part.tables.push_back({"Per rank: time on the path, and slack (its least wait at the "
+                               "collectives the path passes).",
+            criticalRankTable(analysis)});
+    out.parts.push_back(std::move(part));
+}
+
+} // namespace ks
