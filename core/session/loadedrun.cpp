@@ -285,6 +285,8 @@ std::shared_ptr<LoadedRun> openRun(
     std::shared_ptr<LoadedRun> run;
     try {
         run = assembleRun(std::move(traces), std::move(failures), parallel, options.cancel);
+        if (options.forWindow)
+            run->criticalPath(); // the window's Critical path page: worked out here, not there
     } catch (const std::bad_alloc &) {
         error = "not enough memory to match the ranks of this run";
         return nullptr;

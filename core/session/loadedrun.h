@@ -74,7 +74,8 @@ struct RunOptions {
     //! Called from loading threads as each rank finishes: (files done, files in all).
     std::function<void(size_t done, size_t total)> progress;
     const std::atomic<bool> *cancel = nullptr;
-    //! Each rank's timeline is also made ready for a window (LoadedTrace::prepareForWindow()).
+    //! Each rank's timeline is also made ready for a window (LoadedTrace::prepareForWindow()),
+    //! and the run's critical path found.
     bool forWindow = false;
 };
 

@@ -97,6 +97,7 @@ private slots:
     void unrelatedTracesAskBeforeOneRun();
     void rankTableScrollsToRank();
     void chartsFollowThePair();
+    void criticalPathPageGoesToItsRank();
     void dlrmRunInTheWindow();
     void droppingRanksAsksOneRunOrTabs();
     void runsQueueWithOtherLoads();
@@ -321,6 +322,39 @@ void TestRunView::rankTableScrollsToRank()
     QVERIFY(header);
     const QPoint onScreen = header->mapTo(scroll->viewport(), QPoint(0, 0));
     QVERIFY(onScreen.y() >= 0 && onScreen.y() < scroll->viewport()->height());
+}
+
+void TestRunView::criticalPathPageGoesToItsRank()
+{
+    // Eight ranks at one all-reduce, rank r arriving at 100 + r µs for 10 µs: the last arriver
+    // (rank 7) bounds it, and its own kernel ends last, so the whole path is rank 7's launch
+    // delay (5 µs) and its kernel (10 µs).
+    std::vector<RankBuilder> builders;
+    for (int r = 0; r < 8; ++r) {
+        builders.emplace_back(r, 8);
+        builders.back().step(1, 0, 1000).comm(100 + r, 10, "0");
+    }
+    std::vector<const RankBuilder *> ranks;
+    for (const RankBuilder &b : builders)
+        ranks.push_back(&b);
+    auto run = test::runOf(ranks);
+    QVERIFY(run);
+    RunView view(run);
+    showAndSettle(view, {1200, 700});
+    QCOMPARE(view.pages()->tabText(RunView::CriticalPath), QStringLiteral("Critical path"));
+    const TableModel *model = view.model(RunView::CriticalPath);
+    QCOMPARE(model->rowCount(), 2);
+    for (int row = 0; row < 2; ++row)
+        QCOMPARE(model->index(row, 0).data().toString(), QStringLiteral("7"));
+    QCOMPARE(model->index(0, 2).data().toString(), QStringLiteral("launch_delay"));
+    QCOMPARE(model->index(1, 5).data().toString(), QStringLiteral("10.000"));
+    QCOMPARE(RunView::tableName(RunView::CriticalPath), QStringLiteral("critical-path"));
+    auto *scroll = view.timelines()->findChild<QScrollArea *>();
+    QVERIFY(scroll);
+    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    view.activate(RunView::CriticalPath, 1);
+    QApplication::processEvents();
+    QVERIFY(scroll->verticalScrollBar()->value() > 0); // rank 7, far below rank 0
 }
 
 void TestRunView::chartsFollowThePair()

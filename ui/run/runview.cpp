@@ -2,6 +2,7 @@
 #include "run/runview.h"
 
 #include "common/qstrings.h"
+#include "export/criticalpathtables.h"
 #include "export/runtables.h"
 #include "run/runcharts.h"
 #include "run/runtimelines.h"
@@ -95,6 +96,13 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
     addTable(Pairs, pairs, tr("Pairs across ranks"), columnNamed(*pairs, "bwd_spread_us"));
     m_charts = new RunCharts(m_run, m_pages);
     m_pages->addTab(m_charts, tr("Charts"));
+    const auto path = m_run->criticalPath();
+    addTable(CriticalPath, std::make_shared<CellTable>(criticalSegmentTable(*path)),
+        tr("Critical path"), -1);
+    m_tables[CriticalPath]->setToolTip(path->path().problem.empty()
+            ? tr("The first step's critical path across the ranks: %1 µs (docs/critical-path.md)")
+                  .arg(double(path->path().length) / 1000, 0, 'f', 3)
+            : tr("No critical path: %1").arg(QString::fromStdString(path->path().problem)));
     m_timelines = new RunTimelines(m_run, splitter);
     splitter->addWidget(m_pages);
     splitter->addWidget(m_timelines);
@@ -170,6 +178,9 @@ void RunView::rowActivated(Page page, int viewRow)
         if (int(row) != m_timelines->currentPair())
             m_timelines->selectPair(row);
         break;
+    case CriticalPath:
+        m_timelines->scrollToRank(m_run->criticalPath()->path().segments[row].rank);
+        break;
     case Charts:
         break;
     }
@@ -189,6 +200,8 @@ QString RunView::tableName(Page page)
         return QStringLiteral("collectives");
     case Pairs:
         return QStringLiteral("rank-pairs");
+    case CriticalPath:
+        return QStringLiteral("critical-path");
     case Charts:
         break;
     }

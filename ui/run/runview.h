@@ -29,7 +29,7 @@ class TableModel;
 class RunView : public QWidget {
     Q_OBJECT
 public:
-    enum Page { Ranks, Collectives, Pairs, Charts };
+    enum Page { Ranks, Collectives, Pairs, Charts, CriticalPath };
 
     explicit RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent = nullptr);
     ~RunView() override;
@@ -48,7 +48,8 @@ public:
     void activate(Page page, int viewRow);
     //! The page on show.
     Page currentPage() const;
-    //! The name of \a page's table in exports ("ranks", "collectives", "rank-pairs").
+    //! The name of \a page's table in exports ("ranks", "collectives", "rank-pairs",
+    //! "critical-path").
     static QString tableName(Page page);
 
 private:
@@ -58,8 +59,8 @@ private:
 
     std::shared_ptr<const LoadedRun> m_run;
     QTabWidget *m_pages = nullptr;
-    QTableView *m_tables[3] = {};
-    TableModel *m_models[3] = {};
+    QTableView *m_tables[5] = {}; //!< by page; none for Charts
+    TableModel *m_models[5] = {};
     RunCharts *m_charts = nullptr;
     RunTimelines *m_timelines = nullptr;
     QLabel *m_notice = nullptr;
