@@ -85,6 +85,20 @@ QStringList writeTwoRanks(const QString &name, int64_t lateUs)
         test::writeTemp(name + QStringLiteral("1.json"), QByteArray::fromStdString(r1.json()))};
 }
 
+//! Eight ranks at one all-reduce, rank r arriving at 100 + r µs for 10 µs.
+std::shared_ptr<const LoadedRun> eightRanks()
+{
+    std::vector<RankBuilder> builders;
+    for (int r = 0; r < 8; ++r) {
+        builders.emplace_back(r, 8);
+        builders.back().step(1, 0, 1000).comm(100 + r, 10, "0");
+    }
+    std::vector<const RankBuilder *> ranks;
+    for (const RankBuilder &b : builders)
+        ranks.push_back(&b);
+    return test::runOf(ranks);
+}
+
 } // namespace
 
 class TestRunView : public QObject {
@@ -300,15 +314,7 @@ void TestRunView::unrelatedTracesAskBeforeOneRun()
 void TestRunView::rankTableScrollsToRank()
 {
     // Eight ranks, so that the last is far below the first.
-    std::vector<RankBuilder> builders;
-    for (int r = 0; r < 8; ++r) {
-        builders.emplace_back(r, 8);
-        builders.back().step(1, 0, 1000).comm(100 + r, 10, "0");
-    }
-    std::vector<const RankBuilder *> ranks;
-    for (const RankBuilder &b : builders)
-        ranks.push_back(&b);
-    auto run = test::runOf(ranks);
+    auto run = eightRanks();
     QVERIFY(run);
     RunView view(run);
     showAndSettle(view, {1200, 700});
@@ -326,18 +332,10 @@ void TestRunView::rankTableScrollsToRank()
 
 void TestRunView::criticalPathPageGoesToItsRank()
 {
-    // Eight ranks at one all-reduce, rank r arriving at 100 + r µs for 10 µs: the last arriver
-    // (rank 7) bounds it, and its own kernel ends last, so the whole path is rank 7's launch
-    // delay (5 µs) and its kernel (10 µs).
-    std::vector<RankBuilder> builders;
-    for (int r = 0; r < 8; ++r) {
-        builders.emplace_back(r, 8);
-        builders.back().step(1, 0, 1000).comm(100 + r, 10, "0");
-    }
-    std::vector<const RankBuilder *> ranks;
-    for (const RankBuilder &b : builders)
-        ranks.push_back(&b);
-    auto run = test::runOf(ranks);
+    // Eight ranks at one all-reduce (eightRanks()): the last arriver (rank 7) bounds it, and its
+    // own kernel ends last, so the whole path is rank 7's launch delay (5 µs) and its kernel (10
+    // µs).
+    auto run = eightRanks();
     QVERIFY(run);
     RunView view(run);
     showAndSettle(view, {1200, 700});
