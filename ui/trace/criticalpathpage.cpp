@@ -70,6 +70,7 @@ CriticalPathPage::CriticalPathPage(SelectionController *selection, QWidget *pare
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 0);
     layout->addWidget(m_summary);
+    m_segments->hideColumn(0); // the rank: one trace, always the same
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(titled(tr("Segments in path order"), m_segments, splitter));
     splitter->addWidget(buildSide());
@@ -102,10 +103,10 @@ QWidget *CriticalPathPage::buildSide()
         tableOf(side, QStringLiteral("criticalBounds"),
             std::make_shared<const CellTable>(criticalBoundTable(path))),
         side));
-    side->addWidget(titled(tr("Pairs with most time on the path"),
-        tableOf(side, QStringLiteral("criticalPairs"),
-            std::make_shared<const CellTable>(criticalPairTable(m_analysis))),
-        side));
+    QTableView *pairs = tableOf(side, QStringLiteral("criticalPairs"),
+        std::make_shared<const CellTable>(criticalPairTable(m_analysis)));
+    pairs->hideColumn(0); // the rank
+    side->addWidget(titled(tr("Pairs with most time on the path"), pairs, side));
     auto *whatIf = new QWidget(side);
     auto *layout = new QVBoxLayout(whatIf);
     layout->setContentsMargins(0, 0, 0, 0);
