@@ -146,8 +146,13 @@ void CriticalPathAnalysis::analyse(const CollectiveMatch *match, int64_t step)
     m_joined = std::make_unique<JoinedGraph>(graphs, match);
     const PathDag &dag = m_joined->dag();
     if (!dag.acyclic() || dag.nodeCount() == 0) {
+        const bool ranksAcyclic = std::all_of(graphs.begin(), graphs.end(),
+            [](const CriticalGraph *g) { return !g || g->dag().acyclic(); });
         m_path.problem = dag.nodeCount() == 0 ? "no host op or GPU event in the window"
-                                              : "the critical-path graph has a cycle";
+            : ranksAcyclic
+            ? "joining the ranks by their collectives made a cycle (collectives matched by "
+              "order may be mismatched: see --export-collectives)"
+            : "the critical-path graph has a cycle";
         m_joined.reset();
         return;
     }
