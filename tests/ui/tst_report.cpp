@@ -123,8 +123,8 @@ private slots:
             R"({"ph":"X","cat":"cpu_op","name":"MmBackward0","pid":1,"tid":2,"ts":80,"dur":10,"args":{"Sequence number":1,"Fwd thread id":1}})"));
         QVERIFY(plain);
         const ReportContent cpuOnly = traceReport(*plain);
-        QCOMPARE(partIds(cpuOnly),
-            (std::vector<std::string> {"trace", "top-pairs", "critical-path"}));
+        QCOMPARE(
+            partIds(cpuOnly), (std::vector<std::string> {"trace", "top-pairs", "critical-path"}));
         // Its critical path: the whole trace, the backward thread's 30 + 10 µs.
         QVERIFY2(cpuOnly.parts[2].text.find("of the whole trace") != std::string::npos
                 && cpuOnly.parts[2].text.find(": 40.000 µs.") != std::string::npos,
