@@ -29,7 +29,7 @@ struct PathSegment {
     SliceId event = kNoSlice; //!< whose time it is (a launch delay: the GPU event launched)
     PathEdgeKind kind = PathEdgeKind::Span;
     PathBound bound = PathBound::None;
-    TimeNs start = 0;
+    TimeNs start = 0; //!< in its rank's model times
     TimeNs dur = 0;
     int row = -1; //!< the pair row the event belongs to, -1 if none
     std::string_view side; //!< forward, backward, backward_other, recompute, other, communication

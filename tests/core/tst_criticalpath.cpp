@@ -2,6 +2,7 @@
 // What bounds the step (issue #35): HTA's critical path, worked out by hand on a small trace and
 // equal to HTA's own numbers on the shared traces.
 #include "analysis/criticalpath.h"
+#include "analysis/pathchain.h"
 #include "export/criticalpathtables.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
@@ -294,6 +295,33 @@ private slots:
         QCOMPARE(t.text(0, 3), std::string("work"));
         // What-if: the all-reduce free leaves rank 1's own 455.
         QCOMPARE(cp->lengthIf("ncclKernel_AllReduce_RING_LL_Sum_float", 0), us(455));
+        // As drawn: rank 1's work, then (after the idle gap, from its launch at 495) its kernel's
+        // wait to 500; a hop there to rank 0's kernel, which runs to 560 on the path.
+        const PathChain chain = pathChain(*cp);
+        const TimeNs t0 = run->ranks[0].graph->model().minTime;
+        const TimeNs t1 = run->ranks[1].graph->model().minTime;
+        QCOMPARE(chain.steps.size(), size_t(3));
+        QCOMPARE(chain.steps[1].size(), size_t(2));
+        QCOMPARE(chain.steps[1][0].event, p.segments[0].event);
+        QCOMPARE(chain.steps[1][0].start, t1 + us(10));
+        QCOMPARE(chain.steps[1][0].end, t1 + us(460));
+        QVERIFY(!chain.steps[1][0].fromPrevious);
+        QCOMPARE(chain.steps[1][1].start, t1 + us(495));
+        QCOMPARE(chain.steps[1][1].end, t1 + us(500));
+        QVERIFY(chain.steps[1][1].fromPrevious);
+        QCOMPARE(chain.steps[0].size(), size_t(1));
+        QCOMPARE(chain.steps[0][0].start, t0 + us(500));
+        QCOMPARE(chain.steps[0][0].end, t0 + us(560));
+        QVERIFY(!chain.steps[0][0].fromPrevious); // it comes from rank 1
+        QVERIFY(chain.steps[2].empty());
+        QCOMPARE(chain.hops.size(), size_t(1));
+        const RankHop &hop = chain.hops.front();
+        QCOMPARE(hop.fromRank, 1u);
+        QCOMPARE(hop.from, chain.steps[1][1].event);
+        QCOMPARE(hop.fromTime, t1 + us(500));
+        QCOMPARE(hop.toRank, 0u);
+        QCOMPARE(hop.to, allReduce.event);
+        QCOMPARE(hop.toTime, t0 + us(500));
     }
 
     //! Eight ranks arriving in a shuffled order at five all-reduces: the path enters each one it

@@ -112,6 +112,7 @@ private slots:
     void rankTableScrollsToRank();
     void chartsFollowThePair();
     void criticalPathPageGoesToItsRank();
+    void criticalPathIsDrawnAcrossRanks();
     void dlrmRunInTheWindow();
     void droppingRanksAsksOneRunOrTabs();
     void runsQueueWithOtherLoads();
@@ -353,6 +354,49 @@ void TestRunView::criticalPathPageGoesToItsRank()
     view.activate(RunView::CriticalPath, 1);
     QApplication::processEvents();
     QVERIFY(scroll->verticalScrollBar()->value() > 0); // rank 7, far below rank 0
+}
+
+/*
+ * Two ranks at one all-reduce, rank 1 the last arriver after 450 µs of work, rank 0's kernel
+ * ending last: the path leaves rank 1 at its kernel's start (500 µs) for rank 0's kernel, so the
+ * bands draw one hop, between those two points, while the Critical path page is shown.
+ */
+void TestRunView::criticalPathIsDrawnAcrossRanks()
+{
+    RankBuilder r0(0, 2), r1(1, 2);
+    r0.step(1, 0, 1000).cpuOp("work", 10, 50).comm(300, 260);
+    r1.step(1, 0, 1000).cpuOp("work", 10, 450).comm(500, 40);
+    const auto run = test::runOf({&r0, &r1});
+    QVERIFY(run);
+    RunView view(run);
+    showAndSettle(view, {1200, 900});
+    const CollectiveBands *bands = view.timelines()->bands();
+    QVERIFY(bands->lastHops().empty());
+    view.activate(RunView::CriticalPath, -1);
+    QApplication::processEvents();
+    view.timelines()->repaint();
+    QCOMPARE(bands->lastHops().size(), size_t(1));
+    const Collective &c = run->collectives.collectives.front();
+    auto kernelOf = [&](uint32_t rank) {
+        for (const CollectiveKernel &k : c.kernels)
+            if (k.rankIndex == rank)
+                return k.kernel;
+        return kNoSlice;
+    };
+    const TimeNs at500 = 500000; // ns
+    auto pointOn = [&](uint32_t rank) {
+        TimelineView *t = view.timelines()->timeline(rank);
+        const auto p
+            = t->pathPoint(kernelOf(rank), run->ranks[rank].graph->model().minTime + at500);
+        return *p + QPointF(t->mapTo(bands->parentWidget(), QPoint(0, 0)) - bands->pos());
+    };
+    QCOMPARE(bands->lastHops().front().p1(), pointOn(1));
+    QCOMPARE(bands->lastHops().front().p2(), pointOn(0));
+    QVERIFY(!view.timelines()->timeline(0)->pathChain().empty());
+    view.activate(RunView::Ranks, -1);
+    view.timelines()->repaint();
+    QVERIFY(bands->lastHops().empty());
+    QVERIFY(view.timelines()->timeline(0)->pathChain().empty());
 }
 
 void TestRunView::chartsFollowThePair()

@@ -7,6 +7,7 @@
 #include "table/tablemodel.h"
 #include "table/tableview.h"
 #include "testutil.h"
+#include "timeline/chainpainter.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
 #include "trace/criticalpathpage.h"
@@ -164,8 +165,21 @@ private slots:
         const std::vector<SliceId> &lit = tab->timeline()->highlight();
         for (const PathSegment &seg : path.segments)
             QVERIFY(std::binary_search(lit.begin(), lit.end(), seg.event));
+        // And is drawn over them: the longest stretch, in the path's colour at its middle.
+        const std::vector<ChainStep> &chain = tab->timeline()->pathChain();
+        QVERIFY(!chain.empty());
+        const auto longest = std::max_element(
+            chain.begin(), chain.end(), [](const ChainStep &a, const ChainStep &b) {
+                return a.end - a.start < b.end - b.start;
+            });
+        const auto middle
+            = tab->timeline()->pathPoint(longest->event, (longest->start + longest->end) / 2);
+        QVERIFY(middle);
+        QCOMPARE(
+            tab->timeline()->grab().toImage().pixelColor(middle->toPoint()), criticalPathColor());
         tabs->setCurrentIndex(0);
         QVERIFY(tab->timeline()->highlight().empty());
+        QVERIFY(tab->timeline()->pathChain().empty());
         tabs->setCurrentIndex(5);
         QVERIFY(!tab->timeline()->highlight().empty());
         page->segments()->selectRow(1);

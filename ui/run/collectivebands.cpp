@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run/collectivebands.h"
 
+#include "timeline/chainpainter.h"
 #include "timeline/timelineview.h"
 
 #include <QPainter>
@@ -26,6 +27,34 @@ void CollectiveBands::setCurrent(int collective)
 {
     m_current = collective;
     update();
+}
+
+void CollectiveBands::setPathHops(std::vector<RankHop> hops)
+{
+    m_hops = std::move(hops);
+    update();
+}
+
+void CollectiveBands::paintHops(QPainter &p)
+{
+    m_hopLines.clear();
+    auto at = [&](uint32_t rank, SliceId event, TimeNs time) -> std::optional<QPointF> {
+        const TimelineView *view = m_timelines[rank];
+        if (!view || !view->isVisible())
+            return std::nullopt;
+        const auto point = view->pathPoint(event, time);
+        if (!point)
+            return std::nullopt;
+        return *point + QPointF(view->mapTo(parentWidget(), QPoint(0, 0)) - pos());
+    };
+    for (const RankHop &hop : m_hops) {
+        const auto from = at(hop.fromRank, hop.from, hop.fromTime);
+        const auto to = at(hop.toRank, hop.to, hop.toTime);
+        if (!from || !to)
+            continue;
+        drawPathHop(p, *from, *to);
+        m_hopLines.emplace_back(*from, *to);
+    }
 }
 
 void CollectiveBands::paintEvent(QPaintEvent *)
@@ -54,6 +83,7 @@ void CollectiveBands::paintEvent(QPaintEvent *)
         for (const QPolygonF &band : paintCollective(p, shown, weight, current, m_lastArrivers))
             m_bands.push_back({int(ci), band, current});
     }
+    paintHops(p);
 }
 
 std::vector<QPolygonF> paintCollective(QPainter &p,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/pathchain.h"
 #include "session/loadedrun.h"
 
+#include <QLineF>
 #include <QPolygonF>
 #include <QWidget>
 
@@ -27,7 +29,8 @@ std::vector<QPolygonF> paintCollective(QPainter &p,
 /*!
  * Paints, over the stacked rank timelines, each collective as a translucent band joining its
  * kernel on one rank to its kernel on the next rank shown, darker the larger the collective's
- * skew, and outlines the last arriver's kernel in red: the rank every other one waits for. It
+ * skew, and outlines the last arriver's kernel in red: the rank every other one waits for; when
+ * asked, the critical path's passage from a last arriver to the rank whose work follows. It
  * covers its parent and lets every mouse event through; only collectives on screen are drawn.
  */
 class CollectiveBands : public QWidget {
@@ -38,6 +41,8 @@ public:
 
     void setCurrent(int collective);
     int current() const { return m_current; }
+    //! Also draws the critical path's hops between ranks (PathChain); empty: none.
+    void setPathHops(std::vector<RankHop> hops);
 
     //! What the last paint drew for one collective.
     struct Band {
@@ -48,17 +53,23 @@ public:
     const std::vector<Band> &lastBands() const { return m_bands; }
     //! Kernel rectangles outlined as last arrivers by the last paint.
     const std::vector<QRectF> &lastArrivers() const { return m_lastArrivers; }
+    //! The path's hops drawn by the last paint.
+    const std::vector<QLineF> &lastHops() const { return m_hopLines; }
 
 protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
+    void paintHops(QPainter &p);
+
     const LoadedRun &m_run;
     std::vector<TimelineView *> m_timelines;
     int m_current = -1;
     TimeNs m_maxSkew = 1;
     std::vector<Band> m_bands;
     std::vector<QRectF> m_lastArrivers;
+    std::vector<RankHop> m_hops;
+    std::vector<QLineF> m_hopLines;
 };
 
 } // namespace ks

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run/runtimelines.h"
 
+#include "analysis/pathchain.h"
 #include "common/selectioncontroller.h"
 #include "run/collectivebands.h"
 #include "run/ranklines.h"
@@ -290,6 +291,34 @@ void RunTimelines::setCurrentCollective(int index)
 int RunTimelines::currentCollective() const
 {
     return m_bands->current();
+}
+
+void RunTimelines::showCriticalPath(bool on)
+{
+    if (!on && !m_pathShown)
+        return; // another highlight (a collective's) stays
+    m_pathShown = on;
+    const auto analysis = m_run->criticalPath();
+    PathChain chain = on ? pathChain(*analysis) : PathChain {};
+    chain.steps.resize(m_ranks.size());
+    for (size_t r = 0; r < m_ranks.size(); ++r) {
+        std::vector<SliceId> events;
+        for (const ChainStep &s : chain.steps[r])
+            events.push_back(s.event);
+        m_ranks[r].timeline->setHighlight(std::move(events));
+        m_ranks[r].timeline->setPathChain(std::move(chain.steps[r]));
+    }
+    m_bands->setPathHops(std::move(chain.hops));
+    const auto &segments = analysis->path().segments;
+    if (!on || segments.empty())
+        return;
+    // Segments are in their ranks' model times; the range is on the run's clock.
+    const TimeNs start = m_run->ranks[segments.front().rank].runTime(segments.front().start);
+    TimeNs end = start;
+    for (const PathSegment &s : segments)
+        end = std::max(end, m_run->ranks[s.rank].runTime(s.start + s.dur));
+    const TimeNs pad = (end - start) / 50;
+    showRunRange(start - pad, end + pad);
 }
 
 } // namespace ks

@@ -52,6 +52,11 @@ public:
     //! Emphasises collective \a index (LoadedRun::collectives) and frames it; -1 clears.
     void setCurrentCollective(int index);
     int currentCollective() const;
+    /*!
+     * Draws the run's critical path (LoadedRun::criticalPath) on every rank — its events lit up,
+     * its chain over them, its hops between ranks — and frames it; false clears it.
+     */
+    void showCriticalPath(bool on);
     //! RankLines in place of the stacked timelines (toggled per run), on the same range.
     void setOneLinePerRank(bool on);
     bool oneLinePerRank() const;
@@ -90,6 +95,7 @@ private:
     QWidget *m_content = nullptr;
     CollectiveBands *m_bands = nullptr;
     int m_currentPair = -1;
+    bool m_pathShown = false; //!< the ranks' highlights are the critical path
     bool m_following = false; //!< a selection is being mirrored: the echoes are ignored
 };
 

@@ -110,6 +110,8 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
     splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);
 
+    connect(m_pages, &QTabWidget::currentChanged, this,
+        [this](int page) { m_timelines->showCriticalPath(page == CriticalPath); });
     connect(m_timelines, &RunTimelines::pairChanged, this, [this](int pair) {
         m_charts->setPair(pair);
         if (pair < 0)

@@ -5,6 +5,7 @@
 #include "common/timeformat.h"
 #include "model/slicewalk.h"
 #include "timeline/arrowpainter.h"
+#include "timeline/chainpainter.h"
 #include "timeline/curvepainter.h"
 #include "timeline/foldmemory.h"
 #include "timeline/lanelabelpainter.h"
@@ -53,6 +54,7 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     , m_finder(std::make_unique<SliceFinder>(m_model))
     , m_slicePainter(std::make_unique<SlicePainter>(m_model, *m_layout, *m_geometry))
     , m_arrowPainter(std::make_unique<ArrowPainter>(m_model, m_graph, *m_layout))
+    , m_chainPainter(std::make_unique<ChainPainter>(m_model, *m_layout))
     , m_curvePainter(std::make_unique<CurvePainter>(m_graph, m_curves, *m_layout))
     , m_labelPainter(std::make_unique<LaneLabelPainter>(*m_layout))
     , m_zoom(new ZoomControl(double(m_model.maxTime - m_model.minTime), this))
@@ -303,6 +305,17 @@ void TimelineView::setHighlight(std::vector<SliceId> slices)
     update();
 }
 
+void TimelineView::setPathChain(std::vector<ChainStep> steps)
+{
+    m_chain = std::move(steps);
+    update();
+}
+
+std::optional<QPointF> TimelineView::pathPoint(SliceId event, TimeNs time) const
+{
+    return m_chainPainter->point(frame(size()), event, time);
+}
+
 void TimelineView::setShowAllArrows(bool on)
 {
     m_showAllArrows = on;
@@ -468,6 +481,7 @@ void TimelineView::paintAll(QPainter &p, QSize size)
     m_slicePainter->paint(p, f, {*m_finder, m_highlight, *m_links});
     m_curvePainter->paint(p, f);
     SlicePainter::paintRangeSelection(p, f, m_rangeSelection);
+    m_chainPainter->paint(p, f, m_chain);
     m_arrowPainter->paint(p, f, *m_links, m_showAllArrows);
     p.restore();
     m_labelPainter->paint(p, f);

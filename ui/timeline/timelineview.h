@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/pathchain.h"
 #include "analysis/timelineindex.h"
 #include "common/backgroundtask.h"
 #include "common/selectioncontroller.h"
@@ -22,6 +23,7 @@ class TestTimeline;
 namespace ks {
 
 class ArrowPainter;
+class ChainPainter;
 class CurvePainter;
 class LaneLabelPainter;
 class SelectionLinks;
@@ -83,6 +85,11 @@ public:
     void setHighlight(std::vector<SliceId> slices);
     const std::vector<SliceId> &highlight() const { return m_highlight; }
     void setShowAllArrows(bool on);
+    //! Draws \a steps (this trace's share of a critical path) over the slices; empty clears.
+    void setPathChain(std::vector<ChainStep> steps);
+    const std::vector<ChainStep> &pathChain() const { return m_chain; }
+    //! Where the path is at \a time (model ns) on \a event's row, widget pixels.
+    std::optional<QPointF> pathPoint(SliceId event, TimeNs time) const;
     /*!
      * Highlights matches of \a pattern (a regular expression over names; empty clears). The
      * search runs on a worker: findFinished() tells how many it found.
@@ -186,6 +193,7 @@ private:
     std::unique_ptr<SliceFinder> m_finder;
     std::unique_ptr<SlicePainter> m_slicePainter;
     std::unique_ptr<ArrowPainter> m_arrowPainter;
+    std::unique_ptr<ChainPainter> m_chainPainter;
     std::unique_ptr<CurvePainter> m_curvePainter;
     std::unique_ptr<LaneLabelPainter> m_labelPainter;
     ZoomControl *m_zoom;
@@ -196,6 +204,7 @@ private:
     bool m_showAllArrows = false;
     double m_rulerOrigin = 0;
     std::vector<SliceId> m_highlight; //!< sorted, so each lane's share is one range
+    std::vector<ChainStep> m_chain;
 
     // Mouse interaction
     QPoint m_pressPos;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/tracetab.h"
 
+#include "analysis/pathchain.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
 #include "trace/criticalpathpage.h"
@@ -163,9 +164,13 @@ void TraceTab::highlightCriticalPath(bool on)
         return; // another highlight (a module's) stays
     m_pathShown = on;
     std::vector<SliceId> slices;
-    if (on)
+    std::vector<ChainStep> chain;
+    if (on) {
         for (const PathSegment &s : m_trace->criticalPath().path().segments)
             slices.push_back(s.event);
+        chain = std::move(pathChain(m_trace->criticalPath()).steps.front());
+    }
+    m_timeline->setPathChain(std::move(chain));
     std::sort(slices.begin(), slices.end());
     slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
     if (!slices.empty()) {
@@ -182,6 +187,7 @@ void TraceTab::highlightCriticalPath(bool on)
 void TraceTab::highlightModule(ModuleId id)
 {
     m_pathShown = false;
+    m_timeline->setPathChain({});
     // A module's calls and its backward nodes — scattered over the backward pass — light up in the
     // timeline, framed from the first to the last. The root is everything: nothing to light.
     std::vector<SliceId> slices;
