@@ -64,6 +64,10 @@ struct Options {
         "With --summary or --export-critical-path: the critical path of ProfilerStep#N "
         "(default: the first step).",
         "N");
+    QCommandLineOption dataLoading = valued("data-loading",
+        "With --summary or --export-critical-path: host events whose names REGEX finds are data "
+        "loading (HTA's data_load_events): their own time on the path is data_loading.",
+        "REGEX");
     QCommandLineOption whatIf = valued("what-if",
         "With --summary: the critical path's length if NAME's GPU work (pairs whose forward op "
         "is NAME, or GPU events named NAME) took FACTOR of its time.",
@@ -205,14 +209,14 @@ CommandParser::CommandParser(const QStringList &arguments)
     m_parser.setApplicationDescription(
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
-    for (const QCommandLineOption &opt :
-        {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels, m_o.exportModules,
-            m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary, m_o.exportLive,
-            m_o.exportEfficiency, m_o.criticalPathStep, m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at,
-            m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size,
-            m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep,
-            m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs,
-            m_o.exportCriticalPath, m_o.report, m_o.page, m_o.check, m_o.threads})
+    for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
+             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
+             m_o.exportLive, m_o.exportEfficiency, m_o.criticalPathStep, m_o.dataLoading,
+             m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at, m_o.perStep, m_o.screenshot, m_o.view,
+             m_o.chart, m_o.select, m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy,
+             m_o.step, m_o.baseStep, m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks,
+             m_o.exportCollectives, m_o.exportRankPairs, m_o.exportCriticalPath, m_o.report,
+             m_o.page, m_o.check, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
@@ -291,9 +295,10 @@ std::optional<UsageError> CommandParser::combinationError() const
             QStringLiteral("--export-diff, --diff-by and the step options go with --compare"));
     if (isSet(m_o.whatIf) && !isSet(m_o.summary))
         return usage(QStringLiteral("--what-if goes with --summary"));
-    if (isSet(m_o.criticalPathStep) && !isSet(m_o.summary) && !isSet(m_o.exportCriticalPath))
-        return usage(
-            QStringLiteral("--critical-path-step goes with --summary or --export-critical-path"));
+    if ((isSet(m_o.criticalPathStep) || isSet(m_o.dataLoading)) && !isSet(m_o.summary)
+        && !isSet(m_o.exportCriticalPath))
+        return usage(QStringLiteral(
+            "--critical-path-step and --data-loading go with --summary or --export-critical-path"));
     if (isSet(m_o.perStep) && !isSet(m_o.exportModules))
         return usage(QStringLiteral("--per-step goes with --export-modules"));
     if ((isSet(m_o.atUs) || isSet(m_o.at)) && !isSet(m_o.exportLive))
@@ -366,19 +371,24 @@ Request CommandParser::request()
             return usage(QStringLiteral("--check does not take --compare: check each trace"));
         return CheckRequest {fileArgs()};
     }
-    int64_t criticalStep = kNoValue;
+    PathQuery path;
     if (isSet(m_o.criticalPathStep)) {
         bool ok = false;
-        criticalStep = value(m_o.criticalPathStep).toLongLong(&ok);
+        path.step = value(m_o.criticalPathStep).toLongLong(&ok);
         if (!ok)
             return usage(QStringLiteral("--critical-path-step takes a step number N"));
+    }
+    if (isSet(m_o.dataLoading)) {
+        path.dataLoading = value(m_o.dataLoading).toStdString();
+        if (path.dataLoading.empty() || !validNamePattern(path.dataLoading))
+            return usage(QStringLiteral("--data-loading takes a regular expression (ECMAScript)"));
     }
     if (const int which = runExportIndex(); which >= 0) {
         RunExportRequest r;
         r.what = RunExport(which);
         r.out = value(*m_o.runExports()[size_t(which)]).toStdString();
         r.args = fileArgs();
-        r.criticalStep = criticalStep;
+        r.path = path;
         return r;
     }
     if (isSet(m_o.summary)) {
@@ -386,7 +396,7 @@ Request CommandParser::request()
             return usage(QStringLiteral("--summary takes exactly one FILE"));
         SummaryRequest r;
         r.file = value(m_o.summary).toStdString();
-        r.criticalStep = criticalStep;
+        r.path = path;
         if (isSet(m_o.whatIf)) {
             r.whatIf = parseWhatIf(value(m_o.whatIf).toStdString());
             if (!r.whatIf)

@@ -22,10 +22,10 @@ struct UsageError {
 struct PrintText {
     QString text;
 };
-//! `--summary FILE [--critical-path-step N] [--what-if NAME:FACTOR]`.
+//! `--summary FILE [--critical-path-step N] [--data-loading REGEX] [--what-if NAME:FACTOR]`.
 struct SummaryRequest {
     std::string file;
-    int64_t criticalStep = kNoValue; //!< N of ProfilerStep#N, kNoValue: the first step
+    PathQuery path; //!< --critical-path-step, --data-loading
     std::optional<WhatIfChange> whatIf;
 };
 //! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`,
@@ -52,7 +52,7 @@ struct RunExportRequest {
     RunExport what = RunExport::Ranks;
     std::string out;
     std::vector<std::string> args; //!< the run's files and folders
-    int64_t criticalStep = kNoValue; //!< --export-critical-path: N of ProfilerStep#N
+    PathQuery path; //!< --export-critical-path: --critical-path-step, --data-loading
 };
 //! The window: on files, the demo, a comparison or a run.
 struct WindowRequest {

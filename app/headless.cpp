@@ -34,13 +34,13 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
 }
 
 int runSummary(
-    const std::string &file, int64_t criticalStep, const std::optional<WhatIfChange> &whatIf)
+    const std::string &file, const PathQuery &path, const std::optional<WhatIfChange> &whatIf)
 {
     auto trace = loadOrReport(file);
     if (!trace)
         return ExitLoadFailed;
     const std::string json
-        = summaryJson(*trace->model, *trace->graph, trace->seconds, criticalStep, whatIf);
+        = summaryJson(*trace->model, *trace->graph, trace->seconds, path, whatIf);
     std::fwrite(json.data(), 1, json.size(), stdout);
     return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
 }
@@ -234,9 +234,9 @@ std::shared_ptr<const LoadedRun> openRunOrReport(const std::vector<std::string> 
 namespace {
 
 //! The path's segments; what keeps a rank (or all) off it is said on stderr.
-CellTable criticalPathExport(const LoadedRun &run, int64_t step)
+CellTable criticalPathExport(const LoadedRun &run, const PathQuery &query)
 {
-    const auto analysis = run.criticalPath(step);
+    const auto analysis = run.criticalPath(query);
     const CriticalPath &path = analysis->path();
     if (!path.problem.empty())
         std::fprintf(stderr, "kinetoscope: warning: no critical path: %s\n", path.problem.c_str());
@@ -248,7 +248,7 @@ CellTable criticalPathExport(const LoadedRun &run, int64_t step)
     return criticalSegmentTable(*analysis);
 }
 
-CellTable runTable(const LoadedRun &run, RunExport what, int64_t criticalStep)
+CellTable runTable(const LoadedRun &run, RunExport what, const PathQuery &path)
 {
     switch (what) {
     case RunExport::Ranks:
@@ -258,7 +258,7 @@ CellTable runTable(const LoadedRun &run, RunExport what, int64_t criticalStep)
     case RunExport::RankPairs:
         return rankPairTable(run.ranks, run.pairs);
     default:
-        return criticalPathExport(run, criticalStep);
+        return criticalPathExport(run, path);
     }
 }
 
@@ -267,13 +267,13 @@ CellTable runTable(const LoadedRun &run, RunExport what, int64_t criticalStep)
 int runRunExport(RunExport what,
     const std::string &out,
     const std::vector<std::string> &args,
-    int64_t criticalStep)
+    const PathQuery &path)
 {
     const auto run = openRunOrReport(args);
     if (!run)
         return ExitLoadFailed;
     std::string error;
-    const CellTable table = runTable(*run, what, criticalStep);
+    const CellTable table = runTable(*run, what, path);
     if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;

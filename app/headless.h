@@ -17,7 +17,7 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file);
 
 //! `--summary FILE`: the JSON summary on stdout.
 int runSummary(const std::string &file,
-    int64_t criticalStep = kNoValue,
+    const PathQuery &path = {},
     const std::optional<WhatIfChange> &whatIf = std::nullopt);
 //! `--export-pairs OUT FILE` / `--export-kernels OUT FILE`.
 int runExport(const std::string &out, const std::string &file, bool kernels);
@@ -48,12 +48,12 @@ enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath };
 /*!
  * Opens the run \a args names (files and folders) and writes \a what to \a out. Ranks that fail
  * to load are reported on stderr; the others are still written, and the exit code is then
- * ExitLoadFailed so that scripts notice. \a criticalStep: the step of RunExport::CriticalPath.
+ * ExitLoadFailed so that scripts notice. \a path: what RunExport::CriticalPath asks.
  */
 int runRunExport(RunExport what,
     const std::string &out,
     const std::vector<std::string> &args,
-    int64_t criticalStep = kNoValue);
+    const PathQuery &path = {});
 
 //! How `--compare` lines the two traces up and what `--export-diff` writes.
 struct CompareRequest {

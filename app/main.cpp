@@ -86,7 +86,7 @@ struct Runner {
     int operator()(const SummaryRequest &r) const
     {
         QCoreApplication app(argc, argv);
-        return runSummary(r.file, r.criticalStep, r.whatIf);
+        return runSummary(r.file, r.path, r.whatIf);
     }
     int operator()(const TableExportRequest &r) const
     {
@@ -113,7 +113,7 @@ struct Runner {
     int operator()(const RunExportRequest &r) const
     {
         QCoreApplication app(argc, argv);
-        return runRunExport(r.what, r.out, r.args, r.criticalStep);
+        return runRunExport(r.what, r.out, r.args, r.path);
     }
     int operator()(const CheckRequest &r) const
     {

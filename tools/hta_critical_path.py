@@ -5,6 +5,7 @@ what tests/core/tst_criticalpath.cpp compares Kinetoscope's --summary "critical_
 (docs/critical-path.md).
 
     tools/hta_critical_path.py HTA_SRC TRACE.json[.gz] [--annotation ProfilerStep] [--instance 0]
+                               [--data-loading REGEX]
 
 HTA_SRC is a checkout of facebookresearch/HolisticTraceAnalysis (checked at f4d0062); it needs
 Debian's python3-pandas, python3-networkx, python3-plotly and python3-pydot (run with
@@ -25,6 +26,7 @@ def main():
     parser.add_argument("--annotation", default="ProfilerStep")
     parser.add_argument("--instance", type=int, default=0)
     parser.add_argument("--edges", help="also write the path's edges here (JSON)")
+    parser.add_argument("--data-loading", help="HTA's data_load_events, one pattern")
     args = parser.parse_args()
     sys.path.insert(0, args.hta_src)
     logging.disable(logging.WARNING)
@@ -39,7 +41,8 @@ def main():
         rank = next(iter(analysis.t.traces))
         instance = None if args.annotation == "" else args.instance
         graph, ok = analysis.critical_path_analysis(
-            rank=rank, annotation=args.annotation, instance_id=instance)
+            rank=rank, annotation=args.annotation, instance_id=instance,
+            data_load_events=[args.data_loading] if args.data_loading else None)
         if not ok:
             print(json.dumps({"ok": False}))
             return 1

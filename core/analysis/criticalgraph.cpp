@@ -73,7 +73,8 @@ bool isBlockingSyncCall(std::string_view name)
     return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
-CriticalGraph::CriticalGraph(const OpGraph &graph, const PathWindow &window)
+CriticalGraph::CriticalGraph(
+    const OpGraph &graph, const PathWindow &window, const std::regex *dataLoading)
     : m_graph(graph)
 {
     const TraceModel &m = graph.model();
@@ -81,12 +82,24 @@ CriticalGraph::CriticalGraph(const OpGraph &graph, const PathWindow &window)
     std::vector<SliceId> host; // every host event in the window: the call stacks
     std::vector<SliceId> events; // those that get nodes
     std::vector<bool> launchInWindow(s.size(), false);
+    std::vector<int8_t> loadingName(dataLoading ? m.strings.size() : 0, -1); // -1: not tried
+    auto isLoading = [&](SliceId id) {
+        int8_t &known = loadingName[s.name[id]];
+        if (known < 0) {
+            const std::string_view name = m.strings.view(s.name[id]);
+            known = int8_t(std::regex_search(name.begin(), name.end(), *dataLoading));
+        }
+        return known == 1;
+    };
     for (SliceId id = 0; id < s.size(); ++id) {
         if (m.lanes[s.lane[id]].device || !window.holds(s, id))
             continue;
         host.push_back(id);
         launchInWindow[id] = true;
-        if (s.kind[id] == EventKind::CpuOp || s.kind[id] == EventKind::Runtime)
+        const bool loading = dataLoading && isLoading(id);
+        if (loading)
+            m_dataLoading.push_back(id);
+        if (s.kind[id] == EventKind::CpuOp || s.kind[id] == EventKind::Runtime || loading)
             events.push_back(id);
     }
     std::vector<SliceId> gpu;
@@ -101,6 +114,11 @@ CriticalGraph::CriticalGraph(const OpGraph &graph, const PathWindow &window)
     addCallStackEdges(host);
     addGpuEdges(*this, gpu, window);
     m_dag.finish();
+}
+
+bool CriticalGraph::isDataLoading(SliceId event) const
+{
+    return std::binary_search(m_dataLoading.begin(), m_dataLoading.end(), event);
 }
 
 void CriticalGraph::addNodes(const std::vector<SliceId> &events)

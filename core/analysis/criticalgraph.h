@@ -4,6 +4,7 @@
 #include "analysis/pathdag.h"
 #include "link/opgraph.h"
 
+#include <regex>
 #include <vector>
 
 namespace ks {
@@ -40,12 +41,19 @@ struct PathWindow {
  */
 class CriticalGraph {
 public:
-    CriticalGraph(const OpGraph &graph, const PathWindow &window);
+    /*!
+     * \a dataLoading: host events whose names it finds are data loading (HTA's
+     * data_load_events): nodes whatever their category, their own time `data_loading`.
+     */
+    CriticalGraph(
+        const OpGraph &graph, const PathWindow &window, const std::regex *dataLoading = nullptr);
 
     const OpGraph &graph() const { return m_graph; }
     const std::vector<PathNode> &nodes() const { return m_nodes; }
     //! The edges between the nodes, HTA's weights on them.
     const PathDag &dag() const { return m_dag; }
+    //! Whether \a event is one of the data-loading events.
+    bool isDataLoading(SliceId event) const;
     //! Start and end node of \a event, or ~0u when it is not in the graph.
     uint32_t startNode(SliceId event) const;
     uint32_t endNode(SliceId event) const;
@@ -64,6 +72,7 @@ private:
     PathDag m_dag;
     std::vector<uint32_t> m_nodeOfSlice; //!< per slice: its start node
     std::vector<uint32_t> m_endOfSlice;
+    std::vector<SliceId> m_dataLoading; //!< sorted
 };
 
 /*!

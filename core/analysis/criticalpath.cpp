@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <regex>
 
 namespace ks {
 
@@ -40,8 +41,9 @@ bool windowOf(const OpGraph &graph, int64_t step, PathWindow &w, std::string &pr
     return true;
 }
 
-PathBound boundOf(const TraceModel &m, const PathEdge &e)
+PathBound boundOf(const CriticalGraph &graph, const PathEdge &e)
 {
+    const TraceModel &m = graph.graph().model();
     switch (e.kind) {
     case PathEdgeKind::KernelKernel:
         return PathBound::KernelKernel;
@@ -49,7 +51,7 @@ PathBound boundOf(const TraceModel &m, const PathEdge &e)
         return PathBound::Launch;
     case PathEdgeKind::Span:
         if (e.charged == kNoSlice || !isGpuWork(m.slices.kind[e.charged]))
-            return PathBound::Cpu;
+            return graph.isDataLoading(e.charged) ? PathBound::DataLoading : PathBound::Cpu;
         return isCommunication(m.sliceName(e.charged)) ? PathBound::GpuCommunication
                                                        : PathBound::GpuCompute;
     default:
@@ -64,6 +66,16 @@ SliceId ownerOf(const JoinedGraph &joined, const PathEdge &e)
 }
 
 } // namespace
+
+bool validNamePattern(const std::string &pattern)
+{
+    try {
+        const std::regex checked(pattern);
+        return true;
+    } catch (const std::regex_error &) {
+        return false;
+    }
+}
 
 std::optional<WhatIfChange> parseWhatIf(std::string_view spec)
 {
@@ -98,23 +110,32 @@ std::string_view pathBoundName(PathBound bound)
     }
 }
 
-CriticalPathAnalysis::CriticalPathAnalysis(const OpGraph &graph, int64_t step)
+CriticalPathAnalysis::CriticalPathAnalysis(const OpGraph &graph, const PathQuery &query)
     : m_ranks {{&graph, -graph.model().minTime, 0}}
 {
-    analyse(nullptr, step);
+    analyse(nullptr, query);
 }
 
 CriticalPathAnalysis::CriticalPathAnalysis(
-    const std::vector<PathRankInput> &ranks, const CollectiveMatch &match, int64_t step)
+    const std::vector<PathRankInput> &ranks, const CollectiveMatch &match, const PathQuery &query)
     : m_ranks(ranks)
 {
-    analyse(&match, step);
+    analyse(&match, query);
 }
 
 CriticalPathAnalysis::~CriticalPathAnalysis() = default;
 
-void CriticalPathAnalysis::analyse(const CollectiveMatch *match, int64_t step)
+void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery &query)
 {
+    std::optional<std::regex> dataLoading;
+    if (!query.dataLoading.empty()) {
+        if (!validNamePattern(query.dataLoading)) {
+            m_path.problem = "not a regular expression: " + query.dataLoading;
+            return;
+        }
+        dataLoading.emplace(query.dataLoading);
+    }
+    int64_t step = query.step;
     if (step == kNoValue)
         for (const PathRankInput &r : m_ranks)
             if (!r.graph->steps().empty()) {
@@ -132,7 +153,8 @@ void CriticalPathAnalysis::analyse(const CollectiveMatch *match, int64_t step)
             continue;
         rank.windowStart = window.start;
         rank.windowEnd = window.end;
-        m_graphs.back() = std::make_unique<CriticalGraph>(*m_ranks[r].graph, window);
+        m_graphs.back() = std::make_unique<CriticalGraph>(
+            *m_ranks[r].graph, window, dataLoading ? &*dataLoading : nullptr);
         graphs.back() = m_graphs.back().get();
     }
     const bool stepped = std::any_of(m_ranks.begin(), m_ranks.end(),
@@ -178,7 +200,7 @@ void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
         const PathEdge &e = joined.dag().edges()[i];
         const uint32_t rank = joined.rankOfEdge(i);
         m_path.length += e.weight;
-        const PathBound bound = boundOf(m_ranks[rank].graph->model(), e);
+        const PathBound bound = boundOf(*m_graphs[rank], e);
         if (bound != PathBound::None)
             m_path.byBound[size_t(bound)] += e.weight;
         const SliceId owner = ownerOf(joined, e);

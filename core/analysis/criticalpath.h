@@ -69,6 +69,16 @@ struct WhatIf {
     TimeNs length = 0;
 };
 
+//! What is asked of a path.
+struct PathQuery {
+    int64_t step = kNoValue; //!< N of ProfilerStep#N; kNoValue: the first step
+    //! Names of data-loading events, an ECMAScript regular expression found anywhere in the name
+    //! (HTA's data_load_events, `--data-loading`); empty: none.
+    std::string dataLoading;
+};
+//! Whether \a pattern is a regular expression PathQuery::dataLoading can take.
+bool validNamePattern(const std::string &pattern);
+
 //! A rank of a run, as the path sees it: its linked graph and its clock.
 struct PathRankInput {
     const OpGraph *graph = nullptr;
@@ -93,16 +103,15 @@ std::optional<WhatIfChange> parseWhatIf(std::string_view spec);
  */
 class CriticalPathAnalysis {
 public:
-    //! \a step: the N of ProfilerStep#N, kNoValue for the first step (whole trace if none).
-    //! Its clock starts at the trace's first event, as a run's of this one trace would.
-    explicit CriticalPathAnalysis(const OpGraph &graph, int64_t step = kNoValue);
+    //! The path of \a query's step (the whole trace if it has none).
+    explicit CriticalPathAnalysis(const OpGraph &graph, const PathQuery &query = {});
     /*!
-     * The path of a run: \a match over the same ranks. kNoValue: the first step of the first
-     * rank with steps, then the step of that number on every rank.
+     * The path of a run: \a match over the same ranks. No step asked: the first step of the
+     * first rank with steps, then the step of that number on every rank.
      */
     CriticalPathAnalysis(const std::vector<PathRankInput> &ranks,
         const CollectiveMatch &match,
-        int64_t step = kNoValue);
+        const PathQuery &query = {});
     ~CriticalPathAnalysis();
 
     const CriticalPath &path() const { return m_path; }
@@ -120,7 +129,7 @@ public:
     const std::vector<PathRankInput> &ranks() const { return m_ranks; }
 
 private:
-    void analyse(const CollectiveMatch *match, int64_t step);
+    void analyse(const CollectiveMatch *match, const PathQuery &query);
     void describe(const std::vector<uint32_t> &edges);
     void findSlack(const CollectiveMatch &match);
     std::vector<TimeNs> weightsIf(std::string_view name, double factor) const;

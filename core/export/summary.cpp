@@ -57,7 +57,7 @@ Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph, const 
 std::string summaryJson(const TraceModel &model,
     const OpGraph &graph,
     double loadSeconds,
-    int64_t criticalStep,
+    const PathQuery &path,
     const std::optional<WhatIfChange> &whatIf)
 {
     const TraceCounts counts = countTrace(model, graph);
@@ -125,7 +125,7 @@ std::string summaryJson(const TraceModel &model,
     steps.pop_back(); // its closing newline
     out += steps;
     key("critical_path");
-    appendCriticalPathJson(out, graph, CriticalPathAnalysis(graph, criticalStep), whatIf);
+    appendCriticalPathJson(out, graph, CriticalPathAnalysis(graph, path), whatIf);
     number("memory_events", memory.memoryEvents());
     key("memory_devices");
     out += '[';

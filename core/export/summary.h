@@ -19,12 +19,12 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph);
 
 /*!
  * The `--summary` JSON object of cli.md, pretty-printed, ending with a newline; its critical path
- * is that of ProfilerStep#\a criticalStep (kNoValue: the first step), with \a whatIf's length.
+ * is the one \a path asks for, with \a whatIf's length.
  */
 std::string summaryJson(const TraceModel &model,
     const OpGraph &graph,
     double loadSeconds,
-    int64_t criticalStep = kNoValue,
+    const PathQuery &path = {},
     const std::optional<WhatIfChange> &whatIf = std::nullopt);
 
 /*!

@@ -296,15 +296,15 @@ std::shared_ptr<LoadedRun> openRun(
     return run;
 }
 
-std::shared_ptr<const CriticalPathAnalysis> LoadedRun::criticalPath(int64_t step) const
+std::shared_ptr<const CriticalPathAnalysis> LoadedRun::criticalPath(const PathQuery &query) const
 {
     auto find = [&] {
         std::vector<PathRankInput> inputs;
         for (const RankTrace &r : ranks)
             inputs.push_back({r.graph, r.clockOffset, r.rank});
-        return std::make_shared<const CriticalPathAnalysis>(inputs, collectives, step);
+        return std::make_shared<const CriticalPathAnalysis>(inputs, collectives, query);
     };
-    if (step != kNoValue)
+    if (query.step != kNoValue || !query.dataLoading.empty())
         return find();
     std::call_once(m_criticalPathFound, [&] { m_criticalPath = find(); });
     return m_criticalPath;

@@ -60,9 +60,9 @@ struct LoadedRun {
     //! Index of rank number \a rank in ranks, -1 if none.
     int indexOfRank(int rank) const;
 
-    //! The critical path across the ranks (their graphs joined by the collectives) of ProfilerStep
-    //! \a step, kNoValue: the first; the default step's is found once and kept.
-    std::shared_ptr<const CriticalPathAnalysis> criticalPath(int64_t step = kNoValue) const;
+    //! The critical path across the ranks (their graphs joined by the collectives) as \a query
+    //! asks; the default one's is found once and kept.
+    std::shared_ptr<const CriticalPathAnalysis> criticalPath(const PathQuery &query = {}) const;
 
 private:
     mutable std::once_flag m_criticalPathFound;

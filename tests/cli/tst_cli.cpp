@@ -91,6 +91,11 @@ private slots:
                    QStringLiteral("--at"), QStringLiteral("end"), QStringLiteral("x.json")});
         QTest::newRow("at without live")
             << args({QStringLiteral("--at-us"), QStringLiteral("5"), QStringLiteral("x.json")});
+        QTest::newRow("data loading without a path") << args(
+            {QStringLiteral("--data-loading"), QStringLiteral("DataLoader"), QStringLiteral("x")});
+        QTest::newRow("data loading not a regex")
+            << args({QStringLiteral("--summary"), QStringLiteral("x.json"),
+                   QStringLiteral("--data-loading"), QStringLiteral("(DataLoader")});
     }
     void usageErrorsExitOne()
     {

@@ -138,7 +138,8 @@ private slots:
         QCOMPARE(by.value(QStringLiteral("gpu_kernel_launch_overhead")).toDouble(), 18.0);
         QCOMPARE(by.value(QStringLiteral("data_loading")).toDouble(), 0.0);
         const QJsonObject missing = QJsonDocument::fromJson(
-            QByteArray::fromStdString(summaryJson(*m_trace->model, *m_trace->graph, 0, 7)))
+            QByteArray::fromStdString(
+                summaryJson(*m_trace->model, *m_trace->graph, 0, PathQuery {7, {}})))
                                         .object()
                                         .value(QStringLiteral("critical_path"))
                                         .toObject();
@@ -159,6 +160,56 @@ private slots:
         // Top-level ops in order, the idle gap between them not counted: 30 + 10.
         QCOMPARE(p.length, us(40));
         QCOMPARE(p.byBound[size_t(PathBound::Cpu)], us(40));
+    }
+
+    /*
+     * HTA's data_load_events: a user annotation "DataLoader" [10, 110] around aten::to [50, 70],
+     * then "work" [120, 170]. Alone the annotation is no node: aten::to 20 + work 50 = 70 µs. Named
+     * data loading it is one: its own 80 µs data_loading, aten::to 20 and work 50 cpu_bound.
+     */
+    void dataLoadingEventsJoinThePath()
+    {
+        using test::completeEvent;
+        std::string e = completeEvent("user_annotation", "enumerate(DataLoader)#next", 1, 10, 100);
+        e += completeEvent("cpu_op", "aten::to", 1, 50, 20);
+        e += completeEvent("cpu_op", "work", 1, 120, 50);
+        e.pop_back();
+        auto t = test::link(test::traceWith(e));
+        QCOMPARE(CriticalPathAnalysis(*t->graph).path().length, us(70));
+        const CriticalPath p = CriticalPathAnalysis(*t->graph, {kNoValue, "DataLoader"}).path();
+        QCOMPARE(p.length, us(150));
+        QCOMPARE(p.byBound[size_t(PathBound::DataLoading)], us(80));
+        QCOMPARE(p.byBound[size_t(PathBound::Cpu)], us(70));
+        QVERIFY(!validNamePattern("(DataLoader"));
+        QCOMPARE(CriticalPathAnalysis(*t->graph, {kNoValue, "(DataLoader"}).path().problem,
+            std::string("not a regular expression: (DataLoader"));
+    }
+
+    /*
+     * The shared ResNet-50 trace (2021, num_workers=0) loads its batches on the main thread in
+     * "enumerate(DataLoader)#…" (an Operator there). Its own time in ProfilerStep#5, worked out
+     * from the JSON (68 694 µs less its 165 top-level children's 21 574 µs), is 47 120 µs: all
+     * on the path, taken out of cpu_bound (120 904 µs without the pattern), the length unchanged.
+     * HTA stops on this trace, with or without data_load_events (an assertion on a memcpy's
+     * launch).
+     */
+    void dataLoadingOnTheSharedResnet()
+    {
+        if (test::sharedTracesDir().isEmpty())
+            QSKIP("../shared/traces is absent (a user's clone has none): real-trace tests skipped");
+        const QString file = test::sharedTracesDir()
+            + QStringLiteral(
+                "/kineto_resnet50_num_workers_0_worker0.1623143089861.pt.trace.json.gz");
+        const OpenResult opened = openTrace(file.toStdString());
+        QVERIFY(opened.trace);
+        const CriticalPath plain = CriticalPathAnalysis(*opened.trace->graph).path();
+        const CriticalPath loading
+            = CriticalPathAnalysis(*opened.trace->graph, {kNoValue, "DataLoader"}).path();
+        QCOMPARE(loading.step, int64_t(5));
+        QCOMPARE(loading.byBound[size_t(PathBound::DataLoading)], us(47120));
+        QCOMPARE(plain.byBound[size_t(PathBound::Cpu)], us(120904));
+        QCOMPARE(loading.byBound[size_t(PathBound::Cpu)], us(120904 - 47120));
+        QCOMPARE(loading.length, plain.length);
     }
 
     void equalsHtaOnSharedTraces_data()
