@@ -151,19 +151,23 @@ struct Options {
         "Write the critical path of FILE, or across the ranks of a run FILE...|DIR, one row per "
         "segment in path order, to OUT.",
         "OUT");
+    QCommandLineOption exportDb = valued("export-db",
+        "Write every table of FILE, or of each rank of a run FILE...|DIR and the run's own, to "
+        "one SQLite database OUT.sqlite.",
+        "OUT.sqlite");
 
     //! The modes that write something and exit: at most one per command.
     std::vector<const QCommandLineOption *> modes() const
     {
         return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
             &exportKernelSummary, &exportLive, &exportEfficiency, &screenshot, &exportDiff,
-            &exportRanks, &exportCollectives, &exportRankPairs, &exportCriticalPath, &report,
-            &check};
+            &exportRanks, &exportCollectives, &exportRankPairs, &exportCriticalPath, &exportDb,
+            &report, &check};
     }
     //! The run exports, in RunExport's order.
-    std::array<const QCommandLineOption *, 4> runExports() const
+    std::array<const QCommandLineOption *, 5> runExports() const
     {
-        return {&exportRanks, &exportCollectives, &exportRankPairs, &exportCriticalPath};
+        return {&exportRanks, &exportCollectives, &exportRankPairs, &exportCriticalPath, &exportDb};
     }
 };
 
@@ -215,8 +219,8 @@ CommandParser::CommandParser(const QStringList &arguments)
              m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at, m_o.perStep, m_o.screenshot, m_o.view,
              m_o.chart, m_o.select, m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy,
              m_o.step, m_o.baseStep, m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks,
-             m_o.exportCollectives, m_o.exportRankPairs, m_o.exportCriticalPath, m_o.report,
-             m_o.page, m_o.check, m_o.threads})
+             m_o.exportCollectives, m_o.exportRankPairs, m_o.exportCriticalPath, m_o.exportDb,
+             m_o.report, m_o.page, m_o.check, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));

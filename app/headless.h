@@ -44,7 +44,7 @@ int runExportEfficiency(const std::string &out, const std::string &file);
 std::shared_ptr<const LoadedRun> openRunOrReport(const std::vector<std::string> &args);
 
 //! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
-enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath };
+enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath, Database };
 /*!
  * Opens the run \a args names (files and folders) and writes \a what to \a out. Ranks that fail
  * to load are reported on stderr; the others are still written, and the exit code is then

@@ -20,7 +20,7 @@ run | test) ;;
 esac
 
 packages=(g++ cmake ninja-build pkg-config python3 fonts-dejavu-core
-    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev rapidjson-dev zlib1g-dev)
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev rapidjson-dev zlib1g-dev libsqlite3-dev)
 if [[ $mode == test ]]; then
     # The fuzzer is built with clang's libFuzzer; the package checks validate the .deb; the
     # report test reads the PDF's text with pdftotext.

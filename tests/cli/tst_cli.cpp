@@ -106,6 +106,24 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    // --export-db writes a SQLite file (its header), exit 0; an unwritable target exits 3 and
+    // names it (tst_database reads the tables back).
+    void exportDbWritesSqlite()
+    {
+        const QString db = test::tempDir() + QStringLiteral("/cli.sqlite");
+        const auto r
+            = test::run(test::appPath(), args({QStringLiteral("--export-db"), db, m_demo}));
+        QCOMPARE(r.exitCode, 0);
+        QFile file(db);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.read(16), QByteArray("SQLite format 3", 16));
+        const QString bad = test::tempDir() + QStringLiteral("/no/such/dir/x.sqlite");
+        const auto failed
+            = test::run(test::appPath(), args({QStringLiteral("--export-db"), bad, m_demo}));
+        QCOMPARE(failed.exitCode, 3);
+        QVERIFY(failed.err.contains("no/such/dir"));
+    }
+
     void summaryHasEveryKey()
     {
         const auto r = test::run(test::appPath(), args({QStringLiteral("--summary"), m_demo}));

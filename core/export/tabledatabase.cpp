@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include "export/tabledatabase.h"
+
+#include "export/atomicfile.h"
+
+#include <sqlite3.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <memory>
+
+namespace ks {
+
+namespace {
+
+//! The declared type of a column: NUMERIC keeps integers integers and reals reals.
+std::string_view sqlType(Cell cell)
+{
+    switch (cell) {
+    case Cell::Number:
+    case Cell::Timestamp:
+    case Cell::Bytes:
+        return "NUMERIC";
+    case Cell::Id:
+    case Cell::NumberId:
+        return ""; // as the file wrote it: an integer, else text
+    default:
+        return "TEXT";
+    }
+}
+
+//! Binds \a text as a number where it reads as one (whole), else as text.
+int bindNumberOrText(sqlite3_stmt *st, int at, const std::string &text)
+{
+    const char *begin = text.c_str();
+    char *end = nullptr;
+    errno = 0;
+    const long long i = std::strtoll(begin, &end, 10);
+    if (*end == '\0' && errno == 0)
+        return sqlite3_bind_int64(st, at, i);
+    const double d = std::strtod(begin, &end);
+    if (*end == '\0')
+        return sqlite3_bind_double(st, at, d);
+    return sqlite3_bind_text(st, at, text.data(), int(text.size()), SQLITE_TRANSIENT);
+}
+
+int bindCell(sqlite3_stmt *st, int at, Cell cell, const std::string &text)
+{
+    if (text.empty())
+        return cell == Cell::TextOrEmpty ? sqlite3_bind_text(st, at, "", 0, SQLITE_STATIC)
+                                         : sqlite3_bind_null(st, at);
+    if (!sqlType(cell).empty() && sqlType(cell) != "NUMERIC")
+        return sqlite3_bind_text(st, at, text.data(), int(text.size()), SQLITE_TRANSIENT);
+    return bindNumberOrText(st, at, text);
+}
+
+struct StatementDeleter {
+    void operator()(sqlite3_stmt *st) const { sqlite3_finalize(st); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
+
+} // namespace
+
+std::string sqlIdentifier(std::string_view name)
+{
+    std::string out = "\"";
+    for (char c : name) {
+        out += c;
+        if (c == '"')
+            out += '"';
+    }
+    return out + '"';
+}
+
+TableDatabase::TableDatabase()
+{
+    if (sqlite3_open_v2(":memory:", &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
+        != SQLITE_OK)
+        m_error = "SQLite: cannot open a database in memory";
+}
+
+TableDatabase::~TableDatabase()
+{
+    sqlite3_close(m_db);
+}
+
+bool TableDatabase::exec(const std::string &sql)
+{
+    if (!m_error.empty())
+        return false;
+    if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
+        m_error = std::string("SQLite: ") + sqlite3_errmsg(m_db);
+    return m_error.empty();
+}
+
+bool TableDatabase::create(std::string_view name, const Table &table, bool ranked)
+{
+    std::string sql = "CREATE TABLE IF NOT EXISTS " + sqlIdentifier(name) + " (";
+    if (ranked)
+        sql += "\"rank\" INTEGER, ";
+    for (size_t c = 0; c < table.columnCount(); ++c) {
+        sql += sqlIdentifier(table.columnName(c));
+        if (const std::string_view type = sqlType(table.columns()[c].cell); !type.empty())
+            sql += ' ' + std::string(type);
+        sql += c + 1 < table.columnCount() ? ", " : ")";
+    }
+    return exec(sql);
+}
+
+void TableDatabase::add(std::string_view name, const Table &table, std::optional<int> rank)
+{
+    if (table.columnCount() == 0 || !create(name, table, rank.has_value()))
+        return;
+    const int offset = rank ? 1 : 0;
+    std::string sql = "INSERT INTO " + sqlIdentifier(name) + " VALUES (";
+    for (size_t c = 0; c < table.columnCount() + size_t(offset); ++c)
+        sql += c ? ",?" : "?";
+    sql += ')';
+    sqlite3_stmt *raw = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &raw, nullptr) != SQLITE_OK) {
+        m_error = std::string("SQLite: ") + sqlite3_errmsg(m_db);
+        return;
+    }
+    const Statement st(raw);
+    if (!exec("BEGIN"))
+        return;
+    const auto columns = table.columns();
+    for (size_t r = 0; r < table.rowCount(); ++r) {
+        int rc = rank ? sqlite3_bind_int(raw, 1, *rank) : SQLITE_OK;
+        for (size_t c = 0; c < columns.size() && rc == SQLITE_OK; ++c)
+            rc = bindCell(raw, int(c) + 1 + offset, columns[c].cell, table.text(r, c));
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(raw);
+        if (rc != SQLITE_DONE) {
+            m_error = std::string("SQLite: ") + sqlite3_errmsg(m_db);
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+            return;
+        }
+        sqlite3_reset(raw);
+    }
+    exec("COMMIT");
+}
+
+void TableDatabase::index(std::string_view name, const std::vector<std::string_view> &columns)
+{
+    std::string indexName = "ix_" + std::string(name), list;
+    for (std::string_view c : columns) {
+        indexName += '_' + std::string(c);
+        list += (list.empty() ? "" : ", ") + sqlIdentifier(c);
+    }
+    exec("CREATE INDEX " + sqlIdentifier(indexName) + " ON " + sqlIdentifier(name) + " (" + list
+        + ")");
+}
+
+bool TableDatabase::save(const std::string &path)
+{
+    if (!m_error.empty())
+        return false;
+    sqlite3_int64 size = 0;
+    unsigned char *bytes = sqlite3_serialize(m_db, "main", &size, 0);
+    if (!bytes) {
+        m_error = path + ": SQLite could not serialize the database (out of memory?)";
+        return false;
+    }
+    const std::string_view data(reinterpret_cast<const char *>(bytes), size_t(size));
+    const bool written = writeFileAtomically(path, data, m_error);
+    sqlite3_free(bytes);
+    return written;
+}
+
+} // namespace ks

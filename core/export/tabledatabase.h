@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "export/table.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+
+namespace ks {
+
+/*!
+ * A SQLite database of export tables, built in memory and saved in one atomic write
+ * (sqlite3_serialize, then writeFileAtomically): a half-written database is never left at the
+ * target. Each Table becomes an SQL table of the same name, column names and units; numbers are
+ * stored as numbers (INTEGER when the text is an integer, else REAL), empty cells as NULL. A
+ * table added again (another rank's) gets more rows.
+ */
+class TableDatabase {
+public:
+    TableDatabase();
+    ~TableDatabase();
+    TableDatabase(const TableDatabase &) = delete;
+    TableDatabase &operator=(const TableDatabase &) = delete;
+
+    /*!
+     * Appends \a table's rows to the SQL table \a name, created on first use. With \a rank, a
+     * leading `rank` column holds it on every row.
+     */
+    void add(std::string_view name, const Table &table, std::optional<int> rank = std::nullopt);
+    //! An index on \a columns of table \a name, named after both.
+    void index(std::string_view name, const std::vector<std::string_view> &columns);
+    //! Writes the database to \a path; false with error() set when anything failed.
+    bool save(const std::string &path);
+    //! The first failure, empty while all went well.
+    const std::string &error() const { return m_error; }
+
+private:
+    bool exec(const std::string &sql);
+    bool create(std::string_view name, const Table &table, bool ranked);
+
+    sqlite3 *m_db = nullptr;
+    std::string m_error;
+};
+
+//! \a name quoted as an SQL identifier ("a""b").
+std::string sqlIdentifier(std::string_view name);
+
+} // namespace ks

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include "session/rundatabase.h"
+
+#include "analysis/kernelsummary.h"
+#include "analysis/stepbreakdown.h"
+#include "base/version.h"
+#include "export/allocationtable.h"
+#include "export/celltable.h"
+#include "export/criticalpathtables.h"
+#include "export/kernelsummarytable.h"
+#include "export/moduletable.h"
+#include "export/runtables.h"
+#include "export/steptable.h"
+#include "export/summary.h"
+#include "export/tabledatabase.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <sys/stat.h>
+
+namespace ks {
+
+namespace {
+
+std::string jsonText(const rapidjson::Value &value)
+{
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    value.Accept(writer);
+    return buffer.GetString();
+}
+
+//! A scalar as the summary's value column holds it; empty for objects, arrays and null.
+std::string scalarText(const rapidjson::Value &value)
+{
+    if (value.IsString())
+        return value.GetString();
+    if (value.IsBool())
+        return value.GetBool() ? "1" : "0";
+    return value.IsNumber() ? jsonText(value) : std::string();
+}
+
+/*!
+ * `--summary`'s object as rows (key, value, json): each top-level key, its value when it is a
+ * scalar, its JSON text always; and its `diagnostics` object as rows (name, count).
+ */
+void summaryTables(const std::string &json, CellTable &summary, CellTable &diagnostics)
+{
+    summary.addColumn("key", Cell::Text, {});
+    summary.addColumn("value", Cell::Id, {});
+    summary.addColumn("json", Cell::Json, {});
+    diagnostics.addColumn("name", Cell::Text, {});
+    diagnostics.addColumn("count", Cell::Number, {});
+    rapidjson::Document doc;
+    doc.Parse(json.c_str(), json.size());
+    const rapidjson::Value &root = doc; // const: its member iterators compare unambiguously
+    for (const auto &m : root.GetObject()) {
+        summary.addRow();
+        summary.add(m.name.GetString());
+        summary.add(scalarText(m.value));
+        summary.add(jsonText(m.value));
+    }
+    if (root.HasMember("diagnostics") && root["diagnostics"].IsObject())
+        for (const auto &d : root["diagnostics"].GetObject()) {
+            diagnostics.addRow();
+            diagnostics.add(d.name.GetString());
+            diagnostics.add(jsonText(d.value));
+        }
+}
+
+void addMeta(CellTable &meta, std::optional<int> rank, std::string key, std::string value)
+{
+    meta.addRow();
+    meta.add(rank ? std::to_string(*rank) : std::string());
+    meta.add(std::move(key));
+    meta.add(std::move(value));
+}
+
+//! One rank's own tables, each row led by its rank number.
+void addRankTables(TableDatabase &db, const LoadedTrace &trace, int rank)
+{
+    const OpGraph &graph = *trace.graph;
+    db.add("pairs", *trace.pairTable(), rank);
+    db.add("kernels", *trace.kernelTable(), rank);
+    db.add("kernel_summary", kernelSummaryTable(kernelSummary(graph), *trace.model), rank);
+    db.add("modules",
+        ModuleTable(
+            trace.modules(), ModuleTable::Rows::WholeTrace, trace.pairMemory(), trace.efficiency()),
+        rank);
+    db.add("memory", AllocationTable(trace.memory()), rank);
+    db.add("steps", stepTable(stepBreakdown(graph)), rank);
+    CellTable summary, diagnostics;
+    summaryTables(summaryJson(*trace.model, graph, trace.seconds), summary, diagnostics);
+    db.add("summary", summary, rank);
+    db.add("diagnostics", diagnostics, rank);
+}
+
+} // namespace
+
+bool writeRunDatabase(const LoadedRun &run,
+    const std::string &path,
+    const std::function<std::string(const std::string &file)> &sha256,
+    std::string &error)
+{
+    TableDatabase db;
+    CellTable meta;
+    meta.addColumn("rank", Cell::Number, {});
+    meta.addColumn("key", Cell::Text, {});
+    meta.addColumn("value", Cell::Id, {});
+    addMeta(meta, {}, "format_version", std::to_string(kDatabaseFormat));
+    addMeta(meta, {}, "tool_version", KINETOSCOPE_VERSION);
+    addMeta(meta, {}, "world_size", std::to_string(run.worldSize));
+    addMeta(meta, {}, "rank_count", std::to_string(run.ranks.size()));
+    for (size_t i = 0; i < run.ranks.size(); ++i) {
+        const RankTrace &r = run.ranks[i];
+        struct stat st { };
+        addMeta(meta, r.rank, "source_file", r.file);
+        addMeta(meta, r.rank, "source_size",
+            ::stat(r.file.c_str(), &st) == 0 ? std::to_string(st.st_size) : std::string());
+        addMeta(meta, r.rank, "source_sha256", sha256(r.file));
+        addMeta(meta, r.rank, "world_size", std::to_string(r.worldSize));
+        addMeta(meta, r.rank, "clock_base_ns", std::to_string(r.clockOffset + run.commonZero));
+        addRankTables(db, *run.traces[i], r.rank);
+    }
+    db.add("meta", meta);
+    db.add("ranks", rankTable(run.ranks));
+    db.add("collectives", collectiveTable(run.ranks, run.collectives));
+    db.add("rank_pairs", rankPairTable(run.ranks, run.pairs));
+    db.add("critical_path", criticalSegmentTable(*run.criticalPath()));
+    for (const char *table : {"pairs", "kernels", "kernel_summary", "modules", "memory"})
+        db.index(table, {"rank"});
+    db.index("pairs", {"fwd_name"});
+    db.index("pairs", {"rank", "step"});
+    db.index("kernels", {"rank", "step"});
+    db.index("steps", {"rank", "step"});
+    db.index("summary", {"rank", "key"});
+    if (!db.save(path)) {
+        error = db.error();
+        return false;
+    }
+    return true;
+}
+
+} // namespace ks

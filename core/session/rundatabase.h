@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "session/loadedrun.h"
+
+#include <functional>
+#include <string>
+
+namespace ks {
+
+//! The version of the database's layout (meta's format_version); docs/cli.md "Database".
+constexpr int kDatabaseFormat = 1;
+
+/*!
+ * Writes `--export-db`'s SQLite database of \a run (one trace is a run of one) to \a path,
+ * atomically: every rank's tables with a leading `rank` column (pairs, kernels, kernel_summary,
+ * modules, memory, steps, summary as key/value/json rows, diagnostics), the run's tables (ranks,
+ * collectives, rank_pairs, critical_path), meta (format and tool version; per rank its source file,
+ * size, sha256, world size and clock base) and indexes on rank, step and fwd_name. \a sha256 gives
+ * a file's hex digest (the caller's: the core has no hash). False with \a error set on failure.
+ */
+bool writeRunDatabase(const LoadedRun &run,
+    const std::string &path,
+    const std::function<std::string(const std::string &file)> &sha256,
+    std::string &error);
+
+} // namespace ks

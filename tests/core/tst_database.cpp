@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// Issue #36: --export-db's SQLite database holds every export's table, cell for cell.
+#include "analysis/kernelsummary.h"
+#include "analysis/stepbreakdown.h"
+#include "export/allocationtable.h"
+#include "export/criticalpathtables.h"
+#include "export/kernelsummarytable.h"
+#include "export/moduletable.h"
+#include "export/pairtable.h"
+#include "export/runtables.h"
+#include "export/steptable.h"
+#include "session/rundatabase.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+#include <memory>
+
+using namespace ks;
+
+namespace {
+
+//! A database opened read-only, for reading tables back.
+class Reader {
+public:
+    explicit Reader(const std::string &path)
+    {
+        sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr);
+    }
+    ~Reader() { sqlite3_close(m_db); }
+    Reader(const Reader &) = delete;
+    Reader &operator=(const Reader &) = delete;
+
+    //! The statement over \a sql, bound to \a rank when it has a ?; null when it fails.
+    sqlite3_stmt *query(const std::string &sql, std::optional<int> rank = std::nullopt) const
+    {
+        sqlite3_stmt *st = nullptr;
+        if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+            return nullptr;
+        if (rank)
+            sqlite3_bind_int(st, 1, *rank);
+        return st;
+    }
+
+private:
+    sqlite3 *m_db = nullptr;
+};
+
+/*!
+ * Compares \a table with the rows of \a name read back (for \a rank when given, skipping the
+ * leading rank column): same columns, rows in order, each cell the same text, number or NULL.
+ */
+bool sameTable(const Reader &db,
+    const std::string &name,
+    const Table &table,
+    std::optional<int> rank,
+    QString &why)
+{
+    const std::string sql
+        = "SELECT * FROM \"" + name + "\"" + (rank ? " WHERE rank = ?" : "") + " ORDER BY rowid";
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
+        db.query(sql, rank), sqlite3_finalize);
+    if (!st) {
+        why = QStringLiteral("no table ") + QString::fromStdString(name);
+        return false;
+    }
+    const int skip = rank ? 1 : 0;
+    if (sqlite3_column_count(st.get()) != int(table.columnCount()) + skip) {
+        why = QString::fromStdString(name) + QStringLiteral(": column count");
+        return false;
+    }
+    for (size_t c = 0; c < table.columnCount(); ++c)
+        if (table.columnName(c) != sqlite3_column_name(st.get(), int(c) + skip)) {
+            why = QString::fromStdString(name) + QStringLiteral(": column names");
+            return false;
+        }
+    size_t row = 0;
+    for (; sqlite3_step(st.get()) == SQLITE_ROW; ++row) {
+        if (row >= table.rowCount())
+            break;
+        for (size_t c = 0; c < table.columnCount(); ++c) {
+            const int at = int(c) + skip;
+            const std::string text = table.text(row, c);
+            const int type = sqlite3_column_type(st.get(), at);
+            bool same = false;
+            if (type == SQLITE_NULL)
+                same = text.empty();
+            else if (type == SQLITE_INTEGER || type == SQLITE_FLOAT)
+                same = !text.empty() && sqlite3_column_double(st.get(), at) == std::stod(text);
+            else
+                same = text == reinterpret_cast<const char *>(sqlite3_column_text(st.get(), at));
+            if (!same) {
+                why = QStringLiteral("%1 row %2 column %3: %4")
+                          .arg(QString::fromStdString(name))
+                          .arg(row)
+                          .arg(QString::fromUtf8(table.columnName(c).data(),
+                                   qsizetype(table.columnName(c).size())),
+                              QString::fromStdString(text));
+                return false;
+            }
+        }
+    }
+    if (row != table.rowCount()) {
+        why = QString::fromStdString(name)
+            + QStringLiteral(": row count %1, table %2").arg(row).arg(table.rowCount());
+        return false;
+    }
+    return true;
+}
+
+std::string hashOf(const std::string &file)
+{
+    return "sha-of-" + file;
+}
+
+} // namespace
+
+class TestDatabase : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void everyExportReadsBack_data();
+    void everyExportReadsBack();
+    void unwritableTargetFails();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_generated; //!< gentrace --memory: every table has rows
+};
+
+void TestDatabase::initTestCase()
+{
+    m_generated = m_dir.filePath(QStringLiteral("generated.json"));
+    const auto r = test::run(test::gentracePath(),
+        {QStringLiteral("--memory"), QStringLiteral("--steps"), QStringLiteral("2"), m_generated});
+    QCOMPARE(r.exitCode, 0);
+}
+
+void TestDatabase::everyExportReadsBack_data()
+{
+    QTest::addColumn<QStringList>("files");
+    QTest::newRow("generated, memory") << QStringList {m_generated};
+    const QString shared = test::sharedTracesDir();
+    if (shared.isEmpty())
+        return;
+    const QDir dir(shared);
+    for (const QString &f :
+        dir.entryList({QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files))
+        if (!f.startsWith(QLatin1String("param_dlrm")))
+            QTest::newRow(qPrintable(f)) << QStringList {dir.filePath(f)};
+    QTest::newRow("DLRM run of two ranks") << QStringList {
+        dir.filePath(QStringLiteral("param_dlrm_worker0_step_12.1694128201545.pt.trace.json")),
+        dir.filePath(QStringLiteral("param_dlrm_worker1_step_12.1694128201556.pt.trace.json"))};
+}
+
+void TestDatabase::everyExportReadsBack()
+{
+    QFETCH(QStringList, files);
+    std::vector<std::string> paths;
+    for (const QString &f : files)
+        paths.push_back(f.toStdString());
+    std::string error;
+    const auto run = openRun(paths, {}, error);
+    QVERIFY2(run && run->failures.empty(), error.c_str());
+    const std::string db = m_dir.filePath(QStringLiteral("run.sqlite")).toStdString();
+    QVERIFY2(writeRunDatabase(*run, db, hashOf, error), error.c_str());
+    const Reader reader(db);
+    QString why;
+    for (size_t i = 0; i < run->ranks.size(); ++i) {
+        const LoadedTrace &t = *run->traces[i];
+        const int rank = run->ranks[i].rank;
+        // Each built here as its own --export-… builds it, not taken from the trace's caches.
+        QVERIFY2(sameTable(reader, "pairs", PairTable(*t.graph), rank, why), qPrintable(why));
+        QVERIFY2(sameTable(reader, "kernels", KernelTable(*t.graph), rank, why), qPrintable(why));
+        QVERIFY2(sameTable(reader, "kernel_summary",
+                     kernelSummaryTable(kernelSummary(*t.graph), *t.model), rank, why),
+            qPrintable(why));
+        QVERIFY2(sameTable(reader, "modules",
+                     ModuleTable(t.modules(), ModuleTable::Rows::WholeTrace, t.pairMemory(),
+                         t.efficiency()),
+                     rank, why),
+            qPrintable(why));
+        const MemoryIndex memory(*t.graph);
+        QVERIFY2(sameTable(reader, "memory", AllocationTable(memory), rank, why), qPrintable(why));
+        QVERIFY2(sameTable(reader, "steps", stepTable(stepBreakdown(*t.graph)), rank, why),
+            qPrintable(why));
+        // The summary's scalars, and the file's own hash, size and clock.
+        const std::string fileKey = "SELECT value FROM summary WHERE rank = ? AND key = 'file'";
+        std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
+            reader.query(fileKey, rank), sqlite3_finalize);
+        QVERIFY(st && sqlite3_step(st.get()) == SQLITE_ROW);
+        QCOMPARE(reinterpret_cast<const char *>(sqlite3_column_text(st.get(), 0)), t.model->path);
+        std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> sha(
+            reader.query("SELECT value FROM meta WHERE rank = ? AND key = 'source_sha256'", rank),
+            sqlite3_finalize);
+        QVERIFY(sha && sqlite3_step(sha.get()) == SQLITE_ROW);
+        QCOMPARE(reinterpret_cast<const char *>(sqlite3_column_text(sha.get(), 0)),
+            hashOf(run->ranks[i].file));
+    }
+    QVERIFY2(sameTable(reader, "ranks", rankTable(run->ranks), {}, why), qPrintable(why));
+    QVERIFY2(
+        sameTable(reader, "collectives", collectiveTable(run->ranks, run->collectives), {}, why),
+        qPrintable(why));
+    QVERIFY2(sameTable(reader, "rank_pairs", rankPairTable(run->ranks, run->pairs), {}, why),
+        qPrintable(why));
+    QVERIFY2(
+        sameTable(reader, "critical_path", criticalSegmentTable(*run->criticalPath()), {}, why),
+        qPrintable(why));
+}
+
+// The target's folder does not exist: a clear failure naming it, nothing written.
+void TestDatabase::unwritableTargetFails()
+{
+    std::string error;
+    const auto run = openRun({m_generated.toStdString()}, {}, error);
+    QVERIFY(run);
+    const std::string target
+        = m_dir.filePath(QStringLiteral("no/such/dir/run.sqlite")).toStdString();
+    QVERIFY(!writeRunDatabase(*run, target, hashOf, error));
+    QVERIFY2(error.find("no/such/dir") != std::string::npos, error.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestDatabase)
+#include "tst_database.moc"
