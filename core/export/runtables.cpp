@@ -155,4 +155,30 @@ CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs)
     return t;
 }
 
+CellTable commKernelTable(const OpGraph &graph)
+{
+    const TraceModel &m = graph.model();
+    CellTable t;
+    for (const char *name : {"name", "collective_name", "process_group", "comms_id"})
+        t.addColumn(name, Cell::Text, {});
+    for (const char *name : {"seq", "device", "stream"})
+        t.addColumn(name, Cell::NumberId, {});
+    t.addColumn("ts", Cell::Number, {});
+    t.addColumn("dur_us", Cell::Number, {});
+    auto id = [](int64_t v, int64_t none) { return v == none ? std::string() : std::to_string(v); };
+    for (const CommKernel &k : communicationKernels(graph)) {
+        t.addRow();
+        t.add(std::string(m.sliceName(k.slice)));
+        t.add(k.info ? std::string(m.str(k.info->collective)) : std::string());
+        t.add(k.info ? std::string(m.str(k.info->processGroup)) : std::string());
+        t.add(k.info ? std::string(m.str(k.info->commsId)) : std::string());
+        t.add(k.info ? id(k.info->seq, kNoValue) : std::string());
+        t.add(k.info ? id(k.info->device, -1) : std::string());
+        t.add(k.info ? id(k.info->stream, -1) : std::string());
+        t.add(microsText(k.start));
+        t.add(microsText(m.slices.dur[k.slice]));
+    }
+    return t;
+}
+
 } // namespace ks

@@ -31,4 +31,12 @@ CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
  */
 CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs);
 
+/*!
+ * One trace's communication kernels (communicationKernels()), what its collectives are matched
+ * from, in start order: `name`, `collective_name`, `process_group`, `comms_id`, `seq`, `device`,
+ * `stream`, `ts` (µs on the file's clock), `dur_us`. `--export-db`'s `collective_kernels`: enough
+ * to match a rank's collectives without its trace.
+ */
+CellTable commKernelTable(const OpGraph &graph);
+
 } // namespace ks

@@ -91,6 +91,7 @@ void addRankTables(TableDatabase &db, const LoadedTrace &trace, int rank)
         rank);
     db.add("memory", AllocationTable(trace.memory()), rank);
     db.add("steps", stepTable(stepBreakdown(graph)), rank);
+    db.add("collective_kernels", commKernelTable(graph), rank);
     CellTable summary, diagnostics;
     summaryTables(summaryJson(*trace.model, graph, trace.seconds), summary, diagnostics);
     db.add("summary", summary, rank);
@@ -113,6 +114,7 @@ bool writeRunDatabase(const LoadedRun &run,
     addMeta(meta, {}, "tool_version", KINETOSCOPE_VERSION);
     addMeta(meta, {}, "world_size", std::to_string(run.worldSize));
     addMeta(meta, {}, "rank_count", std::to_string(run.ranks.size()));
+    addMeta(meta, {}, "clock_zero_ns", std::to_string(run.commonZero));
     for (size_t i = 0; i < run.ranks.size(); ++i) {
         const RankTrace &r = run.ranks[i];
         struct stat st { };
@@ -129,7 +131,8 @@ bool writeRunDatabase(const LoadedRun &run,
     db.add("collectives", collectiveTable(run.ranks, run.collectives));
     db.add("rank_pairs", rankPairTable(run.ranks, run.pairs));
     db.add("critical_path", criticalSegmentTable(*run.criticalPath()));
-    for (const char *table : {"pairs", "kernels", "kernel_summary", "modules", "memory"})
+    for (const char *table :
+        {"pairs", "kernels", "kernel_summary", "modules", "memory", "collective_kernels"})
         db.index(table, {"rank"});
     db.index("pairs", {"fwd_name"});
     db.index("pairs", {"rank", "step"});

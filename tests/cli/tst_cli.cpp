@@ -2,6 +2,7 @@
 // The command line of cli.md, run as a user runs it: the real binary, its exit codes, its stdout.
 #include "export/moduletable.h"
 #include "export/pairtable.h"
+#include "runbuilder.h"
 #include "session/comparedtraces.h"
 #include "testutil.h"
 
@@ -122,6 +123,37 @@ private slots:
             = test::run(test::appPath(), args({QStringLiteral("--export-db"), bad, m_demo}));
         QCOMPARE(failed.exitCode, 3);
         QVERIFY(failed.err.contains("no/such/dir"));
+    }
+
+    // tools/digest-run.sh: one database per rank file, the bad one listed with its exit code
+    // (and the script's), never stopping the others; the ranks gathered into ranks.sqlite.
+    void digestRunMapsEveryRank()
+    {
+        const QString in = test::tempDir() + QStringLiteral("/digest-in");
+        const QString out = test::tempDir() + QStringLiteral("/digest-out");
+        QVERIFY(QDir().mkpath(in));
+        test::RankBuilder r0(0, 2), r1(1, 2);
+        r0.step(1, 0, 1000).comm(100, 10, "0");
+        r1.step(1, 0, 1000).comm(120, 10, "0");
+        auto write = [&](const QString &name, const std::string &text) {
+            QFile f(in + QLatin1Char('/') + name);
+            return f.open(QIODevice::WriteOnly) && f.write(text.data(), qint64(text.size())) > 0;
+        };
+        QVERIFY(write(QStringLiteral("rank0.json"), r0.json()));
+        QVERIFY(write(QStringLiteral("rank1.json"), r1.json()));
+        QVERIFY(write(QStringLiteral("broken.json"), "{\"traceEvents\": [{\"ph\": 7"));
+        qputenv("KINETOSCOPE", test::appPath().toLocal8Bit());
+        const auto r = test::run(QStringLiteral("bash"),
+            {QStringLiteral(QT_TESTCASE_SOURCEDIR "/../tools/digest-run.sh"), in, out,
+                QStringLiteral("2")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("broken.json: exit 2"), r.err.constData());
+        QVERIFY2(r.out.contains("2 of 3 rank file(s) digested"), r.out.constData());
+        for (const char *db : {"/rank0.sqlite", "/rank1.sqlite", "/ranks.sqlite"}) {
+            QFile f(out + QLatin1String(db));
+            QVERIFY2(f.open(QIODevice::ReadOnly), db);
+            QCOMPARE(f.read(16), QByteArray("SQLite format 3", 16));
+        }
     }
 
     void summaryHasEveryKey()

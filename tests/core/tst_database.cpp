@@ -18,6 +18,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 using namespace ks;
@@ -200,6 +202,36 @@ void TestDatabase::everyExportReadsBack()
         QVERIFY(sha && sqlite3_step(sha.get()) == SQLITE_ROW);
         QCOMPARE(reinterpret_cast<const char *>(sqlite3_column_text(sha.get(), 0)),
             hashOf(run->ranks[i].file));
+    }
+    // Each rank's communication kernels, what its collectives were matched from: as many as
+    // the collectives have kernels of that rank, at their starts (file µs + clock base, less
+    // the run's zero: the run clock, to the µs a REAL keeps of epoch times).
+    double zero = 0;
+    {
+        std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> z(
+            reader.query("SELECT value FROM meta WHERE key = 'clock_zero_ns'"), sqlite3_finalize);
+        QVERIFY(z && sqlite3_step(z.get()) == SQLITE_ROW);
+        zero = sqlite3_column_double(z.get(), 0);
+    }
+    for (size_t i = 0; i < run->ranks.size(); ++i) {
+        std::vector<double> expected, stored;
+        for (const Collective &c : run->collectives.collectives)
+            for (const CollectiveKernel &k : c.kernels)
+                if (k.rankIndex == i)
+                    expected.push_back(double(k.start));
+        std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
+            reader.query("SELECT k.ts * 1000 + m.value FROM collective_kernels AS k JOIN meta AS m "
+                         "ON m.rank = k.rank AND m.key = 'clock_base_ns' WHERE k.rank = ?",
+                run->ranks[i].rank),
+            sqlite3_finalize);
+        QVERIFY(st);
+        while (sqlite3_step(st.get()) == SQLITE_ROW)
+            stored.push_back(sqlite3_column_double(st.get(), 0) - zero);
+        QCOMPARE(stored.size(), expected.size());
+        std::sort(expected.begin(), expected.end());
+        std::sort(stored.begin(), stored.end());
+        for (size_t j = 0; j < stored.size(); ++j)
+            QVERIFY2(std::abs(stored[j] - expected[j]) < 1000, qPrintable(QString::number(j)));
     }
     QVERIFY2(sameTable(reader, "ranks", rankTable(run->ranks), {}, why), qPrintable(why));
     QVERIFY2(
