@@ -72,6 +72,8 @@ def main():
     ap.add_argument("--members-mb", type=int, default=1000,
                     help="size of the trace written as 64 KiB gzip members (as bgzip does), 0: none")
     ap.add_argument("--only-members", action="store_true", help="only the gzip members benchmark")
+    ap.add_argument("--db-mb", type=int, default=100, help="size of the --export-db trace (MB, 0: none)")
+    ap.add_argument("--only-db", action="store_true", help="only the --export-db benchmark")
     args = ap.parse_args()
     sizes = [20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeat = 1 if args.quick else args.repeat
@@ -104,7 +106,7 @@ def main():
 
     results = {"machine": machine(), "traces": []}
     onlys = {"run": args.only_run, "memory": args.only_memory, "lanes": args.only_lanes,
-             "members": args.only_members}
+             "members": args.only_members, "db": args.only_db}
     only = any(onlys.values())
     wanted = lambda name: onlys[name] or not only
     lanes = 1000 if args.quick else args.lanes
@@ -118,6 +120,9 @@ def main():
     if members_mb and wanted("members"):
         results["members"] = members_benchmark(gentrace, bench_load, bench_inflate, args.data_dir,
                                                members_mb, repeat)
+    db_mb = 20 if args.quick else args.db_mb
+    if db_mb and wanted("db"):
+        results["db"] = db_benchmark(app, gentrace, args.data_dir, db_mb, repeat)
     if wanted("run"):
         ranks, rank_mb = (2, 20) if args.quick else (args.run_ranks, args.rank_mb)
         results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
@@ -248,6 +253,25 @@ def members_benchmark(gentrace, bench_load, bench_inflate, data_dir, mb, repeat)
           f"{entry['one_member']['inflate_1_s']:.3f} s; 64 KiB members load+link {m['load_link_s']:.3f} s, "
           f"inflate 1 thread {m['inflate_1_s']:.3f} s, 2 threads {m['inflate_2_s']:.3f} s "
           f"({entry['inflate_speedup']:.2f}x)", flush=True)
+    return entry
+
+
+def db_benchmark(app, gentrace, data_dir, mb, repeat):
+    """Issue #36: --export-db of one rank's trace, against --summary of the same file (one load and
+    the analyses) in the same run; the database's size against the trace's (target: 5 %)."""
+    plain = os.path.join(data_dir, f"trace-{mb}mb.json")
+    if not os.path.exists(plain):
+        run([gentrace, "--target-mb", str(mb), plain])
+    db = os.path.join(data_dir, f"trace-{mb}mb.sqlite")
+    summary_s = min(timed([app, "--summary", plain]) for _ in range(repeat))
+    db_s = min(timed([app, "--export-db", db, plain]) for _ in range(repeat))
+    rss_kb = peak_rss_kb([app, "--export-db", db, plain])
+    entry = {"size_mb": mb, "export_db_s": db_s, "summary_s": summary_s,
+             "ratio_to_summary": db_s / summary_s, "peak_rss_mb": rss_kb / 1024,
+             "db_to_trace": os.path.getsize(db) / os.path.getsize(plain)}
+    print(f"export-db {mb} MB: {db_s:.3f} s ({entry['ratio_to_summary']:.2f}x --summary), "
+          f"peak RSS {entry['peak_rss_mb']:.0f} MB, database {entry['db_to_trace'] * 100:.1f} % "
+          f"of the trace (target 5 %)", flush=True)
     return entry
 
 
