@@ -4,6 +4,7 @@
 #include "base/version.h"
 
 #include <QCommandLineParser>
+#include <QRegularExpression>
 
 #include <cmath>
 #include <optional>
@@ -383,14 +384,22 @@ Request CommandParser::request()
             return usage(QStringLiteral("--critical-path-step takes a step number N"));
     }
     if (isSet(m_o.dataLoading)) {
-        path.dataLoading = value(m_o.dataLoading).toStdString();
-        if (path.dataLoading.empty() || !validNamePattern(path.dataLoading))
-            return usage(QStringLiteral("--data-loading takes a regular expression (ECMAScript)"));
+        // Qt's (PCRE2's, Python-like) expressions: matching never recurses per character, so a
+        // name of any length is safe (std::regex's search overflows the stack on long names).
+        QRegularExpression regex(value(m_o.dataLoading));
+        if (regex.pattern().isEmpty() || !regex.isValid())
+            return usage(QStringLiteral("--data-loading takes a regular expression"));
+        regex.optimize();
+        path.dataLoading = [regex](std::string_view name) {
+            return regex.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
+        };
     }
     if (const int which = runExportIndex(); which >= 0) {
         RunExportRequest r;
         r.what = RunExport(which);
         r.out = value(*m_o.runExports()[size_t(which)]).toStdString();
+        if (r.what == RunExport::Database && r.out == "-")
+            return usage(QStringLiteral("--export-db writes a file, not standard output"));
         r.args = fileArgs();
         r.path = path;
         return r;

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: MIT
 # The map step of a large run, on one machine (docs/cli.md, "Past one machine"):
 #   tools/digest-run.sh DIR OUTDIR [JOBS]
-# writes OUTDIR/NAME.sqlite (kinetoscope --export-db) for every trace file NAME in DIR, JOBS
-# processes at a time (default: the cores there are), one process per rank file. A rank that
-# fails is listed with its exit code (docs/cli.md) and never stops the others. Then, when python3
-# is there, OUTDIR/ranks.sqlite gathers every rank's own tables (pairs, kernels, steps, summary,
-# ..., each row led by its rank) for queries over the whole run.
-# Exit status: 0 when every rank was digested, else the largest exit code of a rank.
-# KINETOSCOPE names the program (default: kinetoscope on PATH, else this tree's release build).
+# writes OUTDIR/FILE.sqlite (kinetoscope --export-db) for every trace FILE (*.json, *.json.gz) in
+# DIR, JOBS processes at a time (default: the cores there are), one process per rank file. A rank
+# that fails is listed with its exit code (docs/cli.md) and its message in OUTDIR/FILE.log, and
+# never stops the others. Then, when python3 is there, OUTDIR/ranks.sqlite gathers the rank
+# tables of this run's databases (pairs, kernels, steps, summary, ..., each row led by its rank)
+# for queries over the whole run.
+# Exit status: 0 when every rank was digested and gathered, else the largest exit code of a rank,
+# or 4 when the gathering failed. KINETOSCOPE names the program (default: kinetoscope on PATH,
+# else this tree's release build).
 set -uo pipefail
 
 if (($# < 2 || $# > 3)); then
@@ -23,14 +25,13 @@ fi
 program=${KINETOSCOPE:-$(command -v kinetoscope || echo "$(dirname "$0")/../build/release/app/kinetoscope")}
 mkdir -p "$out" || exit 3
 
-# One line per rank file: "CODE FILE"; a failure's message goes to OUTDIR/NAME.log.
+# One line per rank file: "CODE<TAB>FILE". The database is named after the whole file name, so
+# a.json and a.json.gz never share one, and none is called ranks.sqlite.
 digest() {
     local file=$1 name
     name=$(basename "$file")
-    name=${name%.gz}
-    name=${name%.json}
     "$program" --export-db "$out/$name.sqlite" "$file" 2>"$out/$name.log"
-    echo "$? $file"
+    printf '%s\t%s\n' "$?" "$file"
 }
 export -f digest
 export program out
@@ -42,26 +43,27 @@ if [[ -z $results ]]; then
     exit 2
 fi
 
-status=0 done=0
-while read -r code file; do
+status=0
+digested=()
+while IFS=$'\t' read -r code file; do
     if ((code == 0)); then
-        done=$((done + 1))
+        digested+=("$out/$(basename "$file").sqlite")
     else
-        echo "digest-run: $file: exit $code (see its .log in $out)" >&2
+        echo "digest-run: $file: exit $code (see $out/$(basename "$file").log)" >&2
         ((code > status)) && status=$code
     fi
 done <<<"$results"
-echo "digest-run: $done of $(wc -l <<<"$results") rank file(s) digested into $out"
+echo "digest-run: ${#digested[@]} of $(wc -l <<<"$results") rank file(s) digested into $out"
 
-if command -v python3 >/dev/null; then
-    python3 - "$out" <<'EOF'
-import glob, os, sqlite3, sys
-out = sys.argv[1]
-target = os.path.join(out, "ranks.sqlite")
-parts = sorted(p for p in glob.glob(os.path.join(out, "*.sqlite")) if p != target)
-if os.path.exists(target):
-    os.remove(target)
-db = sqlite3.connect(target)
+if ((${#digested[@]})) && command -v python3 >/dev/null; then
+    python3 - "$out/ranks.sqlite" "${digested[@]}" <<'EOF' || status=$((status > 4 ? status : 4))
+import os, sqlite3, sys
+target, parts = sys.argv[1], sys.argv[2:]
+temp = target + ".part"
+if os.path.exists(temp):
+    os.remove(temp)
+db = sqlite3.connect(temp)
+quote = lambda name: '"' + name.replace('"', '""') + '"'
 seen = {}  # rank -> the database that had it
 tables = set()
 for part in parts:
@@ -71,19 +73,21 @@ for part in parts:
             print(f"digest-run: rank {rank} is in both {seen[rank]} and {part}"
                   " (traces without distributedInfo are all rank 0)", file=sys.stderr)
         seen[rank] = part
-    for (t,) in db.execute("SELECT name FROM part.sqlite_schema WHERE type = 'table'"):
-        columns = [c[1] for c in db.execute(f"PRAGMA part.table_info('{t}')")]
+    names = [t for (t,) in db.execute("SELECT name FROM part.sqlite_master WHERE type = 'table'")]
+    for t in names:
+        columns = [c for (c,) in db.execute("SELECT name FROM pragma_table_info(?, 'part')", (t,))]
         if "rank" not in columns or t in ("ranks", "critical_path"):
             continue  # the run's own tables: a run of one rank here
-        db.execute(f'CREATE TABLE IF NOT EXISTS "{t}" AS SELECT * FROM part."{t}" WHERE 0')
-        db.execute(f'INSERT INTO "{t}" SELECT * FROM part."{t}" WHERE rank IS NOT NULL')
+        db.execute(f"CREATE TABLE IF NOT EXISTS {quote(t)} AS SELECT * FROM part.{quote(t)} WHERE 0")
+        db.execute(f"INSERT INTO {quote(t)} SELECT * FROM part.{quote(t)} WHERE rank IS NOT NULL")
         tables.add(t)
     db.commit()
     db.execute("DETACH part")
 for t in sorted(tables):
-    db.execute(f'CREATE INDEX "ix_{t}_rank" ON "{t}" (rank)')
+    db.execute(f"CREATE INDEX {quote('ix_' + t + '_rank')} ON {quote(t)} (rank)")
 db.commit()
 db.close()
+os.replace(temp, target)
 print(f"digest-run: {len(parts)} database(s) gathered into {target}")
 EOF
 fi

@@ -74,7 +74,7 @@ bool isBlockingSyncCall(std::string_view name)
 }
 
 CriticalGraph::CriticalGraph(
-    const OpGraph &graph, const PathWindow &window, const std::regex *dataLoading)
+    const OpGraph &graph, const PathWindow &window, const NameTest &dataLoading)
     : m_graph(graph)
 {
     const TraceModel &m = graph.model();
@@ -87,7 +87,7 @@ CriticalGraph::CriticalGraph(
         int8_t &known = loadingName[s.name[id]];
         if (known < 0) {
             const std::string_view name = m.strings.view(s.name[id]);
-            known = int8_t(std::regex_search(name.begin(), name.end(), *dataLoading));
+            known = int8_t(dataLoading(name));
         }
         return known == 1;
     };

@@ -4,10 +4,14 @@
 #include "analysis/pathdag.h"
 #include "link/opgraph.h"
 
-#include <regex>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 namespace ks {
+
+//! Whether an event's name is one of a kind (the user's data-loading events).
+using NameTest = std::function<bool(std::string_view name)>;
 
 //! The start or the end of an event in the window: a point in time.
 struct PathNode {
@@ -42,11 +46,10 @@ struct PathWindow {
 class CriticalGraph {
 public:
     /*!
-     * \a dataLoading: host events whose names it finds are data loading (HTA's
+     * \a dataLoading: host events whose names it accepts are data loading (HTA's
      * data_load_events): nodes whatever their category, their own time `data_loading`.
      */
-    CriticalGraph(
-        const OpGraph &graph, const PathWindow &window, const std::regex *dataLoading = nullptr);
+    CriticalGraph(const OpGraph &graph, const PathWindow &window, const NameTest &dataLoading = {});
 
     const OpGraph &graph() const { return m_graph; }
     const std::vector<PathNode> &nodes() const { return m_nodes; }

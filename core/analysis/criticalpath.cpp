@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <regex>
 
 namespace ks {
 
@@ -67,16 +66,6 @@ SliceId ownerOf(const JoinedGraph &joined, const PathEdge &e)
 
 } // namespace
 
-bool validNamePattern(const std::string &pattern)
-{
-    try {
-        const std::regex checked(pattern);
-        return true;
-    } catch (const std::regex_error &) {
-        return false;
-    }
-}
-
 std::optional<WhatIfChange> parseWhatIf(std::string_view spec)
 {
     const size_t colon = spec.rfind(':');
@@ -127,14 +116,6 @@ CriticalPathAnalysis::~CriticalPathAnalysis() = default;
 
 void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery &query)
 {
-    std::optional<std::regex> dataLoading;
-    if (!query.dataLoading.empty()) {
-        if (!validNamePattern(query.dataLoading)) {
-            m_path.problem = "not a regular expression: " + query.dataLoading;
-            return;
-        }
-        dataLoading.emplace(query.dataLoading);
-    }
     int64_t step = query.step;
     if (step == kNoValue)
         for (const PathRankInput &r : m_ranks)
@@ -153,8 +134,8 @@ void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery
             continue;
         rank.windowStart = window.start;
         rank.windowEnd = window.end;
-        m_graphs.back() = std::make_unique<CriticalGraph>(
-            *m_ranks[r].graph, window, dataLoading ? &*dataLoading : nullptr);
+        m_graphs.back()
+            = std::make_unique<CriticalGraph>(*m_ranks[r].graph, window, query.dataLoading);
         graphs.back() = m_graphs.back().get();
     }
     const bool stepped = std::any_of(m_ranks.begin(), m_ranks.end(),

@@ -72,12 +72,10 @@ struct WhatIf {
 //! What is asked of a path.
 struct PathQuery {
     int64_t step = kNoValue; //!< N of ProfilerStep#N; kNoValue: the first step
-    //! Names of data-loading events, an ECMAScript regular expression found anywhere in the name
-    //! (HTA's data_load_events, `--data-loading`); empty: none.
-    std::string dataLoading;
+    //! Which event names are data loading (HTA's data_load_events; `--data-loading` passes a
+    //! regular expression's search); empty: none. Asked once per distinct name, from one thread.
+    NameTest dataLoading;
 };
-//! Whether \a pattern is a regular expression PathQuery::dataLoading can take.
-bool validNamePattern(const std::string &pattern);
 
 //! A rank of a run, as the path sees it: its linked graph and its clock.
 struct PathRankInput {

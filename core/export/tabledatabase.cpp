@@ -5,7 +5,7 @@
 
 #include <sqlite3.h>
 
-#include <cerrno>
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -13,14 +13,16 @@ namespace ks {
 
 namespace {
 
-//! The declared type of a column: NUMERIC keeps integers integers and reals reals.
+//! The declared type of a column: one type per column, so that SQL arithmetic on it is
+//! arithmetic on numbers (no integer division of two whole times).
 std::string_view sqlType(Cell cell)
 {
     switch (cell) {
     case Cell::Number:
     case Cell::Timestamp:
+        return "REAL";
     case Cell::Bytes:
-        return "NUMERIC";
+        return "INTEGER";
     case Cell::Id:
     case Cell::NumberId:
         return ""; // as the file wrote it: an integer, else text
@@ -29,18 +31,26 @@ std::string_view sqlType(Cell cell)
     }
 }
 
-//! Binds \a text as a number where it reads as one (whole), else as text.
-int bindNumberOrText(sqlite3_stmt *st, int at, const std::string &text)
+//! \a text is a whole decimal number without a leading zero or sign other than '-'.
+bool isDecimalInteger(std::string_view text)
 {
-    const char *begin = text.c_str();
-    char *end = nullptr;
-    errno = 0;
-    const long long i = std::strtoll(begin, &end, 10);
-    if (*end == '\0' && errno == 0)
-        return sqlite3_bind_int64(st, at, i);
-    const double d = std::strtod(begin, &end);
-    if (*end == '\0')
-        return sqlite3_bind_double(st, at, d);
+    if (!text.empty() && text.front() == '-')
+        text.remove_prefix(1);
+    if (text.empty() || text.size() > 18 || (text.size() > 1 && text.front() == '0'))
+        return false;
+    return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+//! \a text is a decimal number as the exports write them: digits, '-', '.', an exponent.
+bool isDecimalNumber(std::string_view text)
+{
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+    });
+}
+
+int bindText(sqlite3_stmt *st, int at, const std::string &text)
+{
     return sqlite3_bind_text(st, at, text.data(), int(text.size()), SQLITE_TRANSIENT);
 }
 
@@ -49,9 +59,18 @@ int bindCell(sqlite3_stmt *st, int at, Cell cell, const std::string &text)
     if (text.empty())
         return cell == Cell::TextOrEmpty ? sqlite3_bind_text(st, at, "", 0, SQLITE_STATIC)
                                          : sqlite3_bind_null(st, at);
-    if (!sqlType(cell).empty() && sqlType(cell) != "NUMERIC")
-        return sqlite3_bind_text(st, at, text.data(), int(text.size()), SQLITE_TRANSIENT);
-    return bindNumberOrText(st, at, text);
+    const std::string_view type = sqlType(cell);
+    if (type == "TEXT")
+        return bindText(st, at, text);
+    if (isDecimalInteger(text))
+        return sqlite3_bind_int64(st, at, std::strtoll(text.c_str(), nullptr, 10));
+    if (type == "REAL" && isDecimalNumber(text)) {
+        char *end = nullptr;
+        const double d = std::strtod(text.c_str(), &end);
+        if (*end == '\0')
+            return sqlite3_bind_double(st, at, d);
+    }
+    return bindText(st, at, text); // an id that is no integer, or a number as no export writes
 }
 
 struct StatementDeleter {
@@ -112,10 +131,15 @@ void TableDatabase::add(std::string_view name, const Table &table, std::optional
     if (table.columnCount() == 0 || !create(name, table, rank.has_value()))
         return;
     const int offset = rank ? 1 : 0;
-    std::string sql = "INSERT INTO " + sqlIdentifier(name) + " VALUES (";
+    // The columns named: a table added again with other columns fails instead of mixing them.
+    std::string sql = "INSERT INTO " + sqlIdentifier(name) + " (", values;
+    if (rank)
+        sql += "\"rank\", ";
+    for (size_t c = 0; c < table.columnCount(); ++c)
+        sql += sqlIdentifier(table.columnName(c)) + (c + 1 < table.columnCount() ? ", " : ")");
     for (size_t c = 0; c < table.columnCount() + size_t(offset); ++c)
-        sql += c ? ",?" : "?";
-    sql += ')';
+        values += c ? ",?" : "?";
+    sql += " VALUES (" + values + ')';
     sqlite3_stmt *raw = nullptr;
     if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &raw, nullptr) != SQLITE_OK) {
         m_error = std::string("SQLite: ") + sqlite3_errmsg(m_db);
@@ -154,8 +178,10 @@ void TableDatabase::index(std::string_view name, const std::vector<std::string_v
 
 bool TableDatabase::save(const std::string &path)
 {
-    if (!m_error.empty())
+    if (!m_error.empty()) {
+        m_error = path + ": " + m_error; // what failed while it was built
         return false;
+    }
     sqlite3_int64 size = 0;
     unsigned char *bytes = sqlite3_serialize(m_db, "main", &size, 0);
     if (!bytes) {

@@ -15,9 +15,9 @@ namespace ks {
 /*!
  * A SQLite database of export tables, built in memory and saved in one atomic write
  * (sqlite3_serialize, then writeFileAtomically): a half-written database is never left at the
- * target. Each Table becomes an SQL table of the same name, column names and units; numbers are
- * stored as numbers (INTEGER when the text is an integer, else REAL), empty cells as NULL. A
- * table added again (another rank's) gets more rows.
+ * target. Each Table becomes an SQL table of the same name, column names and units: numbers and
+ * times REAL, bytes INTEGER, ids INTEGER when whole else TEXT, texts TEXT, empty cells NULL. A
+ * table added again (another rank's) gets more rows; its columns must be the same.
  */
 class TableDatabase {
 public:
@@ -33,7 +33,7 @@ public:
     void add(std::string_view name, const Table &table, std::optional<int> rank = std::nullopt);
     //! An index on \a columns of table \a name, named after both.
     void index(std::string_view name, const std::vector<std::string_view> &columns);
-    //! Writes the database to \a path; false with error() set when anything failed.
+    //! Writes the database to \a path; false with error() (naming \a path) when anything failed.
     bool save(const std::string &path);
     //! The first failure, empty while all went well.
     const std::string &error() const { return m_error; }

@@ -304,7 +304,7 @@ std::shared_ptr<const CriticalPathAnalysis> LoadedRun::criticalPath(const PathQu
             inputs.push_back({r.graph, r.clockOffset, r.rank});
         return std::make_shared<const CriticalPathAnalysis>(inputs, collectives, query);
     };
-    if (query.step != kNoValue || !query.dataLoading.empty())
+    if (query.step != kNoValue || query.dataLoading)
         return find();
     std::call_once(m_criticalPathFound, [&] { m_criticalPath = find(); });
     return m_criticalPath;

@@ -94,6 +94,8 @@ private slots:
             << args({QStringLiteral("--at-us"), QStringLiteral("5"), QStringLiteral("x.json")});
         QTest::newRow("data loading without a path") << args(
             {QStringLiteral("--data-loading"), QStringLiteral("DataLoader"), QStringLiteral("x")});
+        QTest::newRow("database to stdout")
+            << args({QStringLiteral("--export-db"), QStringLiteral("-"), QStringLiteral("x.json")});
         QTest::newRow("data loading not a regex")
             << args({QStringLiteral("--summary"), QStringLiteral("x.json"),
                    QStringLiteral("--data-loading"), QStringLiteral("(DataLoader")});
@@ -149,10 +151,38 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("broken.json: exit 2"), r.err.constData());
         QVERIFY2(r.out.contains("2 of 3 rank file(s) digested"), r.out.constData());
-        for (const char *db : {"/rank0.sqlite", "/rank1.sqlite", "/ranks.sqlite"}) {
+        for (const char *db : {"/rank0.json.sqlite", "/rank1.json.sqlite", "/ranks.sqlite"}) {
             QFile f(out + QLatin1String(db));
             QVERIFY2(f.open(QIODevice::ReadOnly), db);
             QCOMPARE(f.read(16), QByteArray("SQLite format 3", 16));
+        }
+    }
+
+    // A 100 000-character op name and a pattern that backtracks on it: std::regex overflowed the
+    // stack here (exit 139); the summary comes, and a simple pattern finds the name.
+    void dataLoadingSurvivesLongNames()
+    {
+        const std::string longName(100000, 'a');
+        std::string events = test::completeEvent("cpu_op", longName, 1, 0, 10);
+        events += test::completeEvent("cpu_op", "b", 1, 20, 10);
+        events.pop_back();
+        const QString trace = test::writeTemp(
+            QStringLiteral("long-name.json"), QByteArray::fromStdString(test::traceWith(events)));
+        for (const auto &[pattern, loading] :
+            {std::pair {"(a|b)*c", 0.0}, std::pair {"a+", 10.0}}) {
+            const auto r = test::run(test::appPath(),
+                args({QStringLiteral("--summary"), trace, QStringLiteral("--data-loading"),
+                    QString::fromLatin1(pattern)}));
+            QCOMPARE(r.exitCode, 0);
+            const QJsonObject path = QJsonDocument::fromJson(r.out)
+                                         .object()
+                                         .value(QStringLiteral("critical_path"))
+                                         .toObject();
+            QCOMPARE(path.value(QStringLiteral("by_bound"))
+                         .toObject()
+                         .value(QStringLiteral("data_loading"))
+                         .toDouble(),
+                loading);
         }
     }
 
