@@ -3,12 +3,14 @@
 #include "analysis/kernelsummary.h"
 #include "analysis/stepbreakdown.h"
 #include "export/allocationtable.h"
+#include "export/celltable.h"
 #include "export/criticalpathtables.h"
 #include "export/kernelsummarytable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "export/runtables.h"
 #include "export/steptable.h"
+#include "export/tabledatabase.h"
 #include "session/rundatabase.h"
 #include "testutil.h"
 
@@ -128,6 +130,7 @@ private slots:
     void everyExportReadsBack_data();
     void everyExportReadsBack();
     void unwritableTargetFails();
+    void cellsKeepTheirKinds();
 
 private:
     QTemporaryDir m_dir;
@@ -264,6 +267,55 @@ void TestDatabase::unwritableTargetFails()
         = m_dir.filePath(QStringLiteral("no/such/dir/run.sqlite")).toStdString();
     QVERIFY(!writeRunDatabase(*run, target, hashOf, error));
     QVERIFY2(error.find("no/such/dir") != std::string::npos, error.c_str());
+}
+
+// Each cell kind stored as its column says, with names SQL would misread quoted: numbers only
+// where the text is a decimal number, ids INTEGER only when whole (007 stays text), empty cells
+// NULL except an empty TextOrEmpty.
+void TestDatabase::cellsKeepTheirKinds()
+{
+    CellTable t;
+    t.addColumn("we\"ird name", Cell::Text, {});
+    t.addColumn("id", Cell::Id, {});
+    t.addColumn("n", Cell::Number, {});
+    t.addColumn("bytes", Cell::Bytes, {});
+    t.addColumn("maybe", Cell::TextOrEmpty, {});
+    const std::vector<std::vector<std::string>> rows {{"a", "007", "1e3", "123", ""},
+        {"", "12", "inf", "", "x"}, {"b", "12345678901234567890", "-2.5", "0", ""}};
+    for (const auto &row : rows) {
+        t.addRow();
+        for (const std::string &cell : row)
+            t.add(cell);
+    }
+    TableDatabase db;
+    db.add("odd \"table\"", t, 3);
+    const std::string path = m_dir.filePath(QStringLiteral("kinds.sqlite")).toStdString();
+    QVERIFY2(db.save(path), db.error().c_str());
+    const Reader reader(path);
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
+        reader.query(
+            "SELECT rank, typeof(\"we\"\"ird name\"), typeof(id), id, typeof(n), n, "
+            "typeof(bytes), typeof(maybe), maybe FROM \"odd \"\"table\"\"\" ORDER BY rowid"),
+        sqlite3_finalize);
+    QVERIFY(st);
+    const std::vector<std::string> expected {
+        "3|text|text|007|real|1000.0|integer|text|",
+        "3|null|integer|12|text|inf|null|text|x",
+        "3|text|text|12345678901234567890|real|-2.5|integer|text|",
+    };
+    for (const std::string &want : expected) {
+        QCOMPARE(sqlite3_step(st.get()), SQLITE_ROW);
+        std::string got;
+        for (int c = 0; c < sqlite3_column_count(st.get()); ++c) {
+            const auto *text = sqlite3_column_text(st.get(), c);
+            if (c)
+                got += '|';
+            if (text)
+                got += reinterpret_cast<const char *>(text);
+        }
+        QCOMPARE(got, want);
+    }
+    QCOMPARE(sqlite3_step(st.get()), SQLITE_DONE);
 }
 
 QTEST_GUILESS_MAIN(TestDatabase)
