@@ -13,6 +13,7 @@
 #include "export/steptable.h"
 #include "export/summary.h"
 #include "session/comparedtraces.h"
+#include "session/databaserun.h"
 #include "session/loadedrun.h"
 #include "session/loadedtrace.h"
 #include "session/rundatabase.h"
@@ -276,6 +277,33 @@ CellTable runTable(const LoadedRun &run, RunExport what, const PathQuery &path)
     }
 }
 
+/*!
+ * A run export over per-rank databases (`--export-db` of one rank each): the collectives, as
+ * from the traces; the other run exports need the traces.
+ */
+int runDatabaseExport(RunExport what, const std::string &out, const std::vector<std::string> &dbs)
+{
+    if (what != RunExport::Collectives) {
+        std::fprintf(stderr,
+            "kinetoscope: of the run exports, only --export-collectives reads databases yet: give "
+            "the traces\n");
+        return ExitUsage;
+    }
+    const DatabaseRun run = openDatabaseRun(dbs);
+    for (const RunFailure &f : run.failures)
+        std::fprintf(stderr, "%s\n", f.error.c_str());
+    if (run.ranks.empty())
+        return ExitLoadFailed;
+    for (const std::string &w : run.warnings)
+        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+    std::string error;
+    if (!exportTable(collectiveTable(run.rankNumbers(), run.collectives), out, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitWriteFailed;
+    }
+    return run.failures.empty() ? ExitOk : ExitLoadFailed;
+}
+
 } // namespace
 
 int runRunExport(RunExport what,
@@ -283,6 +311,8 @@ int runRunExport(RunExport what,
     const std::vector<std::string> &args,
     const PathQuery &path)
 {
+    if (std::vector<std::string> databases; runDatabases(args, databases))
+        return runDatabaseExport(what, out, databases);
     const auto run = openRunOrReport(args);
     if (!run)
         return ExitLoadFailed;

@@ -36,7 +36,7 @@ digest() {
 export -f digest
 export program out
 
-results=$(find "$dir" -maxdepth 1 -type f \( -name '*.json' -o -name '*.json.gz' \) -print0 |
+results=$(find -L "$dir" -maxdepth 1 -type f \( -name '*.json' -o -name '*.json.gz' \) -print0 |
     sort -z | xargs -0 -r -n 1 -P "$jobs" bash -c 'digest "$1"' _)
 if [[ -z $results ]]; then
     echo "digest-run: no *.json or *.json.gz trace in $dir" >&2
@@ -85,6 +85,9 @@ for part in parts:
     db.execute("DETACH part")
 for t in sorted(tables):
     db.execute(f"CREATE INDEX {quote('ix_' + t + '_rank')} ON {quote(t)} (rank)")
+# Marked as gathered, so that a run opened from the folder leaves it out.
+db.executemany("INSERT INTO meta (rank, key, value) VALUES (NULL, ?, ?)",
+               [("format_version", 1), ("rank_count", len(seen)), ("gathered_from", len(parts))])
 db.commit()
 db.close()
 os.replace(temp, target)

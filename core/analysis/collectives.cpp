@@ -10,7 +10,7 @@ namespace ks {
 
 namespace {
 
-std::string countsText(const RankTraces &ranks, const std::vector<size_t> &counts)
+std::string countsText(const std::vector<RankComms> &ranks, const std::vector<size_t> &counts)
 {
     std::string out;
     for (size_t r = 0; r < counts.size(); ++r) {
@@ -25,14 +25,14 @@ std::string countsText(const RankTraces &ranks, const std::vector<size_t> &count
 }
 
 //! How the kernels of \a kernels (every rank's) can be matched: the strongest every one allows.
-MatchedBy strongestMatch(const std::vector<std::vector<CommKernel>> &kernels)
+MatchedBy strongestMatch(const std::vector<RankComms> &ranks)
 {
     bool ids = true, groupSeq = true, any = false;
-    for (const auto &rank : kernels) {
-        for (const CommKernel &k : rank) {
+    for (const RankComms &rank : ranks) {
+        for (const CommRecord &k : rank.kernels) {
             any = true;
-            ids = ids && k.info && k.info->commsId != 0;
-            groupSeq = groupSeq && k.info && k.info->processGroup != 0 && k.info->seq != kNoValue;
+            ids = ids && !k.commsId.empty();
+            groupSeq = groupSeq && !k.processGroup.empty() && k.seq != kNoValue;
         }
     }
     return !any    ? MatchedBy::Order
@@ -42,18 +42,15 @@ MatchedBy strongestMatch(const std::vector<std::vector<CommKernel>> &kernels)
 }
 
 //! Adds rank \a rankIndex's kernel \a k to \a c (the first kernel names the collective).
-void addKernel(Collective &c, const RankTrace &rank, uint32_t rankIndex, const CommKernel &k)
+void addKernel(Collective &c, const RankComms &rank, uint32_t rankIndex, const CommRecord &k)
 {
-    const TraceModel &m = rank.graph->model();
     if (c.kernels.empty()) {
-        const GpuInfo *info = k.info;
-        c.name = info && info->collective ? std::string(m.str(info->collective))
-                                          : std::string(m.sliceName(k.slice));
-        c.processGroup = info ? std::string(m.str(info->processGroup)) : std::string();
-        c.commsId = info ? std::string(m.str(info->commsId)) : std::string();
-        c.seq = info ? info->seq : kNoValue;
+        c.name = k.collective.empty() ? k.name : k.collective;
+        c.processGroup = k.processGroup;
+        c.commsId = k.commsId;
+        c.seq = k.seq;
     }
-    c.kernels.push_back({rankIndex, k.slice, rank.runTime(k.start), m.slices.dur[k.slice]});
+    c.kernels.push_back({rankIndex, k.slice, k.start + rank.clockOffset, k.dur});
 }
 
 //! First and last start, last arriver, shortest and longest kernel.
@@ -75,18 +72,15 @@ void summarise(Collective &c)
 }
 
 //! By `Comms Id`, or by process group and `Seq`: one collective per identity.
-void matchByIdentity(const RankTraces &ranks,
-    const std::vector<std::vector<CommKernel>> &kernels,
-    CollectiveMatch &match)
+void matchByIdentity(const std::vector<RankComms> &ranks, CollectiveMatch &match)
 {
     std::map<std::string, size_t> byKey;
     size_t repeated = 0;
     for (size_t r = 0; r < ranks.size(); ++r) {
-        const TraceModel &m = ranks[r].graph->model();
-        for (const CommKernel &k : kernels[r]) {
+        for (const CommRecord &k : ranks[r].kernels) {
             const std::string key = match.by == MatchedBy::CommsId
-                ? std::string(m.str(k.info->commsId))
-                : std::string(m.str(k.info->processGroup)) + '\0' + std::to_string(k.info->seq);
+                ? k.commsId
+                : k.processGroup + '\0' + std::to_string(k.seq);
             const auto [it, added] = byKey.try_emplace(key, match.collectives.size());
             if (added)
                 match.collectives.emplace_back().matchedBy = match.by;
@@ -95,7 +89,7 @@ void matchByIdentity(const RankTraces &ranks,
                 ++repeated; // one rank's second kernel of one identity: its first is kept
                 continue;
             }
-            c.ordinal = uint32_t(k.info->seq == kNoValue ? it->second : size_t(k.info->seq));
+            c.ordinal = uint32_t(k.seq == kNoValue ? it->second : size_t(k.seq));
             addKernel(c, ranks[r], uint32_t(r), k);
         }
     }
@@ -148,27 +142,22 @@ void warnDisjoint(const std::vector<Collective> &collectives, std::vector<std::s
 }
 
 //! The k-th kernel (of a process group, when every kernel names one) on each rank.
-void matchByOrder(const RankTraces &ranks,
-    const std::vector<std::vector<CommKernel>> &kernels,
-    CollectiveMatch &match)
+void matchByOrder(const std::vector<RankComms> &ranks, CollectiveMatch &match)
 {
     bool allNamed = true, any = false;
-    for (const auto &rank : kernels) {
-        for (const CommKernel &k : rank) {
+    for (const RankComms &rank : ranks) {
+        for (const CommRecord &k : rank.kernels) {
             any = true;
-            allNamed = allNamed && k.info && k.info->processGroup != 0;
+            allNamed = allNamed && !k.processGroup.empty();
         }
     }
     match.byProcessGroup = allNamed && any;
-    std::map<std::string, std::vector<std::vector<CommKernel>>> groups;
+    std::map<std::string, std::vector<std::vector<const CommRecord *>>> groups;
     for (size_t r = 0; r < ranks.size(); ++r) {
-        const TraceModel &m = ranks[r].graph->model();
-        for (const CommKernel &k : kernels[r]) {
-            const std::string group
-                = match.byProcessGroup ? std::string(m.str(k.info->processGroup)) : std::string();
-            auto &perRank = groups[group];
+        for (const CommRecord &k : ranks[r].kernels) {
+            auto &perRank = groups[match.byProcessGroup ? k.processGroup : std::string()];
             perRank.resize(ranks.size());
-            perRank[r].push_back(k);
+            perRank[r].push_back(&k);
         }
     }
     for (const auto &[group, perRank] : groups) {
@@ -192,15 +181,13 @@ void matchByOrder(const RankTraces &ranks,
             Collective &c = match.collectives.emplace_back();
             c.ordinal = uint32_t(k);
             bool differ = false;
+            const CommRecord *first = nullptr;
             for (size_t r = 0; r < perRank.size(); ++r) {
                 if (k >= perRank[r].size())
                     continue;
-                const CommKernel &ck = perRank[r][k];
-                differ = differ
-                    || (!c.kernels.empty()
-                        && ranks[r].graph->model().sliceName(ck.slice)
-                            != ranks[c.kernels.front().rankIndex].graph->model().sliceName(
-                                c.kernels.front().kernel));
+                const CommRecord &ck = *perRank[r][k];
+                differ = differ || (first && ck.name != first->name);
+                first = first ? first : &ck;
                 addKernel(c, ranks[r], uint32_t(r), ck);
             }
             if (differ)
@@ -244,17 +231,42 @@ std::string_view matchedByName(MatchedBy by)
     return "order";
 }
 
+std::vector<CommRecord> commRecords(const OpGraph &graph)
+{
+    const TraceModel &m = graph.model();
+    std::vector<CommRecord> out;
+    for (const CommKernel &k : communicationKernels(graph)) {
+        CommRecord &r = out.emplace_back();
+        r.slice = k.slice;
+        r.start = k.start;
+        r.dur = m.slices.dur[k.slice];
+        r.name = m.sliceName(k.slice);
+        if (k.info) {
+            r.collective = m.str(k.info->collective);
+            r.processGroup = m.str(k.info->processGroup);
+            r.commsId = m.str(k.info->commsId);
+            r.seq = k.info->seq;
+        }
+    }
+    return out;
+}
+
 CollectiveMatch matchCollectives(const RankTraces &ranks)
 {
-    CollectiveMatch match;
-    std::vector<std::vector<CommKernel>> kernels;
+    std::vector<RankComms> comms;
     for (const RankTrace &r : ranks)
-        kernels.push_back(communicationKernels(*r.graph));
-    match.by = strongestMatch(kernels);
+        comms.push_back({r.rank, r.clockOffset, commRecords(*r.graph)});
+    return matchCollectives(comms);
+}
+
+CollectiveMatch matchCollectives(const std::vector<RankComms> &ranks)
+{
+    CollectiveMatch match;
+    match.by = strongestMatch(ranks);
     if (match.by == MatchedBy::Order)
-        matchByOrder(ranks, kernels, match);
+        matchByOrder(ranks, match);
     else
-        matchByIdentity(ranks, kernels, match);
+        matchByIdentity(ranks, match);
     for (Collective &c : match.collectives)
         summarise(c);
     if (match.by == MatchedBy::Order)

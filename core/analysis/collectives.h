@@ -19,10 +19,34 @@ struct CommKernel {
 //! The communication kernels of \a graph's trace in start order: what collectives are made of.
 std::vector<CommKernel> communicationKernels(const OpGraph &graph);
 
+/*!
+ * A communication kernel as the matching reads it: from a trace (commRecords()) or from a rank's
+ * database (`collective_kernels`). Empty strings: not recorded.
+ */
+struct CommRecord {
+    SliceId slice = kNoSlice; //!< in its trace's model; kNoSlice when read from a database
+    TimeNs start = 0; //!< ns on its file's clock
+    TimeNs dur = 0;
+    std::string name; //!< the kernel's
+    std::string collective; //!< `Collective name`
+    std::string processGroup; //!< `Process Group Name`
+    std::string commsId; //!< `Comms Id` as written
+    int64_t seq = kNoValue; //!< `Seq`
+};
+//! The communication kernels of \a graph's trace as records, in start order.
+std::vector<CommRecord> commRecords(const OpGraph &graph);
+
+//! One rank's communication kernels and where its clock sits on the run's.
+struct RankComms {
+    int rank = 0; //!< its rank number
+    TimeNs clockOffset = 0; //!< RankTrace::clockOffset
+    std::vector<CommRecord> kernels; //!< in start order
+};
+
 //! One rank's kernel of a matched collective.
 struct CollectiveKernel {
     uint32_t rankIndex = 0; //!< index into the RankTraces matched
-    SliceId kernel = kNoSlice; //!< in that rank's model
+    SliceId kernel = kNoSlice; //!< in that rank's model (kNoSlice when read from a database)
     TimeNs start = 0; //!< run clock (ns from the common zero)
     TimeNs dur = 0;
 };
@@ -82,5 +106,7 @@ struct CollectiveMatch {
 };
 
 CollectiveMatch matchCollectives(const RankTraces &ranks);
+//! The same over kernels however they were read (a run from databases), by rank index.
+CollectiveMatch matchCollectives(const std::vector<RankComms> &ranks);
 
 } // namespace ks

@@ -50,6 +50,14 @@ CellTable rankTable(const RankTraces &ranks)
 
 CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
 {
+    std::vector<int> numbers;
+    for (const RankTrace &r : ranks)
+        numbers.push_back(r.rank);
+    return collectiveTable(numbers, match);
+}
+
+CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveMatch &match)
+{
     CellTable t;
     t.addColumn("collective", Cell::Number, "Collective");
     t.addColumn("name", Cell::Text, "Name");
@@ -64,8 +72,8 @@ CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
     t.addColumn("comms_id", Cell::Text, "Comms Id");
     t.addColumn("seq", Cell::Number, "Seq");
     t.addColumn("matched_by", Cell::Text, "Matched by");
-    for (const RankTrace &r : ranks) {
-        const std::string rank = std::to_string(r.rank);
+    for (const int number : rankNumbers) {
+        const std::string rank = std::to_string(number);
         t.addColumn("wait_us." + rank, Cell::Number, "Wait r" + rank + " (µs)");
         t.addColumn("dur_us." + rank, Cell::Number, "Duration r" + rank + " (µs)");
     }
@@ -79,13 +87,13 @@ CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
         t.add(microsText(c.firstStart));
         t.add(microsText(c.lastStart));
         t.add(microsText(c.skew()));
-        t.add(std::to_string(ranks[c.lastRankIndex].rank));
+        t.add(std::to_string(rankNumbers[c.lastRankIndex]));
         t.add(microsText(c.minDur));
         t.add(microsText(c.maxDur));
         t.add(c.commsId);
         t.add(c.seq == kNoValue ? std::string() : std::to_string(c.seq));
         t.add(std::string(matchedByName(c.matchedBy)));
-        std::vector<const CollectiveKernel *> byRank(ranks.size(), nullptr);
+        std::vector<const CollectiveKernel *> byRank(rankNumbers.size(), nullptr);
         for (const CollectiveKernel &k : c.kernels)
             byRank[k.rankIndex] = &k;
         for (const CollectiveKernel *k : byRank) {
@@ -165,6 +173,8 @@ CellTable commKernelTable(const OpGraph &graph)
         t.addColumn(name, Cell::NumberId, {});
     t.addColumn("ts", Cell::Number, {});
     t.addColumn("dur_us", Cell::Number, {});
+    t.addColumn("start_ns", Cell::NumberId, {}); // exact, for a run matched from databases
+    t.addColumn("dur_ns", Cell::NumberId, {});
     auto id = [](int64_t v, int64_t none) { return v == none ? std::string() : std::to_string(v); };
     for (const CommKernel &k : communicationKernels(graph)) {
         t.addRow();
@@ -177,6 +187,8 @@ CellTable commKernelTable(const OpGraph &graph)
         t.add(k.info ? id(k.info->stream, -1) : std::string());
         t.add(microsText(k.start));
         t.add(microsText(m.slices.dur[k.slice]));
+        t.add(std::to_string(k.start));
+        t.add(std::to_string(m.slices.dur[k.slice]));
     }
     return t;
 }

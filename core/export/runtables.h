@@ -23,6 +23,8 @@ CellTable rankTable(const RankTraces &ranks);
  * rank R lacks the collective).
  */
 CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match);
+//! The same for ranks known by their numbers only (a run read from databases), by rank index.
+CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveMatch &match);
 
 /*!
  * `--export-rank-pairs`: one row per pair of the first rank (RankPairs order): `fwd_name`,
@@ -34,8 +36,8 @@ CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs);
 /*!
  * One trace's communication kernels (communicationKernels()), what its collectives are matched
  * from, in start order: `name`, `collective_name`, `process_group`, `comms_id`, `seq`, `device`,
- * `stream`, `ts` (µs on the file's clock), `dur_us`. `--export-db`'s `collective_kernels`: enough
- * to match a rank's collectives without its trace.
+ * `stream`, `ts` (µs on the file's clock), `dur_us`, and both exact in ns (`start_ns`, `dur_ns`).
+ * `--export-db`'s `collective_kernels`: enough to match a rank's collectives without its trace.
  */
 CellTable commKernelTable(const OpGraph &graph);
 

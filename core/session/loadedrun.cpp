@@ -35,8 +35,6 @@ RankInfo rankInfo(const TraceModel &model)
     return info;
 }
 
-namespace {
-
 bool isTraceFileName(const std::string &name)
 {
     auto endsWith = [&](std::string_view suffix) {
@@ -45,8 +43,6 @@ bool isTraceFileName(const std::string &name)
     };
     return endsWith(".json") || endsWith(".json.gz");
 }
-
-} // namespace
 
 int LoadedRun::indexOfRank(int rank) const
 {

@@ -79,6 +79,9 @@ struct RunOptions {
     bool forWindow = false;
 };
 
+//! A trace's file name: `*.json` or `*.json.gz`.
+bool isTraceFileName(const std::string &name);
+
 /*!
  * The trace files a run's arguments name: files as given, folders expanded to the trace files
  * directly inside them (`*.json`, `*.json.gz`, sorted by name). False with \a error when an

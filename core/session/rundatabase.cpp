@@ -122,6 +122,9 @@ bool writeRunDatabase(const LoadedRun &run,
         addMeta(meta, r.rank, "source_size",
             ::stat(r.file.c_str(), &st) == 0 ? std::to_string(st.st_size) : std::string());
         addMeta(meta, r.rank, "source_sha256", sha256(r.file));
+        const int traceRank = rankInfo(*run.traces[i]->model).rank;
+        addMeta(
+            meta, r.rank, "trace_rank", traceRank < 0 ? std::string() : std::to_string(traceRank));
         addMeta(meta, r.rank, "world_size", std::to_string(r.worldSize));
         addMeta(meta, r.rank, "clock_base_ns", std::to_string(r.clockOffset + run.commonZero));
         addRankTables(db, *run.traces[i], r.rank);

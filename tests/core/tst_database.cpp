@@ -3,6 +3,7 @@
 #include "analysis/kernelsummary.h"
 #include "analysis/stepbreakdown.h"
 #include "export/allocationtable.h"
+#include "export/atomicfile.h"
 #include "export/celltable.h"
 #include "export/criticalpathtables.h"
 #include "export/kernelsummarytable.h"
@@ -11,10 +12,13 @@
 #include "export/runtables.h"
 #include "export/steptable.h"
 #include "export/tabledatabase.h"
+#include "runbuilder.h"
+#include "session/databaserun.h"
 #include "session/rundatabase.h"
 #include "testutil.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -131,6 +135,8 @@ private slots:
     void everyExportReadsBack();
     void unwritableTargetFails();
     void cellsKeepTheirKinds();
+    void collectivesFromDatabasesEqualTheTraces_data();
+    void collectivesFromDatabasesEqualTheTraces();
 
 private:
     QTemporaryDir m_dir;
@@ -316,6 +322,65 @@ void TestDatabase::cellsKeepTheirKinds()
         QCOMPARE(got, want);
     }
     QCOMPARE(sqlite3_step(st.get()), SQLITE_DONE);
+}
+
+void TestDatabase::collectivesFromDatabasesEqualTheTraces_data()
+{
+    QTest::addColumn<QStringList>("files");
+    // Three ranks, one with its clock 40 µs behind, two all-reduces of one process group.
+    test::RankBuilder r0(0, 3), r1(1, 3, 40), r2(2, 3);
+    r0.step(1, 0, 1000).comm(100, 50, "0").comm(400, 30, "0");
+    r1.step(1, 0, 1000).comm(130, 20, "0").comm(420, 10, "0");
+    r2.step(1, 0, 1000).comm(110, 40, "0").comm(405, 25, "0");
+    QStringList generated;
+    for (const test::RankBuilder *r : {&r0, &r1, &r2})
+        generated << test::writeTemp(QStringLiteral("db-rank%1.json").arg(generated.size()),
+            QByteArray::fromStdString(r->json()));
+    QTest::newRow("three generated ranks") << generated;
+    const QString shared = test::sharedTracesDir();
+    if (!shared.isEmpty())
+        QTest::newRow("the DLRM ranks") << QStringList {
+            shared + QStringLiteral("/param_dlrm_worker0_step_12.1694128201545.pt.trace.json"),
+            shared + QStringLiteral("/param_dlrm_worker1_step_12.1694128201556.pt.trace.json")};
+}
+
+/*
+ * Issue #36: each rank digested alone (--export-db of one file), the collectives matched from the
+ * databases equal those matched from the traces, cell for cell; a corrupt and a foreign database
+ * are failures naming them, and the others still match.
+ */
+void TestDatabase::collectivesFromDatabasesEqualTheTraces()
+{
+    QFETCH(QStringList, files);
+    std::vector<std::string> paths, databases;
+    std::string error;
+    for (const QString &f : files) {
+        paths.push_back(f.toStdString());
+        const auto alone = openRun({f.toStdString()}, {}, error);
+        QVERIFY2(alone, error.c_str());
+        databases.push_back(
+            m_dir.filePath(QFileInfo(f).fileName() + QStringLiteral(".sqlite")).toStdString());
+        QVERIFY2(writeRunDatabase(*alone, databases.back(), hashOf, error), error.c_str());
+    }
+    const auto run = openRun(paths, {}, error);
+    QVERIFY2(run, error.c_str());
+    QVERIFY(!run->collectives.collectives.empty());
+    const std::string corrupt = m_dir.filePath(QStringLiteral("corrupt.sqlite")).toStdString();
+    QVERIFY(writeFileAtomically(corrupt, "not a database at all", error));
+    const std::string foreign = m_dir.filePath(QStringLiteral("foreign.sqlite")).toStdString();
+    TableDatabase other;
+    other.add("pairs", PairTable(*run->traces.front()->graph));
+    QVERIFY(other.save(foreign));
+    databases.push_back(corrupt);
+    databases.push_back(foreign);
+
+    const DatabaseRun fromDatabases = openDatabaseRun(databases);
+    QCOMPARE(fromDatabases.ranks.size(), run->ranks.size());
+    QCOMPARE(fromDatabases.failures.size(), size_t(2));
+    QVERIFY(fromDatabases.failures[0].error.starts_with(corrupt + ": "));
+    QVERIFY(fromDatabases.failures[1].error.starts_with(foreign + ": not a Kinetoscope database"));
+    QCOMPARE(tableToCsv(collectiveTable(fromDatabases.rankNumbers(), fromDatabases.collectives)),
+        tableToCsv(collectiveTable(run->ranks, run->collectives)));
 }
 
 QTEST_GUILESS_MAIN(TestDatabase)

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+#include "session/databaserun.h"
+
+#include "session/rundatabase.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace ks {
+
+namespace {
+
+struct DbCloser {
+    void operator()(sqlite3 *db) const { sqlite3_close(db); }
+};
+struct StatementCloser {
+    void operator()(sqlite3_stmt *st) const { sqlite3_finalize(st); }
+};
+using Db = std::unique_ptr<sqlite3, DbCloser>;
+using Statement = std::unique_ptr<sqlite3_stmt, StatementCloser>;
+
+std::string columnText(sqlite3_stmt *st, int column)
+{
+    const unsigned char *text = sqlite3_column_text(st, column);
+    return text ? reinterpret_cast<const char *>(text) : std::string();
+}
+
+//! \a sql prepared on \a db; null with \a error set (naming \a path) when it cannot be.
+Statement prepare(sqlite3 *db, const std::string &sql, const std::string &path, std::string &error)
+{
+    sqlite3_stmt *st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+        error = path + ": not a Kinetoscope database (" + sqlite3_errmsg(db) + ")";
+        sqlite3_finalize(st);
+        return nullptr;
+    }
+    return Statement(st);
+}
+
+//! meta's rows as key → value, the database's own (rank NULL) and its one rank's alike.
+std::optional<std::map<std::string, std::string>> readMeta(
+    sqlite3 *db, const std::string &path, std::string &error)
+{
+    const Statement st = prepare(db, "SELECT key, value FROM meta", path, error);
+    if (!st)
+        return std::nullopt;
+    std::map<std::string, std::string> meta;
+    while (sqlite3_step(st.get()) == SQLITE_ROW)
+        meta[columnText(st.get(), 0)] = columnText(st.get(), 1);
+    return meta;
+}
+
+//! meta's \a key as a whole number; kNoValue when absent or not one (another program's meta).
+int64_t number(const std::map<std::string, std::string> &meta, const std::string &key)
+{
+    const auto it = meta.find(key);
+    if (it == meta.end() || it->second.empty())
+        return kNoValue;
+    char *end = nullptr;
+    errno = 0;
+    const long long value = std::strtoll(it->second.c_str(), &end, 10);
+    return *end == '\0' && errno == 0 ? int64_t(value) : kNoValue;
+}
+
+bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
+{
+    const Statement st = prepare(db,
+        "SELECT name, collective_name, process_group, comms_id, seq, start_ns, dur_ns "
+        "FROM collective_kernels ORDER BY rowid",
+        rank.path, error);
+    if (!st)
+        return false;
+    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+        CommRecord &k = rank.kernels.emplace_back();
+        k.name = columnText(st.get(), 0);
+        k.collective = columnText(st.get(), 1);
+        k.processGroup = columnText(st.get(), 2);
+        k.commsId = columnText(st.get(), 3);
+        k.seq = sqlite3_column_type(st.get(), 4) == SQLITE_NULL ? kNoValue
+                                                                : sqlite3_column_int64(st.get(), 4);
+        k.start = sqlite3_column_int64(st.get(), 5);
+        k.dur = sqlite3_column_int64(st.get(), 6);
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error)
+{
+    sqlite3 *raw = nullptr;
+    const int opened = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+    const Db db(raw);
+    if (opened != SQLITE_OK) {
+        error = path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot be opened");
+        return std::nullopt;
+    }
+    const auto meta = readMeta(db.get(), path, error);
+    if (!meta)
+        return std::nullopt;
+    RankDatabase rank;
+    rank.path = path;
+    if (number(*meta, "gathered_from") != kNoValue) {
+        rank.gathered = true;
+        return rank;
+    }
+    const int64_t format = number(*meta, "format_version");
+    const int64_t ranks = number(*meta, "rank_count");
+    if (format != kDatabaseFormat) {
+        error = path + ": database format "
+            + (format == kNoValue ? "unknown" : std::to_string(format)) + ", this version reads "
+            + std::to_string(kDatabaseFormat);
+        return std::nullopt;
+    }
+    if (ranks != 1) {
+        error = path + ": a database of " + std::to_string(ranks)
+            + " ranks; a run opens databases of one rank each (--export-db RANKFILE)";
+        return std::nullopt;
+    }
+    rank.sourceFile = meta->count("source_file") ? meta->at("source_file") : std::string();
+    rank.worldSize = int(std::max<int64_t>(0, number(*meta, "world_size")));
+    rank.traceRank
+        = number(*meta, "trace_rank") == kNoValue ? -1 : int(number(*meta, "trace_rank"));
+    rank.clockBase = number(*meta, "clock_base_ns");
+    rank.clockZero = number(*meta, "clock_zero_ns");
+    if (rank.clockBase == kNoValue || rank.clockZero == kNoValue) {
+        error = path + ": not a Kinetoscope database (no clock in its meta table)";
+        return std::nullopt;
+    }
+    if (!readKernels(db.get(), rank, error))
+        return std::nullopt;
+    return rank;
+}
+
+bool runDatabases(const std::vector<std::string> &args, std::vector<std::string> &databases)
+{
+    namespace fs = std::filesystem;
+    auto isDatabase = [](const fs::path &p) { return p.extension() == ".sqlite"; };
+    for (const std::string &arg : args) {
+        std::error_code ec;
+        if (!fs::is_directory(arg, ec)) {
+            if (!isDatabase(arg))
+                return false;
+            databases.push_back(arg);
+            continue;
+        }
+        std::vector<std::string> inside;
+        for (const auto &entry : fs::directory_iterator(arg, ec)) {
+            if (!entry.is_regular_file(ec))
+                continue;
+            if (isTraceFileName(entry.path().filename().string()))
+                return false;
+            if (isDatabase(entry.path()))
+                inside.push_back(entry.path().string());
+        }
+        if (inside.empty())
+            return false;
+        std::sort(inside.begin(), inside.end());
+        databases.insert(databases.end(), inside.begin(), inside.end());
+    }
+    return !databases.empty();
+}
+
+std::vector<int> DatabaseRun::rankNumbers() const
+{
+    std::vector<int> out;
+    for (const RankDatabase &r : ranks)
+        out.push_back(r.rank);
+    return out;
+}
+
+DatabaseRun openDatabaseRun(const std::vector<std::string> &paths)
+{
+    DatabaseRun run;
+    for (const std::string &path : paths) {
+        std::string error;
+        if (auto rank = readRankDatabase(path, error); rank && rank->gathered)
+            run.warnings.push_back(path + ": left out: it gathers ranks (tools/digest-run.sh)");
+        else if (rank)
+            run.ranks.push_back(std::move(*rank));
+        else
+            run.failures.push_back({path, error});
+    }
+    // Numbered as openRun numbers traces: by file order unless each names a distinct rank.
+    std::set<int> claimed, worldSizes;
+    bool byFile = false;
+    for (const RankDatabase &r : run.ranks) {
+        byFile = byFile || r.traceRank < 0 || !claimed.insert(r.traceRank).second;
+        if (r.worldSize > 0)
+            worldSizes.insert(r.worldSize);
+    }
+    if (byFile && run.ranks.size() > 1)
+        run.warnings.emplace_back("not every trace names a distinct rank (distributedInfo.rank): "
+                                  "the ranks are numbered by file order");
+    if (worldSizes.size() > 1)
+        run.warnings.emplace_back("the traces disagree on world_size: they may not be one run");
+    for (size_t i = 0; i < run.ranks.size(); ++i)
+        run.ranks[i].rank = byFile ? int(i) : run.ranks[i].traceRank;
+    std::stable_sort(run.ranks.begin(), run.ranks.end(),
+        [](const RankDatabase &a, const RankDatabase &b) { return a.rank < b.rank; });
+
+    // The common zero: the earliest of the ranks' own zeros.
+    TimeNs zero = 0;
+    for (size_t i = 0; i < run.ranks.size(); ++i)
+        zero = i == 0 ? run.ranks[i].clockZero : std::min(zero, run.ranks[i].clockZero);
+    std::vector<RankComms> comms;
+    for (const RankDatabase &r : run.ranks)
+        comms.push_back({r.rank, r.clockBase - zero, r.kernels});
+    run.collectives = matchCollectives(comms);
+    for (const std::string &w : run.collectives.warnings)
+        run.warnings.push_back(w);
+    return run;
+}
+
+} // namespace ks

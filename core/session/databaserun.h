@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/collectives.h"
+#include "session/loadedrun.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+//! A rank as its `--export-db` database tells it (a database of one rank's trace).
+struct RankDatabase {
+    std::string path;
+    //! Not one rank's: tools/digest-run.sh's gathering of the others (meta `gathered_from`).
+    bool gathered = false;
+    int rank = 0; //!< as the database numbers it
+    int traceRank = -1; //!< its trace's `distributedInfo.rank`, -1 when the trace did not say
+    int worldSize = 0;
+    std::string sourceFile;
+    TimeNs clockBase = 0; //!< meta `clock_base_ns`: added to its times gives epoch ns
+    TimeNs clockZero = 0; //!< meta `clock_zero_ns`: its earliest event, epoch ns
+    std::vector<CommRecord> kernels; //!< `collective_kernels`, in start order
+};
+
+/*!
+ * Reads one rank's database; nullopt with \a error ("PATH: …") when it is no SQLite database,
+ * another program's, of a format this version does not read, or of several ranks.
+ */
+std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error);
+
+/*!
+ * Ranks read from their databases and matched as openRun() matches traces (numbered by file
+ * order when a trace named no rank or two named one, on the common clock of the earliest zero):
+ * the collectives of `--export-collectives` over `*.sqlite`, equal to those of the traces.
+ */
+struct DatabaseRun {
+    std::vector<RankDatabase> ranks; //!< by rank number
+    std::vector<RunFailure> failures; //!< databases that could not be read
+    std::vector<std::string> warnings;
+    CollectiveMatch collectives;
+
+    std::vector<int> rankNumbers() const;
+};
+DatabaseRun openDatabaseRun(const std::vector<std::string> &paths);
+
+/*!
+ * Whether a run's arguments name databases rather than traces: files ending in `.sqlite`, or
+ * folders holding `*.sqlite` and no trace; \a databases gets them (a folder's sorted by name).
+ */
+bool runDatabases(const std::vector<std::string> &args, std::vector<std::string> &databases);
+
+} // namespace ks
