@@ -74,6 +74,9 @@ def main():
     ap.add_argument("--only-members", action="store_true", help="only the gzip members benchmark")
     ap.add_argument("--db-mb", type=int, default=100, help="size of the --export-db trace (MB, 0: none)")
     ap.add_argument("--only-db", action="store_true", help="only the --export-db benchmark")
+    ap.add_argument("--db-ranks", type=int, default=1024,
+                    help="ranks of the run opened from databases (0: none; needs ../shared/traces)")
+    ap.add_argument("--only-db-run", action="store_true", help="only the run-from-databases benchmark")
     args = ap.parse_args()
     sizes = [20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeat = 1 if args.quick else args.repeat
@@ -106,7 +109,7 @@ def main():
 
     results = {"machine": machine(), "traces": []}
     onlys = {"run": args.only_run, "memory": args.only_memory, "lanes": args.only_lanes,
-             "members": args.only_members, "db": args.only_db}
+             "members": args.only_members, "db": args.only_db, "db_run": args.only_db_run}
     only = any(onlys.values())
     wanted = lambda name: onlys[name] or not only
     lanes = 1000 if args.quick else args.lanes
@@ -123,6 +126,9 @@ def main():
     db_mb = 20 if args.quick else args.db_mb
     if db_mb and wanted("db"):
         results["db"] = db_benchmark(app, gentrace, args.data_dir, db_mb, repeat)
+    db_ranks = 16 if args.quick else args.db_ranks
+    if db_ranks and wanted("db_run"):
+        results["db_run"] = db_run_benchmark(app, args.data_dir, db_ranks, repeat)
     if wanted("run"):
         ranks, rank_mb = (2, 20) if args.quick else (args.run_ranks, args.rank_mb)
         results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
@@ -272,6 +278,45 @@ def db_benchmark(app, gentrace, data_dir, mb, repeat):
     print(f"export-db {mb} MB: {db_s:.3f} s ({entry['ratio_to_summary']:.2f}x --summary), "
           f"peak RSS {entry['peak_rss_mb']:.0f} MB, database {entry['db_to_trace'] * 100:.1f} % "
           f"of the trace (target 5 %)", flush=True)
+    return entry
+
+
+def db_run_benchmark(app, data_dir, ranks, repeat):
+    """Issue #36: --export-collectives over a folder of per-rank databases: the two shared DLRM
+    ranks digested once, copied to RANKS databases (each its own distributedInfo rank), against
+    --export-collectives over the two traces themselves in the same run."""
+    import sqlite3
+    shared = os.path.join(ROOT, "..", "shared", "traces")
+    traces = [os.path.join(shared, f) for f in ("param_dlrm_worker0_step_12.1694128201545.pt.trace.json",
+                                                "param_dlrm_worker1_step_12.1694128201556.pt.trace.json")]
+    if not all(os.path.exists(t) for t in traces):
+        print("run from databases: skipped (no ../shared/traces)", flush=True)
+        return None
+    folder = os.path.join(data_dir, f"dlrm-{ranks}-databases")
+    if not os.path.isdir(folder) or len(os.listdir(folder)) != ranks:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        digests = []
+        for i, t in enumerate(traces):
+            digests.append(os.path.join(data_dir, f"dlrm-rank{i}.sqlite"))
+            run([app, "--export-db", digests[-1], t])
+        for r in range(ranks):
+            copy = os.path.join(folder, f"rank{r:05d}.sqlite")
+            shutil.copyfile(digests[r % 2], copy)
+            db = sqlite3.connect(copy)
+            db.execute("UPDATE meta SET value = ? WHERE key = 'trace_rank'", (r,))
+            db.execute("UPDATE meta SET value = ? WHERE key = 'world_size' AND rank IS NOT NULL", (ranks,))
+            db.commit()
+            db.close()
+    out = os.path.join(data_dir, "collectives.csv")
+    traces_s = min(timed([app, "--export-collectives", out] + traces) for _ in range(repeat))
+    dbs_s = min(timed([app, "--export-collectives", out, folder]) for _ in range(repeat))
+    rss_kb = peak_rss_kb([app, "--export-collectives", out, folder])
+    entry = {"ranks": ranks, "export_collectives_s": dbs_s, "two_traces_s": traces_s,
+             "ratio_to_two_traces": dbs_s / traces_s, "peak_rss_mb": rss_kb / 1024}
+    print(f"run from {ranks} databases: --export-collectives {dbs_s:.3f} s "
+          f"({entry['ratio_to_two_traces']:.2f}x the two traces' {traces_s:.3f} s), "
+          f"peak RSS {entry['peak_rss_mb']:.0f} MB (targets: 10 s, 2 GB)", flush=True)
     return entry
 
 
