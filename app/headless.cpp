@@ -278,15 +278,15 @@ CellTable runTable(const LoadedRun &run, RunExport what, const PathQuery &path)
 }
 
 /*!
- * A run export over per-rank databases (`--export-db` of one rank each): the collectives, as
- * from the traces; the other run exports need the traces.
+ * A run export over per-rank databases (`--export-db` of one rank each): the rank table and the
+ * collectives, as from the traces; the other run exports need the traces.
  */
 int runDatabaseExport(RunExport what, const std::string &out, const std::vector<std::string> &dbs)
 {
-    if (what != RunExport::Collectives) {
+    if (what != RunExport::Collectives && what != RunExport::Ranks) {
         std::fprintf(stderr,
-            "kinetoscope: of the run exports, only --export-collectives reads databases yet: give "
-            "the traces\n");
+            "kinetoscope: of the run exports, only --export-ranks and --export-collectives read "
+            "databases yet: give the traces\n");
         return ExitUsage;
     }
     const DatabaseRun run = openDatabaseRun(dbs);
@@ -297,7 +297,10 @@ int runDatabaseExport(RunExport what, const std::string &out, const std::vector<
     for (const std::string &w : run.warnings)
         std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
     std::string error;
-    if (!exportTable(collectiveTable(run.rankNumbers(), run.collectives), out, error)) {
+    const CellTable table = what == RunExport::Ranks
+        ? rankTable(run.summaries())
+        : collectiveTable(run.rankNumbers(), run.collectives);
+    if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;
     }

@@ -7,7 +7,34 @@
 
 namespace ks {
 
+RankSummary rankSummary(const RankTrace &r)
+{
+    RankSummary s;
+    s.rank = r.rank;
+    s.file = r.file;
+    s.worldSize = r.worldSize;
+    s.steps = r.graph->steps().size();
+    const auto fields = gpuTimeFields(r.gpuTime);
+    for (size_t i = 0; i < fields.size(); ++i)
+        s.gpuTime[i] = fields[i].second;
+    for (const PairRow &row : r.graph->rows()) {
+        s.fwdGpu += row.forwardGpu.time;
+        s.bwdGpu += row.backwardGpu.time;
+    }
+    s.pairs = r.graph->stats().pairs();
+    s.memory = r.memory;
+    return s;
+}
+
 CellTable rankTable(const RankTraces &ranks)
+{
+    std::vector<RankSummary> summaries;
+    for (const RankTrace &r : ranks)
+        summaries.push_back(rankSummary(r));
+    return rankTable(summaries);
+}
+
+CellTable rankTable(const std::vector<RankSummary> &ranks)
 {
     CellTable t;
     t.addColumn("rank", Cell::Number, "Rank");
@@ -26,22 +53,17 @@ CellTable rankTable(const RankTraces &ranks)
     t.addColumn("peak_allocated_bytes", Cell::Bytes, "Peak allocated");
     t.addColumn("peak_reserved_bytes", Cell::Bytes, "Peak reserved");
     auto bytes = [](int64_t b) { return b == kNoValue ? std::string() : std::to_string(b); };
-    for (const RankTrace &r : ranks) {
+    for (const RankSummary &r : ranks) {
         t.addRow();
         t.add(std::to_string(r.rank));
         t.add(r.file);
         t.add(r.worldSize > 0 ? std::to_string(r.worldSize) : std::string());
-        t.add(std::to_string(r.graph->steps().size()));
-        for (const auto &[name, ns] : gpuTimeFields(r.gpuTime))
+        t.add(std::to_string(r.steps));
+        for (const TimeNs ns : r.gpuTime)
             t.add(microsText(ns));
-        TimeNs fwd = 0, bwd = 0;
-        for (const PairRow &row : r.graph->rows()) {
-            fwd += row.forwardGpu.time;
-            bwd += row.backwardGpu.time;
-        }
-        t.add(microsText(fwd));
-        t.add(microsText(bwd));
-        t.add(std::to_string(r.graph->stats().pairs()));
+        t.add(microsText(r.fwdGpu));
+        t.add(microsText(r.bwdGpu));
+        t.add(std::to_string(r.pairs));
         t.add(bytes(r.memory.allocated));
         t.add(bytes(r.memory.reserved));
     }

@@ -5,6 +5,8 @@
 #include "analysis/rankpairs.h"
 #include "export/celltable.h"
 
+#include <array>
+
 namespace ks {
 
 /*!
@@ -14,6 +16,22 @@ namespace ks {
  * `--summary`).
  */
 CellTable rankTable(const RankTraces &ranks);
+
+//! What one row of the rank table says of a rank (from its trace, or read from its database).
+struct RankSummary {
+    int rank = 0;
+    std::string file;
+    int worldSize = 0; //!< 0: the trace does not say
+    uint64_t steps = 0;
+    std::array<TimeNs, 8> gpuTime {}; //!< gpuTimeFields()' eight figures, in their order
+    TimeNs fwdGpu = 0; //!< over its pair rows
+    TimeNs bwdGpu = 0;
+    uint64_t pairs = 0;
+    AllocatorPeaks memory;
+};
+RankSummary rankSummary(const RankTrace &rank);
+//! The rank table of ranks known by their summaries (a run read from databases).
+CellTable rankTable(const std::vector<RankSummary> &ranks);
 
 /*!
  * `--export-collectives`: one row per matched collective, by first start: `collective`

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -91,6 +92,45 @@ bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
     return true;
 }
 
+//! \a column of \a st in µs as ns (REAL µs hold whole ns far past any trace's length).
+TimeNs microsAsNs(sqlite3_stmt *st, int column)
+{
+    return TimeNs(std::llround(sqlite3_column_double(st, column) * 1000));
+}
+
+int64_t bytesOrNone(sqlite3_stmt *st, int column)
+{
+    return sqlite3_column_type(st, column) == SQLITE_NULL ? kNoValue
+                                                          : sqlite3_column_int64(st, column);
+}
+
+//! Its one row of `ranks`: what the rank table says of it.
+bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
+{
+    const Statement st = prepare(db,
+        "SELECT file, world_size, steps, computation_us, exposed_comm_us, exposed_memcpy_us, "
+        "busy_us, idle_us, total_us, total_comm_us, total_memcpy_us, fwd_gpu_us, bwd_gpu_us, "
+        "pairs, peak_allocated_bytes, peak_reserved_bytes FROM ranks",
+        rank.path, error);
+    if (!st)
+        return false;
+    if (sqlite3_step(st.get()) != SQLITE_ROW) {
+        error = rank.path + ": not a Kinetoscope database (its ranks table is empty)";
+        return false;
+    }
+    RankSummary &s = rank.summary;
+    s.file = columnText(st.get(), 0);
+    s.worldSize = sqlite3_column_int(st.get(), 1);
+    s.steps = uint64_t(sqlite3_column_int64(st.get(), 2));
+    for (size_t i = 0; i < s.gpuTime.size(); ++i)
+        s.gpuTime[i] = microsAsNs(st.get(), int(i) + 3);
+    s.fwdGpu = microsAsNs(st.get(), 11);
+    s.bwdGpu = microsAsNs(st.get(), 12);
+    s.pairs = uint64_t(sqlite3_column_int64(st.get(), 13));
+    s.memory = {bytesOrNone(st.get(), 14), bytesOrNone(st.get(), 15)};
+    return true;
+}
+
 } // namespace
 
 std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error)
@@ -134,7 +174,7 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
         error = path + ": not a Kinetoscope database (no clock in its meta table)";
         return std::nullopt;
     }
-    if (!readKernels(db.get(), rank, error))
+    if (!readKernels(db.get(), rank, error) || !readSummary(db.get(), rank, error))
         return std::nullopt;
     return rank;
 }
@@ -166,6 +206,14 @@ bool runDatabases(const std::vector<std::string> &args, std::vector<std::string>
         databases.insert(databases.end(), inside.begin(), inside.end());
     }
     return !databases.empty();
+}
+
+std::vector<RankSummary> DatabaseRun::summaries() const
+{
+    std::vector<RankSummary> out;
+    for (const RankDatabase &r : ranks)
+        out.push_back(r.summary);
+    return out;
 }
 
 std::vector<int> DatabaseRun::rankNumbers() const
@@ -202,7 +250,7 @@ DatabaseRun openDatabaseRun(const std::vector<std::string> &paths)
     if (worldSizes.size() > 1)
         run.warnings.emplace_back("the traces disagree on world_size: they may not be one run");
     for (size_t i = 0; i < run.ranks.size(); ++i)
-        run.ranks[i].rank = byFile ? int(i) : run.ranks[i].traceRank;
+        run.ranks[i].rank = run.ranks[i].summary.rank = byFile ? int(i) : run.ranks[i].traceRank;
     std::stable_sort(run.ranks.begin(), run.ranks.end(),
         [](const RankDatabase &a, const RankDatabase &b) { return a.rank < b.rank; });
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/collectives.h"
+#include "export/runtables.h"
 #include "session/loadedrun.h"
 
 #include <optional>
@@ -22,6 +23,7 @@ struct RankDatabase {
     TimeNs clockBase = 0; //!< meta `clock_base_ns`: added to its times gives epoch ns
     TimeNs clockZero = 0; //!< meta `clock_zero_ns`: its earliest event, epoch ns
     std::vector<CommRecord> kernels; //!< `collective_kernels`, in start order
+    RankSummary summary; //!< its row of the rank table (`ranks`), numbered as the run numbers it
 };
 
 /*!
@@ -33,7 +35,8 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
 /*!
  * Ranks read from their databases and matched as openRun() matches traces (numbered by file
  * order when a trace named no rank or two named one, on the common clock of the earliest zero):
- * the collectives of `--export-collectives` over `*.sqlite`, equal to those of the traces.
+ * the rank table and the collectives of `--export-ranks` and `--export-collectives` over
+ * `*.sqlite`, equal to those of the traces.
  */
 struct DatabaseRun {
     std::vector<RankDatabase> ranks; //!< by rank number
@@ -42,6 +45,7 @@ struct DatabaseRun {
     CollectiveMatch collectives;
 
     std::vector<int> rankNumbers() const;
+    std::vector<RankSummary> summaries() const;
 };
 DatabaseRun openDatabaseRun(const std::vector<std::string> &paths);
 
