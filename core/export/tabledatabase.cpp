@@ -2,6 +2,7 @@
 #include "export/tabledatabase.h"
 
 #include "export/atomicfile.h"
+#include "export/sqlitehandles.h"
 
 #include <sqlite3.h>
 
@@ -73,11 +74,6 @@ int bindCell(sqlite3_stmt *st, int at, Cell cell, const std::string &text)
     return bindText(st, at, text); // an id that is no integer, or a number as no export writes
 }
 
-struct StatementDeleter {
-    void operator()(sqlite3_stmt *st) const { sqlite3_finalize(st); }
-};
-using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
-
 } // namespace
 
 std::string sqlIdentifier(std::string_view name)
@@ -145,7 +141,7 @@ void TableDatabase::add(std::string_view name, const Table &table, std::optional
         m_error = std::string("SQLite: ") + sqlite3_errmsg(m_db);
         return;
     }
-    const Statement st(raw);
+    const SqliteStatement st(raw);
     if (!exec("BEGIN"))
         return;
     const auto columns = table.columns();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "session/databaserun.h"
 
+#include "export/sqlitehandles.h"
 #include "session/rundatabase.h"
 
 #include <sqlite3.h>
@@ -18,15 +19,6 @@ namespace ks {
 
 namespace {
 
-struct DbCloser {
-    void operator()(sqlite3 *db) const { sqlite3_close(db); }
-};
-struct StatementCloser {
-    void operator()(sqlite3_stmt *st) const { sqlite3_finalize(st); }
-};
-using Db = std::unique_ptr<sqlite3, DbCloser>;
-using Statement = std::unique_ptr<sqlite3_stmt, StatementCloser>;
-
 std::string columnText(sqlite3_stmt *st, int column)
 {
     const unsigned char *text = sqlite3_column_text(st, column);
@@ -34,7 +26,8 @@ std::string columnText(sqlite3_stmt *st, int column)
 }
 
 //! \a sql prepared on \a db; null with \a error set (naming \a path) when it cannot be.
-Statement prepare(sqlite3 *db, const std::string &sql, const std::string &path, std::string &error)
+SqliteStatement prepare(
+    sqlite3 *db, const std::string &sql, const std::string &path, std::string &error)
 {
     sqlite3_stmt *st = nullptr;
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
@@ -42,14 +35,14 @@ Statement prepare(sqlite3 *db, const std::string &sql, const std::string &path, 
         sqlite3_finalize(st);
         return nullptr;
     }
-    return Statement(st);
+    return SqliteStatement(st);
 }
 
 //! meta's rows as key → value, the database's own (rank NULL) and its one rank's alike.
 std::optional<std::map<std::string, std::string>> readMeta(
     sqlite3 *db, const std::string &path, std::string &error)
 {
-    const Statement st = prepare(db, "SELECT key, value FROM meta", path, error);
+    const SqliteStatement st = prepare(db, "SELECT key, value FROM meta", path, error);
     if (!st)
         return std::nullopt;
     std::map<std::string, std::string> meta;
@@ -72,7 +65,7 @@ int64_t number(const std::map<std::string, std::string> &meta, const std::string
 
 bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
 {
-    const Statement st = prepare(db,
+    const SqliteStatement st = prepare(db,
         "SELECT name, collective_name, process_group, comms_id, seq, start_ns, dur_ns "
         "FROM collective_kernels ORDER BY rowid",
         rank.path, error);
@@ -107,7 +100,7 @@ int64_t bytesOrNone(sqlite3_stmt *st, int column)
 //! Its one row of `ranks`: what the rank table says of it.
 bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
 {
-    const Statement st = prepare(db,
+    const SqliteStatement st = prepare(db,
         "SELECT file, world_size, steps, computation_us, exposed_comm_us, exposed_memcpy_us, "
         "busy_us, idle_us, total_us, total_comm_us, total_memcpy_us, fwd_gpu_us, bwd_gpu_us, "
         "pairs, peak_allocated_bytes, peak_reserved_bytes FROM ranks",
@@ -137,7 +130,7 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
 {
     sqlite3 *raw = nullptr;
     const int opened = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-    const Db db(raw);
+    const SqliteDb db(raw);
     if (opened != SQLITE_OK) {
         error = path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot be opened");
         return std::nullopt;
