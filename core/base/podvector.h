@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -43,6 +44,20 @@ public:
             grow();
         m_data[m_size++] = value;
     }
+    //! Room for \a n values in all, without growing again (at least doubling, as push_back).
+    void reserve(size_t n)
+    {
+        if (n > m_capacity)
+            setCapacity(std::max(n, m_capacity * 2));
+    }
+    //! Adds the \a n values at \a values (not this array's own).
+    void append(const T *values, size_t n)
+    {
+        reserve(m_size + n);
+        if (n)
+            std::memcpy(static_cast<void *>(m_data + m_size), values, n * sizeof(T));
+        m_size += n;
+    }
     T &operator[](size_t i) { return m_data[i]; }
     const T &operator[](size_t i) const { return m_data[i]; }
     T &back() { return m_data[m_size - 1]; }
@@ -67,7 +82,10 @@ private:
     void grow()
     {
         // Small first: a trace may hold many small arrays (one per counter series, …).
-        const size_t capacity = m_capacity ? m_capacity * 2 : 4;
+        setCapacity(m_capacity ? m_capacity * 2 : 4);
+    }
+    void setCapacity(size_t capacity)
+    {
         void *p = std::realloc(m_data, capacity * sizeof(T));
         if (!p)
             throw std::bad_alloc();

@@ -26,9 +26,10 @@ struct LoadOptions {
     //! builderThread is, for the same reason: there the parser reads each chunk itself.
     bool readerThread = true;
     /*!
-     * Threads that parse an uncompressed text side by side, each a segment of it (0:
-     * loadThreads()). The model is the same whatever the count. A gzip text cannot be split: it
-     * is parsed by one, and its members (where it has several) are inflated by this many.
+     * Threads that parse a text side by side, each a segment of it at a time (0: loadThreads()).
+     * The model is the same whatever the count. A gzip text is parsed in segments as it is
+     * inflated from three threads on (in one piece below), and its members, where it has
+     * several, are inflated by this many.
      */
     unsigned threads = 0;
     //! No segment is smaller: below it a thread costs more than it saves (tests make it tiny).

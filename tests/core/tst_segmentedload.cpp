@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <sstream>
 
 using namespace ks;
@@ -46,12 +47,73 @@ std::string outcomeOf(const LoadResult &r)
     return o.str();
 }
 
+//! The load of the file at \a path with \a threads, as outcomeOf() tells it.
+std::string loadFile(const QString &path, unsigned threads, unsigned *pieces = nullptr)
+{
+    const LoadResult r = loadTrace(path.toStdString(), withThreads(threads));
+    if (pieces)
+        *pieces = r.pieces;
+    return outcomeOf(r);
+}
+
+//! Writes \a bytes to a file of the test's temporary folder named \a name; its path.
+QString writeFile(const QString &name, const QByteArray &bytes)
+{
+    const QString path = test::tempDir() + QLatin1Char('/') + name;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+        return {};
+    return path;
+}
+
+//! Plain events around hostile ones: splits are true at first, false among the hostile ones.
+QByteArray mixedTrace()
+{
+    std::string plain;
+    for (int i = 0; i < 400; ++i)
+        plain += cat(R"({"ph":"X","name":"op)", i % 7, R"(","pid":1,"tid":)", 1 + i % 3,
+            R"(,"ts":)", 10 * i, R"(,"dur":5},)");
+    return QByteArray::fromStdString(cat(R"({"traceEvents":[)", plain, test::hostileEvents(60), ",",
+        plain, R"({"ph":"i","name":"end","pid":1,"tid":1,"ts":1})", "]}"));
+}
+
 std::string loadText(const std::string &text, unsigned threads, unsigned *pieces = nullptr)
 {
     const LoadResult r = loadTraceText(text, "t.json", withThreads(threads));
     if (pieces)
         *pieces = r.pieces;
     return outcomeOf(r);
+}
+
+/*!
+ * What differs when \a load (threads, pieces out) splits the text for each count of \a counts
+ * from its load in one piece, or that it did not split it; empty when nothing.
+ */
+std::string splitProblem(const std::function<std::string(unsigned, unsigned *)> &load,
+    std::initializer_list<unsigned> counts)
+{
+    const std::string whole = load(1, nullptr);
+    for (unsigned threads : counts) {
+        unsigned pieces = 0;
+        const std::string split = load(threads, &pieces);
+        if (pieces < 2)
+            return cat(threads, " threads: the text was not split");
+        const std::string difference = test::firstDifference(whole, split);
+        if (!difference.empty())
+            return cat(threads, " threads, ", difference);
+    }
+    return {};
+}
+
+//! One row per shared trace whose name holds \a filter, or a skip when there is none.
+void addSharedTraceRows(const QString &filter)
+{
+    QTest::addColumn<QString>("path");
+    const QStringList traces = test::sharedTraces().filter(filter);
+    if (traces.isEmpty())
+        QSKIP("../shared/traces is absent (a user's clone has none)");
+    for (const QString &path : traces)
+        QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
 }
 
 } // namespace
@@ -61,28 +123,84 @@ class TestSegmentedLoad : public QObject {
 
 private slots:
     // The shared traces are gzip files: their text, in memory, split in 2 and 7.
-    void sharedTraces_data()
-    {
-        QTest::addColumn<QString>("path");
-        const QStringList traces = test::sharedTraces();
-        if (traces.isEmpty())
-            QSKIP("../shared/traces is absent (a user's clone has none)");
-        for (const QString &path : traces)
-            QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
-    }
+    void sharedTraces_data() { addSharedTraceRows(QString()); }
     void sharedTraces()
     {
         QFETCH(QString, path);
         const std::string text = test::traceText(path);
         QVERIFY(!text.empty());
-        const std::string whole = loadText(text, 1);
-        for (unsigned threads : {2u, 7u}) {
-            unsigned pieces = 0;
-            const std::string split = loadText(text, threads, &pieces);
-            QVERIFY2(pieces > 1, "the text was not split");
+        const std::string problem = splitProblem(
+            [&](unsigned threads, unsigned *pieces) { return loadText(text, threads, pieces); },
+            {2u, 7u});
+        QVERIFY2(problem.empty(), problem.c_str());
+    }
+
+    // The shared gzip traces as they are: their text parsed in segments as it is inflated
+    // (streamedsegments.h), with 3 and 7 threads.
+    void sharedGzipFiles_data() { addSharedTraceRows(QStringLiteral(".gz")); }
+    void sharedGzipFiles()
+    {
+        QFETCH(QString, path);
+        const std::string problem = splitProblem(
+            [&](unsigned threads, unsigned *pieces) { return loadFile(path, threads, pieces); },
+            {3u, 7u});
+        QVERIFY2(problem.empty(), problem.c_str());
+    }
+
+    // Gzip files of texts whose splits go wrong, cut or corrupt gzip, several members: the
+    // streamed segments give what one piece gives, or leave the text to one piece.
+    void hostileGzipFiles_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("hostile") << test::gzip(QByteArray::fromStdString(test::hostileTrace(60)));
+        const QByteArray trace = mixedTrace();
+        const QByteArray gz = test::gzip(trace);
+        QTest::newRow("one member") << gz;
+        QTest::newRow("bare array")
+            << test::gzip(QByteArray::fromStdString(cat("[", test::hostileEvents(60), "]")));
+        QByteArray members;
+        for (qsizetype at = 0; at < trace.size(); at += 4000)
+            members += test::gzip(trace.mid(at, 4000));
+        QTest::newRow("members of 4000 bytes") << members;
+        QTest::newRow("gzip cut off") << test::gzip(trace, gz.size() * 2 / 3);
+        QByteArray corrupt = gz;
+        corrupt[corrupt.size() / 2] = char(corrupt[corrupt.size() / 2] ^ 0x55);
+        QTest::newRow("corrupt gzip") << corrupt;
+        QTest::newRow("text cut off") << test::gzip(trace.left(trace.size() * 2 / 3));
+        QByteArray broken = trace;
+        broken[broken.size() / 2] = '#';
+        QTest::newRow("syntax error") << test::gzip(broken);
+        QTest::newRow("trailing garbage") << gz + QByteArray("garbage");
+        QTest::newRow("empty text") << test::gzip(QByteArray());
+    }
+    void hostileGzipFiles()
+    {
+        QFETCH(QByteArray, bytes);
+        const QString path = writeFile(QStringLiteral("hostile.json.gz"), bytes);
+        QVERIFY(!path.isEmpty());
+        const std::string whole = loadFile(path, 1);
+        for (unsigned threads = 3; threads <= 12; ++threads) {
+            const std::string split = loadFile(path, threads);
             const std::string difference = test::firstDifference(whole, split);
             QVERIFY2(difference.empty(), cat(threads, " threads, ", difference).c_str());
         }
+    }
+
+    // The checks above must see streamed splits kept and the rest read in one piece: with a
+    // syntax error half-way through, the segments before it are kept (pieces: those and one
+    // more), unless the first one falls on a false split.
+    void gzipSplitsKeptBeforeAnError()
+    {
+        QByteArray broken = mixedTrace();
+        broken[broken.size() / 2] = '#';
+        const QString path = writeFile(QStringLiteral("broken.json.gz"), test::gzip(broken));
+        unsigned most = 0;
+        for (unsigned threads = 3; threads <= 12; ++threads) {
+            unsigned pieces = 0;
+            loadFile(path, threads, &pieces);
+            most = std::max(most, pieces);
+        }
+        QVERIFY2(most > 2, cat("at most ", most, " pieces").c_str());
     }
 
     // Files (FileSegments, each segment read by its own reader), from the generator.
@@ -111,22 +229,39 @@ private slots:
     }
 
     // A load in segments reports its progress (rising, to the end) and stops when cancelled.
+    void progressAndCancel_data()
+    {
+        QTest::addColumn<bool>("gzip");
+        QTest::newRow("plain") << false;
+        QTest::newRow("gzip") << true;
+    }
     void progressAndCancel()
     {
-        const QString path = test::tempDir() + QStringLiteral("/twenty.json");
+        QFETCH(bool, gzip);
+        QString path = test::tempDir() + QStringLiteral("/twenty.json");
         QCOMPARE(test::run(test::gentracePath(),
                      QStringList {QStringLiteral("--target-mb"), QStringLiteral("20"), path})
                      .exitCode,
             0);
+        if (gzip) {
+            QFile plain(path);
+            QVERIFY(plain.open(QIODevice::ReadOnly));
+            path = writeFile(QStringLiteral("twenty.json.gz"), test::gzip(plain.readAll()));
+        }
         LoadOptions options = withThreads(3);
         std::vector<int> seen;
         options.progress = [&](int permille) { seen.push_back(permille); };
         const LoadResult loaded = loadTrace(path.toStdString(), options);
         QCOMPARE(loaded.status, LoadResult::Status::Loaded);
-        QCOMPARE(loaded.pieces, 3u);
+        // Plain: a segment per thread; gzip: kStreamedSegmentsPerThread per thread, about.
+        if (gzip)
+            QVERIFY2(loaded.pieces >= 20, cat(loaded.pieces, " pieces").c_str());
+        else
+            QCOMPARE(loaded.pieces, 3u);
         QVERIFY(seen.size() > 2);
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
         QCOMPARE(seen.back(), 1000);
+        QVERIFY2(seen[seen.size() / 2] < 1000, "progress was not reported along the way");
 
         std::atomic<bool> cancel {true};
         options.progress = {};

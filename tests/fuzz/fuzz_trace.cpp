@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target over the loader and the linker, and everything computed from them headless:
 // any input must load or fail cleanly, and a loaded trace must link, export and index; a parse in
-// segments side by side must give what a parse in one piece gives, and gzip members inflated side
-// by side what one inflater gives.
+// segments side by side must give what a parse in one piece gives, whether the text is read at
+// any offset or streamed out of gzip, and gzip members inflated side by side what one inflater
+// gives.
 #include "analysis/stepbreakdown.h"
 #include "analysis/timelineindex.h"
 #include "export/pairgroups.h"
@@ -18,6 +19,7 @@
 
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace {
 
@@ -42,23 +44,40 @@ void segmentsChangeNothing(std::string_view text)
         __builtin_trap();
 }
 
-//! Input that begins as gzip does, as a file: loaded with one thread and with its members
-//! inflated by two to four.
-void gzipMembersChangeNothing(std::string_view bytes)
+//! \a bytes as a gzip file, loaded with one thread and with two to five: its members inflated
+//! side by side, its text parsed in segments as it is inflated (from three).
+void gzipFileChangesNothing(std::string_view bytes)
 {
-    if (bytes.size() < 2 || bytes[0] != '\x1f' || bytes[1] != '\x8b')
-        return;
     const int fd = memfd_create("fuzz.json.gz", 0);
     if (fd < 0 || ::write(fd, bytes.data(), bytes.size()) != ssize_t(bytes.size()))
         __builtin_trap();
     const std::string path = "/proc/self/fd/" + std::to_string(fd);
     ks::LoadOptions one;
     one.threads = 1;
-    ks::LoadOptions members = one;
-    members.threads = 2 + unsigned(bytes.size() % 3);
-    if (outcomeOf(ks::loadTrace(path, one)) != outcomeOf(ks::loadTrace(path, members)))
+    ks::LoadOptions split = one;
+    split.threads = 2 + unsigned(bytes.size() % 4); // two: members only; more: segments too
+    split.minSegmentBytes = 1;
+    if (outcomeOf(ks::loadTrace(path, one)) != outcomeOf(ks::loadTrace(path, split)))
         __builtin_trap();
     ::close(fd);
+}
+
+//! One gzip member of \a text.
+std::string gzipped(std::string_view text)
+{
+    z_stream zs {};
+    if (deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        __builtin_trap();
+    std::string out(deflateBound(&zs, uLong(text.size())), '\0');
+    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(text.data()));
+    zs.avail_in = uInt(text.size());
+    zs.next_out = reinterpret_cast<Bytef *>(out.data());
+    zs.avail_out = uInt(out.size());
+    if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
+        __builtin_trap();
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return out;
 }
 
 } // namespace
@@ -67,7 +86,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char *>(data), size);
     segmentsChangeNothing(text);
-    gzipMembersChangeNothing(text);
+    if (text.size() >= 2 && text[0] == '\x1f' && text[1] == '\x8b')
+        gzipFileChangesNothing(text); // as it is
+    else
+        gzipFileChangesNothing(gzipped(text)); // its text streamed out of gzip
     // Odd-sized inputs load through the builder thread, even-sized ones without: both paths are
     // fuzzed, and each input always takes the same one.
     const ks::OpenResult r = ks::openTraceText(text, "fuzz", size % 2 == 1);

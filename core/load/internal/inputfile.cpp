@@ -76,11 +76,6 @@ ChunkedText::ChunkedText(const InputFile &file, Reader reader, unsigned inflater
 {
 }
 
-ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader)
-    : ChunkedText(file, std::move(slice), reader, 1)
-{
-}
-
 ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader, unsigned inflaters)
     : m_fd(file.fd())
     , m_compressed(file.compressed())
@@ -188,18 +183,18 @@ void ChunkedText::finish()
 
 bool ChunkedText::fill(Chunk &chunk)
 {
-    if (!(m_compressed ? fillInflated(chunk) : fillPlain(chunk)))
+    if (!fillBody(chunk))
         return false;
     chunk.data[chunk.size] = 0;
     return true;
 }
 
-bool ChunkedText::fillPlain(Chunk &chunk)
+bool ChunkedText::fillBody(Chunk &chunk)
 {
     auto copy = [&](const std::string &text) {
         chunk.size = std::min(text.size(), kChunkSize);
         std::memcpy(chunk.data.get(), text.data(), chunk.size);
-        chunk.compressedEnd = m_slice.begin;
+        chunk.compressedEnd = m_compressed ? 0 : m_slice.begin;
     };
     if (m_stage == Stage::Head) {
         m_stage = Stage::Body;
@@ -209,27 +204,45 @@ bool ChunkedText::fillPlain(Chunk &chunk)
         }
     }
     if (m_stage == Stage::Body) {
-        // A slice without a tail runs to the end of the file, as the whole text does.
-        const uint64_t left
-            = m_slice.tail.empty() ? kChunkSize : m_slice.end - std::min(m_offset, m_slice.end);
-        const size_t want = size_t(std::min<uint64_t>(kChunkSize, left));
-        const ssize_t n = want ? ::pread(m_fd, chunk.data.get(), want, off_t(m_offset)) : 0;
-        if (n > 0) {
-            m_offset += uint64_t(n);
-            chunk.size = size_t(n);
-            chunk.compressedEnd = m_offset;
+        if (m_compressed ? fillInflated(chunk) : fillPlain(chunk))
             return true;
-        }
         m_stage = Stage::Tail;
     }
     if (m_stage == Stage::Tail) {
         m_stage = Stage::Done;
-        if (!m_slice.tail.empty()) {
+        if (!m_slice.tail.empty() && !m_compressed) {
             copy(m_slice.tail);
             return true;
         }
     }
     return false;
+}
+
+bool ChunkedText::fillPlain(Chunk &chunk)
+{
+    // A slice without a tail runs to the end of the file, as the whole text does.
+    const uint64_t left
+        = m_slice.tail.empty() ? kChunkSize : m_slice.end - std::min(m_offset, m_slice.end);
+    const size_t want = size_t(std::min<uint64_t>(kChunkSize, left));
+    const ssize_t n = want ? ::pread(m_fd, chunk.data.get(), want, off_t(m_offset)) : 0;
+    if (n <= 0)
+        return false;
+    m_offset += uint64_t(n);
+    chunk.size = size_t(n);
+    chunk.compressedEnd = m_offset;
+    return true;
+}
+
+bool ChunkedText::keepSliced(Chunk &chunk)
+{
+    const uint64_t at = m_inflated;
+    m_inflated += chunk.size;
+    if (at >= m_slice.begin)
+        return chunk.size > 0;
+    const uint64_t drop = std::min<uint64_t>(chunk.size, m_slice.begin - at);
+    chunk.size -= size_t(drop);
+    std::memmove(chunk.data.get(), chunk.data.get() + drop, chunk.size);
+    return chunk.size > 0;
 }
 
 bool ChunkedText::fillInflated(Chunk &chunk)
@@ -243,7 +256,7 @@ bool ChunkedText::fillInflated(Chunk &chunk)
     while (!m_gzip->ended()) {
         chunk.size = m_gzip->read(chunk.data.get(), kChunkSize);
         chunk.compressedEnd = m_gzip->compressedOffset();
-        if (chunk.size > 0)
+        if (keepSliced(chunk))
             return true;
     }
     noteEnd(m_gzip->end(), m_gzip->corruptReason(), m_gzip->corruptAt());
@@ -252,8 +265,10 @@ bool ChunkedText::fillInflated(Chunk &chunk)
 
 bool ChunkedText::fillFromMembers(Chunk &chunk)
 {
-    if (m_members->next(chunk))
-        return true;
+    while (m_members->next(chunk)) {
+        if (keepSliced(chunk))
+            return true;
+    }
     noteEnd(m_members->end(), m_members->corruptReason(), m_members->corruptAt());
     return false;
 }

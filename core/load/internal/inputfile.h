@@ -80,8 +80,15 @@ public:
      */
     explicit ChunkedText(
         const InputFile &file, Reader reader = Reader::OwnThread, unsigned inflaters = 1);
-    //! Reads \a slice of a plain file instead: its head, the bytes [begin, end), its tail.
-    ChunkedText(const InputFile &file, TextSlice slice, Reader reader = Reader::OwnThread);
+    /*!
+     * Reads \a slice of the text instead: its head, the text's bytes [begin, end), its tail. A
+     * gzip file's slice runs to the text's end (its end and tail are not used): the text before
+     * it is inflated and dropped.
+     */
+    ChunkedText(const InputFile &file,
+        TextSlice slice,
+        Reader reader = Reader::OwnThread,
+        unsigned inflaters = 1);
     ~ChunkedText();
     ChunkedText(const ChunkedText &) = delete;
     ChunkedText &operator=(const ChunkedText &) = delete;
@@ -103,15 +110,16 @@ public:
 private:
     enum class Stage { Head, Body, Tail, Done };
 
-    ChunkedText(const InputFile &file, TextSlice slice, Reader reader, unsigned inflaters);
-
     void stop();
     //! Fills \a chunk (a buffer, size 0) with the next piece of text and its zero; false at the
     //! text's end.
     bool fill(Chunk &chunk);
+    bool fillBody(Chunk &chunk);
     bool fillPlain(Chunk &chunk);
     bool fillInflated(Chunk &chunk);
     bool fillFromMembers(Chunk &chunk);
+    //! Drops what an inflated chunk holds before the slice; whether anything is left.
+    bool keepSliced(Chunk &chunk);
     void noteEnd(GzipInflater::End end, const std::string &corruptReason, uint64_t corruptAt);
     //! Waits for room in the queue and returns a buffer; false when asked to stop.
     bool takeBuffer(Chunk &chunk);
@@ -123,6 +131,7 @@ private:
     Reader m_reader;
     Stage m_stage = Stage::Head;
     uint64_t m_offset = 0; //!< next byte of the file to read
+    uint64_t m_inflated = 0; //!< text inflated so far
     std::unique_ptr<GzipInflater> m_gzip;
     std::unique_ptr<GzipMembers> m_members;
     std::thread m_thread;

@@ -29,6 +29,7 @@ namespace {
 
 template<typename T, typename Map> void appendMapped(PodVector<T> &dst, PodVector<T> &src, Map map)
 {
+    dst.reserve(dst.size() + src.size());
     for (size_t i = 0; i < src.size(); ++i)
         dst.push_back(map(src[i]));
     src.release(); // one column at a time: the segment's events are never held twice
@@ -36,7 +37,8 @@ template<typename T, typename Map> void appendMapped(PodVector<T> &dst, PodVecto
 
 template<typename T> void appendAll(PodVector<T> &dst, PodVector<T> &src)
 {
-    appendMapped(dst, src, [](const T &v) { return v; });
+    dst.append(src.data(), src.size());
+    src.release();
 }
 
 } // namespace
