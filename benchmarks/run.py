@@ -293,7 +293,17 @@ def db_run_benchmark(app, data_dir, ranks, repeat):
         print("run from databases: skipped (no ../shared/traces)", flush=True)
         return None
     folder = os.path.join(data_dir, f"dlrm-{ranks}-databases")
-    if not os.path.isdir(folder) or len(os.listdir(folder)) != ranks:
+    def stale(folder):  # absent, another count, or of an older layout
+        if not os.path.isdir(folder) or len(os.listdir(folder)) != ranks:
+            return True
+        db = sqlite3.connect(os.path.join(folder, sorted(os.listdir(folder))[0]))
+        try:
+            return db.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone() != (2,)
+        except sqlite3.Error:
+            return True
+        finally:
+            db.close()
+    if stale(folder):
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
         digests = []
@@ -304,8 +314,11 @@ def db_run_benchmark(app, data_dir, ranks, repeat):
             copy = os.path.join(folder, f"rank{r:05d}.sqlite")
             shutil.copyfile(digests[r % 2], copy)
             db = sqlite3.connect(copy)
-            db.execute("UPDATE meta SET value = ? WHERE key = 'trace_rank'", (r,))
-            db.execute("UPDATE meta SET value = ? WHERE key = 'world_size' AND rank IS NOT NULL", (ranks,))
+            # meta is a view: its rows are in meta_rows, the keys as ids of strings.
+            key = "key = (SELECT id FROM strings WHERE text = ?)"
+            db.execute(f"UPDATE meta_rows SET value = ? WHERE {key}", (r, "trace_rank"))
+            db.execute(f"UPDATE meta_rows SET value = ? WHERE {key} AND rank IS NOT NULL",
+                       (ranks, "world_size"))
             db.commit()
             db.close()
     out = os.path.join(data_dir, "collectives.csv")

@@ -73,7 +73,11 @@ for part in parts:
             print(f"digest-run: rank {rank} is in both {seen[rank]} and {part}"
                   " (traces without distributedInfo are all rank 0)", file=sys.stderr)
         seen[rank] = part
-    names = [t for (t,) in db.execute("SELECT name FROM part.sqlite_master WHERE type = 'table'")]
+    # What a user reads: the views of a database of format 2 (their texts joined back from its
+    # strings table), the tables of format 1; gathered as plain tables.
+    names = [t for (t,) in db.execute("SELECT name FROM part.sqlite_master WHERE type IN"
+                                      " ('table', 'view') AND name != 'strings'"
+                                      " AND name NOT LIKE '%!_rows' ESCAPE '!'")]
     for t in names:
         columns = [c for (c,) in db.execute("SELECT name FROM pragma_table_info(?, 'part')", (t,))]
         if "rank" not in columns or t in ("ranks", "critical_path"):

@@ -55,23 +55,16 @@ int bindText(sqlite3_stmt *st, int at, const std::string &text)
     return sqlite3_bind_text(st, at, text.data(), int(text.size()), SQLITE_TRANSIENT);
 }
 
-int bindCell(sqlite3_stmt *st, int at, Cell cell, const std::string &text)
+//! Appends each of \a parts to \a out.
+template<typename... Parts> void appendAll(std::string &out, const Parts &...parts)
 {
-    if (text.empty())
-        return cell == Cell::TextOrEmpty ? sqlite3_bind_text(st, at, "", 0, SQLITE_STATIC)
-                                         : sqlite3_bind_null(st, at);
-    const std::string_view type = sqlType(cell);
-    if (type == "TEXT")
-        return bindText(st, at, text);
-    if (isDecimalInteger(text))
-        return sqlite3_bind_int64(st, at, std::strtoll(text.c_str(), nullptr, 10));
-    if (type == "REAL" && isDecimalNumber(text)) {
-        char *end = nullptr;
-        const double d = std::strtod(text.c_str(), &end);
-        if (*end == '\0')
-            return sqlite3_bind_double(st, at, d);
-    }
-    return bindText(st, at, text); // an id that is no integer, or a number as no export writes
+    (out.append(parts), ...);
+}
+
+//! The physical table behind the view \a name.
+std::string rowsTable(std::string_view name)
+{
+    return std::string(name) + "_rows";
 }
 
 } // namespace
@@ -90,13 +83,56 @@ std::string sqlIdentifier(std::string_view name)
 TableDatabase::TableDatabase()
 {
     if (sqlite3_open_v2(":memory:", &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
-        != SQLITE_OK)
+        != SQLITE_OK) {
         m_error = "SQLite: cannot open a database in memory";
+        return;
+    }
+    // No index on the text: the writer finds ids in memory, readers by id (the primary key).
+    if (exec("CREATE TABLE strings (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        && sqlite3_prepare_v2(
+               m_db, "INSERT INTO strings (id, text) VALUES (?, ?)", -1, &m_addString, nullptr)
+            != SQLITE_OK)
+        m_error = std::string("SQLite: ") + sqlite3_errmsg(m_db);
 }
 
 TableDatabase::~TableDatabase()
 {
+    sqlite3_finalize(m_addString);
     sqlite3_close(m_db);
+}
+
+int TableDatabase::bindString(sqlite3_stmt *st, int at, const std::string &text)
+{
+    const auto [it, added] = m_stringIds.try_emplace(text, int64_t(m_stringIds.size()));
+    if (added) {
+        sqlite3_bind_int64(m_addString, 1, it->second);
+        bindText(m_addString, 2, text);
+        const int rc = sqlite3_step(m_addString);
+        sqlite3_reset(m_addString);
+        if (rc != SQLITE_DONE) {
+            m_stringIds.erase(it);
+            return rc;
+        }
+    }
+    return sqlite3_bind_int64(st, at, it->second);
+}
+
+int TableDatabase::bindCell(sqlite3_stmt *st, int at, Cell cell, const std::string &text)
+{
+    if (text.empty())
+        return cell == Cell::TextOrEmpty ? bindString(st, at, text) : sqlite3_bind_null(st, at);
+    const std::string_view type = sqlType(cell);
+    if (type == "TEXT")
+        return bindString(st, at, text);
+    if (isDecimalInteger(text))
+        return sqlite3_bind_int64(st, at, std::strtoll(text.c_str(), nullptr, 10));
+    if (type == "REAL" && isDecimalNumber(text)) {
+        char *end = nullptr;
+        const double d = std::strtod(text.c_str(), &end);
+        if (*end == '\0')
+            return sqlite3_bind_double(st, at, d);
+    }
+    return bindText(st, at, text); // an id that is no integer, or a number as no export writes
 }
 
 bool TableDatabase::exec(const std::string &sql)
@@ -110,16 +146,32 @@ bool TableDatabase::exec(const std::string &sql)
 
 bool TableDatabase::create(std::string_view name, const Table &table, bool ranked)
 {
-    std::string sql = "CREATE TABLE IF NOT EXISTS " + sqlIdentifier(name) + " (";
-    if (ranked)
-        sql += "\"rank\" INTEGER, ";
-    for (size_t c = 0; c < table.columnCount(); ++c) {
-        sql += sqlIdentifier(table.columnName(c));
-        if (const std::string_view type = sqlType(table.columns()[c].cell); !type.empty())
-            sql += ' ' + std::string(type);
-        sql += c + 1 < table.columnCount() ? ", " : ")";
+    // The rows, texts as ids (declared INTEGER), and the view that joins the texts back.
+    std::string rows = "CREATE TABLE IF NOT EXISTS " + sqlIdentifier(rowsTable(name)) + " (";
+    std::string view = "CREATE VIEW IF NOT EXISTS " + sqlIdentifier(name) + " AS SELECT ";
+    std::string joins;
+    if (ranked) {
+        rows += "\"rank\" INTEGER, ";
+        view += "r.\"rank\", ";
     }
-    return exec(sql);
+    for (size_t c = 0; c < table.columnCount(); ++c) {
+        const std::string column = sqlIdentifier(table.columnName(c));
+        const std::string_view type = sqlType(table.columns()[c].cell);
+        const bool text = type == "TEXT";
+        appendAll(rows, column, type.empty() ? "" : " ", text ? "INTEGER" : type);
+        if (text) {
+            const std::string alias = 's' + std::to_string(c);
+            appendAll(view, alias, ".text AS ", column);
+            appendAll(joins, " LEFT JOIN strings AS ", alias, " ON ", alias, ".id = r.", column);
+        } else {
+            appendAll(view, "r.", column);
+        }
+        const bool last = c + 1 == table.columnCount();
+        rows += last ? ")" : ", ";
+        view += last ? "" : ", ";
+    }
+    appendAll(view, " FROM ", sqlIdentifier(rowsTable(name)), " AS r", joins, " ORDER BY r.rowid");
+    return exec(rows) && exec(view);
 }
 
 void TableDatabase::add(std::string_view name, const Table &table, std::optional<int> rank)
@@ -128,7 +180,7 @@ void TableDatabase::add(std::string_view name, const Table &table, std::optional
         return;
     const int offset = rank ? 1 : 0;
     // The columns named: a table added again with other columns fails instead of mixing them.
-    std::string sql = "INSERT INTO " + sqlIdentifier(name) + " (", values;
+    std::string sql = "INSERT INTO " + sqlIdentifier(rowsTable(name)) + " (", values;
     if (rank)
         sql += "\"rank\", ";
     for (size_t c = 0; c < table.columnCount(); ++c)
@@ -168,8 +220,8 @@ void TableDatabase::index(std::string_view name, const std::vector<std::string_v
         indexName += '_' + std::string(c);
         list += (list.empty() ? "" : ", ") + sqlIdentifier(c);
     }
-    exec("CREATE INDEX " + sqlIdentifier(indexName) + " ON " + sqlIdentifier(name) + " (" + list
-        + ")");
+    exec("CREATE INDEX " + sqlIdentifier(indexName) + " ON " + sqlIdentifier(rowsTable(name)) + " ("
+        + list + ")");
 }
 
 bool TableDatabase::save(const std::string &path)

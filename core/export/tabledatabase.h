@@ -6,18 +6,23 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace ks {
 
 /*!
  * A SQLite database of export tables, built in memory and saved in one atomic write
  * (sqlite3_serialize, then writeFileAtomically): a half-written database is never left at the
- * target. Each Table becomes an SQL table of the same name, column names and units: numbers and
- * times REAL, bytes INTEGER, ids INTEGER when whole else TEXT, texts TEXT, empty cells NULL. A
- * table added again (another rank's) gets more rows; its columns must be the same.
+ * target. Each Table can be read as an SQL view of the same name, column names and units: numbers
+ * and times REAL, bytes INTEGER, ids INTEGER when whole else TEXT, texts TEXT, empty cells NULL.
+ * Its rows are stored in the table NAME_rows, each text as the id of a row of the one `strings`
+ * table (a kernel's name of 200 bytes is written once, not on each of its thousands of rows),
+ * which the view joins back. A table added again (another rank's) gets more rows; its columns
+ * must be the same.
  */
 class TableDatabase {
 public:
@@ -31,7 +36,7 @@ public:
      * leading `rank` column holds it on every row.
      */
     void add(std::string_view name, const Table &table, std::optional<int> rank = std::nullopt);
-    //! An index on \a columns of table \a name, named after both.
+    //! An index on \a columns of table \a name's rows, named after both.
     void index(std::string_view name, const std::vector<std::string_view> &columns);
     //! Writes the database to \a path; false with error() (naming \a path) when anything failed.
     bool save(const std::string &path);
@@ -41,8 +46,13 @@ public:
 private:
     bool exec(const std::string &sql);
     bool create(std::string_view name, const Table &table, bool ranked);
+    //! Binds \a text at \a at as the id of its row in `strings`, added on first use.
+    int bindString(sqlite3_stmt *st, int at, const std::string &text);
+    int bindCell(sqlite3_stmt *st, int at, Cell cell, const std::string &text);
 
     sqlite3 *m_db = nullptr;
+    sqlite3_stmt *m_addString = nullptr;
+    std::unordered_map<std::string, int64_t> m_stringIds;
     std::string m_error;
 };
 

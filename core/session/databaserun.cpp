@@ -67,7 +67,7 @@ bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
 {
     const SqliteStatement st = prepare(db,
         "SELECT name, collective_name, process_group, comms_id, seq, start_ns, dur_ns "
-        "FROM collective_kernels ORDER BY rowid",
+        "FROM collective_kernels", // the view keeps the rows' order
         rank.path, error);
     if (!st)
         return false;
@@ -149,7 +149,7 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
     if (format != kDatabaseFormat) {
         error = path + ": database format "
             + (format == kNoValue ? "unknown" : std::to_string(format)) + ", this version reads "
-            + std::to_string(kDatabaseFormat);
+            + std::to_string(kDatabaseFormat) + " (digest the trace again)";
         return std::nullopt;
     }
     if (ranks != 1) {

@@ -134,8 +134,8 @@ bool writeRunDatabase(const LoadedRun &run,
     db.add("collectives", collectiveTable(run.ranks, run.collectives));
     db.add("rank_pairs", rankPairTable(run.ranks, run.pairs));
     db.add("critical_path", criticalSegmentTable(*run.criticalPath()));
-    for (const char *table :
-        {"pairs", "kernels", "kernel_summary", "modules", "memory", "collective_kernels"})
+    // (rank, step) serves a search by rank alone too: pairs and kernels need no index of rank.
+    for (const char *table : {"kernel_summary", "modules", "memory", "collective_kernels"})
         db.index(table, {"rank"});
     db.index("pairs", {"fwd_name"});
     db.index("pairs", {"rank", "step"});

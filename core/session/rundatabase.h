@@ -8,8 +8,11 @@
 
 namespace ks {
 
-//! The version of the database's layout (meta's format_version); docs/cli.md "Database".
-constexpr int kDatabaseFormat = 1;
+/*!
+ * The version of the database's layout (meta's format_version); docs/cli.md "--export-db". 2:
+ * each table a view over NAME_rows and `strings`; 1 (plain tables) is not read.
+ */
+constexpr int kDatabaseFormat = 2;
 
 /*!
  * Writes `--export-db`'s SQLite database of \a run (one trace is a run of one) to \a path,

@@ -69,7 +69,7 @@ bool sameTable(const Reader &db,
     QString &why)
 {
     const std::string sql
-        = "SELECT * FROM \"" + name + "\"" + (rank ? " WHERE rank = ?" : "") + " ORDER BY rowid";
+        = "SELECT * FROM \"" + name + "\"" + (rank ? " WHERE rank = ?" : ""); // in row order
     std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
         db.query(sql, rank), sqlite3_finalize);
     if (!st) {
@@ -242,11 +242,15 @@ void TestDatabase::everyExportReadsBack()
         for (size_t j = 0; j < stored.size(); ++j)
             QVERIFY2(std::abs(stored[j] - expected[j]) < 1000, qPrintable(QString::number(j)));
     }
-    // Times are REAL in every row (SQL divides them as numbers), bytes INTEGER.
+    // Times are REAL in every row (SQL divides them as numbers), bytes INTEGER; each table a
+    // view over rows that hold texts as ids of `strings`, where each text is once.
     for (const char *check :
         {"SELECT count(*) FROM pairs WHERE typeof(fwd_gpu_us) NOT IN ('real', 'null')",
             "SELECT count(*) FROM kernels WHERE typeof(ts) NOT IN ('real', 'null')",
-            "SELECT count(*) FROM memory WHERE typeof(bytes) NOT IN ('integer', 'null')"}) {
+            "SELECT count(*) FROM memory WHERE typeof(bytes) NOT IN ('integer', 'null')",
+            "SELECT 1 - count(*) FROM sqlite_master WHERE name = 'kernels' AND type = 'view'",
+            "SELECT count(*) FROM kernels_rows WHERE typeof(name) NOT IN ('integer', 'null')",
+            "SELECT count(*) FROM (SELECT text FROM strings GROUP BY text HAVING count(*) > 1)"}) {
         std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
             reader.query(check), sqlite3_finalize);
         QVERIFY2(st && sqlite3_step(st.get()) == SQLITE_ROW, check);
@@ -299,9 +303,8 @@ void TestDatabase::cellsKeepTheirKinds()
     QVERIFY2(db.save(path), db.error().c_str());
     const Reader reader(path);
     std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
-        reader.query(
-            "SELECT rank, typeof(\"we\"\"ird name\"), typeof(id), id, typeof(n), n, "
-            "typeof(bytes), typeof(maybe), maybe FROM \"odd \"\"table\"\"\" ORDER BY rowid"),
+        reader.query("SELECT rank, typeof(\"we\"\"ird name\"), typeof(id), id, typeof(n), n, "
+                     "typeof(bytes), typeof(maybe), maybe FROM \"odd \"\"table\"\"\""),
         sqlite3_finalize);
     QVERIFY(st);
     const std::vector<std::string> expected {
@@ -371,14 +374,32 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     TableDatabase other;
     other.add("pairs", PairTable(*run->traces.front()->graph));
     QVERIFY(other.save(foreign));
+    // A database of another layout (format 1 wrote plain tables): named, not misread.
+    const std::string older = m_dir.filePath(QStringLiteral("older.sqlite")).toStdString();
+    CellTable meta;
+    meta.addColumn("rank", Cell::Number, {});
+    meta.addColumn("key", Cell::Text, {});
+    meta.addColumn("value", Cell::Id, {});
+    for (const char *key : {"format_version", "rank_count"}) {
+        meta.addRow();
+        meta.add(std::string());
+        meta.add(key);
+        meta.add("1");
+    }
+    TableDatabase old;
+    old.add("meta", meta);
+    QVERIFY(old.save(older));
     databases.push_back(corrupt);
     databases.push_back(foreign);
+    databases.push_back(older);
 
     const DatabaseRun fromDatabases = openDatabaseRun(databases);
     QCOMPARE(fromDatabases.ranks.size(), run->ranks.size());
-    QCOMPARE(fromDatabases.failures.size(), size_t(2));
+    QCOMPARE(fromDatabases.failures.size(), size_t(3));
     QVERIFY(fromDatabases.failures[0].error.starts_with(corrupt + ": "));
     QVERIFY(fromDatabases.failures[1].error.starts_with(foreign + ": not a Kinetoscope database"));
+    QCOMPARE(fromDatabases.failures[2].error,
+        older + ": database format 1, this version reads 2 (digest the trace again)");
     QCOMPARE(tableToCsv(rankTable(fromDatabases.summaries())), tableToCsv(rankTable(run->ranks)));
     QCOMPARE(tableToCsv(collectiveTable(fromDatabases.rankNumbers(), fromDatabases.collectives)),
         tableToCsv(collectiveTable(run->ranks, run->collectives)));
