@@ -9,6 +9,15 @@
 
 namespace ks {
 
+int Table::columnIndex(std::string_view name) const
+{
+    for (size_t c = 0; c < columnCount(); ++c) {
+        if (columnName(c) == name)
+            return int(c);
+    }
+    return -1;
+}
+
 std::string_view Table::columnTitle(size_t column) const
 {
     const ColumnSpec &c = columns()[column];

@@ -46,6 +46,8 @@ public:
 
     size_t columnCount() const { return columns().size(); }
     std::string_view columnName(size_t column) const { return columns()[column].name; }
+    //! The column named \a name, -1 if none.
+    int columnIndex(std::string_view name) const;
     std::string_view columnTitle(size_t column) const;
     //! True when the column holds numbers (right-aligned in views).
     bool isNumeric(size_t column) const;

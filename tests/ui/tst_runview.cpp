@@ -5,14 +5,17 @@
 #include "common/palette.h"
 #include "common/selectioncontroller.h"
 #include "run/collectivebands.h"
+#include "run/databaserunview.h"
 #include "run/ranklines.h"
 #include "run/runcharts.h"
 #include "run/runtimelines.h"
 #include "run/runview.h"
 #include "runbuilder.h"
+#include "session/rundatabase.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
+#include "trace/tracetab.h"
 #include "window/exportactions.h"
 #include "window/mainwindow.h"
 
@@ -34,8 +37,10 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 #include <QUrl>
@@ -46,8 +51,8 @@ using ks::test::RankBuilder;
 
 namespace {
 
-//! Two ranks: a collective each, rank 1 arriving 300 µs after rank 0, and a pair.
-std::shared_ptr<const LoadedRun> twoRanks()
+//! The two ranks of twoRanks(): a collective each, rank 1 arriving 300 µs after rank 0, a pair.
+const RankBuilder &builtRank(int rank)
 {
     static RankBuilder r0(0, 2), r1(1, 2, 40);
     static bool built = false;
@@ -56,7 +61,11 @@ std::shared_ptr<const LoadedRun> twoRanks()
         r1.step(1, 0, 3000).pair("aten::mm", "MmBackward0", 1, 100, 30, 90).comm(1300, 100, "0");
         built = true;
     }
-    return test::runOf({&r0, &r1});
+    return rank == 0 ? r0 : r1;
+}
+std::shared_ptr<const LoadedRun> twoRanks()
+{
+    return test::runOf({&builtRank(0), &builtRank(1)});
 }
 
 void showAndSettle(QWidget &w, QSize size)
@@ -118,6 +127,7 @@ private slots:
     void runsQueueWithOtherLoads();
     void runTablesGoThroughTheExportMenu();
     void oneLinePerRankShowsWorkAndBands();
+    void runFromDatabasesOpensRankTraces();
 };
 
 /*
@@ -599,6 +609,66 @@ void TestRunView::runTablesGoThroughTheExportMenu()
     QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
     exports.setCurrent(nullptr);
     QVERIFY(!action(QStringLiteral("Run Table as CSV…"))->isEnabled());
+}
+
+// A folder of per-rank databases opens as a run (its rank table and collectives) and
+// double-clicking a rank opens that rank's trace, the file its database names.
+void TestRunView::runFromDatabasesOpensRankTraces()
+{
+    QTemporaryDir dir;
+    const std::shared_ptr<const LoadedRun> traces = twoRanks();
+    std::vector<std::string> files;
+    for (size_t i = 0; i < traces->ranks.size(); ++i) {
+        const QString path = dir.filePath(QStringLiteral("rank%1.json").arg(i));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const std::string text = builtRank(int(i)).json();
+        f.write(text.data(), qint64(text.size()));
+        f.close();
+        files.push_back(path.toStdString());
+    }
+    QDir(dir.path()).mkdir(QStringLiteral("db"));
+    std::string error;
+    for (const std::string &file : files) {
+        const auto one = openRun({file}, {}, error);
+        QVERIFY2(one, error.c_str());
+        const std::string db
+            = dir.filePath(QStringLiteral("db/%1.sqlite")
+                               .arg(QFileInfo(QString::fromStdString(file)).fileName()))
+                  .toStdString();
+        QVERIFY2(writeRunDatabase(
+                     *one, db, [](const std::string &) { return "x"; }, error),
+            error.c_str());
+    }
+
+    MainWindow window;
+    showAndSettle(window, {1200, 800});
+    window.openRun({dir.filePath(QStringLiteral("db"))});
+    QTRY_VERIFY_WITH_TIMEOUT(
+        qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget()), 30000);
+    auto *view = qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget());
+    QCOMPARE(view->model(DatabaseRunView::Ranks)->rowCount(), 2);
+    QCOMPARE(view->model(DatabaseRunView::Collectives)->rowCount(), 1);
+    QVERIFY(view->notice().isEmpty());
+    // The collective's skew (rank 1 arrives late) as the traces give it.
+    QCOMPARE(view->run().collectives.collectives.size(), traces->collectives.collectives.size());
+    QCOMPARE(
+        view->run().collectives.collectives[0].skew(), traces->collectives.collectives[0].skew());
+
+    QSignalSpy asked(view, &DatabaseRunView::openTrace);
+    QTableView *ranks = view->table(DatabaseRunView::Ranks);
+    const int row = view->model(DatabaseRunView::Ranks)->viewRowOf(1);
+    const QRect cell = ranks->visualRect(view->model(DatabaseRunView::Ranks)->index(row, 0));
+    QTest::mouseClick(ranks->viewport(), Qt::LeftButton, {}, cell.center()); // as a user does
+    QTest::mouseDClick(ranks->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.at(0).at(0).toString(), QString::fromStdString(files[1]));
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<TraceTab *>(window.tabs()->currentWidget()), 30000);
+    QCOMPARE(QString::fromStdString(qobject_cast<TraceTab *>(window.tabs()->currentWidget())
+                                        ->selection()
+                                        ->tracePointer()
+                                        ->model->path),
+        QString::fromStdString(files[1]));
 }
 
 QTEST_MAIN(TestRunView)

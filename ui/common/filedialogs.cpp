@@ -12,6 +12,8 @@ namespace ks::FileDialogs {
 namespace {
 
 const QString kTraceFilter = QStringLiteral("PyTorch traces (*.json *.json.gz);;All files (*)");
+const QString kRunFilter
+    = QStringLiteral("Rank traces or their databases (*.json *.json.gz *.sqlite);;All files (*)");
 const QString kOpenKey = QStringLiteral("dialogs/openDirectory");
 const QString kSaveKey = QStringLiteral("dialogs/saveDirectory");
 
@@ -34,6 +36,12 @@ QStringList openTraces(QWidget *parent, const QString &title)
     // The folder is remembered once a trace loads (rememberOpened), however it was opened.
     return QFileDialog::getOpenFileNames(
         parent, title, remembered(kOpenKey, QDir::homePath()), kTraceFilter);
+}
+
+QStringList openRunFiles(QWidget *parent, const QString &title)
+{
+    return QFileDialog::getOpenFileNames(
+        parent, title, remembered(kOpenKey, QDir::homePath()), kRunFilter);
 }
 
 QString openTrace(QWidget *parent, const QString &title)

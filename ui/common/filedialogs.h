@@ -15,6 +15,8 @@ namespace FileDialogs {
 
 //! The traces chosen in an open dialog, which starts in the folder of the last trace opened.
 QStringList openTraces(QWidget *parent, const QString &title);
+//! The files of one run to open: rank traces, or their `--export-db` databases.
+QStringList openRunFiles(QWidget *parent, const QString &title);
 QString openTrace(QWidget *parent, const QString &title);
 //! Remembers the folder of a trace opened another way (drop, recent files, command line).
 void rememberOpened(const QString &path);

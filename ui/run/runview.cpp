@@ -5,6 +5,7 @@
 #include "export/criticalpathtables.h"
 #include "export/runtables.h"
 #include "run/runcharts.h"
+#include "run/runnotice.h"
 #include "run/runtimelines.h"
 #include "table/tablemodel.h"
 #include "table/tableview.h"
@@ -19,15 +20,6 @@
 namespace ks {
 
 namespace {
-//! Index of the column named \a name in \a table, -1 if none.
-int columnNamed(const Table &table, std::string_view name)
-{
-    for (size_t c = 0; c < table.columnCount(); ++c) {
-        if (table.columnName(c) == name)
-            return int(c);
-    }
-    return -1;
-}
 //! How the run's collectives were matched, for the header.
 QString matchedByText(const CollectiveMatch &match)
 {
@@ -67,22 +59,14 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
     bar->addWidget(summary, 1);
     layout->addLayout(bar);
 
-    QStringList notes;
-    for (const RunFailure &f : m_run->failures)
-        notes << tr("Not loaded: %1").arg(QString::fromStdString(f.error));
-    for (const std::string &w : m_run->warnings)
-        notes << QString::fromStdString(w);
+    QStringList notes = runNotes(tr("Not loaded"), m_run->failures, m_run->warnings);
     QStringList health; // the run's own findings; each rank's are in its tab's Health panel
     for (const Finding &f : m_run->findings)
         health << toQString(info(f.check).name) + QStringLiteral(" × ") + QString::number(f.count)
                 + QStringLiteral(": ") + toQString(f.example);
     if (!health.isEmpty())
         notes << tr("Health (as kinetoscope --check): %1").arg(health.join(QStringLiteral("; ")));
-    m_notice = new QLabel(notes.join(QLatin1Char('\n')), this);
-    m_notice->setObjectName(QStringLiteral("runNotice"));
-    m_notice->setWordWrap(true);
-    m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; padding: 4px; }"));
-    m_notice->setVisible(!notes.isEmpty());
+    m_notice = makeRunNotice(notes, this);
     layout->addWidget(m_notice);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -92,8 +76,8 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
         = std::make_shared<CellTable>(collectiveTable(m_run->ranks, m_run->collectives));
     const auto pairs = std::make_shared<CellTable>(rankPairTable(m_run->ranks, m_run->pairs));
     addTable(Ranks, ranks, tr("Ranks"), -1);
-    addTable(Collectives, collectives, tr("Collectives"), columnNamed(*collectives, "skew_us"));
-    addTable(Pairs, pairs, tr("Pairs across ranks"), columnNamed(*pairs, "bwd_spread_us"));
+    addTable(Collectives, collectives, tr("Collectives"), collectives->columnIndex("skew_us"));
+    addTable(Pairs, pairs, tr("Pairs across ranks"), pairs->columnIndex("bwd_spread_us"));
     m_charts = new RunCharts(m_run, m_pages);
     m_pages->addTab(m_charts, tr("Charts"));
     const auto path = m_run->criticalPath();

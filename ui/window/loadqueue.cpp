@@ -167,6 +167,15 @@ void LoadQueue::startRun(const QStringList &paths)
         [args, counters = m_runProgress](const std::atomic<bool> &stop) {
             OpenedRun out;
             std::vector<std::string> files;
+            if (runDatabases(args, files)) {
+                auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files));
+                if (run->ranks.empty())
+                    out.error = run->failures.empty() ? "no database of a rank"
+                                                      : run->failures.front().error;
+                else
+                    out.fromDatabases = std::move(run);
+                return out;
+            }
             if (!runFiles(args, files, out.error))
                 return out;
             RunOptions options;
@@ -185,6 +194,8 @@ void LoadQueue::startRun(const QStringList &paths)
             m_runPoll.stop();
             if (opened.run)
                 emit runReady(std::move(opened.run));
+            else if (opened.fromDatabases)
+                emit databaseRunReady(std::move(opened.fromDatabases));
             else
                 emit failed(tr("Cannot open the run"), QString::fromStdString(opened.error));
             finishedOne();

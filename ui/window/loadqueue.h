@@ -3,6 +3,7 @@
 
 #include "common/backgroundtask.h"
 #include "session/comparedtraces.h"
+#include "session/databaserun.h"
 #include "session/loadedrun.h"
 
 #include <QObject>
@@ -40,7 +41,10 @@ public:
 
     void open(const QStringList &paths);
     void compare(const Side &base, const Side &candidate, const DiffOptions &options);
-    //! Opens \a paths (trace files and folders of them) as one run, ranks loaded in parallel.
+    /*!
+     * Opens \a paths (trace files and folders of them) as one run, ranks loaded in parallel; or,
+     * where they name per-rank databases (`*.sqlite`, runDatabases()), the run from those.
+     */
     void openRun(const QStringList &paths);
     void cancel();
     //! A load runs or waits, or a comparison is computed.
@@ -57,6 +61,7 @@ signals:
     void comparisonReady(
         std::shared_ptr<ks::ComparedTraces> compared, const ks::DiffOptions &options);
     void runReady(std::shared_ptr<const ks::LoadedRun> run);
+    void databaseRunReady(std::shared_ptr<const ks::DatabaseRun> run);
     void failed(const QString &title, const QString &message);
     void cancelled(const QString &name);
 
@@ -78,6 +83,7 @@ private:
     };
     struct OpenedRun {
         std::shared_ptr<const LoadedRun> run;
+        std::shared_ptr<const DatabaseRun> fromDatabases;
         std::string error;
     };
     //! Ranks loaded so far, written by the run's loading threads, read by the poll.

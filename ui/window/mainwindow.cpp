@@ -11,6 +11,7 @@
 #include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
 #include "resources.h"
+#include "run/databaserunview.h"
 #include "run/runtimelines.h"
 #include "run/runview.h"
 #include "timeline/foldmemory.h"
@@ -167,7 +168,8 @@ void MainWindow::askToOpenRun(bool folder)
             openRun({dir});
         return;
     }
-    const QStringList files = FileDialogs::openTraces(this, tr("Open the traces of one run"));
+    const QStringList files
+        = FileDialogs::openRunFiles(this, tr("Open the traces of one run, or their databases"));
     if (!files.isEmpty())
         openRun(files);
 }
@@ -187,6 +189,24 @@ RunView *MainWindow::addRun(std::shared_ptr<const LoadedRun> run)
     auto *view = new RunView(std::move(run), m_tabs);
     const int index
         = m_tabs->addTab(view, tr("Run · %n rank(s) · %1", nullptr, int(ranks)).arg(first));
+    m_tabs->setTabToolTip(index, files.join(QLatin1Char('\n')));
+    m_tabs->setCurrentIndex(index);
+    showWelcomeIfEmpty();
+    return view;
+}
+
+DatabaseRunView *MainWindow::addDatabaseRun(std::shared_ptr<const DatabaseRun> run)
+{
+    QStringList files;
+    for (const RankDatabase &r : run->ranks)
+        files << QString::fromStdString(r.path);
+    const QString folder = QFileInfo(files.first()).dir().dirName();
+    const int ranks = int(run->ranks.size());
+    auto *view = new DatabaseRunView(std::move(run), m_tabs);
+    connect(view, &DatabaseRunView::openTrace, this,
+        [this](const QString &path) { openFiles({path}); });
+    const int index
+        = m_tabs->addTab(view, tr("Run · %n rank(s) · %1 (databases)", nullptr, ranks).arg(folder));
     m_tabs->setTabToolTip(index, files.join(QLatin1Char('\n')));
     m_tabs->setCurrentIndex(index);
     showWelcomeIfEmpty();
@@ -432,6 +452,8 @@ void MainWindow::connectLoads()
         });
     connect(m_loads, &LoadQueue::runReady, this,
         [this](std::shared_ptr<const LoadedRun> run) { addRunOrAsk(std::move(run)); });
+    connect(m_loads, &LoadQueue::databaseRunReady, this,
+        [this](std::shared_ptr<const DatabaseRun> run) { addDatabaseRun(std::move(run)); });
     connect(m_loads, &LoadQueue::comparisonReady, this,
         [this](std::shared_ptr<ComparedTraces> compared, const DiffOptions &options) {
             for (const auto &trace : {compared->base, compared->candidate})

@@ -24,6 +24,8 @@ class QTabWidget;
 namespace ks {
 
 class ComparisonView;
+class DatabaseRunView;
+struct DatabaseRun;
 class RunView;
 class DetailsPanel;
 class TimelineView;
@@ -76,6 +78,8 @@ public:
     void openRun(const QStringList &paths);
     //! Adds a tab for a run opened already.
     RunView *addRun(std::shared_ptr<const LoadedRun> run);
+    //! A tab for a run read from per-rank databases; double-clicking a rank opens its trace.
+    DatabaseRunView *addDatabaseRun(std::shared_ptr<const DatabaseRun> run);
     //! addRun(), unless the traces are of different jobs (LoadedRun::unrelated): then asks
     //! whether to open them in tabs (the default) or as one run anyway.
     void addRunOrAsk(std::shared_ptr<const LoadedRun> run);

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "run/databaserunview.h"
+
+#include "export/celltable.h"
+#include "export/runtables.h"
+#include "run/runnotice.h"
+#include "table/tablemodel.h"
+#include "table/tableview.h"
+
+#include <QLabel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ks {
+
+DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget *parent)
+    : QWidget(parent)
+    , m_run(std::move(run))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto *summary
+        = new QLabel(tr("%n rank(s) from their databases · %1 collectives matched · no timelines: "
+                        "double-click a rank to open its trace",
+                         nullptr, int(m_run->ranks.size()))
+                         .arg(m_run->collectives.collectives.size()),
+            this);
+    summary->setObjectName(QStringLiteral("runSummary"));
+    layout->addWidget(summary);
+
+    m_notice = makeRunNotice(runNotes(tr("Not read"), m_run->failures, m_run->warnings), this);
+    layout->addWidget(m_notice);
+
+    m_pages = new QTabWidget(this);
+    addTable(Ranks, std::make_shared<CellTable>(rankTable(m_run->summaries())), tr("Ranks"));
+    const auto collectives
+        = std::make_shared<CellTable>(collectiveTable(m_run->rankNumbers(), m_run->collectives));
+    addTable(Collectives, collectives, tr("Collectives"));
+    m_tables[Collectives]->sortByColumn(collectives->columnIndex("skew_us"), Qt::DescendingOrder);
+    layout->addWidget(m_pages, 1);
+
+    connect(m_tables[Ranks], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        const RankDatabase &rank = m_run->ranks[m_models[Ranks]->sourceRow(index.row())];
+        emit openTrace(QString::fromStdString(rank.sourceFile));
+    });
+}
+
+DatabaseRunView::~DatabaseRunView() = default;
+
+void DatabaseRunView::addTable(Page page, std::shared_ptr<const Table> table, const QString &title)
+{
+    QTableView *view = makeTableView(m_pages, QStringLiteral("databaseRunTable%1").arg(int(page)));
+    auto *model = new TableModel(std::move(table), {}, view);
+    view->setModel(model);
+    fitColumns(view);
+    m_tables[page] = view;
+    m_models[page] = model;
+    m_pages->addTab(view, title);
+}
+
+QString DatabaseRunView::notice() const
+{
+    return m_notice->isVisible() ? m_notice->text() : QString();
+}
+
+} // namespace ks

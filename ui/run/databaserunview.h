@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "session/databaserun.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QTableView;
+class QTabWidget;
+
+namespace ks {
+
+class TableModel;
+
+/*!
+ * A run opened from per-rank databases (`--export-db`, one rank each): the rank table and the
+ * collectives, as `--export-ranks` and `--export-collectives` over the databases give them, on
+ * pages of their own; databases that could not be read and matching warnings in a line on top.
+ * There are no timelines (they are in the traces): double-clicking a rank asks for its trace,
+ * the file its database names (openTrace()).
+ */
+class DatabaseRunView : public QWidget {
+    Q_OBJECT
+public:
+    enum Page { Ranks, Collectives };
+
+    explicit DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget *parent = nullptr);
+    ~DatabaseRunView() override;
+
+    const DatabaseRun &run() const { return *m_run; }
+    QTabWidget *pages() const { return m_pages; }
+    QTableView *table(Page page) const { return m_tables[page]; }
+    TableModel *model(Page page) const { return m_models[page]; }
+    //! The notice line (failures and warnings), empty when there is nothing to say.
+    QString notice() const;
+
+signals:
+    //! A rank was double-clicked: open the trace at \a path in a tab of its own.
+    void openTrace(const QString &path);
+
+private:
+    void addTable(Page page, std::shared_ptr<const class Table> table, const QString &title);
+
+    std::shared_ptr<const DatabaseRun> m_run;
+    QTabWidget *m_pages = nullptr;
+    QTableView *m_tables[2] = {};
+    TableModel *m_models[2] = {};
+    QLabel *m_notice = nullptr;
+};
+
+} // namespace ks
