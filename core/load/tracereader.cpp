@@ -74,7 +74,7 @@ std::optional<PassResult> segmentedPass(const SegmentedText &text,
  */
 class TextSizeGuess {
 public:
-    TextSizeGuess(const InputFile &file)
+    explicit TextSizeGuess(const InputFile &file)
         : m_size(file.textSizeHint())
         , m_fileSize(file.size())
     {

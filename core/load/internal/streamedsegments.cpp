@@ -95,7 +95,7 @@ private:
     bool m_lastJoined = false;
     std::atomic<bool> m_failed {false}; //!< a split proved nothing: the rest in one piece
     uint64_t m_joinedEnd = 0; //!< where the segments joined end in the text
-    std::optional<ParseOutcome> m_stopped; //!< out of memory, or cancelled
+    std::optional<ParseOutcome> m_stopped; //!< where memory ran out
     double m_joinSeconds = 0;
 
     // Progress, read by the calling thread.
