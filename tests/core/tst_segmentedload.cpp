@@ -186,6 +186,45 @@ private slots:
         }
     }
 
+    // Every bad input of tests/data/bad and a generated trace cut at many lengths or broken near
+    // its end, gzipped (the fuzzer's seeds), each loaded with 3 to 5 threads against one piece.
+    void cutAndBadGzipTexts()
+    {
+        const QString gen = test::tempDir() + QStringLiteral("/small.json");
+        QCOMPARE(test::run(test::gentracePath(),
+                     QStringList {QStringLiteral("--steps"), QStringLiteral("1"), gen})
+                     .exitCode,
+            0);
+        QFile f(gen);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray trace = f.readAll();
+        std::vector<QByteArray> texts;
+        for (qsizetype cut = 100; cut < trace.size(); cut += trace.size() / 37)
+            texts.push_back(trace.left(cut));
+        // A syntax error in the last segment: the parse stops before the text's end.
+        QByteArray late = trace;
+        late[late.lastIndexOf("\"ts\":", late.size() - late.size() / 100) + 5] = '#';
+        texts.push_back(late);
+        const QDir bad(test::dataDir() + QStringLiteral("/bad"));
+        for (const QString &name : bad.entryList(QDir::Files)) {
+            QFile b(bad.filePath(name));
+            QVERIFY(b.open(QIODevice::ReadOnly));
+            texts.push_back(b.readAll());
+        }
+        for (size_t i = 0; i < texts.size(); ++i) {
+            const QString path = writeFile(QStringLiteral("cut.json.gz"), test::gzip(texts[i]));
+            const std::string whole = loadFile(path, 1);
+            for (unsigned threads = 3; threads <= 5; ++threads) {
+                const std::string difference
+                    = test::firstDifference(whole, loadFile(path, threads));
+                QVERIFY2(difference.empty(),
+                    cat("text ", i, " (", texts[i].size(), " bytes), ", threads, " threads, ",
+                        difference)
+                        .c_str());
+            }
+        }
+    }
+
     // The checks above must see streamed splits kept and the rest read in one piece: with a
     // syntax error half-way through, the segments before it are kept (pieces: those and one
     // more), unless the first one falls on a false split.

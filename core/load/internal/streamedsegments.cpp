@@ -247,8 +247,9 @@ Segment StreamedParse::parse(const Piece &piece, size_t worker)
         noteCancelAndProgress();
     };
     s.result = parseText(stream, place, *s.builder, false, checkpoint, &m_abort);
-    if (piece.last && s.result.outcome.tellAtError == s.end)
-        s.result.outcome.textSize = s.end; // read to the text's end, as a parse in one piece
+    // Where the last segment's parse read to the text's end, as a parse in one piece says it.
+    const bool atEnd = piece.last && s.result.outcome.tellAtError == s.end;
+    s.result.outcome.textSize = atEnd ? s.end : ~uint64_t(0);
     return s;
 }
 
