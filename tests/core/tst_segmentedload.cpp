@@ -186,8 +186,8 @@ private slots:
         }
     }
 
-    // Every bad input of tests/data/bad and a generated trace cut at many lengths or broken near
-    // its end, gzipped (the fuzzer's seeds), each loaded with 3 to 5 threads against one piece.
+    // Every bad input of tests/data/bad and a generated trace cut at 13 lengths or broken near its
+    // end, gzipped (the fuzzer's seeds), each loaded with 3 and 5 threads against one piece.
     void cutAndBadGzipTexts()
     {
         const QString gen = test::tempDir() + QStringLiteral("/small.json");
@@ -199,7 +199,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray trace = f.readAll();
         std::vector<QByteArray> texts;
-        for (qsizetype cut = 100; cut < trace.size(); cut += trace.size() / 37)
+        for (qsizetype cut = 100; cut < trace.size(); cut += trace.size() / 13)
             texts.push_back(trace.left(cut));
         // A syntax error in the last segment: the parse stops before the text's end.
         QByteArray late = trace;
@@ -214,7 +214,7 @@ private slots:
         for (size_t i = 0; i < texts.size(); ++i) {
             const QString path = writeFile(QStringLiteral("cut.json.gz"), test::gzip(texts[i]));
             const std::string whole = loadFile(path, 1);
-            for (unsigned threads = 3; threads <= 5; ++threads) {
+            for (unsigned threads : {3u, 5u}) { // the fuzzer tries every count from 2 to 5
                 const std::string difference
                     = test::firstDifference(whole, loadFile(path, threads));
                 QVERIFY2(difference.empty(),
