@@ -21,9 +21,11 @@
 #include <QCryptographicHash>
 #include <QFile>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <thread>
 
 namespace ks {
 
@@ -278,18 +280,19 @@ CellTable runTable(const LoadedRun &run, RunExport what, const PathQuery &path)
 }
 
 /*!
- * A run export over per-rank databases (`--export-db` of one rank each): the rank table and the
- * collectives, as from the traces; the other run exports need the traces.
+ * A run export over per-rank databases (`--export-db` of one rank each): the rank table, the
+ * collectives and the pairs across ranks, as from the traces; the critical path needs the traces.
  */
 int runDatabaseExport(RunExport what, const std::string &out, const std::vector<std::string> &dbs)
 {
-    if (what != RunExport::Collectives && what != RunExport::Ranks) {
+    if (what != RunExport::Collectives && what != RunExport::Ranks
+        && what != RunExport::RankPairs) {
         std::fprintf(stderr,
-            "kinetoscope: of the run exports, only --export-ranks and --export-collectives read "
-            "databases yet: give the traces\n");
+            "kinetoscope: of the run exports, --export-ranks, --export-collectives and "
+            "--export-rank-pairs read databases: give the traces\n");
         return ExitUsage;
     }
-    const DatabaseRun run = openDatabaseRun(dbs);
+    DatabaseRun run = openDatabaseRun(dbs);
     for (const RunFailure &f : run.failures)
         std::fprintf(stderr, "%s\n", f.error.c_str());
     if (run.ranks.empty())
@@ -297,9 +300,17 @@ int runDatabaseExport(RunExport what, const std::string &out, const std::vector<
     for (const std::string &w : run.warnings)
         std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
     std::string error;
-    const CellTable table = what == RunExport::Ranks
-        ? rankTable(run.summaries())
-        : collectiveTable(run.rankNumbers(), run.collectives);
+    CellTable table;
+    if (what == RunExport::RankPairs) {
+        if (!readRankPairs(run, std::max(1u, std::thread::hardware_concurrency()), error)) {
+            std::fprintf(stderr, "%s\n", error.c_str());
+            return ExitLoadFailed;
+        }
+        table = rankPairTable(run.rankNumbers(), run.pairTexts, run.pairs);
+    } else {
+        table = what == RunExport::Ranks ? rankTable(run.summaries())
+                                         : collectiveTable(run.rankNumbers(), run.collectives);
+    }
     if (!exportTable(table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;

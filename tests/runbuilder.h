@@ -68,6 +68,12 @@ public:
             R"("stream":7,"correlation":)" + std::to_string(m_correlation), 0);
     }
 
+    //! A record_function scope on thread 1 (a node of the module tree around what it holds).
+    RankBuilder &scope(const std::string &name, int64_t t, int64_t dur)
+    {
+        return slice("user_annotation", name, 1, t, dur, {});
+    }
+
     //! A top-level CPU op on thread 1 that launches nothing.
     RankBuilder &cpuOp(const std::string &name, int64_t t, int64_t dur)
     {

@@ -2,12 +2,37 @@
 #pragma once
 
 #include "analysis/runranks.h"
+#include "base/stringpool.h"
 
 #include <atomic>
 #include <string>
 #include <vector>
 
 namespace ks {
+
+/*!
+ * One rank's pair rows as a run matches them and its table shows them, in time order
+ * (OpGraph::rows()): read from the rank's graph (rankPairRows()) or from its database.
+ */
+struct RankPairRows {
+    std::vector<int64_t> step; //!< ProfilerStep number, kNoValue outside any step
+    std::vector<StringId> key; //!< pairKeys()' structural key, in the run's pool of keys
+    std::vector<StringId> opKey; //!< its op key, in the same pool
+    std::vector<uint8_t> hasForward; //!< its forward op is in the trace
+    std::vector<TimeNs> forwardGpu; //!< PairRow::forwardGpu.time, ns
+    std::vector<TimeNs> backwardGpu; //!< PairRow::backwardGpu.time, ns
+    std::vector<double> forwardTflops; //!< its pair roll-up's TFLOP/s, NaN where none
+    std::vector<double> backwardTflops;
+
+    size_t size() const { return step.size(); }
+};
+
+/*!
+ * The pair rows of \a modules' graph, keyed in \a keys; \a efficiency gives their rates (null:
+ * none).
+ */
+RankPairRows rankPairRows(
+    const ModuleTree &modules, const OpEfficiency *efficiency, StringPool &keys);
 
 //! One op pair as every rank ran it.
 struct RankPair {
@@ -34,6 +59,7 @@ struct RankPair {
 struct RankPairs {
     std::vector<RankPair> pairs;
     std::vector<uint64_t> unmatchedRows; //!< per rank index
+    std::vector<RankPairRows> ranks; //!< what was matched, per rank index
     //! Pairs of the first rank that some other rank has (what "matched across ranks" counts).
     size_t matchedOnAnother() const;
     //! Pairs of the first rank that every rank has.
@@ -46,5 +72,9 @@ struct RankPairs {
  */
 RankPairs matchRankPairs(
     const RankTraces &ranks, unsigned threads = 1, const std::atomic<bool> *cancel = nullptr);
+//! The same for ranks' rows already read (keyed in one pool), by rank index.
+RankPairs matchRankPairs(std::vector<RankPairRows> ranks,
+    unsigned threads = 1,
+    const std::atomic<bool> *cancel = nullptr);
 
 } // namespace ks

@@ -136,4 +136,29 @@ void alignSequences(std::span<const uint32_t> a,
         out.emplace_back(aOff + uint32_t(n - k), bOff + uint32_t(m - k));
 }
 
+std::vector<SequenceMatch> alignKeysThenOps(std::span<const uint32_t> keysA,
+    std::span<const uint32_t> keysB,
+    std::span<const uint32_t> opsA,
+    std::span<const uint32_t> opsB,
+    size_t exactCells)
+{
+    std::vector<SequenceMatch> matches;
+    alignSequences(keysA, keysB, 0, 0, exactCells, matches);
+    std::vector<SequenceMatch> all;
+    uint32_t i0 = 0, j0 = 0;
+    auto gap = [&](uint32_t i1, uint32_t j1) {
+        if (i1 > i0 && j1 > j0)
+            alignSequences(
+                opsA.subspan(i0, i1 - i0), opsB.subspan(j0, j1 - j0), i0, j0, exactCells, all);
+    };
+    for (const SequenceMatch &match : matches) {
+        gap(match.first, match.second);
+        all.push_back(match);
+        i0 = match.first + 1;
+        j0 = match.second + 1;
+    }
+    gap(uint32_t(keysA.size()), uint32_t(keysB.size()));
+    return all;
+}
+
 } // namespace ks

@@ -25,4 +25,15 @@ void alignSequences(std::span<const uint32_t> a,
     size_t exactCells,
     std::vector<SequenceMatch> &out);
 
+/*!
+ * TraceDiff steps 3 and 4: \a keysA and \a keysB aligned (alignSequences()), then between
+ * consecutive matches what is left aligned again by the op keys alone (\a opsA, \a opsB, one
+ * per element as the keys). All the matches, in increasing order.
+ */
+std::vector<SequenceMatch> alignKeysThenOps(std::span<const uint32_t> keysA,
+    std::span<const uint32_t> keysB,
+    std::span<const uint32_t> opsA,
+    std::span<const uint32_t> opsB,
+    size_t exactCells);
+
 } // namespace ks

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
-#include <span>
 #include <unordered_map>
 
 namespace ks {
@@ -93,6 +91,73 @@ std::string moduleClassPath(std::string_view path)
     return out;
 }
 
+PairKeys pairKeys(bool hasForward,
+    std::string_view op,
+    std::string_view modulePath,
+    std::string_view inputDims,
+    std::string_view bwdNames,
+    bool recompute)
+{
+    PairKeys k;
+    k.opKey += hasForward ? 'F' : 'B';
+    k.opKey += hasForward ? op : bwdNames;
+    k.key = k.opKey;
+    k.key += '\x1f';
+    k.key += moduleClassPath(modulePath);
+    k.key += '\x1f';
+    if (hasForward)
+        k.key += inputDims;
+    k.key += '\x1f';
+    k.key += bwdNames;
+    k.key += recompute ? "\x1fR" : "\x1f-";
+    return k;
+}
+
+std::array<StepRows, 2> groupByStep(const std::array<std::vector<int64_t>, 2> &steps)
+{
+    std::array<StepRows, 2> out;
+    for (size_t side = 0; side < 2; ++side) {
+        for (uint32_t r = 0; r < steps[side].size(); ++r) {
+            if (steps[side][r] == kNoValue)
+                out[side].noStep.push_back(r);
+            else
+                out[side].byStep[steps[side][r]].push_back(r);
+        }
+    }
+    // A trace profiled without ProfilerStep: all of it stands for one step of the other.
+    for (size_t side = 0; side < 2; ++side) {
+        StepRows &s = out[side];
+        if (s.byStep.empty() && !out[1 - side].byStep.empty() && !s.noStep.empty()) {
+            s.byStep[kNoValue] = std::move(s.noStep);
+            s.noStep.clear();
+        }
+    }
+    return out;
+}
+
+std::vector<RowSlot> slotsByPosition(const std::array<StepRows, 2> &steps)
+{
+    std::vector<RowSlot> slots;
+    auto b = steps[0].byStep.begin();
+    auto c = steps[1].byStep.begin();
+    while (b != steps[0].byStep.end() || c != steps[1].byStep.end()) {
+        RowSlot &s = slots.emplace_back();
+        if (b != steps[0].byStep.end()) {
+            s.slot.baseStep = b->first;
+            s.rows[0] = b->second;
+            ++b;
+        }
+        if (c != steps[1].byStep.end()) {
+            s.slot.candidateStep = c->first;
+            s.rows[1] = c->second;
+            ++c;
+        }
+    }
+    if (!steps[0].noStep.empty() || !steps[1].noStep.empty())
+        slots.push_back({{}, {steps[0].noStep, steps[1].noStep}});
+    return slots;
+}
+
 namespace {
 
 //! One element of an aligned sequence: a row, or (mean mode) a row position folded over steps.
@@ -138,12 +203,6 @@ void add(DiffValues &to, const DiffValues &v)
     for (size_t k = 0; k < kDiffMetricCount; ++k)
         to[k] += v[k];
 }
-
-//! Per side: rows grouped by step (ascending numbers) and the rows outside any step.
-struct StepRows {
-    std::map<int64_t, std::vector<uint32_t>> byStep;
-    std::vector<uint32_t> noStep;
-};
 
 bool hasStep(const OpGraph &graph, int64_t number)
 {
@@ -240,15 +299,11 @@ private:
         m_opKey[side].resize(rows);
         m_classPath[side].resize(rows);
         m_module[side].resize(rows);
-        std::string names, key;
+        std::string names;
         for (size_t r = 0; r < rows; ++r) {
             const PairRow &row = g.rows()[r];
             names.clear();
-            for (uint32_t i : g.nodesOf(row)) {
-                if (!names.empty())
-                    names += ';';
-                names += m.sliceName(g.nodes()[i].node);
-            }
+            g.appendNodeNames(row, names);
             m_diff.m_bwdNames[side][r] = internText(names);
             const bool hasForward = row.forward != kNoSlice;
             const ModuleId module = moduleOfRow(*m_trees[side], row);
@@ -260,34 +315,21 @@ private:
                 = internText(std::string(module == kNoModule ? kNoModuleName : path));
             m_classPath[side][r] = internText(moduleClassPath(path));
 
-            const std::string_view op = hasForward ? m.sliceName(row.forward) : std::string_view();
-            key.clear(); // (not assign("F"): GCC 12 warns wrongly on it here)
-            key += hasForward ? 'F' : 'B';
-            key += hasForward ? op : std::string_view(names);
-            m_opKey[side][r] = intern(m_opKeys, key);
-            key += '\x1f';
-            key += m_diff.m_texts[m_classPath[side][r]];
-            key += '\x1f';
-            if (hasForward)
-                key += m.str(m.slices.inputDims[row.forward]);
-            key += '\x1f';
-            key += names;
-            key += row.recompute ? "\x1fR" : "\x1f-";
-            m_key[side][r] = intern(m_keys, key);
+            const PairKeys keys
+                = pairKeys(hasForward, hasForward ? m.sliceName(row.forward) : std::string_view(),
+                    path, hasForward ? m.str(m.slices.inputDims[row.forward]) : std::string_view(),
+                    names, row.recompute);
+            m_opKey[side][r] = intern(m_opKeys, keys.opKey);
+            m_key[side][r] = intern(m_keys, keys.key);
         }
     }
 
-    StepRows stepRows(int side) const
+    std::vector<int64_t> rowSteps(int side) const
     {
-        StepRows out;
-        const auto &rows = m_graphs[side]->rows();
-        for (uint32_t r = 0; r < rows.size(); ++r) {
-            if (rows[r].step == kNoValue)
-                out.noStep.push_back(r);
-            else
-                out.byStep[rows[r].step].push_back(r);
-        }
-        return out;
+        std::vector<int64_t> steps;
+        for (const PairRow &row : m_graphs[side]->rows())
+            steps.push_back(row.step);
+        return steps;
     }
 
     std::vector<Item> itemsOf(int side, const std::vector<uint32_t> &rows) const
@@ -353,20 +395,8 @@ private:
     void buildSlots()
     {
         const DiffOptions &o = m_diff.m_options;
-        StepRows steps[2] = {stepRows(0), stepRows(1)};
-        // A trace profiled without ProfilerStep: all of it stands for one step of the other.
-        for (int side = 0; side < 2; ++side) {
-            StepRows &s = steps[side];
-            if (s.byStep.empty() && !steps[1 - side].byStep.empty() && !s.noStep.empty()) {
-                s.byStep[kNoValue] = std::move(s.noStep);
-                s.noStep.clear();
-            }
-        }
-        if (o.meanOverSteps) {
-            if (!steps[0].byStep.empty() || !steps[1].byStep.empty())
-                compareSlot(
-                    {kNoValue, kNoValue, true}, foldSteps(0, steps[0]), foldSteps(1, steps[1]));
-        } else if (o.baseStep || o.candidateStep) {
+        const std::array<StepRows, 2> steps = groupByStep({rowSteps(0), rowSteps(1)});
+        if (o.baseStep || o.candidateStep) {
             const int64_t b = o.baseStep ? *o.baseStep : *o.candidateStep;
             const int64_t c = o.candidateStep ? *o.candidateStep : *o.baseStep;
             auto rowsOf = [&](int side, int64_t n) {
@@ -374,28 +404,16 @@ private:
                 return it == steps[side].byStep.end() ? std::vector<uint32_t>() : it->second;
             };
             compareSlot({b, c, false}, itemsOf(0, rowsOf(0, b)), itemsOf(1, rowsOf(1, c)));
-            return;
+        } else if (!o.meanOverSteps) {
+            for (const RowSlot &s : slotsByPosition(steps))
+                compareSlot(s.slot, itemsOf(0, s.rows[0]), itemsOf(1, s.rows[1]));
         } else {
-            auto b = steps[0].byStep.begin();
-            auto c = steps[1].byStep.begin();
-            while (b != steps[0].byStep.end() || c != steps[1].byStep.end()) {
-                DiffSlot slot;
-                std::vector<Item> items[2];
-                if (b != steps[0].byStep.end()) {
-                    slot.baseStep = b->first;
-                    items[0] = itemsOf(0, b->second);
-                    ++b;
-                }
-                if (c != steps[1].byStep.end()) {
-                    slot.candidateStep = c->first;
-                    items[1] = itemsOf(1, c->second);
-                    ++c;
-                }
-                compareSlot(slot, items[0], items[1]);
-            }
+            if (!steps[0].byStep.empty() || !steps[1].byStep.empty())
+                compareSlot(
+                    {kNoValue, kNoValue, true}, foldSteps(0, steps[0]), foldSteps(1, steps[1]));
+            if (!steps[0].noStep.empty() || !steps[1].noStep.empty())
+                compareSlot({}, itemsOf(0, steps[0].noStep), itemsOf(1, steps[1].noStep));
         }
-        if (!steps[0].noStep.empty() || !steps[1].noStep.empty())
-            compareSlot({}, itemsOf(0, steps[0].noStep), itemsOf(1, steps[1].noStep));
     }
 
     //! Steps 3–5 of the matching for one slot; appends its entries.
@@ -413,25 +431,8 @@ private:
                 opKeys[side].push_back(m_opKey[side][item.row]);
             }
         }
-        std::vector<SequenceMatch> matches;
-        alignSequences(keys[0], keys[1], 0, 0, m_diff.m_options.exactAlignCells, matches);
-
-        // Between consecutive matches, align what is left by op name alone.
-        std::vector<SequenceMatch> all;
-        uint32_t i0 = 0, j0 = 0;
-        auto gap = [&](uint32_t i1, uint32_t j1) {
-            if (i1 > i0 && j1 > j0)
-                alignSequences(std::span(opKeys[0]).subspan(i0, i1 - i0),
-                    std::span(opKeys[1]).subspan(j0, j1 - j0), i0, j0,
-                    m_diff.m_options.exactAlignCells, all);
-        };
-        for (const SequenceMatch &match : matches) {
-            gap(match.first, match.second);
-            all.push_back(match);
-            i0 = match.first + 1;
-            j0 = match.second + 1;
-        }
-        gap(uint32_t(base.size()), uint32_t(cand.size()));
+        const std::vector<SequenceMatch> all = alignKeysThenOps(
+            keys[0], keys[1], opKeys[0], opKeys[1], m_diff.m_options.exactAlignCells);
 
         // Merge in structural order: left-over base rows, then left-over candidate rows, then
         // the next match.

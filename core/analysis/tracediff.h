@@ -8,6 +8,7 @@
 
 #include <array>
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -274,5 +275,45 @@ ModuleId moduleOfRow(const ModuleTree &tree, const PairRow &row);
 
 //! \a path with each component's instance number dropped ("Model_0/Linear_3" → "Model/Linear").
 std::string moduleClassPath(std::string_view path);
+
+//! A pair row's structural key (TraceDiff step 2) and its op key (step 4).
+struct PairKeys {
+    std::string key;
+    std::string opKey;
+};
+
+/*!
+ * The keys of a pair row from its parts: whether its forward op is in the trace, that op's name,
+ * its module path (moduleOfRow()'s, empty for none), its input dims, its backward node names
+ * (OpGraph::appendNodeNames()) and whether it is a recomputation. TraceDiff and a run's pair
+ * matching (from traces or from databases) build them alike.
+ */
+PairKeys pairKeys(bool hasForward,
+    std::string_view op,
+    std::string_view modulePath,
+    std::string_view inputDims,
+    std::string_view bwdNames,
+    bool recompute);
+
+//! One side's pair rows by step (ascending ProfilerStep numbers), and those outside any step.
+struct StepRows {
+    std::map<int64_t, std::vector<uint32_t>> byStep;
+    std::vector<uint32_t> noStep;
+};
+
+/*!
+ * Both sides' rows grouped by step; \a steps holds each row's ProfilerStep number (kNoValue
+ * outside any). A side without steps facing one with steps stands for one step (DiffOptions).
+ */
+std::array<StepRows, 2> groupByStep(const std::array<std::vector<int64_t>, 2> &steps);
+
+//! The rows of each side that one slot compares.
+struct RowSlot {
+    DiffSlot slot;
+    std::array<std::vector<uint32_t>, 2> rows;
+};
+
+//! Step by position (DiffOptions): the k-th step of each side, then the rows outside any step.
+std::vector<RowSlot> slotsByPosition(const std::array<StepRows, 2> &steps);
 
 } // namespace ks

@@ -122,17 +122,12 @@ PairTable::PairTable(const OpGraph &graph,
     , m_critical(std::move(critical))
 {
     // "AddmmBackward0;TBackward0": a few distinct combinations over all rows, joined once.
-    const TraceModel &m = graph.model();
     std::unordered_map<std::string, uint32_t> combos;
     m_bwdNames.reserve(graph.rows().size());
     std::string joined;
     for (const PairRow &row : graph.rows()) {
         joined.clear();
-        for (uint32_t i : graph.nodesOf(row)) {
-            if (!joined.empty())
-                joined += ';';
-            joined += m.sliceName(graph.nodes()[i].node);
-        }
+        graph.appendNodeNames(row, joined);
         auto [it, inserted] = combos.try_emplace(joined, uint32_t(m_bwdCombos.size()));
         if (inserted)
             m_bwdCombos.push_back(joined);

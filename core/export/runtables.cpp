@@ -2,8 +2,12 @@
 #include "export/runtables.h"
 
 #include "analysis/gputime.h"
+#include "analysis/tracediff.h"
 #include "export/efficiencytable.h"
 #include "export/pairtable.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace ks {
 
@@ -128,59 +132,79 @@ CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveM
 
 CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs)
 {
+    std::vector<int> numbers;
+    for (const RankTrace &r : ranks)
+        numbers.push_back(r.rank);
+    PairRowTexts first;
+    if (!ranks.empty()) {
+        // Only its names, dims, steps and modules are read: no memory, efficiency or path.
+        const OpGraph &graph = *ranks.front().graph;
+        const PairTable reference(graph, {}, std::vector<PairEfficiency>(graph.rows().size()), {});
+        for (size_t row = 0; row < graph.rows().size(); ++row)
+            first.push_back(
+                {reference.text(row, PairTable::FwdName), reference.text(row, PairTable::InputDims),
+                    reference.text(row, PairTable::Step), reference.text(row, PairTable::Module)});
+    }
+    return rankPairTable(numbers, first, pairs);
+}
+
+CellTable rankPairTable(
+    const std::vector<int> &rankNumbers, const PairRowTexts &first, const RankPairs &pairs)
+{
     CellTable t;
     t.addColumn("fwd_name", Cell::Text, "Forward op");
     t.addColumn("input_dims", Cell::Json, "Input dims");
     t.addColumn("step", Cell::Number, "Step");
     t.addColumn("module", Cell::Text, "Module");
-    for (const RankTrace &r : ranks) {
-        const std::string rank = std::to_string(r.rank);
+    for (const int number : rankNumbers) {
+        const std::string rank = std::to_string(number);
         t.addColumn("fwd_gpu_us." + rank, Cell::Number, "Forward GPU r" + rank + " (µs)");
         t.addColumn("bwd_gpu_us." + rank, Cell::Number, "Backward GPU r" + rank + " (µs)");
     }
     t.addColumn("bwd_spread_us", Cell::Number, "Backward spread (µs)");
     t.addColumn("slowest_rank", Cell::Number, "Slowest rank");
-    for (const RankTrace &r : ranks) {
-        const std::string rank = std::to_string(r.rank);
+    for (const int number : rankNumbers) {
+        const std::string rank = std::to_string(number);
         t.addColumn("fwd_tflops." + rank, Cell::Number, "Forward TFLOP/s r" + rank);
         t.addColumn("bwd_tflops." + rank, Cell::Number, "Backward TFLOP/s r" + rank);
     }
-    if (ranks.empty())
-        return t;
-    // Only its names, dims, steps and modules are read: no memory index, no second efficiency.
-    const PairTable reference(*ranks.front().graph, {},
-        ranks.front().efficiency ? ranks.front().efficiency->pairs()
-                                 : std::vector<PairEfficiency>(ranks.front().graph->rows().size()),
-        {});
+    auto rate = [](double v) { return std::isnan(v) ? std::string() : shortestText(v); };
     for (const RankPair &p : pairs.pairs) {
         t.addRow();
-        const auto row = size_t(p.rows[0]);
-        for (auto column :
-            {PairTable::FwdName, PairTable::InputDims, PairTable::Step, PairTable::Module})
-            t.add(reference.text(row, column));
-        for (size_t r = 0; r < ranks.size(); ++r) {
+        for (const std::string &text : first[size_t(p.rows[0])])
+            t.add(text);
+        for (size_t r = 0; r < rankNumbers.size(); ++r) {
             const bool present = p.rows[r] >= 0;
             // As --export-pairs: a row whose forward op is not in the trace has no forward time.
-            const bool forward
-                = present && ranks[r].graph->rows()[size_t(p.rows[r])].forward != kNoSlice;
+            const bool forward = present && pairs.ranks[r].hasForward[size_t(p.rows[r])];
             t.add(forward ? microsText(p.forwardGpu[r]) : std::string());
             t.add(present ? microsText(p.backwardGpu[r]) : std::string());
         }
         // A spread and a slowest rank need two ranks to compare.
         const bool compared = p.ranksPresent >= 2;
         t.add(compared ? microsText(p.backwardSpread) : std::string());
-        t.add(compared ? std::to_string(ranks[p.slowestRankIndex].rank) : std::string());
-        for (size_t r = 0; r < ranks.size(); ++r) {
+        t.add(compared ? std::to_string(rankNumbers[p.slowestRankIndex]) : std::string());
+        for (size_t r = 0; r < rankNumbers.size(); ++r) {
             // The rank's own pair roll-up: its pair table's fwd_tflops and bwd_tflops.
-            const PairEfficiency *e = p.rows[r] >= 0 && ranks[r].efficiency
-                ? &ranks[r].efficiency->pairs()[size_t(p.rows[r])]
-                : nullptr;
-            for (const SideEfficiency *side :
-                {e ? &e->forward : nullptr, e ? &e->backward : nullptr}) {
-                const std::optional<double> rate = side ? side->tflopsPerS() : std::nullopt;
-                t.add(rate ? shortestText(*rate) : std::string());
-            }
+            const bool present = p.rows[r] >= 0;
+            const auto row = size_t(std::max<int64_t>(p.rows[r], 0));
+            t.add(present ? rate(pairs.ranks[r].forwardTflops[row]) : std::string());
+            t.add(present ? rate(pairs.ranks[r].backwardTflops[row]) : std::string());
         }
+    }
+    return t;
+}
+
+CellTable pairKeyTable(const ModuleTree &modules)
+{
+    CellTable t;
+    t.addColumn("module_path", Cell::Text, {});
+    t.addColumn("recompute", Cell::Number, {});
+    for (const PairRow &row : modules.graph().rows()) {
+        const ModuleId module = moduleOfRow(modules, row);
+        t.addRow();
+        t.add(module == kNoModule ? std::string() : modules.node(module).path);
+        t.add(row.recompute ? "1" : "0");
     }
     return t;
 }

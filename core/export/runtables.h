@@ -50,6 +50,19 @@ CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveM
  * for each rank R (empty where that rank has no match), `bwd_spread_us`, `slowest_rank`.
  */
 CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs);
+//! Per pair row of the first rank: its `fwd_name`, `input_dims`, `step`, `module` as written.
+using PairRowTexts = std::vector<std::array<std::string, 4>>;
+//! The same for ranks known by their numbers (a run read from databases), by rank index.
+CellTable rankPairTable(
+    const std::vector<int> &rankNumbers, const PairRowTexts &first, const RankPairs &pairs);
+
+/*!
+ * What a run matches a rank's pair rows by, beyond `--export-pairs`' columns (`--export-db`'s
+ * `pair_keys`, one row per pair row in the same order): `module_path`, the row's module in the
+ * Modules tab's tree (moduleOfRow()), empty for none; `recompute`, 1 for an op re-run during
+ * backward (activation checkpointing), else 0.
+ */
+CellTable pairKeyTable(const ModuleTree &modules);
 
 /*!
  * One trace's communication kernels (communicationKernels()), what its collectives are matched

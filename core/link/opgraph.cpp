@@ -91,6 +91,16 @@ SliceId OpGraph::firstNode(const PairRow &row) const
     return row.nodeCount == 0 ? kNoSlice : nodes()[rowNodes()[row.firstNode]].node;
 }
 
+void OpGraph::appendNodeNames(const PairRow &row, std::string &out) const
+{
+    const size_t start = out.size();
+    for (uint32_t i : nodesOf(row)) {
+        if (out.size() > start)
+            out += ';';
+        out += model().sliceName(nodes()[i].node);
+    }
+}
+
 SliceId OpGraph::representativeSlice(const PairRow &row) const
 {
     return row.forward != kNoSlice ? row.forward : firstNode(row);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace ks {
@@ -71,6 +72,8 @@ public:
     std::span<const uint32_t> nodesOf(const PairRow &row) const;
     //! The first backward node event of \a row (in time order), kNoSlice when it has none.
     SliceId firstNode(const PairRow &row) const;
+    //! Appends \a row's backward node names in time order, ';'-joined (`bwd_names`).
+    void appendNodeNames(const PairRow &row, std::string &out) const;
     /*!
      * The event that stands for \a row where one is selected, framed or named: its forward op,
      * else (a backward node whose forward op is not in the trace) its first backward node.

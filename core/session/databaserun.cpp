@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "session/databaserun.h"
 
+#include "analysis/tracediff.h"
 #include "export/sqlitehandles.h"
 #include "session/rundatabase.h"
 
@@ -124,17 +125,86 @@ bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
     return true;
 }
 
+//! \a path opened for reading; null with \a error set when it cannot be.
+SqliteDb openForReading(const std::string &path, std::string &error)
+{
+    sqlite3 *raw = nullptr;
+    const int opened = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+    SqliteDb db(raw);
+    if (opened == SQLITE_OK)
+        return db;
+    error = path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot be opened");
+    return nullptr;
+}
+
+double numberOrNaN(sqlite3_stmt *st, int column)
+{
+    return sqlite3_column_type(st, column) == SQLITE_NULL ? std::nan("")
+                                                          : sqlite3_column_double(st, column);
+}
+
+/*!
+ * One rank's pair rows from its `pairs` and `pair_keys` (row for row, in the rows' order), keyed
+ * in \a keys as rankPairRows() keys a graph's; \a texts, when given, gets each row's texts.
+ */
+bool readPairRows(const std::string &path,
+    StringPool &keys,
+    RankPairRows &rows,
+    PairRowTexts *texts,
+    std::string &error)
+{
+    const SqliteDb db = openForReading(path, error);
+    if (!db)
+        return false;
+    const SqliteStatement pairs = prepare(db.get(),
+        "SELECT fwd_name, input_dims, step, module, bwd_names, fwd_gpu_us, bwd_gpu_us, "
+        "fwd_tflops, bwd_tflops FROM pairs",
+        path, error);
+    const SqliteStatement extra = pairs
+        ? prepare(db.get(), "SELECT module_path, recompute FROM pair_keys", path, error)
+        : nullptr;
+    if (!extra)
+        return false;
+    sqlite3_stmt *p = pairs.get();
+    sqlite3_stmt *k = extra.get();
+    int more = sqlite3_step(p), moreKeys = sqlite3_step(k);
+    for (; more == SQLITE_ROW && moreKeys == SQLITE_ROW;
+         more = sqlite3_step(p), moreKeys = sqlite3_step(k)) {
+        const bool hasForward = sqlite3_column_type(p, 5) != SQLITE_NULL; // as --export-pairs
+        const bool inStep = sqlite3_column_type(p, 2) != SQLITE_NULL;
+        const std::string name = columnText(p, 0), dims = columnText(p, 1);
+        const PairKeys key = pairKeys(hasForward, name, columnText(k, 0), dims, columnText(p, 4),
+            sqlite3_column_int(k, 1) != 0);
+        rows.step.push_back(inStep ? sqlite3_column_int64(p, 2) : kNoValue);
+        rows.key.push_back(keys.intern(key.key));
+        rows.opKey.push_back(keys.intern(key.opKey));
+        rows.hasForward.push_back(hasForward);
+        rows.forwardGpu.push_back(hasForward ? microsAsNs(p, 5) : 0);
+        rows.backwardGpu.push_back(microsAsNs(p, 6));
+        rows.forwardTflops.push_back(numberOrNaN(p, 7));
+        rows.backwardTflops.push_back(numberOrNaN(p, 8));
+        if (texts)
+            texts->push_back(
+                {name, dims, inStep ? std::to_string(sqlite3_column_int64(p, 2)) : std::string(),
+                    columnText(p, 3)});
+    }
+    if (more == SQLITE_DONE && moreKeys == SQLITE_DONE)
+        return true;
+    const bool lengths = (more == SQLITE_DONE || more == SQLITE_ROW)
+        && (moreKeys == SQLITE_DONE || moreKeys == SQLITE_ROW);
+    error = path + ": "
+        + (lengths ? "not a Kinetoscope database (pairs and pair_keys differ in length)"
+                   : sqlite3_errmsg(db.get()));
+    return false;
+}
+
 } // namespace
 
 std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error)
 {
-    sqlite3 *raw = nullptr;
-    const int opened = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-    const SqliteDb db(raw);
-    if (opened != SQLITE_OK) {
-        error = path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot be opened");
+    const SqliteDb db = openForReading(path, error);
+    if (!db)
         return std::nullopt;
-    }
     const auto meta = readMeta(db.get(), path, error);
     if (!meta)
         return std::nullopt;
@@ -170,6 +240,20 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
     if (!readKernels(db.get(), rank, error) || !readSummary(db.get(), rank, error))
         return std::nullopt;
     return rank;
+}
+
+bool readRankPairs(
+    DatabaseRun &run, unsigned threads, std::string &error, const std::atomic<bool> *cancel)
+{
+    StringPool keys;
+    std::vector<RankPairRows> rows(run.ranks.size());
+    PairRowTexts first;
+    for (size_t i = 0; i < run.ranks.size(); ++i)
+        if (!readPairRows(run.ranks[i].path, keys, rows[i], i == 0 ? &first : nullptr, error))
+            return false;
+    run.pairs = matchRankPairs(std::move(rows), threads, cancel);
+    run.pairTexts = std::move(first);
+    return true;
 }
 
 bool runDatabases(const std::vector<std::string> &args, std::vector<std::string> &databases)

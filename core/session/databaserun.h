@@ -5,6 +5,7 @@
 #include "export/runtables.h"
 #include "session/loadedrun.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,11 +44,24 @@ struct DatabaseRun {
     std::vector<RunFailure> failures; //!< databases that could not be read
     std::vector<std::string> warnings;
     CollectiveMatch collectives;
+    RankPairs pairs; //!< the pairs across ranks, once readRankPairs() has read them
+    PairRowTexts pairTexts; //!< their first rank's texts (rankPairTable())
 
     std::vector<int> rankNumbers() const;
     std::vector<RankSummary> summaries() const;
 };
 DatabaseRun openDatabaseRun(const std::vector<std::string> &paths);
+
+/*!
+ * Reads \a run's pairs across ranks from each database's `pairs` and `pair_keys` and matches
+ * them as from the traces (matchRankPairs(), \a threads and \a cancel as there), into
+ * DatabaseRun::pairs and pairTexts. False with \a error ("PATH: …") when a database's pairs
+ * cannot be read.
+ */
+bool readRankPairs(DatabaseRun &run,
+    unsigned threads,
+    std::string &error,
+    const std::atomic<bool> *cancel = nullptr);
 
 /*!
  * Whether a run's arguments name databases rather than traces: files ending in `.sqlite`, or

@@ -83,6 +83,7 @@ void addRankTables(TableDatabase &db, const LoadedTrace &trace, int rank)
 {
     const OpGraph &graph = *trace.graph;
     db.add("pairs", *trace.pairTable(), rank);
+    db.add("pair_keys", pairKeyTable(trace.modules()), rank);
     db.add("kernels", *trace.kernelTable(), rank);
     db.add("kernel_summary", kernelSummaryTable(kernelSummary(graph), *trace.model), rank);
     db.add("modules",

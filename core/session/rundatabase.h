@@ -9,18 +9,20 @@
 namespace ks {
 
 /*!
- * The version of the database's layout (meta's format_version); docs/cli.md "--export-db". 2:
- * each table a view over NAME_rows and `strings`; 1 (plain tables) is not read.
+ * The version of the database's layout (meta's format_version); docs/cli.md "--export-db". 3:
+ * each table a view over NAME_rows and `strings`, with `pair_keys`; 2 (no `pair_keys`) and 1
+ * (plain tables) are not read.
  */
-constexpr int kDatabaseFormat = 2;
+constexpr int kDatabaseFormat = 3;
 
 /*!
  * Writes `--export-db`'s SQLite database of \a run (one trace is a run of one) to \a path,
- * atomically: every rank's tables with a leading `rank` column (pairs, kernels, kernel_summary,
- * modules, memory, steps, summary as key/value/json rows, diagnostics), the run's tables (ranks,
- * collectives, rank_pairs, critical_path), meta (format and tool version; per rank its source file,
- * size, sha256, world size and clock base) and indexes on rank, step and fwd_name. \a sha256 gives
- * a file's hex digest (the caller's: the core has no hash). False with \a error set on failure.
+ * atomically: every rank's tables with a leading `rank` column (pairs, pair_keys, kernels,
+ * kernel_summary, modules, memory, steps, summary as key/value/json rows, diagnostics,
+ * collective_kernels), the run's tables (ranks, collectives, rank_pairs, critical_path), meta
+ * (format and tool version; per rank its source file, size, sha256, world size and clock base)
+ * and indexes on rank, step and fwd_name. \a sha256 gives a file's hex digest (the caller's: the
+ * core has no hash). False with \a error set on failure.
  */
 bool writeRunDatabase(const LoadedRun &run,
     const std::string &path,

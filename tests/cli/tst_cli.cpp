@@ -135,8 +135,8 @@ private slots:
         const QString out = test::tempDir() + QStringLiteral("/digest-out");
         QVERIFY(QDir().mkpath(in));
         test::RankBuilder r0(0, 2), r1(1, 2);
-        r0.step(1, 0, 1000).comm(100, 10, "0");
-        r1.step(1, 0, 1000).comm(120, 10, "0");
+        r0.step(1, 0, 1000).comm(100, 10, "0").pair("aten::mm", "MmBackward0", 1, 500, 12, 40);
+        r1.step(1, 0, 1000).comm(120, 10, "0").pair("aten::mm", "MmBackward0", 1, 500, 14, 70);
         auto write = [&](const QString &name, const std::string &text) {
             QFile f(in + QLatin1Char('/') + name);
             return f.open(QIODevice::WriteOnly) && f.write(text.data(), qint64(text.size())) > 0;
@@ -156,6 +156,21 @@ private slots:
             QVERIFY2(f.open(QIODevice::ReadOnly), db);
             QCOMPARE(f.read(16), QByteArray("SQLite format 3", 16));
         }
+        // The pairs across ranks from the databases are those of the traces, byte for byte; the
+        // critical path across ranks needs the traces.
+        const auto fromDatabases = test::run(test::appPath(),
+            args({QStringLiteral("--export-rank-pairs"), QStringLiteral("-"), out}));
+        const auto fromTraces = test::run(test::appPath(),
+            args({QStringLiteral("--export-rank-pairs"), QStringLiteral("-"),
+                in + QStringLiteral("/rank0.json"), in + QStringLiteral("/rank1.json")}));
+        QCOMPARE(fromDatabases.exitCode, 0);
+        QCOMPARE(fromTraces.exitCode, 0);
+        QVERIFY2(fromTraces.out.contains("aten::mm,,1,,12.000,40.000,14.000,70.000,30.000,1"),
+            fromTraces.out.constData());
+        QCOMPARE(fromDatabases.out, fromTraces.out);
+        const auto path = test::run(test::appPath(),
+            args({QStringLiteral("--export-critical-path"), QStringLiteral("-"), out}));
+        QCOMPARE(path.exitCode, 1);
     }
 
     // A 100 000-character op name and a pattern that backtracks on it: std::regex overflowed the

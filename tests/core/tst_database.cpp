@@ -2,6 +2,7 @@
 // Issue #36: --export-db's SQLite database holds every export's table, cell for cell.
 #include "analysis/kernelsummary.h"
 #include "analysis/stepbreakdown.h"
+#include "analysis/tracediff.h"
 #include "export/allocationtable.h"
 #include "export/atomicfile.h"
 #include "export/celltable.h"
@@ -186,6 +187,8 @@ void TestDatabase::everyExportReadsBack()
         const int rank = run->ranks[i].rank;
         // Each built here as its own --export-… builds it, not taken from the trace's caches.
         QVERIFY2(sameTable(reader, "pairs", PairTable(*t.graph), rank, why), qPrintable(why));
+        QVERIFY2(
+            sameTable(reader, "pair_keys", pairKeyTable(t.modules()), rank, why), qPrintable(why));
         QVERIFY2(sameTable(reader, "kernels", KernelTable(*t.graph), rank, why), qPrintable(why));
         QVERIFY2(sameTable(reader, "kernel_summary",
                      kernelSummaryTable(kernelSummary(*t.graph), *t.model), rank, why),
@@ -335,6 +338,19 @@ void TestDatabase::runFromDatabasesEqualsTheTraces_data()
     r0.step(1, 0, 1000).comm(100, 50, "0").comm(400, 30, "0");
     r1.step(1, 0, 1000).comm(130, 20, "0").comm(420, 10, "0");
     r2.step(1, 0, 1000).comm(110, 40, "0").comm(405, 25, "0");
+    // Their pairs: some on every rank, some on one or two, one without its forward op; the
+    // relu of rank 1 is in a module of its own: not the same pair as rank 0's.
+    r1.scope("block", 545, 30);
+    r0.pair("aten::mm", "MmBackward0", 1, 500, 12, 40)
+        .pair("aten::relu", "ReluBackward0", 2, 550, 3, 10)
+        .pair("aten::sub", "SubBackward0", 3, 600, 2, 2)
+        .lonelyNode("MulBackward0", 9, 900, 6);
+    r1.pair("aten::mm", "MmBackward0", 1, 500, 14, 70)
+        .pair("aten::relu", "ReluBackward0", 2, 550, 3, 5)
+        .pair("aten::add", "AddBackward0", 3, 600, 1, 1)
+        .lonelyNode("MulBackward0", 9, 900, 8);
+    r2.pair("aten::mm", "MmBackward0", 1, 500, 13, 50)
+        .pair("aten::sub", "SubBackward0", 3, 600, 2, 3);
     QStringList generated;
     for (const test::RankBuilder *r : {&r0, &r1, &r2})
         generated << test::writeTemp(QStringLiteral("db-rank%1.json").arg(generated.size()),
@@ -393,16 +409,40 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     databases.push_back(foreign);
     databases.push_back(older);
 
-    const DatabaseRun fromDatabases = openDatabaseRun(databases);
+    DatabaseRun fromDatabases = openDatabaseRun(databases);
     QCOMPARE(fromDatabases.ranks.size(), run->ranks.size());
     QCOMPARE(fromDatabases.failures.size(), size_t(3));
     QVERIFY(fromDatabases.failures[0].error.starts_with(corrupt + ": "));
     QVERIFY(fromDatabases.failures[1].error.starts_with(foreign + ": not a Kinetoscope database"));
     QCOMPARE(fromDatabases.failures[2].error,
-        older + ": database format 1, this version reads 2 (digest the trace again)");
+        older + ": database format 1, this version reads 3 (digest the trace again)");
     QCOMPARE(tableToCsv(rankTable(fromDatabases.summaries())), tableToCsv(rankTable(run->ranks)));
     QCOMPARE(tableToCsv(collectiveTable(fromDatabases.rankNumbers(), fromDatabases.collectives)),
         tableToCsv(collectiveTable(run->ranks, run->collectives)));
+    QVERIFY2(readRankPairs(fromDatabases, 2, error), error.c_str());
+    QVERIFY(!fromDatabases.pairs.pairs.empty());
+    QCOMPARE(tableToCsv(rankPairTable(
+                 fromDatabases.rankNumbers(), fromDatabases.pairTexts, fromDatabases.pairs)),
+        tableToCsv(rankPairTable(run->ranks, run->pairs)));
+
+    // The run's matching is the two-trace comparison's: its matched entries, rank by rank.
+    DiffOptions options;
+    options.rollups = false;
+    for (size_t r = 1; r < run->ranks.size(); ++r) {
+        const auto diff
+            = TraceDiff::compare(*run->ranks[0].modules, *run->ranks[r].modules, options);
+        QVERIFY(diff);
+        std::vector<std::pair<int64_t, int64_t>> compared, matched;
+        for (const DiffEntry &e : diff->entries())
+            if (e.status == DiffStatus::Matched)
+                compared.emplace_back(e.base.row, e.candidate.row);
+        for (size_t i = 0; i < run->pairs.pairs.size(); ++i)
+            if (run->pairs.pairs[i].rows[r] >= 0)
+                matched.emplace_back(int64_t(i), run->pairs.pairs[i].rows[r]);
+        std::sort(compared.begin(), compared.end());
+        QCOMPARE(matched, compared);
+        QCOMPARE(run->pairs.unmatchedRows[r], run->ranks[r].graph->rows().size() - matched.size());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDatabase)

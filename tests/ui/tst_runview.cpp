@@ -4,6 +4,7 @@
 // table scrolling to a rank, and the run window on the two shared DLRM ranks.
 #include "common/palette.h"
 #include "common/selectioncontroller.h"
+#include "export/runtables.h"
 #include "run/collectivebands.h"
 #include "run/databaserunview.h"
 #include "run/ranklines.h"
@@ -654,6 +655,13 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QCOMPARE(view->run().collectives.collectives.size(), traces->collectives.collectives.size());
     QCOMPARE(
         view->run().collectives.collectives[0].skew(), traces->collectives.collectives[0].skew());
+    // The pairs across ranks on a page of their own: those of the traces.
+    QCOMPARE(view->pages()->count(), 3);
+    QCOMPARE(view->run().pairs.matchedOnAnother(), size_t(1));
+    QCOMPARE(view->model(DatabaseRunView::Pairs)->rowCount(), int(traces->pairs.pairs.size()));
+    QCOMPARE(tableToCsv(rankPairTable(
+                 view->run().rankNumbers(), view->run().pairTexts, view->run().pairs)),
+        tableToCsv(rankPairTable(traces->ranks, traces->pairs)));
 
     QSignalSpy asked(view, &DatabaseRunView::openTrace);
     QTableView *ranks = view->table(DatabaseRunView::Ranks);

@@ -20,12 +20,15 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto *summary
-        = new QLabel(tr("%n rank(s) from their databases · %1 collectives matched · no timelines: "
-                        "double-click a rank to open its trace",
-                         nullptr, int(m_run->ranks.size()))
-                         .arg(m_run->collectives.collectives.size()),
-            this);
+    auto *summary = new QLabel(
+        tr("%n rank(s) from their databases · %1 collectives matched · %2 of %3 pairs of rank %4 "
+           "matched on another rank · no timelines: double-click a rank to open its trace",
+            nullptr, int(m_run->ranks.size()))
+            .arg(m_run->collectives.collectives.size())
+            .arg(m_run->pairs.matchedOnAnother())
+            .arg(m_run->pairs.pairs.size())
+            .arg(m_run->ranks.empty() ? 0 : m_run->ranks.front().rank),
+        this);
     summary->setObjectName(QStringLiteral("runSummary"));
     layout->addWidget(summary);
 
@@ -38,6 +41,10 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
         = std::make_shared<CellTable>(collectiveTable(m_run->rankNumbers(), m_run->collectives));
     addTable(Collectives, collectives, tr("Collectives"));
     m_tables[Collectives]->sortByColumn(collectives->columnIndex("skew_us"), Qt::DescendingOrder);
+    const auto pairs = std::make_shared<CellTable>(
+        rankPairTable(m_run->rankNumbers(), m_run->pairTexts, m_run->pairs));
+    addTable(Pairs, pairs, tr("Pairs across ranks"));
+    m_tables[Pairs]->sortByColumn(pairs->columnIndex("bwd_spread_us"), Qt::DescendingOrder);
     layout->addWidget(m_pages, 1);
 
     connect(m_tables[Ranks], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {

@@ -16,16 +16,17 @@ namespace ks {
 class TableModel;
 
 /*!
- * A run opened from per-rank databases (`--export-db`, one rank each): the rank table and the
- * collectives, as `--export-ranks` and `--export-collectives` over the databases give them, on
- * pages of their own; databases that could not be read and matching warnings in a line on top.
+ * A run opened from per-rank databases (`--export-db`, one rank each): the rank table, the
+ * collectives and the pairs across ranks, as `--export-ranks`, `--export-collectives` and
+ * `--export-rank-pairs` over the databases give them, on pages of their own; databases that
+ * could not be read and matching warnings in a line on top.
  * There are no timelines (they are in the traces): double-clicking a rank asks for its trace,
  * the file its database names (openTrace()).
  */
 class DatabaseRunView : public QWidget {
     Q_OBJECT
 public:
-    enum Page { Ranks, Collectives };
+    enum Page { Ranks, Collectives, Pairs };
 
     explicit DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget *parent = nullptr);
     ~DatabaseRunView() override;
@@ -46,8 +47,8 @@ private:
 
     std::shared_ptr<const DatabaseRun> m_run;
     QTabWidget *m_pages = nullptr;
-    QTableView *m_tables[2] = {};
-    TableModel *m_models[2] = {};
+    QTableView *m_tables[3] = {};
+    TableModel *m_models[3] = {};
     QLabel *m_notice = nullptr;
 };
 

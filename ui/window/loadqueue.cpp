@@ -4,6 +4,7 @@
 #include "window/traceloader.h"
 
 #include <QFileInfo>
+#include <QThread>
 
 #include <algorithm>
 
@@ -169,6 +170,10 @@ void LoadQueue::startRun(const QStringList &paths)
             std::vector<std::string> files;
             if (runDatabases(args, files)) {
                 auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files));
+                const auto threads = unsigned(std::max(1, QThread::idealThreadCount()));
+                std::string error;
+                if (!run->ranks.empty() && !readRankPairs(*run, threads, error, &stop))
+                    run->warnings.push_back(error + " (no pairs across ranks)");
                 if (run->ranks.empty())
                     out.error = run->failures.empty() ? "no database of a rank"
                                                       : run->failures.front().error;
