@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/diagnostics.h"
+#include "base/podvector.h"
 #include "base/stringpool.h"
 #include "base/tracetypes.h"
 
@@ -70,6 +71,8 @@ struct GpuInfo {
  * All slices (X events and matched B/E pairs) as struct-of-arrays. Slices are grouped by lane;
  * within a lane they are sorted by (start ascending, duration descending, file order), which is
  * the pre-order of the nesting tree: a slice's descendants are exactly [id + 1, subtreeEnd[id]).
+ * The columns are PodVectors: the loader's own columns become them, reordered in place, instead
+ * of being copied into new memory (every new page is a page fault).
  */
 struct SliceTable {
     enum Flag : uint8_t {
@@ -78,23 +81,23 @@ struct SliceTable {
         DurDecimalsMask = 0x18, //!< decimals of dur as written (0–3), bits 3–4
     };
 
-    std::vector<TimeNs> start;
-    std::vector<TimeNs> dur;
-    std::vector<StringId> name;
-    std::vector<StringId> category; //!< category as written
-    std::vector<EventKind> kind;
-    std::vector<uint8_t> flags;
-    std::vector<LaneId> lane;
-    std::vector<uint32_t> depth;
-    std::vector<SliceId> parent; //!< kNoSlice for top-level slices
-    std::vector<SliceId> subtreeEnd;
-    std::vector<int64_t> externalId; //!< `External id` / `external id`
-    std::vector<int64_t> correlation; //!< `correlation`
-    std::vector<int64_t> sequence; //!< `Sequence number`
-    std::vector<int64_t> fwdThread; //!< `Fwd thread id`
-    std::vector<StringId> inputDims; //!< `Input Dims` as compact JSON, 0 if absent
-    std::vector<uint32_t> extra; //!< index into TraceModel::gpuInfo / cpuInfo by kind, or ~0
-    std::vector<uint64_t> offset; //!< byte offset of the event in the decompressed text
+    PodVector<TimeNs> start;
+    PodVector<TimeNs> dur;
+    PodVector<StringId> name;
+    PodVector<StringId> category; //!< category as written
+    PodVector<EventKind> kind;
+    PodVector<uint8_t> flags;
+    PodVector<LaneId> lane;
+    PodVector<uint32_t> depth;
+    PodVector<SliceId> parent; //!< kNoSlice for top-level slices
+    PodVector<SliceId> subtreeEnd;
+    PodVector<int64_t> externalId; //!< `External id` / `external id`
+    PodVector<int64_t> correlation; //!< `correlation`
+    PodVector<int64_t> sequence; //!< `Sequence number`
+    PodVector<int64_t> fwdThread; //!< `Fwd thread id`
+    PodVector<StringId> inputDims; //!< `Input Dims` as compact JSON, 0 if absent
+    PodVector<uint32_t> extra; //!< index into TraceModel::gpuInfo / cpuInfo by kind, or ~0
+    PodVector<uint64_t> offset; //!< byte offset of the event in the decompressed text
 
     size_t size() const { return start.size(); }
     TimeNs end(SliceId s) const { return start[s] + dur[s]; }
@@ -208,8 +211,8 @@ struct TraceModel {
     std::vector<Process> processes;
     std::vector<Lane> lanes; //!< host lanes, then device lanes, each by (pid, tid)
     SliceTable slices;
-    std::vector<GpuInfo> gpuInfo;
-    std::vector<CpuInfo> cpuInfo;
+    PodVector<GpuInfo> gpuInfo; //!< grown where it is built, never copied (SliceTable)
+    PodVector<CpuInfo> cpuInfo;
     InstantTable instants;
     MemoryTable memory;
     std::vector<CounterSeries> counters;

@@ -9,6 +9,7 @@
 #include "slicenester.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <numeric>
 #include <string>
@@ -42,13 +43,23 @@ uint8_t decimalBits(const MicrosText &ts, const MicrosText &dur)
     return uint8_t((t << 1) | (d << 3));
 }
 
+/*!
+ * \a column reordered (the value at order[i] goes to i) in its own memory, which the model's
+ * column then takes over: copied into new columns, every page would be a new page fault.
+ * \a scratch, room for one 8-byte value per slice, holds each column's new order meanwhile.
+ */
 template<typename T>
-void appendGathered(std::vector<T> &dst, PodVector<T> &src, const std::vector<uint32_t> &order)
+PodVector<T> reordered(
+    PodVector<T> &column, const std::vector<uint32_t> &order, PodVector<uint64_t> &scratch)
 {
-    dst.reserve(dst.size() + order.size()); // exact: growing would briefly hold it twice
-    for (uint32_t i : order)
-        dst.push_back(src[i]);
-    src.release(); // the builder's copy goes right away: peak memory matters
+    static_assert(sizeof(T) <= sizeof(uint64_t) && alignof(T) <= alignof(uint64_t));
+    void *memory = scratch.data(); // malloc'd bytes: they hold whatever type is stored in them
+    T *to = static_cast<T *>(memory);
+    for (size_t i = 0; i < order.size(); ++i)
+        to[i] = column[order[i]];
+    if (!order.empty())
+        std::memcpy(static_cast<void *>(column.data()), to, order.size() * sizeof(T));
+    return std::move(column);
 }
 
 /*!
@@ -480,23 +491,27 @@ void TraceBuilder::buildLanes()
         lanes[l] = {grouped.data() + laneBegin[l], laneBegin[l + 1] - laneBegin[l]};
     sortPreorders(c.start.data(), c.dur.data(), lanes);
 
+    {
+        PodVector<uint64_t> scratch;
+        scratch.reserve(total);
+        t.start = reordered(c.start, grouped, scratch);
+        t.dur = reordered(c.dur, grouped, scratch);
+        t.name = reordered(c.name, grouped, scratch);
+        t.category = reordered(c.cat, grouped, scratch);
+        t.kind = reordered(c.kind, grouped, scratch);
+        t.flags = reordered(c.flags, grouped, scratch);
+        t.externalId = reordered(c.externalId, grouped, scratch);
+        t.correlation = reordered(c.correlation, grouped, scratch);
+        t.sequence = reordered(c.sequence, grouped, scratch);
+        t.fwdThread = reordered(c.fwdThread, grouped, scratch);
+        t.inputDims = reordered(c.inputDims, grouped, scratch);
+        t.extra = reordered(c.extra, grouped, scratch);
+        t.offset = reordered(c.offset, grouped, scratch);
+    }
+    std::vector<uint32_t>().swap(grouped);
     // Exact capacity up front for what nestLane() appends: growing would briefly hold it twice.
     auto reserve = [total](auto &...columns) { (columns.reserve(total), ...); };
     reserve(t.depth, t.parent, t.subtreeEnd, t.lane);
-    appendGathered(t.start, c.start, grouped);
-    appendGathered(t.dur, c.dur, grouped);
-    appendGathered(t.name, c.name, grouped);
-    appendGathered(t.category, c.cat, grouped);
-    appendGathered(t.kind, c.kind, grouped);
-    appendGathered(t.flags, c.flags, grouped);
-    appendGathered(t.externalId, c.externalId, grouped);
-    appendGathered(t.correlation, c.correlation, grouped);
-    appendGathered(t.sequence, c.sequence, grouped);
-    appendGathered(t.fwdThread, c.fwdThread, grouped);
-    appendGathered(t.inputDims, c.inputDims, grouped);
-    appendGathered(t.extra, c.extra, grouped);
-    appendGathered(t.offset, c.offset, grouped);
-    std::vector<uint32_t>().swap(grouped);
 
     std::vector<SliceId> stack;
     m.lanes.reserve(order.size());
