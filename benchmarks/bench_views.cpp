@@ -11,8 +11,17 @@
 //   table:    sorting the pair table by every column, scaled to 1 M rows by repetition, and the
 //             longest stall of the event loop while a filter runs.
 // Prints one JSON object; benchmarks/run.sh collects it.
+//
+// With --rank-lines N FILE…: a run of N ranks (the files loaded once, repeated in turn) in the
+// run's one-line-per-rank view (RankLines, 1920×1080): the time until its lines are worked out,
+// its frames while scrolling through the ranks and zooming (median, 99th percentile), and the
+// run's tables (ranks, collectives, pairs across ranks) sorted by every column (the worst).
 #include "common/selectioncontroller.h"
+#include "export/celltable.h"
 #include "export/pairtable.h"
+#include "export/runtables.h"
+#include "run/ranklines.h"
+#include "session/loadedrun.h"
 #include "table/tablemodel.h"
 #include "timeline/timelineview.h"
 #include "window/mainwindow.h"
@@ -22,8 +31,10 @@
 #include <QImage>
 #include <QPainter>
 #include <QTimer>
+#include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <malloc.h>
 #include <random>
@@ -105,15 +116,101 @@ FirstFrame firstFrame(const char *file, std::shared_ptr<const LoadedTrace> &trac
     return out;
 }
 
+//! The worst time, in ms, of sorting \a table by each of its columns in a TableModel.
+double worstSortMs(std::shared_ptr<const Table> table)
+{
+    TableModel model(std::move(table), {});
+    double worst = 0;
+    for (int c = 0; c < model.columnCount(); ++c) {
+        QElapsedTimer t;
+        t.start();
+        model.sort(c, c % 2 ? Qt::DescendingOrder : Qt::AscendingOrder);
+        while (model.filterPending()) // a large table sorts on a worker
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+        worst = std::max(worst, double(t.nsecsElapsed()) / 1e6);
+    }
+    return worst;
+}
+
+//! Issue #36: a run of \a ranks ranks (\a files repeated) in the one-line-per-rank view.
+int rankLinesBenchmark(size_t ranks, const std::vector<std::string> &files)
+{
+    std::string error;
+    const auto loaded = openRun(files, {}, error);
+    if (!loaded || loaded->traces.empty()) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 2;
+    }
+    std::vector<std::shared_ptr<const LoadedTrace>> traces;
+    for (size_t r = 0; r < ranks; ++r)
+        traces.push_back(loaded->traces[r % loaded->traces.size()]);
+    QElapsedTimer t;
+    t.start();
+    const std::shared_ptr<const LoadedRun> run = assembleRun(traces, {}, 2);
+    const double assembleS = double(t.nsecsElapsed()) / 1e9;
+
+    const QSize size(1920, 1080);
+    RankLines lines(run);
+    lines.resize(size);
+    t.restart();
+    while (!lines.ready())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+    const double readyS = double(t.nsecsElapsed()) / 1e9;
+
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> frames;
+    std::mt19937_64 rng(42);
+    std::uniform_real_distribution<double> unit(0, 1);
+    const double from = lines.rangeStart(), total = lines.rangeSpan();
+    lines.render(&image); // not timed: the first paint fills the font caches
+    for (int i = 0; i < 200; ++i) {
+        // Half the frames a scroll of a few rows, half a zoom somewhere, as a user reads a run.
+        if (i % 2) {
+            QWheelEvent wheel(QPointF(400, 400), QPointF(400, 400), {},
+                QPoint(0, -120 * (1 + i % 5)), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                false);
+            QCoreApplication::sendEvent(&lines, &wheel);
+        } else {
+            const double span = total * std::pow(10.0, -3 * unit(rng));
+            lines.setRange(from + unit(rng) * (total - span), span);
+        }
+        QElapsedTimer f;
+        f.start();
+        QPainter p(&image);
+        lines.render(&p);
+        p.end();
+        frames.push_back(double(f.nsecsElapsed()) / 1e6);
+        if (qEnvironmentVariableIsSet("KS_BENCH_VERBOSE") && frames.back() > 12)
+            std::fprintf(stderr, "slow frame %d: %.1f ms, span %.4f of the run\n", i, frames.back(),
+                lines.rangeSpan() / total);
+    }
+    const double ranksSort = worstSortMs(std::make_shared<CellTable>(rankTable(run->ranks)));
+    const double collectivesSort
+        = worstSortMs(std::make_shared<CellTable>(collectiveTable(run->ranks, run->collectives)));
+    const double pairsSort
+        = worstSortMs(std::make_shared<CellTable>(rankPairTable(run->ranks, run->pairs)));
+    std::printf("{\"ranks\": %zu, \"assemble_s\": %.3f, \"lines_ready_s\": %.3f, "
+                "\"frame_median_ms\": %.3f, \"frame_p99_ms\": %.3f, \"frame_max_ms\": %.3f, "
+                "\"ranks_sort_worst_ms\": %.1f, \"collectives_sort_worst_ms\": %.1f, "
+                "\"pairs_sort_worst_ms\": %.1f}\n",
+        ranks, assembleS, readyS, percentile(frames, 0.5), percentile(frames, 0.99),
+        percentile(frames, 1.0), ranksSort, collectivesSort, pairsSort);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     mallopt(M_MMAP_THRESHOLD, 128 * 1024); // as the application does (app/main.cpp)
     QApplication app(argc, argv);
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_views FILE [--table-rows N] [--collapse-lanes]\n");
+        std::fprintf(stderr,
+            "usage: bench_views FILE [--table-rows N] [--collapse-lanes]\n"
+            "       bench_views --rank-lines N FILE...\n");
         return 1;
     }
+    if (QByteArray(argv[1]) == "--rank-lines" && argc > 3)
+        return rankLinesBenchmark(size_t(std::atoll(argv[2])), {argv + 3, argv + argc});
     size_t tableRows = 1'000'000;
     bool firstFrameOnly = false;
     bool collapseLanes = false;

@@ -174,6 +174,17 @@ void TestRunView::oneLinePerRankShowsWorkAndBands()
     const int gap = (lines->rowRect(0).bottom() + lines->rowRect(1).top()) / 2;
     QVERIFY2(orangeish(image.pixel(int(x), gap)),
         qPrintable(QString::number(image.pixel(int(x), gap), 16)));
+    // Zoomed into the middle of its communication kernel, begun before the view: the line
+    // starts at the view's left edge and the rank's label stays on its own background.
+    const std::vector<WorkInterval> line = gpuWorkLine(*r0.graph);
+    const auto comm = std::max_element(line.begin(), line.end(), [](const auto &a, const auto &b) {
+        return (a.part == WorkPart::Communication) < (b.part == WorkPart::Communication);
+    });
+    lines->setRange(double(r0.runTime((comm->start + comm->end) / 2)) - 1000, 2000);
+    const QImage zoomed = lines->grab().toImage();
+    const int y = lines->rowRect(0).center().y();
+    QCOMPARE(QColor(zoomed.pixel(lines->width() / 2, y)), workColor(WorkPart::Communication));
+    QCOMPARE(QColor(zoomed.pixel(2, y)), lines->palette().color(QPalette::Window));
     // A double-click on rank 1: its full timeline again.
     QTest::mouseDClick(lines, Qt::LeftButton, {}, lines->rowRect(1).center());
     QVERIFY(!view.oneLinePerRank());

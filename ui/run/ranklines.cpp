@@ -134,7 +134,8 @@ void RankLines::paintEvent(QPaintEvent *)
         p.drawText(rect().adjusted(kLabelWidth + 8, kTop, 0, 0), Qt::AlignTop | Qt::AlignLeft,
             tr("Working out each rank's GPU work…"));
     p.setClipRect(QRect(kLabelWidth, kRulerHeight, width() - kLabelWidth, height() - kRulerHeight));
-    p.setRenderHint(QPainter::Antialiasing);
+    // Not antialiased: translucent bands over the whole view cost 20 ms a frame with 1 024 ranks
+    // antialiased (bench_views --rank-lines), 2 ms without; their edges are nearly horizontal.
     paintCollectives(p);
     p.restore();
     RulerPainter::paint(p, frame, std::nullopt);
@@ -173,7 +174,8 @@ void RankLines::paintLine(QPainter &p, size_t rankIndex, const QRect &row) const
         inColumn = {};
     };
     for (; it != line.end() && double(it->start) < t1; ++it) {
-        const double x0 = xOf(it->start), x1 = xOf(it->end);
+        // (Work begun before the view starts at its left edge, not over the rank labels.)
+        const double x0 = std::max<double>(kLabelWidth, xOf(it->start)), x1 = xOf(it->end);
         if (x1 - x0 >= 1) {
             flush();
             column = std::numeric_limits<int>::min();
@@ -201,8 +203,18 @@ void RankLines::paintCollectives(QPainter &p) const
         const Collective &c = collectives[ci];
         if (double(c.firstStart) > t1 || double(c.lastStart + c.maxDur) < t0)
             continue;
+        // Its kernels on the ranks in view, and the nearest one above and below (kernels are
+        // by rank, top to bottom): a band into the view is drawn, none of the thousand others.
+        const auto below = [this](const CollectiveKernel &k, int y) {
+            return rowRect(k.rankIndex).bottom() < y;
+        };
+        const auto first = std::lower_bound(c.kernels.begin(), c.kernels.end(), kTop, below);
+        const auto last = std::lower_bound(first, c.kernels.end(), height(),
+            [this](const CollectiveKernel &k, int y) { return rowRect(k.rankIndex).top() <= y; });
         std::vector<std::pair<QRectF, bool>> shown;
-        for (const CollectiveKernel &k : c.kernels) {
+        for (auto it = first == c.kernels.begin() ? first : first - 1;
+             it != c.kernels.end() && it <= last; ++it) {
+            const CollectiveKernel &k = *it;
             const QRect row = rowRect(k.rankIndex);
             const double x0 = xOf(k.start);
             const double x1 = std::max(x0 + 2, xOf(k.start + k.dur));

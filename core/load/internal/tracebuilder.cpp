@@ -52,7 +52,7 @@ template<typename T>
 PodVector<T> reordered(
     PodVector<T> &column, const std::vector<uint32_t> &order, PodVector<uint64_t> &scratch)
 {
-    static_assert(sizeof(T) <= sizeof(uint64_t) && alignof(T) <= alignof(uint64_t));
+    static_assert(sizeof(T) <= sizeof(uint64_t), "the scratch holds 8-byte values");
     void *memory = scratch.data(); // malloc'd bytes: they hold whatever type is stored in them
     T *to = static_cast<T *>(memory);
     for (size_t i = 0; i < order.size(); ++i)
