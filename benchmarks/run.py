@@ -303,15 +303,21 @@ def db_benchmark(app, gentrace, data_dir, mb, repeat):
     return entry
 
 
+def dlrm_ranks():
+    """The two shared DLRM ranks' traces, or None without ../shared/traces."""
+    shared = os.path.join(ROOT, "..", "shared", "traces")
+    traces = [os.path.join(shared, f) for f in ("param_dlrm_worker0_step_12.1694128201545.pt.trace.json",
+                                                "param_dlrm_worker1_step_12.1694128201556.pt.trace.json")]
+    return traces if all(os.path.exists(t) for t in traces) else None
+
+
 def db_run_benchmark(app, data_dir, ranks, repeat):
     """Issue #36: --export-collectives over a folder of per-rank databases: the two shared DLRM
     ranks digested once, copied to RANKS databases (each its own distributedInfo rank), against
     --export-collectives over the two traces themselves in the same run."""
     import sqlite3
-    shared = os.path.join(ROOT, "..", "shared", "traces")
-    traces = [os.path.join(shared, f) for f in ("param_dlrm_worker0_step_12.1694128201545.pt.trace.json",
-                                                "param_dlrm_worker1_step_12.1694128201556.pt.trace.json")]
-    if not all(os.path.exists(t) for t in traces):
+    traces = dlrm_ranks()
+    if not traces:
         print("run from databases: skipped (no ../shared/traces)", flush=True)
         return None
     folder = os.path.join(data_dir, f"dlrm-{ranks}-databases")
@@ -364,10 +370,8 @@ def rank_lines_benchmark(bench_views, ranks, repeat):
     """Issue #36: a run of RANKS ranks (the two shared DLRM ranks, each loaded once and repeated) in
     the one-line-per-rank view: its frames while scrolling and zooming (target: frame rate, 16.7 ms)
     and its tables sorted by every column (target: under 300 ms). Best run of REPEAT by p99."""
-    shared = os.path.join(ROOT, "..", "shared", "traces")
-    traces = [os.path.join(shared, f) for f in ("param_dlrm_worker0_step_12.1694128201545.pt.trace.json",
-                                                "param_dlrm_worker1_step_12.1694128201556.pt.trace.json")]
-    if not all(os.path.exists(t) for t in traces):
+    traces = dlrm_ranks()
+    if not traces:
         print("one line per rank: skipped (no ../shared/traces)", flush=True)
         return None
     runs = [json.loads(run([bench_views, "--rank-lines", str(ranks)] + traces).stdout)
