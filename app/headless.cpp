@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -300,18 +301,19 @@ int runDatabaseExport(RunExport what, const std::string &out, const std::vector<
     for (const std::string &w : run.warnings)
         std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
     std::string error;
-    CellTable table;
+    std::shared_ptr<const CellTable> table;
     if (what == RunExport::RankPairs) {
         if (!readRankPairs(run, std::max(1u, std::thread::hardware_concurrency()), error)) {
             std::fprintf(stderr, "%s\n", error.c_str());
             return ExitLoadFailed;
         }
-        table = rankPairTable(run.rankNumbers(), run.pairTexts, run.pairs);
+        table = run.pairTable;
     } else {
-        table = what == RunExport::Ranks ? rankTable(run.summaries())
-                                         : collectiveTable(run.rankNumbers(), run.collectives);
+        table = std::make_shared<CellTable>(what == RunExport::Ranks
+                ? rankTable(run.summaries())
+                : collectiveTable(run.rankNumbers(), run.collectives));
     }
-    if (!exportTable(table, out, error)) {
+    if (!exportTable(*table, out, error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;
     }

@@ -252,7 +252,7 @@ bool readRankPairs(
         if (!readPairRows(run.ranks[i].path, keys, rows[i], i == 0 ? &first : nullptr, error))
             return false;
     run.pairs = matchRankPairs(std::move(rows), threads, cancel);
-    run.pairTexts = std::move(first);
+    run.pairTable = std::make_shared<CellTable>(rankPairTable(run.rankNumbers(), first, run.pairs));
     return true;
 }
 

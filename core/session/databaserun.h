@@ -6,6 +6,7 @@
 #include "session/loadedrun.h"
 
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,7 +46,9 @@ struct DatabaseRun {
     std::vector<std::string> warnings;
     CollectiveMatch collectives;
     RankPairs pairs; //!< the pairs across ranks, once readRankPairs() has read them
-    PairRowTexts pairTexts; //!< their first rank's texts (rankPairTable())
+    //! Their table (rankPairTable(), `--export-rank-pairs`), made where they are read: with
+    //! thousands of ranks and pairs it is large, no work for a window's UI thread.
+    std::shared_ptr<const CellTable> pairTable;
 
     std::vector<int> rankNumbers() const;
     std::vector<RankSummary> summaries() const;
@@ -55,7 +58,7 @@ DatabaseRun openDatabaseRun(const std::vector<std::string> &paths);
 /*!
  * Reads \a run's pairs across ranks from each database's `pairs` and `pair_keys` and matches
  * them as from the traces (matchRankPairs(), \a threads and \a cancel as there), into
- * DatabaseRun::pairs and pairTexts. False with \a error ("PATH: …") when a database's pairs
+ * DatabaseRun::pairs and their table. False with \a error ("PATH: …") when a database's pairs
  * cannot be read.
  */
 bool readRankPairs(DatabaseRun &run,

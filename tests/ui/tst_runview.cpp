@@ -670,8 +670,7 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QCOMPARE(view->pages()->count(), 3);
     QCOMPARE(view->run().pairs.matchedOnAnother(), size_t(1));
     QCOMPARE(view->model(DatabaseRunView::Pairs)->rowCount(), int(traces->pairs.pairs.size()));
-    QCOMPARE(tableToCsv(rankPairTable(
-                 view->run().rankNumbers(), view->run().pairTexts, view->run().pairs)),
+    QCOMPARE(tableToCsv(*view->run().pairTable),
         tableToCsv(rankPairTable(traces->ranks, traces->pairs)));
 
     QSignalSpy asked(view, &DatabaseRunView::openTrace);

@@ -41,10 +41,11 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
         = std::make_shared<CellTable>(collectiveTable(m_run->rankNumbers(), m_run->collectives));
     addTable(Collectives, collectives, tr("Collectives"));
     m_tables[Collectives]->sortByColumn(collectives->columnIndex("skew_us"), Qt::DescendingOrder);
-    const auto pairs = std::make_shared<CellTable>(
-        rankPairTable(m_run->rankNumbers(), m_run->pairTexts, m_run->pairs));
+    // Made on the loading thread (readRankPairs()); none when the pairs could not be read.
+    const auto pairs = m_run->pairTable ? m_run->pairTable : std::make_shared<CellTable>();
     addTable(Pairs, pairs, tr("Pairs across ranks"));
-    m_tables[Pairs]->sortByColumn(pairs->columnIndex("bwd_spread_us"), Qt::DescendingOrder);
+    if (m_run->pairTable)
+        m_tables[Pairs]->sortByColumn(pairs->columnIndex("bwd_spread_us"), Qt::DescendingOrder);
     layout->addWidget(m_pages, 1);
 
     connect(m_tables[Ranks], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
