@@ -38,7 +38,8 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
  * Ranks read from their databases and matched as openRun() matches traces (numbered by file
  * order when a trace named no rank or two named one, on the common clock of the earliest zero):
  * the rank table and the collectives of `--export-ranks` and `--export-collectives` over
- * `*.sqlite`, equal to those of the traces.
+ * `*.sqlite`, and once readRankPairs() has read them the pairs of `--export-rank-pairs`, equal to
+ * those of the traces.
  */
 struct DatabaseRun {
     std::vector<RankDatabase> ranks; //!< by rank number
