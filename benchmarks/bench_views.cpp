@@ -116,20 +116,32 @@ FirstFrame firstFrame(const char *file, std::shared_ptr<const LoadedTrace> &trac
     return out;
 }
 
-//! The worst time, in ms, of sorting \a table by each of its columns in a TableModel.
-double worstSortMs(std::shared_ptr<const Table> table)
+//! The worst time, in ms, of sorting \a model by each of its columns, ascending and descending
+//! in turn (KS_BENCH_VERBOSE: each on stderr).
+double worstSortMs(TableModel &model)
 {
-    TableModel model(std::move(table), {});
     double worst = 0;
     for (int c = 0; c < model.columnCount(); ++c) {
         QElapsedTimer t;
         t.start();
         model.sort(c, c % 2 ? Qt::DescendingOrder : Qt::AscendingOrder);
-        while (model.filterPending()) // a large table sorts on a worker
+        // A large table sorts on a worker: the sort is done when its rows are applied.
+        while (model.filterPending())
             QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
-        worst = std::max(worst, double(t.nsecsElapsed()) / 1e6);
+        const double ms = double(t.nsecsElapsed()) / 1e6;
+        if (qEnvironmentVariableIsSet("KS_BENCH_VERBOSE"))
+            std::fprintf(stderr, "sort %s: %.1f ms\n",
+                std::string(model.table().columnName(size_t(c))).c_str(), ms);
+        worst = std::max(worst, ms);
     }
     return worst;
+}
+
+//! The same for \a table in a TableModel of its own.
+double worstSortMs(std::shared_ptr<const Table> table)
+{
+    TableModel model(std::move(table), {});
+    return worstSortMs(model);
 }
 
 //! Issue #36: a run of \a ranks ranks (\a files repeated) in the one-line-per-rank view.
@@ -296,20 +308,7 @@ int main(int argc, char **argv)
     // A trace without pairs (one op per thread, …) has nothing to repeat.
     auto big = std::make_shared<RepeatedTable>(pairs, pairs->rowCount() ? tableRows : 0);
     TableModel model(big, {PairTable::FwdName, PairTable::BwdNames, PairTable::Module});
-    double worstSort = 0;
-    for (int c = 0; c < model.columnCount(); ++c) {
-        QElapsedTimer t;
-        t.start();
-        model.sort(c, c % 2 ? Qt::DescendingOrder : Qt::AscendingOrder);
-        // A large table sorts on a worker: the sort is done when its rows are applied.
-        while (model.filterPending())
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
-        const double ms = double(t.nsecsElapsed()) / 1e6;
-        if (qEnvironmentVariableIsSet("KS_BENCH_VERBOSE"))
-            std::fprintf(
-                stderr, "sort %s: %.1f ms\n", std::string(big->columnName(size_t(c))).c_str(), ms);
-        worstSort = std::max(worstSort, ms);
-    }
+    const double worstSort = worstSortMs(model);
     double worstStall = 0;
     {
         QElapsedTimer sinceTick;

@@ -6,7 +6,6 @@
 #include "export/efficiencytable.h"
 #include "export/pairtable.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace ks {
@@ -186,10 +185,10 @@ CellTable rankPairTable(
         t.add(compared ? std::to_string(rankNumbers[p.slowestRankIndex]) : std::string());
         for (size_t r = 0; r < rankNumbers.size(); ++r) {
             // The rank's own pair roll-up: its pair table's fwd_tflops and bwd_tflops.
+            const RankPairRows &rows = pairs.ranks[r];
             const bool present = p.rows[r] >= 0;
-            const auto row = size_t(std::max<int64_t>(p.rows[r], 0));
-            t.add(present ? rate(pairs.ranks[r].forwardTflops[row]) : std::string());
-            t.add(present ? rate(pairs.ranks[r].backwardTflops[row]) : std::string());
+            t.add(present ? rate(rows.forwardTflops[size_t(p.rows[r])]) : std::string());
+            t.add(present ? rate(rows.backwardTflops[size_t(p.rows[r])]) : std::string());
         }
     }
     return t;
