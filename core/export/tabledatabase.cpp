@@ -61,6 +61,57 @@ template<typename... Parts> void appendAll(std::string &out, const Parts &...par
     (out.append(parts), ...);
 }
 
+//! \a text × 1000 when that is a whole number that SQLite's `k / 1000.0` turns back into exactly
+//! the double strtod reads from \a text (so the view gives the very REAL a bound double gave).
+std::optional<int64_t> thousandths(std::string_view text)
+{
+    const bool negative = !text.empty() && text.front() == '-';
+    std::string_view digits = text.substr(negative ? 1 : 0);
+    const size_t point = digits.find('.');
+    const size_t decimals = point == std::string_view::npos ? 0 : digits.size() - point - 1;
+    if (digits.size() == (point == std::string_view::npos ? 0 : 1) || decimals > 3)
+        return std::nullopt;
+    int64_t k = 0;
+    const auto shift = [&k](int digit) {
+        return !__builtin_mul_overflow(k, 10, &k) && !__builtin_add_overflow(k, digit, &k);
+    };
+    for (size_t i = 0; i < digits.size(); ++i) {
+        const bool digit = digits[i] >= '0' && digits[i] <= '9';
+        if (i != point && !(digit && shift(digits[i] - '0')))
+            return std::nullopt;
+    }
+    for (size_t d = decimals; d < 3; ++d) {
+        if (!shift(0))
+            return std::nullopt;
+    }
+    if (k == 0 && negative)
+        return std::nullopt; // −0.0 is no integer
+    k = negative ? -k : k;
+    const std::string whole(text);
+    if (double(k) / 1000.0 != std::strtod(whole.c_str(), nullptr))
+        return std::nullopt; // past 2^53: the division would round twice
+    return k;
+}
+
+//! The column of NAME_rows that holds a thousandths column's numbers.
+std::string storedName(std::string_view column)
+{
+    return std::string(column) + "_x1000";
+}
+
+/*!
+ * The definition in NAME_rows of a thousandths column: the stored numbers (no declared type, so
+ * that SQLite keeps each as bound), then the REAL the view reads, generated when read.
+ */
+std::string thousandthsColumn(std::string_view column, int64_t base)
+{
+    const std::string stored = sqlIdentifier(storedName(column));
+    const std::string plusBase = base ? " + " + std::to_string(base) : "";
+    return stored + ", " + sqlIdentifier(column) + " REAL GENERATED ALWAYS AS (CASE WHEN typeof("
+        + stored + ") = 'integer' THEN (" + stored + plusBase + ") / 1000.0 ELSE " + stored
+        + " END) VIRTUAL";
+}
+
 //! The physical table behind the view \a name.
 std::string rowsTable(std::string_view name)
 {
@@ -117,14 +168,20 @@ int TableDatabase::bindString(sqlite3_stmt *st, int at, const std::string &text)
     return sqlite3_bind_int64(st, at, it->second);
 }
 
-int TableDatabase::bindCell(sqlite3_stmt *st, int at, Cell cell, const std::string &text)
+int TableDatabase::bindCell(
+    sqlite3_stmt *st, int at, Cell cell, ColumnStore store, const std::string &text)
 {
     if (text.empty())
         return cell == Cell::TextOrEmpty ? bindString(st, at, text) : sqlite3_bind_null(st, at);
+    int64_t stored = 0;
+    if (const auto k = store.thousandths ? thousandths(text) : std::nullopt;
+        k && !__builtin_sub_overflow(*k, store.base, &stored))
+        return sqlite3_bind_int64(st, at, stored);
     const std::string_view type = sqlType(cell);
     if (type == "TEXT")
         return bindString(st, at, text);
-    if (isDecimalInteger(text))
+    // In a thousandths column only thousandths are integers: the view tells them apart so.
+    if (!store.thousandths && isDecimalInteger(text))
         return sqlite3_bind_int64(st, at, std::strtoll(text.c_str(), nullptr, 10));
     if (type == "REAL" && isDecimalNumber(text)) {
         char *end = nullptr;
@@ -133,6 +190,23 @@ int TableDatabase::bindCell(sqlite3_stmt *st, int at, Cell cell, const std::stri
             return sqlite3_bind_double(st, at, d);
     }
     return bindText(st, at, text); // an id that is no integer, or a number as no export writes
+}
+
+/*!
+ * How \a table's REAL column \a c is stored: as thousandths when it holds a fraction, less the
+ * first one when that is large (a timestamp: its distance from the first takes a few bytes).
+ */
+TableDatabase::ColumnStore TableDatabase::storeOf(const Table &table, size_t c)
+{
+    if (sqlType(table.columns()[c].cell) != "REAL")
+        return {};
+    for (size_t r = 0; r < table.rowCount(); ++r) {
+        const std::string text = table.text(r, c);
+        const auto k = text.find('.') == std::string::npos ? std::nullopt : thousandths(text);
+        if (k)
+            return {true, *k > INT32_MAX || *k < INT32_MIN ? *k : 0};
+    }
+    return {};
 }
 
 bool TableDatabase::exec(const std::string &sql)
@@ -146,6 +220,9 @@ bool TableDatabase::exec(const std::string &sql)
 
 bool TableDatabase::create(std::string_view name, const Table &table, bool ranked)
 {
+    if (m_stores.contains(std::string(name)))
+        return true; // another rank's rows
+    std::vector<ColumnStore> &stores = m_stores[std::string(name)];
     // The rows, texts as ids (declared INTEGER), and the view that joins the texts back.
     std::string rows = "CREATE TABLE IF NOT EXISTS " + sqlIdentifier(rowsTable(name)) + " (";
     std::string view = "CREATE VIEW IF NOT EXISTS " + sqlIdentifier(name) + " AS SELECT ";
@@ -158,7 +235,11 @@ bool TableDatabase::create(std::string_view name, const Table &table, bool ranke
         const std::string column = sqlIdentifier(table.columnName(c));
         const std::string_view type = sqlType(table.columns()[c].cell);
         const bool text = type == "TEXT";
-        appendAll(rows, column, type.empty() ? "" : " ", text ? "INTEGER" : type);
+        stores.push_back(storeOf(table, c));
+        if (stores.back().thousandths)
+            appendAll(rows, thousandthsColumn(table.columnName(c), stores.back().base));
+        else
+            appendAll(rows, column, type.empty() ? "" : " ", text ? "INTEGER" : type);
         if (text) {
             const std::string alias = 's' + std::to_string(c);
             appendAll(view, alias, ".text AS ", column);
@@ -183,8 +264,16 @@ void TableDatabase::add(std::string_view name, const Table &table, std::optional
     std::string sql = "INSERT INTO " + sqlIdentifier(rowsTable(name)) + " (", values;
     if (rank)
         sql += "\"rank\", ";
-    for (size_t c = 0; c < table.columnCount(); ++c)
-        sql += sqlIdentifier(table.columnName(c)) + (c + 1 < table.columnCount() ? ", " : ")");
+    const std::vector<ColumnStore> &stores = m_stores[std::string(name)];
+    if (stores.size() != table.columnCount()) {
+        m_error = "SQLite: table " + std::string(name) + " added again with other columns";
+        return;
+    }
+    for (size_t c = 0; c < table.columnCount(); ++c) {
+        const std::string_view column = table.columnName(c);
+        sql += sqlIdentifier(stores[c].thousandths ? storedName(column) : std::string(column));
+        sql += c + 1 < table.columnCount() ? ", " : ")";
+    }
     for (size_t c = 0; c < table.columnCount() + size_t(offset); ++c)
         values += c ? ",?" : "?";
     sql += " VALUES (" + values + ')';
@@ -200,7 +289,7 @@ void TableDatabase::add(std::string_view name, const Table &table, std::optional
     for (size_t r = 0; r < table.rowCount(); ++r) {
         int rc = rank ? sqlite3_bind_int(raw, 1, *rank) : SQLITE_OK;
         for (size_t c = 0; c < columns.size() && rc == SQLITE_OK; ++c)
-            rc = bindCell(raw, int(c) + 1 + offset, columns[c].cell, table.text(r, c));
+            rc = bindCell(raw, int(c) + 1 + offset, columns[c].cell, stores[c], table.text(r, c));
         if (rc == SQLITE_OK)
             rc = sqlite3_step(raw);
         if (rc != SQLITE_DONE) {

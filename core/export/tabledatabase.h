@@ -21,8 +21,10 @@ namespace ks {
  * and times REAL, bytes INTEGER, ids INTEGER when whole else TEXT, texts TEXT, empty cells NULL.
  * Its rows are stored in the table NAME_rows, each text as the id of a row of the one `strings`
  * table (a kernel's name of 200 bytes is written once, not on each of its thousands of rows),
- * which the view joins back. A table added again (another rank's) gets more rows; its columns
- * must be the same.
+ * which the view joins back. A REAL column with fractions stores each number that is a whole
+ * number of thousandths as that count (less the column's first when it is large), which SQLite
+ * keeps in 1 to 6 bytes, not 8; a generated column of the same name divides it back to the very
+ * double. A table added again (another rank's) gets more rows; its columns must be the same.
  */
 class TableDatabase {
 public:
@@ -44,15 +46,23 @@ public:
     const std::string &error() const { return m_error; }
 
 private:
+    //! How a column's numbers are stored: as they are, or as thousandths less \a base.
+    struct ColumnStore {
+        bool thousandths = false;
+        int64_t base = 0;
+    };
+    static ColumnStore storeOf(const Table &table, size_t column);
+
     bool exec(const std::string &sql);
     bool create(std::string_view name, const Table &table, bool ranked);
     //! Binds \a text at \a at as the id of its row in `strings`, added on first use.
     int bindString(sqlite3_stmt *st, int at, const std::string &text);
-    int bindCell(sqlite3_stmt *st, int at, Cell cell, const std::string &text);
+    int bindCell(sqlite3_stmt *st, int at, Cell cell, ColumnStore store, const std::string &text);
 
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_addString = nullptr;
     std::unordered_map<std::string, int64_t> m_stringIds;
+    std::unordered_map<std::string, std::vector<ColumnStore>> m_stores; //!< per table, per column
     std::string m_error;
 };
 
