@@ -105,11 +105,13 @@ std::string storedName(std::string_view column)
  */
 std::string thousandthsColumn(std::string_view column, int64_t base)
 {
+    // Short: every database of a run has its schema parsed when opened.
     const std::string stored = sqlIdentifier(storedName(column));
-    const std::string plusBase = base ? " + " + std::to_string(base) : "";
-    return stored + ", " + sqlIdentifier(column) + " REAL GENERATED ALWAYS AS (CASE WHEN typeof("
-        + stored + ") = 'integer' THEN (" + stored + plusBase + ") / 1000.0 ELSE " + stored
-        + " END) VIRTUAL";
+    std::string plusBase;
+    if (base)
+        appendAll(plusBase, "+", std::to_string(base));
+    return stored + "," + sqlIdentifier(column) + " REAL AS(iif(typeof(" + stored + ")='integer',("
+        + stored + plusBase + ")/1e3," + stored + "))";
 }
 
 //! The physical table behind the view \a name.
@@ -198,7 +200,10 @@ int TableDatabase::bindCell(
  */
 TableDatabase::ColumnStore TableDatabase::storeOf(const Table &table, size_t c)
 {
-    if (sqlType(table.columns()[c].cell) != "REAL")
+    // Below some rows the schema's longer text outweighs what the rows save (a few bytes each),
+    // and every database of a run has its schema parsed when opened.
+    constexpr size_t kFewRows = 64;
+    if (sqlType(table.columns()[c].cell) != "REAL" || table.rowCount() < kFewRows)
         return {};
     for (size_t r = 0; r < table.rowCount(); ++r) {
         const std::string text = table.text(r, c);

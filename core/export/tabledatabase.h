@@ -21,10 +21,11 @@ namespace ks {
  * and times REAL, bytes INTEGER, ids INTEGER when whole else TEXT, texts TEXT, empty cells NULL.
  * Its rows are stored in the table NAME_rows, each text as the id of a row of the one `strings`
  * table (a kernel's name of 200 bytes is written once, not on each of its thousands of rows),
- * which the view joins back. A REAL column with fractions stores each number that is a whole
- * number of thousandths as that count (less the column's first when it is large), which SQLite
- * keeps in 1 to 6 bytes, not 8; a generated column of the same name divides it back to the very
- * double. A table added again (another rank's) gets more rows; its columns must be the same.
+ * which the view joins back. A REAL column with fractions, in a table of 64 rows or more, stores
+ * each number that is a whole number of thousandths as that count (less the column's first when
+ * it is large), which SQLite keeps in 1 to 6 bytes, not 8; a generated column of the same name
+ * divides it back to the very double. A table added again (another rank's) gets more rows; its
+ * columns must be the same.
  */
 class TableDatabase {
 public:
