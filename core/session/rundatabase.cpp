@@ -118,6 +118,7 @@ bool writeRunDatabase(const LoadedRun &run,
     addMeta(meta, {}, "clock_zero_ns", std::to_string(run.commonZero));
     for (size_t i = 0; i < run.ranks.size(); ++i) {
         const RankTrace &r = run.ranks[i];
+        addRankTables(db, *run.traces[i], r.rank); // first: the caller may still be hashing
         struct stat st { };
         addMeta(meta, r.rank, "source_file", r.file);
         addMeta(meta, r.rank, "source_size",
@@ -128,7 +129,6 @@ bool writeRunDatabase(const LoadedRun &run,
             meta, r.rank, "trace_rank", traceRank < 0 ? std::string() : std::to_string(traceRank));
         addMeta(meta, r.rank, "world_size", std::to_string(r.worldSize));
         addMeta(meta, r.rank, "clock_base_ns", std::to_string(r.clockOffset + run.commonZero));
-        addRankTables(db, *run.traces[i], r.rank);
     }
     db.add("meta", meta);
     db.add("ranks", rankTable(run.ranks));

@@ -22,7 +22,8 @@ constexpr int kDatabaseFormat = 3;
  * collective_kernels), the run's tables (ranks, collectives, rank_pairs, critical_path), meta
  * (format and tool version; per rank its source file, size, sha256, world size and clock base)
  * and indexes on rank, step and fwd_name. \a sha256 gives a file's hex digest (the caller's: the
- * core has no hash). False with \a error set on failure.
+ * core has no hash), asked for each rank after its tables are built, so that the caller can hash
+ * beside them. False with \a error set on failure.
  */
 bool writeRunDatabase(const LoadedRun &run,
     const std::string &path,

@@ -109,8 +109,9 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
-    // --export-db writes a SQLite file (its header), exit 0; an unwritable target exits 3 and
-    // names it (tst_database reads the tables back).
+    // --export-db writes a SQLite file (its header) holding the trace's SHA-256 as sha256sum
+    // computes it (meta's source_sha256: SQLite stores the text as is), exit 0; an unwritable
+    // target exits 3 and names it (tst_database reads the tables back).
     void exportDbWritesSqlite()
     {
         const QString db = test::tempDir() + QStringLiteral("/cli.sqlite");
@@ -119,7 +120,13 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QFile file(db);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(file.read(16), QByteArray("SQLite format 3", 16));
+        const QByteArray bytes = file.readAll();
+        QCOMPARE(bytes.left(16), QByteArray("SQLite format 3", 16));
+        const auto sum = test::run(QStringLiteral("sha256sum"), {m_demo});
+        QCOMPARE(sum.exitCode, 0);
+        const QByteArray hex = sum.out.left(64);
+        QCOMPARE(hex.size(), 64);
+        QVERIFY2(bytes.contains(hex), hex.constData());
         const QString bad = test::tempDir() + QStringLiteral("/no/such/dir/x.sqlite");
         const auto failed
             = test::run(test::appPath(), args({QStringLiteral("--export-db"), bad, m_demo}));
