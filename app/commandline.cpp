@@ -301,9 +301,9 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (isSet(m_o.whatIf) && !isSet(m_o.summary))
         return usage(QStringLiteral("--what-if goes with --summary"));
     if ((isSet(m_o.criticalPathStep) || isSet(m_o.dataLoading)) && !isSet(m_o.summary)
-        && !isSet(m_o.exportCriticalPath))
-        return usage(QStringLiteral(
-            "--critical-path-step and --data-loading go with --summary or --export-critical-path"));
+        && !isSet(m_o.exportCriticalPath) && !isSet(m_o.exportDb))
+        return usage(QStringLiteral("--critical-path-step and --data-loading go with --summary, "
+                                    "--export-critical-path or --export-db"));
     if (isSet(m_o.perStep) && !isSet(m_o.exportModules))
         return usage(QStringLiteral("--per-step goes with --export-modules"));
     if ((isSet(m_o.atUs) || isSet(m_o.at)) && !isSet(m_o.exportLive))

@@ -316,18 +316,26 @@ private:
     std::thread m_thread;
 };
 
-//! The path's segments; what keeps a rank (or all) off it is said on stderr.
-CellTable criticalPathExport(const LoadedRun &run, const PathQuery &query)
+//! What keeps the path, or a rank, off it, said on stderr; \a ranks: the ranks' numbers.
+void warnPathProblems(const CriticalPath &path, const std::vector<int> &ranks)
 {
-    const auto analysis = run.criticalPath(query);
-    const CriticalPath &path = analysis->path();
     if (!path.problem.empty())
         std::fprintf(stderr, "kinetoscope: warning: no critical path: %s\n", path.problem.c_str());
     else
         for (size_t r = 0; r < path.ranks.size(); ++r)
             if (!path.ranks[r].problem.empty())
                 std::fprintf(stderr, "kinetoscope: warning: rank %d is not on the path: %s\n",
-                    run.ranks[r].rank, path.ranks[r].problem.c_str());
+                    ranks[r], path.ranks[r].problem.c_str());
+}
+
+//! The path's segments; what keeps a rank (or all) off it is said on stderr.
+CellTable criticalPathExport(const LoadedRun &run, const PathQuery &query)
+{
+    const auto analysis = run.criticalPath(query);
+    std::vector<int> ranks;
+    for (const RankTrace &r : run.ranks)
+        ranks.push_back(r.rank);
+    warnPathProblems(analysis->path(), ranks);
     return criticalSegmentTable(*analysis);
 }
 
@@ -347,15 +355,21 @@ CellTable runTable(const LoadedRun &run, RunExport what, const PathQuery &path)
 
 /*!
  * A run export over per-rank databases (`--export-db` of one rank each): the rank table, the
- * collectives and the pairs across ranks, as from the traces; the critical path needs the traces.
+ * collectives, the pairs across ranks and the critical path, as from the traces.
  */
-int runDatabaseExport(RunExport what, const std::string &out, const std::vector<std::string> &dbs)
+int runDatabaseExport(RunExport what,
+    const std::string &out,
+    const std::vector<std::string> &dbs,
+    const PathQuery &path)
 {
-    if (what != RunExport::Collectives && what != RunExport::Ranks
-        && what != RunExport::RankPairs) {
+    if (what == RunExport::Database) {
+        std::fprintf(stderr, "kinetoscope: --export-db reads traces, not databases\n");
+        return ExitUsage;
+    }
+    if (path.dataLoading) {
         std::fprintf(stderr,
-            "kinetoscope: of the run exports, --export-ranks, --export-collectives and "
-            "--export-rank-pairs read databases: give the traces\n");
+            "kinetoscope: a database's path graph has its data loading from --export-db: give "
+            "--data-loading there\n");
         return ExitUsage;
     }
     DatabaseRun run = openDatabaseRun(dbs);
@@ -367,12 +381,18 @@ int runDatabaseExport(RunExport what, const std::string &out, const std::vector<
         std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
     std::string error;
     std::shared_ptr<const CellTable> table;
+    const bool read = what == RunExport::RankPairs
+        ? readRankPairs(run, std::max(1u, std::thread::hardware_concurrency()), error)
+        : what != RunExport::CriticalPath || readRankPaths(run, path.step, error);
+    if (!read) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return ExitLoadFailed;
+    }
     if (what == RunExport::RankPairs) {
-        if (!readRankPairs(run, std::max(1u, std::thread::hardware_concurrency()), error)) {
-            std::fprintf(stderr, "%s\n", error.c_str());
-            return ExitLoadFailed;
-        }
         table = run.pairTable;
+    } else if (what == RunExport::CriticalPath) {
+        warnPathProblems(run.criticalPath->path(), run.rankNumbers());
+        table = run.pathTable;
     } else {
         table = std::make_shared<CellTable>(what == RunExport::Ranks
                 ? rankTable(run.summaries())
@@ -393,7 +413,7 @@ int runRunExport(RunExport what,
     const PathQuery &path)
 {
     if (std::vector<std::string> databases; runDatabases(args, databases))
-        return runDatabaseExport(what, out, databases);
+        return runDatabaseExport(what, out, databases, path);
     const auto run = openRunOrReport(args);
     if (!run)
         return ExitLoadFailed;
@@ -402,7 +422,7 @@ int runRunExport(RunExport what,
     if (what == RunExport::Database) {
         FileHashes hashes(*run);
         written = writeRunDatabase(
-            *run, out, [&hashes](const std::string &file) { return hashes.of(file); }, error);
+            *run, out, path, [&hashes](const std::string &file) { return hashes.of(file); }, error);
     } else {
         written = exportTable(runTable(*run, what, path), out, error);
     }

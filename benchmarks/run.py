@@ -326,7 +326,7 @@ def db_run_benchmark(app, data_dir, ranks, repeat):
             return True
         db = sqlite3.connect(os.path.join(folder, sorted(os.listdir(folder))[0]))
         try:
-            return db.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone() != (3,)
+            return db.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone() != (4,)
         except sqlite3.Error:
             return True
         finally:
@@ -356,13 +356,19 @@ def db_run_benchmark(app, data_dir, ranks, repeat):
     pairs_out = os.path.join(data_dir, "rank-pairs.csv")
     pairs_s = min(timed([app, "--export-rank-pairs", pairs_out, folder]) for _ in range(repeat))
     pairs_rss_kb = peak_rss_kb([app, "--export-rank-pairs", pairs_out, folder])
+    path_out = os.path.join(data_dir, "critical-path.csv")
+    path_s = min(timed([app, "--export-critical-path", path_out, folder]) for _ in range(repeat))
+    path_rss_kb = peak_rss_kb([app, "--export-critical-path", path_out, folder])
     entry = {"ranks": ranks, "export_collectives_s": dbs_s, "two_traces_s": traces_s,
              "ratio_to_two_traces": dbs_s / traces_s, "peak_rss_mb": rss_kb / 1024,
-             "export_rank_pairs_s": pairs_s, "rank_pairs_peak_rss_mb": pairs_rss_kb / 1024}
+             "export_rank_pairs_s": pairs_s, "rank_pairs_peak_rss_mb": pairs_rss_kb / 1024,
+             "export_critical_path_s": path_s, "critical_path_peak_rss_mb": path_rss_kb / 1024}
     print(f"run from {ranks} databases: --export-collectives {dbs_s:.3f} s "
           f"({entry['ratio_to_two_traces']:.2f}x the two traces' {traces_s:.3f} s), "
           f"peak RSS {entry['peak_rss_mb']:.0f} MB (targets: 10 s, 2 GB); --export-rank-pairs "
-          f"{pairs_s:.3f} s, peak RSS {entry['rank_pairs_peak_rss_mb']:.0f} MB", flush=True)
+          f"{pairs_s:.3f} s, peak RSS {entry['rank_pairs_peak_rss_mb']:.0f} MB; "
+          f"--export-critical-path {path_s:.3f} s, peak RSS "
+          f"{entry['critical_path_peak_rss_mb']:.0f} MB", flush=True)
     return entry
 
 

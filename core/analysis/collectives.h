@@ -24,7 +24,7 @@ std::vector<CommKernel> communicationKernels(const OpGraph &graph);
  * database (`collective_kernels`). Empty strings: not recorded.
  */
 struct CommRecord {
-    SliceId slice = kNoSlice; //!< in its trace's model; kNoSlice when read from a database
+    SliceId slice = kNoSlice; //!< in its trace's model (a database keeps it: `event`)
     TimeNs start = 0; //!< ns on its file's clock
     TimeNs dur = 0;
     std::string name; //!< the kernel's
@@ -46,7 +46,7 @@ struct RankComms {
 //! One rank's kernel of a matched collective.
 struct CollectiveKernel {
     uint32_t rankIndex = 0; //!< index into the RankTraces matched
-    SliceId kernel = kNoSlice; //!< in that rank's model (kNoSlice when read from a database)
+    SliceId kernel = kNoSlice; //!< in that rank's model
     TimeNs start = 0; //!< run clock (ns from the common zero)
     TimeNs dur = 0;
 };

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/criticalgraph.h"
 
+#include "analysis/pathowners.h"
+#include "link/opnames.h"
+
 #include <algorithm>
 #include <array>
 #include <unordered_map>
@@ -152,6 +155,41 @@ uint32_t CriticalGraph::startNode(SliceId event) const
 uint32_t CriticalGraph::endNode(SliceId event) const
 {
     return event < m_endOfSlice.size() ? m_endOfSlice[event] : kNone;
+}
+
+std::string_view CriticalGraph::eventName(SliceId event) const
+{
+    return m_graph.model().sliceName(event);
+}
+
+PathBound CriticalGraph::spanBound(SliceId event) const
+{
+    if (event == kNoSlice || !isGpuWork(m_graph.model().slices.kind[event]))
+        return isDataLoading(event) ? PathBound::DataLoading : PathBound::Cpu;
+    return isCommunication(eventName(event)) ? PathBound::GpuCommunication : PathBound::GpuCompute;
+}
+
+std::vector<RowSide> CriticalGraph::rowSides(const std::vector<SliceId> &events) const
+{
+    RowSides sides(m_graph);
+    std::vector<RowSide> out;
+    out.reserve(events.size());
+    for (SliceId e : events)
+        out.push_back(sides.of(e));
+    return out;
+}
+
+size_t CriticalGraph::rowCount() const
+{
+    return m_graph.rows().size();
+}
+
+std::string_view CriticalGraph::pairName(int row) const
+{
+    if (row < 0)
+        return {};
+    const SliceId rep = m_graph.representativeSlice(m_graph.rows()[size_t(row)]);
+    return rep == kNoSlice ? std::string_view() : m_graph.model().sliceName(rep);
 }
 
 void CriticalGraph::addEdge(

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/pathdag.h"
+#include "analysis/pathgraph.h"
 #include "link/opgraph.h"
 
 #include <functional>
@@ -12,13 +12,6 @@ namespace ks {
 
 //! Whether an event's name is one of a kind (the user's data-loading events).
 using NameTest = std::function<bool(std::string_view name)>;
-
-//! The start or the end of an event in the window: a point in time.
-struct PathNode {
-    SliceId event = kNoSlice;
-    TimeNs time = 0;
-    bool start = false;
-};
 
 //! Which events the graph holds: HTA's clip of one annotation instance.
 struct PathWindow {
@@ -43,7 +36,7 @@ struct PathWindow {
  * stream is idle, kernel-to-kernel gaps under 1.5 ms, and syncs (context, stream, event, stream
  * wait event). Built once, then only read.
  */
-class CriticalGraph {
+class CriticalGraph : public PathGraph {
 public:
     /*!
      * \a dataLoading: host events whose names it accepts are data loading (HTA's
@@ -52,14 +45,15 @@ public:
     CriticalGraph(const OpGraph &graph, const PathWindow &window, const NameTest &dataLoading = {});
 
     const OpGraph &graph() const { return m_graph; }
-    const std::vector<PathNode> &nodes() const { return m_nodes; }
-    //! The edges between the nodes, HTA's weights on them.
-    const PathDag &dag() const { return m_dag; }
     //! Whether \a event is one of the data-loading events.
     bool isDataLoading(SliceId event) const;
-    //! Start and end node of \a event, or ~0u when it is not in the graph.
-    uint32_t startNode(SliceId event) const;
-    uint32_t endNode(SliceId event) const;
+    uint32_t startNode(SliceId event) const override;
+    uint32_t endNode(SliceId event) const override;
+    std::string_view eventName(SliceId event) const override;
+    PathBound spanBound(SliceId event) const override;
+    std::vector<RowSide> rowSides(const std::vector<SliceId> &events) const override;
+    size_t rowCount() const override;
+    std::string_view pairName(int row) const override;
 
     // Used by the builders (criticalgraph.cpp, criticalgpu.cpp).
     void addEdge(uint32_t from, uint32_t to, PathEdgeKind kind, SliceId charged, bool zero = false);
@@ -71,8 +65,6 @@ private:
     void addCallStackEdges(const std::vector<SliceId> &hostEvents);
 
     const OpGraph &m_graph;
-    std::vector<PathNode> m_nodes;
-    PathDag m_dag;
     std::vector<uint32_t> m_nodeOfSlice; //!< per slice: its start node
     std::vector<uint32_t> m_endOfSlice;
     std::vector<SliceId> m_dataLoading; //!< sorted

@@ -31,7 +31,7 @@ bool windowOf(const OpGraph &graph, int64_t step, PathWindow &w, std::string &pr
         ? steps.begin()
         : std::find_if(steps.begin(), steps.end(), [&](const auto &s) { return s.number == step; });
     if (it == steps.end()) {
-        problem = "no ProfilerStep#" + std::to_string(step) + " in the trace";
+        problem = missingStepProblem(step);
         return false;
     }
     w = {it->start, it->end};
@@ -40,19 +40,15 @@ bool windowOf(const OpGraph &graph, int64_t step, PathWindow &w, std::string &pr
     return true;
 }
 
-PathBound boundOf(const CriticalGraph &graph, const PathEdge &e)
+PathBound boundOf(const PathGraph &graph, const PathEdge &e)
 {
-    const TraceModel &m = graph.graph().model();
     switch (e.kind) {
     case PathEdgeKind::KernelKernel:
         return PathBound::KernelKernel;
     case PathEdgeKind::LaunchDelay:
         return PathBound::Launch;
     case PathEdgeKind::Span:
-        if (e.charged == kNoSlice || !isGpuWork(m.slices.kind[e.charged]))
-            return graph.isDataLoading(e.charged) ? PathBound::DataLoading : PathBound::Cpu;
-        return isCommunication(m.sliceName(e.charged)) ? PathBound::GpuCommunication
-                                                       : PathBound::GpuCompute;
+        return graph.spanBound(e.charged);
     default:
         return PathBound::None;
     }
@@ -65,6 +61,11 @@ SliceId ownerOf(const JoinedGraph &joined, const PathEdge &e)
 }
 
 } // namespace
+
+std::string missingStepProblem(int64_t step)
+{
+    return "no ProfilerStep#" + std::to_string(step) + " in the trace";
+}
 
 std::optional<WhatIfChange> parseWhatIf(std::string_view spec)
 {
@@ -112,6 +113,15 @@ CriticalPathAnalysis::CriticalPathAnalysis(
     analyse(&match, query);
 }
 
+CriticalPathAnalysis::CriticalPathAnalysis(const std::vector<PathRankInput> &ranks,
+    std::vector<PathRankGraph> graphs,
+    int64_t step,
+    const CollectiveMatch &match)
+    : m_ranks(ranks)
+{
+    walk(std::move(graphs), step, &match);
+}
+
 CriticalPathAnalysis::~CriticalPathAnalysis() = default;
 
 void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery &query)
@@ -123,34 +133,46 @@ void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery
                 step = r.graph->steps().front().number;
                 break;
             }
-    m_path.ranks.resize(m_ranks.size());
-    std::vector<const CriticalGraph *> graphs;
+    std::vector<PathRankGraph> graphs(m_ranks.size());
     for (size_t r = 0; r < m_ranks.size(); ++r) {
-        RankOnPath &rank = m_path.ranks[r];
         PathWindow window;
-        m_graphs.push_back(nullptr);
-        graphs.push_back(nullptr);
-        if (!windowOf(*m_ranks[r].graph, step, window, rank.problem))
+        if (!windowOf(*m_ranks[r].graph, step, window, graphs[r].problem))
             continue;
-        rank.windowStart = window.start;
-        rank.windowEnd = window.end;
-        m_graphs.back()
+        graphs[r].windowStart = window.start;
+        graphs[r].windowEnd = window.end;
+        graphs[r].graph
             = std::make_unique<CriticalGraph>(*m_ranks[r].graph, window, query.dataLoading);
-        graphs.back() = m_graphs.back().get();
     }
     const bool stepped = std::any_of(m_ranks.begin(), m_ranks.end(),
         [](const PathRankInput &r) { return !r.graph->steps().empty(); });
-    m_path.step = stepped ? step : kNoValue;
+    walk(std::move(graphs), stepped ? step : kNoValue, match);
+}
+
+//! The longest path through \a graphs joined by \a match's collectives, told.
+void CriticalPathAnalysis::walk(
+    std::vector<PathRankGraph> graphs, int64_t step, const CollectiveMatch *match)
+{
+    m_path.step = step;
+    m_path.ranks.resize(m_ranks.size());
+    std::vector<const PathGraph *> raw;
+    for (size_t r = 0; r < m_ranks.size(); ++r) {
+        RankOnPath &rank = m_path.ranks[r];
+        rank.problem = std::move(graphs[r].problem);
+        rank.windowStart = graphs[r].windowStart;
+        rank.windowEnd = graphs[r].windowEnd;
+        m_graphs.push_back(std::move(graphs[r].graph));
+        raw.push_back(m_graphs.back().get());
+    }
     const auto noWindow = [](const RankOnPath &r) { return !r.problem.empty(); };
     if (std::all_of(m_path.ranks.begin(), m_path.ranks.end(), noWindow)) {
         m_path.problem = m_path.ranks[0].problem;
         return;
     }
-    m_joined = std::make_unique<JoinedGraph>(graphs, match);
+    m_joined = std::make_unique<JoinedGraph>(raw, match);
     const PathDag &dag = m_joined->dag();
     if (!dag.acyclic() || dag.nodeCount() == 0) {
-        const bool ranksAcyclic = std::all_of(graphs.begin(), graphs.end(),
-            [](const CriticalGraph *g) { return !g || g->dag().acyclic(); });
+        const bool ranksAcyclic = std::all_of(
+            raw.begin(), raw.end(), [](const PathGraph *g) { return !g || g->dag().acyclic(); });
         m_path.problem = dag.nodeCount() == 0 ? "no host op or GPU event in the window"
             : ranksAcyclic
             ? "joining the ranks by their collectives made a cycle (collectives matched by "
@@ -171,12 +193,20 @@ void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery
 void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
 {
     const JoinedGraph &joined = *m_joined;
-    std::vector<std::unique_ptr<RowSides>> rowSides(m_ranks.size());
+    // Each rank's events told at once: a trace's graph walks up its ops once for all of them.
+    std::vector<std::vector<SliceId>> owners(m_ranks.size());
+    for (uint32_t i : path) {
+        const PathEdge &e = joined.dag().edges()[i];
+        if (const SliceId owner = ownerOf(joined, e); e.weight > 0 && owner != kNoSlice)
+            owners[joined.rankOfEdge(i)].push_back(owner);
+    }
+    std::vector<std::vector<RowSide>> rowSides(m_ranks.size());
     for (size_t r = 0; r < m_ranks.size(); ++r)
         if (m_graphs[r]) {
-            rowSides[r] = std::make_unique<RowSides>(*m_ranks[r].graph);
-            m_path.ranks[r].rowTime.assign(m_ranks[r].graph->rows().size(), 0);
+            rowSides[r] = m_graphs[r]->rowSides(owners[r]);
+            m_path.ranks[r].rowTime.assign(m_graphs[r]->rowCount(), 0);
         }
+    std::vector<size_t> told(m_ranks.size(), 0);
     for (uint32_t i : path) {
         const PathEdge &e = joined.dag().edges()[i];
         const uint32_t rank = joined.rankOfEdge(i);
@@ -187,7 +217,7 @@ void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
         const SliceId owner = ownerOf(joined, e);
         if (e.weight == 0 || owner == kNoSlice)
             continue;
-        const auto [row, sideName] = rowSides[rank]->of(owner);
+        const auto [row, sideName] = rowSides[rank][told[rank]++];
         // Across ranks an edge starts on the last arriver: its time is the end's rank's.
         const PathSegment seg {owner, e.kind, bound, joined.node(e.to).time - e.weight, e.weight,
             row, sideName, rank, joined.collectiveOf(rank, owner), joined.rankOfNode(e.from)};
@@ -255,9 +285,15 @@ std::vector<TimeNs> CriticalPathAnalysis::weightsIf(std::string_view name, doubl
     return weights;
 }
 
+bool CriticalPathAnalysis::tracesAtHand() const
+{
+    return std::all_of(
+        m_ranks.begin(), m_ranks.end(), [](const PathRankInput &r) { return r.graph; });
+}
+
 TimeNs CriticalPathAnalysis::lengthIf(std::string_view name, double factor) const
 {
-    if (!m_joined)
+    if (!m_joined || !tracesAtHand())
         return 0;
     const PathDistances d = m_joined->dag().longest(weightsIf(name, factor), true);
     return d.to.empty() ? 0 : d.to[d.last];
@@ -265,6 +301,8 @@ TimeNs CriticalPathAnalysis::lengthIf(std::string_view name, double factor) cons
 
 std::vector<WhatIf> CriticalPathAnalysis::bestChanges(size_t count) const
 {
+    if (!tracesAtHand())
+        return {};
     // The outermost op around a GPU event's launch: the pair's forward op where it has one.
     auto outermostOp = [&](const OpGraph &g, SliceId gpuEvent) {
         SliceId op = gpuEvent;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/criticalgraph.h"
 #include "analysis/joinedgraph.h"
 
 #include <array>
@@ -10,19 +11,6 @@
 #include <vector>
 
 namespace ks {
-
-//! What bounds a stretch of the path: HTA's BoundType, in its names (pathBoundName()).
-enum class PathBound : uint8_t {
-    Cpu, //!< cpu_bound
-    GpuCompute, //!< gpu_compute_bound (kernels, memcpys, memsets)
-    GpuCommunication, //!< gpu_communication_bound (NCCL/RCCL kernels)
-    KernelKernel, //!< gpu_kernel_kernel_overhead (gaps between GPU events on a stream)
-    Launch, //!< gpu_kernel_launch_overhead (launch to start on an idle stream)
-    DataLoading, //!< data_loading (HTA only with user patterns; never by default)
-    None, //!< edges that take no time
-};
-constexpr size_t kPathBounds = 6;
-std::string_view pathBoundName(PathBound bound);
 
 //! One stretch of the path that takes time, in the user's terms.
 struct PathSegment {
@@ -84,6 +72,17 @@ struct PathRankInput {
     int rank = 0; //!< its rank number (`distributedInfo.rank`)
 };
 
+//! A rank's graph for a run's path made beforehand (read back from the rank's database).
+struct PathRankGraph {
+    std::unique_ptr<const PathGraph> graph; //!< null: the rank has no window (problem says why)
+    std::string problem;
+    TimeNs windowStart = 0; //!< its step's window, in its model's times
+    TimeNs windowEnd = 0;
+};
+
+//! What keeps a rank without ProfilerStep#\a step off the path (RankOnPath::problem).
+std::string missingStepProblem(int64_t step);
+
 //! A what-if as users write it: "NAME:FACTOR" (`--what-if 'aten::linear:0.5'`).
 struct WhatIfChange {
     std::string name;
@@ -110,16 +109,27 @@ public:
     CriticalPathAnalysis(const std::vector<PathRankInput> &ranks,
         const CollectiveMatch &match,
         const PathQuery &query = {});
+    /*!
+     * The path of a run through graphs made beforehand (a run from databases): \a graphs by rank
+     * index as \a ranks (whose OpGraphs may be null), of ProfilerStep#\a step (kNoValue: whole
+     * traces). What-ifs need the traces' OpGraphs: without them there are none.
+     */
+    CriticalPathAnalysis(const std::vector<PathRankInput> &ranks,
+        std::vector<PathRankGraph> graphs,
+        int64_t step,
+        const CollectiveMatch &match);
     ~CriticalPathAnalysis();
 
     const CriticalPath &path() const { return m_path; }
+    //! Rank \a rank's graph, null when it has no window.
+    const PathGraph *graph(uint32_t rank) const { return m_graphs[rank].get(); }
     //! The path's length with the GPU work of \a name (GPU events named so, or launched inside
-    //! an op named so: a pair's forward op) taking \a factor of its time.
+    //! an op named so: a pair's forward op) taking \a factor of its time; 0 without the traces.
     TimeNs lengthIf(std::string_view name, double factor) const;
     /*!
      * The \a count changes that shorten the path most: the GPU work of each outermost op with
      * GPU time on the path (a pair's forward op) at half its time, each collective on it at no
-     * time, best first.
+     * time, best first. Empty without the traces' OpGraphs.
      */
     std::vector<WhatIf> bestChanges(size_t count = 10) const;
 
@@ -128,12 +138,15 @@ public:
 
 private:
     void analyse(const CollectiveMatch *match, const PathQuery &query);
+    void walk(std::vector<PathRankGraph> graphs, int64_t step, const CollectiveMatch *match);
+    //! Whether every rank has its OpGraph (what-ifs walk its ops).
+    bool tracesAtHand() const;
     void describe(const std::vector<uint32_t> &edges);
     void findSlack(const CollectiveMatch &match);
     std::vector<TimeNs> weightsIf(std::string_view name, double factor) const;
 
     std::vector<PathRankInput> m_ranks;
-    std::vector<std::unique_ptr<CriticalGraph>> m_graphs; //!< by rank; null: no window
+    std::vector<std::unique_ptr<const PathGraph>> m_graphs; //!< by rank; null: no window
     std::unique_ptr<JoinedGraph> m_joined; //!< null when there is no path
     CriticalPath m_path;
 };

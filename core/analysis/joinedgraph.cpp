@@ -16,24 +16,23 @@ uint64_t keyOf(uint32_t rank, SliceId kernel)
 }
 
 //! Whether a collective's kernels on two ranks or more are all in the graphs.
-bool joinable(const Collective &c, const std::vector<const CriticalGraph *> &graphs)
+bool joinable(const Collective &c, const std::vector<const PathGraph *> &graphs)
 {
     if (c.kernels.size() < 2)
         return false;
     return std::all_of(c.kernels.begin(), c.kernels.end(), [&](const CollectiveKernel &k) {
-        const CriticalGraph *g = graphs[k.rankIndex];
+        const PathGraph *g = graphs[k.rankIndex];
         return g && g->startNode(k.kernel) != kNone && g->endNode(k.kernel) != kNone;
     });
 }
 
 } // namespace
 
-JoinedGraph::JoinedGraph(
-    const std::vector<const CriticalGraph *> &graphs, const CollectiveMatch *match)
+JoinedGraph::JoinedGraph(const std::vector<const PathGraph *> &graphs, const CollectiveMatch *match)
     : m_graphs(graphs)
 {
     m_nodeBegin.push_back(0);
-    for (const CriticalGraph *g : graphs)
+    for (const PathGraph *g : graphs)
         m_nodeBegin.push_back(m_nodeBegin.back() + (g ? uint32_t(g->nodes().size()) : 0));
     if (match)
         for (size_t i = 0; i < match->collectives.size(); ++i)
@@ -82,7 +81,7 @@ void JoinedGraph::join(const CollectiveMatch *match)
         m_edgeBegin.push_back(uint32_t(m_dag.edges().size()));
         if (!m_graphs[r])
             continue;
-        const CriticalGraph &g = *m_graphs[r];
+        const PathGraph &g = *m_graphs[r];
         for (PathEdge e : g.dag().edges()) {
             const PathNode &start = g.nodes()[e.from];
             if (e.kind == PathEdgeKind::Span && start.start && e.to == g.endNode(start.event)

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "analysis/collectives.h"
-#include "analysis/criticalgraph.h"
+#include "analysis/pathgraph.h"
 
 #include <unordered_map>
 
@@ -19,7 +19,7 @@ namespace ks {
 class JoinedGraph {
 public:
     //! \a graphs by rank index (null: a rank without a window); \a match over the same ranks.
-    JoinedGraph(const std::vector<const CriticalGraph *> &graphs, const CollectiveMatch *match);
+    JoinedGraph(const std::vector<const PathGraph *> &graphs, const CollectiveMatch *match);
 
     const PathDag &dag() const { return m_single ? *m_single : m_dag; }
     size_t rankCount() const { return m_graphs.size(); }
@@ -40,7 +40,7 @@ public:
 private:
     void join(const CollectiveMatch *match);
 
-    std::vector<const CriticalGraph *> m_graphs;
+    std::vector<const PathGraph *> m_graphs;
     const PathDag *m_single = nullptr;
     PathDag m_dag;
     std::vector<uint32_t> m_nodeBegin; //!< per rank, and the total last

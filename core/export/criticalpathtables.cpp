@@ -18,15 +18,6 @@ std::string percentOf(TimeNs part, TimeNs whole)
     return text;
 }
 
-//! The forward op name a pair row goes by (its representative slice's).
-std::string pairName(const OpGraph &graph, int row)
-{
-    if (row < 0)
-        return {};
-    const SliceId rep = graph.representativeSlice(graph.rows()[size_t(row)]);
-    return rep == kNoSlice ? std::string() : std::string(graph.model().sliceName(rep));
-}
-
 } // namespace
 
 std::string whatIfText(const WhatIf &w)
@@ -57,11 +48,12 @@ CellTable criticalSegmentTable(const CriticalPathAnalysis &analysis)
         t.add(std::to_string(rank.rank));
         t.add(std::to_string(i));
         t.add(std::string(pathEdgeKindName(s.kind)));
-        t.add(std::string(rank.graph->model().sliceName(s.event)));
+        const PathGraph &graph = *analysis.graph(s.rank);
+        t.add(std::string(graph.eventName(s.event)));
         t.add(microsText(s.start + rank.clockOffset));
         t.add(microsText(s.dur));
         t.add(std::string(pathBoundName(s.bound)));
-        t.add(pairName(*rank.graph, s.row));
+        t.add(std::string(graph.pairName(s.row)));
         t.add(std::string(s.side));
         t.add(s.collective < 0 ? std::string() : std::to_string(s.collective));
     }
@@ -108,7 +100,7 @@ CellTable criticalPairTable(const CriticalPathAnalysis &analysis, size_t count)
         const PathRankInput &rank = analysis.ranks()[e.rank];
         t.addRow();
         t.add(std::to_string(rank.rank));
-        t.add(pairName(*rank.graph, e.row));
+        t.add(std::string(analysis.graph(e.rank)->pairName(e.row)));
         t.add(microsText(e.time));
         t.add(percentOf(e.time, path.length));
     }

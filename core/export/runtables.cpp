@@ -220,6 +220,7 @@ CellTable commKernelTable(const OpGraph &graph)
     t.addColumn("dur_us", Cell::Number, {});
     t.addColumn("start_ns", Cell::NumberId, {}); // exact, for a run matched from databases
     t.addColumn("dur_ns", Cell::NumberId, {});
+    t.addColumn("event", Cell::NumberId, {}); // as the rank's path graph names it
     auto id = [](int64_t v, int64_t none) { return v == none ? std::string() : std::to_string(v); };
     for (const CommKernel &k : communicationKernels(graph)) {
         t.addRow();
@@ -234,6 +235,7 @@ CellTable commKernelTable(const OpGraph &graph)
         t.add(microsText(m.slices.dur[k.slice]));
         t.add(std::to_string(k.start));
         t.add(std::to_string(m.slices.dur[k.slice]));
+        t.add(std::to_string(k.slice));
     }
     return t;
 }

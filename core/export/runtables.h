@@ -67,7 +67,8 @@ CellTable pairKeyTable(const ModuleTree &modules);
 /*!
  * One trace's communication kernels (communicationKernels()), what its collectives are matched
  * from, in start order: `name`, `collective_name`, `process_group`, `comms_id`, `seq`, `device`,
- * `stream`, `ts` (µs on the file's clock), `dur_us`, and both exact in ns (`start_ns`, `dur_ns`).
+ * `stream`, `ts` (µs on the file's clock), `dur_us`, both exact in ns (`start_ns`, `dur_ns`), and
+ * `event` (its id in the trace's model, as the path graph's tables name it).
  * `--export-db`'s `collective_kernels`: enough to match a rank's collectives without its trace.
  */
 CellTable commKernelTable(const OpGraph &graph);

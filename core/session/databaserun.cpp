@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "session/databaserun.h"
 
+#include "analysis/storedpathgraph.h"
 #include "analysis/tracediff.h"
+#include "export/criticalpathtables.h"
+#include "export/pathgraphtables.h"
 #include "export/sqlitehandles.h"
 #include "session/rundatabase.h"
 
@@ -64,10 +67,21 @@ int64_t number(const std::map<std::string, std::string> &meta, const std::string
     return *end == '\0' && errno == 0 ? int64_t(value) : kNoValue;
 }
 
+//! \a column as an event id; kNoSlice when NULL, nullopt when no id at all.
+std::optional<SliceId> eventOf(sqlite3_stmt *st, int column)
+{
+    if (sqlite3_column_type(st, column) == SQLITE_NULL)
+        return kNoSlice;
+    const int64_t id = sqlite3_column_int64(st, column);
+    if (sqlite3_column_type(st, column) != SQLITE_INTEGER || id < 0 || id >= int64_t(kNoSlice))
+        return std::nullopt;
+    return SliceId(id);
+}
+
 bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
 {
     const SqliteStatement st = prepare(db,
-        "SELECT name, collective_name, process_group, comms_id, seq, start_ns, dur_ns "
+        "SELECT name, collective_name, process_group, comms_id, seq, start_ns, dur_ns, event "
         "FROM collective_kernels", // the view keeps the rows' order
         rank.path, error);
     if (!st)
@@ -82,7 +96,18 @@ bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
                                                                 : sqlite3_column_int64(st.get(), 4);
         k.start = sqlite3_column_int64(st.get(), 5);
         k.dur = sqlite3_column_int64(st.get(), 6);
+        k.slice = eventOf(st.get(), 7).value_or(kNoSlice);
     }
+    return true;
+}
+
+bool readSteps(sqlite3 *db, RankDatabase &rank, std::string &error)
+{
+    const SqliteStatement st = prepare(db, "SELECT step FROM steps", rank.path, error);
+    if (!st)
+        return false;
+    while (sqlite3_step(st.get()) == SQLITE_ROW)
+        rank.steps.push_back(sqlite3_column_int64(st.get(), 0));
     return true;
 }
 
@@ -198,6 +223,128 @@ bool readPairRows(const std::string &path,
     return false;
 }
 
+//! False with \a error naming \a path as a database whose graph makes no sense.
+bool badGraph(const std::string &path, const std::string &what, std::string &error)
+{
+    error = path + ": not a Kinetoscope database (" + what + ")";
+    return false;
+}
+
+bool readPathNodes(
+    sqlite3 *db, const std::string &path, std::vector<PathNode> &nodes, std::string &error)
+{
+    const SqliteStatement st
+        = prepare(db, "SELECT event, start, time_ns FROM path_nodes", path, error);
+    if (!st)
+        return false;
+    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+        const auto event = eventOf(st.get(), 0);
+        if (!event || *event == kNoSlice)
+            return badGraph(path, "path_nodes names no event", error);
+        nodes.push_back(
+            {*event, sqlite3_column_int64(st.get(), 2), sqlite3_column_int(st.get(), 1) != 0});
+    }
+    return true;
+}
+
+bool readPathEdges(sqlite3 *db,
+    const std::string &path,
+    size_t nodeCount,
+    std::vector<PathEdge> &edges,
+    std::vector<PathEdge> &causality,
+    std::string &error)
+{
+    const SqliteStatement st = prepare(db,
+        "SELECT from_node, to_node, kind, weight_ns, charged, causality FROM path_edges", path,
+        error);
+    if (!st)
+        return false;
+    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+        const int64_t from = sqlite3_column_int64(st.get(), 0);
+        const int64_t to = sqlite3_column_int64(st.get(), 1);
+        const auto kind = pathEdgeKindNamed(columnText(st.get(), 2));
+        const TimeNs weight = sqlite3_column_int64(st.get(), 3);
+        const auto charged = eventOf(st.get(), 4);
+        if (from < 0 || to < 0 || size_t(from) >= nodeCount || size_t(to) >= nodeCount || !kind
+            || weight < 0 || !charged)
+            return badGraph(path, "path_edges holds an edge of no node, kind or event", error);
+        (sqlite3_column_int(st.get(), 5) != 0 ? causality : edges)
+            .push_back({uint32_t(from), uint32_t(to), *kind, weight, *charged});
+    }
+    return true;
+}
+
+bool readPathEvents(
+    sqlite3 *db, const std::string &path, std::vector<StoredPathEvent> &events, std::string &error)
+{
+    const SqliteStatement st = prepare(db,
+        "SELECT event, name, span_bound, pair_row, pair_fwd_name, side FROM path_events", path,
+        error);
+    if (!st)
+        return false;
+    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+        const auto event = eventOf(st.get(), 0);
+        const auto bound = pathBoundNamed(columnText(st.get(), 2));
+        if (!event || *event == kNoSlice || !bound)
+            return badGraph(path, "path_events holds an event of no id or class", error);
+        const bool paired = sqlite3_column_type(st.get(), 3) != SQLITE_NULL;
+        events.push_back(
+            {*event, columnText(st.get(), 1), *bound, paired ? sqlite3_column_int(st.get(), 3) : -1,
+                columnText(st.get(), 5), columnText(st.get(), 4)});
+    }
+    return true;
+}
+
+//! "ProfilerStep#N", or "the whole trace" for kNoValue.
+std::string stepText(int64_t step)
+{
+    return step == kNoValue ? "the whole trace" : "ProfilerStep#" + std::to_string(step);
+}
+
+/*!
+ * \a rank's graph of ProfilerStep#\a step (the whole trace when the rank has no steps) from its
+ * database, or its problem (no such step; its database holds another's graph).
+ */
+bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, std::string &error)
+{
+    const int64_t wanted = rank.steps.empty() ? kNoValue : step;
+    if (wanted != kNoValue
+        && std::find(rank.steps.begin(), rank.steps.end(), step) == rank.steps.end()) {
+        out.problem = missingStepProblem(step);
+        return true;
+    }
+    const SqliteDb db = openForReading(rank.path, error);
+    const auto meta = db ? readMeta(db.get(), rank.path, error) : std::nullopt;
+    if (!meta)
+        return false;
+    if (const int64_t stored = number(*meta, "path_step"); stored != wanted) {
+        out.problem = "its database holds the path graph of " + stepText(stored) + ", not of "
+            + stepText(wanted) + ": digest its trace again"
+            + (step == kNoValue ? std::string()
+                                : " with --critical-path-step " + std::to_string(step));
+        return true;
+    }
+    if (meta->count("path_problem") && !meta->at("path_problem").empty()) {
+        out.problem = meta->at("path_problem");
+        return true;
+    }
+    out.windowStart = number(*meta, "path_window_start_ns");
+    out.windowEnd = number(*meta, "path_window_end_ns");
+    const int64_t rows = number(*meta, "pair_rows");
+    if (out.windowStart == kNoValue || out.windowEnd == kNoValue || rows < 0)
+        return badGraph(rank.path, "no path graph in its meta table", error);
+    std::vector<PathNode> nodes;
+    std::vector<PathEdge> edges, causality;
+    std::vector<StoredPathEvent> events;
+    if (!readPathNodes(db.get(), rank.path, nodes, error)
+        || !readPathEdges(db.get(), rank.path, nodes.size(), edges, causality, error)
+        || !readPathEvents(db.get(), rank.path, events, error))
+        return false;
+    out.graph = std::make_unique<StoredPathGraph>(
+        std::move(nodes), edges, causality, std::move(events), size_t(rows));
+    return true;
+}
+
 } // namespace
 
 std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error)
@@ -237,7 +384,8 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
         error = path + ": not a Kinetoscope database (no clock in its meta table)";
         return std::nullopt;
     }
-    if (!readKernels(db.get(), rank, error) || !readSummary(db.get(), rank, error))
+    if (!readKernels(db.get(), rank, error) || !readSummary(db.get(), rank, error)
+        || !readSteps(db.get(), rank, error))
         return std::nullopt;
     return rank;
 }
@@ -253,6 +401,30 @@ bool readRankPairs(
             return false;
     run.pairs = matchRankPairs(std::move(rows), threads, cancel);
     run.pairTable = std::make_shared<CellTable>(rankPairTable(run.rankNumbers(), first, run.pairs));
+    return true;
+}
+
+bool readRankPaths(DatabaseRun &run, int64_t step, std::string &error)
+{
+    if (step == kNoValue)
+        for (const RankDatabase &r : run.ranks)
+            if (!r.steps.empty()) {
+                step = r.steps.front();
+                break;
+            }
+    const bool stepped = std::any_of(
+        run.ranks.begin(), run.ranks.end(), [](const RankDatabase &r) { return !r.steps.empty(); });
+    std::vector<PathRankGraph> graphs(run.ranks.size());
+    std::vector<PathRankInput> inputs;
+    for (size_t i = 0; i < run.ranks.size(); ++i) {
+        if (!readPathGraph(run.ranks[i], step, graphs[i], error))
+            return false;
+        inputs.push_back({nullptr, run.ranks[i].clockOffset, run.ranks[i].rank});
+    }
+    auto analysis = std::make_shared<const CriticalPathAnalysis>(
+        inputs, std::move(graphs), stepped ? step : kNoValue, run.collectives);
+    run.pathTable = std::make_shared<CellTable>(criticalSegmentTable(*analysis));
+    run.criticalPath = std::move(analysis);
     return true;
 }
 
@@ -336,8 +508,10 @@ DatabaseRun openDatabaseRun(const std::vector<std::string> &paths)
     for (size_t i = 0; i < run.ranks.size(); ++i)
         zero = i == 0 ? run.ranks[i].clockZero : std::min(zero, run.ranks[i].clockZero);
     std::vector<RankComms> comms;
-    for (const RankDatabase &r : run.ranks)
-        comms.push_back({r.rank, r.clockBase - zero, r.kernels});
+    for (RankDatabase &r : run.ranks) {
+        r.clockOffset = r.clockBase - zero;
+        comms.push_back({r.rank, r.clockOffset, r.kernels});
+    }
     run.collectives = matchCollectives(comms);
     for (const std::string &w : run.collectives.warnings)
         run.warnings.push_back(w);

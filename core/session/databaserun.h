@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/collectives.h"
+#include "analysis/criticalpath.h"
 #include "export/runtables.h"
 #include "session/loadedrun.h"
 
@@ -24,6 +25,8 @@ struct RankDatabase {
     std::string sourceFile;
     TimeNs clockBase = 0; //!< meta `clock_base_ns`: added to its times gives epoch ns
     TimeNs clockZero = 0; //!< meta `clock_zero_ns`: its earliest event, epoch ns
+    TimeNs clockOffset = 0; //!< added to its times gives the run's clock (set by the run)
+    std::vector<int64_t> steps; //!< its ProfilerSteps' numbers (`steps`), in order
     std::vector<CommRecord> kernels; //!< `collective_kernels`, in start order
     RankSummary summary; //!< its row of the rank table (`ranks`), numbered as the run numbers it
 };
@@ -50,6 +53,10 @@ struct DatabaseRun {
     //! Their table (rankPairTable(), `--export-rank-pairs`), made where they are read: with
     //! thousands of ranks and pairs it is large, no work for a window's UI thread.
     std::shared_ptr<const CellTable> pairTable;
+    //! The critical path across the ranks, once readRankPaths() has found it, and its segments
+    //! (criticalSegmentTable(), `--export-critical-path`).
+    std::shared_ptr<const CriticalPathAnalysis> criticalPath;
+    std::shared_ptr<const CellTable> pathTable;
 
     std::vector<int> rankNumbers() const;
     std::vector<RankSummary> summaries() const;
@@ -66,6 +73,16 @@ bool readRankPairs(DatabaseRun &run,
     unsigned threads,
     std::string &error,
     const std::atomic<bool> *cancel = nullptr);
+
+/*!
+ * Finds \a run's critical path across the ranks from the graphs their databases hold, as from the
+ * traces (CriticalPathAnalysis over the same graphs), into DatabaseRun::criticalPath and its
+ * table: ProfilerStep#\a step, kNoValue for the first step of the first rank with steps. A
+ * database holds one step's graph (`--export-db --critical-path-step N`, the first by default): a
+ * rank that has the step but whose database holds another is left off the path, its problem
+ * saying so. False with \a error ("PATH: …") when a database's graph cannot be read.
+ */
+bool readRankPaths(DatabaseRun &run, int64_t step, std::string &error);
 
 /*!
  * Whether a run's arguments name databases rather than traces: files ending in `.sqlite`, or

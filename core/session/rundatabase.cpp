@@ -9,6 +9,7 @@
 #include "export/criticalpathtables.h"
 #include "export/kernelsummarytable.h"
 #include "export/moduletable.h"
+#include "export/pathgraphtables.h"
 #include "export/runtables.h"
 #include "export/steptable.h"
 #include "export/summary.h"
@@ -99,13 +100,40 @@ void addRankTables(TableDatabase &db, const LoadedTrace &trace, int rank)
     db.add("diagnostics", diagnostics, rank);
 }
 
+/*!
+ * Rank \a index's critical-path graph (path_nodes, path_edges, path_events; empty where it has
+ * none) and the meta that says which: what a run from databases joins.
+ */
+void addPathGraph(TableDatabase &db,
+    CellTable &meta,
+    const CriticalPathAnalysis &analysis,
+    uint32_t index,
+    int rank)
+{
+    static const CellTable kNone;
+    const PathGraph *graph = analysis.graph(index);
+    const PathGraphTables tables = graph ? pathGraphTables(*graph) : PathGraphTables {};
+    db.add("path_nodes", graph ? tables.nodes : kNone, rank);
+    db.add("path_edges", graph ? tables.edges : kNone, rank);
+    db.add("path_events", graph ? tables.events : kNone, rank);
+    const int64_t step = analysis.path().step;
+    const RankOnPath &onPath = analysis.path().ranks[index];
+    addMeta(meta, rank, "path_step", step == kNoValue ? std::string() : std::to_string(step));
+    addMeta(meta, rank, "path_problem", onPath.problem);
+    addMeta(meta, rank, "path_window_start_ns", std::to_string(onPath.windowStart));
+    addMeta(meta, rank, "path_window_end_ns", std::to_string(onPath.windowEnd));
+    addMeta(meta, rank, "pair_rows", graph ? std::to_string(graph->rowCount()) : std::string());
+}
+
 } // namespace
 
 bool writeRunDatabase(const LoadedRun &run,
     const std::string &path,
+    const PathQuery &query,
     const std::function<std::string(const std::string &file)> &sha256,
     std::string &error)
 {
+    const auto analysis = run.criticalPath(query);
     TableDatabase db;
     CellTable meta;
     meta.addColumn("rank", Cell::Number, {});
@@ -119,6 +147,7 @@ bool writeRunDatabase(const LoadedRun &run,
     for (size_t i = 0; i < run.ranks.size(); ++i) {
         const RankTrace &r = run.ranks[i];
         addRankTables(db, *run.traces[i], r.rank); // first: the caller may still be hashing
+        addPathGraph(db, meta, *analysis, uint32_t(i), r.rank);
         struct stat st { };
         addMeta(meta, r.rank, "source_file", r.file);
         addMeta(meta, r.rank, "source_size",
@@ -134,9 +163,10 @@ bool writeRunDatabase(const LoadedRun &run,
     db.add("ranks", rankTable(run.ranks));
     db.add("collectives", collectiveTable(run.ranks, run.collectives));
     db.add("rank_pairs", rankPairTable(run.ranks, run.pairs));
-    db.add("critical_path", criticalSegmentTable(*run.criticalPath()));
+    db.add("critical_path", criticalSegmentTable(*analysis));
     // (rank, step) serves a search by rank alone too: pairs and kernels need no index of rank.
-    for (const char *table : {"kernel_summary", "modules", "memory", "collective_kernels"})
+    for (const char *table : {"kernel_summary", "modules", "memory", "collective_kernels",
+             "path_nodes", "path_edges", "path_events"})
         db.index(table, {"rank"});
     db.index("pairs", {"fwd_name"});
     db.index("pairs", {"rank", "step"});

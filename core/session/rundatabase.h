@@ -9,17 +9,18 @@
 namespace ks {
 
 /*!
- * The version of the database's layout (meta's format_version); docs/cli.md "--export-db". 3:
- * each table a view over NAME_rows and `strings`, with `pair_keys`; 2 (no `pair_keys`) and 1
- * (plain tables) are not read.
+ * The version of the database's layout (meta's format_version); docs/cli.md "--export-db". 4:
+ * each table a view over NAME_rows and `strings`, with `pair_keys` and each rank's critical-path
+ * graph; 3 (no graphs), 2 (no `pair_keys`) and 1 (plain tables) are not read.
  */
-constexpr int kDatabaseFormat = 3;
+constexpr int kDatabaseFormat = 4;
 
 /*!
  * Writes `--export-db`'s SQLite database of \a run (one trace is a run of one) to \a path,
  * atomically: every rank's tables with a leading `rank` column (pairs, pair_keys, kernels,
  * kernel_summary, modules, memory, steps, summary as key/value/json rows, diagnostics,
- * collective_kernels), the run's tables (ranks, collectives, rank_pairs, critical_path), meta
+ * collective_kernels, and the critical-path graph of \a query's step: path_nodes, path_edges,
+ * path_events), the run's tables (ranks, collectives, rank_pairs, critical_path), meta
  * (format and tool version; per rank its source file, size, sha256, world size and clock base)
  * and indexes on rank, step and fwd_name. \a sha256 gives a file's hex digest (the caller's: the
  * core has no hash), asked for each rank after its tables are built, so that the caller can hash
@@ -27,6 +28,7 @@ constexpr int kDatabaseFormat = 3;
  */
 bool writeRunDatabase(const LoadedRun &run,
     const std::string &path,
+    const PathQuery &query,
     const std::function<std::string(const std::string &file)> &sha256,
     std::string &error);
 

@@ -163,8 +163,8 @@ private slots:
             QVERIFY2(f.open(QIODevice::ReadOnly), db);
             QCOMPARE(f.read(16), QByteArray("SQLite format 3", 16));
         }
-        // The pairs across ranks from the databases are those of the traces, byte for byte; the
-        // critical path across ranks needs the traces.
+        // The pairs across ranks and the critical path across ranks from the databases are
+        // those of the traces, byte for byte; a database is no input of --export-db.
         const auto fromDatabases = test::run(test::appPath(),
             args({QStringLiteral("--export-rank-pairs"), QStringLiteral("-"), out}));
         const auto fromTraces = test::run(test::appPath(),
@@ -177,7 +177,16 @@ private slots:
         QCOMPARE(fromDatabases.out, fromTraces.out);
         const auto path = test::run(test::appPath(),
             args({QStringLiteral("--export-critical-path"), QStringLiteral("-"), out}));
-        QCOMPARE(path.exitCode, 1);
+        const auto tracePath = test::run(test::appPath(),
+            args({QStringLiteral("--export-critical-path"), QStringLiteral("-"),
+                in + QStringLiteral("/rank0.json"), in + QStringLiteral("/rank1.json")}));
+        QCOMPARE(path.exitCode, 0);
+        QCOMPARE(tracePath.exitCode, 0);
+        QVERIFY2(tracePath.out.count('\n') > 2, tracePath.out.constData());
+        QCOMPARE(path.out, tracePath.out);
+        const auto again = test::run(test::appPath(),
+            args({QStringLiteral("--export-db"), out + QStringLiteral("/again.sqlite"), out}));
+        QCOMPARE(again.exitCode, 1);
     }
 
     // A 100 000-character op name and a pattern that backtracks on it: std::regex overflowed the

@@ -141,6 +141,9 @@ private slots:
     void runFromDatabasesEqualsTheTraces();
 
 private:
+    void checkPathFromDatabases(const LoadedRun &run, DatabaseRun &fromDatabases);
+    void comparePaths(const CriticalPath &a, const CriticalPath &b);
+
     QTemporaryDir m_dir;
     QString m_generated; //!< gentrace --memory: every table has rows
 };
@@ -180,7 +183,7 @@ void TestDatabase::everyExportReadsBack()
     const auto run = openRun(paths, {}, error);
     QVERIFY2(run && run->failures.empty(), error.c_str());
     const std::string db = m_dir.filePath(QStringLiteral("run.sqlite")).toStdString();
-    QVERIFY2(writeRunDatabase(*run, db, hashOf, error), error.c_str());
+    QVERIFY2(writeRunDatabase(*run, db, {}, hashOf, error), error.c_str());
     const Reader reader(db);
     QString why;
     for (size_t i = 0; i < run->ranks.size(); ++i) {
@@ -279,7 +282,7 @@ void TestDatabase::unwritableTargetFails()
     QVERIFY(run);
     const std::string target
         = m_dir.filePath(QStringLiteral("no/such/dir/run.sqlite")).toStdString();
-    QVERIFY(!writeRunDatabase(*run, target, hashOf, error));
+    QVERIFY(!writeRunDatabase(*run, target, {}, hashOf, error));
     QVERIFY2(error.find("no/such/dir") != std::string::npos, error.c_str());
 }
 
@@ -438,7 +441,7 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
         QVERIFY2(alone, error.c_str());
         databases.push_back(
             m_dir.filePath(QFileInfo(f).fileName() + QStringLiteral(".sqlite")).toStdString());
-        QVERIFY2(writeRunDatabase(*alone, databases.back(), hashOf, error), error.c_str());
+        QVERIFY2(writeRunDatabase(*alone, databases.back(), {}, hashOf, error), error.c_str());
     }
     const auto run = openRun(paths, {}, error);
     QVERIFY2(run, error.c_str());
@@ -473,7 +476,7 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     QVERIFY(fromDatabases.failures[0].error.starts_with(corrupt + ": "));
     QVERIFY(fromDatabases.failures[1].error.starts_with(foreign + ": not a Kinetoscope database"));
     QCOMPARE(fromDatabases.failures[2].error,
-        older + ": database format 1, this version reads 3 (digest the trace again)");
+        older + ": database format 1, this version reads 4 (digest the trace again)");
     QCOMPARE(tableToCsv(rankTable(fromDatabases.summaries())), tableToCsv(rankTable(run->ranks)));
     QCOMPARE(tableToCsv(collectiveTable(fromDatabases.rankNumbers(), fromDatabases.collectives)),
         tableToCsv(collectiveTable(run->ranks, run->collectives)));
@@ -500,6 +503,76 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
         QCOMPARE(matched, compared);
         QCOMPARE(run->pairs.unmatchedRows[r], run->ranks[r].graph->rows().size() - matched.size());
     }
+    checkPathFromDatabases(*run, fromDatabases);
+}
+
+/*!
+ * The critical path across the ranks from their databases' graphs equals the traces' field for
+ * field, for the first step and for a step no rank has; a step the databases do not hold leaves
+ * every rank that has it off the path, saying so.
+ */
+void TestDatabase::checkPathFromDatabases(const LoadedRun &run, DatabaseRun &fromDatabases)
+{
+    std::string error;
+    QVERIFY2(readRankPaths(fromDatabases, kNoValue, error), error.c_str());
+    const auto traced = run.criticalPath();
+    QVERIFY(traced->path().problem.empty());
+    QVERIFY(!traced->path().segments.empty());
+    comparePaths(fromDatabases.criticalPath->path(), traced->path());
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(tableToCsv(*fromDatabases.pathTable), tableToCsv(criticalSegmentTable(*traced)));
+    QCOMPARE(tableToCsv(criticalRankTable(*fromDatabases.criticalPath)),
+        tableToCsv(criticalRankTable(*traced)));
+    QCOMPARE(tableToCsv(criticalPairTable(*fromDatabases.criticalPath)),
+        tableToCsv(criticalPairTable(*traced)));
+
+    PathQuery absent;
+    absent.step = 987654;
+    QVERIFY2(readRankPaths(fromDatabases, absent.step, error), error.c_str());
+    comparePaths(fromDatabases.criticalPath->path(), run.criticalPath(absent)->path());
+    QCOMPARE(fromDatabases.criticalPath->path().problem, missingStepProblem(absent.step));
+
+    const std::vector<ProfilerStep> &steps = run.ranks[0].graph->steps();
+    if (steps.size() < 2)
+        return;
+    const int64_t second = steps[1].number;
+    QVERIFY2(readRankPaths(fromDatabases, second, error), error.c_str());
+    const std::string held = "its database holds the path graph of ProfilerStep#"
+        + std::to_string(steps[0].number) + ", not of ProfilerStep#" + std::to_string(second)
+        + ": digest its trace again with --critical-path-step " + std::to_string(second);
+    QCOMPARE(fromDatabases.criticalPath->path().ranks[0].problem, held);
+}
+
+void TestDatabase::comparePaths(const CriticalPath &a, const CriticalPath &b)
+{
+    QCOMPARE(a.problem, b.problem);
+    QCOMPARE(a.step, b.step);
+    QCOMPARE(a.length, b.length);
+    QVERIFY(a.byBound == b.byBound);
+    QCOMPARE(a.segments.size(), b.segments.size());
+    for (size_t i = 0; i < a.segments.size(); ++i) {
+        const PathSegment &x = a.segments[i], &y = b.segments[i];
+        QCOMPARE(x.event, y.event);
+        QVERIFY(x.kind == y.kind && x.bound == y.bound);
+        QCOMPARE(x.start, y.start);
+        QCOMPARE(x.dur, y.dur);
+        QCOMPARE(x.row, y.row);
+        QCOMPARE(x.side, y.side);
+        QCOMPARE(x.rank, y.rank);
+        QCOMPARE(x.collective, y.collective);
+        QCOMPARE(x.fromRank, y.fromRank);
+    }
+    QCOMPARE(a.ranks.size(), b.ranks.size());
+    for (size_t r = 0; r < a.ranks.size(); ++r) {
+        QCOMPARE(a.ranks[r].problem, b.ranks[r].problem);
+        QCOMPARE(a.ranks[r].windowStart, b.ranks[r].windowStart);
+        QCOMPARE(a.ranks[r].windowEnd, b.ranks[r].windowEnd);
+        QCOMPARE(a.ranks[r].time, b.ranks[r].time);
+        QCOMPARE(a.ranks[r].slack, b.ranks[r].slack);
+        QCOMPARE(a.ranks[r].rowTime, b.ranks[r].rowTime);
+    }
+    QCOMPARE(a.bySide, b.bySide);
 }
 
 QTEST_GUILESS_MAIN(TestDatabase)

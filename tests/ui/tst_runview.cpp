@@ -4,6 +4,7 @@
 // table scrolling to a rank, and the run window on the two shared DLRM ranks.
 #include "common/palette.h"
 #include "common/selectioncontroller.h"
+#include "export/criticalpathtables.h"
 #include "export/runtables.h"
 #include "run/collectivebands.h"
 #include "run/databaserunview.h"
@@ -649,7 +650,7 @@ void TestRunView::runFromDatabasesOpensRankTraces()
                                .arg(QFileInfo(QString::fromStdString(file)).fileName()))
                   .toStdString();
         QVERIFY2(writeRunDatabase(
-                     *one, db, [](const std::string &) { return "x"; }, error),
+                     *one, db, {}, [](const std::string &) { return "x"; }, error),
             error.c_str());
     }
 
@@ -667,11 +668,16 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QCOMPARE(
         view->run().collectives.collectives[0].skew(), traces->collectives.collectives[0].skew());
     // The pairs across ranks on a page of their own: those of the traces.
-    QCOMPARE(view->pages()->count(), 3);
+    QCOMPARE(view->pages()->count(), 4);
     QCOMPARE(view->run().pairs.matchedOnAnother(), size_t(1));
     QCOMPARE(view->model(DatabaseRunView::Pairs)->rowCount(), int(traces->pairs.pairs.size()));
     QCOMPARE(tableToCsv(*view->run().pairTable),
         tableToCsv(rankPairTable(traces->ranks, traces->pairs)));
+    // The critical path across the ranks, from the databases' graphs: the traces' segments.
+    const CellTable tracePath = criticalSegmentTable(*traces->criticalPath());
+    QVERIFY(tracePath.rowCount() > 0);
+    QCOMPARE(view->model(DatabaseRunView::CriticalPath)->rowCount(), int(tracePath.rowCount()));
+    QCOMPARE(tableToCsv(*view->run().pathTable), tableToCsv(tracePath));
 
     QSignalSpy asked(view, &DatabaseRunView::openTrace);
     QTableView *ranks = view->table(DatabaseRunView::Ranks);

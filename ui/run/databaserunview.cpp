@@ -12,6 +12,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ks {
 
 DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget *parent)
@@ -46,6 +48,10 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
     addTable(Pairs, pairs, tr("Pairs across ranks"));
     if (m_run->pairTable)
         m_tables[Pairs]->sortByColumn(pairs->columnIndex("bwd_spread_us"), Qt::DescendingOrder);
+    // Found on the loading thread too (readRankPaths()), from each rank's stored graph.
+    addTable(CriticalPath, m_run->pathTable ? m_run->pathTable : std::make_shared<CellTable>(),
+        tr("Critical path"));
+    m_tables[CriticalPath]->setToolTip(pathToolTip());
     layout->addWidget(m_pages, 1);
 
     connect(m_tables[Ranks], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
@@ -65,6 +71,27 @@ void DatabaseRunView::addTable(Page page, std::shared_ptr<const Table> table, co
     m_tables[page] = view;
     m_models[page] = model;
     m_pages->addTab(view, title);
+}
+
+QString DatabaseRunView::pathToolTip() const
+{
+    if (!m_run->criticalPath)
+        return tr("No critical path: the databases' graphs could not be read");
+    const ks::CriticalPath &path = m_run->criticalPath->path();
+    if (!path.problem.empty())
+        return tr("No critical path: %1").arg(QString::fromStdString(path.problem));
+    QString tip = tr("The first step's critical path across the ranks, from their databases' "
+                     "graphs: %1 µs (docs/critical-path.md)")
+                      .arg(double(path.length) / 1000, 0, 'f', 3);
+    const auto off = std::find_if(path.ranks.begin(), path.ranks.end(),
+        [](const RankOnPath &r) { return !r.problem.empty(); });
+    if (off != path.ranks.end())
+        tip += tr("\nRank %1 and %n other(s) not on it: %2", nullptr,
+            int(std::count_if(
+                off + 1, path.ranks.end(), [](const RankOnPath &r) { return !r.problem.empty(); })))
+                   .arg(m_run->ranks[size_t(off - path.ranks.begin())].rank)
+                   .arg(QString::fromStdString(off->problem));
+    return tip;
 }
 
 QString DatabaseRunView::notice() const

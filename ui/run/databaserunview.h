@@ -17,16 +17,17 @@ class TableModel;
 
 /*!
  * A run opened from per-rank databases (`--export-db`, one rank each): the rank table, the
- * collectives and the pairs across ranks, as `--export-ranks`, `--export-collectives` and
- * `--export-rank-pairs` over the databases give them, on pages of their own; databases that
- * could not be read and matching warnings in a line on top.
+ * collectives, the pairs across ranks and the critical path across the ranks, as
+ * `--export-ranks`, `--export-collectives`, `--export-rank-pairs` and `--export-critical-path`
+ * over the databases give them, on pages of their own; databases that could not be read and
+ * matching warnings in a line on top.
  * There are no timelines (they are in the traces): double-clicking a rank asks for its trace,
  * the file its database names (openTrace()).
  */
 class DatabaseRunView : public QWidget {
     Q_OBJECT
 public:
-    enum Page { Ranks, Collectives, Pairs };
+    enum Page { Ranks, Collectives, Pairs, CriticalPath };
 
     explicit DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget *parent = nullptr);
     ~DatabaseRunView() override;
@@ -44,11 +45,13 @@ signals:
 
 private:
     void addTable(Page page, std::shared_ptr<const class Table> table, const QString &title);
+    //! The Critical path page's tip: the path's length, or why there is none.
+    QString pathToolTip() const;
 
     std::shared_ptr<const DatabaseRun> m_run;
     QTabWidget *m_pages = nullptr;
-    QTableView *m_tables[3] = {};
-    TableModel *m_models[3] = {};
+    QTableView *m_tables[4] = {};
+    TableModel *m_models[4] = {};
     QLabel *m_notice = nullptr;
 };
 
