@@ -63,11 +63,12 @@ struct Options {
         "OUT");
     QCommandLineOption criticalPathStep = valued("critical-path-step",
         "With --summary or --export-critical-path: the critical path of ProfilerStep#N "
-        "(default: the first step).",
+        "(default: the first step); with --export-db: the step whose path graph it stores.",
         "N");
     QCommandLineOption dataLoading = valued("data-loading",
-        "With --summary or --export-critical-path: host events whose names REGEX finds are data "
-        "loading (HTA's data_load_events): their own time on the path is data_loading.",
+        "With --summary, --export-critical-path or --export-db: host events whose names REGEX "
+        "finds are data loading (HTA's data_load_events): their own time on the path is "
+        "data_loading.",
         "REGEX");
     QCommandLineOption whatIf = valued("what-if",
         "With --summary: the critical path's length if NAME's GPU work (pairs whose forward op "

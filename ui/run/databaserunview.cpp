@@ -22,15 +22,7 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto *summary = new QLabel(
-        tr("%n rank(s) from their databases · %1 collectives matched · %2 of %3 pairs of rank %4 "
-           "matched on another rank · no timelines: double-click a rank to open its trace",
-            nullptr, int(m_run->ranks.size()))
-            .arg(m_run->collectives.collectives.size())
-            .arg(m_run->pairs.matchedOnAnother())
-            .arg(m_run->pairs.pairs.size())
-            .arg(m_run->ranks.empty() ? 0 : m_run->ranks.front().rank),
-        this);
+    auto *summary = new QLabel(summaryText(), this);
     summary->setObjectName(QStringLiteral("runSummary"));
     layout->addWidget(summary);
 
@@ -71,6 +63,24 @@ void DatabaseRunView::addTable(Page page, std::shared_ptr<const Table> table, co
     m_tables[page] = view;
     m_models[page] = model;
     m_pages->addTab(view, title);
+}
+
+QString DatabaseRunView::summaryText() const
+{
+    const bool hasPath = m_run->criticalPath && m_run->criticalPath->path().problem.empty();
+    const QString path = hasPath
+        ? tr(" · critical path %1 µs")
+              .arg(double(m_run->criticalPath->path().length) / 1000, 0, 'f', 3)
+        : QString();
+    return tr(
+        "%n rank(s) from their databases · %1 collectives matched · %2 of %3 pairs of rank %4 "
+        "matched on another rank%5 · no timelines: double-click a rank to open its trace",
+        nullptr, int(m_run->ranks.size()))
+        .arg(m_run->collectives.collectives.size())
+        .arg(m_run->pairs.matchedOnAnother())
+        .arg(m_run->pairs.pairs.size())
+        .arg(m_run->ranks.empty() ? 0 : m_run->ranks.front().rank)
+        .arg(path);
 }
 
 QString DatabaseRunView::pathToolTip() const

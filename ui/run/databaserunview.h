@@ -45,6 +45,8 @@ signals:
 
 private:
     void addTable(Page page, std::shared_ptr<const class Table> table, const QString &title);
+    //! The line on top: ranks, collectives, pairs matched, the path's length.
+    QString summaryText() const;
     //! The Critical path page's tip: the path's length, or why there is none.
     QString pathToolTip() const;
 
