@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/storedpathgraph.h"
 
+#include <algorithm>
+
 namespace ks {
 
 namespace {
 
 constexpr uint32_t kNone = ~0u;
-
-uint32_t lookUp(const std::unordered_map<SliceId, uint32_t> &map, SliceId key)
-{
-    const auto it = map.find(key);
-    return it == map.end() ? kNone : it->second;
-}
 
 } // namespace
 
@@ -31,12 +27,23 @@ StoredPathGraph::StoredPathGraph(std::vector<PathNode> nodes,
         m_dag.addCausality(e);
     m_dag.finish();
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
-        (m_nodes[n].start ? m_startNode : m_endNode)[m_nodes[n].event] = n;
-    for (uint32_t i = 0; i < m_events.size(); ++i) {
-        m_eventIndex[m_events[i].event] = i;
+        (m_nodes[n].start ? m_startNode : m_endNode).emplace_back(m_nodes[n].event, n);
+    std::stable_sort(m_events.begin(), m_events.end(),
+        [](const StoredPathEvent &a, const StoredPathEvent &b) { return a.event < b.event; });
+    for (uint32_t i = 0; i < m_events.size(); ++i)
         if (m_events[i].row >= 0)
-            m_eventOfRow.emplace(m_events[i].row, i);
-    }
+            m_eventOfRow.emplace_back(m_events[i].row, i);
+    for (SortedIndex *index : {&m_startNode, &m_endNode, &m_eventOfRow})
+        std::stable_sort(index->begin(), index->end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+}
+
+//! The value of \a key's first entry, kNone if none.
+uint32_t StoredPathGraph::lookUp(const SortedIndex &index, int64_t key)
+{
+    const auto it = std::lower_bound(index.begin(), index.end(), key,
+        [](const auto &entry, int64_t k) { return entry.first < k; });
+    return it == index.end() || it->first != key ? kNone : it->second;
 }
 
 uint32_t StoredPathGraph::startNode(SliceId event) const
@@ -51,8 +58,9 @@ uint32_t StoredPathGraph::endNode(SliceId event) const
 
 const StoredPathEvent *StoredPathGraph::find(SliceId event) const
 {
-    const uint32_t i = lookUp(m_eventIndex, event);
-    return i == kNone ? nullptr : &m_events[i];
+    const auto it = std::lower_bound(m_events.begin(), m_events.end(), event,
+        [](const StoredPathEvent &e, SliceId id) { return e.event < id; });
+    return it == m_events.end() || it->event != event ? nullptr : &*it;
 }
 
 std::string_view StoredPathGraph::eventName(SliceId event) const
@@ -80,8 +88,8 @@ std::vector<RowSide> StoredPathGraph::rowSides(const std::vector<SliceId> &event
 
 std::string_view StoredPathGraph::pairName(int row) const
 {
-    const auto it = m_eventOfRow.find(row);
-    return it == m_eventOfRow.end() ? std::string_view() : m_events[it->second].pairName;
+    const uint32_t i = lookUp(m_eventOfRow, row);
+    return i == kNone ? std::string_view() : m_events[i].pairName;
 }
 
 } // namespace ks

@@ -4,7 +4,7 @@
 #include "analysis/pathgraph.h"
 
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ks {
@@ -44,11 +44,15 @@ private:
     //! The stored event \a event, null if none.
     const StoredPathEvent *find(SliceId event) const;
 
-    std::vector<StoredPathEvent> m_events;
-    std::unordered_map<SliceId, uint32_t> m_eventIndex;
-    std::unordered_map<SliceId, uint32_t> m_startNode;
-    std::unordered_map<SliceId, uint32_t> m_endNode;
-    std::unordered_map<int, uint32_t> m_eventOfRow; //!< a row's first event
+    //! (key, value) sorted by key: a thousand ranks' graphs are held at once, hash maps cost
+    //! five times the memory.
+    using SortedIndex = std::vector<std::pair<int64_t, uint32_t>>;
+    static uint32_t lookUp(const SortedIndex &index, int64_t key);
+
+    std::vector<StoredPathEvent> m_events; //!< by event id
+    SortedIndex m_startNode;
+    SortedIndex m_endNode;
+    SortedIndex m_eventOfRow; //!< a row's first event
     size_t m_rowCount = 0;
 };
 
