@@ -19,6 +19,7 @@
 #include "testutil.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -532,6 +533,24 @@ void TestDatabase::checkPathFromDatabases(const LoadedRun &run, DatabaseRun &fro
     QVERIFY2(readRankPaths(fromDatabases, absent.step, error), error.c_str());
     comparePaths(fromDatabases.criticalPath->path(), run.criticalPath(absent)->path());
     QCOMPARE(fromDatabases.criticalPath->path().problem, missingStepProblem(absent.step));
+
+    // A graph whose edge names no node: the database is named, nothing is walked.
+    const std::string broken = m_dir.filePath(QStringLiteral("broken-path.sqlite")).toStdString();
+    QFile::remove(QString::fromStdString(broken));
+    QVERIFY(QFile::copy(
+        QString::fromStdString(fromDatabases.ranks[0].path), QString::fromStdString(broken)));
+    sqlite3 *db = nullptr;
+    QCOMPARE(sqlite3_open(broken.c_str(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(
+                 db, "UPDATE path_edges_rows SET to_node = 123456789", nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+    DatabaseRun withBroken = openDatabaseRun({broken});
+    QCOMPARE(withBroken.ranks.size(), size_t(1));
+    QVERIFY(!readRankPaths(withBroken, kNoValue, error));
+    QCOMPARE(error,
+        broken
+            + ": not a Kinetoscope database (path_edges holds an edge of no node, kind or event)");
 
     const std::vector<ProfilerStep> &steps = run.ranks[0].graph->steps();
     if (steps.size() < 2)
