@@ -39,43 +39,51 @@ std::vector<SliceId> namedEvents(const PathGraph &graph)
     return events;
 }
 
-} // namespace
-
-PathGraphTables pathGraphTables(const PathGraph &graph)
+//! The three tables with their columns and no row.
+PathGraphTables withColumns()
 {
     PathGraphTables t;
     for (const char *name : {"event", "start", "time_ns"})
         t.nodes.addColumn(name, Cell::NumberId, {});
-    for (const PathNode &n : graph.nodes()) {
-        t.nodes.addRow();
-        t.nodes.add(std::to_string(n.event));
-        t.nodes.add(n.start ? "1" : "0");
-        t.nodes.add(std::to_string(n.time));
-    }
-    for (const char *name : {"from_node", "to_node"})
-        t.edges.addColumn(name, Cell::NumberId, {});
-    t.edges.addColumn("kind", Cell::Text, {});
-    for (const char *name : {"weight_ns", "charged", "causality"})
-        t.edges.addColumn(name, Cell::NumberId, {});
-    addEdges(t.edges, graph.dag().edges(), false);
-    addEdges(t.edges, graph.dag().causalityEdges(), true);
-
     t.events.addColumn("event", Cell::NumberId, {});
     t.events.addColumn("name", Cell::Text, {});
     t.events.addColumn("span_bound", Cell::Text, {});
     t.events.addColumn("pair_row", Cell::NumberId, {});
     t.events.addColumn("pair_fwd_name", Cell::Text, {});
     t.events.addColumn("side", Cell::Text, {});
-    const std::vector<SliceId> events = namedEvents(graph);
-    const std::vector<RowSide> sides = graph.rowSides(events);
+    for (const char *name : {"from_node", "to_node"})
+        t.edges.addColumn(name, Cell::NumberId, {});
+    t.edges.addColumn("kind", Cell::Text, {});
+    for (const char *name : {"weight_ns", "charged", "causality"})
+        t.edges.addColumn(name, Cell::NumberId, {});
+    return t;
+}
+
+} // namespace
+
+PathGraphTables pathGraphTables(const PathGraph *graph)
+{
+    PathGraphTables t = withColumns();
+    if (!graph)
+        return t;
+    for (const PathNode &n : graph->nodes()) {
+        t.nodes.addRow();
+        t.nodes.add(std::to_string(n.event));
+        t.nodes.add(n.start ? "1" : "0");
+        t.nodes.add(std::to_string(n.time));
+    }
+    addEdges(t.edges, graph->dag().edges(), false);
+    addEdges(t.edges, graph->dag().causalityEdges(), true);
+    const std::vector<SliceId> events = namedEvents(*graph);
+    const std::vector<RowSide> sides = graph->rowSides(events);
     for (size_t i = 0; i < events.size(); ++i) {
         const auto [row, side] = sides[i];
         t.events.addRow();
         t.events.add(std::to_string(events[i]));
-        t.events.add(std::string(graph.eventName(events[i])));
-        t.events.add(std::string(pathBoundName(graph.spanBound(events[i]))));
+        t.events.add(std::string(graph->eventName(events[i])));
+        t.events.add(std::string(pathBoundName(graph->spanBound(events[i]))));
         t.events.add(row < 0 ? std::string() : std::to_string(row));
-        t.events.add(std::string(graph.pairName(row)));
+        t.events.add(std::string(graph->pairName(row)));
         t.events.add(std::string(side));
     }
     return t;

@@ -26,7 +26,8 @@ struct PathGraphTables {
     CellTable edges;
     CellTable events;
 };
-PathGraphTables pathGraphTables(const PathGraph &graph);
+//! \a graph's tables; null: their columns only (a rank with no graph).
+PathGraphTables pathGraphTables(const PathGraph *graph);
 
 //! The kind pathEdgeKindName() names, nullopt for another name.
 std::optional<PathEdgeKind> pathEdgeKindNamed(std::string_view name);

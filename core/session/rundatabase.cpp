@@ -110,12 +110,11 @@ void addPathGraph(TableDatabase &db,
     uint32_t index,
     int rank)
 {
-    static const CellTable kNone;
     const PathGraph *graph = analysis.graph(index);
-    const PathGraphTables tables = graph ? pathGraphTables(*graph) : PathGraphTables {};
-    db.add("path_nodes", graph ? tables.nodes : kNone, rank);
-    db.add("path_edges", graph ? tables.edges : kNone, rank);
-    db.add("path_events", graph ? tables.events : kNone, rank);
+    const PathGraphTables tables = pathGraphTables(graph);
+    db.add("path_nodes", tables.nodes, rank);
+    db.add("path_edges", tables.edges, rank);
+    db.add("path_events", tables.events, rank);
     const int64_t step = analysis.path().step;
     const RankOnPath &onPath = analysis.path().ranks[index];
     addMeta(meta, rank, "path_step", step == kNoValue ? std::string() : std::to_string(step));
