@@ -188,6 +188,8 @@ void CriticalPathAnalysis::walk(
     describe(dag.walkBack(dag.longest(weights, false)));
     if (match)
         findSlack(*match);
+    if (!tracesAtHand())
+        m_joined.reset(); // only what-ifs walk it again: a thousand ranks' copy is not kept
 }
 
 void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)

@@ -28,8 +28,10 @@ StoredPathGraph::StoredPathGraph(std::vector<PathNode> nodes,
     m_dag.finish();
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
         (m_nodes[n].start ? m_startNode : m_endNode).emplace_back(m_nodes[n].event, n);
-    std::stable_sort(m_events.begin(), m_events.end(),
-        [](const StoredPathEvent &a, const StoredPathEvent &b) { return a.event < b.event; });
+    const auto byId
+        = [](const StoredPathEvent &a, const StoredPathEvent &b) { return a.event < b.event; };
+    if (!std::is_sorted(m_events.begin(), m_events.end(), byId)) // as written, they are
+        std::stable_sort(m_events.begin(), m_events.end(), byId);
     for (uint32_t i = 0; i < m_events.size(); ++i)
         if (m_events[i].row >= 0)
             m_eventOfRow.emplace_back(m_events[i].row, i);
