@@ -42,6 +42,23 @@ SqliteStatement prepare(
     return SqliteStatement(st);
 }
 
+/*!
+ * Calls \a row for each row of \a st; false with \a error (naming \a path) when \a row refuses
+ * one (having set it) or SQLite fails part way: a damaged page never passes for the table's end.
+ */
+template<class Row>
+bool eachRow(sqlite3 *db, sqlite3_stmt *st, const std::string &path, std::string &error, Row row)
+{
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (!row())
+            return false;
+    if (rc == SQLITE_DONE)
+        return true;
+    error = path + ": " + sqlite3_errmsg(db);
+    return false;
+}
+
 //! meta's rows as key → value, the database's own (rank NULL) and its one rank's alike.
 std::optional<std::map<std::string, std::string>> readMeta(
     sqlite3 *db, const std::string &path, std::string &error)
@@ -86,7 +103,7 @@ bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
         rank.path, error);
     if (!st)
         return false;
-    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+    return eachRow(db, st.get(), rank.path, error, [&] {
         CommRecord &k = rank.kernels.emplace_back();
         k.name = columnText(st.get(), 0);
         k.collective = columnText(st.get(), 1);
@@ -97,8 +114,8 @@ bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
         k.start = sqlite3_column_int64(st.get(), 5);
         k.dur = sqlite3_column_int64(st.get(), 6);
         k.slice = eventOf(st.get(), 7).value_or(kNoSlice);
-    }
-    return true;
+        return true;
+    });
 }
 
 bool readSteps(sqlite3 *db, RankDatabase &rank, std::string &error)
@@ -106,9 +123,10 @@ bool readSteps(sqlite3 *db, RankDatabase &rank, std::string &error)
     const SqliteStatement st = prepare(db, "SELECT step FROM steps", rank.path, error);
     if (!st)
         return false;
-    while (sqlite3_step(st.get()) == SQLITE_ROW)
+    return eachRow(db, st.get(), rank.path, error, [&] {
         rank.steps.push_back(sqlite3_column_int64(st.get(), 0));
-    return true;
+        return true;
+    });
 }
 
 //! \a column of \a st in µs as ns (REAL µs hold whole ns far past any trace's length).
@@ -237,14 +255,14 @@ bool readPathNodes(
         = prepare(db, "SELECT event, start, time_ns FROM path_nodes", path, error);
     if (!st)
         return false;
-    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+    return eachRow(db, st.get(), path, error, [&] {
         const auto event = eventOf(st.get(), 0);
         if (!event || *event == kNoSlice)
             return badGraph(path, "path_nodes names no event", error);
         nodes.push_back(
             {*event, sqlite3_column_int64(st.get(), 2), sqlite3_column_int(st.get(), 1) != 0});
-    }
-    return true;
+        return true;
+    });
 }
 
 bool readPathEdges(sqlite3 *db,
@@ -259,7 +277,7 @@ bool readPathEdges(sqlite3 *db,
         error);
     if (!st)
         return false;
-    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+    return eachRow(db, st.get(), path, error, [&] {
         const int64_t from = sqlite3_column_int64(st.get(), 0);
         const int64_t to = sqlite3_column_int64(st.get(), 1);
         const auto kind = pathEdgeKindNamed(columnText(st.get(), 2));
@@ -270,29 +288,33 @@ bool readPathEdges(sqlite3 *db,
             return badGraph(path, "path_edges holds an edge of no node, kind or event", error);
         (sqlite3_column_int(st.get(), 5) != 0 ? causality : edges)
             .push_back({uint32_t(from), uint32_t(to), *kind, weight, *charged});
-    }
-    return true;
+        return true;
+    });
 }
 
-bool readPathEvents(
-    sqlite3 *db, const std::string &path, std::vector<StoredPathEvent> &events, std::string &error)
+//! The events of a rank's graph, their pair rows below \a rows.
+bool readPathEvents(sqlite3 *db,
+    const std::string &path,
+    int64_t rows,
+    std::vector<StoredPathEvent> &events,
+    std::string &error)
 {
     const SqliteStatement st = prepare(db,
         "SELECT event, name, span_bound, pair_row, pair_fwd_name, side FROM path_events", path,
         error);
     if (!st)
         return false;
-    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+    return eachRow(db, st.get(), path, error, [&] {
         const auto event = eventOf(st.get(), 0);
         const auto bound = pathBoundNamed(columnText(st.get(), 2));
-        if (!event || *event == kNoSlice || !bound)
-            return badGraph(path, "path_events holds an event of no id or class", error);
         const bool paired = sqlite3_column_type(st.get(), 3) != SQLITE_NULL;
-        events.push_back(
-            {*event, columnText(st.get(), 1), *bound, paired ? sqlite3_column_int(st.get(), 3) : -1,
-                columnText(st.get(), 5), columnText(st.get(), 4)});
-    }
-    return true;
+        const int64_t row = paired ? sqlite3_column_int64(st.get(), 3) : -1;
+        if (!event || *event == kNoSlice || !bound || (paired && (row < 0 || row >= rows)))
+            return badGraph(path, "path_events holds an event of no id, class or pair row", error);
+        events.push_back({*event, columnText(st.get(), 1), *bound, int(row),
+            columnText(st.get(), 5), columnText(st.get(), 4)});
+        return true;
+    });
 }
 
 //! "ProfilerStep#N", or "the whole trace" for kNoValue.
@@ -330,15 +352,21 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
     }
     out.windowStart = number(*meta, "path_window_start_ns");
     out.windowEnd = number(*meta, "path_window_end_ns");
-    const int64_t rows = number(*meta, "pair_rows");
-    if (out.windowStart == kNoValue || out.windowEnd == kNoValue || rows < 0)
+    if (out.windowStart == kNoValue || out.windowEnd == kNoValue)
         return badGraph(rank.path, "no path graph in its meta table", error);
+    int64_t rows = 0; // the rank's pair rows, which the path's time is told by
+    const SqliteStatement count = prepare(db.get(), "SELECT count(*) FROM pairs", rank.path, error);
+    if (!count || !eachRow(db.get(), count.get(), rank.path, error, [&] {
+            rows = sqlite3_column_int64(count.get(), 0);
+            return true;
+        }))
+        return false;
     std::vector<PathNode> nodes;
     std::vector<PathEdge> edges, causality;
     std::vector<StoredPathEvent> events;
     if (!readPathNodes(db.get(), rank.path, nodes, error)
         || !readPathEdges(db.get(), rank.path, nodes.size(), edges, causality, error)
-        || !readPathEvents(db.get(), rank.path, events, error))
+        || !readPathEvents(db.get(), rank.path, rows, events, error))
         return false;
     out.graph = std::make_unique<StoredPathGraph>(
         std::move(nodes), edges, causality, std::move(events), size_t(rows));

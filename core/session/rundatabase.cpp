@@ -121,7 +121,6 @@ void addPathGraph(TableDatabase &db,
     addMeta(meta, rank, "path_problem", onPath.problem);
     addMeta(meta, rank, "path_window_start_ns", std::to_string(onPath.windowStart));
     addMeta(meta, rank, "path_window_end_ns", std::to_string(onPath.windowEnd));
-    addMeta(meta, rank, "pair_rows", graph ? std::to_string(graph->rowCount()) : std::string());
 }
 
 } // namespace

@@ -551,6 +551,19 @@ void TestDatabase::checkPathFromDatabases(const LoadedRun &run, DatabaseRun &fro
     QCOMPARE(error,
         broken
             + ": not a Kinetoscope database (path_edges holds an edge of no node, kind or event)");
+    // An event of a pair row the rank does not have: named, no row past the rank's is counted.
+    QCOMPARE(sqlite3_open(broken.c_str(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db,
+                 "UPDATE path_edges_rows SET to_node = from_node;"
+                 "UPDATE path_events_rows SET pair_row = 123456789",
+                 nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+    QVERIFY(!readRankPaths(withBroken, kNoValue, error));
+    QCOMPARE(error,
+        broken
+            + ": not a Kinetoscope database (path_events holds an event of no id, class or pair "
+              "row)");
 
     const std::vector<ProfilerStep> &steps = run.ranks[0].graph->steps();
     if (steps.size() < 2)
