@@ -678,6 +678,22 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QVERIFY(tracePath.rowCount() > 0);
     QCOMPARE(view->model(DatabaseRunView::CriticalPath)->rowCount(), int(tracePath.rowCount()));
     QCOMPARE(tableToCsv(*view->run().pathTable), tableToCsv(tracePath));
+    // Double-clicking a segment asks for its rank's trace (files[r] is rank r's).
+    view->pages()->setCurrentIndex(DatabaseRunView::CriticalPath);
+    QTableView *pathView = view->table(DatabaseRunView::CriticalPath);
+    const auto &segments = traces->criticalPath()->path().segments;
+    const uint32_t last = uint32_t(segments.size() - 1);
+    const int lastRow = view->model(DatabaseRunView::CriticalPath)->viewRowOf(last);
+    pathView->scrollTo(view->model(DatabaseRunView::CriticalPath)->index(lastRow, 0));
+    const QRect segmentCell
+        = pathView->visualRect(view->model(DatabaseRunView::CriticalPath)->index(lastRow, 0));
+    QSignalSpy askedForPath(view, &DatabaseRunView::openTrace);
+    QTest::mouseClick(pathView->viewport(), Qt::LeftButton, {}, segmentCell.center());
+    QTest::mouseDClick(pathView->viewport(), Qt::LeftButton, {}, segmentCell.center());
+    QCOMPARE(askedForPath.count(), 1);
+    QCOMPARE(askedForPath.at(0).at(0).toString(),
+        QString::fromStdString(files[segments[last].rank]));
+    view->pages()->setCurrentIndex(DatabaseRunView::Ranks);
 
     QSignalSpy asked(view, &DatabaseRunView::openTrace);
     QTableView *ranks = view->table(DatabaseRunView::Ranks);

@@ -47,9 +47,18 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
     layout->addWidget(m_pages, 1);
 
     connect(m_tables[Ranks], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
-        const RankDatabase &rank = m_run->ranks[m_models[Ranks]->sourceRow(index.row())];
-        emit openTrace(QString::fromStdString(rank.sourceFile));
+        openRankTrace(m_models[Ranks]->sourceRow(index.row()));
     });
+    connect(
+        m_tables[CriticalPath], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+            const auto &segments = m_run->criticalPath->path().segments;
+            openRankTrace(segments[m_models[CriticalPath]->sourceRow(index.row())].rank);
+        });
+}
+
+void DatabaseRunView::openRankTrace(size_t rankIndex)
+{
+    emit openTrace(QString::fromStdString(m_run->ranks[rankIndex].sourceFile));
 }
 
 DatabaseRunView::~DatabaseRunView() = default;

@@ -21,8 +21,8 @@ class TableModel;
  * `--export-ranks`, `--export-collectives`, `--export-rank-pairs` and `--export-critical-path`
  * over the databases give them, on pages of their own; databases that could not be read and
  * matching warnings in a line on top.
- * There are no timelines (they are in the traces): double-clicking a rank asks for its trace,
- * the file its database names (openTrace()).
+ * There are no timelines (they are in the traces): double-clicking a rank, or a segment of the
+ * path, asks for the rank's trace, the file its database names (openTrace()).
  */
 class DatabaseRunView : public QWidget {
     Q_OBJECT
@@ -45,6 +45,8 @@ signals:
 
 private:
     void addTable(Page page, std::shared_ptr<const class Table> table, const QString &title);
+    //! Asks for the trace of the rank at \a rankIndex (openTrace()).
+    void openRankTrace(size_t rankIndex);
     //! The line on top: ranks, collectives, pairs matched, the path's length.
     QString summaryText() const;
     //! The Critical path page's tip: the path's length, or why there is none.
