@@ -691,8 +691,8 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QTest::mouseClick(pathView->viewport(), Qt::LeftButton, {}, segmentCell.center());
     QTest::mouseDClick(pathView->viewport(), Qt::LeftButton, {}, segmentCell.center());
     QCOMPARE(askedForPath.count(), 1);
-    QCOMPARE(askedForPath.at(0).at(0).toString(),
-        QString::fromStdString(files[segments[last].rank]));
+    QCOMPARE(
+        askedForPath.at(0).at(0).toString(), QString::fromStdString(files[segments[last].rank]));
     view->pages()->setCurrentIndex(DatabaseRunView::Ranks);
 
     QSignalSpy asked(view, &DatabaseRunView::openTrace);
