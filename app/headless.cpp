@@ -381,18 +381,23 @@ int runDatabaseExport(RunExport what,
         std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
     std::string error;
     std::shared_ptr<const CellTable> table;
-    const bool read = what == RunExport::RankPairs
-        ? readRankPairs(run, std::max(1u, std::thread::hardware_concurrency()), error)
-        : what != RunExport::CriticalPath || readRankPaths(run, path.step, error);
+    std::optional<DatabaseRunPath> found;
+    bool read = true;
+    if (what == RunExport::RankPairs) {
+        read = readRankPairs(run, std::max(1u, std::thread::hardware_concurrency()), error);
+    } else if (what == RunExport::CriticalPath) {
+        found = readRankPaths(run, path.step, error);
+        read = found.has_value();
+    }
     if (!read) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitLoadFailed;
     }
     if (what == RunExport::RankPairs) {
         table = run.pairTable;
-    } else if (what == RunExport::CriticalPath) {
-        warnPathProblems(run.criticalPath->path(), run.rankNumbers());
-        table = run.pathTable;
+    } else if (found) {
+        warnPathProblems(found->analysis->path(), run.rankNumbers());
+        table = found->table;
     } else {
         table = std::make_shared<CellTable>(what == RunExport::Ranks
                 ? rankTable(run.summaries())

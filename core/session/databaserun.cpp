@@ -432,7 +432,8 @@ bool readRankPairs(
     return true;
 }
 
-bool readRankPaths(DatabaseRun &run, int64_t step, std::string &error)
+std::optional<DatabaseRunPath> readRankPaths(
+    const DatabaseRun &run, int64_t step, std::string &error, const std::atomic<bool> *cancel)
 {
     if (step == kNoValue)
         for (const RankDatabase &r : run.ranks)
@@ -445,15 +446,18 @@ bool readRankPaths(DatabaseRun &run, int64_t step, std::string &error)
     std::vector<PathRankGraph> graphs(run.ranks.size());
     std::vector<PathRankInput> inputs;
     for (size_t i = 0; i < run.ranks.size(); ++i) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            error = "cancelled";
+            return std::nullopt;
+        }
         if (!readPathGraph(run.ranks[i], step, graphs[i], error))
-            return false;
+            return std::nullopt;
         inputs.push_back({nullptr, run.ranks[i].clockOffset, run.ranks[i].rank});
     }
     auto analysis = std::make_shared<const CriticalPathAnalysis>(
         inputs, std::move(graphs), stepped ? step : kNoValue, run.collectives);
-    run.pathTable = std::make_shared<CellTable>(criticalSegmentTable(*analysis));
-    run.criticalPath = std::move(analysis);
-    return true;
+    auto table = std::make_shared<const CellTable>(criticalSegmentTable(*analysis));
+    return DatabaseRunPath {std::move(analysis), std::move(table)};
 }
 
 bool runDatabases(const std::vector<std::string> &args, std::vector<std::string> &databases)

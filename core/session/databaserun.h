@@ -53,10 +53,6 @@ struct DatabaseRun {
     //! Their table (rankPairTable(), `--export-rank-pairs`), made where they are read: with
     //! thousands of ranks and pairs it is large, no work for a window's UI thread.
     std::shared_ptr<const CellTable> pairTable;
-    //! The critical path across the ranks, once readRankPaths() has found it, and its segments
-    //! (criticalSegmentTable(), `--export-critical-path`).
-    std::shared_ptr<const CriticalPathAnalysis> criticalPath;
-    std::shared_ptr<const CellTable> pathTable;
 
     std::vector<int> rankNumbers() const;
     std::vector<RankSummary> summaries() const;
@@ -74,15 +70,26 @@ bool readRankPairs(DatabaseRun &run,
     std::string &error,
     const std::atomic<bool> *cancel = nullptr);
 
+//! The critical path across a database run's ranks (readRankPaths()).
+struct DatabaseRunPath {
+    std::shared_ptr<const CriticalPathAnalysis> analysis;
+    //! Its segments (criticalSegmentTable(), `--export-critical-path`), made where it is found.
+    std::shared_ptr<const CellTable> table;
+};
+
 /*!
- * Finds \a run's critical path across the ranks from the graphs their databases hold, as from the
- * traces (CriticalPathAnalysis over the same graphs), into DatabaseRun::criticalPath and its
- * table: ProfilerStep#\a step, kNoValue for the first step of the first rank with steps. A
- * database holds one step's graph (`--export-db --critical-path-step N`, the first by default): a
- * rank that has the step but whose database holds another is left off the path, its problem
- * saying so. False with \a error ("PATH: …") when a database's graph cannot be read.
+ * \a run's critical path across the ranks from the graphs their databases hold, as from the
+ * traces (CriticalPathAnalysis over the same graphs): ProfilerStep#\a step, kNoValue for the
+ * first step of the first rank with steps. A database holds one step's graph (`--export-db
+ * --critical-path-step N`, the first by default): a rank that has the step but whose database
+ * holds another is left off the path, its problem saying so. nullopt with \a error ("PATH: …")
+ * when a database's graph cannot be read, or \a cancel is set. Reads every database again:
+ * seconds for a thousand.
  */
-bool readRankPaths(DatabaseRun &run, int64_t step, std::string &error);
+std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
+    int64_t step,
+    std::string &error,
+    const std::atomic<bool> *cancel = nullptr);
 
 /*!
  * Whether a run's arguments name databases rather than traces: files ending in `.sqlite`, or

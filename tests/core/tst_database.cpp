@@ -142,7 +142,7 @@ private slots:
     void runFromDatabasesEqualsTheTraces();
 
 private:
-    void checkPathFromDatabases(const LoadedRun &run, DatabaseRun &fromDatabases);
+    void checkPathFromDatabases(const LoadedRun &run, const DatabaseRun &fromDatabases);
     void comparePaths(const CriticalPath &a, const CriticalPath &b);
 
     QTemporaryDir m_dir;
@@ -512,27 +512,29 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
  * field, for the first step and for a step no rank has; a step the databases do not hold leaves
  * every rank that has it off the path, saying so.
  */
-void TestDatabase::checkPathFromDatabases(const LoadedRun &run, DatabaseRun &fromDatabases)
+void TestDatabase::checkPathFromDatabases(const LoadedRun &run, const DatabaseRun &fromDatabases)
 {
     std::string error;
-    QVERIFY2(readRankPaths(fromDatabases, kNoValue, error), error.c_str());
+    const auto found = readRankPaths(fromDatabases, kNoValue, error);
+    QVERIFY2(found, error.c_str());
     const auto traced = run.criticalPath();
     QVERIFY(traced->path().problem.empty());
     QVERIFY(!traced->path().segments.empty());
-    comparePaths(fromDatabases.criticalPath->path(), traced->path());
+    comparePaths(found->analysis->path(), traced->path());
     if (QTest::currentTestFailed())
         return;
-    QCOMPARE(tableToCsv(*fromDatabases.pathTable), tableToCsv(criticalSegmentTable(*traced)));
-    QCOMPARE(tableToCsv(criticalRankTable(*fromDatabases.criticalPath)),
-        tableToCsv(criticalRankTable(*traced)));
-    QCOMPARE(tableToCsv(criticalPairTable(*fromDatabases.criticalPath)),
-        tableToCsv(criticalPairTable(*traced)));
+    QCOMPARE(tableToCsv(*found->table), tableToCsv(criticalSegmentTable(*traced)));
+    QCOMPARE(
+        tableToCsv(criticalRankTable(*found->analysis)), tableToCsv(criticalRankTable(*traced)));
+    QCOMPARE(
+        tableToCsv(criticalPairTable(*found->analysis)), tableToCsv(criticalPairTable(*traced)));
 
     PathQuery absent;
     absent.step = 987654;
-    QVERIFY2(readRankPaths(fromDatabases, absent.step, error), error.c_str());
-    comparePaths(fromDatabases.criticalPath->path(), run.criticalPath(absent)->path());
-    QCOMPARE(fromDatabases.criticalPath->path().problem, missingStepProblem(absent.step));
+    const auto none = readRankPaths(fromDatabases, absent.step, error);
+    QVERIFY2(none, error.c_str());
+    comparePaths(none->analysis->path(), run.criticalPath(absent)->path());
+    QCOMPARE(none->analysis->path().problem, missingStepProblem(absent.step));
 
     // A graph whose edge names no node: the database is named, nothing is walked.
     const std::string broken = m_dir.filePath(QStringLiteral("broken-path.sqlite")).toStdString();
@@ -569,11 +571,12 @@ void TestDatabase::checkPathFromDatabases(const LoadedRun &run, DatabaseRun &fro
     if (steps.size() < 2)
         return;
     const int64_t second = steps[1].number;
-    QVERIFY2(readRankPaths(fromDatabases, second, error), error.c_str());
+    const auto other = readRankPaths(fromDatabases, second, error);
+    QVERIFY2(other, error.c_str());
     const std::string held = "its database holds the path graph of ProfilerStep#"
         + std::to_string(steps[0].number) + ", not of ProfilerStep#" + std::to_string(second)
         + ": digest its trace again with --critical-path-step " + std::to_string(second);
-    QCOMPARE(fromDatabases.criticalPath->path().ranks[0].problem, held);
+    QCOMPARE(other->analysis->path().ranks[0].problem, held);
 }
 
 void TestDatabase::comparePaths(const CriticalPath &a, const CriticalPath &b)

@@ -673,13 +673,22 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QCOMPARE(view->model(DatabaseRunView::Pairs)->rowCount(), int(traces->pairs.pairs.size()));
     QCOMPARE(tableToCsv(*view->run().pairTable),
         tableToCsv(rankPairTable(traces->ranks, traces->pairs)));
-    // The critical path across the ranks, from the databases' graphs: the traces' segments.
+    // The critical path across the ranks, from the databases' graphs, worked out in the
+    // background once its page is shown: the traces' segments, and its length on top.
     const CellTable tracePath = criticalSegmentTable(*traces->criticalPath());
     QVERIFY(tracePath.rowCount() > 0);
-    QCOMPARE(view->model(DatabaseRunView::CriticalPath)->rowCount(), int(tracePath.rowCount()));
-    QCOMPARE(tableToCsv(*view->run().pathTable), tableToCsv(tracePath));
-    // Double-clicking a segment asks for its rank's trace (files[r] is rank r's).
+    QVERIFY(!view->path());
+    QCOMPARE(view->model(DatabaseRunView::CriticalPath)->rowCount(), 0);
     view->pages()->setCurrentIndex(DatabaseRunView::CriticalPath);
+    QTRY_VERIFY_WITH_TIMEOUT(view->path(), 30000);
+    QCOMPARE(view->model(DatabaseRunView::CriticalPath)->rowCount(), int(tracePath.rowCount()));
+    QCOMPARE(tableToCsv(*view->path()->table), tableToCsv(tracePath));
+    const QString length
+        = QString::number(double(traces->criticalPath()->path().length) / 1000, 'f', 3);
+    QVERIFY(view->findChild<QLabel *>(QStringLiteral("runSummary"))
+                ->text()
+                .contains(QStringLiteral("critical path %1 µs").arg(length)));
+    // Double-clicking a segment asks for its rank's trace (files[r] is rank r's).
     QTableView *pathView = view->table(DatabaseRunView::CriticalPath);
     const auto &segments = traces->criticalPath()->path().segments;
     const uint32_t last = uint32_t(segments.size() - 1);

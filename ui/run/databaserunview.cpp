@@ -22,9 +22,9 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto *summary = new QLabel(summaryText(), this);
-    summary->setObjectName(QStringLiteral("runSummary"));
-    layout->addWidget(summary);
+    m_summary = new QLabel(summaryText(), this);
+    m_summary->setObjectName(QStringLiteral("runSummary"));
+    layout->addWidget(m_summary);
 
     m_notice = makeRunNotice(runNotes(tr("Not read"), m_run->failures, m_run->warnings), this);
     layout->addWidget(m_notice);
@@ -40,18 +40,19 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
     addTable(Pairs, pairs, tr("Pairs across ranks"));
     if (m_run->pairTable)
         m_tables[Pairs]->sortByColumn(pairs->columnIndex("bwd_spread_us"), Qt::DescendingOrder);
-    // Found on the loading thread too (readRankPaths()), from each rank's stored graph.
-    addTable(CriticalPath, m_run->pathTable ? m_run->pathTable : std::make_shared<CellTable>(),
-        tr("Critical path"));
-    m_tables[CriticalPath]->setToolTip(pathToolTip());
+    addTable(CriticalPath, std::make_shared<CellTable>(), tr("Critical path"));
     layout->addWidget(m_pages, 1);
+    connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
+        if (page == CriticalPath && !m_pathAsked)
+            findPath();
+    });
 
     connect(m_tables[Ranks], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
         openRankTrace(m_models[Ranks]->sourceRow(index.row()));
     });
     connect(
         m_tables[CriticalPath], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
-            const auto &segments = m_run->criticalPath->path().segments;
+            const auto &segments = m_path->analysis->path().segments;
             openRankTrace(segments[m_models[CriticalPath]->sourceRow(index.row())].rank);
         });
 }
@@ -62,6 +63,36 @@ void DatabaseRunView::openRankTrace(size_t rankIndex)
 }
 
 DatabaseRunView::~DatabaseRunView() = default;
+
+void DatabaseRunView::findPath()
+{
+    m_pathAsked = true;
+    m_pages->setTabText(CriticalPath, tr("Critical path (working it out…)"));
+    m_pathSearch.run(
+        [run = m_run](const std::atomic<bool> &stop) {
+            PathSearch search;
+            search.found = readRankPaths(*run, kNoValue, search.error, &stop);
+            return search;
+        },
+        [this](const PathSearch &search) { showPath(search); });
+}
+
+void DatabaseRunView::showPath(const PathSearch &search)
+{
+    m_path = search.found;
+    m_pathError = search.error;
+    m_pages->setTabText(CriticalPath, tr("Critical path"));
+    QTableView *view = m_tables[CriticalPath];
+    TableModel *old = m_models[CriticalPath];
+    if (m_path) {
+        m_models[CriticalPath] = new TableModel(m_path->table, {}, view);
+        view->setModel(m_models[CriticalPath]);
+        fitColumns(view);
+        delete old;
+    }
+    view->setToolTip(pathToolTip());
+    m_summary->setText(summaryText());
+}
 
 void DatabaseRunView::addTable(Page page, std::shared_ptr<const Table> table, const QString &title)
 {
@@ -76,10 +107,10 @@ void DatabaseRunView::addTable(Page page, std::shared_ptr<const Table> table, co
 
 QString DatabaseRunView::summaryText() const
 {
-    const bool hasPath = m_run->criticalPath && m_run->criticalPath->path().problem.empty();
+    const bool hasPath = m_path && m_path->analysis->path().problem.empty();
     const QString path = hasPath
         ? tr(" · critical path %1 µs")
-              .arg(double(m_run->criticalPath->path().length) / 1000, 0, 'f', 3)
+              .arg(double(m_path->analysis->path().length) / 1000, 0, 'f', 3)
         : QString();
     return tr(
         "%n rank(s) from their databases · %1 collectives matched · %2 of %3 pairs of rank %4 "
@@ -94,9 +125,9 @@ QString DatabaseRunView::summaryText() const
 
 QString DatabaseRunView::pathToolTip() const
 {
-    if (!m_run->criticalPath)
-        return tr("No critical path: the databases' graphs could not be read");
-    const ks::CriticalPath &path = m_run->criticalPath->path();
+    if (!m_path)
+        return tr("No critical path: %1").arg(QString::fromStdString(m_pathError));
+    const ks::CriticalPath &path = m_path->analysis->path();
     if (!path.problem.empty())
         return tr("No critical path: %1").arg(QString::fromStdString(path.problem));
     QString tip = tr("The first step's critical path across the ranks, from their databases' "

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "common/backgroundtask.h"
 #include "session/databaserun.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <string>
 
 class QLabel;
 class QTableView;
@@ -20,7 +23,8 @@ class TableModel;
  * collectives, the pairs across ranks and the critical path across the ranks, as
  * `--export-ranks`, `--export-collectives`, `--export-rank-pairs` and `--export-critical-path`
  * over the databases give them, on pages of their own; databases that could not be read and
- * matching warnings in a line on top.
+ * matching warnings in a line on top. The path reads every database again (seconds for a
+ * thousand ranks): it is worked out in the background the first time its page is shown.
  * There are no timelines (they are in the traces): double-clicking a rank, or a segment of the
  * path, asks for the rank's trace, the file its database names (openTrace()).
  */
@@ -38,6 +42,8 @@ public:
     TableModel *model(Page page) const { return m_models[page]; }
     //! The notice line (failures and warnings), empty when there is nothing to say.
     QString notice() const;
+    //! The critical path across the ranks, once found; null before, or when it could not be.
+    const DatabaseRunPath *path() const { return m_path ? &*m_path : nullptr; }
 
 signals:
     //! A rank was double-clicked: open the trace at \a path in a tab of its own.
@@ -51,8 +57,20 @@ private:
     QString summaryText() const;
     //! The Critical path page's tip: the path's length, or why there is none.
     QString pathToolTip() const;
+    //! Starts working out the path, the first time its page is shown.
+    void findPath();
+    struct PathSearch {
+        std::optional<DatabaseRunPath> found;
+        std::string error;
+    };
+    void showPath(const PathSearch &search);
 
     std::shared_ptr<const DatabaseRun> m_run;
+    std::optional<DatabaseRunPath> m_path;
+    std::string m_pathError;
+    bool m_pathAsked = false;
+    BackgroundTask<PathSearch> m_pathSearch {this};
+    QLabel *m_summary = nullptr;
     QTabWidget *m_pages = nullptr;
     QTableView *m_tables[4] = {};
     TableModel *m_models[4] = {};

@@ -174,8 +174,6 @@ void LoadQueue::startRun(const QStringList &paths)
                 std::string error;
                 if (!run->ranks.empty() && !readRankPairs(*run, threads, error, &stop))
                     run->warnings.push_back(error + " (no pairs across ranks)");
-                if (!run->ranks.empty() && !stop && !readRankPaths(*run, kNoValue, error))
-                    run->warnings.push_back(error + " (no critical path)");
                 if (run->ranks.empty())
                     out.error = run->failures.empty() ? "no database of a rank"
                                                       : run->failures.front().error;
