@@ -48,6 +48,8 @@
 #include <QUrl>
 #include <QValueAxis>
 
+#include <sqlite3.h>
+
 using namespace ks;
 using ks::test::RankBuilder;
 
@@ -718,6 +720,30 @@ void TestRunView::runFromDatabasesOpensRankTraces()
                                         ->tracePointer()
                                         ->model->path),
         QString::fromStdString(files[1]));
+
+    // A rank whose graph cannot be read: the page stays empty and the notice says why.
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("broken")));
+    const QString broken = dir.filePath(QStringLiteral("broken/rank.sqlite"));
+    QVERIFY(QFile::copy(QString::fromStdString(view->run().ranks[0].path), broken));
+    sqlite3 *db = nullptr;
+    QCOMPARE(sqlite3_open(broken.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(
+                 db, "UPDATE path_edges_rows SET to_node = 123456789", nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+    window.openRun({dir.filePath(QStringLiteral("broken"))});
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget())
+            && qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget()) != view,
+        30000);
+    auto *failed = qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget());
+    QVERIFY(failed->notice().isEmpty());
+    failed->pages()->setCurrentIndex(DatabaseRunView::CriticalPath);
+    QTRY_VERIFY_WITH_TIMEOUT(!failed->notice().isEmpty(), 30000);
+    QVERIFY2(failed->notice().startsWith(QStringLiteral("No critical path: ") + broken
+                 + QStringLiteral(": not a Kinetoscope database")),
+        qPrintable(failed->notice()));
+    QVERIFY(!failed->path());
+    QCOMPARE(failed->model(DatabaseRunView::CriticalPath)->rowCount(), 0);
 }
 
 QTEST_MAIN(TestRunView)

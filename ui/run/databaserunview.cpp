@@ -89,6 +89,11 @@ void DatabaseRunView::showPath(const PathSearch &search)
         view->setModel(m_models[CriticalPath]);
         fitColumns(view);
         delete old;
+    } else { // a database's graph could not be read: said where the other failures are
+        const QString line = tr("No critical path: %1").arg(QString::fromStdString(m_pathError));
+        m_notice->setText(
+            m_notice->text().isEmpty() ? line : m_notice->text() + QLatin1Char('\n') + line);
+        m_notice->show();
     }
     view->setToolTip(pathToolTip());
     m_summary->setText(summaryText());
