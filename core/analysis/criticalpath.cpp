@@ -67,6 +67,15 @@ std::string missingStepProblem(int64_t step)
     return "no ProfilerStep#" + std::to_string(step) + " in the trace";
 }
 
+int64_t runPathStep(int64_t asked, const std::vector<int64_t> &firstSteps)
+{
+    const auto first = std::find_if(
+        firstSteps.begin(), firstSteps.end(), [](int64_t s) { return s != kNoValue; });
+    if (first == firstSteps.end())
+        return kNoValue;
+    return asked != kNoValue ? asked : *first;
+}
+
 std::optional<WhatIfChange> parseWhatIf(std::string_view spec)
 {
     const size_t colon = spec.rfind(':');
@@ -126,13 +135,10 @@ CriticalPathAnalysis::~CriticalPathAnalysis() = default;
 
 void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery &query)
 {
-    int64_t step = query.step;
-    if (step == kNoValue)
-        for (const PathRankInput &r : m_ranks)
-            if (!r.graph->steps().empty()) {
-                step = r.graph->steps().front().number;
-                break;
-            }
+    std::vector<int64_t> firstSteps;
+    for (const PathRankInput &r : m_ranks)
+        firstSteps.push_back(r.graph->steps().empty() ? kNoValue : r.graph->steps().front().number);
+    const int64_t step = runPathStep(query.step, firstSteps);
     std::vector<PathRankGraph> graphs(m_ranks.size());
     for (size_t r = 0; r < m_ranks.size(); ++r) {
         PathWindow window;
@@ -143,9 +149,7 @@ void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery
         graphs[r].graph
             = std::make_unique<CriticalGraph>(*m_ranks[r].graph, window, query.dataLoading);
     }
-    const bool stepped = std::any_of(m_ranks.begin(), m_ranks.end(),
-        [](const PathRankInput &r) { return !r.graph->steps().empty(); });
-    walk(std::move(graphs), stepped ? step : kNoValue, match);
+    walk(std::move(graphs), step, match);
 }
 
 //! The longest path through \a graphs joined by \a match's collectives, told.

@@ -72,7 +72,7 @@ struct PathRankInput {
     int rank = 0; //!< its rank number (`distributedInfo.rank`)
 };
 
-//! A rank's graph for a run's path made beforehand (read back from the rank's database).
+//! A rank's graph for a run's path: made from its trace, or read back from its database.
 struct PathRankGraph {
     std::unique_ptr<const PathGraph> graph; //!< null: the rank has no window (problem says why)
     std::string problem;
@@ -82,6 +82,13 @@ struct PathRankGraph {
 
 //! What keeps a rank without ProfilerStep#\a step off the path (RankOnPath::problem).
 std::string missingStepProblem(int64_t step);
+
+/*!
+ * The step a run's path is of (CriticalPath::step): \a asked, else the first step of the first
+ * rank that has steps; kNoValue when no rank has steps (each rank's whole trace is walked).
+ * \a firstSteps: each rank's first ProfilerStep number, kNoValue for a rank without steps.
+ */
+int64_t runPathStep(int64_t asked, const std::vector<int64_t> &firstSteps);
 
 //! A what-if as users write it: "NAME:FACTOR" (`--what-if 'aten::linear:0.5'`).
 struct WhatIfChange {

@@ -435,14 +435,10 @@ bool readRankPairs(
 std::optional<DatabaseRunPath> readRankPaths(
     const DatabaseRun &run, int64_t step, std::string &error, const std::atomic<bool> *cancel)
 {
-    if (step == kNoValue)
-        for (const RankDatabase &r : run.ranks)
-            if (!r.steps.empty()) {
-                step = r.steps.front();
-                break;
-            }
-    const bool stepped = std::any_of(
-        run.ranks.begin(), run.ranks.end(), [](const RankDatabase &r) { return !r.steps.empty(); });
+    std::vector<int64_t> firstSteps;
+    for (const RankDatabase &r : run.ranks)
+        firstSteps.push_back(r.steps.empty() ? kNoValue : r.steps.front());
+    step = runPathStep(step, firstSteps);
     std::vector<PathRankGraph> graphs(run.ranks.size());
     std::vector<PathRankInput> inputs;
     for (size_t i = 0; i < run.ranks.size(); ++i) {
@@ -455,7 +451,7 @@ std::optional<DatabaseRunPath> readRankPaths(
         inputs.push_back({nullptr, run.ranks[i].clockOffset, run.ranks[i].rank});
     }
     auto analysis = std::make_shared<const CriticalPathAnalysis>(
-        inputs, std::move(graphs), stepped ? step : kNoValue, run.collectives);
+        inputs, std::move(graphs), step, run.collectives);
     auto table = std::make_shared<const CellTable>(criticalSegmentTable(*analysis));
     return DatabaseRunPath {std::move(analysis), std::move(table)};
 }
