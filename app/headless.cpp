@@ -372,7 +372,8 @@ int runDatabaseExport(RunExport what,
             "--data-loading there\n");
         return ExitUsage;
     }
-    DatabaseRun run = openDatabaseRun(dbs);
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    DatabaseRun run = openDatabaseRun(dbs, threads);
     for (const RunFailure &f : run.failures)
         std::fprintf(stderr, "%s\n", f.error.c_str());
     if (run.ranks.empty())
@@ -384,9 +385,9 @@ int runDatabaseExport(RunExport what,
     std::optional<DatabaseRunPath> found;
     bool read = true;
     if (what == RunExport::RankPairs) {
-        read = readRankPairs(run, std::max(1u, std::thread::hardware_concurrency()), error);
+        read = readRankPairs(run, threads, error);
     } else if (what == RunExport::CriticalPath) {
-        found = readRankPaths(run, path.step, error);
+        found = readRankPaths(run, path.step, threads, error);
         read = found.has_value();
     }
     if (!read) {

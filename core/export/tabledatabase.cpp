@@ -135,8 +135,7 @@ std::string sqlIdentifier(std::string_view name)
 
 TableDatabase::TableDatabase()
 {
-    if (sqlite3_open_v2(":memory:", &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
-        != SQLITE_OK) {
+    if (openSqlite(":memory:", &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) != SQLITE_OK) {
         m_error = "SQLite: cannot open a database in memory";
         return;
     }

@@ -8,6 +8,8 @@
 #include "export/sqlitehandles.h"
 #include "session/rundatabase.h"
 
+#include "base/parallel.h"
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -168,11 +171,12 @@ bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
     return true;
 }
 
-//! \a path opened for reading; null with \a error set when it cannot be.
+//! \a path opened for reading, by one thread at a time (no mutex of its own); null with \a error
+//! set when it cannot be.
 SqliteDb openForReading(const std::string &path, std::string &error)
 {
     sqlite3 *raw = nullptr;
-    const int opened = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+    const int opened = openSqlite(path.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
     SqliteDb db(raw);
     if (opened == SQLITE_OK)
         return db;
@@ -373,6 +377,36 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
     return true;
 }
 
+/*!
+ * Calls \a read(i, error) for each i in [0, \a n) on up to \a threads threads (SQLite's
+ * connections are each their own, so databases read side by side); false with the error of the
+ * lowest i that failed, what reading them in order would have said. Nothing past a failure is
+ * read, and nothing once \a cancel is set ("cancelled").
+ */
+bool readEach(size_t n,
+    unsigned threads,
+    std::string &error,
+    const std::atomic<bool> *cancel,
+    const std::function<bool(size_t, std::string &)> &read)
+{
+    std::vector<std::string> errors(n);
+    std::atomic<size_t> firstFailure {n};
+    parallelFor(n, threads, [&](size_t i) {
+        if (i > firstFailure.load())
+            return;
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            errors[i] = "cancelled";
+        else if (read(i, errors[i]))
+            return;
+        for (size_t seen = firstFailure.load(); i < seen;)
+            firstFailure.compare_exchange_weak(seen, i);
+    });
+    if (firstFailure.load() == n)
+        return true;
+    error = std::move(errors[firstFailure.load()]);
+    return false;
+}
+
 } // namespace
 
 std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error)
@@ -432,24 +466,24 @@ bool readRankPairs(
     return true;
 }
 
-std::optional<DatabaseRunPath> readRankPaths(
-    const DatabaseRun &run, int64_t step, std::string &error, const std::atomic<bool> *cancel)
+std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
+    int64_t step,
+    unsigned threads,
+    std::string &error,
+    const std::atomic<bool> *cancel)
 {
     std::vector<int64_t> firstSteps;
-    for (const RankDatabase &r : run.ranks)
+    std::vector<PathRankInput> inputs;
+    for (const RankDatabase &r : run.ranks) {
         firstSteps.push_back(r.steps.empty() ? kNoValue : r.steps.front());
+        inputs.push_back({nullptr, r.clockOffset, r.rank});
+    }
     step = runPathStep(step, firstSteps);
     std::vector<PathRankGraph> graphs(run.ranks.size());
-    std::vector<PathRankInput> inputs;
-    for (size_t i = 0; i < run.ranks.size(); ++i) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) {
-            error = "cancelled";
-            return std::nullopt;
-        }
-        if (!readPathGraph(run.ranks[i], step, graphs[i], error))
-            return std::nullopt;
-        inputs.push_back({nullptr, run.ranks[i].clockOffset, run.ranks[i].rank});
-    }
+    if (!readEach(graphs.size(), threads, error, cancel, [&](size_t i, std::string &failed) {
+            return readPathGraph(run.ranks[i], step, graphs[i], failed);
+        }))
+        return std::nullopt;
     auto analysis = std::make_shared<const CriticalPathAnalysis>(
         inputs, std::move(graphs), step, run.collectives);
     auto table = std::make_shared<const CellTable>(criticalSegmentTable(*analysis));
@@ -501,17 +535,20 @@ std::vector<int> DatabaseRun::rankNumbers() const
     return out;
 }
 
-DatabaseRun openDatabaseRun(const std::vector<std::string> &paths)
+DatabaseRun openDatabaseRun(const std::vector<std::string> &paths, unsigned threads)
 {
+    std::vector<std::optional<RankDatabase>> read(paths.size());
+    std::vector<std::string> errors(paths.size());
+    parallelFor(
+        paths.size(), threads, [&](size_t i) { read[i] = readRankDatabase(paths[i], errors[i]); });
     DatabaseRun run;
-    for (const std::string &path : paths) {
-        std::string error;
-        if (auto rank = readRankDatabase(path, error); rank && rank->gathered)
-            run.warnings.push_back(path + ": left out: it gathers ranks (tools/digest-run.sh)");
-        else if (rank)
-            run.ranks.push_back(std::move(*rank));
+    for (size_t i = 0; i < paths.size(); ++i) {
+        if (read[i] && read[i]->gathered)
+            run.warnings.push_back(paths[i] + ": left out: it gathers ranks (tools/digest-run.sh)");
+        else if (read[i])
+            run.ranks.push_back(std::move(*read[i]));
         else
-            run.failures.push_back({path, error});
+            run.failures.push_back({paths[i], errors[i]});
     }
     // Numbered as openRun numbers traces: by file order unless each names a distinct rank.
     std::set<int> claimed, worldSizes;

@@ -57,7 +57,8 @@ struct DatabaseRun {
     std::vector<int> rankNumbers() const;
     std::vector<RankSummary> summaries() const;
 };
-DatabaseRun openDatabaseRun(const std::vector<std::string> &paths);
+//! The databases are read on up to \a threads threads.
+DatabaseRun openDatabaseRun(const std::vector<std::string> &paths, unsigned threads = 1);
 
 /*!
  * Reads \a run's pairs across ranks from each database's `pairs` and `pair_keys` and matches
@@ -83,11 +84,12 @@ struct DatabaseRunPath {
  * first step of the first rank with steps. A database holds one step's graph (`--export-db
  * --critical-path-step N`, the first by default): a rank that has the step but whose database
  * holds another is left off the path, its problem saying so. nullopt with \a error ("PATH: …")
- * when a database's graph cannot be read, or \a cancel is set. Reads every database again:
- * seconds for a thousand.
+ * when a database's graph cannot be read (the first such in rank order), or \a cancel is set.
+ * Reads every database again, on up to \a threads threads: seconds for a thousand.
  */
 std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
     int64_t step,
+    unsigned threads,
     std::string &error,
     const std::atomic<bool> *cancel = nullptr);
 

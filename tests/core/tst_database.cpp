@@ -144,6 +144,8 @@ private slots:
 private:
     void checkPathFromDatabases(const LoadedRun &run, const DatabaseRun &fromDatabases);
     void comparePaths(const CriticalPath &a, const CriticalPath &b);
+    //! A copy of database \a from named \a name with \a sql run on it.
+    std::string alteredCopy(const std::string &from, const QString &name, const char *sql);
 
     QTemporaryDir m_dir;
     QString m_generated; //!< gentrace --memory: every table has rows
@@ -471,7 +473,7 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     databases.push_back(foreign);
     databases.push_back(older);
 
-    DatabaseRun fromDatabases = openDatabaseRun(databases);
+    DatabaseRun fromDatabases = openDatabaseRun(databases, 2);
     QCOMPARE(fromDatabases.ranks.size(), run->ranks.size());
     QCOMPARE(fromDatabases.failures.size(), size_t(3));
     QVERIFY(fromDatabases.failures[0].error.starts_with(corrupt + ": "));
@@ -515,7 +517,7 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
 void TestDatabase::checkPathFromDatabases(const LoadedRun &run, const DatabaseRun &fromDatabases)
 {
     std::string error;
-    const auto found = readRankPaths(fromDatabases, kNoValue, error);
+    const auto found = readRankPaths(fromDatabases, kNoValue, 2, error);
     QVERIFY2(found, error.c_str());
     const auto traced = run.criticalPath();
     QVERIFY(traced->path().problem.empty());
@@ -531,52 +533,63 @@ void TestDatabase::checkPathFromDatabases(const LoadedRun &run, const DatabaseRu
 
     PathQuery absent;
     absent.step = 987654;
-    const auto none = readRankPaths(fromDatabases, absent.step, error);
+    const auto none = readRankPaths(fromDatabases, absent.step, 2, error);
     QVERIFY2(none, error.c_str());
     comparePaths(none->analysis->path(), run.criticalPath(absent)->path());
     QCOMPARE(none->analysis->path().problem, missingStepProblem(absent.step));
 
     // A graph whose edge names no node: the database is named, nothing is walked.
-    const std::string broken = m_dir.filePath(QStringLiteral("broken-path.sqlite")).toStdString();
-    QFile::remove(QString::fromStdString(broken));
-    QVERIFY(QFile::copy(
-        QString::fromStdString(fromDatabases.ranks[0].path), QString::fromStdString(broken)));
-    sqlite3 *db = nullptr;
-    QCOMPARE(sqlite3_open(broken.c_str(), &db), SQLITE_OK);
-    QCOMPARE(sqlite3_exec(
-                 db, "UPDATE path_edges_rows SET to_node = 123456789", nullptr, nullptr, nullptr),
-        SQLITE_OK);
-    sqlite3_close(db);
+    const std::string &rank0 = fromDatabases.ranks[0].path;
+    const std::string broken = alteredCopy(rank0, QStringLiteral("broken-path.sqlite"),
+        "UPDATE path_edges_rows SET to_node = 123456789");
     DatabaseRun withBroken = openDatabaseRun({broken});
     QCOMPARE(withBroken.ranks.size(), size_t(1));
-    QVERIFY(!readRankPaths(withBroken, kNoValue, error));
-    QCOMPARE(error,
-        broken
-            + ": not a Kinetoscope database (path_edges holds an edge of no node, kind or event)");
+    QVERIFY(!readRankPaths(withBroken, kNoValue, 1, error));
+    const std::string noNode
+        = ": not a Kinetoscope database (path_edges holds an edge of no node, kind or event)";
+    QCOMPARE(error, broken + noNode);
     // An event of a pair row the rank does not have: named, no row past the rank's is counted.
-    QCOMPARE(sqlite3_open(broken.c_str(), &db), SQLITE_OK);
-    QCOMPARE(sqlite3_exec(db,
-                 "UPDATE path_edges_rows SET to_node = from_node;"
-                 "UPDATE path_events_rows SET pair_row = 123456789",
-                 nullptr, nullptr, nullptr),
-        SQLITE_OK);
-    sqlite3_close(db);
-    QVERIFY(!readRankPaths(withBroken, kNoValue, error));
+    const std::string pastRows = alteredCopy(rank0, QStringLiteral("past-rows.sqlite"),
+        "UPDATE path_events_rows SET pair_row = 123456789");
+    QVERIFY(!readRankPaths(openDatabaseRun({pastRows}), kNoValue, 1, error));
     QCOMPARE(error,
-        broken
+        pastRows
             + ": not a Kinetoscope database (path_events holds an event of no id, class or pair "
               "row)");
+    // Both read side by side, whichever fails first: the first in rank order is named, as one
+    // thread reading them in order names it.
+    const DatabaseRun both = openDatabaseRun({broken, pastRows}, 2);
+    QCOMPARE(both.ranks.size(), size_t(2));
+    for (int i = 0; i < 5; ++i) {
+        QVERIFY(!readRankPaths(both, kNoValue, 2, error));
+        QCOMPARE(error, broken + noNode);
+    }
 
     const std::vector<ProfilerStep> &steps = run.ranks[0].graph->steps();
     if (steps.size() < 2)
         return;
     const int64_t second = steps[1].number;
-    const auto other = readRankPaths(fromDatabases, second, error);
+    const auto other = readRankPaths(fromDatabases, second, 2, error);
     QVERIFY2(other, error.c_str());
     const std::string held = "its database holds the path graph of ProfilerStep#"
         + std::to_string(steps[0].number) + ", not of ProfilerStep#" + std::to_string(second)
         + ": digest its trace again with --critical-path-step " + std::to_string(second);
     QCOMPARE(other->analysis->path().ranks[0].problem, held);
+}
+
+std::string TestDatabase::alteredCopy(const std::string &from, const QString &name, const char *sql)
+{
+    std::string path = m_dir.filePath(name).toStdString();
+    QFile::remove(QString::fromStdString(path));
+    if (!QFile::copy(QString::fromStdString(from), QString::fromStdString(path)))
+        qFatal("cannot copy %s", from.c_str());
+    sqlite3 *db = nullptr;
+    const bool altered = sqlite3_open(path.c_str(), &db) == SQLITE_OK
+        && sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+    sqlite3_close(db);
+    if (!altered)
+        qFatal("cannot alter %s", path.c_str());
+    return path;
 }
 
 void TestDatabase::comparePaths(const CriticalPath &a, const CriticalPath &b)

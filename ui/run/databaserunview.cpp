@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -71,7 +72,8 @@ void DatabaseRunView::findPath()
     m_pathSearch.run(
         [run = m_run](const std::atomic<bool> &stop) {
             PathSearch search;
-            search.found = readRankPaths(*run, kNoValue, search.error, &stop);
+            const auto threads = unsigned(std::max(1, QThread::idealThreadCount()));
+            search.found = readRankPaths(*run, kNoValue, threads, search.error, &stop);
             return search;
         },
         [this](const PathSearch &search) { showPath(search); });

@@ -169,8 +169,8 @@ void LoadQueue::startRun(const QStringList &paths)
             OpenedRun out;
             std::vector<std::string> files;
             if (runDatabases(args, files)) {
-                auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files));
                 const auto threads = unsigned(std::max(1, QThread::idealThreadCount()));
+                auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files, threads));
                 std::string error;
                 if (!run->ranks.empty() && !readRankPairs(*run, threads, error, &stop))
                     run->warnings.push_back(error + " (no pairs across ranks)");
