@@ -70,12 +70,12 @@ build/release/tools/kinetoscope-gentrace --steps 2 build/release/package-check.p
 bash packaging/check-package.sh build/release build/release/package-check.pt.trace.json.gz
 build asan
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --preset asan -j "$jobs"
-echo "== ThreadSanitizer: the loader's builder thread, segments and gzip members, the linker's threads, a run's parallel loads, the UI's workers"
-tsan_tests=(tst_loader tst_linker tst_run tst_sharedtraces tst_segmentedload tst_gzipseek tst_gzipmembers tst_models
-    tst_mainwindow tst_views tst_checkpointing)
+echo "== ThreadSanitizer: the loader's builder thread, segments and gzip members, the linker's threads, a run's parallel loads and databases, the UI's workers"
+tsan_tests=(tst_loader tst_linker tst_run tst_database tst_sharedtraces tst_segmentedload tst_gzipseek tst_gzipmembers
+    tst_models tst_mainwindow tst_views tst_checkpointing)
 build tsan "${tsan_tests[@]}"
 TSAN_OPTIONS="die_after_fork=0 suppressions=$PWD/tools/tsan-suppressions.txt" ctest --preset tsan \
-    -j "$jobs" -R '^(tst_loader_builder_thread|tst_linker_builder_thread|tst_run|tst_sharedtraces|tst_segmentedload|tst_gzipseek|tst_gzipmembers|tst_models|tst_mainwindow|tst_views|tst_checkpointing)$'
+    -j "$jobs" -R '^(tst_loader_builder_thread|tst_linker_builder_thread|tst_run|tst_database|tst_sharedtraces|tst_segmentedload|tst_gzipseek|tst_gzipmembers|tst_models|tst_mainwindow|tst_views|tst_checkpointing)$'
 if [[ -x tools/fuzz.sh ]]; then
     tools/fuzz.sh 60
 fi
