@@ -5,6 +5,7 @@
 #include "jsoncapture.h"
 #include "repairstream.h"
 #include "seekingtext.h"
+#include "textstream.h"
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
@@ -150,7 +151,7 @@ bool readEventDetailsText(
         return false;
     }
     const std::string copy(text.substr(offset)); // zero-terminated
-    rapidjson::StringStream stream(copy.c_str());
+    TextStream stream(copy.c_str());
     return parseEvent(stream, out, error);
 }
 

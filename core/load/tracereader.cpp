@@ -10,9 +10,8 @@
 #include "repairstream.h"
 #include "segmentsources.h"
 #include "streamedsegments.h"
+#include "textstream.h"
 #include "tracebuilder.h"
-
-#include <rapidjson/stream.h>
 
 #include <algorithm>
 #include <chrono>
@@ -306,8 +305,8 @@ LoadResult readText(
             if (auto segmented = segmentedPass(MemorySegments(text), builder, options, {}))
                 return std::move(*segmented);
         }
-        const std::string copy(text); // zero-terminated, as StringStream needs
-        rapidjson::StringStream stream(copy.c_str());
+        const std::string copy(text); // zero-terminated, as TextStream needs
+        TextStream stream(copy.c_str());
         PassResult result
             = parsePass(stream, repair, *builder, options.builderThread, {}, options.cancel);
         result.outcome.textSize = copy.size();

@@ -334,6 +334,8 @@ private slots:
     void deepNestingAndRepairsKeepOffsets_data();
     void deepNestingAndRepairsKeepOffsets();
     void longStringsAreKept();
+    void namesAreReadWhereverTheirCharactersFall_data();
+    void namesAreReadWhereverTheirCharactersFall();
     void invalidStringsAreRepaired_data();
     void invalidStringsAreRepaired();
     void nanLiteralsAreNotNumbers();
@@ -1761,6 +1763,63 @@ void TestLoader::longStringsAreKept()
     LOAD_OR_FAIL(t, topLevel);
     QCOMPARE(diag(t, "value_too_large"), 1);
     QCOMPARE(diagOffset(t, "value_too_large"), qint64(topLevel.find(R"({"ranks")")));
+}
+
+void TestLoader::namesAreReadWhereverTheirCharactersFall_data()
+{
+    QTest::addColumn<QString>("file"); // empty: the text from memory
+    QTest::addColumn<int>("threads");
+    QTest::addRow("text, in chunks") << QString() << 1;
+    QTest::addRow("file, one piece") << QStringLiteral("names.json") << 1;
+    QTest::addRow("file, segments") << QStringLiteral("names.json") << 2;
+    QTest::addRow("gzip, one piece") << QStringLiteral("names.json.gz") << 1;
+    QTest::addRow("gzip, segments in memory") << QStringLiteral("names.json.gz") << 3;
+}
+
+/*!
+ * Names whose escapes, multi-byte characters and runs of plain characters fall at every place of
+ * a 16-byte scan block and across the 1 MB chunks a text is read in are read as written, by each
+ * stream the loader parses (chunks of a file or of inflated text; a segment's text in memory).
+ */
+void TestLoader::namesAreReadWhereverTheirCharactersFall()
+{
+    QFETCH(QString, file);
+    QFETCH(int, threads);
+    const std::pair<std::string_view, std::string_view> specials[] = {// as written, as loaded
+        {R"(\")", "\""}, {R"(\\)", "\\"}, {R"(\n)", "\n"}, {R"(\u00e9)", "\xC3\xA9"},
+        {R"(\/)", "/"}, {"\xE2\x82\xAC", "\xE2\x82\xAC"}, {"\x7f", "\x7f"}, {"", ""}};
+    std::vector<std::string> names;
+    std::string events;
+    for (size_t i = 0; events.size() < (5u << 20) / 2; ++i) {
+        const std::string before(i % 301, char('a' + i % 26)), number = std::to_string(i);
+        const std::string after = std::string(i % 17, 'z').append(number);
+        const auto &[written, loaded] = specials[i % std::size(specials)];
+        names.push_back(std::string(before).append(loaded).append(after));
+        if (!events.empty())
+            events += ',';
+        events += slice(std::string(before).append(written).append(after), 1, number, "1");
+    }
+    const std::string json = test::traceWith(events);
+    for (const size_t chunk : {size_t(1) << 20, size_t(2) << 20}) { // inside a name, not between
+        const size_t quote = json.rfind('"', chunk);
+        QVERIFY(json.compare(quote - 7, 8, R"("name":")") == 0 || json[quote - 1] == '\\');
+    }
+    LoadResult r;
+    if (file.isEmpty()) {
+        r = loadTraceText(json);
+    } else {
+        const QByteArray text = QByteArray::fromStdString(json);
+        const QString path
+            = test::writeTemp(file, file.endsWith(QLatin1String(".gz")) ? test::gzip(text) : text);
+        LoadOptions options;
+        options.threads = unsigned(threads);
+        options.minSegmentBytes = 256 << 10;
+        r = loadTrace(path.toStdString(), options);
+        QCOMPARE(r.pieces > 1, threads > 1);
+    }
+    QVERIFY2(r.status == LoadResult::Status::Loaded, r.error.c_str());
+    QVERIFY2(r.model->diagnostics.empty(), r.model->diagnostics.report().c_str());
+    QVERIFY(sliceNames(*r.model) == names);
 }
 
 void TestLoader::invalidStringsAreRepaired_data()

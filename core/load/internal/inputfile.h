@@ -3,11 +3,15 @@
 
 #include "gzipinflater.h"
 #include "model/tracemodel.h"
+#include "plainrun.h"
 #include "textchunk.h"
+
+#include <rapidjson/reader.h>
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -172,6 +176,12 @@ public:
         return c;
     }
     size_t Tell() const { return size_t(m_chunkOffset + uint64_t(m_cur - m_base)); }
+    //! The characters a scan may read ahead without Peek(): from the next to the chunk's last,
+    //! which is left to Take() (it moves on to the next chunk). Empty at the text's end.
+    const Ch *scanBegin() const { return m_cur; }
+    const Ch *scanEnd() const { return m_last; }
+    //! Moves to \a p, in [scanBegin(), scanEnd()].
+    void skipTo(const Ch *p) { m_cur = p; }
     Ch *PutBegin() { return nullptr; }
     void Put(Ch) { }
     void Flush() { }
@@ -197,3 +207,24 @@ private:
 };
 
 } // namespace ks
+
+namespace rapidjson {
+
+/*!
+ * Called by RapidJSON before each character of a string it would copy alone: copies the plain
+ * characters ahead in the chunk at once. What ends them ('"', '\\', a control character, the
+ * chunk's last character) RapidJSON's own loop then takes, as before.
+ */
+template<>
+template<>
+inline void Reader::ScanCopyUnescapedString(ks::ChunkStream &is, Reader::StackStream<char> &os)
+{
+    const char *begin = is.scanBegin();
+    const char *run = ks::plainRunEnd(begin, is.scanEnd());
+    if (run == begin)
+        return;
+    std::memcpy(os.Push(SizeType(run - begin)), begin, size_t(run - begin));
+    is.skipTo(run);
+}
+
+} // namespace rapidjson
