@@ -455,12 +455,30 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
 bool readRankPairs(
     DatabaseRun &run, unsigned threads, std::string &error, const std::atomic<bool> *cancel)
 {
+    // Read side by side a batch at a time, each rank keyed in a pool of its own, then keyed in
+    // the run's pool in rank and row order: the ids of reading them one by one. A batch bounds
+    // the pools held at once.
+    const size_t batch = 16 * size_t(std::max(1u, threads));
     StringPool keys;
     std::vector<RankPairRows> rows(run.ranks.size());
     PairRowTexts first;
-    for (size_t i = 0; i < run.ranks.size(); ++i)
-        if (!readPairRows(run.ranks[i].path, keys, rows[i], i == 0 ? &first : nullptr, error))
+    for (size_t begin = 0; begin < rows.size(); begin += batch) {
+        const size_t count = std::min(batch, rows.size() - begin);
+        std::vector<StringPool> own(count);
+        if (!readEach(count, threads, error, cancel, [&](size_t i, std::string &failed) {
+                const size_t rank = begin + i;
+                return readPairRows(
+                    run.ranks[rank].path, own[i], rows[rank], rank == 0 ? &first : nullptr, failed);
+            }))
             return false;
+        for (size_t i = 0; i < count; ++i) {
+            RankPairRows &r = rows[begin + i];
+            for (size_t row = 0; row < r.size(); ++row) {
+                r.key[row] = keys.intern(own[i].view(r.key[row]));
+                r.opKey[row] = keys.intern(own[i].view(r.opKey[row]));
+            }
+        }
+    }
     run.pairs = matchRankPairs(std::move(rows), threads, cancel);
     run.pairTable = std::make_shared<CellTable>(rankPairTable(run.rankNumbers(), first, run.pairs));
     return true;

@@ -61,10 +61,10 @@ struct DatabaseRun {
 DatabaseRun openDatabaseRun(const std::vector<std::string> &paths, unsigned threads = 1);
 
 /*!
- * Reads \a run's pairs across ranks from each database's `pairs` and `pair_keys` and matches
- * them as from the traces (matchRankPairs(), \a threads and \a cancel as there), into
- * DatabaseRun::pairs and their table. False with \a error ("PATH: …") when a database's pairs
- * cannot be read.
+ * Reads \a run's pairs across ranks from each database's `pairs` and `pair_keys` (on up to
+ * \a threads threads) and matches them as from the traces (matchRankPairs(), \a threads and
+ * \a cancel as there), into DatabaseRun::pairs and their table. False with \a error ("PATH: …")
+ * when a database's pairs cannot be read (the first such in rank order), or "cancelled".
  */
 bool readRankPairs(DatabaseRun &run,
     unsigned threads,
