@@ -151,7 +151,7 @@ bool readEventDetailsText(
         return false;
     }
     const std::string copy(text.substr(offset)); // zero-terminated
-    TextStream stream(copy.c_str());
+    TextStream stream(copy);
     return parseEvent(stream, out, error);
 }
 

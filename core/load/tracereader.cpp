@@ -306,7 +306,7 @@ LoadResult readText(
                 return std::move(*segmented);
         }
         const std::string copy(text); // zero-terminated, as TextStream needs
-        TextStream stream(copy.c_str());
+        TextStream stream(copy);
         PassResult result
             = parsePass(stream, repair, *builder, options.builderThread, {}, options.cancel);
         result.outcome.textSize = copy.size();

@@ -336,6 +336,8 @@ private slots:
     void longStringsAreKept();
     void namesAreReadWhereverTheirCharactersFall_data();
     void namesAreReadWhereverTheirCharactersFall();
+    void numbersAreReadWhereverTheyFall_data();
+    void numbersAreReadWhereverTheyFall();
     void invalidStringsAreRepaired_data();
     void invalidStringsAreRepaired();
     void nanLiteralsAreNotNumbers();
@@ -1820,6 +1822,61 @@ void TestLoader::namesAreReadWhereverTheirCharactersFall()
     QVERIFY2(r.status == LoadResult::Status::Loaded, r.error.c_str());
     QVERIFY2(r.model->diagnostics.empty(), r.model->diagnostics.report().c_str());
     QVERIFY(sliceNames(*r.model) == names);
+}
+
+void TestLoader::numbersAreReadWhereverTheyFall_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("before"); // of the number's characters, before the first chunk's end
+    for (const QString &file : {QStringLiteral("numbers.json"), QStringLiteral("numbers.json.gz")})
+        for (const int before : {1, 4, 7, 8, 10, 11, 12, 20})
+            QTest::addRow("%s, %d before", qPrintable(file), before) << file << before;
+}
+
+/*!
+ * A timestamp cut by the end of the first 1 MB chunk after any of its characters (the '-', a
+ * digit, the '.', the last; and one whose ',' is the chunk's last character) is read exactly,
+ * and so are the numbers of every other form in the events around it.
+ */
+void TestLoader::numbersAreReadWhereverTheyFall()
+{
+    QFETCH(QString, file);
+    QFETCH(int, before);
+    const std::string ts = "-1234567.891"; // -1 234 567 891 ns
+    const std::string head = test::traceWith("");
+    const size_t chunk = size_t(1) << 20;
+    std::string events;
+    for (int i = 0; head.size() + events.size() < chunk - 400; ++i) // ts 0.5, 1.5, 2e0, ...
+        events += slice("op", 1, i % 3 == 2 ? std::to_string(i) + "e0" : std::to_string(i) + ".5",
+                      "0.5", "cpu_op", R"("args":{"External id":)" + std::to_string(-i) + "}")
+            + ',';
+    const std::string probe = slice("", 1, ts, "0.001");
+    const size_t tsAt = head.size() - 2 + events.size() + probe.find(ts);
+    events += slice(std::string(chunk - size_t(before) - tsAt, 'p'), 1, ts, "0.001") + ',';
+    events += slice("after", 1, "-2000000", "1");
+    const std::string json = test::traceWith(events);
+    QCOMPARE(json.substr(chunk - size_t(before), ts.size()), ts);
+
+    const QByteArray text = QByteArray::fromStdString(json);
+    const QString path
+        = test::writeTemp(file, file.endsWith(QLatin1String(".gz")) ? test::gzip(text) : text);
+    LoadOptions options;
+    options.threads = 1;
+    const LoadResult r = loadTrace(path.toStdString(), options);
+    QVERIFY2(r.status == LoadResult::Status::Loaded, r.error.c_str());
+    const TraceModel &m = *r.model;
+    QCOMPARE(qint64(m.diagnostics.total()), qint64(diag(m, "negative_ts"))); // the two below 0
+    QCOMPARE(diag(m, "negative_ts"), 2);
+    const SliceId cut = sliceNamed(m, std::string(chunk - size_t(before) - tsAt, 'p'));
+    QVERIFY(cut != kNoSlice);
+    QCOMPARE(qint64(m.slices.start[cut]), qint64(-1234567891));
+    QCOMPARE(qint64(m.slices.dur[cut]), qint64(1));
+    for (SliceId s = 0; s < m.slices.size(); ++s) {
+        if (m.sliceName(s) != "op")
+            continue;
+        const int64_t i = -m.slices.externalId[s];
+        QCOMPARE(qint64(m.slices.start[s]), qint64(i * 1000 + (i % 3 == 2 ? 0 : 500)));
+    }
 }
 
 void TestLoader::invalidStringsAreRepaired_data()

@@ -3,8 +3,8 @@
 
 #include "gzipinflater.h"
 #include "model/tracemodel.h"
-#include "plainrun.h"
 #include "textchunk.h"
+#include "textscan.h"
 
 #include <rapidjson/reader.h>
 

@@ -7,6 +7,7 @@
 #include "eventsink.h"
 #include "load/tracereader.h"
 #include "loadverdict.h"
+#include "plainnumbers.h"
 #include "tracebuilder.h"
 
 #include <rapidjson/error/en.h>
@@ -23,10 +24,6 @@ inline double secondsSince(std::chrono::steady_clock::time_point t)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
-
-constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag
-    | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag
-    | rapidjson::kParseNanAndInfFlag;
 
 inline bool repairable(rapidjson::ParseErrorCode code)
 {

@@ -63,7 +63,7 @@ PassResult MemorySegments::parse(const TextSlice &slice,
     const uint64_t end = slice.tail.empty() ? m_text.size() : slice.end;
     const std::string text = slice.head
         + std::string(m_text.substr(size_t(slice.begin), size_t(end - slice.begin))) + slice.tail;
-    TextStream stream(text.c_str()); // zero-terminated, as it needs
+    TextStream stream(text);
     const TextPlace place {slice.begin, slice.head.size(), end - slice.begin};
     PassResult result = parsePlaced(stream, place, builder, reached, cancel);
     if (slice.tail.empty())

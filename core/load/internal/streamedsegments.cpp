@@ -238,7 +238,7 @@ Segment StreamedParse::parse(const Piece &piece, size_t worker)
     s.builder = std::make_unique<TraceBuilder>();
     if (piece.index > 0)
         s.builder->continueEarlierText();
-    TextStream stream(piece.text.c_str()); // zero-terminated, as it needs
+    TextStream stream(piece.text);
     const TextPlace place {piece.begin, piece.head, piece.body};
     const auto checkpoint = [&] {
         m_parsing[worker].store(

@@ -1,17 +1,28 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plainrun.h"
+#include "textscan.h"
 
 #include <rapidjson/reader.h>
 
 #include <cstring>
+#include <string>
 
 namespace ks {
 
-//! RapidJSON's StringStream (a zero-terminated text in memory) with a string scanner of its own.
+//! RapidJSON's StringStream over \a text (zero-terminated, as it reads), whose end scans know.
 struct TextStream : rapidjson::StringStream {
-    using rapidjson::StringStream::StringStream;
+    explicit TextStream(const std::string &text)
+        : rapidjson::StringStream(text.c_str())
+        , end(text.c_str() + text.size())
+    {
+    }
+    const char *end; //!< at its zero
+
+    //! What a scan may read ahead (textscan.h), as ChunkStream's.
+    const char *scanBegin() const { return src_; }
+    const char *scanEnd() const { return end; }
+    void skipTo(const char *p) { src_ = p; }
 };
 
 } // namespace ks
@@ -28,11 +39,12 @@ template<>
 template<>
 inline void Reader::ScanCopyUnescapedString(ks::TextStream &is, Reader::StackStream<char> &os)
 {
-    const char *run = ks::plainRunEnd(is.src_);
-    if (run == is.src_)
+    const char *begin = is.scanBegin();
+    const char *run = ks::plainRunEnd(begin, is.scanEnd());
+    if (run == begin)
         return;
-    std::memcpy(os.Push(SizeType(run - is.src_)), is.src_, size_t(run - is.src_));
-    is.src_ = run;
+    std::memcpy(os.Push(SizeType(run - begin)), begin, size_t(run - begin));
+    is.skipTo(run);
 }
 
 } // namespace rapidjson
