@@ -11,7 +11,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -210,21 +209,12 @@ private:
 
 namespace rapidjson {
 
-/*!
- * Called by RapidJSON before each character of a string it would copy alone: copies the plain
- * characters ahead in the chunk at once. What ends them ('"', '\\', a control character, the
- * chunk's last character) RapidJSON's own loop then takes, as before.
- */
+//! Called by RapidJSON before each character of a string it would copy alone (textscan.h).
 template<>
 template<>
 inline void Reader::ScanCopyUnescapedString(ks::ChunkStream &is, Reader::StackStream<char> &os)
 {
-    const char *begin = is.scanBegin();
-    const char *run = ks::plainRunEnd(begin, is.scanEnd());
-    if (run == begin)
-        return;
-    std::memcpy(os.Push(SizeType(run - begin)), begin, size_t(run - begin));
-    is.skipTo(run);
+    ks::copyPlainRun(is, os);
 }
 
 } // namespace rapidjson

@@ -29,62 +29,58 @@ template<typename Stream> struct Unscanned {
     size_t PutEnd(Ch *) { return 0; }
 };
 
-enum class PlainNumber { None, Taken, Refused };
-
 /*!
- * Hands \a handler the plain number at \a stream's position, as RapidJSON hands a number over,
- * and moves past it: Taken, or Refused when the handler stops the parse; None when no plain
- * number is there, nothing read. While the handler runs (its offsets), the stream stands where
- * RapidJSON's reading leaves it then: past the number, or at its start for a stream RapidJSON
- * reads through a copy (StreamTraits::copyOptimization), which it moves on only afterwards.
+ * Reads the number at \a stream's position for \a handler: a plain one from the stream's own
+ * text, handed over as RapidJSON hands a number over; any other by \a ownWay (RapidJSON's own
+ * reading, given the stream under another name, Unscanned). False when the handler refused a
+ * plain number, which stops the parse. While the handler runs (its offsets), the stream stands
+ * where RapidJSON's reading leaves it then: past the number, or at its start for a stream it
+ * reads through a copy (StreamTraits::copyOptimization) and moves on only afterwards.
  */
-template<typename Stream> PlainNumber takePlainNumber(Stream &stream, EventHandler &handler)
+template<typename Stream, typename OwnWay>
+bool readNumber(Stream &stream, EventHandler &handler, const OwnWay &ownWay)
 {
     const char *begin = stream.scanBegin();
     const char *end = plainNumberEnd(begin, stream.scanEnd());
-    if (!end)
-        return PlainNumber::None;
+    if (!end) {
+        Unscanned<Stream> own {stream};
+        ownWay(own);
+        return true;
+    }
     constexpr bool throughCopy = rapidjson::StreamTraits<Stream>::copyOptimization;
     if (!throughCopy)
         stream.skipTo(end);
     const bool taken = handler.RawNumber(begin, rapidjson::SizeType(end - begin), true);
     if (throughCopy)
         stream.skipTo(end);
-    return taken ? PlainNumber::Taken : PlainNumber::Refused;
+    return taken;
 }
 
 } // namespace ks
 
 namespace rapidjson {
 
-//! A number in a chunk: plain, from the chunk; else as RapidJSON reads it.
+// Each number of the loader's streams (ChunkStream, a file's or inflated text in chunks;
+// TextStream, a text in memory) is read as above.
+
 template<>
 template<>
 inline void Reader::ParseNumber<ks::kParseFlags>(ks::ChunkStream &is, ks::EventHandler &handler)
 {
     const size_t start = is.Tell();
-    const ks::PlainNumber plain = ks::takePlainNumber(is, handler);
-    if (plain == ks::PlainNumber::None) {
-        ks::Unscanned<ks::ChunkStream> own {is};
-        ParseNumber<ks::kParseFlags>(own, handler);
-    } else if (plain == ks::PlainNumber::Refused) {
+    if (!ks::readNumber(
+            is, handler, [&](auto &own) { ParseNumber<ks::kParseFlags>(own, handler); }))
         RAPIDJSON_PARSE_ERROR_NORETURN(kParseErrorTermination, start);
-    }
 }
 
-//! The same in a text in memory.
 template<>
 template<>
 inline void Reader::ParseNumber<ks::kParseFlags>(ks::TextStream &is, ks::EventHandler &handler)
 {
     const size_t start = is.Tell();
-    const ks::PlainNumber plain = ks::takePlainNumber(is, handler);
-    if (plain == ks::PlainNumber::None) {
-        ks::Unscanned<ks::TextStream> own {is};
-        ParseNumber<ks::kParseFlags>(own, handler);
-    } else if (plain == ks::PlainNumber::Refused) {
+    if (!ks::readNumber(
+            is, handler, [&](auto &own) { ParseNumber<ks::kParseFlags>(own, handler); }))
         RAPIDJSON_PARSE_ERROR_NORETURN(kParseErrorTermination, start);
-    }
 }
 
 } // namespace rapidjson

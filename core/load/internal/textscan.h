@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <rapidjson/rapidjson.h>
+
+#include <cstring>
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -78,6 +82,21 @@ inline const char *plainNumberEnd(const char *p, const char *end)
     default:
         return nullptr;
     }
+}
+
+/*!
+ * Copies the plain characters of a string ahead in \a stream to \a out (RapidJSON's stack) at
+ * once; what ends them ('"', '\\', a control character, what the stream lets no scan read)
+ * RapidJSON's own loop then takes.
+ */
+template<typename Stream, typename Out> void copyPlainRun(Stream &stream, Out &out)
+{
+    const char *begin = stream.scanBegin();
+    const char *run = plainRunEnd(begin, stream.scanEnd());
+    if (run == begin)
+        return;
+    std::memcpy(out.Push(rapidjson::SizeType(run - begin)), begin, size_t(run - begin));
+    stream.skipTo(run);
 }
 
 } // namespace ks

@@ -5,7 +5,6 @@
 
 #include <rapidjson/reader.h>
 
-#include <cstring>
 #include <string>
 
 namespace ks {
@@ -33,18 +32,12 @@ template<> struct StreamTraits<ks::TextStream> {
     enum { copyOptimization = 1 }; // as StringStream's
 };
 
-//! Called by RapidJSON before each character of a string it would copy alone: copies the plain
-//! characters ahead at once; what ends them RapidJSON's own loop then takes.
+//! Called by RapidJSON before each character of a string it would copy alone (textscan.h).
 template<>
 template<>
 inline void Reader::ScanCopyUnescapedString(ks::TextStream &is, Reader::StackStream<char> &os)
 {
-    const char *begin = is.scanBegin();
-    const char *run = ks::plainRunEnd(begin, is.scanEnd());
-    if (run == begin)
-        return;
-    std::memcpy(os.Push(SizeType(run - begin)), begin, size_t(run - begin));
-    is.skipTo(run);
+    ks::copyPlainRun(is, os);
 }
 
 } // namespace rapidjson
