@@ -2098,6 +2098,8 @@ void TestLoader::notATraceFailsWithOffset_data()
         '[') << qint64(1) << QStringLiteral("the file ends before the first complete trace event");
     QTest::addRow("numbers only") << QByteArray("[1, 2, 3]") << qint64(1)
                                   << QStringLiteral("no complete trace event");
+    QTest::addRow("numbers with exponents only")
+        << QByteArray("[1e5, 2E-1]") << qint64(1) << QStringLiteral("no complete trace event");
     QTest::addRow("empty arrays as events")
         << QByteArray(R"({"traceEvents": [[], []]})") << qint64(17)
         << QStringLiteral("no complete trace event");

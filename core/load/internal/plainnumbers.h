@@ -34,20 +34,27 @@ template<typename Stream> struct Unscanned {
  * text, handed over as RapidJSON hands a number over; any other by \a ownWay (RapidJSON's own
  * reading, given the stream under another name, Unscanned). False when the handler refused a
  * plain number, which stops the parse. While the handler runs (its offsets), the stream stands
- * where RapidJSON's reading leaves it then: past the number, or at its start for a stream it
- * reads through a copy (StreamTraits::copyOptimization) and moves on only afterwards.
+ * where RapidJSON's reading leaves it then, either way: past the number, or at its start for a
+ * stream it reads through a copy (StreamTraits::copyOptimization) and moves on only afterwards.
  */
 template<typename Stream, typename OwnWay>
 bool readNumber(Stream &stream, EventHandler &handler, const OwnWay &ownWay)
 {
+    constexpr bool throughCopy = rapidjson::StreamTraits<Stream>::copyOptimization;
     const char *begin = stream.scanBegin();
     const char *end = plainNumberEnd(begin, stream.scanEnd());
     if (!end) {
-        Unscanned<Stream> own {stream};
-        ownWay(own);
+        if constexpr (throughCopy) { // as RapidJSON reads it: moved on once the number is read
+            Stream copy = stream;
+            Unscanned<Stream> own {copy};
+            ownWay(own);
+            stream = copy;
+        } else {
+            Unscanned<Stream> own {stream};
+            ownWay(own);
+        }
         return true;
     }
-    constexpr bool throughCopy = rapidjson::StreamTraits<Stream>::copyOptimization;
     if (!throughCopy)
         stream.skipTo(end);
     const bool taken = handler.RawNumber(begin, rapidjson::SizeType(end - begin), true);
