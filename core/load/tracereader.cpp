@@ -94,8 +94,8 @@ private:
 /*!
  * Gzip text is parsed in segments from this many threads on. With two, the parse in one piece
  * (the parser on one core; placing the events and inflating on the other) keeps both cores busy
- * already, and segments only add their join, a copy of every column: a 100 MB trace loaded in
- * 0.62 s in segments against 0.48 s in one piece on two cores (docs/performance.md).
+ * already, and segments only add their join, a copy of every column: a 100 MB trace loads in
+ * 0.30-0.33 s in segments against 0.28-0.30 s in one piece on two cores (docs/performance.md).
  */
 constexpr unsigned kStreamedMinThreads = 3;
 
