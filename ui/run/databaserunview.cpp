@@ -53,7 +53,7 @@ DatabaseRunView::DatabaseRunView(std::shared_ptr<const DatabaseRun> run, QWidget
     });
     connect(
         m_tables[CriticalPath], &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
-            const auto &segments = m_path->analysis->path().segments;
+            const auto &segments = m_search.found->analysis->path().segments;
             openRankTrace(segments[m_models[CriticalPath]->sourceRow(index.row())].rank);
         });
 }
@@ -81,18 +81,17 @@ void DatabaseRunView::findPath()
 
 void DatabaseRunView::showPath(const PathSearch &search)
 {
-    m_path = search.found;
-    m_pathError = search.error;
+    m_search = search;
     m_pages->setTabText(CriticalPath, tr("Critical path"));
     QTableView *view = m_tables[CriticalPath];
     TableModel *old = m_models[CriticalPath];
-    if (m_path) {
-        m_models[CriticalPath] = new TableModel(m_path->table, {}, view);
+    if (m_search.found) {
+        m_models[CriticalPath] = new TableModel(m_search.found->table, {}, view);
         view->setModel(m_models[CriticalPath]);
         fitColumns(view);
         delete old;
     } else { // a database's graph could not be read: said where the other failures are
-        const QString line = tr("No critical path: %1").arg(QString::fromStdString(m_pathError));
+        const QString line = pathToolTip();
         m_notice->setText(
             m_notice->text().isEmpty() ? line : m_notice->text() + QLatin1Char('\n') + line);
         m_notice->show();
@@ -114,10 +113,10 @@ void DatabaseRunView::addTable(Page page, std::shared_ptr<const Table> table, co
 
 QString DatabaseRunView::summaryText() const
 {
-    const bool hasPath = m_path && m_path->analysis->path().problem.empty();
+    const bool hasPath = m_search.found && m_search.found->analysis->path().problem.empty();
     const QString path = hasPath
         ? tr(" · critical path %1 µs")
-              .arg(double(m_path->analysis->path().length) / 1000, 0, 'f', 3)
+              .arg(double(m_search.found->analysis->path().length) / 1000, 0, 'f', 3)
         : QString();
     return tr(
         "%n rank(s) from their databases · %1 collectives matched · %2 of %3 pairs of rank %4 "
@@ -132,9 +131,9 @@ QString DatabaseRunView::summaryText() const
 
 QString DatabaseRunView::pathToolTip() const
 {
-    if (!m_path)
-        return tr("No critical path: %1").arg(QString::fromStdString(m_pathError));
-    const ks::CriticalPath &path = m_path->analysis->path();
+    if (!m_search.found)
+        return tr("No critical path: %1").arg(QString::fromStdString(m_search.error));
+    const ks::CriticalPath &path = m_search.found->analysis->path();
     if (!path.problem.empty())
         return tr("No critical path: %1").arg(QString::fromStdString(path.problem));
     QString tip = tr("The first step's critical path across the ranks, from their databases' "

@@ -43,7 +43,7 @@ public:
     //! The notice line (failures and warnings), empty when there is nothing to say.
     QString notice() const;
     //! The critical path across the ranks, once found; null before, or when it could not be.
-    const DatabaseRunPath *path() const { return m_path ? &*m_path : nullptr; }
+    const DatabaseRunPath *path() const { return m_search.found ? &*m_search.found : nullptr; }
 
 signals:
     //! A rank was double-clicked: open the trace at \a path in a tab of its own.
@@ -66,8 +66,7 @@ private:
     void showPath(const PathSearch &search);
 
     std::shared_ptr<const DatabaseRun> m_run;
-    std::optional<DatabaseRunPath> m_path;
-    std::string m_pathError;
+    PathSearch m_search; //!< the path, or why there is none, once found
     bool m_pathAsked = false;
     BackgroundTask<PathSearch> m_pathSearch {this};
     QLabel *m_summary = nullptr;
