@@ -33,34 +33,23 @@ template<typename Stream> struct Unscanned {
  * Reads the number at \a stream's position for \a handler: a plain one from the stream's own
  * text, handed over as RapidJSON hands a number over; any other by \a ownWay (RapidJSON's own
  * reading, given the stream under another name, Unscanned). False when the handler refused a
- * plain number, which stops the parse. While the handler runs (its offsets), the stream stands
- * where RapidJSON's reading leaves it then, either way: past the number, or at its start for a
- * stream it reads through a copy (StreamTraits::copyOptimization) and moves on only afterwards.
+ * plain number, which stops the parse. Read as RapidJSON reads a number, through its
+ * StreamLocalCopy, so the stream stands where RapidJSON's would while the handler runs (its
+ * offsets): past the number, or at its start for a stream it reads through a copy.
  */
 template<typename Stream, typename OwnWay>
 bool readNumber(Stream &stream, EventHandler &handler, const OwnWay &ownWay)
 {
-    constexpr bool throughCopy = rapidjson::StreamTraits<Stream>::copyOptimization;
-    const char *begin = stream.scanBegin();
-    const char *end = plainNumberEnd(begin, stream.scanEnd());
+    rapidjson::internal::StreamLocalCopy<Stream> local(stream);
+    const char *begin = local.s.scanBegin();
+    const char *end = plainNumberEnd(begin, local.s.scanEnd());
     if (!end) {
-        if constexpr (throughCopy) { // as RapidJSON reads it: moved on once the number is read
-            Stream copy = stream;
-            Unscanned<Stream> own {copy};
-            ownWay(own);
-            stream = copy;
-        } else {
-            Unscanned<Stream> own {stream};
-            ownWay(own);
-        }
+        Unscanned<Stream> own {local.s};
+        ownWay(own);
         return true;
     }
-    if (!throughCopy)
-        stream.skipTo(end);
-    const bool taken = handler.RawNumber(begin, rapidjson::SizeType(end - begin), true);
-    if (throughCopy)
-        stream.skipTo(end);
-    return taken;
+    local.s.skipTo(end);
+    return handler.RawNumber(begin, rapidjson::SizeType(end - begin), true);
 }
 
 } // namespace ks
