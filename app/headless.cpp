@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "headless.h"
 
+#include "base/usablecores.h"
 #include "export/allocationtable.h"
 #include "export/criticalpathtables.h"
 #include "export/difftable.h"
@@ -372,7 +373,7 @@ int runDatabaseExport(RunExport what,
             "--data-loading there\n");
         return ExitUsage;
     }
-    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = usableCores();
     DatabaseRun run = openDatabaseRun(dbs, threads);
     for (const RunFailure &f : run.failures)
         std::fprintf(stderr, "%s\n", f.error.c_str());

@@ -13,10 +13,11 @@
 #include "textstream.h"
 #include "tracebuilder.h"
 
+#include "base/usablecores.h"
+
 #include <algorithm>
 #include <chrono>
 #include <new>
-#include <thread>
 
 namespace ks {
 
@@ -361,7 +362,7 @@ void setLoadThreads(unsigned threads)
 unsigned loadThreads()
 {
     const unsigned set = g_loadThreads;
-    return set ? set : std::max(1u, std::thread::hardware_concurrency());
+    return set ? set : usableCores();
 }
 
 } // namespace ks

@@ -3,6 +3,7 @@
 
 #include "base/heapreuse.h"
 #include "base/parallel.h"
+#include "base/usablecores.h"
 
 #include <rapidjson/document.h>
 
@@ -12,7 +13,6 @@
 #include <filesystem>
 #include <new>
 #include <set>
-#include <thread>
 
 namespace ks {
 
@@ -215,7 +215,7 @@ std::shared_ptr<LoadedRun> openRun(
     const size_t n = files.size();
     std::vector<OpenResult> results(n);
     std::atomic<size_t> done {0};
-    unsigned parallel = options.parallel ? options.parallel : std::thread::hardware_concurrency();
+    unsigned parallel = options.parallel ? options.parallel : usableCores();
     parallel = std::max(1u, std::min(parallel, unsigned(n)));
     // Largest first, so that no big rank is left loading alone at the end.
     std::vector<size_t> order(n);

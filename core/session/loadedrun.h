@@ -70,7 +70,7 @@ private:
 };
 
 struct RunOptions {
-    unsigned parallel = 0; //!< ranks loaded at once; 0: as many as there are cores
+    unsigned parallel = 0; //!< ranks loaded at once; 0: usableCores()
     //! Called from loading threads as each rank finishes: (files done, files in all).
     std::function<void(size_t done, size_t total)> progress;
     const std::atomic<bool> *cancel = nullptr;

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: MIT
-// parallelFor() and parallelInvoke(): every index once, exceptions from any thread on the caller.
+// parallelFor() and parallelInvoke(): every index once, exceptions from any thread on the caller;
+// usableCores(): the CPUs this process may use, under its cgroup's limit.
 #include "base/parallel.h"
+#include "base/usablecores.h"
 
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <sched.h>
 
 #include <atomic>
 #include <chrono>
@@ -22,6 +29,9 @@ private slots:
     void anExceptionWhileWaitingReachesTheCaller();
     void waitingCallsBack();
     void invokeRunsBoth();
+    void coresAreThoseOfTheAffinityMask();
+    void cgroupLimit_data();
+    void cgroupLimit();
 };
 
 void TestParallel::everyIndexOnce_data()
@@ -153,6 +163,69 @@ void TestParallel::invokeRunsBoth()
     }
     QCOMPARE(threadsFor(kParallelMinEvents - 1), 1u);
     QCOMPARE(threadsFor(kParallelMinEvents), 2u);
+}
+
+void TestParallel::coresAreThoseOfTheAffinityMask()
+{
+    // Pinned to one CPU (as taskset -c 0 or a one-CPU Slurm task would), before the first call.
+    cpu_set_t all;
+    QCOMPARE(sched_getaffinity(0, sizeof all, &all), 0);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (CPU_ISSET(cpu, &all)) {
+            CPU_SET(cpu, &one);
+            break;
+        }
+    }
+    QCOMPARE(sched_setaffinity(0, sizeof one, &one), 0);
+    const unsigned cores = usableCores();
+    QCOMPARE(sched_setaffinity(0, sizeof all, &all), 0);
+    QCOMPARE(cores, 1u);
+}
+
+void TestParallel::cgroupLimit_data()
+{
+    // cpu.max of the root, of /a and of /a/b ("" : no file); the process's /proc/self/cgroup.
+    QTest::addColumn<QByteArrayList>("cpuMax");
+    QTest::addColumn<QByteArray>("procSelfCgroup");
+    QTest::addColumn<unsigned>("limit");
+    const QByteArray inB = "0::/a/b\n";
+    QTest::addRow("no limit anywhere")
+        << QByteArrayList {"", "max 100000", "max 100000"} << inB << 0u;
+    QTest::addRow("own group, rounded up") << QByteArrayList {"", "", "250000 100000"} << inB << 3u;
+    QTest::addRow("a parent's is lower")
+        << QByteArrayList {"", "100000 100000", "400000 100000"} << inB << 1u;
+    QTest::addRow("the root's counts")
+        << QByteArrayList {"200000 100000", "", "400000 100000"} << inB << 2u;
+    QTest::addRow("under one core is one")
+        << QByteArrayList {"", "", "50000 100000"} << QByteArray("0::/a/b") << 1u;
+    QTest::addRow("below the process's group: not its")
+        << QByteArrayList {"", "", "200000 100000"} << QByteArray("0::/a\n") << 0u;
+    QTest::addRow("v2 line among v1 lines") << QByteArrayList {"", "300000 100000", ""}
+                                            << QByteArray("4:memory:/x\n1:cpu:/a\n0::/a/b\n") << 3u;
+    QTest::addRow("cgroup v1 only")
+        << QByteArrayList {"", "300000 100000", ""} << QByteArray("1:cpu:/a\n") << 0u;
+    QTest::addRow("not a number") << QByteArrayList {"", "", "lots 100000"} << inB << 0u;
+    QTest::addRow("period zero") << QByteArrayList {"", "", "100000 0"} << inB << 0u;
+}
+
+void TestParallel::cgroupLimit()
+{
+    QFETCH(QByteArrayList, cpuMax);
+    QFETCH(QByteArray, procSelfCgroup);
+    QFETCH(unsigned, limit);
+    QTemporaryDir root;
+    QVERIFY(QDir(root.path()).mkpath(QStringLiteral("a/b")));
+    const QStringList groups {QString(), QStringLiteral("/a"), QStringLiteral("/a/b")};
+    for (qsizetype i = 0; i < groups.size(); ++i) {
+        if (cpuMax[i].isEmpty())
+            continue;
+        QFile file(root.path() + groups[i] + QStringLiteral("/cpu.max"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(cpuMax[i] + '\n');
+    }
+    QCOMPARE(cgroupCpuLimit(root.path().toStdString(), procSelfCgroup.toStdString()), limit);
 }
 
 QTEST_GUILESS_MAIN(TestParallel)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run/databaserunview.h"
 
+#include "base/usablecores.h"
 #include "export/celltable.h"
 #include "export/runtables.h"
 #include "run/runnotice.h"
@@ -10,7 +11,6 @@
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableView>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -72,7 +72,7 @@ void DatabaseRunView::findPath()
     m_pathSearch.run(
         [run = m_run](const std::atomic<bool> &stop) {
             PathSearch search;
-            const auto threads = unsigned(std::max(1, QThread::idealThreadCount()));
+            const unsigned threads = usableCores();
             search.found = readRankPaths(*run, kNoValue, threads, search.error, &stop);
             return search;
         },

@@ -3,8 +3,9 @@
 
 #include "window/traceloader.h"
 
+#include "base/usablecores.h"
+
 #include <QFileInfo>
-#include <QThread>
 
 #include <algorithm>
 
@@ -169,7 +170,7 @@ void LoadQueue::startRun(const QStringList &paths)
             OpenedRun out;
             std::vector<std::string> files;
             if (runDatabases(args, files)) {
-                const auto threads = unsigned(std::max(1, QThread::idealThreadCount()));
+                const unsigned threads = usableCores();
                 auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files, threads));
                 std::string error;
                 if (!run->ranks.empty() && !readRankPairs(*run, threads, error, &stop))
