@@ -139,8 +139,8 @@ struct Options {
         = valued("page", "With --report: the PDF's page size, a4 (default) or letter.", "SIZE");
     QCommandLineOption threads = valued("threads",
         "Parse a trace with N threads side by side (gzip from N = 3 on, as it is inflated), and "
-        "inflate a gzip trace's members side by side (default: the usable cores, docs/cli.md; 1 reads it in "
-        "one piece). The result is the same whatever N.",
+        "inflate a gzip trace's members side by side (default: the usable cores, docs/cli.md; 1 "
+        "reads it in one piece). The result is the same whatever N.",
         "N");
     QCommandLineOption check = flag("check",
         "Check FILE, or a run (several FILEs or a folder), for what makes its numbers "
