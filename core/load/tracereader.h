@@ -74,7 +74,8 @@ LoadResult loadTraceText(
 LoadResult loadTraceText(
     std::string_view text, const std::string &name, const LoadOptions &options);
 
-//! The threads a load uses when its options do not say: what setLoadThreads() set, else usableCores().
+//! The threads a load uses when its options do not say: what setLoadThreads() set, else
+//! usableCores().
 unsigned loadThreads();
 //! `--threads N` (0: usableCores()).
 void setLoadThreads(unsigned threads);
