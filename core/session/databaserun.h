@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/collectives.h"
 #include "analysis/criticalpath.h"
-#include "export/runtables.h"
 #include "session/loadedrun.h"
+#include "session/rankdatabase.h"
 
 #include <atomic>
 #include <memory>
@@ -13,29 +12,6 @@
 #include <vector>
 
 namespace ks {
-
-//! A rank as its `--export-db` database tells it (a database of one rank's trace).
-struct RankDatabase {
-    std::string path;
-    //! Not one rank's: tools/digest-run.sh's gathering of the others (meta `gathered_from`).
-    bool gathered = false;
-    int rank = 0; //!< as the database numbers it
-    int traceRank = -1; //!< its trace's `distributedInfo.rank`, -1 when the trace did not say
-    int worldSize = 0;
-    std::string sourceFile;
-    TimeNs clockBase = 0; //!< meta `clock_base_ns`: added to its times gives epoch ns
-    TimeNs clockZero = 0; //!< meta `clock_zero_ns`: its earliest event, epoch ns
-    TimeNs clockOffset = 0; //!< added to its times gives the run's clock (set by the run)
-    std::vector<int64_t> steps; //!< its ProfilerSteps' numbers (`steps`), in order
-    std::vector<CommRecord> kernels; //!< `collective_kernels`, in start order
-    RankSummary summary; //!< its row of the rank table (`ranks`), numbered as the run numbers it
-};
-
-/*!
- * Reads one rank's database; nullopt with \a error ("PATH: …") when it is no SQLite database,
- * another program's, of a format this version does not read, or of several ranks.
- */
-std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error);
 
 /*!
  * Ranks read from their databases and matched as openRun() matches traces (numbered by file

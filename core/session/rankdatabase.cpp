@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+#include "session/rankdatabase.h"
+
+#include "analysis/storedpathgraph.h"
+#include "analysis/tracediff.h"
+#include "export/pathgraphtables.h"
+#include "export/sqlitehandles.h"
+#include "session/rundatabase.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+namespace ks {
+
+namespace {
+
+std::string columnText(sqlite3_stmt *st, int column)
+{
+    const unsigned char *text = sqlite3_column_text(st, column);
+    return text ? reinterpret_cast<const char *>(text) : std::string();
+}
+
+//! \a sql prepared on \a db; null with \a error set (naming \a path) when it cannot be.
+SqliteStatement prepare(
+    sqlite3 *db, const std::string &sql, const std::string &path, std::string &error)
+{
+    sqlite3_stmt *st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+        error = path + ": not a Kinetoscope database (" + sqlite3_errmsg(db) + ")";
+        sqlite3_finalize(st);
+        return nullptr;
+    }
+    return SqliteStatement(st);
+}
+
+/*!
+ * Calls \a row for each row of \a st; false with \a error (naming \a path) when \a row refuses
+ * one (having set it) or SQLite fails part way: a damaged page never passes for the table's end.
+ */
+template<class Row>
+bool eachRow(sqlite3 *db, sqlite3_stmt *st, const std::string &path, std::string &error, Row row)
+{
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (!row())
+            return false;
+    if (rc == SQLITE_DONE)
+        return true;
+    error = path + ": " + sqlite3_errmsg(db);
+    return false;
+}
+
+//! meta's rows as key → value, the database's own (rank NULL) and its one rank's alike.
+std::optional<std::map<std::string, std::string>> readMeta(
+    sqlite3 *db, const std::string &path, std::string &error)
+{
+    const SqliteStatement st = prepare(db, "SELECT key, value FROM meta", path, error);
+    if (!st)
+        return std::nullopt;
+    std::map<std::string, std::string> meta;
+    while (sqlite3_step(st.get()) == SQLITE_ROW)
+        meta[columnText(st.get(), 0)] = columnText(st.get(), 1);
+    return meta;
+}
+
+//! meta's \a key as a whole number; kNoValue when absent or not one (another program's meta).
+int64_t number(const std::map<std::string, std::string> &meta, const std::string &key)
+{
+    const auto it = meta.find(key);
+    if (it == meta.end() || it->second.empty())
+        return kNoValue;
+    char *end = nullptr;
+    errno = 0;
+    const long long value = std::strtoll(it->second.c_str(), &end, 10);
+    return *end == '\0' && errno == 0 ? int64_t(value) : kNoValue;
+}
+
+//! \a column as an event id; kNoSlice when NULL, nullopt when no id at all.
+std::optional<SliceId> eventOf(sqlite3_stmt *st, int column)
+{
+    if (sqlite3_column_type(st, column) == SQLITE_NULL)
+        return kNoSlice;
+    const int64_t id = sqlite3_column_int64(st, column);
+    if (sqlite3_column_type(st, column) != SQLITE_INTEGER || id < 0 || id >= int64_t(kNoSlice))
+        return std::nullopt;
+    return SliceId(id);
+}
+
+bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
+{
+    const SqliteStatement st = prepare(db,
+        "SELECT name, collective_name, process_group, comms_id, seq, start_ns, dur_ns, event "
+        "FROM collective_kernels", // the view keeps the rows' order
+        rank.path, error);
+    if (!st)
+        return false;
+    return eachRow(db, st.get(), rank.path, error, [&] {
+        CommRecord &k = rank.kernels.emplace_back();
+        k.name = columnText(st.get(), 0);
+        k.collective = columnText(st.get(), 1);
+        k.processGroup = columnText(st.get(), 2);
+        k.commsId = columnText(st.get(), 3);
+        k.seq = sqlite3_column_type(st.get(), 4) == SQLITE_NULL ? kNoValue
+                                                                : sqlite3_column_int64(st.get(), 4);
+        k.start = sqlite3_column_int64(st.get(), 5);
+        k.dur = sqlite3_column_int64(st.get(), 6);
+        k.slice = eventOf(st.get(), 7).value_or(kNoSlice);
+        return true;
+    });
+}
+
+bool readSteps(sqlite3 *db, RankDatabase &rank, std::string &error)
+{
+    const SqliteStatement st = prepare(db, "SELECT step FROM steps", rank.path, error);
+    if (!st)
+        return false;
+    return eachRow(db, st.get(), rank.path, error, [&] {
+        rank.steps.push_back(sqlite3_column_int64(st.get(), 0));
+        return true;
+    });
+}
+
+//! \a column of \a st in µs as ns (REAL µs hold whole ns far past any trace's length).
+TimeNs microsAsNs(sqlite3_stmt *st, int column)
+{
+    return TimeNs(std::llround(sqlite3_column_double(st, column) * 1000));
+}
+
+int64_t bytesOrNone(sqlite3_stmt *st, int column)
+{
+    return sqlite3_column_type(st, column) == SQLITE_NULL ? kNoValue
+                                                          : sqlite3_column_int64(st, column);
+}
+
+//! Its one row of `ranks`: what the rank table says of it.
+bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
+{
+    const SqliteStatement st = prepare(db,
+        "SELECT file, world_size, steps, computation_us, exposed_comm_us, exposed_memcpy_us, "
+        "busy_us, idle_us, total_us, total_comm_us, total_memcpy_us, fwd_gpu_us, bwd_gpu_us, "
+        "pairs, peak_allocated_bytes, peak_reserved_bytes FROM ranks",
+        rank.path, error);
+    if (!st)
+        return false;
+    if (sqlite3_step(st.get()) != SQLITE_ROW) {
+        error = rank.path + ": not a Kinetoscope database (its ranks table is empty)";
+        return false;
+    }
+    RankSummary &s = rank.summary;
+    s.file = columnText(st.get(), 0);
+    s.worldSize = sqlite3_column_int(st.get(), 1);
+    s.steps = uint64_t(sqlite3_column_int64(st.get(), 2));
+    for (size_t i = 0; i < s.gpuTime.size(); ++i)
+        s.gpuTime[i] = microsAsNs(st.get(), int(i) + 3);
+    s.fwdGpu = microsAsNs(st.get(), 11);
+    s.bwdGpu = microsAsNs(st.get(), 12);
+    s.pairs = uint64_t(sqlite3_column_int64(st.get(), 13));
+    s.memory = {bytesOrNone(st.get(), 14), bytesOrNone(st.get(), 15)};
+    return true;
+}
+
+//! \a path opened for reading, by one thread at a time (no mutex of its own); null with \a error
+//! set when it cannot be.
+SqliteDb openForReading(const std::string &path, std::string &error)
+{
+    sqlite3 *raw = nullptr;
+    const int opened = openSqlite(path.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+    SqliteDb db(raw);
+    if (opened == SQLITE_OK)
+        return db;
+    error = path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot be opened");
+    return nullptr;
+}
+
+double numberOrNaN(sqlite3_stmt *st, int column)
+{
+    return sqlite3_column_type(st, column) == SQLITE_NULL ? std::nan("")
+                                                          : sqlite3_column_double(st, column);
+}
+
+//! False with \a error naming \a path as a database whose graph makes no sense.
+bool badGraph(const std::string &path, const std::string &what, std::string &error)
+{
+    error = path + ": not a Kinetoscope database (" + what + ")";
+    return false;
+}
+
+bool readPathNodes(
+    sqlite3 *db, const std::string &path, std::vector<PathNode> &nodes, std::string &error)
+{
+    const SqliteStatement st
+        = prepare(db, "SELECT event, start, time_ns FROM path_nodes", path, error);
+    if (!st)
+        return false;
+    return eachRow(db, st.get(), path, error, [&] {
+        const auto event = eventOf(st.get(), 0);
+        if (!event || *event == kNoSlice)
+            return badGraph(path, "path_nodes names no event", error);
+        nodes.push_back(
+            {*event, sqlite3_column_int64(st.get(), 2), sqlite3_column_int(st.get(), 1) != 0});
+        return true;
+    });
+}
+
+bool readPathEdges(sqlite3 *db,
+    const std::string &path,
+    size_t nodeCount,
+    std::vector<PathEdge> &edges,
+    std::vector<PathEdge> &causality,
+    std::string &error)
+{
+    const SqliteStatement st = prepare(db,
+        "SELECT from_node, to_node, kind, weight_ns, charged, causality FROM path_edges", path,
+        error);
+    if (!st)
+        return false;
+    return eachRow(db, st.get(), path, error, [&] {
+        const int64_t from = sqlite3_column_int64(st.get(), 0);
+        const int64_t to = sqlite3_column_int64(st.get(), 1);
+        const auto kind = pathEdgeKindNamed(columnText(st.get(), 2));
+        const TimeNs weight = sqlite3_column_int64(st.get(), 3);
+        const auto charged = eventOf(st.get(), 4);
+        if (from < 0 || to < 0 || size_t(from) >= nodeCount || size_t(to) >= nodeCount || !kind
+            || weight < 0 || !charged)
+            return badGraph(path, "path_edges holds an edge of no node, kind or event", error);
+        (sqlite3_column_int(st.get(), 5) != 0 ? causality : edges)
+            .push_back({uint32_t(from), uint32_t(to), *kind, weight, *charged});
+        return true;
+    });
+}
+
+//! The events of a rank's graph, their pair rows below \a rows.
+bool readPathEvents(sqlite3 *db,
+    const std::string &path,
+    int64_t rows,
+    std::vector<StoredPathEvent> &events,
+    std::string &error)
+{
+    const SqliteStatement st = prepare(db,
+        "SELECT event, name, span_bound, pair_row, pair_fwd_name, side FROM path_events", path,
+        error);
+    if (!st)
+        return false;
+    return eachRow(db, st.get(), path, error, [&] {
+        const auto event = eventOf(st.get(), 0);
+        const auto bound = pathBoundNamed(columnText(st.get(), 2));
+        const bool paired = sqlite3_column_type(st.get(), 3) != SQLITE_NULL;
+        const int64_t row = paired ? sqlite3_column_int64(st.get(), 3) : -1;
+        if (!event || *event == kNoSlice || !bound || (paired && (row < 0 || row >= rows)))
+            return badGraph(path, "path_events holds an event of no id, class or pair row", error);
+        events.push_back({*event, columnText(st.get(), 1), *bound, int(row),
+            columnText(st.get(), 5), columnText(st.get(), 4)});
+        return true;
+    });
+}
+
+//! "ProfilerStep#N", or "the whole trace" for kNoValue.
+std::string stepText(int64_t step)
+{
+    return step == kNoValue ? "the whole trace" : "ProfilerStep#" + std::to_string(step);
+}
+
+} // namespace
+
+std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error)
+{
+    const SqliteDb db = openForReading(path, error);
+    if (!db)
+        return std::nullopt;
+    const auto meta = readMeta(db.get(), path, error);
+    if (!meta)
+        return std::nullopt;
+    RankDatabase rank;
+    rank.path = path;
+    if (number(*meta, "gathered_from") != kNoValue) {
+        rank.gathered = true;
+        return rank;
+    }
+    const int64_t format = number(*meta, "format_version");
+    const int64_t ranks = number(*meta, "rank_count");
+    if (format != kDatabaseFormat) {
+        error = path + ": database format "
+            + (format == kNoValue ? "unknown" : std::to_string(format)) + ", this version reads "
+            + std::to_string(kDatabaseFormat) + " (digest the trace again)";
+        return std::nullopt;
+    }
+    if (ranks != 1) {
+        error = path + ": a database of " + std::to_string(ranks)
+            + " ranks; a run opens databases of one rank each (--export-db RANKFILE)";
+        return std::nullopt;
+    }
+    rank.sourceFile = meta->count("source_file") ? meta->at("source_file") : std::string();
+    rank.worldSize = int(std::max<int64_t>(0, number(*meta, "world_size")));
+    rank.traceRank
+        = number(*meta, "trace_rank") == kNoValue ? -1 : int(number(*meta, "trace_rank"));
+    rank.clockBase = number(*meta, "clock_base_ns");
+    rank.clockZero = number(*meta, "clock_zero_ns");
+    if (rank.clockBase == kNoValue || rank.clockZero == kNoValue) {
+        error = path + ": not a Kinetoscope database (no clock in its meta table)";
+        return std::nullopt;
+    }
+    if (!readKernels(db.get(), rank, error) || !readSummary(db.get(), rank, error)
+        || !readSteps(db.get(), rank, error))
+        return std::nullopt;
+    return rank;
+}
+
+bool readPairRows(const std::string &path,
+    StringPool &keys,
+    RankPairRows &rows,
+    PairRowTexts *texts,
+    std::string &error)
+{
+    const SqliteDb db = openForReading(path, error);
+    if (!db)
+        return false;
+    const SqliteStatement pairs = prepare(db.get(),
+        "SELECT fwd_name, input_dims, step, module, bwd_names, fwd_gpu_us, bwd_gpu_us, "
+        "fwd_tflops, bwd_tflops FROM pairs",
+        path, error);
+    const SqliteStatement extra = pairs
+        ? prepare(db.get(), "SELECT module_path, recompute FROM pair_keys", path, error)
+        : nullptr;
+    if (!extra)
+        return false;
+    sqlite3_stmt *p = pairs.get();
+    sqlite3_stmt *k = extra.get();
+    int more = sqlite3_step(p), moreKeys = sqlite3_step(k);
+    for (; more == SQLITE_ROW && moreKeys == SQLITE_ROW;
+         more = sqlite3_step(p), moreKeys = sqlite3_step(k)) {
+        const bool hasForward = sqlite3_column_type(p, 5) != SQLITE_NULL; // as --export-pairs
+        const bool inStep = sqlite3_column_type(p, 2) != SQLITE_NULL;
+        const std::string name = columnText(p, 0), dims = columnText(p, 1);
+        const PairKeys key = pairKeys(hasForward, name, columnText(k, 0), dims, columnText(p, 4),
+            sqlite3_column_int(k, 1) != 0);
+        rows.step.push_back(inStep ? sqlite3_column_int64(p, 2) : kNoValue);
+        rows.key.push_back(keys.intern(key.key));
+        rows.opKey.push_back(keys.intern(key.opKey));
+        rows.hasForward.push_back(hasForward);
+        rows.forwardGpu.push_back(hasForward ? microsAsNs(p, 5) : 0);
+        rows.backwardGpu.push_back(microsAsNs(p, 6));
+        rows.forwardTflops.push_back(numberOrNaN(p, 7));
+        rows.backwardTflops.push_back(numberOrNaN(p, 8));
+        if (texts)
+            texts->push_back(
+                {name, dims, inStep ? std::to_string(sqlite3_column_int64(p, 2)) : std::string(),
+                    columnText(p, 3)});
+    }
+    if (more == SQLITE_DONE && moreKeys == SQLITE_DONE)
+        return true;
+    const bool lengths = (more == SQLITE_DONE || more == SQLITE_ROW)
+        && (moreKeys == SQLITE_DONE || moreKeys == SQLITE_ROW);
+    error = path + ": "
+        + (lengths ? "not a Kinetoscope database (pairs and pair_keys differ in length)"
+                   : sqlite3_errmsg(db.get()));
+    return false;
+}
+
+bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, std::string &error)
+{
+    const int64_t wanted = rank.steps.empty() ? kNoValue : step;
+    if (wanted != kNoValue
+        && std::find(rank.steps.begin(), rank.steps.end(), step) == rank.steps.end()) {
+        out.problem = missingStepProblem(step);
+        return true;
+    }
+    const SqliteDb db = openForReading(rank.path, error);
+    const auto meta = db ? readMeta(db.get(), rank.path, error) : std::nullopt;
+    if (!meta)
+        return false;
+    if (const int64_t stored = number(*meta, "path_step"); stored != wanted) {
+        out.problem = "its database holds the path graph of " + stepText(stored) + ", not of "
+            + stepText(wanted) + ": digest its trace again"
+            + (step == kNoValue ? std::string()
+                                : " with --critical-path-step " + std::to_string(step));
+        return true;
+    }
+    if (meta->count("path_problem") && !meta->at("path_problem").empty()) {
+        out.problem = meta->at("path_problem");
+        return true;
+    }
+    out.windowStart = number(*meta, "path_window_start_ns");
+    out.windowEnd = number(*meta, "path_window_end_ns");
+    if (out.windowStart == kNoValue || out.windowEnd == kNoValue)
+        return badGraph(rank.path, "no path graph in its meta table", error);
+    int64_t rows = 0; // the rank's pair rows, which the path's time is told by
+    const SqliteStatement count = prepare(db.get(), "SELECT count(*) FROM pairs", rank.path, error);
+    if (!count || !eachRow(db.get(), count.get(), rank.path, error, [&] {
+            rows = sqlite3_column_int64(count.get(), 0);
+            return true;
+        }))
+        return false;
+    std::vector<PathNode> nodes;
+    std::vector<PathEdge> edges, causality;
+    std::vector<StoredPathEvent> events;
+    if (!readPathNodes(db.get(), rank.path, nodes, error)
+        || !readPathEdges(db.get(), rank.path, nodes.size(), edges, causality, error)
+        || !readPathEvents(db.get(), rank.path, rows, events, error))
+        return false;
+    out.graph = std::make_unique<StoredPathGraph>(
+        std::move(nodes), edges, causality, std::move(events), size_t(rows));
+    return true;
+}
+
+} // namespace ks
