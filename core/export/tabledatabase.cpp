@@ -7,8 +7,10 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 namespace ks {
 
@@ -32,14 +34,21 @@ std::string_view sqlType(Cell cell)
     }
 }
 
-//! \a text is a whole decimal number without a leading zero or sign other than '-'.
-bool isDecimalInteger(std::string_view text)
+/*!
+ * \a text as a whole decimal number without a leading zero or sign other than '-', when SQLite's
+ * INTEGER holds it (all of int64: ns since the epoch have 19 digits).
+ */
+std::optional<int64_t> decimalInteger(std::string_view text)
 {
-    if (!text.empty() && text.front() == '-')
-        text.remove_prefix(1);
-    if (text.empty() || text.size() > 18 || (text.size() > 1 && text.front() == '0'))
-        return false;
-    return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const std::string_view digits = text.substr(!text.empty() && text.front() == '-' ? 1 : 0);
+    if (digits.empty() || (digits.size() > 1 && digits.front() == '0')
+        || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    int64_t value = 0;
+    const auto [end, failed] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (failed != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
 }
 
 //! \a text is a decimal number as the exports write them: digits, '-', '.', an exponent.
@@ -182,8 +191,8 @@ int TableDatabase::bindCell(
     if (type == "TEXT")
         return bindString(st, at, text);
     // In a thousandths column only thousandths are integers: the view tells them apart so.
-    if (!store.thousandths && isDecimalInteger(text))
-        return sqlite3_bind_int64(st, at, std::strtoll(text.c_str(), nullptr, 10));
+    if (const auto integer = store.thousandths ? std::nullopt : decimalInteger(text))
+        return sqlite3_bind_int64(st, at, *integer);
     if (type == "REAL" && isDecimalNumber(text)) {
         char *end = nullptr;
         const double d = std::strtod(text.c_str(), &end);

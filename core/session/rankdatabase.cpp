@@ -13,16 +13,29 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
+#include <memory>
 
 namespace ks {
 
 namespace {
 
+//! The text of \a column, whole: a zero within it is kept, as a trace's text keeps it.
 std::string columnText(sqlite3_stmt *st, int column)
 {
-    const unsigned char *text = sqlite3_column_text(st, column);
-    return text ? reinterpret_cast<const char *>(text) : std::string();
+    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(st, column));
+    return text ? std::string(text, size_t(sqlite3_column_bytes(st, column))) : std::string();
+}
+
+//! What SQLite said went wrong on \a db, after \a path.
+std::string sqliteError(sqlite3 *db, const std::string &path)
+{
+    if (sqlite3_errcode(db) == SQLITE_INTERRUPT) // ReadingDb's budget ran out
+        return path
+            + ": not a Kinetoscope database (reading it runs on past what its size "
+              "allows: a view of its own?)";
+    return path + ": " + sqlite3_errmsg(db);
 }
 
 //! \a sql prepared on \a db; null with \a error set (naming \a path) when it cannot be.
@@ -51,7 +64,7 @@ bool eachRow(sqlite3 *db, sqlite3_stmt *st, const std::string &path, std::string
             return false;
     if (rc == SQLITE_DONE)
         return true;
-    error = path + ": " + sqlite3_errmsg(db);
+    error = sqliteError(db, path);
     return false;
 }
 
@@ -63,8 +76,11 @@ std::optional<std::map<std::string, std::string>> readMeta(
     if (!st)
         return std::nullopt;
     std::map<std::string, std::string> meta;
-    while (sqlite3_step(st.get()) == SQLITE_ROW)
-        meta[columnText(st.get(), 0)] = columnText(st.get(), 1);
+    if (!eachRow(db, st.get(), path, error, [&] {
+            meta[columnText(st.get(), 0)] = columnText(st.get(), 1);
+            return true;
+        }))
+        return std::nullopt;
     return meta;
 }
 
@@ -147,8 +163,10 @@ bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
         rank.path, error);
     if (!st)
         return false;
-    if (sqlite3_step(st.get()) != SQLITE_ROW) {
-        error = rank.path + ": not a Kinetoscope database (its ranks table is empty)";
+    if (const int rc = sqlite3_step(st.get()); rc != SQLITE_ROW) {
+        error = rc == SQLITE_DONE
+            ? rank.path + ": not a Kinetoscope database (its ranks table is empty)"
+            : sqliteError(db, rank.path);
         return false;
     }
     RankSummary &s = rank.summary;
@@ -164,18 +182,57 @@ bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
     return true;
 }
 
-//! \a path opened for reading, by one thread at a time (no mutex of its own); null with \a error
-//! set when it cannot be.
-SqliteDb openForReading(const std::string &path, std::string &error)
-{
-    sqlite3 *raw = nullptr;
-    const int opened = openSqlite(path.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
-    SqliteDb db(raw);
-    if (opened == SQLITE_OK)
+/*!
+ * A database opened for reading, by one thread at a time (no mutex of its own). Its tables are
+ * read through views the file itself defines, so a file could make one run on without end (a
+ * recursive view, a product of tables): its queries stop, SQLITE_INTERRUPT, past a budget of
+ * SQLite's steps proportional to its size — 20 per byte, where reading a Kinetoscope database
+ * whole takes under one (0.2 to 0.6 measured) — and run none of its functions but the
+ * innocuous ones (SQLITE_DBCONFIG_TRUSTED_SCHEMA off).
+ */
+class ReadingDb {
+public:
+    //! Null with \a error set when \a path cannot be opened.
+    static std::unique_ptr<ReadingDb> open(const std::string &path, std::string &error)
+    {
+        sqlite3 *raw = nullptr;
+        const int opened
+            = openSqlite(path.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+        auto db = std::unique_ptr<ReadingDb>(new ReadingDb(SqliteDb(raw)));
+        if (opened != SQLITE_OK) {
+            error = path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot be opened");
+            return nullptr;
+        }
+        std::error_code ec;
+        const uintmax_t size = std::filesystem::file_size(path, ec);
+        db->m_stepsLeft = kStepsPerByte * (ec ? 0 : size) + kStepsAtLeast;
+        sqlite3_db_config(raw, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+        sqlite3_progress_handler(raw, kStepsPerCall, &ReadingDb::spend, &db->m_stepsLeft);
         return db;
-    error = path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot be opened");
-    return nullptr;
-}
+    }
+    sqlite3 *get() const { return m_db.get(); }
+
+private:
+    static constexpr int kStepsPerCall = 1000;
+    static constexpr uintmax_t kStepsPerByte = 20;
+    static constexpr uintmax_t kStepsAtLeast = 10'000'000;
+
+    explicit ReadingDb(SqliteDb db)
+        : m_db(std::move(db))
+    {
+    }
+    static int spend(void *left)
+    {
+        auto &steps = *static_cast<uintmax_t *>(left);
+        if (steps < uintmax_t(kStepsPerCall))
+            return 1; // interrupts the query
+        steps -= kStepsPerCall;
+        return 0;
+    }
+
+    SqliteDb m_db;
+    uintmax_t m_stepsLeft = 0;
+};
 
 double numberOrNaN(sqlite3_stmt *st, int column)
 {
@@ -269,10 +326,10 @@ std::string stepText(int64_t step)
 
 std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error)
 {
-    const SqliteDb db = openForReading(path, error);
+    const auto db = ReadingDb::open(path, error);
     if (!db)
         return std::nullopt;
-    const auto meta = readMeta(db.get(), path, error);
+    const auto meta = readMeta(db->get(), path, error);
     if (!meta)
         return std::nullopt;
     RankDatabase rank;
@@ -286,7 +343,9 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
     if (format != kDatabaseFormat) {
         error = path + ": database format "
             + (format == kNoValue ? "unknown" : std::to_string(format)) + ", this version reads "
-            + std::to_string(kDatabaseFormat) + " (digest the trace again)";
+            + std::to_string(kDatabaseFormat)
+            + (format > kDatabaseFormat ? " (written by a newer Kinetoscope: open it with that)"
+                                        : " (digest the trace again)");
         return std::nullopt;
     }
     if (ranks != 1) {
@@ -304,8 +363,8 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
         error = path + ": not a Kinetoscope database (no clock in its meta table)";
         return std::nullopt;
     }
-    if (!readKernels(db.get(), rank, error) || !readSummary(db.get(), rank, error)
-        || !readSteps(db.get(), rank, error))
+    if (!readKernels(db->get(), rank, error) || !readSummary(db->get(), rank, error)
+        || !readSteps(db->get(), rank, error))
         return std::nullopt;
     return rank;
 }
@@ -316,15 +375,15 @@ bool readPairRows(const std::string &path,
     PairRowTexts *texts,
     std::string &error)
 {
-    const SqliteDb db = openForReading(path, error);
+    const auto db = ReadingDb::open(path, error);
     if (!db)
         return false;
-    const SqliteStatement pairs = prepare(db.get(),
+    const SqliteStatement pairs = prepare(db->get(),
         "SELECT fwd_name, input_dims, step, module, bwd_names, fwd_gpu_us, bwd_gpu_us, "
         "fwd_tflops, bwd_tflops FROM pairs",
         path, error);
     const SqliteStatement extra = pairs
-        ? prepare(db.get(), "SELECT module_path, recompute FROM pair_keys", path, error)
+        ? prepare(db->get(), "SELECT module_path, recompute FROM pair_keys", path, error)
         : nullptr;
     if (!extra)
         return false;
@@ -355,9 +414,8 @@ bool readPairRows(const std::string &path,
         return true;
     const bool lengths = (more == SQLITE_DONE || more == SQLITE_ROW)
         && (moreKeys == SQLITE_DONE || moreKeys == SQLITE_ROW);
-    error = path + ": "
-        + (lengths ? "not a Kinetoscope database (pairs and pair_keys differ in length)"
-                   : sqlite3_errmsg(db.get()));
+    error = lengths ? path + ": not a Kinetoscope database (pairs and pair_keys differ in length)"
+                    : sqliteError(db->get(), path);
     return false;
 }
 
@@ -369,8 +427,8 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
         out.problem = missingStepProblem(step);
         return true;
     }
-    const SqliteDb db = openForReading(rank.path, error);
-    const auto meta = db ? readMeta(db.get(), rank.path, error) : std::nullopt;
+    const auto db = ReadingDb::open(rank.path, error);
+    const auto meta = db ? readMeta(db->get(), rank.path, error) : std::nullopt;
     if (!meta)
         return false;
     if (const int64_t stored = number(*meta, "path_step"); stored != wanted) {
@@ -389,8 +447,9 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
     if (out.windowStart == kNoValue || out.windowEnd == kNoValue)
         return badGraph(rank.path, "no path graph in its meta table", error);
     int64_t rows = 0; // the rank's pair rows, which the path's time is told by
-    const SqliteStatement count = prepare(db.get(), "SELECT count(*) FROM pairs", rank.path, error);
-    if (!count || !eachRow(db.get(), count.get(), rank.path, error, [&] {
+    const SqliteStatement count
+        = prepare(db->get(), "SELECT count(*) FROM pairs", rank.path, error);
+    if (!count || !eachRow(db->get(), count.get(), rank.path, error, [&] {
             rows = sqlite3_column_int64(count.get(), 0);
             return true;
         }))
@@ -398,9 +457,9 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
     std::vector<PathNode> nodes;
     std::vector<PathEdge> edges, causality;
     std::vector<StoredPathEvent> events;
-    if (!readPathNodes(db.get(), rank.path, nodes, error)
-        || !readPathEdges(db.get(), rank.path, nodes.size(), edges, causality, error)
-        || !readPathEvents(db.get(), rank.path, rows, events, error))
+    if (!readPathNodes(db->get(), rank.path, nodes, error)
+        || !readPathEdges(db->get(), rank.path, nodes.size(), edges, causality, error)
+        || !readPathEvents(db->get(), rank.path, rows, events, error))
         return false;
     out.graph = std::make_unique<StoredPathGraph>(
         std::move(nodes), edges, causality, std::move(events), size_t(rows));

@@ -143,6 +143,7 @@ private slots:
 
 private:
     void checkPathFromDatabases(const LoadedRun &run, const DatabaseRun &fromDatabases);
+    void checkHostileDatabases(const std::string &rankDatabase);
     void comparePaths(const CriticalPath &a, const CriticalPath &b);
     //! A copy of database \a from named \a name with \a sql run on it.
     std::string alteredCopy(const std::string &from, const QString &name, const char *sql);
@@ -301,7 +302,10 @@ void TestDatabase::cellsKeepTheirKinds()
     t.addColumn("bytes", Cell::Bytes, {});
     t.addColumn("maybe", Cell::TextOrEmpty, {});
     const std::vector<std::vector<std::string>> rows {{"a", "007", "1e3", "123", ""},
-        {"", "12", "inf", "", "x"}, {"b", "12345678901234567890", "-2.5", "0", ""}};
+        {"", "12", "inf", "", "x"}, {"b", "12345678901234567890", "-2.5", "0", ""},
+        // ns since the epoch have 19 digits: INTEGER to the ends of int64, TEXT past them.
+        {"c", "1733000000000000000", "1", "9223372036854775807", ""},
+        {"d", "9223372036854775808", "2", "-9223372036854775808", ""}};
     for (const auto &row : rows) {
         t.addRow();
         for (const std::string &cell : row)
@@ -321,6 +325,8 @@ void TestDatabase::cellsKeepTheirKinds()
         "3|text|text|007|real|1000.0|integer|text|",
         "3|null|integer|12|text|inf|null|text|x",
         "3|text|text|12345678901234567890|real|-2.5|integer|text|",
+        "3|text|integer|1733000000000000000|real|1.0|integer|text|",
+        "3|text|text|9223372036854775808|real|2.0|integer|text|",
     };
     for (const std::string &want : expected) {
         QCOMPARE(sqlite3_step(st.get()), SQLITE_ROW);
@@ -332,7 +338,7 @@ void TestDatabase::cellsKeepTheirKinds()
             if (text)
                 got += reinterpret_cast<const char *>(text);
         }
-        QCOMPARE(got, want);
+        QCOMPARE(QString::fromStdString(got), QString::fromStdString(want));
     }
     QCOMPARE(sqlite3_step(st.get()), SQLITE_DONE);
 }
@@ -507,6 +513,39 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
         QCOMPARE(run->pairs.unmatchedRows[r], run->ranks[r].graph->rows().size() - matched.size());
     }
     checkPathFromDatabases(*run, fromDatabases);
+    if (QTest::currentTestFailed())
+        return;
+    checkHostileDatabases(fromDatabases.ranks[0].path);
+}
+
+/*
+ * Databases made to look like a rank's: a view of their own that never ends is stopped and the
+ * file named; a newer format is named as such; a text with a zero in it is read whole.
+ */
+void TestDatabase::checkHostileDatabases(const std::string &rankDatabase)
+{
+    std::string error;
+    const std::string endless = alteredCopy(rankDatabase, QStringLiteral("endless.sqlite"),
+        "DROP VIEW meta; CREATE VIEW meta AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT "
+        "x + 1 FROM c) SELECT 'k' || x AS key, x AS value FROM c");
+    QVERIFY(!readRankDatabase(endless, error));
+    QCOMPARE(error,
+        endless
+            + ": not a Kinetoscope database (reading it runs on past what its size allows: a view "
+              "of its own?)");
+    const std::string newer = alteredCopy(rankDatabase, QStringLiteral("newer.sqlite"),
+        "DROP VIEW meta; CREATE VIEW meta AS SELECT 'format_version' AS key, '99' AS value");
+    QVERIFY(!readRankDatabase(newer, error));
+    QCOMPARE(error,
+        newer
+            + ": database format 99, this version reads 4 (written by a newer Kinetoscope: open "
+              "it with that)");
+    const std::string zero = alteredCopy(rankDatabase, QStringLiteral("zero.sqlite"),
+        "UPDATE strings SET text = 'a' || char(0) || 'b' WHERE id = (SELECT file FROM "
+        "ranks_rows)");
+    const auto read = readRankDatabase(zero, error);
+    QVERIFY2(read, error.c_str());
+    QCOMPARE(read->summary.file, std::string("a\0b", 3));
 }
 
 /*!
