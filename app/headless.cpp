@@ -377,10 +377,13 @@ int runDatabaseExport(RunExport what,
     DatabaseRun run = openDatabaseRun(dbs, threads);
     for (const RunFailure &f : run.failures)
         std::fprintf(stderr, "%s\n", f.error.c_str());
-    if (run.ranks.empty())
-        return ExitLoadFailed;
     for (const std::string &w : run.warnings)
         std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+    if (run.ranks.empty()) {
+        if (run.failures.empty()) // only gatherings (ranks.sqlite), said above
+            std::fprintf(stderr, "kinetoscope: no database of a rank\n");
+        return ExitLoadFailed;
+    }
     std::string error;
     std::shared_ptr<const CellTable> table;
     std::optional<DatabaseRunPath> found;

@@ -13,6 +13,8 @@
 
 #include <cstdio>
 #include <malloc.h>
+#include <mutex>
+#include <new>
 
 namespace ks {
 
@@ -153,7 +155,30 @@ int run(const Command &command, int &argc, char *argv[])
         }
         PeakTable::use(std::move(table));
     }
-    return std::visit(Runner {argc, argv, !command.peaks.empty()}, command.request);
+    try {
+        return std::visit(Runner {argc, argv, !command.peaks.empty()}, command.request);
+    } catch (const std::bad_alloc &) {
+        // What no step caught (an export's table, a database being written): outputs are
+        // written atomically, so nothing half-written is left behind.
+        std::fprintf(stderr, "kinetoscope: not enough memory; nothing written\n");
+        return ExitWriteFailed;
+    }
+}
+
+/*!
+ * glibc links itself to the unwinder (dlopen of libgcc_s) the first time an exception crosses one
+ * of its own frames — pthread_once, under every std::call_once of LoadedTrace — and aborts when
+ * that fails: out of memory inside such a section ended the process ("libgcc_s.so.1 must be
+ * installed for unwinding to work", seen under ulimit -v). One crossing at the start, while memory
+ * is plenty, makes the link for the rest of the process.
+ */
+void linkTheUnwinder()
+{
+    std::once_flag once;
+    try {
+        std::call_once(once, [] { throw 0; });
+    } catch (int) {
+    }
 }
 
 } // namespace
@@ -162,6 +187,7 @@ int run(const Command &command, int &argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+    ks::linkTheUnwinder();
     // Trace tables are large arrays that are built, moved and freed while loading. glibc's
     // adaptive threshold would soon serve them from the heap, which never shrinks: with a fixed
     // threshold they are mapped and unmapped, and resident memory stays near the model's size.

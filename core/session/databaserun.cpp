@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <new>
 #include <set>
 
 namespace ks {
@@ -48,7 +49,7 @@ bool readEach(size_t n,
 
 bool readRankPairs(
     DatabaseRun &run, unsigned threads, std::string &error, const std::atomic<bool> *cancel)
-{
+try {
     // Read side by side a batch at a time, each rank keyed in a pool of its own, then keyed in
     // the run's pool in rank and row order: the ids of reading them one by one. A batch bounds
     // the pools held at once.
@@ -76,6 +77,10 @@ bool readRankPairs(
     run.pairs = matchRankPairs(std::move(rows), threads, cancel);
     run.pairTable = std::make_shared<CellTable>(rankPairTable(run.rankNumbers(), first, run.pairs));
     return true;
+} catch (const std::bad_alloc &) {
+    error
+        = "not enough memory to match the pairs of " + std::to_string(run.ranks.size()) + " ranks";
+    return false;
 }
 
 std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
@@ -83,7 +88,7 @@ std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
     unsigned threads,
     std::string &error,
     const std::atomic<bool> *cancel)
-{
+try {
     std::vector<int64_t> firstSteps;
     std::vector<PathRankInput> inputs;
     for (const RankDatabase &r : run.ranks) {
@@ -100,10 +105,15 @@ std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
         inputs, std::move(graphs), step, run.collectives);
     auto table = std::make_shared<const CellTable>(criticalSegmentTable(*analysis));
     return DatabaseRunPath {std::move(analysis), std::move(table)};
+} catch (const std::bad_alloc &) {
+    error = "not enough memory to find the critical path across " + std::to_string(run.ranks.size())
+        + " ranks";
+    return std::nullopt;
 }
 
 bool runDatabases(const std::vector<std::string> &args, std::vector<std::string> &databases)
 {
+    std::vector<std::string> found; // handed over only when every argument is databases
     namespace fs = std::filesystem;
     auto isDatabase = [](const fs::path &p) { return p.extension() == ".sqlite"; };
     for (const std::string &arg : args) {
@@ -111,7 +121,7 @@ bool runDatabases(const std::vector<std::string> &args, std::vector<std::string>
         if (!fs::is_directory(arg, ec)) {
             if (!isDatabase(arg))
                 return false;
-            databases.push_back(arg);
+            found.push_back(arg);
             continue;
         }
         std::vector<std::string> inside;
@@ -126,9 +136,12 @@ bool runDatabases(const std::vector<std::string> &args, std::vector<std::string>
         if (inside.empty())
             return false;
         std::sort(inside.begin(), inside.end());
-        databases.insert(databases.end(), inside.begin(), inside.end());
+        found.insert(found.end(), inside.begin(), inside.end());
     }
-    return !databases.empty();
+    if (found.empty())
+        return false;
+    databases.insert(databases.end(), found.begin(), found.end());
+    return true;
 }
 
 std::vector<RankSummary> DatabaseRun::summaries() const
@@ -148,7 +161,7 @@ std::vector<int> DatabaseRun::rankNumbers() const
 }
 
 DatabaseRun openDatabaseRun(const std::vector<std::string> &paths, unsigned threads)
-{
+try {
     std::vector<std::optional<RankDatabase>> read(paths.size());
     std::vector<std::string> errors(paths.size());
     parallelFor(
@@ -193,6 +206,11 @@ DatabaseRun openDatabaseRun(const std::vector<std::string> &paths, unsigned thre
     for (const std::string &w : run.collectives.warnings)
         run.warnings.push_back(w);
     return run;
+} catch (const std::bad_alloc &) {
+    DatabaseRun none; // no rank, one failure: what a run none of whose ranks opened says
+    none.failures.push_back({std::string(),
+        "not enough memory to open a run of " + std::to_string(paths.size()) + " databases"});
+    return none;
 }
 
 } // namespace ks

@@ -33,14 +33,16 @@ struct DatabaseRun {
     std::vector<int> rankNumbers() const;
     std::vector<RankSummary> summaries() const;
 };
-//! The databases are read on up to \a threads threads.
+//! The databases are read on up to \a threads threads. When memory runs out: no rank, and one
+//! failure saying so.
 DatabaseRun openDatabaseRun(const std::vector<std::string> &paths, unsigned threads = 1);
 
 /*!
  * Reads \a run's pairs across ranks from each database's `pairs` and `pair_keys` (on up to
  * \a threads threads) and matches them as from the traces (matchRankPairs(), \a threads and
  * \a cancel as there), into DatabaseRun::pairs and their table. False with \a error ("PATH: …")
- * when a database's pairs cannot be read (the first such in rank order), or "cancelled".
+ * when a database's pairs cannot be read (the first such in rank order), "cancelled", or when
+ * memory runs out.
  */
 bool readRankPairs(DatabaseRun &run,
     unsigned threads,
@@ -60,7 +62,8 @@ struct DatabaseRunPath {
  * first step of the first rank with steps. A database holds one step's graph (`--export-db
  * --critical-path-step N`, the first by default): a rank that has the step but whose database
  * holds another is left off the path, its problem saying so. nullopt with \a error ("PATH: …")
- * when a database's graph cannot be read (the first such in rank order), or \a cancel is set.
+ * when a database's graph cannot be read (the first such in rank order), \a cancel is set, or
+ * memory runs out.
  * Reads every database again, on up to \a threads threads: seconds for a thousand.
  */
 std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
@@ -71,7 +74,8 @@ std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
 
 /*!
  * Whether a run's arguments name databases rather than traces: files ending in `.sqlite`, or
- * folders holding `*.sqlite` and no trace; \a databases gets them (a folder's sorted by name).
+ * folders holding `*.sqlite` and no trace; \a databases gets them (a folder's sorted by name),
+ * and nothing when they are not.
  */
 bool runDatabases(const std::vector<std::string> &args, std::vector<std::string> &databases);
 

@@ -4,10 +4,12 @@
 // offset it reached ("FILE: byte N: not enough memory to load this trace (M MB of text read)"),
 // and never ends the process. This executable replaces operator new so that it can make the
 // N-th allocation fail. Linking and the window's drawing index fail as cleanly when an allocation
-// on one of their helper threads fails.
+// on one of their helper threads fails, and so does a run read from per-rank databases.
 #include "base/parallel.h"
 #include "load/tracereader.h"
+#include "session/databaserun.h"
 #include "session/loadedtrace.h"
+#include "session/rundatabase.h"
 #include "testutil.h"
 
 #include <QRegularExpression>
@@ -217,6 +219,7 @@ private slots:
     void everyAllocationOfALoadMayFail();
     void failureOnAHelperThread_data();
     void failureOnAHelperThread();
+    void failureWhileReadingDatabases();
 };
 
 void TestLoadMemory::failureInAProgressCallback_data()
@@ -380,6 +383,48 @@ void TestLoadMemory::failureOnAHelperThread()
         return;
     }
     QFAIL("no allocation on a helper thread failed in 50 tries");
+}
+
+/*
+ * A run from per-rank databases (read side by side): whichever allocation fails, on whichever
+ * thread, the run, its pairs or its critical path fail with "not enough memory", or the read
+ * copes (a helper thread that could not start), and the process goes on.
+ */
+void TestLoadMemory::failureWhileReadingDatabases()
+{
+    const std::string trace
+        = test::writeTemp(QStringLiteral("rank.json"), QByteArray::fromStdString(linkable(300)))
+              .toStdString();
+    std::string error;
+    const auto rank = openRun({trace}, {}, error);
+    QVERIFY2(rank, error.c_str());
+    const std::string db = test::tempDir().toStdString() + "/rank.sqlite";
+    QVERIFY2(writeRunDatabase(
+                 *rank, db, {}, [](const std::string &) { return std::string(); }, error),
+        error.c_str());
+    const std::vector<std::string> databases {db, db, db};
+    const auto readAll = [&databases] { // allocating nothing of its own: moves only
+        DatabaseRun run = openDatabaseRun(databases, 2);
+        std::string failed;
+        if (!run.failures.empty())
+            failed = std::move(run.failures.front().error);
+        const bool read = !run.ranks.empty() && readRankPairs(run, 2, failed)
+            && readRankPaths(run, kNoValue, 2, failed);
+        return std::make_pair(read, std::move(failed));
+    };
+    withFailingAllocation(0, false, readAll);
+    const long allocations = g_allocations;
+    QVERIFY(allocations > 100);
+    int failures = 0;
+    for (long at = 1; at <= allocations; at += std::max(1L, allocations / 300)) {
+        const auto [read, failed] = withFailingAllocation(at, false, readAll);
+        if (read)
+            continue;
+        QVERIFY(g_failed);
+        QVERIFY2(failed.starts_with("not enough memory to "), failed.c_str());
+        ++failures;
+    }
+    QVERIFY(failures > 0);
 }
 
 QTEST_GUILESS_MAIN(TestLoadMemory)

@@ -156,6 +156,40 @@ void LoadQueue::startTrace(const Queued &next)
     loader->start();
 }
 
+LoadQueue::OpenedRun LoadQueue::openRunOf(const std::vector<std::string> &args,
+    const std::shared_ptr<RunProgress> &counters,
+    const std::atomic<bool> &stop)
+{
+    OpenedRun out;
+    std::vector<std::string> files;
+    if (runDatabases(args, files)) {
+        const unsigned threads = usableCores();
+        auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files, threads));
+        std::string error;
+        if (!run->ranks.empty() && !readRankPairs(*run, threads, error, &stop))
+            run->warnings.push_back(error + " (no pairs across ranks)");
+        if (run->ranks.empty())
+            out.error
+                = run->failures.empty() ? "no database of a rank" : run->failures.front().error;
+        else
+            out.fromDatabases = std::move(run);
+        return out;
+    }
+    if (!runFiles(args, files, out.error))
+        return out;
+    RunOptions options;
+    options.cancel = &stop;
+    options.forWindow = true; // the first frame draws every rank
+    options.progress = [counters](size_t done, size_t total) {
+        counters->total = total;
+        // Ranks finish on several threads: the count only ever rises.
+        size_t seen = counters->done;
+        while (seen < done && !counters->done.compare_exchange_weak(seen, done)) { }
+    };
+    out.run = ks::openRun(files, options, out.error);
+    return out;
+}
+
 void LoadQueue::startRun(const QStringList &paths)
 {
     std::vector<std::string> args;
@@ -167,34 +201,13 @@ void LoadQueue::startRun(const QStringList &paths)
     // The work captures values only: the arguments and the counters the poll reads.
     m_run.run(
         [args, counters = m_runProgress](const std::atomic<bool> &stop) {
-            OpenedRun out;
-            std::vector<std::string> files;
-            if (runDatabases(args, files)) {
-                const unsigned threads = usableCores();
-                auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files, threads));
-                std::string error;
-                if (!run->ranks.empty() && !readRankPairs(*run, threads, error, &stop))
-                    run->warnings.push_back(error + " (no pairs across ranks)");
-                if (run->ranks.empty())
-                    out.error = run->failures.empty() ? "no database of a rank"
-                                                      : run->failures.front().error;
-                else
-                    out.fromDatabases = std::move(run);
-                return out;
+            try {
+                return openRunOf(args, counters, stop);
+            } catch (const std::bad_alloc &) { // on a pool thread, the window would abort
+                OpenedRun none;
+                none.error = "not enough memory to open this run";
+                return none;
             }
-            if (!runFiles(args, files, out.error))
-                return out;
-            RunOptions options;
-            options.cancel = &stop;
-            options.forWindow = true; // the first frame draws every rank
-            options.progress = [counters](size_t done, size_t total) {
-                counters->total = total;
-                // Ranks finish on several threads: the count only ever rises.
-                size_t seen = counters->done;
-                while (seen < done && !counters->done.compare_exchange_weak(seen, done)) { }
-            };
-            out.run = ks::openRun(files, options, out.error);
-            return out;
         },
         [this](OpenedRun opened) {
             m_runPoll.stop();

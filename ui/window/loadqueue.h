@@ -94,6 +94,10 @@ private:
     void startNext();
     void startTrace(const Queued &next);
     void startRun(const QStringList &paths);
+    //! The run of traces or databases \a args name (on a pool thread: values only).
+    static OpenedRun openRunOf(const std::vector<std::string> &args,
+        const std::shared_ptr<RunProgress> &counters,
+        const std::atomic<bool> &stop);
     void finishedOne();
     void comparisonTraceLoaded(
         const QString &path, const std::shared_ptr<const LoadedTrace> &trace);

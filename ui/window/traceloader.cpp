@@ -3,6 +3,8 @@
 
 #include <QFileInfo>
 
+#include <system_error>
+
 namespace ks {
 
 TraceLoader::TraceLoader(QString path, WindowUse use, QObject *parent)
@@ -26,21 +28,30 @@ void TraceLoader::start()
     m_fileSize = QFileInfo(m_path).size();
     m_clock.start();
     m_timer.start();
-    m_thread = std::thread([this] {
-        LoadOptions options;
-        options.cancel = &m_cancel;
-        options.progress = [this](int permille) { m_permille = permille; };
-        // Nothing may escape the thread (that would be std::terminate): the core reports memory
-        // exhaustion itself; anything else it did not foresee becomes a failure too.
-        try {
-            // What the first frame draws from is built here rather than on the UI thread.
-            m_result = readyForWindow(openTrace(m_path.toStdString(), options), m_use);
-        } catch (const std::exception &e) {
-            m_result = {};
-            m_result.error = m_path.toStdString() + ": " + e.what();
-        }
-        m_done = true;
-    });
+    try {
+        m_thread = std::thread([this] { load(); });
+    } catch (const std::system_error &e) { // memory or the process's thread limit
+        m_result = {};
+        m_result.error = m_path.toStdString() + ": no thread to load it (" + e.what() + ")";
+        m_done = true; // the poll reports the failure
+    }
+}
+
+void TraceLoader::load()
+{
+    LoadOptions options;
+    options.cancel = &m_cancel;
+    options.progress = [this](int permille) { m_permille = permille; };
+    // Nothing may escape the thread (that would be std::terminate): the core reports memory
+    // exhaustion itself; anything else it did not foresee becomes a failure too.
+    try {
+        // What the first frame draws from is built here rather than on the UI thread.
+        m_result = readyForWindow(openTrace(m_path.toStdString(), options), m_use);
+    } catch (const std::exception &e) {
+        m_result = {};
+        m_result.error = m_path.toStdString() + ": " + e.what();
+    }
+    m_done = true;
 }
 
 void TraceLoader::cancel()

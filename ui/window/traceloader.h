@@ -40,6 +40,7 @@ signals:
     void cancelled();
 
 private:
+    void load(); //!< on m_thread
     void poll();
 
     QString m_path;

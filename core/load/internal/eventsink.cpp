@@ -3,6 +3,8 @@
 
 #include "tracebuilder.h"
 
+#include <system_error>
+
 namespace ks {
 
 EventSink::EventSink(TraceBuilder &builder, bool builderThread)
@@ -19,8 +21,13 @@ EventSink::EventSink(TraceBuilder &builder, bool builderThread)
     }
     m_current = m_free.back();
     m_free.pop_back();
-    if (m_threaded)
+    if (!m_threaded)
+        return;
+    try {
         m_thread = std::thread([this] { run(); });
+    } catch (const std::system_error &) {
+        m_threaded = false; // no thread to be had (memory or the process's limit): add at once
+    }
 }
 
 EventSink::~EventSink()

@@ -50,7 +50,7 @@ private:
     void run();
 
     TraceBuilder &m_builder;
-    const bool m_threaded;
+    bool m_threaded; //!< false too when no thread could be started
     bool m_finished = false;
     std::vector<Batch> m_batches;
     Batch *m_current = nullptr;

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <new>
 #include <sys/stat.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace ks {
@@ -84,21 +85,29 @@ ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader, 
     , m_slice(std::move(slice))
 {
     if (m_compressed && inflaters > 1) {
-        m_members = std::make_unique<GzipMembers>(m_fd, file.size(), inflaters, &m_index);
-        m_reader = Reader::Caller; // the members' workers run ahead already
+        try {
+            m_members = std::make_unique<GzipMembers>(m_fd, file.size(), inflaters, &m_index);
+            m_reader = Reader::Caller; // the members' workers run ahead already
+        } catch (const std::system_error &) {
+            // No threads to be had for them: one inflater, as with inflaters = 1.
+        }
     }
     if (m_reader == Reader::Caller)
         return;
-    m_thread = std::thread([this] {
-        try {
-            Chunk chunk;
-            while (takeBuffer(chunk) && fill(chunk))
-                publish(chunk);
-        } catch (const std::bad_alloc &) {
-            m_outOfMemory = true; // the text ends here; the loader fails with the offset
-        }
-        finish();
-    });
+    try {
+        m_thread = std::thread([this] {
+            try {
+                Chunk chunk;
+                while (takeBuffer(chunk) && fill(chunk))
+                    publish(chunk);
+            } catch (const std::bad_alloc &) {
+                m_outOfMemory = true; // the text ends here; the loader fails with the offset
+            }
+            finish();
+        });
+    } catch (const std::system_error &) {
+        m_reader = Reader::Caller; // no thread to be had: next() reads each chunk itself
+    }
 }
 
 ChunkedText::~ChunkedText()
