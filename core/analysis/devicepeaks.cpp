@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/devicepeaks.h"
+#include "base/jsonallocator.h"
 
 #include <rapidjson/document.h>
 
@@ -176,7 +177,7 @@ std::string readAll(const std::string &path, bool &ok)
     return text.str();
 }
 
-std::optional<DevicePeaks> peaksOf(const rapidjson::Value &v, const std::string &path)
+std::optional<DevicePeaks> peaksOf(const JsonValue &v, const std::string &path)
 {
     if (!v.IsObject() || !v.HasMember("name") || !v["name"].IsString()
         || !v.HasMember("mem_bw_gbps") || !v["mem_bw_gbps"].IsNumber())
@@ -257,11 +258,11 @@ std::string PeakTable::addFile(const std::string &path)
     const std::string text = readAll(path, ok);
     if (!ok)
         return path + ": cannot be read";
-    rapidjson::Document doc;
+    JsonDocument doc;
     if (doc.Parse(text.data(), text.size()).HasParseError())
         return path + ": not JSON (byte " + std::to_string(doc.GetErrorOffset()) + ")";
     std::vector<DevicePeaks> added;
-    auto add = [&](const rapidjson::Value &v) {
+    auto add = [&](const JsonValue &v) {
         std::optional<DevicePeaks> d = peaksOf(v, path);
         if (d)
             added.push_back(std::move(*d));
@@ -301,11 +302,11 @@ void PeakTable::use(std::shared_ptr<const PeakTable> table)
 std::vector<TraceDevice> traceDevices(std::string_view devicePropertiesJson)
 {
     std::vector<TraceDevice> out;
-    rapidjson::Document doc;
+    JsonDocument doc;
     if (doc.Parse(devicePropertiesJson.data(), devicePropertiesJson.size()).HasParseError()
         || !doc.IsArray())
         return out;
-    for (const rapidjson::Value &v : doc.GetArray()) {
+    for (const JsonValue &v : doc.GetArray()) {
         if (!v.IsObject() || !v.HasMember("name") || !v["name"].IsString())
             continue;
         TraceDevice d;

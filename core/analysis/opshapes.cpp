@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/opshapes.h"
+#include "base/jsonallocator.h"
 
 #include "model/tracemodel.h"
 
@@ -16,12 +17,12 @@ namespace ks {
 namespace {
 
 //! An array of integers, else nullopt (a scalar, a nested list, a float).
-std::optional<std::vector<int64_t>> shapeOf(const rapidjson::Value &v)
+std::optional<std::vector<int64_t>> shapeOf(const JsonValue &v)
 {
     if (!v.IsArray())
         return std::nullopt;
     std::vector<int64_t> shape;
-    for (const rapidjson::Value &d : v.GetArray()) {
+    for (const JsonValue &d : v.GetArray()) {
         if (!d.IsInt64())
             return std::nullopt;
         shape.push_back(d.GetInt64());
@@ -30,11 +31,11 @@ std::optional<std::vector<int64_t>> shapeOf(const rapidjson::Value &v)
 }
 
 //! The entries of JSON array \a text as strings ("" for a non-string), empty when no array.
-std::vector<std::string> stringsOf(std::string_view text, rapidjson::Document &doc)
+std::vector<std::string> stringsOf(std::string_view text, JsonDocument &doc)
 {
     std::vector<std::string> out;
     if (!text.empty() && !doc.Parse(text.data(), text.size()).HasParseError() && doc.IsArray()) {
-        for (const rapidjson::Value &v : doc.GetArray())
+        for (const JsonValue &v : doc.GetArray())
             out.emplace_back(v.IsString() ? v.GetString() : "");
     }
     return out;
@@ -56,9 +57,9 @@ double OpShapes::elementsOf(size_t i) const
 OpShapes parseOpShapes(std::string_view dims, std::string_view types, std::string_view concrete)
 {
     OpShapes out;
-    rapidjson::Document doc;
+    JsonDocument doc;
     if (!dims.empty() && !doc.Parse(dims.data(), dims.size()).HasParseError() && doc.IsArray()) {
-        for (const rapidjson::Value &v : doc.GetArray())
+        for (const JsonValue &v : doc.GetArray())
             out.dims.push_back(shapeOf(v));
     }
     out.types = stringsOf(types, doc);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "load/eventdetails.h"
+#include "base/jsonallocator.h"
 
 #include "inputfile.h"
 #include "jsoncapture.h"
@@ -132,7 +133,7 @@ template<typename Stream> bool parseEvent(Stream &stream, EventDetails &out, std
     }
     RepairStream<Stream> repaired(stream);
     DetailsHandler handler(out);
-    rapidjson::Reader reader;
+    JsonReader reader;
     const rapidjson::ParseResult r = reader.Parse<kFlags>(repaired, handler);
     if (r.IsError()) {
         error = rapidjson::GetParseError_En(r.Code());

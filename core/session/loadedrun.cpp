@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "session/loadedrun.h"
+#include "base/jsonallocator.h"
 
 #include "base/heapreuse.h"
 #include "base/parallel.h"
@@ -22,7 +23,7 @@ RankInfo rankInfo(const TraceModel &model)
     auto it = model.metadata.find("distributedInfo");
     if (it == model.metadata.end())
         return info;
-    rapidjson::Document doc;
+    JsonDocument doc;
     doc.Parse(it->second.data(), it->second.size());
     if (!doc.IsObject())
         return info;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "session/rundatabase.h"
+#include "base/jsonallocator.h"
 
 #include "analysis/kernelsummary.h"
 #include "analysis/stepbreakdown.h"
@@ -25,7 +26,7 @@ namespace ks {
 
 namespace {
 
-std::string jsonText(const rapidjson::Value &value)
+std::string jsonText(const JsonValue &value)
 {
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
@@ -34,7 +35,7 @@ std::string jsonText(const rapidjson::Value &value)
 }
 
 //! A scalar as the summary's value column holds it; empty for objects, arrays and null.
-std::string scalarText(const rapidjson::Value &value)
+std::string scalarText(const JsonValue &value)
 {
     if (value.IsString())
         return value.GetString();
@@ -54,9 +55,9 @@ void summaryTables(const std::string &json, CellTable &summary, CellTable &diagn
     summary.addColumn("json", Cell::Json, {});
     diagnostics.addColumn("name", Cell::Text, {});
     diagnostics.addColumn("count", Cell::Number, {});
-    rapidjson::Document doc;
+    JsonDocument doc;
     doc.Parse(json.c_str(), json.size());
-    const rapidjson::Value &root = doc; // const: its member iterators compare unambiguously
+    const JsonValue &root = doc; // const: its member iterators compare unambiguously
     for (const auto &m : root.GetObject()) {
         summary.addRow();
         summary.add(m.name.GetString());

@@ -5,6 +5,7 @@
 // and never ends the process. This executable replaces operator new so that it can make the
 // N-th allocation fail. Linking and the window's drawing index fail as cleanly when an allocation
 // on one of their helper threads fails, and so does a run read from per-rank databases.
+#include "base/jsonallocator.h"
 #include "base/parallel.h"
 #include "load/tracereader.h"
 #include "session/databaserun.h"
@@ -17,6 +18,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <string>
 #include <thread>
@@ -220,6 +222,7 @@ private slots:
     void failureOnAHelperThread_data();
     void failureOnAHelperThread();
     void failureWhileReadingDatabases();
+    void jsonAllocationsThrow();
 };
 
 void TestLoadMemory::failureInAProgressCallback_data()
@@ -425,6 +428,23 @@ void TestLoadMemory::failureWhileReadingDatabases()
         ++failures;
     }
     QVERIFY(failures > 0);
+}
+
+/*
+ * What RapidJSON allocates (a reader's stack, a document's nodes) goes through malloc, not
+ * operator new: where malloc fails, ThrowingAllocator throws rather than hand RapidJSON the null
+ * it would write through.
+ */
+void TestLoadMemory::jsonAllocationsThrow()
+{
+    ThrowingAllocator allocator;
+    const size_t tooMuch = std::numeric_limits<size_t>::max() / 2; // malloc gives null
+    QVERIFY_THROWS_EXCEPTION(std::bad_alloc, allocator.Malloc(tooMuch));
+    QVERIFY_THROWS_EXCEPTION(std::bad_alloc, allocator.Realloc(nullptr, 0, tooMuch));
+    void *block = allocator.Realloc(allocator.Malloc(16), 16, 32);
+    QVERIFY(block);
+    ThrowingAllocator::Free(block);
+    QCOMPARE(allocator.Malloc(0), nullptr);
 }
 
 QTEST_GUILESS_MAIN(TestLoadMemory)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "base/jsonallocator.h"
 #include "gzipinflater.h"
 #include "model/tracemodel.h"
 #include "textchunk.h"
@@ -212,7 +213,8 @@ namespace rapidjson {
 //! Called by RapidJSON before each character of a string it would copy alone (textscan.h).
 template<>
 template<>
-inline void Reader::ScanCopyUnescapedString(ks::ChunkStream &is, Reader::StackStream<char> &os)
+inline void ks::JsonReader::ScanCopyUnescapedString(
+    ks::ChunkStream &is, ks::JsonReader::StackStream<char> &os)
 {
     ks::copyPlainRun(is, os);
 }

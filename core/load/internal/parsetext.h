@@ -3,6 +3,7 @@
 // shares, whatever stream the text comes from.
 #pragma once
 
+#include "base/jsonallocator.h"
 #include "eventhandler.h"
 #include "eventsink.h"
 #include "load/tracereader.h"
@@ -104,7 +105,7 @@ PassResult parseText(Stream &s,
                 checkpoint();
             return true;
         };
-        rapidjson::Reader reader;
+        JsonReader reader;
         const rapidjson::ParseResult result = reader.Parse<kParseFlags>(s, handler);
         sink.finish();
         pass.handlerDiagnostics = std::move(handler.diagnostics());

@@ -4,6 +4,7 @@
 // over; a plain number (plainNumberEnd(), textscan.h) is handed over from the stream's own text.
 #pragma once
 
+#include "base/jsonallocator.h"
 #include "eventhandler.h"
 #include "inputfile.h"
 #include "textstream.h"
@@ -61,7 +62,8 @@ namespace rapidjson {
 
 template<>
 template<>
-inline void Reader::ParseNumber<ks::kParseFlags>(ks::ChunkStream &is, ks::EventHandler &handler)
+inline void ks::JsonReader::ParseNumber<ks::kParseFlags>(
+    ks::ChunkStream &is, ks::EventHandler &handler)
 {
     const size_t start = is.Tell();
     if (!ks::readNumber(
@@ -71,7 +73,8 @@ inline void Reader::ParseNumber<ks::kParseFlags>(ks::ChunkStream &is, ks::EventH
 
 template<>
 template<>
-inline void Reader::ParseNumber<ks::kParseFlags>(ks::TextStream &is, ks::EventHandler &handler)
+inline void ks::JsonReader::ParseNumber<ks::kParseFlags>(
+    ks::TextStream &is, ks::EventHandler &handler)
 {
     const size_t start = is.Tell();
     if (!ks::readNumber(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "base/jsonallocator.h"
 #include "textscan.h"
 
 #include <rapidjson/reader.h>
@@ -35,7 +36,8 @@ template<> struct StreamTraits<ks::TextStream> {
 //! Called by RapidJSON before each character of a string it would copy alone (textscan.h).
 template<>
 template<>
-inline void Reader::ScanCopyUnescapedString(ks::TextStream &is, Reader::StackStream<char> &os)
+inline void ks::JsonReader::ScanCopyUnescapedString(
+    ks::TextStream &is, ks::JsonReader::StackStream<char> &os)
 {
     ks::copyPlainRun(is, os);
 }
