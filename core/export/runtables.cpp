@@ -6,7 +6,10 @@
 #include "export/efficiencytable.h"
 #include "export/pairtable.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 
 namespace ks {
 
@@ -238,6 +241,106 @@ CellTable commKernelTable(const OpGraph &graph)
         t.add(std::to_string(k.slice));
     }
     return t;
+}
+
+namespace {
+
+//! A column of one rank (`NAME.R`): its NAME and R.
+struct RankColumn {
+    std::string_view name;
+    int rank = 0;
+};
+
+std::optional<RankColumn> rankColumn(std::string_view column)
+{
+    const size_t dot = column.rfind('.');
+    if (dot == std::string_view::npos || dot + 1 == column.size())
+        return std::nullopt;
+    int rank = 0;
+    for (const char c : column.substr(dot + 1)) {
+        if (c < '0' || c > '9' || rank > 100'000'000)
+            return std::nullopt;
+        rank = rank * 10 + (c - '0');
+    }
+    return RankColumn {column.substr(0, dot), rank};
+}
+
+//! Where a wide run table's columns go: which are no rank's, and each rank's NAMEs.
+struct RankLayout {
+    std::vector<size_t> shared; //!< \a wide's columns that are no rank's
+    std::optional<size_t> key; //!< the key among them
+    std::vector<ColumnSpec> values; //!< each NAME, as its first `NAME.R`
+    std::vector<int> ranks; //!< in the order their columns come
+    std::map<std::pair<int, std::string_view>, size_t> cellOf; //!< (R, NAME) → `NAME.R`
+
+    RankLayout(const Table &wide, std::string_view keyName)
+    {
+        for (size_t c = 0; c < wide.columnCount(); ++c) {
+            const ColumnSpec &spec = wide.columns()[c];
+            const auto perRank = rankColumn(spec.name);
+            if (!perRank) {
+                if (spec.name == keyName)
+                    key = c;
+                shared.push_back(c);
+                continue;
+            }
+            if (std::none_of(values.begin(), values.end(),
+                    [&](const ColumnSpec &v) { return v.name == perRank->name; }))
+                values.push_back({perRank->name, spec.cell, perRank->name});
+            if (std::find(ranks.begin(), ranks.end(), perRank->rank) == ranks.end())
+                ranks.push_back(perRank->rank);
+            cellOf[{perRank->rank, perRank->name}] = c;
+        }
+    }
+    //! \a row's values of \a rank, NAME by NAME; empty when it has none.
+    std::vector<std::string> valuesOf(const Table &wide, size_t row, int rank) const
+    {
+        std::vector<std::string> out;
+        bool any = false;
+        for (const ColumnSpec &v : values) {
+            const auto it = cellOf.find({rank, v.name});
+            out.push_back(it == cellOf.end() ? std::string() : wide.text(row, it->second));
+            any = any || !out.back().empty();
+        }
+        return any ? out : std::vector<std::string>();
+    }
+};
+
+} // namespace
+
+RankColumnSplit splitRankColumns(const Table &wide, std::string_view key)
+{
+    const RankLayout layout(wide, key);
+    RankColumnSplit out;
+    if (!layout.key)
+        out.shared.addColumn(key, Cell::NumberId, key); // INTEGER in a database
+    for (const size_t c : layout.shared) {
+        const ColumnSpec &spec = wide.columns()[c];
+        out.shared.addColumn(spec.name, spec.cell, spec.title);
+    }
+    out.byRank.addColumn(key, Cell::NumberId, key);
+    out.byRank.addColumn("rank", Cell::NumberId, "Rank");
+    for (const ColumnSpec &spec : layout.values)
+        out.byRank.addColumn(spec.name, spec.cell, spec.title);
+    for (size_t row = 0; row < wide.rowCount(); ++row) {
+        const std::string id = layout.key ? wide.text(row, *layout.key) : std::to_string(row);
+        out.shared.addRow();
+        if (!layout.key)
+            out.shared.add(id);
+        for (const size_t c : layout.shared)
+            out.shared.add(wide.text(row, c));
+        for (const int rank : layout.ranks) {
+            std::vector<std::string> values = layout.valuesOf(wide, row, rank);
+            if (values.empty())
+                continue;
+            out.byRank.addRow();
+            out.byRank.add(id);
+            out.byRank.add(std::to_string(rank));
+            for (std::string &v : values)
+                out.byRank.add(std::move(v));
+        }
+    }
+    return out;
 }
 
 } // namespace ks

@@ -56,6 +56,20 @@ using PairRowTexts = std::vector<std::array<std::string, 4>>;
 CellTable rankPairTable(
     const std::vector<int> &rankNumbers, const PairRowTexts &first, const RankPairs &pairs);
 
+//! A run table whose columns per rank (`NAME.R`) are moved into rows (splitRankColumns()).
+struct RankColumnSplit {
+    CellTable shared; //!< \a key, then the columns that are no rank's, row for row
+    CellTable byRank; //!< \a key, `rank`, then each `NAME`: a row per row and rank with a value
+};
+
+/*!
+ * \a wide (collectiveTable(), rankPairTable()) as two tables SQLite can hold whatever the ranks:
+ * a table has at most 2 000 columns there, which `rank_pairs` passes at 499 ranks. \a key is the
+ * 0-based row: \a wide's column of that name, or added first to both when it has none. The
+ * `NAME`s keep their first `NAME.R`'s kind, in the order they first come.
+ */
+RankColumnSplit splitRankColumns(const Table &wide, std::string_view key);
+
 /*!
  * What a run matches a rank's pair rows by, beyond `--export-pairs`' columns (`--export-db`'s
  * `pair_keys`, one row per pair row in the same order): `module_path`, the row's module in the

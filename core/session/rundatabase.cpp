@@ -160,8 +160,14 @@ bool writeRunDatabase(const LoadedRun &run,
     }
     db.add("meta", meta);
     db.add("ranks", rankTable(run.ranks));
-    db.add("collectives", collectiveTable(run.ranks, run.collectives));
-    db.add("rank_pairs", rankPairTable(run.ranks, run.pairs));
+    // Their columns per rank as rows: SQLite holds at most 2 000 columns a table.
+    RankColumnSplit collectives
+        = splitRankColumns(collectiveTable(run.ranks, run.collectives), "collective");
+    db.add("collectives", collectives.shared);
+    db.add("collective_ranks", collectives.byRank);
+    RankColumnSplit pairs = splitRankColumns(rankPairTable(run.ranks, run.pairs), "pair");
+    db.add("rank_pairs", pairs.shared);
+    db.add("rank_pair_ranks", pairs.byRank);
     db.add("critical_path", criticalSegmentTable(*analysis));
     // (rank, step) serves a search by rank alone too: pairs and kernels need no index of rank.
     for (const char *table : {"kernel_summary", "modules", "memory", "collective_kernels",
@@ -172,6 +178,8 @@ bool writeRunDatabase(const LoadedRun &run,
     db.index("kernels", {"rank", "step"});
     db.index("steps", {"rank", "step"});
     db.index("summary", {"rank", "key"});
+    db.index("collective_ranks", {"collective"});
+    db.index("rank_pair_ranks", {"pair"});
     if (!db.save(path)) {
         error = db.error();
         return false;

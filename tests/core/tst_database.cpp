@@ -28,7 +28,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <numeric>
+#include <set>
+#include <tuple>
 
 using namespace ks;
 
@@ -122,6 +126,87 @@ bool sameTable(const Reader &db,
     return true;
 }
 
+/*!
+ * \a wide, a run table with a column per rank (`NAME.R`), against what --export-db splits it
+ * into: \a name holds its other columns (after \a key, the row's number, when \a wide has no
+ * such column), and \a byRank a row per row and rank R with `NAME.R`'s cells (numbers, all of
+ * them), none where all of them are empty.
+ */
+bool sameSplitTable(const Reader &db,
+    const std::string &name,
+    const std::string &byRank,
+    const std::string &key,
+    const Table &wide,
+    QString &why)
+{
+    CellTable shared;
+    std::vector<size_t> sharedColumns;
+    std::map<size_t, std::pair<std::string, int>> perRank; // wide column → (NAME, R)
+    const bool hasKey = std::any_of(wide.columns().begin(), wide.columns().end(),
+        [&](const ColumnSpec &c) { return c.name == key; });
+    if (!hasKey)
+        shared.addColumn(key, Cell::Number, {});
+    for (size_t c = 0; c < wide.columnCount(); ++c) {
+        const std::string column(wide.columnName(c));
+        const size_t dot = column.rfind('.');
+        if (dot != std::string::npos && dot + 1 < column.size()
+            && column.find_first_not_of("0123456789", dot + 1) == std::string::npos) {
+            perRank[c] = {column.substr(0, dot), std::stoi(column.substr(dot + 1))};
+            continue;
+        }
+        shared.addColumn(column, wide.columns()[c].cell, {});
+        sharedColumns.push_back(c);
+    }
+    for (size_t row = 0; row < wide.rowCount(); ++row) {
+        shared.addRow();
+        if (!hasKey)
+            shared.add(std::to_string(row));
+        for (const size_t c : sharedColumns)
+            shared.add(wide.text(row, c));
+    }
+    if (!sameTable(db, name, shared, {}, why))
+        return false;
+    // (row, R, NAME) → the stored number; NULLs are left out, as empty cells are.
+    std::map<std::tuple<int64_t, int, std::string>, double> stored;
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
+        db.query("SELECT * FROM \"" + byRank + "\""), sqlite3_finalize);
+    if (!st) {
+        why = QStringLiteral("no table ") + QString::fromStdString(byRank);
+        return false;
+    }
+    size_t rows = 0;
+    for (; sqlite3_step(st.get()) == SQLITE_ROW; ++rows)
+        for (int c = 2; c < sqlite3_column_count(st.get()); ++c)
+            if (sqlite3_column_type(st.get(), c) != SQLITE_NULL)
+                stored[{sqlite3_column_int64(st.get(), 0), sqlite3_column_int(st.get(), 1),
+                    sqlite3_column_name(st.get(), c)}]
+                    = sqlite3_column_double(st.get(), c);
+    std::set<std::pair<size_t, int>> withValues;
+    for (size_t row = 0; row < wide.rowCount(); ++row)
+        for (const auto &[c, column] : perRank) {
+            const std::string text = wide.text(row, c);
+            const auto it = stored.find({int64_t(row), column.second, column.first});
+            const bool same = it == stored.end() ? text.empty()
+                                                 : !text.empty() && it->second == std::stod(text);
+            if (!same) {
+                why = QStringLiteral("%1 row %2 column %3.%4")
+                          .arg(QString::fromStdString(byRank))
+                          .arg(row)
+                          .arg(QString::fromStdString(column.first))
+                          .arg(column.second);
+                return false;
+            }
+            if (!text.empty())
+                withValues.insert({row, column.second});
+        }
+    if (rows != withValues.size()) {
+        why = QString::fromStdString(byRank)
+            + QStringLiteral(": %1 rows, %2 with values").arg(rows).arg(withValues.size());
+        return false;
+    }
+    return true;
+}
+
 std::string hashOf(const std::string &file)
 {
     return "sha-of-" + file;
@@ -138,6 +223,7 @@ private slots:
     void unwritableTargetFails();
     void cellsKeepTheirKinds();
     void realsStoreThousandths();
+    void runTablesOfAThousandRanksFit();
     void runFromDatabasesEqualsTheTraces_data();
     void runFromDatabasesEqualsTheTraces();
 
@@ -268,10 +354,11 @@ void TestDatabase::everyExportReadsBack()
         QVERIFY2(sqlite3_column_int(st.get(), 0) == 0, check);
     }
     QVERIFY2(sameTable(reader, "ranks", rankTable(run->ranks), {}, why), qPrintable(why));
-    QVERIFY2(
-        sameTable(reader, "collectives", collectiveTable(run->ranks, run->collectives), {}, why),
+    QVERIFY2(sameSplitTable(reader, "collectives", "collective_ranks", "collective",
+                 collectiveTable(run->ranks, run->collectives), why),
         qPrintable(why));
-    QVERIFY2(sameTable(reader, "rank_pairs", rankPairTable(run->ranks, run->pairs), {}, why),
+    QVERIFY2(sameSplitTable(reader, "rank_pairs", "rank_pair_ranks", "pair",
+                 rankPairTable(run->ranks, run->pairs), why),
         qPrintable(why));
     QVERIFY2(
         sameTable(reader, "critical_path", criticalSegmentTable(*run->criticalPath()), {}, why),
@@ -398,6 +485,34 @@ void TestDatabase::realsStoreThousandths()
                 + reinterpret_cast<const char *>(sqlite3_column_text(st.get(), c));
         QCOMPARE(got, want);
     }
+}
+
+/*
+ * SQLite holds at most 2 000 columns a table: the run tables with columns per rank are stored as
+ * rows per rank, so that a run of 1 100 ranks is written (the wide rank_pairs is not).
+ */
+void TestDatabase::runTablesOfAThousandRanksFit()
+{
+    std::vector<int> ranks(1100);
+    std::iota(ranks.begin(), ranks.end(), 0);
+    const CellTable pairs = rankPairTable(ranks, {}, RankPairs {});
+    QCOMPARE(pairs.columnCount(), size_t(4 * 1100 + 6));
+    TableDatabase wide;
+    wide.add("rank_pairs", pairs);
+    QVERIFY(!wide.save(m_dir.filePath(QStringLiteral("wide.sqlite")).toStdString()));
+    QVERIFY(wide.error().find("too many columns") != std::string::npos);
+    TableDatabase split;
+    const RankColumnSplit p = splitRankColumns(pairs, "pair");
+    const RankColumnSplit c
+        = splitRankColumns(collectiveTable(ranks, CollectiveMatch {}), "collective");
+    split.add("rank_pairs", p.shared);
+    split.add("rank_pair_ranks", p.byRank);
+    split.add("collectives", c.shared);
+    split.add("collective_ranks", c.byRank);
+    QVERIFY2(split.save(m_dir.filePath(QStringLiteral("split.sqlite")).toStdString()),
+        split.error().c_str());
+    QCOMPARE(p.byRank.columnCount(), size_t(6)); // pair, rank and the four per rank
+    QCOMPARE(c.byRank.columnCount(), size_t(4)); // collective, rank, wait_us, dur_us
 }
 
 void TestDatabase::runFromDatabasesEqualsTheTraces_data()
