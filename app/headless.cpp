@@ -375,6 +375,10 @@ int runDatabaseExport(RunExport what,
     }
     const unsigned threads = usableCores();
     DatabaseRun run = openDatabaseRun(dbs, threads);
+    if (!run.unrelated.empty()) { // refused as a run of traces is
+        std::fprintf(stderr, "kinetoscope: %s\n", run.unrelated.c_str());
+        return ExitLoadFailed;
+    }
     for (const RunFailure &f : run.failures)
         std::fprintf(stderr, "%s\n", f.error.c_str());
     for (const std::string &w : run.warnings)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/devicepeaks.h"
+
 #include "base/jsonallocator.h"
 
 #include <rapidjson/document.h>

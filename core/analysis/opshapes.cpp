@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/opshapes.h"
-#include "base/jsonallocator.h"
 
+#include "base/jsonallocator.h"
 #include "model/tracemodel.h"
 
 #include <rapidjson/document.h>

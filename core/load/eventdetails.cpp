@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "load/eventdetails.h"
-#include "base/jsonallocator.h"
 
+#include "base/jsonallocator.h"
 #include "inputfile.h"
 #include "jsoncapture.h"
 #include "repairstream.h"

@@ -188,6 +188,8 @@ try {
                                   "the ranks are numbered by file order");
     if (worldSizes.size() > 1)
         run.warnings.emplace_back("the traces disagree on world_size: they may not be one run");
+    else if (worldSizes.size() == 1 && run.ranks.size() < size_t(*worldSizes.begin()))
+        run.warnings.push_back(partialRunWarning(run.ranks.size(), *worldSizes.begin()));
     for (size_t i = 0; i < run.ranks.size(); ++i)
         run.ranks[i].rank = run.ranks[i].summary.rank = byFile ? int(i) : run.ranks[i].traceRank;
     std::stable_sort(run.ranks.begin(), run.ranks.end(),
@@ -198,10 +200,16 @@ try {
     for (size_t i = 0; i < run.ranks.size(); ++i)
         zero = i == 0 ? run.ranks[i].clockZero : std::min(zero, run.ranks[i].clockZero);
     std::vector<RankComms> comms;
+    std::vector<RankSpan> spans;
     for (RankDatabase &r : run.ranks) {
         r.clockOffset = r.clockBase - zero;
         comms.push_back({r.rank, r.clockOffset, r.kernels});
+        if (r.traceStart != kNoValue && r.traceEnd != kNoValue)
+            spans.push_back(
+                {r.path, r.traceStart + r.clockOffset, r.traceEnd + r.clockOffset, r.traceId});
     }
+    if (spans.size() == run.ranks.size())
+        run.unrelated = unrelatedSpans(std::move(spans));
     run.collectives = matchCollectives(comms);
     for (const std::string &w : run.collectives.warnings)
         run.warnings.push_back(w);

@@ -24,6 +24,9 @@ struct DatabaseRun {
     std::vector<RankDatabase> ranks; //!< by rank number
     std::vector<RunFailure> failures; //!< databases that could not be read
     std::vector<std::string> warnings;
+    //! Why the ranks do not look like one job (LoadedRun::unrelated), from the databases that
+    //! say when their traces ran; empty when they overlap.
+    std::string unrelated;
     CollectiveMatch collectives;
     RankPairs pairs; //!< the pairs across ranks, once readRankPairs() has read them
     //! Their table (rankPairTable(), `--export-rank-pairs`), made where they are read: with

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "session/loadedrun.h"
-#include "base/jsonallocator.h"
 
 #include "base/heapreuse.h"
+#include "base/jsonallocator.h"
 #include "base/parallel.h"
 #include "base/usablecores.h"
 
@@ -93,46 +93,58 @@ std::string metadataText(const TraceModel &m, const std::string &key)
 //! LoadedRun::unrelated of \a run (ranks sorted): the first gap between ranks' time spans.
 std::string unrelatedTraces(const LoadedRun &run)
 {
-    struct Span {
-        TimeNs start, end;
-        size_t index;
-    };
-    std::vector<Span> spans;
+    std::vector<RankSpan> spans;
     for (size_t i = 0; i < run.ranks.size(); ++i) {
         const TraceModel &m = *run.traces[i]->model;
-        spans.push_back({run.ranks[i].runTime(m.minTime), run.ranks[i].runTime(m.maxTime), i});
+        spans.push_back({m.path, run.ranks[i].runTime(m.minTime), run.ranks[i].runTime(m.maxTime),
+            metadataText(m, "trace_id")});
     }
-    std::sort(
-        spans.begin(), spans.end(), [](const Span &a, const Span &b) { return a.start < b.start; });
+    return unrelatedSpans(std::move(spans));
+}
+
+} // namespace
+
+std::string unrelatedSpans(std::vector<RankSpan> spans)
+{
+    std::stable_sort(spans.begin(), spans.end(),
+        [](const RankSpan &a, const RankSpan &b) { return a.start < b.start; });
     TimeNs reach = spans.empty() ? 0 : spans.front().end;
-    size_t last = spans.empty() ? 0 : spans.front().index;
+    size_t last = 0;
     for (size_t k = 1; k < spans.size(); ++k) {
-        const Span &s = spans[k];
-        const TraceModel &a = *run.traces[last]->model, &b = *run.traces[s.index]->model;
-        const std::string idA = metadataText(a, "trace_id"), idB = metadataText(b, "trace_id");
+        const RankSpan &a = spans[last], &b = spans[k];
         // Far apart but one job by its own word: still one run.
-        if (s.start > reach && (idA.empty() || idA != idB))
-            return a.path + " and " + b.path + " do not overlap in time (the second starts "
-                + std::to_string((s.start - reach) / 1000000) + " ms after the first ends"
-                + (idA.empty() || idB.empty() ? std::string() : ", and their trace_ids differ")
+        if (b.start > reach && (a.traceId.empty() || a.traceId != b.traceId))
+            return a.file + " and " + b.file + " do not overlap in time (the second starts "
+                + std::to_string((b.start - reach) / 1000000) + " ms after the first ends"
+                + (a.traceId.empty() || b.traceId.empty() ? std::string()
+                                                          : ", and their trace_ids differ")
                 + "): they are traces of different jobs, not one run";
-        if (s.end > reach) {
-            reach = s.end;
-            last = s.index;
+        if (b.end > reach) {
+            reach = b.end;
+            last = k;
         }
     }
     return {};
 }
 
-} // namespace
+std::string rankCountText(size_t ranks, int worldSize)
+{
+    const std::string n = std::to_string(ranks);
+    if (worldSize > 0 && ranks < size_t(worldSize))
+        return n + " of " + std::to_string(worldSize) + " ranks (world_size "
+            + std::to_string(worldSize) + ")";
+    return n + (ranks == 1 ? " rank" : " ranks");
+}
+
+std::string partialRunWarning(size_t ranks, int worldSize)
+{
+    return "only " + rankCountText(ranks, worldSize)
+        + ": collective skew and last arrivers cover these ranks only";
+}
 
 std::string LoadedRun::rankCountText() const
 {
-    const std::string n = std::to_string(ranks.size());
-    if (partial())
-        return n + " of " + std::to_string(worldSize) + " ranks (world_size "
-            + std::to_string(worldSize) + ")";
-    return n + (ranks.size() == 1 ? " rank" : " ranks");
+    return ks::rankCountText(ranks.size(), worldSize);
 }
 
 std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedTrace>> traces,
@@ -196,8 +208,7 @@ std::shared_ptr<LoadedRun> assembleRun(std::vector<std::shared_ptr<const LoadedT
     run->ranks = std::move(sorted);
     run->unrelated = unrelatedTraces(*run);
     if (run->partial())
-        run->warnings.push_back("only " + run->rankCountText()
-            + ": collective skew and last arrivers cover these ranks only");
+        run->warnings.push_back(partialRunWarning(run->ranks.size(), run->worldSize));
 
     run->collectives = matchCollectives(run->ranks);
     for (const std::string &w : run->collectives.warnings)

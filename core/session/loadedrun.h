@@ -27,6 +27,25 @@ struct RunFailure {
     std::string error; //!< "FILE: byte OFFSET: reason", as a single load says it
 };
 
+//! A rank's time on the run clock, as far as telling one job from another needs it.
+struct RankSpan {
+    std::string file;
+    TimeNs start = 0, end = 0; //!< its first and last event on the run clock
+    std::string traceId; //!< its trace's `trace_id`, empty when it has none
+};
+
+/*!
+ * Why ranks of these spans do not look like one job, naming the files: the first gap between
+ * their spans on the common clock, unless the two sides' `trace_id`s name one job. Empty when
+ * they overlap (LoadedRun::unrelated).
+ */
+std::string unrelatedSpans(std::vector<RankSpan> spans);
+
+//! "2 of 8 ranks (world_size 8)" when \a ranks fall short of \a worldSize, else "8 ranks".
+std::string rankCountText(size_t ranks, int worldSize);
+//! What a run of fewer ranks than its world_size warns: "only 2 of 8 ranks (…): …".
+std::string partialRunWarning(size_t ranks, int worldSize);
+
 /*!
  * Several traces of one distributed job (one per rank) opened together: each loaded and linked
  * as alone, put on a common clock, their collectives and op pairs matched across ranks. Frozen

@@ -357,6 +357,9 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
     rank.worldSize = int(std::max<int64_t>(0, number(*meta, "world_size")));
     rank.traceRank
         = number(*meta, "trace_rank") == kNoValue ? -1 : int(number(*meta, "trace_rank"));
+    rank.traceStart = number(*meta, "trace_start_ns");
+    rank.traceEnd = number(*meta, "trace_end_ns");
+    rank.traceId = meta->count("trace_id") ? meta->at("trace_id") : std::string();
     rank.clockBase = number(*meta, "clock_base_ns");
     rank.clockZero = number(*meta, "clock_zero_ns");
     if (rank.clockBase == kNoValue || rank.clockZero == kNoValue) {

@@ -25,6 +25,10 @@ struct RankDatabase {
     TimeNs clockBase = 0; //!< meta `clock_base_ns`: added to its times gives epoch ns
     TimeNs clockZero = 0; //!< meta `clock_zero_ns`: its earliest event, epoch ns
     TimeNs clockOffset = 0; //!< added to its times gives the run's clock (set by the run)
+    //! meta `trace_start_ns`, `trace_end_ns`: its first and last event on the file's clock;
+    //! kNoValue in a database written before they were.
+    TimeNs traceStart = kNoValue, traceEnd = kNoValue;
+    std::string traceId; //!< meta `trace_id`: its trace's, empty when it has none
     std::vector<int64_t> steps; //!< its ProfilerSteps' numbers (`steps`), in order
     std::vector<CommRecord> kernels; //!< `collective_kernels`, in start order
     RankSummary summary; //!< its row of the rank table (`ranks`), numbered as the run numbers it

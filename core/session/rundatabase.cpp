@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "session/rundatabase.h"
-#include "base/jsonallocator.h"
 
 #include "analysis/kernelsummary.h"
 #include "analysis/stepbreakdown.h"
+#include "base/jsonallocator.h"
 #include "base/version.h"
 #include "export/allocationtable.h"
 #include "export/celltable.h"
@@ -20,6 +20,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <filesystem>
 #include <sys/stat.h>
 
 namespace ks {
@@ -148,7 +149,11 @@ bool writeRunDatabase(const LoadedRun &run,
         addRankTables(db, *run.traces[i], r.rank); // first: the caller may still be hashing
         addPathGraph(db, meta, *analysis, uint32_t(i), r.rank);
         struct stat st { };
-        addMeta(meta, r.rank, "source_file", r.file);
+        std::error_code absent;
+        const std::filesystem::path absolute = std::filesystem::absolute(r.file, absent);
+        // Absolute: the window opens a rank's trace from it, from wherever it was started.
+        addMeta(
+            meta, r.rank, "source_file", absent ? r.file : absolute.lexically_normal().string());
         addMeta(meta, r.rank, "source_size",
             ::stat(r.file.c_str(), &st) == 0 ? std::to_string(st.st_size) : std::string());
         addMeta(meta, r.rank, "source_sha256", sha256(r.file));
@@ -157,6 +162,11 @@ bool writeRunDatabase(const LoadedRun &run,
             meta, r.rank, "trace_rank", traceRank < 0 ? std::string() : std::to_string(traceRank));
         addMeta(meta, r.rank, "world_size", std::to_string(r.worldSize));
         addMeta(meta, r.rank, "clock_base_ns", std::to_string(r.clockOffset + run.commonZero));
+        const TraceModel &model = *run.traces[i]->model;
+        addMeta(meta, r.rank, "trace_start_ns", std::to_string(model.minTime));
+        addMeta(meta, r.rank, "trace_end_ns", std::to_string(model.maxTime));
+        const auto id = model.metadata.find("trace_id");
+        addMeta(meta, r.rank, "trace_id", id == model.metadata.end() ? std::string() : id->second);
     }
     db.add("meta", meta);
     db.add("ranks", rankTable(run.ranks));

@@ -602,6 +602,26 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     QCOMPARE(fromDatabases.failures[2].error,
         older + ": database format 1, this version reads 4 (digest the trace again)");
     QCOMPARE(tableToCsv(rankTable(fromDatabases.summaries())), tableToCsv(rankTable(run->ranks)));
+    // One job, as the traces are; a run short of its world_size warns as theirs does.
+    QCOMPARE(fromDatabases.unrelated, run->unrelated);
+    for (const std::string &w : run->warnings)
+        if (w.starts_with("only "))
+            QVERIFY2(std::count(fromDatabases.warnings.begin(), fromDatabases.warnings.end(), w),
+                w.c_str());
+    if (paths.size() > 1) {
+        // A rank an hour later on the common clock: another job, named as the traces' would be.
+        const std::string later = alteredCopy(databases[1], QStringLiteral("later.sqlite"),
+            "UPDATE meta_rows SET value = value + 3600000000000 WHERE key = (SELECT id FROM "
+            "strings WHERE text = 'clock_base_ns')");
+        const std::string unrelated = openDatabaseRun({databases[0], later}).unrelated;
+        const std::string head
+            = databases[0] + " and " + later + " do not overlap in time (the second starts ";
+        const std::string tail = " ms after the first ends): they are traces of different jobs, "
+                                 "not one run";
+        QVERIFY2(unrelated.starts_with(head) && unrelated.ends_with(tail), unrelated.c_str());
+        const long gapMs = std::stol(unrelated.substr(head.size()));
+        QVERIFY(gapMs > 3'590'000 && gapMs < 3'600'000); // the hour less the first trace's length
+    }
     QCOMPARE(tableToCsv(collectiveTable(fromDatabases.rankNumbers(), fromDatabases.collectives)),
         tableToCsv(collectiveTable(run->ranks, run->collectives)));
     QVERIFY2(readRankPairs(fromDatabases, 2, error), error.c_str());

@@ -165,6 +165,8 @@ LoadQueue::OpenedRun LoadQueue::openRunOf(const std::vector<std::string> &args,
     if (runDatabases(args, files)) {
         const unsigned threads = usableCores();
         auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files, threads));
+        if (!run->unrelated.empty()) // said on top of the run, which has no trace tabs to offer
+            run->warnings.push_back(run->unrelated);
         std::string error;
         if (!run->ranks.empty() && !readRankPairs(*run, threads, error, &stop))
             run->warnings.push_back(error + " (no pairs across ranks)");
