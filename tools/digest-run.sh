@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The map step of a large run, on one machine (docs/cli.md, "Past one machine"):
-#   tools/digest-run.sh DIR OUTDIR [JOBS]
-# writes OUTDIR/FILE.sqlite (kinetoscope --export-db) for every trace FILE (*.json, *.json.gz) in
-# DIR, JOBS processes at a time (default: the cores there are), one process per rank file. A rank
+#   tools/digest-run.sh DIR OUTDIR [JOBS] [-- OPTION...]
+# writes OUTDIR/FILE.sqlite (kinetoscope --export-db [OPTION...]) for every trace FILE (*.json,
+# *.json.gz) in DIR, JOBS processes at a time (default: the cores there are), one process per rank
+# file; the OPTIONs after -- go to each (--critical-path-step N, --data-loading PATTERN). A rank
 # that fails is listed with its exit code (docs/cli.md) and its message in OUTDIR/FILE.log, and
 # never stops the others. Then, when python3 is there, OUTDIR/ranks.sqlite gathers the rank
 # tables of this run's databases (pairs, kernels, steps, summary, ..., each row led by its rank)
@@ -13,11 +14,19 @@
 # else this tree's release build).
 set -uo pipefail
 
-if (($# < 2 || $# > 3)); then
-    echo "usage: tools/digest-run.sh DIR OUTDIR [JOBS]" >&2
+usage() {
+    echo "usage: tools/digest-run.sh DIR OUTDIR [JOBS] [-- OPTION...]" >&2
     exit 1
-fi
-dir=$1 out=$2 jobs=${3:-$(nproc)}
+}
+positional=()
+while (($#)) && [[ $1 != -- ]]; do
+    positional+=("$1")
+    shift
+done
+(($#)) && shift # the --: what follows goes to each --export-db
+options=("$@")
+((${#positional[@]} >= 2 && ${#positional[@]} <= 3)) || usage
+dir=${positional[0]} out=${positional[1]} jobs=${positional[2]:-$(nproc)}
 if [[ ! -d $dir ]]; then
     echo "digest-run: $dir: not a folder" >&2
     exit 1
@@ -26,18 +35,19 @@ program=${KINETOSCOPE:-$(command -v kinetoscope || echo "$(dirname "$0")/../buil
 mkdir -p "$out" || exit 3
 
 # One line per rank file: "CODE<TAB>FILE". The database is named after the whole file name, so
-# a.json and a.json.gz never share one, and none is called ranks.sqlite.
+# a.json and a.json.gz never share one, and none is called ranks.sqlite. The options come first,
+# the file (from xargs) last.
 digest() {
-    local file=$1 name
+    local file=${!#} name
     name=$(basename "$file")
-    "$program" --export-db "$out/$name.sqlite" "$file" 2>"$out/$name.log"
+    "$program" --export-db "$out/$name.sqlite" "${@:1:$#-1}" "$file" 2>"$out/$name.log"
     printf '%s\t%s\n' "$?" "$file"
 }
 export -f digest
 export program out
 
 results=$(find -L "$dir" -maxdepth 1 -type f \( -name '*.json' -o -name '*.json.gz' \) -print0 |
-    sort -z | xargs -0 -r -n 1 -P "$jobs" bash -c 'digest "$1"' _)
+    sort -z | xargs -0 -r -n 1 -P "$jobs" bash -c 'digest "$@"' _ "${options[@]}")
 if [[ -z $results ]]; then
     echo "digest-run: no *.json or *.json.gz trace in $dir" >&2
     exit 2
@@ -68,7 +78,8 @@ seen = {}  # rank -> the database that had it
 tables = set()
 for part in parts:
     db.execute("ATTACH ? AS part", (part,))
-    for (rank,) in db.execute("SELECT rank FROM part.meta WHERE key = 'source_file'"):
+    for (rank,) in db.execute("SELECT CAST(rank AS INTEGER) FROM part.meta"
+                              " WHERE key = 'source_file'"):
         if rank in seen:
             print(f"digest-run: rank {rank} is in both {seen[rank]} and {part}"
                   " (traces without distributedInfo are all rank 0)", file=sys.stderr)
@@ -80,7 +91,8 @@ for part in parts:
                                       " AND name NOT LIKE '%!_rows' ESCAPE '!'")]
     for t in names:
         columns = [c for (c,) in db.execute("SELECT name FROM pragma_table_info(?, 'part')", (t,))]
-        if "rank" not in columns or t in ("ranks", "critical_path"):
+        if "rank" not in columns or t in ("ranks", "critical_path", "collective_ranks",
+                                          "rank_pair_ranks"):
             continue  # the run's own tables: a run of one rank here
         db.execute(f"CREATE TABLE IF NOT EXISTS {quote(t)} AS SELECT * FROM part.{quote(t)} WHERE 0")
         db.execute(f"INSERT INTO {quote(t)} SELECT * FROM part.{quote(t)} WHERE rank IS NOT NULL")

@@ -187,6 +187,19 @@ private slots:
         const auto again = test::run(test::appPath(),
             args({QStringLiteral("--export-db"), out + QStringLiteral("/again.sqlite"), out}));
         QCOMPARE(again.exitCode, 1);
+        // Options after -- reach each --export-db: a graph of another step, which the path
+        // across the ranks (of the first step) then names.
+        const QString stepOut = test::tempDir() + QStringLiteral("/digest-step");
+        const auto withStep = test::run(QStringLiteral("bash"),
+            {QStringLiteral(QT_TESTCASE_SOURCEDIR "/../tools/digest-run.sh"), in, stepOut,
+                QStringLiteral("1"), QStringLiteral("--"), QStringLiteral("--critical-path-step"),
+                QStringLiteral("7")});
+        QCOMPARE(withStep.exitCode, 2);
+        const auto otherStep = test::run(test::appPath(),
+            args({QStringLiteral("--export-critical-path"), QStringLiteral("-"), stepOut}));
+        QVERIFY2(otherStep.err.contains(
+                     "its database holds the path graph of ProfilerStep#7, not of ProfilerStep#1"),
+            otherStep.err.constData());
     }
 
     // A 100 000-character op name and a pattern that backtracks on it: std::regex overflowed the
