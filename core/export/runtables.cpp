@@ -267,14 +267,16 @@ std::optional<RankColumn> rankColumn(std::string_view column)
 
 //! Where a wide run table's columns go: which are no rank's, and each rank's NAMEs.
 struct RankLayout {
+    static constexpr size_t kNone = ~size_t(0);
     std::vector<size_t> shared; //!< \a wide's columns that are no rank's
     std::optional<size_t> key; //!< the key among them
     std::vector<ColumnSpec> values; //!< each NAME, as its first `NAME.R`
     std::vector<int> ranks; //!< in the order their columns come
-    std::map<std::pair<int, std::string_view>, size_t> cellOf; //!< (R, NAME) → `NAME.R`
+    std::vector<std::vector<size_t>> columnOf; //!< [rank][NAME]: `NAME.R`'s column, or kNone
 
     RankLayout(const Table &wide, std::string_view keyName)
     {
+        std::map<int, size_t> rankAt;
         for (size_t c = 0; c < wide.columnCount(); ++c) {
             const ColumnSpec &spec = wide.columns()[c];
             const auto perRank = rankColumn(spec.name);
@@ -284,23 +286,31 @@ struct RankLayout {
                 shared.push_back(c);
                 continue;
             }
-            if (std::none_of(values.begin(), values.end(),
-                    [&](const ColumnSpec &v) { return v.name == perRank->name; }))
+            const auto value
+                = size_t(std::find_if(values.begin(), values.end(), [&](const ColumnSpec &v) {
+                      return v.name == perRank->name;
+                  }) - values.begin());
+            if (value == values.size())
                 values.push_back({perRank->name, spec.cell, perRank->name});
-            if (std::find(ranks.begin(), ranks.end(), perRank->rank) == ranks.end())
+            const auto [at, added] = rankAt.emplace(perRank->rank, ranks.size());
+            if (added) {
                 ranks.push_back(perRank->rank);
-            cellOf[{perRank->rank, perRank->name}] = c;
+                columnOf.emplace_back();
+            }
+            std::vector<size_t> &columns = columnOf[at->second];
+            columns.resize(std::max(columns.size(), value + 1), kNone);
+            columns[value] = c;
         }
     }
-    //! \a row's values of \a rank, NAME by NAME; empty when it has none.
-    std::vector<std::string> valuesOf(const Table &wide, size_t row, int rank) const
+    //! \a row's values of the \a rank-th rank, NAME by NAME; empty when it has none.
+    std::vector<std::string> valuesOf(const Table &wide, size_t row, size_t rank) const
     {
-        std::vector<std::string> out;
+        std::vector<std::string> out(values.size());
         bool any = false;
-        for (const ColumnSpec &v : values) {
-            const auto it = cellOf.find({rank, v.name});
-            out.push_back(it == cellOf.end() ? std::string() : wide.text(row, it->second));
-            any = any || !out.back().empty();
+        for (size_t v = 0; v < columnOf[rank].size(); ++v) {
+            if (columnOf[rank][v] != kNone)
+                out[v] = wide.text(row, columnOf[rank][v]);
+            any = any || !out[v].empty();
         }
         return any ? out : std::vector<std::string>();
     }
@@ -329,13 +339,13 @@ RankColumnSplit splitRankColumns(const Table &wide, std::string_view key)
             out.shared.add(id);
         for (const size_t c : layout.shared)
             out.shared.add(wide.text(row, c));
-        for (const int rank : layout.ranks) {
-            std::vector<std::string> values = layout.valuesOf(wide, row, rank);
+        for (size_t r = 0; r < layout.ranks.size(); ++r) {
+            std::vector<std::string> values = layout.valuesOf(wide, row, r);
             if (values.empty())
                 continue;
             out.byRank.addRow();
             out.byRank.add(id);
-            out.byRank.add(std::to_string(rank));
+            out.byRank.add(std::to_string(layout.ranks[r]));
             for (std::string &v : values)
                 out.byRank.add(std::move(v));
         }
