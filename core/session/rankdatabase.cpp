@@ -43,12 +43,13 @@ SqliteStatement prepare(
     sqlite3 *db, const std::string &sql, const std::string &path, std::string &error)
 {
     sqlite3_stmt *st = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+    const int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr);
+    SqliteStatement owned(st); // finalized whatever throws next
+    if (rc != SQLITE_OK) {
         error = path + ": not a Kinetoscope database (" + sqlite3_errmsg(db) + ")";
-        sqlite3_finalize(st);
         return nullptr;
     }
-    return SqliteStatement(st);
+    return owned;
 }
 
 /*!
@@ -198,11 +199,12 @@ public:
         sqlite3 *raw = nullptr;
         const int opened
             = openSqlite(path.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
-        auto db = std::unique_ptr<ReadingDb>(new ReadingDb(SqliteDb(raw)));
+        SqliteDb owned(raw); // closed whatever throws next
         if (opened != SQLITE_OK) {
             error = path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot be opened");
             return nullptr;
         }
+        auto db = std::unique_ptr<ReadingDb>(new ReadingDb(std::move(owned)));
         std::error_code ec;
         const uintmax_t size = std::filesystem::file_size(path, ec);
         db->m_stepsLeft = kStepsPerByte * (ec ? 0 : size) + kStepsAtLeast;
