@@ -84,12 +84,12 @@ bool AtomicFile::open()
     return true;
 }
 
-bool AtomicFile::flushBuffer()
+bool AtomicFile::writeAll(std::string_view data)
 {
     const int fd = m_stdout ? STDOUT_FILENO : m_fd;
     size_t done = 0;
-    while (done < m_buffer.size()) {
-        const ssize_t n = ::write(fd, m_buffer.data() + done, m_buffer.size() - done);
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -99,6 +99,13 @@ bool AtomicFile::flushBuffer()
         }
         done += size_t(n);
     }
+    return true;
+}
+
+bool AtomicFile::flushBuffer()
+{
+    if (!writeAll(m_buffer))
+        return false;
     m_buffer.clear();
     return true;
 }
@@ -107,6 +114,11 @@ void AtomicFile::write(std::string_view data)
 {
     if (m_failed)
         return;
+    if (data.size() >= kFlushSize) { // written as it is, not copied (a whole database's bytes)
+        if (flushBuffer())
+            writeAll(data);
+        return;
+    }
     m_buffer.append(data);
     if (m_buffer.size() >= kFlushSize)
         flushBuffer();

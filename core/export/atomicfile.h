@@ -31,6 +31,8 @@ public:
     const std::string &path() const { return m_path; }
 
 private:
+    //! Writes \a data whole; false (failed, with a reason) when it cannot.
+    bool writeAll(std::string_view data);
     bool flushBuffer();
     std::string m_path;
     std::string m_target; //!< the file the rename replaces: m_path with links resolved
