@@ -41,10 +41,9 @@ std::string_view sqlType(Cell cell)
 std::optional<int64_t> decimalInteger(std::string_view text)
 {
     const std::string_view digits = text.substr(!text.empty() && text.front() == '-' ? 1 : 0);
-    if (digits.empty() || (digits.size() > 1 && digits.front() == '0')
-        || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    if (digits.empty() || (digits.size() > 1 && digits.front() == '0'))
         return std::nullopt;
-    int64_t value = 0;
+    int64_t value = 0; // from_chars reads digits only, and says when they are past int64
     const auto [end, failed] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (failed != std::errc() || end != text.data() + text.size())
         return std::nullopt;

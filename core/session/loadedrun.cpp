@@ -82,13 +82,13 @@ bool runFiles(
     return true;
 }
 
-namespace {
-
-std::string metadataText(const TraceModel &m, const std::string &key)
+std::string traceIdOf(const TraceModel &model)
 {
-    const auto it = m.metadata.find(key);
-    return it == m.metadata.end() ? std::string() : it->second;
+    const auto it = model.metadata.find("trace_id");
+    return it == model.metadata.end() ? std::string() : it->second;
 }
+
+namespace {
 
 //! LoadedRun::unrelated of \a run (ranks sorted): the first gap between ranks' time spans.
 std::string unrelatedTraces(const LoadedRun &run)
@@ -97,7 +97,7 @@ std::string unrelatedTraces(const LoadedRun &run)
     for (size_t i = 0; i < run.ranks.size(); ++i) {
         const TraceModel &m = *run.traces[i]->model;
         spans.push_back({m.path, run.ranks[i].runTime(m.minTime), run.ranks[i].runTime(m.maxTime),
-            metadataText(m, "trace_id")});
+            traceIdOf(m)});
     }
     return unrelatedSpans(std::move(spans));
 }

@@ -20,6 +20,8 @@ struct RankInfo {
     int worldSize = 0; //!< 0 when the trace does not say
 };
 RankInfo rankInfo(const TraceModel &model);
+//! Its trace's `trace_id` (as the file wrote it), empty when it has none.
+std::string traceIdOf(const TraceModel &model);
 
 //! A trace of a run that could not be loaded.
 struct RunFailure {

@@ -193,7 +193,8 @@ bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
  */
 class ReadingDb {
 public:
-    //! Null with \a error set when \a path cannot be opened.
+    //! Null with \a error set when \a path cannot be opened. On the heap: SQLite keeps the
+    //! budget's address.
     static std::unique_ptr<ReadingDb> open(const std::string &path, std::string &error)
     {
         sqlite3 *raw = nullptr;

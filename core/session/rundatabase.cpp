@@ -165,17 +165,16 @@ bool writeRunDatabase(const LoadedRun &run,
         const TraceModel &model = *run.traces[i]->model;
         addMeta(meta, r.rank, "trace_start_ns", std::to_string(model.minTime));
         addMeta(meta, r.rank, "trace_end_ns", std::to_string(model.maxTime));
-        const auto id = model.metadata.find("trace_id");
-        addMeta(meta, r.rank, "trace_id", id == model.metadata.end() ? std::string() : id->second);
+        addMeta(meta, r.rank, "trace_id", traceIdOf(model));
     }
     db.add("meta", meta);
     db.add("ranks", rankTable(run.ranks));
     // Their columns per rank as rows: SQLite holds at most 2 000 columns a table.
-    RankColumnSplit collectives
+    const RankColumnSplit collectives
         = splitRankColumns(collectiveTable(run.ranks, run.collectives), "collective");
     db.add("collectives", collectives.shared);
     db.add("collective_ranks", collectives.byRank);
-    RankColumnSplit pairs = splitRankColumns(rankPairTable(run.ranks, run.pairs), "pair");
+    const RankColumnSplit pairs = splitRankColumns(rankPairTable(run.ranks, run.pairs), "pair");
     db.add("rank_pairs", pairs.shared);
     db.add("rank_pair_ranks", pairs.byRank);
     db.add("critical_path", criticalSegmentTable(*analysis));
