@@ -2096,10 +2096,11 @@ void TestLoader::notATraceFailsWithOffset_data()
     // Entries, but no complete event: not a trace (exit 2), not a "loaded" trace of nothing.
     QTest::addRow("100 000 [") << QByteArray(100000,
         '[') << qint64(1) << QStringLiteral("the file ends before the first complete trace event");
-    QTest::addRow("numbers only") << QByteArray("[1, 2, 3]") << qint64(1)
+    // A single value is placed where it was read to: the end of the first (EventHandler).
+    QTest::addRow("numbers only") << QByteArray("[1, 2, 3]") << qint64(2)
                                   << QStringLiteral("no complete trace event");
     QTest::addRow("numbers with exponents only")
-        << QByteArray("[1e5, 2E-1]") << qint64(1) << QStringLiteral("no complete trace event");
+        << QByteArray("[1e5, 2E-1]") << qint64(4) << QStringLiteral("no complete trace event");
     QTest::addRow("empty arrays as events")
         << QByteArray(R"({"traceEvents": [[], []]})") << qint64(17)
         << QStringLiteral("no complete trace event");

@@ -46,7 +46,8 @@ public:
     }
 
     // In iterative mode RapidJSON calls StartObject/StartArray before consuming the bracket,
-    // so tell() is the offset of the bracket itself.
+    // so tell() is the offset of the bracket itself; every stream stands past a single value
+    // while it is handed over (readerhooks.h).
     // Called every kCheckInterval events so that the driver can report progress and cancel.
     std::function<bool()> onCheckpoint;
     static constexpr uint32_t kCheckInterval = 4096;
@@ -58,7 +59,8 @@ public:
     uint64_t events() const { return m_events; }
     //! Complete event objects that have a phase: what makes a file a trace.
     uint64_t phasedEvents() const { return m_phasedEvents; }
-    //! Where the first traceEvents entry starts (the offset named when none is an event).
+    //! Where the first traceEvents entry was read (the offset named when none is an event): an
+    //! object's or array's opening bracket, the end of a single value (tell() in its callback).
     uint64_t firstEntryOffset() const { return m_firstEntryOffset; }
     bool insideEvent() const { return m_inEvent; }
     /*!

@@ -8,7 +8,7 @@
 #include "eventsink.h"
 #include "load/tracereader.h"
 #include "loadverdict.h"
-#include "plainnumbers.h"
+#include "readerhooks.h"
 #include "tracebuilder.h"
 
 #include <rapidjson/error/en.h>

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The loader takes numbers as text (exact times, no double conversion). RapidJSON reads a number
-// digit by digit, works out its value all the same, and copies its text twice before handing it
-// over; a plain number (plainNumberEnd(), textscan.h) is handed over from the stream's own text.
+// Where the loader's reader departs from RapidJSON's own reading.
+// - Numbers are taken as text (exact times, no double conversion). RapidJSON reads a number digit
+//   by digit, works out its value all the same, and copies its text twice before handing it over;
+//   a plain number (plainNumberEnd(), textscan.h) is handed over from the stream's own text.
+// - Every stream stands past a string or number while the handler runs, as a ChunkStream does.
+//   RapidJSON reads a TextStream's through a copy (copyOptimization) that it writes back only
+//   after the handler ran, so the handler's offsets (EventHandler::tell()) would stand at their
+//   start, and the same file would name other bytes split in segments than read whole.
 #pragma once
 
 #include "base/jsonallocator.h"
@@ -17,8 +22,9 @@ constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag
     | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag
     | rapidjson::kParseNanAndInfFlag;
 
-//! \a Stream under another name, so that RapidJSON reads a number from it its own way.
-template<typename Stream> struct Unscanned {
+//! \a Stream read in place, through a reference: under another name, so that RapidJSON reads a
+//! value from it its own way, and moves the stream itself as it reads.
+template<typename Stream> struct InPlace {
     using Ch = char;
     Stream &stream;
     Ch Peek() const { return stream.Peek(); }
@@ -33,23 +39,20 @@ template<typename Stream> struct Unscanned {
 /*!
  * Reads the number at \a stream's position for \a handler: a plain one from the stream's own
  * text, handed over as RapidJSON hands a number over; any other by \a ownWay (RapidJSON's own
- * reading, given the stream under another name, Unscanned). False when the handler refused a
- * plain number, which stops the parse. Read as RapidJSON reads a number, through its
- * StreamLocalCopy, so the stream stands where RapidJSON's would while the handler runs (its
- * offsets): past the number, or at its start for a stream it reads through a copy.
+ * reading, given the stream InPlace). False when the handler refused a plain number, which stops
+ * the parse. The stream stands past the number while the handler runs.
  */
 template<typename Stream, typename OwnWay>
 bool readNumber(Stream &stream, EventHandler &handler, const OwnWay &ownWay)
 {
-    rapidjson::internal::StreamLocalCopy<Stream> local(stream);
-    const char *begin = local.s.scanBegin();
-    const char *end = plainNumberEnd(begin, local.s.scanEnd());
+    const char *begin = stream.scanBegin();
+    const char *end = plainNumberEnd(begin, stream.scanEnd());
     if (!end) {
-        Unscanned<Stream> own {local.s};
+        InPlace<Stream> own {stream};
         ownWay(own);
         return true;
     }
-    local.s.skipTo(end);
+    stream.skipTo(end);
     return handler.RawNumber(begin, rapidjson::SizeType(end - begin), true);
 }
 
@@ -80,6 +83,25 @@ inline void ks::JsonReader::ParseNumber<ks::kParseFlags>(
     if (!ks::readNumber(
             is, handler, [&](auto &own) { ParseNumber<ks::kParseFlags>(own, handler); }))
         RAPIDJSON_PARSE_ERROR_NORETURN(kParseErrorTermination, start);
+}
+
+// A TextStream's strings are read InPlace, their plain runs still copied at once (textscan.h).
+
+template<>
+template<>
+inline void ks::JsonReader::ScanCopyUnescapedString(
+    ks::InPlace<ks::TextStream> &is, ks::JsonReader::StackStream<char> &os)
+{
+    ks::copyPlainRun(is.stream, os);
+}
+
+template<>
+template<>
+inline void ks::JsonReader::ParseString<ks::kParseFlags>(
+    ks::TextStream &is, ks::EventHandler &handler, bool isKey)
+{
+    ks::InPlace<ks::TextStream> inPlace {is};
+    ParseString<ks::kParseFlags>(inPlace, handler, isKey);
 }
 
 } // namespace rapidjson
