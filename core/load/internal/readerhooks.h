@@ -85,7 +85,8 @@ inline void ks::JsonReader::ParseNumber<ks::kParseFlags>(
         RAPIDJSON_PARSE_ERROR_NORETURN(kParseErrorTermination, start);
 }
 
-// A TextStream's strings are read InPlace, their plain runs still copied at once (textscan.h).
+// A TextStream's strings are read InPlace (above); RapidJSON calls this before each character of
+// one that it would copy alone, and the plain run from there is copied at once (textscan.h).
 
 template<>
 template<>

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "base/jsonallocator.h"
 #include "textscan.h"
 
 #include <rapidjson/reader.h>
@@ -32,14 +31,5 @@ namespace rapidjson {
 template<> struct StreamTraits<ks::TextStream> {
     enum { copyOptimization = 1 }; // as StringStream's
 };
-
-//! Called by RapidJSON before each character of a string it would copy alone (textscan.h).
-template<>
-template<>
-inline void ks::JsonReader::ScanCopyUnescapedString(
-    ks::TextStream &is, ks::JsonReader::StackStream<char> &os)
-{
-    ks::copyPlainRun(is, os);
-}
 
 } // namespace rapidjson
