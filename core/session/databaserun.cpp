@@ -188,7 +188,7 @@ try {
                                   "the ranks are numbered by file order");
     if (worldSizes.size() > 1)
         run.warnings.emplace_back("the traces disagree on world_size: they may not be one run");
-    else if (worldSizes.size() == 1 && run.ranks.size() < size_t(*worldSizes.begin()))
+    else if (worldSizes.size() == 1 && partialRun(run.ranks.size(), *worldSizes.begin()))
         run.warnings.push_back(partialRunWarning(run.ranks.size(), *worldSizes.begin()));
     for (size_t i = 0; i < run.ranks.size(); ++i)
         run.ranks[i].rank = run.ranks[i].summary.rank = byFile ? int(i) : run.ranks[i].traceRank;

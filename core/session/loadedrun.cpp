@@ -130,7 +130,7 @@ std::string unrelatedSpans(std::vector<RankSpan> spans)
 std::string rankCountText(size_t ranks, int worldSize)
 {
     const std::string n = std::to_string(ranks);
-    if (worldSize > 0 && ranks < size_t(worldSize))
+    if (partialRun(ranks, worldSize))
         return n + " of " + std::to_string(worldSize) + " ranks (world_size "
             + std::to_string(worldSize) + ")";
     return n + (ranks == 1 ? " rank" : " ranks");

@@ -43,6 +43,11 @@ struct RankSpan {
  */
 std::string unrelatedSpans(std::vector<RankSpan> spans);
 
+//! Whether \a ranks fall short of a \a worldSize that the traces say (0: they do not).
+inline bool partialRun(size_t ranks, int worldSize)
+{
+    return worldSize > 0 && ranks < size_t(worldSize);
+}
 //! "2 of 8 ranks (world_size 8)" when \a ranks fall short of \a worldSize, else "8 ranks".
 std::string rankCountText(size_t ranks, int worldSize);
 //! What a run of fewer ranks than its world_size warns: "only 2 of 8 ranks (…): …".
@@ -74,7 +79,7 @@ struct LoadedRun {
     std::string unrelated;
 
     //! Fewer ranks than the job's world_size: skew and last-arriver cover these ranks only.
-    bool partial() const { return worldSize > 0 && ranks.size() < size_t(worldSize); }
+    bool partial() const { return partialRun(ranks.size(), worldSize); }
     //! "2 of 8 ranks (world_size 8)", or "8 ranks".
     std::string rankCountText() const;
 

@@ -97,6 +97,13 @@ int64_t number(const std::map<std::string, std::string> &meta, const std::string
     return *end == '\0' && errno == 0 ? int64_t(value) : kNoValue;
 }
 
+//! meta's \a key as it is stored; empty when absent.
+std::string text(const std::map<std::string, std::string> &meta, const std::string &key)
+{
+    const auto it = meta.find(key);
+    return it == meta.end() ? std::string() : it->second;
+}
+
 //! \a column as an event id; kNoSlice when NULL, nullopt when no id at all.
 std::optional<SliceId> eventOf(sqlite3_stmt *st, int column)
 {
@@ -356,13 +363,13 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
             + " ranks; a run opens databases of one rank each (--export-db RANKFILE)";
         return std::nullopt;
     }
-    rank.sourceFile = meta->count("source_file") ? meta->at("source_file") : std::string();
+    rank.sourceFile = text(*meta, "source_file");
     rank.worldSize = int(std::max<int64_t>(0, number(*meta, "world_size")));
     rank.traceRank
         = number(*meta, "trace_rank") == kNoValue ? -1 : int(number(*meta, "trace_rank"));
     rank.traceStart = number(*meta, "trace_start_ns");
     rank.traceEnd = number(*meta, "trace_end_ns");
-    rank.traceId = meta->count("trace_id") ? meta->at("trace_id") : std::string();
+    rank.traceId = text(*meta, "trace_id");
     rank.clockBase = number(*meta, "clock_base_ns");
     rank.clockZero = number(*meta, "clock_zero_ns");
     if (rank.clockBase == kNoValue || rank.clockZero == kNoValue) {
@@ -444,8 +451,8 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
                                 : " with --critical-path-step " + std::to_string(step));
         return true;
     }
-    if (meta->count("path_problem") && !meta->at("path_problem").empty()) {
-        out.problem = meta->at("path_problem");
+    if (std::string problem = text(*meta, "path_problem"); !problem.empty()) {
+        out.problem = std::move(problem);
         return true;
     }
     out.windowStart = number(*meta, "path_window_start_ns");
