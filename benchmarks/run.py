@@ -56,6 +56,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="100,1000,2000", help="trace sizes in MB, comma-separated")
     ap.add_argument("--quick", action="store_true", help="one 20 MB trace, no peers (CI)")
+    ap.add_argument("--quick-mb", type=int, default=20,
+                    help="size of --quick's traces (MB; the sanitizer builds' test uses less)")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build", "release"),
                     help="an already built tree (default: build the release preset)")
     ap.add_argument("--data-dir", default=os.path.join(ROOT, "build", "bench"))
@@ -80,7 +82,7 @@ def main():
     ap.add_argument("--only-rank-lines", action="store_true",
                     help="only the one-line-per-rank view of --db-ranks ranks")
     args = ap.parse_args()
-    sizes = [20] if args.quick else [int(s) for s in args.sizes.split(",")]
+    sizes = [args.quick_mb] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeat = 1 if args.quick else args.repeat
 
     if args.build_dir == os.path.join(ROOT, "build", "release"):
@@ -118,15 +120,15 @@ def main():
     lanes = 1000 if args.quick else args.lanes
     if lanes and wanted("lanes"):
         results["lanes"] = lanes_benchmark(app, bench_load, args.data_dir, lanes, repeat)
-    memory_mb = 20 if args.quick else args.memory_mb
+    memory_mb = args.quick_mb if args.quick else args.memory_mb
     if memory_mb and wanted("memory"):
         results["memory"] = memory_benchmark(app, gentrace, bench_load, bench_views, args.data_dir,
                                              memory_mb, repeat)
-    members_mb = 20 if args.quick else args.members_mb
+    members_mb = args.quick_mb if args.quick else args.members_mb
     if members_mb and wanted("members"):
         results["members"] = members_benchmark(gentrace, bench_load, bench_inflate, args.data_dir,
                                                members_mb, repeat)
-    db_mb = 20 if args.quick else args.db_mb
+    db_mb = args.quick_mb if args.quick else args.db_mb
     if db_mb and wanted("db"):
         results["db"] = db_benchmark(app, gentrace, args.data_dir, db_mb, repeat)
     db_ranks = 16 if args.quick else args.db_ranks
@@ -135,7 +137,7 @@ def main():
     if db_ranks and wanted("rank_lines"):
         results["rank_lines"] = rank_lines_benchmark(bench_views, db_ranks, repeat)
     if wanted("run"):
-        ranks, rank_mb = (2, 20) if args.quick else (args.run_ranks, args.rank_mb)
+        ranks, rank_mb = (2, args.quick_mb) if args.quick else (args.run_ranks, args.rank_mb)
         results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
     if only:
         sizes = []

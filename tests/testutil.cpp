@@ -53,6 +53,10 @@ QString dataDir()
 {
     return QStringLiteral(KS_TEST_DATA_DIR);
 }
+QString toolScript(const QString &name)
+{
+    return QStringLiteral(KS_TOOLS_DIR "/") + name;
+}
 QString pythonPath()
 {
     return QStringLiteral(KS_PYTHON);

@@ -13,6 +13,15 @@
 
 namespace ks::test {
 
+/*!
+ * The build the tests run in. Sanitizer builds run the suite for what they find (memory errors,
+ * data races), not for scale: a test whose input is large only to show that a cost does not blow
+ * up, or that repeats a threaded check over inputs of one shape, uses less there; the release
+ * build runs it whole.
+ */
+inline constexpr bool kAddressSanitizer = KS_TEST_ASAN;
+inline constexpr bool kThreadSanitizer = KS_TEST_TSAN;
+
 //! Whether inline JSON loads with the loader's builder thread (KS_TEST_BUILDER_THREAD=1).
 bool builderThread();
 //! Loads and links JSON text given inline in a test; QFAIL-friendly: null when it failed.
@@ -35,6 +44,8 @@ QJsonObject referenceJson(const QString &script, const QString &trace);
 
 //! tests/data in the source tree.
 QString dataDir();
+//! A script of the checkout's tools/ folder, such as digest-run.sh.
+QString toolScript(const QString &name);
 QString pythonPath();
 QString gentracePath();
 QString appPath();

@@ -153,8 +153,7 @@ private slots:
         QVERIFY(write(QStringLiteral("broken.json"), "{\"traceEvents\": [{\"ph\": 7"));
         qputenv("KINETOSCOPE", test::appPath().toLocal8Bit());
         const auto r = test::run(QStringLiteral("bash"),
-            {QStringLiteral(QT_TESTCASE_SOURCEDIR "/../tools/digest-run.sh"), in, out,
-                QStringLiteral("2")});
+            {test::toolScript(QStringLiteral("digest-run.sh")), in, out, QStringLiteral("2")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("broken.json: exit 2"), r.err.constData());
         QVERIFY2(r.out.contains("2 of 3 rank file(s) digested"), r.out.constData());
@@ -191,9 +190,8 @@ private slots:
         // across the ranks (of the first step) then names.
         const QString stepOut = test::tempDir() + QStringLiteral("/digest-step");
         const auto withStep = test::run(QStringLiteral("bash"),
-            {QStringLiteral(QT_TESTCASE_SOURCEDIR "/../tools/digest-run.sh"), in, stepOut,
-                QStringLiteral("1"), QStringLiteral("--"), QStringLiteral("--critical-path-step"),
-                QStringLiteral("7")});
+            {test::toolScript(QStringLiteral("digest-run.sh")), in, stepOut, QStringLiteral("1"),
+                QStringLiteral("--"), QStringLiteral("--critical-path-step"), QStringLiteral("7")});
         QCOMPARE(withStep.exitCode, 2);
         const auto otherStep = test::run(test::appPath(),
             args({QStringLiteral("--export-critical-path"), QStringLiteral("-"), stepOut}));

@@ -13,14 +13,6 @@
 #include <memory>
 #include <vector>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define KS_OWN_ALLOCATOR 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define KS_OWN_ALLOCATOR 1
-#endif
-#endif
-
 using namespace ks;
 
 namespace {
@@ -68,7 +60,7 @@ class TestHeapReuse : public QObject {
 private slots:
     void init()
     {
-#if !defined(__GLIBC__) || defined(KS_OWN_ALLOCATOR)
+#if !defined(__GLIBC__) || KS_TEST_ASAN || KS_TEST_TSAN // the sanitizers bring their own
         QSKIP("glibc's allocator only: elsewhere ScopedHeapReuse does nothing");
 #endif
     }

@@ -25,15 +25,7 @@
 
 using namespace ks;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define KS_ASAN 1
-#elif defined(__has_feature) // clang
-#if __has_feature(address_sanitizer)
-#define KS_ASAN 1
-#endif
-#endif
-
-#ifdef KS_ASAN
+#if KS_TEST_ASAN
 // jsonAllocationsThrow() asks malloc for more than there is: AddressSanitizer reports that as an
 // error unless told to return null, as malloc does.
 extern "C" const char *__asan_default_options()
