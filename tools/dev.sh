@@ -54,9 +54,10 @@ stage packages
 packages=(g++ cmake ninja-build pkg-config python3 ccache fonts-dejavu-core
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev rapidjson-dev zlib1g-dev libsqlite3-dev)
 if [[ $mode == test ]]; then
-    # The fuzzer is built with clang's libFuzzer; the package checks validate the .deb; the
-    # report test reads the PDF's text with pdftotext.
-    packages+=(clang libclang-rt-dev clang-format clang-tidy desktop-file-utils appstream dpkg-dev
+    # The ASan build and the fuzzer are clang's (llvm-symbolizer names the lines in their
+    # reports); the package checks validate the .deb; the report test reads the PDF's text with
+    # pdftotext.
+    packages+=(clang libclang-rt-dev llvm clang-format clang-tidy desktop-file-utils appstream dpkg-dev
         file shared-mime-info poppler-utils)
 fi
 
