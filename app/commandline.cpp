@@ -70,6 +70,15 @@ struct Options {
         "finds are data loading (HTA's data_load_events): their own time on the path is "
         "data_loading.",
         "REGEX");
+    QCommandLineOption criticalPathModel = valued("critical-path-model",
+        "With --summary or --export-critical-path: step (default), a path that accounts for every "
+        "microsecond of the step, idle time and late starts included; or hta, HTA's lightweight "
+        "critical path, where idle time weighs nothing.",
+        "MODEL");
+    QCommandLineOption assumeStreamOrder = flag("assume-stream-order",
+        "With --summary, --export-critical-path or --export-db: each GPU event also waits for "
+        "the work launched before it on another stream of its device (for traces that record "
+        "no cross-stream waits, such as ROCm's).");
     QCommandLineOption whatIf = valued("what-if",
         "With --summary: the critical path's length if NAME's GPU work (pairs whose forward op "
         "is NAME, or GPU events named NAME) took FACTOR of its time.",
@@ -218,7 +227,7 @@ CommandParser::CommandParser(const QStringList &arguments)
     for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
              m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
              m_o.exportLive, m_o.exportEfficiency, m_o.criticalPathStep, m_o.dataLoading,
-             m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at, m_o.perStep, m_o.screenshot, m_o.view,
+             m_o.criticalPathModel, m_o.assumeStreamOrder, m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at, m_o.perStep, m_o.screenshot, m_o.view,
              m_o.chart, m_o.select, m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy,
              m_o.step, m_o.baseStep, m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks,
              m_o.exportCollectives, m_o.exportRankPairs, m_o.exportCriticalPath, m_o.exportDb,
@@ -301,10 +310,14 @@ std::optional<UsageError> CommandParser::combinationError() const
             QStringLiteral("--export-diff, --diff-by and the step options go with --compare"));
     if (isSet(m_o.whatIf) && !isSet(m_o.summary))
         return usage(QStringLiteral("--what-if goes with --summary"));
-    if ((isSet(m_o.criticalPathStep) || isSet(m_o.dataLoading)) && !isSet(m_o.summary)
-        && !isSet(m_o.exportCriticalPath) && !isSet(m_o.exportDb))
-        return usage(QStringLiteral("--critical-path-step and --data-loading go with --summary, "
+    if ((isSet(m_o.criticalPathStep) || isSet(m_o.dataLoading) || isSet(m_o.assumeStreamOrder))
+        && !isSet(m_o.summary) && !isSet(m_o.exportCriticalPath) && !isSet(m_o.exportDb))
+        return usage(QStringLiteral("--critical-path-step, --data-loading and "
+                                    "--assume-stream-order go with --summary, "
                                     "--export-critical-path or --export-db"));
+    if (isSet(m_o.criticalPathModel) && !isSet(m_o.summary) && !isSet(m_o.exportCriticalPath))
+        return usage(
+            QStringLiteral("--critical-path-model goes with --summary or --export-critical-path"));
     if (isSet(m_o.perStep) && !isSet(m_o.exportModules))
         return usage(QStringLiteral("--per-step goes with --export-modules"));
     if ((isSet(m_o.atUs) || isSet(m_o.at)) && !isSet(m_o.exportLive))
@@ -384,6 +397,13 @@ Request CommandParser::request()
         if (!ok)
             return usage(QStringLiteral("--critical-path-step takes a step number N"));
     }
+    if (isSet(m_o.criticalPathModel)) {
+        const auto model = pathModelNamed(value(m_o.criticalPathModel).toStdString());
+        if (!model)
+            return usage(QStringLiteral("--critical-path-model takes step or hta"));
+        path.model = *model;
+    }
+    path.assumeStreamOrder = isSet(m_o.assumeStreamOrder);
     if (isSet(m_o.dataLoading)) {
         // Qt's (PCRE2's, Python-like) expressions: matching never recurses per character, so a
         // name of any length is safe (std::regex's search overflows the stack on long names).

@@ -52,6 +52,14 @@ int runSummary(
     auto trace = loadOrReport(file);
     if (!trace)
         return ExitLoadFailed;
+    if (whatIf && !traceHasEventNamed(*trace->model, whatIf->name)) {
+        std::string close;
+        for (const std::string &name : eventNamesCloseTo({trace->model.get()}, whatIf->name))
+            close += (close.empty() ? "; close: " : ", ") + name;
+        std::fprintf(stderr, "kinetoscope: --what-if: no event named '%s' in %s%s\n",
+            whatIf->name.c_str(), file.c_str(), close.c_str());
+        return ExitUsage;
+    }
     const std::string json
         = summaryJson(*trace->model, *trace->graph, trace->seconds, path, whatIf);
     std::fwrite(json.data(), 1, json.size(), stdout);
@@ -367,10 +375,10 @@ int runDatabaseExport(RunExport what,
         std::fprintf(stderr, "kinetoscope: --export-db reads traces, not databases\n");
         return ExitUsage;
     }
-    if (path.dataLoading) {
+    if (path.dataLoading || path.assumeStreamOrder) {
         std::fprintf(stderr,
-            "kinetoscope: a database's path graph has its data loading from --export-db: give "
-            "--data-loading there\n");
+            "kinetoscope: a database's path graph was made by --export-db: give --data-loading "
+            "and --assume-stream-order there\n");
         return ExitUsage;
     }
     const unsigned threads = usableCores();
@@ -395,7 +403,7 @@ int runDatabaseExport(RunExport what,
     if (what == RunExport::RankPairs) {
         read = readRankPairs(run, threads, error);
     } else if (what == RunExport::CriticalPath) {
-        found = readRankPaths(run, path.step, threads, error);
+        found = readRankPaths(run, path.step, threads, error, nullptr, path.model);
         read = found.has_value();
     }
     if (!read) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "screenshotcommand.h"
 
+#include "base/closenames.h"
 #include "common/qstrings.h"
 #include "compare/comparisonview.h"
 #include "exitcode.h"
@@ -29,23 +30,6 @@
 namespace ks {
 
 namespace {
-
-int editDistance(const QString &a, const QString &b)
-{
-    std::vector<int> prev(size_t(b.size()) + 1), cur(size_t(b.size()) + 1);
-    for (int j = 0; j <= b.size(); ++j)
-        prev[size_t(j)] = j;
-    for (int i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (int j = 1; j <= b.size(); ++j) {
-            const int cost = a[i - 1].toLower() == b[j - 1].toLower() ? 0 : 1;
-            cur[size_t(j)] = std::min(
-                {prev[size_t(j)] + 1, cur[size_t(j) - 1] + 1, prev[size_t(j) - 1] + cost});
-        }
-        std::swap(prev, cur);
-    }
-    return prev[size_t(b.size())];
-}
 
 //! A host op suggested for --select when the trace has no pairs: not backward work.
 bool isUnpairedForwardOp(const LoadedTrace &trace, SliceId s)
@@ -96,19 +80,12 @@ QStringList closeMatches(const LoadedTrace &trace, const QString &name)
     const TraceModel &m = *trace.model;
     std::set<StringId> ids;
     forEachForwardOp(trace, [&](SliceId s) { ids.insert(m.slices.name[s]); });
-    std::vector<std::pair<int, QString>> scored;
-    for (StringId id : ids) {
-        const QString candidate = toQString(m.str(id));
-        const bool contains = candidate.contains(name, Qt::CaseInsensitive)
-            || name.contains(candidate, Qt::CaseInsensitive);
-        const int d = contains ? 0 : editDistance(candidate, name);
-        if (contains || d <= std::max(3, int(name.size()) / 3))
-            scored.emplace_back(d, candidate);
-    }
-    std::sort(scored.begin(), scored.end());
+    std::vector<std::string_view> names;
+    for (StringId id : ids)
+        names.push_back(m.str(id));
     QStringList out;
-    for (size_t i = 0; i < scored.size() && i < 8; ++i)
-        out << scored[i].second;
+    for (const std::string &close : closeNames(names, name.toStdString()))
+        out << QString::fromStdString(close);
     return out;
 }
 

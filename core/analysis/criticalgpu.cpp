@@ -7,15 +7,13 @@
 #include <array>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ks {
 
 namespace {
 
 constexpr uint32_t kNone = ~0u;
-//! Longer gaps between two GPU events on a stream are not a kernel-to-kernel delay (HTA:
-//! KERNEL_KERNEL_DELAY_THRESHOLD_US, critical_path_analysis.py:45).
-constexpr TimeNs kKernelKernelThreshold = 1'500'000;
 
 /*!
  * Calls that queue GPU work on a stream: HTA's list (get_runtime_launch_events_mask,
@@ -52,6 +50,8 @@ public:
     SliceId lastLaunchedBy(int64_t stream, TimeNs t) const;
     //! The first GPU event on \a stream of the first launch from \a lane at or after \a t.
     SliceId nextLaunchedAfter(int64_t stream, LaneId lane, TimeNs t) const;
+    //! The last GPU event of the last launch before \a t on another stream of \a stream's device.
+    SliceId lastLaunchedBeside(int64_t stream, TimeNs t) const;
 
 private:
     struct Queued {
@@ -160,6 +160,25 @@ SliceId LaunchQueues::nextLaunchedAfter(int64_t stream, LaneId lane, TimeNs t) c
     return kNoSlice;
 }
 
+SliceId LaunchQueues::lastLaunchedBeside(int64_t stream, TimeNs t) const
+{
+    const SliceTable &s = m_graph.model().slices;
+    SliceId found = kNoSlice;
+    TimeNs foundAt = 0;
+    const auto first = m_launches.lower_bound(stream & ~int64_t(0xffffffff));
+    for (auto it = first; it != m_launches.end() && (it->first >> 32) == (stream >> 32); ++it) {
+        if (it->first == stream)
+            continue;
+        const SliceId e = lastLaunchedBy(it->first, t - 1);
+        const TimeNs at = e == kNoSlice ? 0 : s.start[m_graph.launchOf(e)];
+        if (e != kNoSlice && (found == kNoSlice || at > foundAt)) {
+            found = e;
+            foundAt = at;
+        }
+    }
+    return found;
+}
+
 //! A sync event (cuda_sync) and the runtime call it belongs to.
 struct SyncRow {
     SliceId event;
@@ -195,9 +214,52 @@ struct SyncCalls {
     }
 };
 
+//! A sync call that waits for the GPU as a whole or for a stream (not a copy or a query).
+bool waitsForGpu(std::string_view name)
+{
+    static constexpr std::array<std::string_view, 6> kNames = {"cudaDeviceSynchronize",
+        "cudaStreamSynchronize", "cudaEventSynchronize", "hipDeviceSynchronize",
+        "hipStreamSynchronize", "hipEventSynchronize"};
+    return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+/*!
+ * For the step model, a sync call the trace records no sync event of (Kineto before 2.1 and
+ * ROCm's) returns when the GPU work it waited for ends: joined to the work launched before it
+ * that ended last while it waited. Calls with a recorded sync edge are in \a synced.
+ */
+void addInferredSyncEdges(CriticalGraph &cg,
+    const std::vector<SliceId> &gpuEvents,
+    const std::unordered_set<uint32_t> &synced)
+{
+    const OpGraph &graph = cg.graph();
+    const SliceTable &s = graph.model().slices;
+    std::vector<SliceId> byEnd(gpuEvents);
+    std::sort(byEnd.begin(), byEnd.end(), [&](SliceId a, SliceId b) { return s.end(a) < s.end(b); });
+    const auto &nodes = cg.nodes();
+    for (uint32_t n = 0; n < nodes.size(); ++n) {
+        const SliceId call = nodes[n].event;
+        if (nodes[n].start || synced.count(n) || s.kind[call] != EventKind::Runtime
+            || !waitsForGpu(graph.model().sliceName(call)))
+            continue;
+        auto it = std::upper_bound(byEnd.begin(), byEnd.end(), s.end(call),
+            [&](TimeNs t, SliceId k) { return t < s.end(k); });
+        for (; it != byEnd.begin() && s.end(*std::prev(it)) >= s.start[call]; --it) {
+            const SliceId k = *std::prev(it);
+            if (s.start[graph.launchOf(k)] < s.start[call]) {
+                cg.addStepEdge(cg.endNode(k), n, PathEdgeKind::Sync, kNoSlice);
+                break;
+            }
+        }
+    }
+}
+
 } // namespace
 
-void addGpuEdges(CriticalGraph &cg, const std::vector<SliceId> &gpuEvents, const PathWindow &w)
+void addGpuEdges(CriticalGraph &cg,
+    const std::vector<SliceId> &gpuEvents,
+    const PathWindow &w,
+    bool assumeStreamOrder)
 {
     const OpGraph &graph = cg.graph();
     const TraceModel &m = graph.model();
@@ -235,10 +297,13 @@ void addGpuEdges(CriticalGraph &cg, const std::vector<SliceId> &gpuEvents, const
             return kNoSlice;
         return queues.lastLaunchedBy(stream->second, s.start[call->second]);
     };
+    std::unordered_set<uint32_t> synced; // the calls' end nodes that sync edges reach
     auto syncEdge = [&](uint32_t from, SliceId call) {
         const uint32_t to = cg.endNode(call);
-        if (from != kNone && to != kNone)
+        if (from != kNone && to != kNone) {
             cg.addEdge(from, to, PathEdgeKind::Sync, kNoSlice);
+            synced.insert(to);
+        }
     };
     for (const Row &row : rows) {
         if (row.call != kNoSlice) {
@@ -285,6 +350,7 @@ void addGpuEdges(CriticalGraph &cg, const std::vector<SliceId> &gpuEvents, const
         const uint32_t launchStart = cg.startNode(launch);
         const TimeNs issued = s.start[launch];
         bool launchEdge = false;
+        bool streamEdge = false;
         if (launchStart != kNone && queues.idleAtLaunch(k)
             && (last == kNone || nodes[last].time < issued)
             && (waitEnd == kNone || nodes[waitEnd].time < issued)) {
@@ -293,11 +359,24 @@ void addGpuEdges(CriticalGraph &cg, const std::vector<SliceId> &gpuEvents, const
         } else if (last != kNone && nodes[start].time - nodes[last].time < kKernelKernelThreshold
             && (waitEnd == kNone || nodes[waitEnd].time < nodes[last].time)) {
             cg.addEdge(last, start, PathEdgeKind::KernelKernel, nodes[last].event);
+            streamEdge = true;
         }
+        // What HTA leaves out: work starts after its launch and after the stream's previous work.
         if (!launchEdge && launchStart != kNone)
-            cg.addCausalityEdge(launchStart, start);
+            cg.addStepEdge(launchStart, start, PathEdgeKind::LaunchDelay, kNoSlice);
+        if (!streamEdge && last != kNone)
+            cg.addStepEdge(last, start, PathEdgeKind::KernelKernel, nodes[last].event);
+        // A blocking copy returns when its GPU copy is done (HTA gives it its own time only).
+        if (const uint32_t callEnd = cg.endNode(launch); callEnd != kNone
+            && isBlockingSyncCall(m.sliceName(launch)) && nodes[end].time <= nodes[callEnd].time)
+            cg.addStepEdge(end, callEnd, PathEdgeKind::Sync, kNoSlice);
+        if (assumeStreamOrder && launchStart != kNone)
+            if (const SliceId before = queues.lastLaunchedBeside(key, issued); before != kNoSlice)
+                if (const uint32_t b = cg.endNode(before); b != kNone && nodes[b].time <= nodes[start].time)
+                    cg.addEdge(b, start, PathEdgeKind::Sync, kNoSlice);
         lastOnStream[key] = end;
     }
+    addInferredSyncEdges(cg, gpuEvents, synced);
 }
 
 } // namespace ks

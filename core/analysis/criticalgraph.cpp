@@ -76,8 +76,10 @@ bool isBlockingSyncCall(std::string_view name)
     return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
-CriticalGraph::CriticalGraph(
-    const OpGraph &graph, const PathWindow &window, const NameTest &dataLoading)
+CriticalGraph::CriticalGraph(const OpGraph &graph,
+    const PathWindow &window,
+    const NameTest &dataLoading,
+    bool assumeStreamOrder)
     : m_graph(graph)
 {
     const TraceModel &m = graph.model();
@@ -115,7 +117,7 @@ CriticalGraph::CriticalGraph(
     addNodes(events);
     addRuntimeLockEdges();
     addCallStackEdges(host);
-    addGpuEdges(*this, gpu, window);
+    addGpuEdges(*this, gpu, window, assumeStreamOrder);
     m_dag.finish();
 }
 
@@ -200,9 +202,10 @@ void CriticalGraph::addEdge(
     m_dag.add({from, to, kind, w, charged});
 }
 
-void CriticalGraph::addCausalityEdge(uint32_t from, uint32_t to)
+void CriticalGraph::addStepEdge(uint32_t from, uint32_t to, PathEdgeKind kind, SliceId charged)
 {
-    m_dag.addCausality({from, to, PathEdgeKind::LaunchDelay, 0, kNoSlice});
+    m_dag.addStepEdge(
+        {from, to, kind, std::max<TimeNs>(0, m_nodes[to].time - m_nodes[from].time), charged});
 }
 
 // Calls holding the runtime lock complete one at a time, whatever their thread: each waits for

@@ -41,8 +41,13 @@ public:
     /*!
      * \a dataLoading: host events whose names it accepts are data loading (HTA's
      * data_load_events): nodes whatever their category, their own time `data_loading`.
+     * \a assumeStreamOrder: each GPU event also waits for the GPU work launched before it on
+     * another stream of its device, where that ended before it began (`--assume-stream-order`).
      */
-    CriticalGraph(const OpGraph &graph, const PathWindow &window, const NameTest &dataLoading = {});
+    CriticalGraph(const OpGraph &graph,
+        const PathWindow &window,
+        const NameTest &dataLoading = {},
+        bool assumeStreamOrder = false);
 
     const OpGraph &graph() const { return m_graph; }
     //! Whether \a event is one of the data-loading events.
@@ -57,7 +62,8 @@ public:
 
     // Used by the builders (criticalgraph.cpp, criticalgpu.cpp).
     void addEdge(uint32_t from, uint32_t to, PathEdgeKind kind, SliceId charged, bool zero = false);
-    void addCausalityEdge(uint32_t from, uint32_t to);
+    //! A dependency HTA leaves out, walked by the step model only (PathDag::stepEdges()).
+    void addStepEdge(uint32_t from, uint32_t to, PathEdgeKind kind, SliceId charged);
 
 private:
     void addNodes(const std::vector<SliceId> &events);
@@ -72,9 +78,13 @@ private:
 
 /*!
  * The GPU half of the graph (criticalgpu.cpp): GPU events' spans, launch and kernel-to-kernel
- * edges, and the edges of syncs, over \a gpuEvents (GPU work whose launch is in the window).
+ * edges, and the edges of syncs, over \a gpuEvents (GPU work whose launch is in the window);
+ * with \a assumeStreamOrder, edges across a device's streams in launch order.
  */
-void addGpuEdges(CriticalGraph &cg, const std::vector<SliceId> &gpuEvents, const PathWindow &w);
+void addGpuEdges(CriticalGraph &cg,
+    const std::vector<SliceId> &gpuEvents,
+    const PathWindow &w,
+    bool assumeStreamOrder);
 
 //! A call whose exit waits for the GPU: its time is no one's work (HTA's BLOCKING_SYNC_CALLS).
 bool isBlockingSyncCall(std::string_view name);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/criticalpath.h"
 
+#include "analysis/pathnotes.h"
 #include "analysis/pathowners.h"
+#include "base/closenames.h"
 #include "link/gpuside.h"
 #include "link/opnames.h"
 
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 namespace ks {
 
@@ -104,9 +107,28 @@ std::string_view pathBoundName(PathBound bound)
         return "gpu_kernel_launch_overhead";
     case PathBound::DataLoading:
         return "data_loading";
+    case PathBound::Idle:
+        return "idle";
+    case PathBound::LateStart:
+        return "late_start";
+    case PathBound::SyncWait:
+        return "sync_wait";
     default:
         return "";
     }
+}
+
+std::string_view pathModelName(PathModel model)
+{
+    return model == PathModel::Hta ? "hta" : "step";
+}
+
+std::optional<PathModel> pathModelNamed(std::string_view name)
+{
+    for (PathModel m : {PathModel::Step, PathModel::Hta})
+        if (pathModelName(m) == name)
+            return m;
+    return std::nullopt;
 }
 
 CriticalPathAnalysis::CriticalPathAnalysis(const OpGraph &graph, const PathQuery &query)
@@ -125,10 +147,11 @@ CriticalPathAnalysis::CriticalPathAnalysis(
 CriticalPathAnalysis::CriticalPathAnalysis(const std::vector<PathRankInput> &ranks,
     std::vector<PathRankGraph> graphs,
     int64_t step,
-    const CollectiveMatch &match)
+    const CollectiveMatch &match,
+    PathModel model)
     : m_ranks(ranks)
 {
-    walk(std::move(graphs), step, &match);
+    walk(std::move(graphs), step, &match, model);
 }
 
 CriticalPathAnalysis::~CriticalPathAnalysis() = default;
@@ -146,19 +169,26 @@ void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery
             continue;
         graphs[r].windowStart = window.start;
         graphs[r].windowEnd = window.end;
-        graphs[r].graph
-            = std::make_unique<CriticalGraph>(*m_ranks[r].graph, window, query.dataLoading);
+        graphs[r].graph = std::make_unique<CriticalGraph>(
+            *m_ranks[r].graph, window, query.dataLoading, query.assumeStreamOrder);
     }
-    walk(std::move(graphs), step, match);
+    walk(std::move(graphs), step, match, query.model);
+    if (tracesAtHand())
+        m_path.notes = unrecordedDependencies(m_path, m_ranks);
 }
 
-//! The longest path through \a graphs joined by \a match's collectives, told.
-void CriticalPathAnalysis::walk(
-    std::vector<PathRankGraph> graphs, int64_t step, const CollectiveMatch *match)
+//! The path through \a graphs joined by \a match's collectives, told.
+void CriticalPathAnalysis::walk(std::vector<PathRankGraph> graphs,
+    int64_t step,
+    const CollectiveMatch *match,
+    PathModel model)
 {
     m_path.step = step;
+    m_path.model = model;
     m_path.ranks.resize(m_ranks.size());
     std::vector<const PathGraph *> raw;
+    std::vector<TimeNs> offsets, stepStarts, stepEnds;
+    std::vector<bool> hasWindow;
     for (size_t r = 0; r < m_ranks.size(); ++r) {
         RankOnPath &rank = m_path.ranks[r];
         rank.problem = std::move(graphs[r].problem);
@@ -166,13 +196,16 @@ void CriticalPathAnalysis::walk(
         rank.windowEnd = graphs[r].windowEnd;
         m_graphs.push_back(std::move(graphs[r].graph));
         raw.push_back(m_graphs.back().get());
+        offsets.push_back(m_ranks[r].clockOffset);
+        stepStarts.push_back(rank.windowStart + m_ranks[r].clockOffset);
+        stepEnds.push_back(rank.windowEnd + m_ranks[r].clockOffset);
+        hasWindow.push_back(rank.problem.empty());
     }
-    const auto noWindow = [](const RankOnPath &r) { return !r.problem.empty(); };
-    if (std::all_of(m_path.ranks.begin(), m_path.ranks.end(), noWindow)) {
+    if (std::find(hasWindow.begin(), hasWindow.end(), true) == hasWindow.end()) {
         m_path.problem = m_path.ranks[0].problem;
         return;
     }
-    m_joined = std::make_unique<JoinedGraph>(raw, match);
+    m_joined = std::make_unique<JoinedGraph>(raw, match, model);
     const PathDag &dag = m_joined->dag();
     if (!dag.acyclic() || dag.nodeCount() == 0) {
         const bool ranksAcyclic = std::all_of(
@@ -185,27 +218,79 @@ void CriticalPathAnalysis::walk(
         m_joined.reset();
         return;
     }
-    std::vector<TimeNs> weights;
-    weights.reserve(dag.edges().size());
-    for (const PathEdge &e : dag.edges())
-        weights.push_back(e.weight);
-    describe(dag.walkBack(dag.longest(weights, false)));
-    if (match)
-        findSlack(*match);
-    if (!tracesAtHand())
-        m_joined.reset(); // only what-ifs walk it again: a thousand ranks' copy is not kept
+    m_step = std::make_unique<StepModel>(*m_joined, offsets, stepStarts, stepEnds, hasWindow);
+    m_path.windowStart = m_step->windowStart();
+    m_path.windowEnd = m_step->windowEnd();
+    for (size_t r = 0; r < m_ranks.size(); ++r)
+        if (hasWindow[r])
+            m_path.ranks[r].lateStart = stepStarts[r] - m_path.windowStart;
+    if (model == PathModel::Hta) {
+        std::vector<TimeNs> weights;
+        weights.reserve(dag.edges().size());
+        for (const PathEdge &e : dag.edges())
+            weights.push_back(e.weight);
+        tell(htaSegments(dag.walkBack(dag.longest(weights))));
+        if (match)
+            findSlack(*match);
+    } else {
+        tell(stepSegments());
+        const std::vector<TimeNs> slack = m_step->slack();
+        for (size_t r = 0; r < m_ranks.size(); ++r)
+            m_path.ranks[r].slack = hasWindow[r] ? slack[r] : kNoValue;
+    }
+    if (!tracesAtHand()) { // only what-ifs walk it again: a thousand ranks' copy is not kept
+        m_step.reset();
+        m_joined.reset();
+    }
 }
 
-void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
+std::vector<PathSegment> CriticalPathAnalysis::htaSegments(const std::vector<uint32_t> &path)
 {
     const JoinedGraph &joined = *m_joined;
-    // Each rank's events told at once: a trace's graph walks up its ops once for all of them.
-    std::vector<std::vector<SliceId>> owners(m_ranks.size());
+    std::vector<PathSegment> out;
     for (uint32_t i : path) {
         const PathEdge &e = joined.dag().edges()[i];
-        if (const SliceId owner = ownerOf(joined, e); e.weight > 0 && owner != kNoSlice)
-            owners[joined.rankOfEdge(i)].push_back(owner);
+        const uint32_t rank = joined.rankOfEdge(i);
+        const PathBound bound = boundOf(*m_graphs[rank], e);
+        // The length and classes count every edge, the segments those told under an event.
+        m_path.length += e.weight;
+        if (bound != PathBound::None)
+            m_path.byBound[size_t(bound)] += e.weight;
+        const SliceId owner = ownerOf(joined, e);
+        if (e.weight == 0 || owner == kNoSlice)
+            continue;
+        // Across ranks an edge starts on the last arriver: its time is the end's rank's.
+        out.push_back({owner, e.kind, bound, joined.node(e.to).time - e.weight, e.weight, -1, {},
+            rank, joined.collectiveOf(rank, owner), joined.rankOfNode(e.from)});
     }
+    return out;
+}
+
+std::vector<PathSegment> CriticalPathAnalysis::stepSegments()
+{
+    const JoinedGraph &joined = *m_joined;
+    std::vector<PathSegment> out;
+    for (const StepStretch &s : m_step->path()) {
+        m_path.length += s.dur;
+        m_path.byBound[size_t(s.bound)] += s.dur;
+        out.push_back({s.event, s.kind, s.bound, s.start - m_ranks[s.rank].clockOffset, s.dur, -1,
+            {}, s.rank,
+            s.bound == PathBound::GpuCommunication ? joined.collectiveOf(s.rank, s.event) : -1,
+            s.fromRank});
+    }
+    return out;
+}
+
+void CriticalPathAnalysis::tell(std::vector<PathSegment> segments)
+{
+    // Each rank's events told at once: a trace's graph walks up its ops once for all of them.
+    auto idle = [](const PathSegment &s) {
+        return s.bound == PathBound::Idle || s.bound == PathBound::LateStart;
+    };
+    std::vector<std::vector<SliceId>> owners(m_ranks.size());
+    for (const PathSegment &s : segments)
+        if (!idle(s))
+            owners[s.rank].push_back(s.event);
     std::vector<std::vector<RowSide>> rowSides(m_ranks.size());
     for (size_t r = 0; r < m_ranks.size(); ++r)
         if (m_graphs[r]) {
@@ -213,32 +298,20 @@ void CriticalPathAnalysis::describe(const std::vector<uint32_t> &path)
             m_path.ranks[r].rowTime.assign(m_graphs[r]->rowCount(), 0);
         }
     std::vector<size_t> told(m_ranks.size(), 0);
-    for (uint32_t i : path) {
-        const PathEdge &e = joined.dag().edges()[i];
-        const uint32_t rank = joined.rankOfEdge(i);
-        m_path.length += e.weight;
-        const PathBound bound = boundOf(*m_graphs[rank], e);
-        if (bound != PathBound::None)
-            m_path.byBound[size_t(bound)] += e.weight;
-        const SliceId owner = ownerOf(joined, e);
-        if (e.weight == 0 || owner == kNoSlice)
-            continue;
-        const auto [row, sideName] = rowSides[rank][told[rank]++];
-        // Across ranks an edge starts on the last arriver: its time is the end's rank's.
-        const PathSegment seg {owner, e.kind, bound, joined.node(e.to).time - e.weight, e.weight,
-            row, sideName, rank, joined.collectiveOf(rank, owner), joined.rankOfNode(e.from)};
-        RankOnPath &onPath = m_path.ranks[rank];
-        onPath.time += e.weight;
+    for (PathSegment &seg : segments) {
+        std::tie(seg.row, seg.side) = idle(seg) ? RowSide(-1, "idle") : rowSides[seg.rank][told[seg.rank]++];
+        RankOnPath &onPath = m_path.ranks[seg.rank];
+        onPath.time += seg.dur;
         if (seg.row >= 0)
-            onPath.rowTime[size_t(seg.row)] += e.weight;
+            onPath.rowTime[size_t(seg.row)] += seg.dur;
         auto side = std::find_if(m_path.bySide.begin(), m_path.bySide.end(),
             [&](const auto &p) { return p.first == seg.side; });
         if (side == m_path.bySide.end())
-            m_path.bySide.emplace_back(seg.side, e.weight);
+            m_path.bySide.emplace_back(seg.side, seg.dur);
         else
-            side->second += e.weight;
-        m_path.segments.push_back(seg);
+            side->second += seg.dur;
     }
+    m_path.segments = std::move(segments);
 }
 
 //! Each rank's slack: its least wait at the collectives the path passes through.
@@ -301,8 +374,44 @@ TimeNs CriticalPathAnalysis::lengthIf(std::string_view name, double factor) cons
 {
     if (!m_joined || !tracesAtHand())
         return 0;
-    const PathDistances d = m_joined->dag().longest(weightsIf(name, factor), true);
+    const std::vector<TimeNs> weights = weightsIf(name, factor);
+    if (m_path.model == PathModel::Step)
+        return m_step->replay(weights);
+    const PathDistances d = m_joined->dag().longest(weights);
     return d.to.empty() ? 0 : d.to[d.last];
+}
+
+bool CriticalPathAnalysis::hasEventNamed(std::string_view name) const
+{
+    return std::any_of(m_ranks.begin(), m_ranks.end(),
+        [&](const PathRankInput &r) { return r.graph && traceHasEventNamed(r.graph->model(), name); });
+}
+
+std::vector<std::string> CriticalPathAnalysis::namesCloseTo(std::string_view name) const
+{
+    std::vector<const TraceModel *> models;
+    for (const PathRankInput &r : m_ranks)
+        if (r.graph)
+            models.push_back(&r.graph->model());
+    return eventNamesCloseTo(models, name);
+}
+
+bool traceHasEventNamed(const TraceModel &m, std::string_view name)
+{
+    const StringId id = m.strings.find(name);
+    return id != StringPool::npos
+        && std::find(m.slices.name.begin(), m.slices.name.end(), id) != m.slices.name.end();
+}
+
+std::vector<std::string> eventNamesCloseTo(
+    const std::vector<const TraceModel *> &models, std::string_view name)
+{
+    std::set<std::string_view> names;
+    for (const TraceModel *m : models)
+        for (SliceId s = 0; s < m->slices.size(); ++s)
+            if (m->slices.kind[s] == EventKind::CpuOp || isGpuWork(m->slices.kind[s]))
+                names.insert(m->sliceName(s));
+    return closeNames(std::vector<std::string_view>(names.begin(), names.end()), name);
 }
 
 std::vector<WhatIf> CriticalPathAnalysis::bestChanges(size_t count) const
@@ -328,7 +437,8 @@ std::vector<WhatIf> CriticalPathAnalysis::bestChanges(size_t count) const
     std::vector<WhatIf> out;
     out.reserve(candidates.size());
     for (const auto &[name, factor] : candidates)
-        out.push_back({name, factor, lengthIf(name, factor)});
+        if (const TimeNs length = lengthIf(name, factor); length < m_path.length)
+            out.push_back({name, factor, length});
     std::stable_sort(out.begin(), out.end(),
         [](const WhatIf &a, const WhatIf &b) { return a.length < b.length; });
     if (out.size() > count)

@@ -2,7 +2,7 @@
 #include "analysis/joinedgraph.h"
 
 #include <algorithm>
-#include <set>
+#include <map>
 
 namespace ks {
 
@@ -28,7 +28,8 @@ bool joinable(const Collective &c, const std::vector<const PathGraph *> &graphs)
 
 } // namespace
 
-JoinedGraph::JoinedGraph(const std::vector<const PathGraph *> &graphs, const CollectiveMatch *match)
+JoinedGraph::JoinedGraph(
+    const std::vector<const PathGraph *> &graphs, const CollectiveMatch *match, PathModel model)
     : m_graphs(graphs)
 {
     m_nodeBegin.push_back(0);
@@ -44,20 +45,22 @@ JoinedGraph::JoinedGraph(const std::vector<const PathGraph *> &graphs, const Col
     if (graphs.size() == 1 && graphs[0] && !across) {
         m_single = &graphs[0]->dag();
         m_edgeBegin = {0, uint32_t(m_single->edges().size())};
+        m_stepEdgeBegin = {0, uint32_t(m_single->stepEdges().size())};
         return;
     }
     m_dag = PathDag(m_nodeBegin.back());
-    join(match);
+    join(match, model);
     m_dag.finish();
 }
 
 /*!
- * Copies the ranks' edges, leaving out each waiting rank's own span of a collective's kernel, and
- * adds the edges from the last arrivers.
+ * Copies the ranks' edges, each waiting rank's own span of a collective's kernel left out (HTA's
+ * model) or weighing the collective's work (the step model), and adds the edges from the last
+ * arrivers.
  */
-void JoinedGraph::join(const CollectiveMatch *match)
+void JoinedGraph::join(const CollectiveMatch *match, PathModel model)
 {
-    std::set<std::pair<uint32_t, SliceId>> waiting; // (rank, kernel) that wait for a last arriver
+    std::map<std::pair<uint32_t, SliceId>, TimeNs> waiting; // (rank, kernel) → its work
     std::vector<PathEdge> across;
     static const std::vector<Collective> kNoCollectives;
     for (const Collective &c : match ? match->collectives : kNoCollectives) {
@@ -70,8 +73,8 @@ void JoinedGraph::join(const CollectiveMatch *match)
         for (const CollectiveKernel &k : c.kernels) {
             if (&k == &*last)
                 continue;
-            waiting.emplace(k.rankIndex, k.kernel);
             const TimeNs work = std::max<TimeNs>(0, k.start + k.dur - c.lastStart);
+            waiting.emplace(std::pair(k.rankIndex, k.kernel), work);
             across.push_back({from, nodeOf(k.rankIndex, m_graphs[k.rankIndex]->endNode(k.kernel)),
                 PathEdgeKind::Span, work, k.kernel});
             m_acrossRank.push_back(k.rankIndex);
@@ -84,19 +87,30 @@ void JoinedGraph::join(const CollectiveMatch *match)
         const PathGraph &g = *m_graphs[r];
         for (PathEdge e : g.dag().edges()) {
             const PathNode &start = g.nodes()[e.from];
-            if (e.kind == PathEdgeKind::Span && start.start && e.to == g.endNode(start.event)
-                && waiting.count({r, start.event}))
+            const auto wait = e.kind == PathEdgeKind::Span && start.start
+                    && e.to == g.endNode(start.event)
+                ? waiting.find({r, start.event})
+                : waiting.end();
+            if (wait != waiting.end() && model == PathModel::Hta)
                 continue;
+            if (wait != waiting.end())
+                e.weight = wait->second;
             e.from += m_nodeBegin[r];
             e.to += m_nodeBegin[r];
             m_dag.add(e);
         }
-        for (PathEdge e : g.dag().causalityEdges()) {
+    }
+    for (uint32_t r = 0; r < m_graphs.size(); ++r) {
+        m_stepEdgeBegin.push_back(uint32_t(m_dag.stepEdges().size()));
+        if (!m_graphs[r])
+            continue;
+        for (PathEdge e : m_graphs[r]->dag().stepEdges()) {
             e.from += m_nodeBegin[r];
             e.to += m_nodeBegin[r];
-            m_dag.addCausality(e);
+            m_dag.addStepEdge(e);
         }
     }
+    m_stepEdgeBegin.push_back(uint32_t(m_dag.stepEdges().size()));
     m_edgeBegin.push_back(uint32_t(m_dag.edges().size()));
     for (const PathEdge &e : across)
         m_dag.add(e);
@@ -111,6 +125,12 @@ uint32_t JoinedGraph::rankOfNode(uint32_t node) const
 
 uint32_t JoinedGraph::rankOfEdge(uint32_t edge) const
 {
+    const uint32_t edges = uint32_t(dag().edges().size());
+    if (edge >= edges)
+        return uint32_t(std::upper_bound(
+                            m_stepEdgeBegin.begin(), m_stepEdgeBegin.end(), edge - edges)
+                   - m_stepEdgeBegin.begin())
+            - 1;
     const uint32_t acrossBegin = m_edgeBegin.back();
     if (edge >= acrossBegin)
         return m_acrossRank[edge - acrossBegin];

@@ -25,7 +25,7 @@ std::string_view pathEdgeKindName(PathEdgeKind kind)
     }
 }
 
-// Incoming edges by node, and a topological order (Kahn's) that the causality edges keep too.
+// Incoming edges by node, and a topological order (Kahn's) that the step model's edges keep too.
 void PathDag::finish()
 {
     const size_t n = m_nodeCount;
@@ -41,7 +41,7 @@ void PathDag::finish()
 
     std::vector<std::vector<uint32_t>> next(n);
     std::vector<uint32_t> pending(n, 0);
-    for (const auto *list : {&m_edges, &m_causality})
+    for (const auto *list : {&m_edges, &m_step})
         for (const PathEdge &e : *list) {
             next[e.from].push_back(e.to);
             ++pending[e.to];
@@ -57,16 +57,10 @@ void PathDag::finish()
                 m_order.push_back(v);
 }
 
-PathDistances PathDag::longest(const std::vector<TimeNs> &weights, bool causal) const
+PathDistances PathDag::longest(const std::vector<TimeNs> &weights) const
 {
     PathDistances d {std::vector<TimeNs>(m_nodeCount, 0), std::vector<uint32_t>(m_nodeCount, kNone),
         m_order.empty() ? 0 : m_order.front()};
-    std::vector<std::vector<uint32_t>> causalIn;
-    if (causal) {
-        causalIn.resize(m_nodeCount);
-        for (uint32_t i = 0; i < m_causality.size(); ++i)
-            causalIn[m_causality[i].to].push_back(i);
-    }
     for (uint32_t v : m_order) {
         for (uint32_t j = m_inBegin[v]; j < m_inBegin[v + 1]; ++j) {
             const uint32_t e = m_incoming[j];
@@ -76,12 +70,6 @@ PathDistances PathDag::longest(const std::vector<TimeNs> &weights, bool causal) 
                 d.via[v] = e;
             }
         }
-        if (causal)
-            for (uint32_t c : causalIn[v])
-                if (d.to[m_causality[c].from] > d.to[v]) {
-                    d.to[v] = d.to[m_causality[c].from];
-                    d.via[v] = uint32_t(m_edges.size() + c);
-                }
         if (d.to[v] > d.to[d.last])
             d.last = v;
     }
@@ -94,7 +82,7 @@ std::vector<uint32_t> PathDag::walkBack(const PathDistances &d) const
     for (uint32_t v = d.last; v < d.via.size() && d.via[v] != kNone;) {
         const uint32_t e = d.via[v];
         path.push_back(e);
-        v = e < m_edges.size() ? m_edges[e].from : m_causality[e - m_edges.size()].from;
+        v = m_edges[e].from;
     }
     std::reverse(path.begin(), path.end());
     return path;

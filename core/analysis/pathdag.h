@@ -32,17 +32,18 @@ struct PathEdge {
     SliceId charged = kNoSlice;
 };
 
-//! The longest paths to and from every node of a PathDag.
+//! The longest paths to every node of a PathDag.
 struct PathDistances {
     std::vector<TimeNs> to; //!< longest path ending at each node
-    std::vector<uint32_t> via; //!< the edge it arrives by (causality edges after edges), ~0u: none
+    std::vector<uint32_t> via; //!< the edge it arrives by, ~0u: none
     uint32_t last = 0; //!< the node where the longest path ends
 };
 
 /*!
  * The weighted DAG the critical path walks: edges between points in time, incoming edges by node
- * and a topological order. Causality edges (zero-weight launch → GPU event, HTA's simulation
- * edges) take part only in what-ifs, so that scaled work cannot start before its launch.
+ * and a topological order. HTA's edges, and the dependencies HTA leaves out (every launch → its GPU
+ * event, every GPU event → the next on its stream, a blocking copy ← its GPU copy), which only the
+ * step model walks (docs/critical-path.md).
  */
 class PathDag {
 public:
@@ -53,24 +54,27 @@ public:
 
     size_t nodeCount() const { return m_nodeCount; }
     const std::vector<PathEdge> &edges() const { return m_edges; }
-    const std::vector<PathEdge> &causalityEdges() const { return m_causality; }
+    //! The dependencies HTA's graph leaves out.
+    const std::vector<PathEdge> &stepEdges() const { return m_step; }
     void add(const PathEdge &e) { m_edges.push_back(e); }
-    void addCausality(const PathEdge &e) { m_causality.push_back(e); }
+    void addStepEdge(const PathEdge &e) { m_step.push_back(e); }
     //! Indexes the edges; call once, after the last add.
     void finish();
 
     //! False when the edges hold a cycle (HTA#113: stacks out of order); no path then.
     bool acyclic() const { return m_order.size() == m_nodeCount; }
-    //! Longest paths by \a weights (one per edge), with \a causal the causality edges too. Like
-    //! networkx's dag_longest_path, which HTA calls: the first best predecessor, end node.
-    PathDistances longest(const std::vector<TimeNs> &weights, bool causal) const;
+    //! The nodes in an order every edge (HTA's and the step model's) keeps.
+    const std::vector<uint32_t> &order() const { return m_order; }
+    //! Longest paths through HTA's edges by \a weights (one per edge). Like networkx's
+    //! dag_longest_path, which HTA calls: the first best predecessor, end node.
+    PathDistances longest(const std::vector<TimeNs> &weights) const;
     //! The edges of the longest path ending at \a d.last, in order (indices as in d.via).
     std::vector<uint32_t> walkBack(const PathDistances &d) const;
 
 private:
     size_t m_nodeCount = 0;
     std::vector<PathEdge> m_edges;
-    std::vector<PathEdge> m_causality;
+    std::vector<PathEdge> m_step;
     std::vector<uint32_t> m_order;
     std::vector<uint32_t> m_incoming; //!< CSR: incoming(n) = [m_inBegin[n], m_inBegin[n+1])
     std::vector<uint32_t> m_inBegin;

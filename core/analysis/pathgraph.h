@@ -18,10 +18,26 @@ enum class PathBound : uint8_t {
     KernelKernel, //!< gpu_kernel_kernel_overhead (gaps between GPU events on a stream)
     Launch, //!< gpu_kernel_launch_overhead (launch to start on an idle stream)
     DataLoading, //!< data_loading (HTA only with user patterns; never by default)
+    // The step model's classes for time no recorded work fills (docs/critical-path.md).
+    Idle, //!< idle: the thread or stream waits on nothing in the trace
+    LateStart, //!< late_start: the rank began the step after the earliest rank
+    SyncWait, //!< sync_wait: a blocking call waiting for the GPU
     None, //!< edges that take no time
 };
-constexpr size_t kPathBounds = 6;
+constexpr size_t kPathBounds = 9;
 std::string_view pathBoundName(PathBound bound);
+
+//! Longer gaps between two GPU events on a stream are not a kernel-to-kernel delay (HTA:
+//! KERNEL_KERNEL_DELAY_THRESHOLD_US, critical_path_analysis.py:45); the step model calls longer
+//! waits of GPU work idle.
+constexpr TimeNs kKernelKernelThreshold = 1'500'000;
+
+/*!
+ * Which path is asked for (`--critical-path-model`): HTA's longest path by weight, where idle time
+ * weighs nothing, or the step model, whose path accounts for every microsecond of the step.
+ */
+enum class PathModel : uint8_t { Step, Hta };
+std::string_view pathModelName(PathModel model);
 
 //! The start or the end of an event in the window: a point in time.
 struct PathNode {

@@ -13,7 +13,7 @@ constexpr uint32_t kNone = ~0u;
 
 StoredPathGraph::StoredPathGraph(std::vector<PathNode> nodes,
     const std::vector<PathEdge> &edges,
-    const std::vector<PathEdge> &causalityEdges,
+    const std::vector<PathEdge> &stepEdges,
     std::vector<StoredPathEvent> events,
     size_t rowCount)
     : m_events(std::move(events))
@@ -23,8 +23,8 @@ StoredPathGraph::StoredPathGraph(std::vector<PathNode> nodes,
     m_dag = PathDag(m_nodes.size());
     for (const PathEdge &e : edges)
         m_dag.add(e);
-    for (const PathEdge &e : causalityEdges)
-        m_dag.addCausality(e);
+    for (const PathEdge &e : stepEdges)
+        m_dag.addStepEdge(e);
     m_dag.finish();
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
         (m_nodes[n].start ? m_startNode : m_endNode).emplace_back(m_nodes[n].event, n);

@@ -28,7 +28,7 @@ class StoredPathGraph : public PathGraph {
 public:
     StoredPathGraph(std::vector<PathNode> nodes,
         const std::vector<PathEdge> &edges,
-        const std::vector<PathEdge> &causalityEdges,
+        const std::vector<PathEdge> &stepEdges,
         std::vector<StoredPathEvent> events,
         size_t rowCount);
 

@@ -49,6 +49,10 @@ void appendCriticalPathJson(std::string &out,
         out += ", \"problem\": ";
         appendJsonString(out, path.problem);
     }
+    out += ", \"model\": ";
+    appendJsonString(out, pathModelName(path.model));
+    out += ", \"window_us\": ";
+    appendMicros(out, path.windowEnd - path.windowStart, 3);
     out += ", \"length_us\": ";
     appendMicros(out, path.length, 3);
     out += ", \"by_bound\": {";
@@ -74,6 +78,11 @@ void appendCriticalPathJson(std::string &out,
         out += ", \"critical_us\": ";
         appendMicros(out, path.ranks[0].rowTime[rows[i]], 3);
         out += '}';
+    }
+    out += "], \"notes\": [";
+    for (size_t i = 0; i < path.notes.size(); ++i) {
+        out += i ? ", " : "";
+        appendJsonString(out, path.notes[i]);
     }
     out += "], \"best_changes\": [";
     const std::vector<WhatIf> best = analysis.bestChanges();

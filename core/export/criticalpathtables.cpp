@@ -49,7 +49,7 @@ CellTable criticalSegmentTable(const CriticalPathAnalysis &analysis)
         t.add(std::to_string(i));
         t.add(std::string(pathEdgeKindName(s.kind)));
         const PathGraph &graph = *analysis.graph(s.rank);
-        t.add(std::string(graph.eventName(s.event)));
+        t.add(s.event == kNoSlice ? std::string() : std::string(graph.eventName(s.event)));
         t.add(microsText(s.start + rank.clockOffset));
         t.add(microsText(s.dur));
         t.add(std::string(pathBoundName(s.bound)));
@@ -128,6 +128,7 @@ CellTable criticalRankTable(const CriticalPathAnalysis &analysis)
     t.addColumn("rank", Cell::Number, "Rank");
     t.addColumn("on_path_us", Cell::Number, "On the path (µs)");
     t.addColumn("slack_us", Cell::Number, "Slack (µs)");
+    t.addColumn("late_start_us", Cell::Number, "Late start (µs)");
     t.addColumn("problem", Cell::Text, "Problem");
     const CriticalPath &path = analysis.path();
     for (size_t r = 0; r < path.ranks.size(); ++r) {
@@ -136,6 +137,7 @@ CellTable criticalRankTable(const CriticalPathAnalysis &analysis)
         t.add(std::to_string(analysis.ranks()[r].rank));
         t.add(microsText(onPath.time));
         t.add(onPath.slack == kNoValue ? std::string() : microsText(onPath.slack));
+        t.add(onPath.problem.empty() ? microsText(onPath.lateStart) : std::string());
         t.add(onPath.problem);
     }
     return t;

@@ -12,7 +12,7 @@ std::string idText(SliceId id)
     return id == kNoSlice ? std::string() : std::to_string(id);
 }
 
-void addEdges(CellTable &t, const std::vector<PathEdge> &edges, bool causality)
+void addEdges(CellTable &t, const std::vector<PathEdge> &edges, bool stepEdge)
 {
     for (const PathEdge &e : edges) {
         t.addRow();
@@ -21,7 +21,7 @@ void addEdges(CellTable &t, const std::vector<PathEdge> &edges, bool causality)
         t.add(std::string(pathEdgeKindName(e.kind)));
         t.add(std::to_string(e.weight));
         t.add(idText(e.charged));
-        t.add(causality ? "1" : "0");
+        t.add(stepEdge ? "1" : "0");
     }
 }
 
@@ -73,7 +73,7 @@ PathGraphTables pathGraphTables(const PathGraph *graph)
         t.nodes.add(std::to_string(n.time));
     }
     addEdges(t.edges, graph->dag().edges(), false);
-    addEdges(t.edges, graph->dag().causalityEdges(), true);
+    addEdges(t.edges, graph->dag().stepEdges(), true);
     const std::vector<SliceId> events = namedEvents(*graph);
     const std::vector<RowSide> sides = graph->rowSides(events);
     for (size_t i = 0; i < events.size(); ++i) {

@@ -17,7 +17,7 @@ namespace ks {
  *   `time_ns` (the trace's clock);
  * - edges, in the graph's order: `from_node`, `to_node` (0-based node rows), `kind` (HTA's edge
  *   type), `weight_ns`, `charged` (the event whose time it is, empty: none), `causality` (1: a
- *   what-if's launch-to-GPU edge, not walked by the path);
+ *   dependency HTA's model leaves out, walked by the step model only: PathDag::stepEdges());
  * - events, each event a node or an edge names: `event`, `name`, `span_bound` (HTA's class of
  *   its own time), `pair_row` (0-based row of `pairs`, empty: none), `pair_fwd_name`, `side`.
  */

@@ -87,7 +87,8 @@ std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
     int64_t step,
     unsigned threads,
     std::string &error,
-    const std::atomic<bool> *cancel)
+    const std::atomic<bool> *cancel,
+    PathModel model)
 try {
     std::vector<int64_t> firstSteps;
     std::vector<PathRankInput> inputs;
@@ -102,7 +103,7 @@ try {
         }))
         return std::nullopt;
     auto analysis = std::make_shared<const CriticalPathAnalysis>(
-        inputs, std::move(graphs), step, run.collectives);
+        inputs, std::move(graphs), step, run.collectives, model);
     auto table = std::make_shared<const CellTable>(criticalSegmentTable(*analysis));
     return DatabaseRunPath {std::move(analysis), std::move(table)};
 } catch (const std::bad_alloc &) {

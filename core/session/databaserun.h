@@ -67,13 +67,15 @@ struct DatabaseRunPath {
  * holds another is left off the path, its problem saying so. nullopt with \a error ("PATH: …")
  * when a database's graph cannot be read (the first such in rank order), \a cancel is set, or
  * memory runs out.
- * Reads every database again, on up to \a threads threads: seconds for a thousand.
+ * Reads every database again, on up to \a threads threads: seconds for a thousand. \a model: the
+ * path's model over the stored graphs.
  */
 std::optional<DatabaseRunPath> readRankPaths(const DatabaseRun &run,
     int64_t step,
     unsigned threads,
     std::string &error,
-    const std::atomic<bool> *cancel = nullptr);
+    const std::atomic<bool> *cancel = nullptr,
+    PathModel model = PathModel::Step);
 
 /*!
  * Whether a run's arguments name databases rather than traces: files ending in `.sqlite`, or

@@ -312,7 +312,8 @@ std::shared_ptr<const CriticalPathAnalysis> LoadedRun::criticalPath(const PathQu
             inputs.push_back({r.graph, r.clockOffset, r.rank});
         return std::make_shared<const CriticalPathAnalysis>(inputs, collectives, query);
     };
-    if (query.step != kNoValue || query.dataLoading)
+    if (query.step != kNoValue || query.dataLoading || query.model != PathModel::Step
+        || query.assumeStreamOrder)
         return find();
     std::call_once(m_criticalPathFound, [&] { m_criticalPath = find(); });
     return m_criticalPath;

@@ -278,7 +278,7 @@ bool readPathEdges(sqlite3 *db,
     const std::string &path,
     size_t nodeCount,
     std::vector<PathEdge> &edges,
-    std::vector<PathEdge> &causality,
+    std::vector<PathEdge> &stepEdges,
     std::string &error)
 {
     const SqliteStatement st = prepare(db,
@@ -295,7 +295,7 @@ bool readPathEdges(sqlite3 *db,
         if (from < 0 || to < 0 || size_t(from) >= nodeCount || size_t(to) >= nodeCount || !kind
             || weight < 0 || !charged)
             return badGraph(path, "path_edges holds an edge of no node, kind or event", error);
-        (sqlite3_column_int(st.get(), 5) != 0 ? causality : edges)
+        (sqlite3_column_int(st.get(), 5) != 0 ? stepEdges : edges)
             .push_back({uint32_t(from), uint32_t(to), *kind, weight, *charged});
         return true;
     });
@@ -468,14 +468,14 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
         }))
         return false;
     std::vector<PathNode> nodes;
-    std::vector<PathEdge> edges, causality;
+    std::vector<PathEdge> edges, stepEdges;
     std::vector<StoredPathEvent> events;
     if (!readPathNodes(db->get(), rank.path, nodes, error)
-        || !readPathEdges(db->get(), rank.path, nodes.size(), edges, causality, error)
+        || !readPathEdges(db->get(), rank.path, nodes.size(), edges, stepEdges, error)
         || !readPathEvents(db->get(), rank.path, rows, events, error))
         return false;
     out.graph = std::make_unique<StoredPathGraph>(
-        std::move(nodes), edges, causality, std::move(events), size_t(rows));
+        std::move(nodes), edges, stepEdges, std::move(events), size_t(rows));
     return true;
 }
 

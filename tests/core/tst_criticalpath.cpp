@@ -11,8 +11,11 @@
 #include "testutil.h"
 
 #include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QTest>
+
+#include <numeric>
 
 using namespace ks;
 
@@ -73,6 +76,15 @@ bool dataLoader(std::string_view name)
     return name.find("DataLoader") != std::string_view::npos;
 }
 
+//! HTA's model (`--critical-path-model hta`), what these tests hold against HTA.
+PathQuery htaModel(NameTest dataLoading = {})
+{
+    PathQuery q;
+    q.dataLoading = std::move(dataLoading);
+    q.model = PathModel::Hta;
+    return q;
+}
+
 } // namespace
 
 class TestCriticalPath : public QObject {
@@ -86,7 +98,7 @@ private slots:
 
     void pathWorkedOutByHand()
     {
-        const CriticalPathAnalysis cp(*m_trace->graph);
+        const CriticalPathAnalysis cp(*m_trace->graph, htaModel());
         const CriticalPath &p = cp.path();
         QVERIFY2(p.problem.empty(), p.problem.c_str());
         QCOMPARE(p.step, int64_t(1));
@@ -110,7 +122,7 @@ private slots:
 
     void whatIfRecomputesThePath()
     {
-        const CriticalPathAnalysis cp(*m_trace->graph);
+        const CriticalPathAnalysis cp(*m_trace->graph, htaModel());
         // gemm at half its time: 5 + 10 + 27.5 + 2 + 8 + 5; the CPU's 30 until the sync no longer
         // matters.
         QCOMPARE(cp.lengthIf("gemm", 0.5), us(57.5));
@@ -138,11 +150,35 @@ private slots:
                                    .value(QStringLiteral("critical_path"))
                                    .toObject();
         QCOMPARE(cp.value(QStringLiteral("step")).toInt(), 1);
-        QCOMPARE(cp.value(QStringLiteral("length_us")).toDouble(), 85.0);
+        // The step model by default: the step's 200 µs — idle 10 before aten::mm, its 5 until
+        // the launch, launch 10, gemm 55, the sync's return 5 after it (sync_wait), idle 5 before
+        // aten::add, its 2, launch 8, add_kernel 5, idle 95 to the step's end.
+        QCOMPARE(cp.value(QStringLiteral("model")).toString(), QStringLiteral("step"));
+        QCOMPARE(cp.value(QStringLiteral("window_us")).toDouble(), 200.0);
+        QCOMPARE(cp.value(QStringLiteral("length_us")).toDouble(), 200.0);
         const QJsonObject by = cp.value(QStringLiteral("by_bound")).toObject();
-        QCOMPARE(by.keys().size(), 6);
+        QCOMPARE(by.keys().size(), 9);
+        double sum = 0;
+        for (const QJsonValue v : by)
+            sum += v.toDouble();
+        QCOMPARE(sum, 200.0);
+        QCOMPARE(by.value(QStringLiteral("idle")).toDouble(), 110.0);
+        QCOMPARE(by.value(QStringLiteral("sync_wait")).toDouble(), 5.0);
+        QCOMPARE(by.value(QStringLiteral("cpu_bound")).toDouble(), 7.0);
         QCOMPARE(by.value(QStringLiteral("gpu_kernel_launch_overhead")).toDouble(), 18.0);
-        QCOMPARE(by.value(QStringLiteral("data_loading")).toDouble(), 0.0);
+        QCOMPARE(by.value(QStringLiteral("gpu_compute_bound")).toDouble(), 60.0);
+        QVERIFY(cp.value(QStringLiteral("notes")).toArray().isEmpty());
+        const QJsonObject htaPath = QJsonDocument::fromJson(
+            QByteArray::fromStdString(summaryJson(*m_trace->model, *m_trace->graph, 0, htaModel())))
+                                        .object()
+                                        .value(QStringLiteral("critical_path"))
+                                        .toObject();
+        QCOMPARE(htaPath.value(QStringLiteral("model")).toString(), QStringLiteral("hta"));
+        QCOMPARE(htaPath.value(QStringLiteral("length_us")).toDouble(), 85.0);
+        const QJsonObject htaBy = htaPath.value(QStringLiteral("by_bound")).toObject();
+        QCOMPARE(htaBy.value(QStringLiteral("gpu_kernel_launch_overhead")).toDouble(), 18.0);
+        QCOMPARE(htaBy.value(QStringLiteral("data_loading")).toDouble(), 0.0);
+        QCOMPARE(htaBy.value(QStringLiteral("idle")).toDouble(), 0.0);
         const QJsonObject missing = QJsonDocument::fromJson(
             QByteArray::fromStdString(
                 summaryJson(*m_trace->model, *m_trace->graph, 0, PathQuery {7, {}})))
@@ -160,12 +196,16 @@ private slots:
         e += completeEvent("cpu_op", "aten::add", 1, 50, 10);
         e.pop_back();
         auto t = test::link(test::traceWith(e));
-        const CriticalPathAnalysis cp(*t->graph);
+        const CriticalPathAnalysis cp(*t->graph, htaModel());
         const CriticalPath &p = cp.path();
         QCOMPARE(p.step, kNoValue);
         // Top-level ops in order, the idle gap between them not counted: 30 + 10.
         QCOMPARE(p.length, us(40));
         QCOMPARE(p.byBound[size_t(PathBound::Cpu)], us(40));
+        // The step model: the trace's 50 µs, the 10 between them idle.
+        const CriticalPath step = CriticalPathAnalysis(*t->graph).path();
+        QCOMPARE(step.length, us(50));
+        QCOMPARE(step.byBound[size_t(PathBound::Idle)], us(10));
     }
 
     /*
@@ -181,8 +221,8 @@ private slots:
         e += completeEvent("cpu_op", "work", 1, 120, 50);
         e.pop_back();
         auto t = test::link(test::traceWith(e));
-        QCOMPARE(CriticalPathAnalysis(*t->graph).path().length, us(70));
-        const CriticalPath p = CriticalPathAnalysis(*t->graph, {kNoValue, dataLoader}).path();
+        QCOMPARE(CriticalPathAnalysis(*t->graph, htaModel()).path().length, us(70));
+        const CriticalPath p = CriticalPathAnalysis(*t->graph, htaModel(dataLoader)).path();
         QCOMPARE(p.length, us(150));
         QCOMPARE(p.byBound[size_t(PathBound::DataLoading)], us(80));
         QCOMPARE(p.byBound[size_t(PathBound::Cpu)], us(70));
@@ -205,9 +245,9 @@ private slots:
                 "/kineto_resnet50_num_workers_0_worker0.1623143089861.pt.trace.json.gz");
         const OpenResult opened = openTrace(file.toStdString());
         QVERIFY(opened.trace);
-        const CriticalPath plain = CriticalPathAnalysis(*opened.trace->graph).path();
+        const CriticalPath plain = CriticalPathAnalysis(*opened.trace->graph, htaModel()).path();
         const CriticalPath loading
-            = CriticalPathAnalysis(*opened.trace->graph, {kNoValue, dataLoader}).path();
+            = CriticalPathAnalysis(*opened.trace->graph, htaModel(dataLoader)).path();
         QCOMPARE(loading.step, int64_t(5));
         QCOMPARE(loading.byBound[size_t(PathBound::DataLoading)], us(47120));
         QCOMPARE(plain.byBound[size_t(PathBound::Cpu)], us(120904));
@@ -232,9 +272,11 @@ private slots:
         const OpenResult opened = openTrace(path.toStdString());
         QVERIFY(opened.trace);
         const OpGraph &graph = *opened.trace->graph;
-        const CriticalPathAnalysis cp(graph);
+        const CriticalPathAnalysis cp(graph, htaModel());
         const CriticalPath &p = cp.path();
         QVERIFY2(p.problem.empty(), p.problem.c_str());
+        checkWhatIfs(cp);
+        checkStepModel(graph);
         // Within 2 % of the length, each class and the whole (the bar).
         const double tolerance = 0.02 * hta.length;
         auto near = [&](TimeNs ns, double expected) {
@@ -248,16 +290,10 @@ private slots:
         QVERIFY(near(p.byBound[size_t(PathBound::Launch)], hta.launch));
         // Told in the user's terms: every µs on the path has a side, and the pair table's
         // critical_us is each row's share.
-        TimeNs sides = 0, rows = 0;
+        TimeNs sides = 0;
         for (const auto &[side, ns] : p.bySide)
             sides += ns;
         QCOMPARE(sides, p.length);
-        const PairTable pairs(graph);
-        for (size_t r = 0; r < pairs.rowCount(); ++r)
-            rows += TimeNs(pairs.number(r, PairTable::CriticalUs));
-        for (TimeNs ns : p.ranks[0].rowTime)
-            rows -= ns;
-        QCOMPARE(rows, TimeNs(0));
     }
 
     void pathWhereHtaHasNone_data()
@@ -282,9 +318,10 @@ private slots:
         const OpenResult opened
             = openTrace(QString(test::sharedTracesDir() + QLatin1Char('/') + file).toStdString());
         QVERIFY(opened.trace);
-        const CriticalPathAnalysis cp(*opened.trace->graph);
+        const CriticalPathAnalysis cp(*opened.trace->graph, htaModel());
         const CriticalPath &p = cp.path();
         QVERIFY2(p.problem.empty(), p.problem.c_str());
+        checkStepModel(*opened.trace->graph);
         QCOMPARE(p.step, opened.trace->graph->steps().front().number);
         QVERIFY(p.length > 0);
         // No longer than its window plus the GPU work launched in it can run on after it.
@@ -311,8 +348,8 @@ private slots:
         r2.step(1, 0, 1000).cpuOp("work", 10, 50).comm(400, 145);
         const auto run = test::runOf({&r0, &r1, &r2});
         QVERIFY(run);
-        QCOMPARE(CriticalPathAnalysis(*run->ranks[0].graph).path().length, us(315));
-        const auto cp = run->criticalPath();
+        QCOMPARE(CriticalPathAnalysis(*run->ranks[0].graph, htaModel()).path().length, us(315));
+        const auto cp = run->criticalPath(htaModel());
         const CriticalPath &p = cp->path();
         QVERIFY2(p.problem.empty(), p.problem.c_str());
         QCOMPARE(p.step, int64_t(1));
@@ -439,6 +476,45 @@ private slots:
     }
 
 private:
+    /*!
+     * What-ifs on the path's own graph: each best change recomputed shortens it, and the same
+     * changes at factor 1 give the baseline exactly.
+     */
+    static void checkWhatIfs(const CriticalPathAnalysis &cp)
+    {
+        const TimeNs length = cp.path().length;
+        for (const WhatIf &w : cp.bestChanges()) {
+            QVERIFY(w.length < length);
+            QCOMPARE(cp.lengthIf(w.name, w.factor), w.length);
+            QCOMPARE(cp.lengthIf(w.name, 1), length);
+        }
+    }
+
+    //! The step model on a real trace: its segments fill the window, what-ifs as in HTA's.
+    static void checkStepModel(const OpGraph &graph)
+    {
+        const CriticalPathAnalysis cp(graph);
+        const CriticalPath &p = cp.path();
+        QVERIFY2(p.problem.empty(), p.problem.c_str());
+        QCOMPARE(p.length, p.windowEnd - p.windowStart);
+        TimeNs at = p.windowStart;
+        for (const PathSegment &s : p.segments) {
+            QCOMPARE(s.start + cp.ranks()[0].clockOffset, at);
+            at += s.dur;
+        }
+        QCOMPARE(at, p.windowEnd);
+        QCOMPARE(std::accumulate(p.byBound.begin(), p.byBound.end(), TimeNs(0)), p.length);
+        checkWhatIfs(cp);
+        // The pair table's critical_us is each row's share of this path.
+        TimeNs rows = 0;
+        const PairTable pairs(graph);
+        for (size_t r = 0; r < pairs.rowCount(); ++r)
+            rows += TimeNs(pairs.number(r, PairTable::CriticalUs));
+        for (TimeNs ns : p.ranks[0].rowTime)
+            rows -= ns;
+        QCOMPARE(rows, TimeNs(0));
+    }
+
     //! On each rank, a segment starts no earlier than the previous one of that rank ended.
     static void checkSegmentsContiguous(const CriticalPath &p)
     {

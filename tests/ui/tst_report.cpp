@@ -125,9 +125,10 @@ private slots:
         const ReportContent cpuOnly = traceReport(*plain);
         QCOMPARE(
             partIds(cpuOnly), (std::vector<std::string> {"trace", "top-pairs", "critical-path"}));
-        // Its critical path: the whole trace, the backward thread's 30 + 10 µs.
+        // Its critical path: the whole trace's 90 µs (HTA's model: the backward thread's 30 + 10).
         QVERIFY2(cpuOnly.parts[2].text.find("of the whole trace") != std::string::npos
-                && cpuOnly.parts[2].text.find(": 40.000 µs.") != std::string::npos,
+                && cpuOnly.parts[2].text.find("the step model") != std::string::npos
+                && cpuOnly.parts[2].text.find(": 90.000 µs.") != std::string::npos,
             cpuOnly.parts[2].text.c_str());
         QCOMPARE(cpuOnly.parts[1].charts[0].labels,
             (std::vector<std::string> {"aten::add", "aten::mm"}));
@@ -507,14 +508,16 @@ private slots:
         const CellTable &coll = c.parts[7].tables[0].table;
         QCOMPARE(coll.text(0, 3), std::string("300.000"));
         QCOMPARE(coll.text(0, 4), std::string("1"));
-        // Across the ranks, the path runs through rank 1's mm (20 µs), its all-reduce's launch
-        // delay (5) and rank 0's all-reduce from rank 1's arrival (1300) to its end (1400):
-        // 125 µs; rank 0 could have arrived 300 µs later, rank 1 (the last) not at all.
+        // Across the ranks, the path accounts for the steps' 3000 µs: through rank 1's work to
+        // its all-reduce's launch, then rank 0's all-reduce from rank 1's arrival (1300) to its
+        // end (1400), then idle to the steps' end. Rank 0 could have arrived 300 µs later, rank 1
+        // (the last) not at all; both began the step at once.
         const ReportPart &across = c.parts[8];
-        QVERIFY2(across.text.find(": 125.000 µs.") != std::string::npos, across.text.c_str());
+        QVERIFY2(across.text.find(": 3000.000 µs.") != std::string::npos, across.text.c_str());
         const CellTable &ranks = across.tables.back().table;
         QCOMPARE(ranks.text(0, 2), std::string("300.000"));
         QCOMPARE(ranks.text(1, 2), std::string("0.000"));
+        QCOMPARE(ranks.text(1, 3), std::string("0.000"));
 
         std::string error;
         auto compared = ComparedTraces::make(m_trace, m_trace, {}, error);

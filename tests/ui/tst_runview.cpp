@@ -359,19 +359,20 @@ void TestRunView::rankTableScrollsToRank()
 void TestRunView::criticalPathPageGoesToItsRank()
 {
     // Eight ranks at one all-reduce (eightRanks()): the last arriver (rank 7) bounds it, and its
-    // own kernel ends last, so the whole path is rank 7's launch delay (5 µs) and its kernel (10
-    // µs).
+    // own kernel ends last, so the whole path is rank 7's: idle until its launch, the launch
+    // delay (5 µs), its kernel (10 µs), idle to the step's end.
     auto run = eightRanks();
     QVERIFY(run);
     RunView view(run);
     showAndSettle(view, {1200, 700});
     QCOMPARE(view.pages()->tabText(RunView::CriticalPath), QStringLiteral("Critical path"));
     const TableModel *model = view.model(RunView::CriticalPath);
-    QCOMPARE(model->rowCount(), 2);
-    for (int row = 0; row < 2; ++row)
+    QCOMPARE(model->rowCount(), 4);
+    for (int row = 0; row < 4; ++row)
         QCOMPARE(model->index(row, 0).data().toString(), QStringLiteral("7"));
-    QCOMPARE(model->index(0, 2).data().toString(), QStringLiteral("launch_delay"));
-    QCOMPARE(model->index(1, 5).data().toString(), QStringLiteral("10.000"));
+    QCOMPARE(model->index(0, 6).data().toString(), QStringLiteral("idle"));
+    QCOMPARE(model->index(1, 2).data().toString(), QStringLiteral("launch_delay"));
+    QCOMPARE(model->index(2, 5).data().toString(), QStringLiteral("10.000"));
     QCOMPARE(RunView::tableName(RunView::CriticalPath), QStringLiteral("critical-path"));
     auto *scroll = view.timelines()->findChild<QScrollArea *>();
     QVERIFY(scroll);
@@ -714,12 +715,12 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QTest::mouseDClick(ranks->viewport(), Qt::LeftButton, {}, cell.center());
     QCOMPARE(asked.count(), 1);
     QCOMPARE(asked.at(0).at(0).toString(), QString::fromStdString(files[1]));
-    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<TraceTab *>(window.tabs()->currentWidget()), 30000);
-    QCOMPARE(QString::fromStdString(qobject_cast<TraceTab *>(window.tabs()->currentWidget())
-                                        ->selection()
-                                        ->tracePointer()
-                                        ->model->path),
-        QString::fromStdString(files[1]));
+    const auto openedFile = [&] {
+        const auto *tab = qobject_cast<TraceTab *>(window.tabs()->currentWidget());
+        return tab ? QString::fromStdString(tab->selection()->tracePointer()->model->path)
+                   : QString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(openedFile(), QString::fromStdString(files[1]), 30000);
 
     // A rank whose graph cannot be read: the page stays empty and the notice says why.
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("broken")));
