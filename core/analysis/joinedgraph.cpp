@@ -78,6 +78,14 @@ void JoinedGraph::join(const CollectiveMatch *match, PathModel model)
             across.push_back({from, nodeOf(k.rankIndex, m_graphs[k.rankIndex]->endNode(k.kernel)),
                 PathEdgeKind::Span, work, k.kernel});
             m_acrossRank.push_back(k.rankIndex);
+            if (model == PathModel::Step) { // nor can it end before this rank arrives
+                const uint32_t start
+                    = nodeOf(k.rankIndex, m_graphs[k.rankIndex]->startNode(k.kernel));
+                across.push_back({start,
+                    nodeOf(last->rankIndex, m_graphs[last->rankIndex]->endNode(last->kernel)),
+                    PathEdgeKind::Span, last->dur, last->kernel});
+                m_acrossRank.push_back(last->rankIndex);
+            }
         }
     }
     for (uint32_t r = 0; r < m_graphs.size(); ++r) {
@@ -87,8 +95,8 @@ void JoinedGraph::join(const CollectiveMatch *match, PathModel model)
         const PathGraph &g = *m_graphs[r];
         for (PathEdge e : g.dag().edges()) {
             const PathNode &start = g.nodes()[e.from];
-            const auto wait = e.kind == PathEdgeKind::Span && start.start
-                    && e.to == g.endNode(start.event)
+            const auto wait
+                = e.kind == PathEdgeKind::Span && start.start && e.to == g.endNode(start.event)
                 ? waiting.find({r, start.event})
                 : waiting.end();
             if (wait != waiting.end() && model == PathModel::Hta)
@@ -127,8 +135,8 @@ uint32_t JoinedGraph::rankOfEdge(uint32_t edge) const
 {
     const uint32_t edges = uint32_t(dag().edges().size());
     if (edge >= edges)
-        return uint32_t(std::upper_bound(
-                            m_stepEdgeBegin.begin(), m_stepEdgeBegin.end(), edge - edges)
+        return uint32_t(
+                   std::upper_bound(m_stepEdgeBegin.begin(), m_stepEdgeBegin.end(), edge - edges)
                    - m_stepEdgeBegin.begin())
             - 1;
     const uint32_t acrossBegin = m_edgeBegin.back();

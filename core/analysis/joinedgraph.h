@@ -14,9 +14,10 @@ namespace ks {
  * cannot finish before its last arriver arrives, so on every other rank its kernel's end waits
  * for the last arriver's kernel start (an edge weighing the kernel's end less that start, the
  * collective's own work) and no longer for that rank's own start: its wait is the last arriver's
- * doing. In the step model that span stays, weighing the collective's own work, so that a
- * what-if that makes the rank arrive last still finds the collective's end after it. One rank and
- * no collective across ranks: the rank's own graph, not copied.
+ * doing. In the step model that span stays, weighing the collective's own work, and the last
+ * arriver's kernel end waits for each rank's start too (by its own work), so that a what-if or a
+ * delay that makes another rank arrive last still finds the collective's end after it. One rank
+ * and no collective across ranks: the rank's own graph, not copied.
  */
 class JoinedGraph {
 public:

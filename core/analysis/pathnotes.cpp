@@ -70,8 +70,8 @@ std::vector<std::string> unrecordedDependencies(
                                             : std::string();
         note += "GPU " + std::to_string(g.device) + " stream " + std::to_string(g.stream)
             + " waited " + durationText(double(until - from)) + " before "
-            + shortName(m.sliceName(seg.event)) + " with nothing recorded to wait for, while stream "
-            + std::to_string(busy)
+            + shortName(m.sliceName(seg.event))
+            + " with nothing recorded to wait for, while stream " + std::to_string(busy)
             + " was busy: no event record and wait in the trace joins the two streams (common on "
               "ROCm), so whether it waited for that work is unknown. --assume-stream-order "
               "joins each GPU event to the work launched before it on its device.";

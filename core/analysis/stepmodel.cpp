@@ -192,8 +192,8 @@ std::vector<TimeNs> StepModel::slack() const
         for (uint32_t j = m_inBegin[*it]; j < m_inBegin[*it + 1]; ++j) {
             const uint32_t i = m_in[j];
             const PathEdge &e = edge(i);
-            const TimeNs room = std::max<TimeNs>(
-                0, m_time[e.to] - m_time[e.from] - replayWeight(i, e.weight));
+            const TimeNs room
+                = std::max<TimeNs>(0, m_time[e.to] - m_time[e.from] - replayWeight(i, e.weight));
             floatOf[e.from] = std::min(floatOf[e.from], floatOf[e.to] + room);
         }
     // A rank's own work is what starts on it: a collective's end there is the last arriver's.

@@ -33,9 +33,9 @@ int editDistance(std::string_view a, std::string_view b)
 
 bool containsIgnoringCase(std::string_view text, std::string_view part)
 {
-    return std::search(text.begin(), text.end(), part.begin(), part.end(),
-               [](char x, char y) { return lower(x) == lower(y); })
-        != text.end();
+    return std::search(text.begin(), text.end(), part.begin(), part.end(), [](char x, char y) {
+        return lower(x) == lower(y);
+    }) != text.end();
 }
 
 } // namespace

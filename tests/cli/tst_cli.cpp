@@ -96,6 +96,11 @@ private slots:
             {QStringLiteral("--data-loading"), QStringLiteral("DataLoader"), QStringLiteral("x")});
         QTest::newRow("database to stdout")
             << args({QStringLiteral("--export-db"), QStringLiteral("-"), QStringLiteral("x.json")});
+        QTest::newRow("bad path model")
+            << args({QStringLiteral("--summary"), QStringLiteral("x.json"),
+                   QStringLiteral("--critical-path-model"), QStringLiteral("fast")});
+        QTest::newRow("path model without a path") << args(
+            {QStringLiteral("--critical-path-model"), QStringLiteral("hta"), QStringLiteral("x")});
         QTest::newRow("data loading not a regex")
             << args({QStringLiteral("--summary"), QStringLiteral("x.json"),
                    QStringLiteral("--data-loading"), QStringLiteral("(DataLoader")});
@@ -226,6 +231,53 @@ private slots:
                          .toDouble(),
                 loading);
         }
+    }
+
+    /*
+     * Two ops, a [0, 10] and b [20, 30]: the step model's path is the trace's 30 µs, HTA's the
+     * ops' 20; a what-if at factor 1 gives the length back, one naming no event exits 1 with the
+     * names close to it.
+     */
+    void pathModelsAndWhatIfsOnTheCommandLine()
+    {
+        std::string events = test::completeEvent("cpu_op", "aten::bmm", 1, 0, 10);
+        events += test::completeEvent("cpu_op", "aten::mm", 1, 20, 10);
+        events.pop_back();
+        const QString trace = test::writeTemp(
+            QStringLiteral("two-ops.json"), QByteArray::fromStdString(test::traceWith(events)));
+        auto pathOf = [&](const QStringList &more) {
+            const auto r
+                = test::run(test::appPath(), args({QStringLiteral("--summary"), trace}) + more);
+            return std::pair(r.exitCode,
+                QJsonDocument::fromJson(r.out)
+                    .object()
+                    .value(QStringLiteral("critical_path"))
+                    .toObject());
+        };
+        const auto [stepExit, step]
+            = pathOf({QStringLiteral("--what-if"), QStringLiteral("aten::mm:1")});
+        QCOMPARE(stepExit, 0);
+        QCOMPARE(step.value(QStringLiteral("model")).toString(), QStringLiteral("step"));
+        QCOMPARE(step.value(QStringLiteral("length_us")).toDouble(), 30.0);
+        QCOMPARE(step.value(QStringLiteral("window_us")).toDouble(), 30.0);
+        QCOMPARE(step.value(QStringLiteral("what_if"))
+                     .toObject()
+                     .value(QStringLiteral("length_us"))
+                     .toDouble(),
+            30.0);
+        const auto [htaExit, hta]
+            = pathOf({QStringLiteral("--critical-path-model"), QStringLiteral("hta")});
+        QCOMPARE(htaExit, 0);
+        QCOMPARE(hta.value(QStringLiteral("model")).toString(), QStringLiteral("hta"));
+        QCOMPARE(hta.value(QStringLiteral("length_us")).toDouble(), 20.0);
+        const auto unknown = test::run(test::appPath(),
+            args({QStringLiteral("--summary"), trace, QStringLiteral("--what-if"),
+                QStringLiteral("aten::m:0.5")}));
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY(unknown.out.isEmpty());
+        QVERIFY2(unknown.err.contains("no event named 'aten::m'")
+                && unknown.err.contains("close: aten::mm, aten::bmm"),
+            unknown.err.constData());
     }
 
     void summaryHasEveryKey()

@@ -97,8 +97,8 @@ std::string tiedKernelsTrace()
     e += completeEvent("cuda_runtime", "cudaDeviceSynchronize", 1, 100, 400, R"("correlation":3)");
     e += completeEvent("kernel", "kA", 7, 20, 480, gpuArgs(1, 7));
     e += completeEvent("kernel", "kB", 7, 30, 470, gpuArgs(2, 8));
-    e += completeEvent("cuda_sync", "Context Sync", 7, 495, 5,
-        R"("correlation":3,"stream":-1,"device":0)");
+    e += completeEvent(
+        "cuda_sync", "Context Sync", 7, 495, 5, R"("correlation":3,"stream":-1,"device":0)");
     e.pop_back();
     return test::traceWith(e);
 }
@@ -270,9 +270,9 @@ private slots:
         const auto cp = run->criticalPath();
         const CriticalPath &p = cp->path();
         QVERIFY2(p.problem.empty(), p.problem.c_str());
-        const std::vector<std::pair<uint32_t, PathBound>> expected = {{1, PathBound::LateStart},
-            {1, PathBound::Idle}, {1, PathBound::Cpu}, {1, PathBound::Idle},
-            {1, PathBound::Launch}, {0, PathBound::GpuCommunication}};
+        const std::vector<std::pair<uint32_t, PathBound>> expected
+            = {{1, PathBound::LateStart}, {1, PathBound::Idle}, {1, PathBound::Cpu},
+                {1, PathBound::Idle}, {1, PathBound::Launch}, {0, PathBound::GpuCommunication}};
         const std::vector<double> durs = {300, 10, 50, 35, 5, 50};
         QCOMPARE(p.segments.size(), expected.size());
         for (size_t i = 0; i < expected.size(); ++i) {

@@ -17,6 +17,7 @@
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "timeline/timelineview.h"
+#include "trace/criticalpathpage.h"
 #include "trace/tracetab.h"
 #include "window/exportactions.h"
 #include "window/mainwindow.h"
@@ -32,6 +33,7 @@
 #include <QDropEvent>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -373,13 +375,44 @@ void TestRunView::criticalPathPageGoesToItsRank()
     QCOMPARE(model->index(0, 6).data().toString(), QStringLiteral("idle"));
     QCOMPARE(model->index(1, 2).data().toString(), QStringLiteral("launch_delay"));
     QCOMPARE(model->index(2, 5).data().toString(), QStringLiteral("10.000"));
+    // The same page as a trace's: length and classes, the ranks' slack and late start, what-ifs.
+    auto *page = view.findChild<CriticalPathPage *>();
+    QVERIFY(page);
+    QVERIFY2(page->summary()->text().contains(QStringLiteral(": 1000.000 µs on the critical path")),
+        qPrintable(page->summary()->text()));
+    auto *rankTable = page->findChild<QTableView *>(QStringLiteral("criticalRanks"));
+    QVERIFY(rankTable);
+    QCOMPARE(rankTable->model()->rowCount(), 8);
+    QCOMPARE(rankTable->model()->headerData(3, Qt::Horizontal).toString(),
+        QStringLiteral("Late start (µs)"));
+    QCOMPARE(rankTable->model()->index(7, 2).data().toString(), QStringLiteral("0.000"));
+    // Rank 0 arrived 7 µs before rank 7: that much room.
+    QCOMPARE(rankTable->model()->index(0, 2).data().toString(), QStringLiteral("7.000"));
+    QVERIFY(page->findChild<QLineEdit *>(QStringLiteral("whatIfEdit")));
+    QTRY_VERIFY(!page->whatIfsPending());
+    // The all-reduce at no time: rank 7's 10 µs kernel off the path.
+    QCOMPARE(page->whatIfs()->model()->rowCount(), 1);
+    QCOMPARE(page->whatIfs()->model()->index(0, 2).data().toString(), QStringLiteral("10.000"));
+    // At the default size the segments' results (duration, bound_by) are in view.
+    view.activate(RunView::CriticalPath, -1);
+    QApplication::processEvents();
+    QTableView *segments = page->segments();
+    QVERIFY(segments->columnViewportPosition(6) + segments->columnWidth(6)
+        <= segments->viewport()->width());
+    QVERIFY(segments->columnViewportPosition(5) + segments->columnWidth(5)
+        <= segments->viewport()->width());
+    // And the timelines show the rank the path runs on.
+    auto *pathScroll = view.timelines()->findChild<QScrollArea *>();
+    auto *header7 = view.timelines()->findChild<QToolButton *>(QStringLiteral("rankHeader7"));
+    QVERIFY(pathScroll && header7);
+    const QPoint at = header7->mapTo(pathScroll->viewport(), QPoint(0, 0));
+    QVERIFY(at.y() >= 0 && at.y() < pathScroll->viewport()->height());
     QCOMPARE(RunView::tableName(RunView::CriticalPath), QStringLiteral("critical-path"));
-    auto *scroll = view.timelines()->findChild<QScrollArea *>();
-    QVERIFY(scroll);
-    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    // Choosing a segment scrolls to its rank too.
+    pathScroll->verticalScrollBar()->setValue(0);
     view.activate(RunView::CriticalPath, 1);
     QApplication::processEvents();
-    QVERIFY(scroll->verticalScrollBar()->value() > 0); // rank 7, far below rank 0
+    QVERIFY(pathScroll->verticalScrollBar()->value() > 0); // rank 7, far below rank 0
 }
 
 /*

@@ -197,6 +197,19 @@ private slots:
             QString::fromStdString(name + ":0.5"));
         QCOMPARE(page->whatIfs()->model()->index(0, 1).data().toString(),
             QString::fromStdString(microsText(own.lengthIf(name, 0.5))));
+        // A name no event has is refused, with the names close to it; nothing is listed.
+        QVERIFY(page->caveat()->isHidden()); // the demo's streams are joined
+        auto *edit = page->findChild<QLineEdit *>(QStringLiteral("whatIfEdit"));
+        QVERIFY(edit);
+        const std::string typo = name.substr(0, name.size() - 1);
+        edit->setText(QString::fromStdString(typo + ":0.5"));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QTRY_VERIFY(page->whatIfMessage()->isVisible());
+        QVERIFY2(page->whatIfMessage()->text().contains(
+                     QStringLiteral("No event is named %1.").arg(QString::fromStdString(typo))),
+            qPrintable(page->whatIfMessage()->text()));
+        QVERIFY(page->whatIfMessage()->text().contains(QString::fromStdString(name)));
+        QCOMPARE(size_t(page->whatIfs()->model()->rowCount()), best.size() + 1);
     }
 
     // Selecting a module in the tree highlights its calls and backward nodes in the timeline;

@@ -2,13 +2,13 @@
 #include "run/runview.h"
 
 #include "common/qstrings.h"
-#include "export/criticalpathtables.h"
 #include "export/runtables.h"
 #include "run/runcharts.h"
 #include "run/runnotice.h"
 #include "run/runtimelines.h"
 #include "table/tablemodel.h"
 #include "table/tableview.h"
+#include "trace/criticalpathpage.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,6 +16,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ks {
 
@@ -80,13 +82,14 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
     addTable(Pairs, pairs, tr("Pairs across ranks"), pairs->columnIndex("bwd_spread_us"));
     m_charts = new RunCharts(m_run, m_pages);
     m_pages->addTab(m_charts, tr("Charts"));
-    const auto path = m_run->criticalPath();
-    addTable(CriticalPath, std::make_shared<CellTable>(criticalSegmentTable(*path)),
-        tr("Critical path"), -1);
-    m_tables[CriticalPath]->setToolTip(path->path().problem.empty()
-            ? tr("The first step's critical path across the ranks: %1 µs (docs/critical-path.md)")
-                  .arg(double(path->path().length) / 1000, 0, 'f', 3)
-            : tr("No critical path: %1").arg(QString::fromStdString(path->path().problem)));
+    auto *critical = new CriticalPathPage(m_run->criticalPath(), m_pages);
+    m_tables[CriticalPath] = critical->segments();
+    m_models[CriticalPath] = critical->segmentModel();
+    m_pages->addTab(critical, tr("Critical path"));
+    // A segment scrolls the timelines to its rank.
+    connect(critical, &CriticalPathPage::segmentChosen, this, [this](quint32 i) {
+        m_timelines->scrollToRank(m_run->criticalPath()->path().segments[i].rank);
+    });
     m_timelines = new RunTimelines(m_run, splitter);
     splitter->addWidget(m_pages);
     splitter->addWidget(m_timelines);
@@ -94,8 +97,11 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
     splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);
 
-    connect(m_pages, &QTabWidget::currentChanged, this,
-        [this](int page) { m_timelines->showCriticalPath(page == CriticalPath); });
+    connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
+        m_timelines->showCriticalPath(page == CriticalPath);
+        if (page == CriticalPath)
+            scrollToPathRank();
+    });
     connect(m_timelines, &RunTimelines::pairChanged, this, [this](int pair) {
         m_charts->setPair(pair);
         if (pair < 0)
@@ -107,6 +113,16 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
 }
 
 RunView::~RunView() = default;
+
+//! The timelines show the rank with most time on the path.
+void RunView::scrollToPathRank()
+{
+    const std::vector<RankOnPath> &ranks = m_run->criticalPath()->path().ranks;
+    const auto most = std::max_element(ranks.begin(), ranks.end(),
+        [](const RankOnPath &a, const RankOnPath &b) { return a.time < b.time; });
+    if (most != ranks.end() && most->time > 0)
+        m_timelines->scrollToRank(uint32_t(most - ranks.begin()));
+}
 
 QTableView *RunView::addTable(
     Page page, std::shared_ptr<const Table> table, const QString &title, int sortColumn)
@@ -164,9 +180,7 @@ void RunView::rowActivated(Page page, int viewRow)
         if (int(row) != m_timelines->currentPair())
             m_timelines->selectPair(row);
         break;
-    case CriticalPath:
-        m_timelines->scrollToRank(m_run->criticalPath()->path().segments[row].rank);
-        break;
+    case CriticalPath: // its page says so itself (segmentChosen)
     case Charts:
         break;
     }

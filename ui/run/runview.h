@@ -22,9 +22,10 @@ class TableModel;
  * A run's tab: the rank table (GPU time breakdown, forward/backward GPU time, steps per rank;
  * clicking a rank scrolls the timelines to it), the collectives (by skew: clicking one frames
  * it and emphasises its band), the pairs across ranks (by backward spread: clicking one selects
- * it on every rank) and the charts, above the ranks' timelines on the common clock. Failed ranks
- * and matching warnings show in a line on top. Each table exports its rows as CSV or JSON and
- * the view saves as a picture, from its own buttons.
+ * it on every rank), the charts and the critical path across the ranks (CriticalPathPage), above
+ * the ranks' timelines on the common clock. Failed ranks and matching warnings show in a line on
+ * top. Each table exports its rows as CSV or JSON and the view saves as a picture, from its own
+ * buttons.
  */
 class RunView : public QWidget {
     Q_OBJECT
@@ -56,6 +57,7 @@ private:
     QTableView *addTable(
         Page page, std::shared_ptr<const Table> table, const QString &title, int sortColumn);
     void rowActivated(Page page, int viewRow);
+    void scrollToPathRank();
 
     std::shared_ptr<const LoadedRun> m_run;
     QTabWidget *m_pages = nullptr;

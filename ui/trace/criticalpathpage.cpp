@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "trace/criticalpathpage.h"
 
-#include "common/selectioncontroller.h"
 #include "export/criticalpathtables.h"
 #include "table/tablemodel.h"
 #include "table/tableview.h"
 
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
@@ -17,13 +17,18 @@ namespace ks {
 
 namespace {
 
-//! "ProfilerStep#1: 85.000 µs on the critical path — cpu_bound 8 %, …" (classes with time only).
+//! "ProfilerStep#1 (step model, window 200.000 µs): 200.000 µs on the critical path — idle 55 %,
+//! cpu_bound 4 %, …" (classes with time only).
 QString summaryText(const CriticalPath &path)
 {
     if (!path.problem.empty())
         return QObject::tr("No critical path: %1").arg(QString::fromStdString(path.problem));
     QString text = path.step == kNoValue ? QObject::tr("Whole trace")
                                          : QStringLiteral("ProfilerStep#%1").arg(path.step);
+    text += path.model == PathModel::Hta
+        ? QObject::tr(" (HTA's model, idle time not counted; window %1 µs)")
+              .arg(double(path.windowEnd - path.windowStart) / 1000, 0, 'f', 3)
+        : QObject::tr(" (step model: the window, every µs accounted for)");
     text += QObject::tr(": %1 µs on the critical path").arg(double(path.length) / 1000, 0, 'f', 3);
     QStringList parts;
     for (size_t b = 0; b < kPathBounds; ++b)
@@ -54,39 +59,51 @@ QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
 
 } // namespace
 
-CriticalPathPage::CriticalPathPage(SelectionController *selection, QWidget *parent)
+CriticalPathPage::CriticalPathPage(
+    std::shared_ptr<const CriticalPathAnalysis> analysis, QWidget *parent)
     : QWidget(parent)
-    , m_selection(selection)
-    , m_analysis(selection->trace().criticalPath())
-    , m_summary(new QLabel(summaryText(m_analysis.path()), this))
+    , m_analysis(std::move(analysis))
+    , m_summary(new QLabel(summaryText(m_analysis->path()), this))
+    , m_caveat(new QLabel(this))
     , m_segments(tableOf(this,
           QStringLiteral("criticalSegments"),
-          std::make_shared<const CellTable>(criticalSegmentTable(m_analysis))))
+          std::make_shared<const CellTable>(criticalSegmentTable(*m_analysis))))
     , m_task(this)
     , m_askTask(this)
 {
     m_summary->setObjectName(QStringLiteral("criticalSummary"));
     m_summary->setWordWrap(true);
+    m_caveat->setObjectName(QStringLiteral("criticalCaveat"));
+    m_caveat->setWordWrap(true);
+    m_caveat->setStyleSheet(QStringLiteral("color: #a05a00;"));
+    QStringList notes;
+    for (const std::string &note : m_analysis->path().notes)
+        notes << tr("Unknown dependency: %1").arg(QString::fromStdString(note));
+    m_caveat->setText(notes.join(QLatin1Char('\n')));
+    m_caveat->setVisible(!notes.isEmpty());
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 0);
     layout->addWidget(m_summary);
-    m_segments->hideColumn(0); // the rank: one trace, always the same
+    layout->addWidget(m_caveat);
+    if (m_analysis->ranks().size() == 1)
+        m_segments->hideColumn(0); // the rank: one trace, always the same
+    // What each segment is and costs first, its names after: kernel names are long.
+    QHeaderView *header = m_segments->horizontalHeader();
+    header->moveSection(header->visualIndex(5), 2); // dur_us
+    header->moveSection(header->visualIndex(6), 3); // bound_by
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(titled(tr("Segments in path order"), m_segments, splitter));
     splitter->addWidget(buildSide());
     splitter->setSizes({600, 400});
     layout->addWidget(splitter, 1);
-    // A segment selects its event: the timeline frames it, the tables follow.
     connect(m_segments->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) {
-            if (!current.isValid())
-                return;
-            const uint32_t row = current.data(TableModel::SourceRowRole).toUInt();
-            m_selection->select(m_analysis.path().segments[row].event);
+            if (current.isValid())
+                emit segmentChosen(current.data(TableModel::SourceRowRole).toUInt());
         });
-    if (m_analysis.path().problem.empty())
-        m_task.run([trace = selection->tracePointer()](
-                       const std::atomic<bool> &) { return trace->criticalPath().bestChanges(); },
+    if (m_analysis->path().problem.empty())
+        m_task.run(
+            [analysis = m_analysis](const std::atomic<bool> &) { return analysis->bestChanges(); },
             [this](std::vector<WhatIf> best) {
                 m_best = std::move(best);
                 showWhatIfs();
@@ -95,18 +112,29 @@ CriticalPathPage::CriticalPathPage(SelectionController *selection, QWidget *pare
 
 CriticalPathPage::~CriticalPathPage() = default;
 
+TableModel *CriticalPathPage::segmentModel() const
+{
+    return qobject_cast<TableModel *>(m_segments->model());
+}
+
 QWidget *CriticalPathPage::buildSide()
 {
     auto *side = new QSplitter(Qt::Vertical, this);
-    const CriticalPath &path = m_analysis.path();
-    side->addWidget(titled(tr("By class (HTA's bound_by)"),
+    const CriticalPath &path = m_analysis->path();
+    side->addWidget(titled(tr("By class (bound_by)"),
         tableOf(side, QStringLiteral("criticalBounds"),
             std::make_shared<const CellTable>(criticalBoundTable(path))),
         side));
     QTableView *pairs = tableOf(side, QStringLiteral("criticalPairs"),
-        std::make_shared<const CellTable>(criticalPairTable(m_analysis)));
-    pairs->hideColumn(0); // the rank
+        std::make_shared<const CellTable>(criticalPairTable(*m_analysis)));
+    if (m_analysis->ranks().size() == 1)
+        pairs->hideColumn(0); // the rank
     side->addWidget(titled(tr("Pairs with most time on the path"), pairs, side));
+    if (m_analysis->ranks().size() > 1)
+        side->addWidget(titled(tr("Ranks: time on the path, slack, late start"),
+            tableOf(side, QStringLiteral("criticalRanks"),
+                std::make_shared<const CellTable>(criticalRankTable(*m_analysis))),
+            side));
     auto *whatIf = new QWidget(side);
     auto *layout = new QVBoxLayout(whatIf);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -115,16 +143,23 @@ QWidget *CriticalPathPage::buildSide()
     m_whatIfEdit->setPlaceholderText(tr("What if… NAME:FACTOR (aten::linear:0.5), Enter"));
     layout->addWidget(new QLabel(tr("What-if: the ten best changes, and yours"), whatIf));
     layout->addWidget(m_whatIfEdit);
+    m_whatIfMessage = new QLabel(whatIf);
+    m_whatIfMessage->setObjectName(QStringLiteral("whatIfMessage"));
+    m_whatIfMessage->setWordWrap(true);
+    m_whatIfMessage->hide();
+    layout->addWidget(m_whatIfMessage);
     m_whatIfs = tableOf(whatIf, QStringLiteral("whatIfTable"),
         std::make_shared<const CellTable>(whatIfTable({}, path.length)));
     layout->addWidget(m_whatIfs, 1);
     side->addWidget(whatIf);
     connect(m_whatIfEdit, &QLineEdit::returnPressed, this, [this] {
-        if (const auto change = parseWhatIf(m_whatIfEdit->text().toStdString()))
+        if (const auto change = parseWhatIf(m_whatIfEdit->text().toStdString())) {
             askWhatIf(*change);
-        else
-            m_summary->setText(summaryText(m_analysis.path())
-                + tr("\nA what-if is NAME:FACTOR, FACTOR from 0 to 100 (aten::linear:0.5)."));
+            return;
+        }
+        m_whatIfMessage->setText(
+            tr("A what-if is NAME:FACTOR, FACTOR from 0 to 100 (aten::linear:0.5)."));
+        m_whatIfMessage->show();
     });
     return side;
 }
@@ -132,14 +167,35 @@ QWidget *CriticalPathPage::buildSide()
 void CriticalPathPage::askWhatIf(const WhatIfChange &change)
 {
     m_askTask.run(
-        [trace = m_selection->tracePointer(), change](const std::atomic<bool> &) {
-            return WhatIf {change.name, change.factor,
-                trace->criticalPath().lengthIf(change.name, change.factor)};
+        [analysis = m_analysis, change](const std::atomic<bool> &) {
+            Asked asked;
+            asked.whatIf = {change.name, change.factor, 0};
+            asked.named = analysis->hasEventNamed(change.name);
+            if (!asked.named)
+                asked.closeNames = analysis->namesCloseTo(change.name);
+            else
+                asked.whatIf.length = analysis->lengthIf(change.name, change.factor);
+            return asked;
         },
-        [this](WhatIf asked) {
-            m_asked.insert(m_asked.begin(), std::move(asked));
-            showWhatIfs();
-        });
+        [this](Asked asked) { showAsked(std::move(asked)); });
+}
+
+void CriticalPathPage::showAsked(Asked asked)
+{
+    if (!asked.named) {
+        QStringList close;
+        for (const std::string &name : asked.closeNames)
+            close << QString::fromStdString(name);
+        m_whatIfMessage->setText(
+            tr("No event is named %1.").arg(QString::fromStdString(asked.whatIf.name))
+            + (close.isEmpty() ? QString()
+                               : tr(" Close: %1.").arg(close.join(QStringLiteral(", ")))));
+        m_whatIfMessage->show();
+        return;
+    }
+    m_whatIfMessage->hide();
+    m_asked.insert(m_asked.begin(), std::move(asked.whatIf));
+    showWhatIfs();
 }
 
 void CriticalPathPage::showWhatIfs()
@@ -148,7 +204,7 @@ void CriticalPathPage::showWhatIfs()
     rows.insert(rows.end(), m_best.begin(), m_best.end());
     auto *old = m_whatIfs->model();
     m_whatIfs->setModel(new TableModel(
-        std::make_shared<const CellTable>(whatIfTable(rows, m_analysis.path().length)), {},
+        std::make_shared<const CellTable>(whatIfTable(rows, m_analysis->path().length)), {},
         m_whatIfs));
     delete old;
     fitColumns(m_whatIfs);

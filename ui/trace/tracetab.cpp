@@ -125,8 +125,15 @@ ChartsView *TraceTab::charts()
 CriticalPathPage *TraceTab::criticalPath()
 {
     if (!m_critical) {
-        m_critical = new CriticalPathPage(m_selection, m_criticalPage);
+        const auto trace = m_selection->tracePointer();
+        m_critical = new CriticalPathPage(
+            std::shared_ptr<const CriticalPathAnalysis>(trace, &trace->criticalPath()),
+            m_criticalPage);
         m_criticalPage->layout()->addWidget(m_critical);
+        // A segment selects its event: the timeline frames it, the tables follow.
+        connect(m_critical, &CriticalPathPage::segmentChosen, this, [this, trace](quint32 i) {
+            m_selection->select(trace->criticalPath().path().segments[i].event);
+        });
     }
     return m_critical;
 }
