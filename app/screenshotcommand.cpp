@@ -81,6 +81,7 @@ QStringList closeMatches(const LoadedTrace &trace, const QString &name)
     std::set<StringId> ids;
     forEachForwardOp(trace, [&](SliceId s) { ids.insert(m.slices.name[s]); });
     std::vector<std::string_view> names;
+    names.reserve(ids.size());
     for (StringId id : ids)
         names.push_back(m.str(id));
     QStringList out;

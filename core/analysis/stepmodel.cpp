@@ -4,6 +4,7 @@
 #include "analysis/criticalgraph.h"
 
 #include <algorithm>
+#include <ranges>
 
 namespace ks {
 
@@ -187,9 +188,8 @@ std::vector<TimeNs> StepModel::slack() const
     std::vector<TimeNs> floatOf(m_time.size());
     for (uint32_t v = 0; v < m_time.size(); ++v)
         floatOf[v] = v == m_last ? 0 : m_end - m_time[v];
-    const std::vector<uint32_t> &order = dag.order();
-    for (auto it = order.rbegin(); it != order.rend(); ++it)
-        for (uint32_t j = m_inBegin[*it]; j < m_inBegin[*it + 1]; ++j) {
+    for (const uint32_t v : std::ranges::reverse_view(dag.order()))
+        for (uint32_t j = m_inBegin[v]; j < m_inBegin[v + 1]; ++j) {
             const uint32_t i = m_in[j];
             const PathEdge &e = edge(i);
             const TimeNs room
