@@ -4,7 +4,6 @@
 #include "analysis/criticalgraph.h"
 
 #include <algorithm>
-#include <ranges>
 
 namespace ks {
 
@@ -188,7 +187,9 @@ std::vector<TimeNs> StepModel::slack() const
     std::vector<TimeNs> floatOf(m_time.size());
     for (uint32_t v = 0; v < m_time.size(); ++v)
         floatOf[v] = v == m_last ? 0 : m_end - m_time[v];
-    for (const uint32_t v : std::ranges::reverse_view(dag.order()))
+    const std::vector<uint32_t> &order = dag.order();
+    for (size_t k = order.size(); k-- > 0;) { // successors first
+        const uint32_t v = order[k];
         for (uint32_t j = m_inBegin[v]; j < m_inBegin[v + 1]; ++j) {
             const uint32_t i = m_in[j];
             const PathEdge &e = edge(i);
@@ -196,6 +197,7 @@ std::vector<TimeNs> StepModel::slack() const
                 = std::max<TimeNs>(0, m_time[e.to] - m_time[e.from] - replayWeight(i, e.weight));
             floatOf[e.from] = std::min(floatOf[e.from], floatOf[e.to] + room);
         }
+    }
     // A rank's own work is what starts on it: a collective's end there is the last arriver's.
     std::vector<TimeNs> out(m_joined.rankCount(), kNoValue);
     for (uint32_t v = 0; v < m_time.size(); ++v) {
