@@ -21,9 +21,10 @@ KernelSummary kernelSummary(const OpGraph &graph, int64_t step)
             continue;
         if (step != kNoValue && (launch == kNoSlice || graph.stepAt(t.start[launch]) != step))
             continue;
-        const auto [it, added] = rowOf.try_emplace(t.name[k], out.rows.size());
+        const StringId written = m.writtenName(k);
+        const auto [it, added] = rowOf.try_emplace(written, out.rows.size());
         if (added) {
-            out.rows.push_back({t.name[k], 0, 0, t.dur[k], t.dur[k], {}, {}});
+            out.rows.push_back({written, t.name[k], 0, 0, t.dur[k], t.dur[k], {}, {}});
             ops.emplace_back();
         }
         KernelSummaryRow &row = out.rows[it->second];

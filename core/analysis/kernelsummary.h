@@ -11,7 +11,8 @@ namespace ks {
 //! One kernel name's launches, as Nsight's "CUDA GPU Kernel Summary" and the TensorBoard plugin's
 //! Kernel View count them.
 struct KernelSummaryRow {
-    StringId name = 0;
+    StringId name = 0; //!< as the file writes it
+    StringId displayName = 0; //!< as the timeline shows it (demangled, maybe shortened)
     uint64_t count = 0;
     TimeNs total = 0;
     TimeNs min = 0;
@@ -27,9 +28,10 @@ struct KernelSummary {
 };
 
 /*!
- * The kernels (not memcpys or memsets) of \a graph's trace summed by name; only those whose
- * runtime launch lies in ProfilerStep#\a step unless it is kNoValue (then every kernel, launched
- * in the trace or not).
+ * The kernels (not memcpys or memsets) of \a graph's trace summed by their name as the file
+ * writes it (TraceModel::writtenName(): two kernels demangled to one name stay apart); only those
+ * whose runtime launch lies in ProfilerStep#\a step unless it is kNoValue (then every kernel,
+ * launched in the trace or not).
  */
 KernelSummary kernelSummary(const OpGraph &graph, int64_t step = kNoValue);
 

@@ -28,7 +28,8 @@ std::string opsText(const KernelSummaryRow &row, const TraceModel &model)
 CellTable kernelSummaryTable(const KernelSummary &summary, const TraceModel &model)
 {
     CellTable t;
-    t.addColumn("name", Cell::Text, "Kernel");
+    t.addColumn("name", Cell::Text, "Kernel as written");
+    t.addColumn("display_name", Cell::Text, "Kernel");
     t.addColumn("count", Cell::Number, "Count");
     t.addColumn("total_us", Cell::Number, "Total (µs)");
     t.addColumn("mean_us", Cell::Number, "Mean (µs)");
@@ -45,9 +46,11 @@ CellTable kernelSummaryTable(const KernelSummary &summary, const TraceModel &mod
     for (const KernelSummaryRow &row : summary.rows) {
         t.addRow();
         t.add(std::string(model.str(row.name)));
+        t.add(std::string(model.str(row.displayName)));
         t.add(std::to_string(row.count));
         t.add(microsText(row.total));
-        t.add(microsText(row.total / TimeNs(row.count)));
+        const TimeNs count = TimeNs(row.count);
+        t.add(microsText((2 * row.total + count) / (2 * count))); // rounded to the ns
         t.add(microsText(row.min));
         t.add(microsText(row.max));
         char pct[32];

@@ -121,6 +121,13 @@ std::string TraceModel::laneLabel(LaneId laneId) const
     return "thread " + tid;
 }
 
+StringId TraceModel::writtenName(SliceId s) const
+{
+    const auto it = std::lower_bound(
+        writtenKernelNames.begin(), writtenKernelNames.end(), std::pair(s, StringId(0)));
+    return it != writtenKernelNames.end() && it->first == s ? it->second : slices.name[s];
+}
+
 size_t TraceModel::memoryUsage() const
 {
     auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
@@ -129,7 +136,8 @@ size_t TraceModel::memoryUsage() const
         + bytes(t.flags) + bytes(t.lane) + bytes(t.depth) + bytes(t.parent) + bytes(t.subtreeEnd)
         + bytes(t.externalId) + bytes(t.correlation) + bytes(t.sequence) + bytes(t.fwdThread)
         + bytes(t.inputDims) + bytes(t.extra) + bytes(t.offset);
-    n += bytes(gpuInfo) + bytes(cpuInfo) + bytes(flows) + bytes(lanes) + bytes(processes);
+    n += bytes(gpuInfo) + bytes(cpuInfo) + bytes(flows) + bytes(lanes) + bytes(processes)
+        + bytes(writtenKernelNames);
     n += bytes(instants.time) + bytes(instants.name) + bytes(instants.lane)
         + bytes(instants.offset);
     const MemoryTable &mt = memory;

@@ -218,6 +218,9 @@ struct TraceModel {
     std::vector<CounterSeries> counters;
     std::vector<FlowEdge> flows;
     uint64_t flowKeysWithBothEnds = 0; //!< distinct (cat, name, id) with a start and a finish
+    //! Kernels whose name the loader demangled (ROCm's `_Z…`), by slice: the name as the file
+    //! writes it. Demangling can shorten two kernels to one name; this tells them apart.
+    std::vector<std::pair<SliceId, StringId>> writtenKernelNames;
 
     //! Top-level keys other than traceEvents, each as compact JSON text.
     std::map<std::string, std::string> metadata;
@@ -232,6 +235,8 @@ struct TraceModel {
 
     std::string_view str(StringId id) const { return strings.view(id); }
     std::string_view sliceName(SliceId s) const { return strings.view(slices.name[s]); }
+    //! \a s's name as the file writes it (a demangled kernel's mangled name, else its name).
+    StringId writtenName(SliceId s) const;
     const GpuInfo *gpu(SliceId s) const;
     const CpuInfo *cpu(SliceId s) const;
 

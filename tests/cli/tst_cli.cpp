@@ -742,8 +742,36 @@ private slots:
             args({QStringLiteral("--export-kernel-summary"), QStringLiteral("-"), m_demo}))
                                       .out.split('\n')
                                       .first();
-        QVERIFY2(header.startsWith("name,count,total_us,mean_us,min_us,max_us,pct_gpu,"),
+        QVERIFY2(
+            header.startsWith("name,display_name,count,total_us,mean_us,min_us,max_us,pct_gpu,"),
             header.constData());
+    }
+
+    /*
+     * Two ROCm kernels whose mangled names the demangler rejects both read ck::kernel<…> on the
+     * timeline; the summary keeps them apart by the name as written. A's launches of 1 and 2 ns
+     * have a mean of 1.5 ns: 2 ns rounded (the integer division gave 1).
+     */
+    void kernelSummaryKeepsWrittenNamesApart()
+    {
+        std::string events;
+        const std::string gpu = R"("stream":7,"device":0)";
+        events += test::completeEvent("kernel", "_ZN2ck6kernelI1AQQQE", 7, 10, 0.001, gpu);
+        events += test::completeEvent("kernel", "_ZN2ck6kernelI1AQQQE", 7, 20, 0.002, gpu);
+        events += test::completeEvent("kernel", "_ZN2ck6kernelI1BQQQE", 7, 30, 5, gpu);
+        events.pop_back();
+        const QString trace = test::writeTemp(
+            QStringLiteral("mangled.json"), QByteArray::fromStdString(test::traceWith(events)));
+        const auto r = test::run(test::appPath(),
+            args({QStringLiteral("--export-kernel-summary"), QStringLiteral("-"), trace}));
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[1].startsWith("_ZN2ck6kernelI1BQQQE,ck::kernel<…>,1,5.000,5.000,"),
+            lines[1].constData());
+        QVERIFY2(
+            lines[2].startsWith("_ZN2ck6kernelI1AQQQE,ck::kernel<…>,2,0.003,0.002,0.001,0.002,"),
+            lines[2].constData());
     }
 
     void compareExportsTheDiff()

@@ -19,8 +19,9 @@
 namespace ks {
 
 namespace {
-constexpr size_t kSummaryName = 0; // kernelSummaryTable's name column
-constexpr size_t kSummaryOps = 13; // … and its ops column
+constexpr size_t kSummaryName = 0; // kernelSummaryTable's name as written
+constexpr size_t kSummaryDisplayName = 1; // … as the timeline and the events show it
+constexpr size_t kSummaryOps = 14; // … and its ops column
 } // namespace
 
 KernelTablePage::KernelTablePage(SelectionController *selection, QWidget *parent)
@@ -60,7 +61,8 @@ KernelTablePage::KernelTablePage(SelectionController *selection, QWidget *parent
         }
         // A kernel of the summary: its events.
         const uint32_t row = index.data(TableModel::SourceRowRole).toUInt();
-        const QString name = QString::fromStdString(m_summary->table().text(row, kSummaryName));
+        const QString name
+            = QString::fromStdString(m_summary->table().text(row, kSummaryDisplayName));
         setMode(Events);
         m_filter->setText(name);
     });
@@ -120,7 +122,8 @@ void KernelTablePage::rebuildSummary()
     auto table = std::make_shared<const CellTable>(
         kernelSummaryTable(kernelSummary(*trace.graph, m_step), *trace.model));
     TableModel *old = m_summary;
-    m_summary = new TableModel(std::move(table), {kSummaryName, kSummaryOps}, this);
+    m_summary
+        = new TableModel(std::move(table), {kSummaryName, kSummaryDisplayName, kSummaryOps}, this);
     if (old && m_view->model() == old) {
         showModel(m_summary);
         applyFilter();

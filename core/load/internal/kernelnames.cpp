@@ -80,6 +80,8 @@ void demangleKernelNames(TraceModel &model)
             if (!name.empty())
                 it->second = model.strings.intern(name);
         }
+        if (it->second != written)
+            model.writtenKernelNames.emplace_back(s, written); // in slice order: sorted
         t.name[s] = it->second;
     }
 }
