@@ -4,6 +4,7 @@
 #include "link/opnames.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ks {
 
@@ -144,19 +145,66 @@ GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph)
     return builder.result();
 }
 
+std::vector<StepWindow> stepGpuWindows(const OpGraph &graph)
+{
+    const SliceTable &t = graph.model().slices;
+    std::vector<StepWindow> out(graph.steps().size());
+    std::vector<TimeNs> workEnd(out.size(), 0);
+    forEachCountedGpuEvent(graph, [&](SliceId g, SliceId launch, GpuWork) {
+        const int si = graph.stepIndexAt(t.start[launch]);
+        if (si < 0)
+            return;
+        StepWindow &w = out[size_t(si)];
+        w.start = w.events == 0 ? t.start[g] : std::min(w.start, t.start[g]);
+        workEnd[size_t(si)] = w.events == 0 ? t.end(g) : std::max(workEnd[size_t(si)], t.end(g));
+        ++w.events;
+    });
+    TimeNs previousEnd = std::numeric_limits<TimeNs>::min();
+    for (size_t i = 0; i < out.size(); ++i) {
+        StepWindow &w = out[i];
+        if (w.events == 0)
+            continue;
+        w.start = std::max(w.start, previousEnd);
+        const auto next = std::find_if(out.begin() + ptrdiff_t(i) + 1, out.end(),
+            [](const StepWindow &n) { return n.events > 0; });
+        w.end = std::max(w.start, next == out.end() ? workEnd[i] : next->start);
+        previousEnd = w.end;
+    }
+    return out;
+}
+
 std::vector<StepGpuTime> gpuTimePerStep(const OpGraph &graph)
 {
     const SliceTable &t = graph.model().slices;
     const auto &steps = graph.steps();
+    const std::vector<StepWindow> windows = stepGpuWindows(graph);
     std::vector<BreakdownBuilder> builders(steps.size());
-    forEachCountedGpuEvent(graph, [&](SliceId g, SliceId launch, GpuWork c) {
-        const int step = graph.stepIndexAt(t.start[launch]);
-        if (step >= 0)
-            builders[size_t(step)].add(c, t.start[g], t.end(g));
+    std::vector<std::pair<TimeNs, size_t>> starts; // the windows, by start, for the search
+    for (size_t i = 0; i < windows.size(); ++i)
+        if (windows[i].events > 0)
+            starts.emplace_back(windows[i].start, i);
+    // Each event's time in each window it overlaps (the windows are disjoint, in time order).
+    forEachCountedGpuEvent(graph, [&](SliceId g, SliceId, GpuWork c) {
+        auto it = std::upper_bound(starts.begin(), starts.end(), std::pair(t.start[g], ~size_t(0)));
+        if (it != starts.begin())
+            --it;
+        for (; it != starts.end() && it->first < t.end(g); ++it) {
+            const StepWindow &w = windows[it->second];
+            const TimeNs start = std::max(t.start[g], w.start), end = std::min(t.end(g), w.end);
+            if (start < end)
+                builders[it->second].add(c, start, end);
+        }
     });
     std::vector<StepGpuTime> out;
-    for (size_t i = 0; i < steps.size(); ++i)
-        out.push_back({steps[i].number, builders[i].result()});
+    for (size_t i = 0; i < steps.size(); ++i) {
+        GpuTimeBreakdown b = builders[i].result();
+        b.events = windows[i].events;
+        if (windows[i].events > 0) { // the window, idle included at its ends
+            b.total = windows[i].end - windows[i].start;
+            b.idle = b.total - b.busy;
+        }
+        out.push_back({steps[i].number, b});
+    }
     return out;
 }
 

@@ -54,7 +54,23 @@ GpuTimeBreakdown gpuTimeBreakdown(const OpGraph &graph);
 //! The length of the union of \a intervals ([start, end) each): the time any of them runs.
 TimeNs busyTime(std::vector<std::pair<TimeNs, TimeNs>> intervals);
 
-//! One step's breakdown: the GPU events launched inside ProfilerStep#step, however late they ran.
+/*!
+ * A ProfilerStep's GPU window: from the first start of the counted GPU work launched inside it
+ * (however late it ran) to where the next step's such work begins — the last step's, to its
+ * work's last end — never before the previous window's end. The windows partition the GPU's
+ * timeline even where the GPU lags and steps' work overlaps. A step without GPU work has none
+ * (events == 0).
+ */
+struct StepWindow {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    uint64_t events = 0; //!< counted GPU events launched inside the step
+};
+//! Each ProfilerStep's window, in step order.
+std::vector<StepWindow> stepGpuWindows(const OpGraph &graph);
+
+//! One step's breakdown over its window (StepWindow): every counted GPU event's time in it,
+//! total = the window; events = the GPU events launched inside the step.
 struct StepGpuTime {
     int64_t step = 0;
     GpuTimeBreakdown time;

@@ -95,28 +95,37 @@ std::vector<StepBreakdown> stepBreakdown(const OpGraph &graph)
 {
     const SliceTable &t = graph.model().slices;
     const std::vector<ProfilerStep> &steps = graph.steps();
+    const std::vector<StepWindow> windows = stepGpuWindows(graph);
     std::vector<StepBreakdown> out(steps.size());
-    std::vector<std::vector<WorkEdge>> edges(steps.size());
     for (size_t i = 0; i < steps.size(); ++i) {
         out[i].step = steps[i].number;
         out[i].cpuStart = steps[i].start;
         out[i].cpuEnd = steps[i].end;
+        out[i].events = windows[i].events;
+        out[i].gpuStart = windows[i].start;
+        out[i].gpuEnd = windows[i].end;
     }
+    std::vector<WorkEdge> edges; // every counted GPU event's: the windows share the GPU's time
     forEachCountedGpuEvent(graph, [&](SliceId g, SliceId launch, GpuWork work) {
-        const int si = graph.stepIndexAt(t.start[launch]);
-        if (si < 0)
-            return;
-        StepBreakdown &b = out[size_t(si)];
-        const TimeNs start = t.start[g], end = t.end(g);
-        b.gpuStart = b.events == 0 ? start : std::min(b.gpuStart, start);
-        b.gpuEnd = b.events == 0 ? end : std::max(b.gpuEnd, end);
-        ++b.events;
         const WorkPart c = workPartOf(graph, launch, work);
-        edges[size_t(si)].push_back({start, 1, c});
-        edges[size_t(si)].push_back({end, -1, c});
+        edges.push_back({t.start[g], 1, c});
+        edges.push_back({t.end(g), -1, c});
     });
-    for (size_t i = 0; i < steps.size(); ++i)
-        splitBusy(edges[i], out[i].busy, out[i].parts);
+    // The GPU's stretches of work, in time order, cut at the windows' bounds.
+    const std::vector<WorkInterval> work = splitIntervals(edges);
+    size_t w = 0;
+    for (StepBreakdown &b : out) {
+        if (b.events == 0)
+            continue;
+        while (w < work.size() && work[w].end <= b.gpuStart)
+            ++w;
+        for (size_t k = w; k < work.size() && work[k].start < b.gpuEnd; ++k) {
+            const TimeNs length
+                = std::min(work[k].end, b.gpuEnd) - std::max(work[k].start, b.gpuStart);
+            b.parts[size_t(work[k].part)] += length;
+            b.busy += length;
+        }
+    }
     return out;
 }
 

@@ -34,22 +34,24 @@ std::string_view workPartName(WorkPart part);
 
 /*!
  * One ProfilerStep's GPU time, the one definition the step chart, the report, `--summary` and
- * `--export-steps` share. The step's GPU work is every counted GPU event (see GpuTimeBreakdown)
- * whose runtime launch starts inside the step's CPU window, on any thread, however late it ran.
- * Its span runs from the first start to the last end of that work; busy is the length of the
- * union of its intervals, idle = span − busy. The categories split busy exactly: each instant of
- * it goes to computation if any computation runs then (to the first of forward, backward,
- * recompute, backward-other, other that runs), else to communication, else to memcpy — so
- * their sum is busy, and computation, communication and memcpy are --summary's computation,
- * exposed communication and exposed memcpy.
+ * `--export-steps` share, over the step's GPU window (StepWindow: from the first start of the GPU
+ * work launched inside the step to where the next step's begins; the windows partition the GPU's
+ * timeline even when the GPU lags and steps' work overlaps). Busy is the
+ * length of the union of all counted GPU work in the window (the GPU's, whichever step launched
+ * it), idle = window − busy ≥ 0, and the sum over steps is at most the trace's GPU span. The
+ * categories split busy exactly: each instant of it goes to computation if any computation runs
+ * then (to the first of forward, backward, recompute, backward-other, other that runs), else to
+ * communication, else to memcpy — so their sum is busy, and computation, communication and
+ * memcpy are --summary's computation, exposed communication and exposed memcpy. A step without
+ * GPU work has no window (events == 0).
  */
 struct StepBreakdown {
     int64_t step = 0;
     TimeNs cpuStart = 0; //!< the ProfilerStep#N slice
     TimeNs cpuEnd = 0;
     uint64_t events = 0; //!< GPU events launched inside it
-    TimeNs gpuStart = 0; //!< first start of its GPU work (0 when events == 0)
-    TimeNs gpuEnd = 0; //!< last end of its GPU work
+    TimeNs gpuStart = 0; //!< its GPU window (0 when events == 0)
+    TimeNs gpuEnd = 0;
     TimeNs busy = 0;
     std::array<TimeNs, kStepCategories> parts {};
 

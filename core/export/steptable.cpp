@@ -26,10 +26,12 @@ CellTable stepTable(const std::vector<StepBreakdown> &steps)
         t.add(microsText(s.cpuEnd - s.cpuStart));
         t.add(s.events ? microsText(s.gpuStart) : std::string());
         t.add(s.events ? microsText(s.gpuEnd) : std::string());
-        t.add(microsText(s.busy));
-        t.add(microsText(s.idle()));
+        // A step without GPU work has no window: its GPU cells are empty, not 0.
+        const auto gpu = [&](TimeNs v) { return s.events ? microsText(v) : std::string(); };
+        t.add(gpu(s.busy));
+        t.add(gpu(s.idle()));
         for (TimeNs part : s.parts)
-            t.add(microsText(part));
+            t.add(gpu(part));
     }
     return t;
 }

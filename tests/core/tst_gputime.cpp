@@ -4,7 +4,9 @@
 // tests/reference/gputime_reference.py, an independent sweep over the same definitions.
 #include "analysis/gputime.h"
 #include "analysis/rangestats.h"
+#include "analysis/stepbreakdown.h"
 #include "export/rangetext.h"
+#include "export/steptable.h"
 #include "export/summary.h"
 #include "testutil.h"
 
@@ -67,6 +69,7 @@ private slots:
     void overlappingCommunicationAndCompute();
     void memcpyUnderComputeAndIdleGaps();
     void perStepByLaunch();
+    void laggingGpuStepsPartitionTheTimeline();
     void emptyTrace();
     void rangeStatisticsClipToTheRange();
     void summaryObject();
@@ -122,7 +125,8 @@ void TestGpuTime::memcpyUnderComputeAndIdleGaps()
 
 // Step 1 [0,100) launches a kernel that runs [150,250), after the step ended; step 2 [100,200)
 // launches one at [260,270) and an nccl kernel [265,300). A launch outside both steps (at 500)
-// counts for the whole trace only.
+// counts for the whole trace only. Step 1's GPU window runs to where step 2's work begins (260):
+// 110 µs, 10 of them idle.
 void TestGpuTime::perStepByLaunch()
 {
     auto t = test::link(trace(step(1, 0, 100) + step(2, 100, 100)
@@ -135,7 +139,8 @@ void TestGpuTime::perStepByLaunch()
     QCOMPARE(steps[0].step, int64_t(1));
     QCOMPARE(steps[0].time.events, uint64_t(1));
     QCOMPARE(steps[0].time.computation, 100 * us);
-    QCOMPARE(steps[0].time.total, 100 * us);
+    QCOMPARE(steps[0].time.total, 110 * us);
+    QCOMPARE(steps[0].time.idle, 10 * us);
     QCOMPARE(steps[1].time.events, uint64_t(2));
     QCOMPARE(steps[1].time.computation, 10 * us);
     QCOMPARE(steps[1].time.exposedComm, 30 * us); // [270,300)
@@ -143,6 +148,34 @@ void TestGpuTime::perStepByLaunch()
     QCOMPARE(steps[1].time.idle, TimeNs(0));
     QCOMPARE(gpuTimeBreakdown(*t->graph).events, uint64_t(4));
     QCOMPARE(gpuTimeBreakdown(*t->graph).total, 460 * us); // 150 .. 610
+}
+
+// The GPU lags: step 1 [0,100) launches k1 [150,400), step 2 [100,200) k2 [300,350), step 3
+// [200,300) nothing. Step 1's window ends where step 2's work begins: [150,300), all busy; step
+// 2's [300,350), all busy (k1 and k2); step 3 has none, its cells empty. The windows' 200 µs lie
+// within the GPU's span [150,400), their idle (0) within it too — measured on the steps' own
+// spans they overlapped (250 + 50 µs of 250).
+void TestGpuTime::laggingGpuStepsPartitionTheTimeline()
+{
+    auto t = test::link(trace(step(1, 0, 100) + step(2, 100, 100) + step(3, 200, 100)
+        + work("kernel", "k1", 7, 150, 250, 1, 10) + work("kernel", "k2", 8, 300, 50, 2, 110)));
+    QVERIFY(t);
+    const std::vector<StepGpuTime> tl = gpuTimePerStep(*t->graph);
+    QCOMPARE(tl[0].time.total, 150 * us);
+    QCOMPARE(tl[0].time.busy, 150 * us);
+    QCOMPARE(tl[1].time.total, 50 * us);
+    QCOMPARE(tl[1].time.busy, 50 * us);
+    QCOMPARE(tl[1].time.idle, TimeNs(0));
+    QCOMPARE(tl[2].time.events, uint64_t(0));
+    const std::vector<StepBreakdown> steps = stepBreakdown(*t->graph);
+    QCOMPARE(steps[0].gpuStart - t->model->minTime, 150 * us);
+    QCOMPARE(steps[0].gpuEnd - t->model->minTime, 300 * us);
+    QCOMPARE(steps[1].busy, 50 * us);
+    QCOMPARE(steps[1].idle(), TimeNs(0));
+    const CellTable table = stepTable(steps);
+    QCOMPARE(table.text(2, table.columnIndex("busy_us")), std::string());
+    QCOMPARE(table.text(2, table.columnIndex("idle_us")), std::string());
+    QCOMPARE(table.text(1, table.columnIndex("busy_us")), std::string("50.000"));
 }
 
 void TestGpuTime::emptyTrace()

@@ -15,7 +15,10 @@ prints {"events": N, "gpu_time": {...}, "steps": {"N": {...}}} with integer nano
   driver launch is in the file: a runtime event with the same `correlation`, else the start of a
   launch flow (`ac2g`, `async_cpu_to_gpu`, `async`) whose finish lands on the event.
 * Communication: kernels with "nccl" or "rccl" in the name; memcpy: memcpys; computation: the rest.
-* A step's events are those whose launch starts inside host `ProfilerStep#N`.
+* A step's events are those whose launch starts inside host `ProfilerStep#N`. Its figures are
+  over its GPU window: from its events' first start (not before the previous step's window end)
+  to the next step's (with events) first start, the last step's to its events' last end; every
+  counted event's time inside the window counts, total is the window (issue #55).
 """
 
 import bisect
@@ -49,12 +52,18 @@ def load(path):
     return root["traceEvents"] if isinstance(root, dict) else root
 
 
-def breakdown(events):
-    """events: list of (class, start, end); returns the eight figures in ns."""
+def breakdown(events, window=None):
+    """events: list of (class, start, end); returns the eight figures in ns; with window (lo, hi)
+    the events clipped to it and total the window."""
+    if window is not None:
+        lo, hi = window
+        events = [(c, max(a, lo), min(b, hi)) for c, a, b in events if max(a, lo) < min(b, hi)]
     names = ["computation", "exposed_comm", "exposed_memcpy", "busy", "idle", "total",
              "total_comm", "total_memcpy"]
     out = dict.fromkeys(names, 0)
     if not events:
+        if window is not None:
+            out["total"] = out["idle"] = window[1] - window[0]
         return {k + "_ns": v for k, v in out.items()}
     # Sweep the cuts in time order, keeping how many events of each class are running.
     changes = {}
@@ -74,7 +83,8 @@ def breakdown(events):
         out["exposed_comm"] += piece * (comm and not comp)
         out["exposed_memcpy"] += piece * (copy and not comp and not comm)
         out["busy"] += piece * (comp or comm or copy)
-    out["total"] = max(b for _, _, b in events) - min(a for _, a, _ in events)
+    out["total"] = (window[1] - window[0] if window is not None
+                    else max(b for _, _, b in events) - min(a for _, a, _ in events))
     out["idle"] = out["total"] - out["computation"] - out["exposed_comm"] - out["exposed_memcpy"]
     return {k + "_ns": v for k, v in out.items()}
 
@@ -141,10 +151,23 @@ def main(path):
             cls = "comp"
         a = ns(g["ts"])
         counted.append((cls, a, a + max(0, ns(g.get("dur", 0))), ns(launch["ts"])))
-    per_step = {}
+    per_step, mine = {}, []
+    steps.sort()
     for a, b, n in steps:
-        mine = [(c, s, e) for c, s, e, launch in counted if a <= launch < b or launch == a]
-        per_step[str(n)] = breakdown(mine)
+        mine.append([(s, e) for c, s, e, launch in counted if a <= launch < b or launch == a])
+    everything = [(c, s, e) for c, s, e, _ in counted]
+    previous_end = None
+    for i, (a, b, n) in enumerate(steps):
+        if not mine[i]:
+            per_step[str(n)] = breakdown([])
+            continue
+        lo = min(s for s, _ in mine[i])
+        if previous_end is not None:
+            lo = max(lo, previous_end)
+        later = [min(s for s, _ in m) for m in mine[i + 1:] if m]
+        hi = max(lo, later[0] if later else max(e for _, e in mine[i]))
+        previous_end = hi
+        per_step[str(n)] = breakdown(everything, (lo, hi))
     print(json.dumps({"events": len(counted),
                       "gpu_time": breakdown([(c, s, e) for c, s, e, _ in counted]),
                       "steps": per_step}))
