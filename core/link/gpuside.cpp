@@ -60,6 +60,11 @@ GpuSide sideOfHostWork(const OpGraph &graph, SliceId launch)
             || (!paired && m.slices.kind[a] == EventKind::UserAnnotation
                 && isHousekeepingScope(name));
     }
+    // Paired, the autograd engine's thread runs backward's housekeeping outside the nodes too
+    // (DDP's bucket copies, gradient accumulation): backward-other, as its all-reduces are
+    // (docs/linking.md §8).
+    if (paired && graph.isAutogradThread(m.slices.lane[launch]))
+        return GpuSide::BackwardOther;
     // A module's call is forward work, whether or not the op owns a backward node (BatchNorm's
     // running statistics, ops under no_grad): the module tree counts it so, and so does all else.
     if (moduleAround(m, launch) != kNoSlice)

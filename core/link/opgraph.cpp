@@ -79,6 +79,10 @@ void OpGraph::findBackwardThreads()
             m_backwardLanes[l] = isEvaluateWrapper(name) || looksLikeBackwardNode(name);
         }
     }
+    m_autogradLanes = m_backwardLanes;
+    for (const PairRow &row : rows())
+        if (row.forward != kNoSlice)
+            m_autogradLanes[m.slices.lane[row.forward]] = false;
 }
 
 std::span<const uint32_t> OpGraph::nodesOf(const PairRow &row) const

@@ -98,6 +98,9 @@ public:
     //! A host thread that runs backward: it has node events, evaluate_function wrappers or ops
     //! named like nodes (which is all a trace without sequence numbers says).
     bool isBackwardThread(LaneId lane) const { return m_backwardLanes[lane]; }
+    //! An autograd engine's thread: a backward thread that runs no pair's forward op (not the
+    //! main thread of a trace whose backward runs there).
+    bool isAutogradThread(LaneId lane) const { return m_autogradLanes[lane]; }
 
     // Recompute (activation checkpointing, docs/recompute.md)
     //! Every recomputed op, ordered by slice (their subtrees do not overlap).
@@ -133,6 +136,7 @@ private:
     std::optional<Recomputations> m_recompute;
     std::optional<PairRows> m_rows;
     std::vector<bool> m_backwardLanes;
+    std::vector<bool> m_autogradLanes;
 };
 
 } // namespace ks

@@ -5,6 +5,7 @@
 #include "analysis/opefficiency.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
+#include "link/gpuside.h"
 #include "modeldump.h"
 #include "testutil.h"
 
@@ -136,6 +137,28 @@ private slots:
             }
             QCOMPARE(a.size(), b.size());
         }
+    }
+
+    // One rule for the autograd thread (issue #55): nothing it launches is `other`.
+    void autogradThreadLaunchesNoOtherWork_data() { addTraces(); }
+    void autogradThreadLaunchesNoOtherWork()
+    {
+        QFETCH(QString, path);
+        Loaded &l = loaded(path);
+        QVERIFY(l.trace);
+        const OpGraph &g = *l.trace->graph;
+        const TraceModel &m = *l.trace->model;
+        size_t fromAutograd = 0;
+        for (SliceId k : g.gpuEvents()) {
+            const SliceId launch = g.launchOf(k);
+            if (launch == kNoSlice || !g.isAutogradThread(m.slices.lane[launch]))
+                continue;
+            ++fromAutograd;
+            QVERIFY2(gpuSideOf(g, k) != GpuSide::Other, std::string(m.sliceName(k)).c_str());
+        }
+        // On the shared nccl_parser_config trace DDP's copy_bucket_to_grad memcpys are there.
+        if (path.contains(QStringLiteral("nccl_parser_config")))
+            QVERIFY(fromAutograd >= 483);
     }
 
     // Files load with a builder thread beside the parser, texts in memory without one: the
