@@ -86,8 +86,8 @@ constexpr ColumnSpec kGroupColumns[] = {
     {"bwd_gpu_us_max", Cell::Number, "Backward GPU max (µs)"},
     {"fwd_gpu_events", Cell::Number, "Forward GPU events"},
     {"bwd_gpu_events", Cell::Number, "Backward GPU events"},
-    {"recompute_gpu_us_total", Cell::Number, "Recompute GPU total (µs)"},
-    {"recomputed_gpu_us_total", Cell::Number, "Re-run GPU total (µs)"},
+    {"recompute_gpu_us_total", Cell::Number, "Re-run in its backward: GPU total (µs)"},
+    {"recomputed_gpu_us_total", Cell::Number, "Its forward re-run: GPU total (µs)"},
 };
 static_assert(std::size(kGroupColumns) == PairGroupTable::ColumnCount);
 

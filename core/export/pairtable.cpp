@@ -39,9 +39,11 @@ constexpr ColumnSpec kPairColumns[] = {
     {"bwd_gpu_us", Cell::Number, "Backward GPU (µs)"},
     {"step", Cell::Number, "Step"},
     {"module", Cell::Text, "Module"},
-    {"recompute_gpu_events", Cell::Number, "Recompute GPU events"},
-    {"recompute_gpu_us", Cell::Number, "Recompute GPU (µs)"},
-    {"recomputed_gpu_us", Cell::Number, "Re-run GPU (µs)"},
+    // Two kinds of recompute, named apart: what the row's backward re-ran of other rows' forward
+    // work, and what re-running the row's own forward op cost.
+    {"recompute_gpu_events", Cell::Number, "Re-run in its backward: GPU events"},
+    {"recompute_gpu_us", Cell::Number, "Re-run in its backward: GPU (µs)"},
+    {"recomputed_gpu_us", Cell::Number, "Its forward re-run: GPU (µs)"},
     {"fwd_alloc_bytes", Cell::Bytes, "Forward allocated"},
     {"held_bytes", Cell::Bytes, "Held for backward"},
     {"bwd_alloc_bytes", Cell::Bytes, "Backward allocated"},

@@ -165,6 +165,12 @@ void TestRecompute::recomputedConvMovesFromBackwardToRecompute()
     QVERIFY2(lines[1].endsWith(S(",nn.Module: Conv2d_0,0,0.000,10.000")), qPrintable(lines[1]));
     QVERIFY2(
         lines[2].endsWith(S(",8.000,1,nn.Module: ReLU_0,1,10.000,0.000")), qPrintable(lines[2]));
+    // The window's titles tell the two apart: relu's backward re-ran 10 µs of conv's forward;
+    // conv's own forward re-run cost 10 µs.
+    QCOMPARE(table.columns()[PairTable::RecomputeGpuUs].title,
+        std::string_view("Re-run in its backward: GPU (µs)"));
+    QCOMPARE(table.columns()[PairTable::RecomputedGpuUs].title,
+        std::string_view("Its forward re-run: GPU (µs)"));
 }
 
 void TestRecompute::recomputeShowsInSidesStepsSummaryAndModules()
