@@ -32,6 +32,7 @@ enum class Check : uint8_t {
     OutsideProfilingWindow,
     FlowWithoutEnd,
     ZeroDurationGpuEvent,
+    DuplicateEvents,
     // A run of several ranks
     MissingRanks,
     CollectiveCountsDiffer,
@@ -101,6 +102,10 @@ inline constexpr std::array<CheckInfo, size_t(Check::Count)> kChecks = {{
         "a flow start without an end (launches whose GPU work is outside the window)", ""},
     {Check::ZeroDurationGpuEvent, "zero_duration_gpu_event",
         "a GPU event of zero duration: its timing was not recorded", ""},
+    {Check::DuplicateEvents, "duplicate_events",
+        "an event written twice (same name, category, thread, ts and dur): every sum counts it "
+        "twice",
+        ""},
     {Check::MissingRanks, "missing_ranks",
         "the run holds fewer ranks than its world_size: skew and last arrivers cover these ranks "
         "only",

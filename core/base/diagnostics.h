@@ -35,6 +35,7 @@ enum class Diag : uint8_t {
     FlowWithoutId,
     FreeWithoutAllocation,
     FwdbwdFlowDuplicate,
+    FwdbwdFlowOneEnded,
     FwdbwdFlowSequenceMismatch,
     FwdbwdFlowToHook,
     FwdbwdFlowUnmatched,
@@ -118,6 +119,9 @@ inline constexpr std::array<DiagnosticInfo, size_t(Diag::Count)> kDiagnostics = 
         "a [memory] free whose address no open allocation holds (allocated before the trace)"},
     {Diag::FwdbwdFlowDuplicate, "fwdbwd_flow_duplicate", Severity::Warning,
         "a second fwdbwd flow to one backward node: ignored"},
+    {Diag::FwdbwdFlowOneEnded, "fwdbwd_flow_one_ended", Severity::Warning,
+        "a fwdbwd flow with a start and no end, or an end and no start: the pair it names is "
+        "linked by sequence number or not at all"},
     {Diag::FwdbwdFlowSequenceMismatch, "fwdbwd_flow_sequence_mismatch", Severity::Warning,
         "a fwdbwd flow joining ops with different sequence numbers: ignored"},
     {Diag::FwdbwdFlowToHook, "fwdbwd_flow_to_hook", Severity::Info,

@@ -79,6 +79,8 @@ struct SliceTable {
         Unfinished = 1, //!< a B event without its E: closed at the end of the trace
         TsDecimalsMask = 0x6, //!< decimals of ts as written (0–3), bits 1–2
         DurDecimalsMask = 0x18, //!< decimals of dur as written (0–3), bits 3–4
+        //! dur was missing, not a number or negative: taken as 0, and a load warning says so
+        DurRepaired = 0x20,
     };
 
     PodVector<TimeNs> start;

@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <map>
+
 using namespace ks;
 
 namespace {
@@ -111,6 +113,41 @@ private slots:
     // A device whose events the trace does not link at all (an MTIA trace without flows): its
     // events after the first launch call are lost to the user (a warning, named in the
     // banner), the one before it was launched before the window.
+    /*
+     * Faults the check once missed or counted twice (issue #55): a kernel with dur -5 (one load
+     * warning, not also a zero-duration GPU event), a fwdbwd end without a start and a start
+     * without an end (each a load warning by name), and aten::mm written twice (one
+     * duplicate_events).
+     */
+    void injectedFaultsAreNamedOnce()
+    {
+        const auto trace = test::link(test::traceWith(R"json(
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":5,"dur":2,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":10,"dur":-5,"args":{"stream":7,"correlation":1}},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":5},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":5},
+{"ph":"f","cat":"fwdbwd","name":"fwdbwd","id":9,"pid":1,"tid":1,"ts":21,"bp":"e"},
+{"ph":"s","cat":"fwdbwd","name":"fwdbwd","id":10,"pid":1,"tid":1,"ts":22})json"));
+        QVERIFY(trace);
+        const TraceModel &m = *trace->model;
+        const auto findings = checkTrace(*trace->graph, allDiagnostics(m, *trace->graph));
+        std::map<std::string_view, const Finding *> byName;
+        for (const Finding &f : findings) {
+            QVERIFY2(!byName.count(info(f.check).name), info(f.check).name.data());
+            byName[info(f.check).name] = &f;
+        }
+        QVERIFY(!byName.count("zero_duration_gpu_event"));
+        QVERIFY(!byName.count("flow_without_end"));
+        QVERIFY(byName.count("load_warnings"));
+        QCOMPARE(byName["load_warnings"]->count, uint64_t(3)); // negative_dur, 2 one-ended flows
+        QCOMPARE(m.diagnostics.count(Diag::NegativeDur), uint64_t(1));
+        QCOMPARE(m.diagnostics.count(Diag::FwdbwdFlowOneEnded), uint64_t(2));
+        QVERIFY(byName.count("duplicate_events"));
+        QCOMPARE(byName["duplicate_events"]->count, uint64_t(1));
+        QVERIFY2(byName["duplicate_events"]->example.find("'aten::mm' twice") != std::string::npos,
+            byName["duplicate_events"]->example.c_str());
+    }
+
     void anUnlinkedDeviceIsAWarning()
     {
         const auto trace = test::link(test::traceWith(R"json(

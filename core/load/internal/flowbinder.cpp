@@ -105,6 +105,10 @@ void FlowBinder::bind(TraceModel &m, const LaneOf &laneOfKey)
                 }
                 m.flows.push_back(edge);
             }
+        } else if ((start || finish) && kind == FlowKind::FwdBwd) {
+            // Lone launch flows are normal in Kineto's files; a lone fwdbwd end loses a pair link.
+            m.diagnostics.add(Diag::FwdbwdFlowOneEnded, (start ? start : finish)->offset,
+                start ? "fwdbwd flow start without an end" : "fwdbwd flow end without a start");
         } else if (start) {
             m.diagnostics.add(
                 Diag::FlowStartWithoutEnd, start->offset, "flow start without an end");

@@ -164,6 +164,7 @@ void TraceBuilder::add(const RawEvent &e)
         if (!readTime(e, ts))
             return;
         TimeNs dur = 0;
+        uint8_t repaired = SliceTable::DurRepaired;
         Diagnostics &diag = m_model->diagnostics;
         if (!e.hasDur) {
             diag.add(Diag::MissingDur, e.offset, "X event without dur: duration 0");
@@ -173,8 +174,9 @@ void TraceBuilder::add(const RawEvent &e)
             diag.add(Diag::NegativeDur, e.offset, "negative dur: duration 0");
         } else {
             dur = e.dur.ns;
+            repaired = 0;
         }
-        addSlice(e, ts, dur, decimalBits(e.ts, e.dur));
+        addSlice(e, ts, dur, decimalBits(e.ts, e.dur) | repaired);
         return;
     }
     case 'B':
