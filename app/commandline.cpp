@@ -227,11 +227,11 @@ CommandParser::CommandParser(const QStringList &arguments)
     for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
              m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
              m_o.exportLive, m_o.exportEfficiency, m_o.criticalPathStep, m_o.dataLoading,
-             m_o.criticalPathModel, m_o.assumeStreamOrder, m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at, m_o.perStep, m_o.screenshot, m_o.view,
-             m_o.chart, m_o.select, m_o.range, m_o.size, m_o.compare, m_o.exportDiff, m_o.diffBy,
-             m_o.step, m_o.baseStep, m_o.candidateStep, m_o.meanSteps, m_o.run, m_o.exportRanks,
-             m_o.exportCollectives, m_o.exportRankPairs, m_o.exportCriticalPath, m_o.exportDb,
-             m_o.report, m_o.page, m_o.check, m_o.threads})
+             m_o.criticalPathModel, m_o.assumeStreamOrder, m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at,
+             m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size,
+             m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep,
+             m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs,
+             m_o.exportCriticalPath, m_o.exportDb, m_o.report, m_o.page, m_o.check, m_o.threads})
         m_parser.addOption(opt);
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));

@@ -217,9 +217,9 @@ struct SyncCalls {
 //! A sync call that waits for the GPU as a whole or for a stream (not a copy or a query).
 bool waitsForGpu(std::string_view name)
 {
-    static constexpr std::array<std::string_view, 6> kNames = {"cudaDeviceSynchronize",
-        "cudaStreamSynchronize", "cudaEventSynchronize", "hipDeviceSynchronize",
-        "hipStreamSynchronize", "hipEventSynchronize"};
+    static constexpr std::array<std::string_view, 6> kNames
+        = {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+            "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize"};
     return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
@@ -235,7 +235,8 @@ void addInferredSyncEdges(CriticalGraph &cg,
     const OpGraph &graph = cg.graph();
     const SliceTable &s = graph.model().slices;
     std::vector<SliceId> byEnd(gpuEvents);
-    std::sort(byEnd.begin(), byEnd.end(), [&](SliceId a, SliceId b) { return s.end(a) < s.end(b); });
+    std::sort(
+        byEnd.begin(), byEnd.end(), [&](SliceId a, SliceId b) { return s.end(a) < s.end(b); });
     const auto &nodes = cg.nodes();
     for (uint32_t n = 0; n < nodes.size(); ++n) {
         const SliceId call = nodes[n].event;
@@ -372,7 +373,8 @@ void addGpuEdges(CriticalGraph &cg,
             cg.addStepEdge(end, callEnd, PathEdgeKind::Sync, kNoSlice);
         if (assumeStreamOrder && launchStart != kNone)
             if (const SliceId before = queues.lastLaunchedBeside(key, issued); before != kNoSlice)
-                if (const uint32_t b = cg.endNode(before); b != kNone && nodes[b].time <= nodes[start].time)
+                if (const uint32_t b = cg.endNode(before);
+                    b != kNone && nodes[b].time <= nodes[start].time)
                     cg.addEdge(b, start, PathEdgeKind::Sync, kNoSlice);
         lastOnStream[key] = end;
     }

@@ -178,10 +178,8 @@ void CriticalPathAnalysis::analyse(const CollectiveMatch *match, const PathQuery
 }
 
 //! The path through \a graphs joined by \a match's collectives, told.
-void CriticalPathAnalysis::walk(std::vector<PathRankGraph> graphs,
-    int64_t step,
-    const CollectiveMatch *match,
-    PathModel model)
+void CriticalPathAnalysis::walk(
+    std::vector<PathRankGraph> graphs, int64_t step, const CollectiveMatch *match, PathModel model)
 {
     m_path.step = step;
     m_path.model = model;
@@ -273,10 +271,10 @@ std::vector<PathSegment> CriticalPathAnalysis::stepSegments()
     for (const StepStretch &s : m_step->path()) {
         m_path.length += s.dur;
         m_path.byBound[size_t(s.bound)] += s.dur;
-        out.push_back({s.event, s.kind, s.bound, s.start - m_ranks[s.rank].clockOffset, s.dur, -1,
-            {}, s.rank,
-            s.bound == PathBound::GpuCommunication ? joined.collectiveOf(s.rank, s.event) : -1,
-            s.fromRank});
+        out.push_back(
+            {s.event, s.kind, s.bound, s.start - m_ranks[s.rank].clockOffset, s.dur, -1, {}, s.rank,
+                s.bound == PathBound::GpuCommunication ? joined.collectiveOf(s.rank, s.event) : -1,
+                s.fromRank});
     }
     return out;
 }
@@ -299,7 +297,8 @@ void CriticalPathAnalysis::tell(std::vector<PathSegment> segments)
         }
     std::vector<size_t> told(m_ranks.size(), 0);
     for (PathSegment &seg : segments) {
-        std::tie(seg.row, seg.side) = idle(seg) ? RowSide(-1, "idle") : rowSides[seg.rank][told[seg.rank]++];
+        std::tie(seg.row, seg.side)
+            = idle(seg) ? RowSide(-1, "idle") : rowSides[seg.rank][told[seg.rank]++];
         RankOnPath &onPath = m_path.ranks[seg.rank];
         onPath.time += seg.dur;
         if (seg.row >= 0)
@@ -383,8 +382,9 @@ TimeNs CriticalPathAnalysis::lengthIf(std::string_view name, double factor) cons
 
 bool CriticalPathAnalysis::hasEventNamed(std::string_view name) const
 {
-    return std::any_of(m_ranks.begin(), m_ranks.end(),
-        [&](const PathRankInput &r) { return r.graph && traceHasEventNamed(r.graph->model(), name); });
+    return std::any_of(m_ranks.begin(), m_ranks.end(), [&](const PathRankInput &r) {
+        return r.graph && traceHasEventNamed(r.graph->model(), name);
+    });
 }
 
 std::vector<std::string> CriticalPathAnalysis::namesCloseTo(std::string_view name) const

@@ -10,8 +10,8 @@
 #include "session/loadedtrace.h"
 #include "testutil.h"
 
-#include <QJsonDocument>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 
