@@ -21,6 +21,10 @@ std::string_view liveCategoryName(LiveCategory category)
         return "temporary";
     case LiveCategory::BeforeWindow:
         return "before_window";
+    case LiveCategory::BeforeTrace:
+        return "before_trace";
+    case LiveCategory::Unexplained:
+        return "unexplained";
     case LiveCategory::Other:
     case LiveCategory::Count:
         break;
@@ -35,6 +39,82 @@ LiveMemory::LiveMemory(const MemoryIndex &index)
     m_categories.reserve(index.allocations().size());
     for (const Allocation &a : index.allocations())
         m_categories.push_back(categorize(a, passes));
+    m_starts = deviceStarts();
+}
+
+namespace {
+bool counted(const MemoryTable &t, size_t e)
+{
+    return !t.outOfMemory[e] && t.bytes[e] != kNoValue;
+}
+} // namespace
+
+std::vector<LiveMemory::DeviceStart> LiveMemory::deviceStarts() const
+{
+    const MemoryTable &t = m_index.graph().model().memory;
+    std::vector<DeviceStart> out;
+    std::vector<int64_t> bytesSoFar; // per device, up to its first total
+    auto startOf = [&](size_t e) -> size_t {
+        const std::pair device(t.deviceType[e], t.deviceId[e]);
+        for (size_t d = 0; d < out.size(); ++d) {
+            if (out[d].device == device)
+                return d;
+        }
+        out.push_back({device, uint32_t(e), kNoValue});
+        bytesSoFar.push_back(0);
+        return out.size() - 1;
+    };
+    std::vector<bool> found;
+    for (size_t e = 0; e < t.size(); ++e) {
+        if (!counted(t, e))
+            continue;
+        const size_t d = startOf(e);
+        found.resize(out.size());
+        if (found[d])
+            continue;
+        addSaturating(bytesSoFar[d], t.bytes[e]);
+        if (t.totalAllocated[e] != kNoValue) {
+            out[d].beforeTrace = t.totalAllocated[e] - bytesSoFar[d];
+            found[d] = true;
+        }
+    }
+    for (uint32_t e : m_index.orphanFrees()) { // listed as BeforeWindow blocks: not counted twice
+        for (DeviceStart &s : out) {
+            if (s.beforeTrace != kNoValue && s.device == std::pair(t.deviceType[e], t.deviceId[e]))
+                s.beforeTrace += t.bytes[e];
+        }
+    }
+    for (DeviceStart &s : out) {
+        if (s.beforeTrace != kNoValue)
+            s.beforeTrace = std::max<int64_t>(s.beforeTrace, 0); // a shortfall is unexplained
+    }
+    return out;
+}
+
+int64_t LiveMemory::beforeTrace(std::pair<int64_t, int64_t> device) const
+{
+    for (const DeviceStart &s : m_starts) {
+        if (s.device == device)
+            return s.beforeTrace;
+    }
+    return kNoValue;
+}
+
+int64_t LiveMemory::lastTotalEvent(int64_t event, std::pair<int64_t, int64_t> device) const
+{
+    const MemoryTable &t = m_index.graph().model().memory;
+    for (int64_t e = std::min(event, int64_t(t.size()) - 1); e >= 0; --e) {
+        if (counted(t, size_t(e)) && t.totalAllocated[size_t(e)] != kNoValue
+            && std::pair(t.deviceType[size_t(e)], t.deviceId[size_t(e)]) == device)
+            return e;
+    }
+    return -1;
+}
+
+int64_t LiveMemory::allocatedAfter(int64_t event, std::pair<int64_t, int64_t> device) const
+{
+    const int64_t e = lastTotalEvent(event, device);
+    return e < 0 ? kNoValue : m_index.graph().model().memory.totalAllocated[size_t(e)];
 }
 
 LiveCategory LiveMemory::categorize(const Allocation &a, const BackwardPasses &passes) const
@@ -104,9 +184,27 @@ std::vector<LiveBlock> LiveMemory::afterEvent(int64_t event) const
         if (int64_t(e) > event)
             out.push_back({e, -1, -t.bytes[e], LiveCategory::BeforeWindow});
     }
+    addDeviceFigures(event, out);
     std::stable_sort(out.begin(), out.end(),
         [](const LiveBlock &a, const LiveBlock &b) { return a.bytes > b.bytes; });
     return out;
+}
+
+void LiveMemory::addDeviceFigures(int64_t event, std::vector<LiveBlock> &blocks) const
+{
+    const MemoryTable &t = m_index.graph().model().memory;
+    for (const DeviceStart &s : m_starts) {
+        if (s.beforeTrace != 0)
+            blocks.push_back({s.firstEvent, -1, s.beforeTrace, LiveCategory::BeforeTrace});
+        const int64_t last = lastTotalEvent(event, s.device);
+        if (last < 0)
+            continue;
+        int64_t listed = 0;
+        for (int64_t bytes : composition(blocks, s.device))
+            addSaturating(listed, bytes);
+        if (const int64_t total = t.totalAllocated[size_t(last)]; listed != total)
+            blocks.push_back({uint32_t(last), -1, total - listed, LiveCategory::Unexplained});
+    }
 }
 
 std::vector<LiveBlock> LiveMemory::at(TimeNs time) const
@@ -194,13 +292,27 @@ std::vector<CategoryBytes> LiveMemory::compositionsAfter(
         change[e] = {LiveCategory::BeforeWindow, t.bytes[e]};
         addSaturating(running[size_t(LiveCategory::BeforeWindow)], -t.bytes[e]); // alive at first
     }
+    if (const int64_t before = beforeTrace(device); before != kNoValue)
+        running[size_t(LiveCategory::BeforeTrace)] = before;
     std::vector<CategoryBytes> out;
     out.reserve(events.size());
     size_t next = 0;
+    int64_t total = kNoValue; // the device's Total Allocated so far
     for (size_t e = 0; e < t.size() && next < events.size(); ++e) {
         addSaturating(running[size_t(change[e].first)], change[e].second);
-        for (; next < events.size() && events[next] == int64_t(e); ++next)
-            out.push_back(running);
+        if (counted(t, e) && t.totalAllocated[e] != kNoValue
+            && std::pair(t.deviceType[e], t.deviceId[e]) == device)
+            total = t.totalAllocated[e];
+        for (; next < events.size() && events[next] == int64_t(e); ++next) {
+            CategoryBytes bytes = running;
+            if (total != kNoValue) {
+                int64_t listed = 0;
+                for (int64_t b : running)
+                    addSaturating(listed, b);
+                bytes[size_t(LiveCategory::Unexplained)] = total - listed;
+            }
+            out.push_back(bytes);
+        }
     }
     return out;
 }
@@ -211,7 +323,7 @@ CategoryBytes LiveMemory::composition(
     const MemoryTable &t = m_index.graph().model().memory;
     CategoryBytes out {};
     for (const LiveBlock &b : blocks) {
-        if (std::pair(t.deviceType[b.event], t.deviceId[b.event]) == device)
+        if (b.bytes != kNoValue && std::pair(t.deviceType[b.event], t.deviceId[b.event]) == device)
             addSaturating(out[size_t(b.category)], b.bytes);
     }
     return out;

@@ -67,13 +67,14 @@ double LiveTable::number(size_t row, size_t column) const
     const MemoryTable &t = g.model().memory;
     switch (Column(column)) {
     case Bytes:
-        return double(b.bytes);
+        return b.bytes == kNoValue ? kNaN : double(b.bytes);
     case AllocTs: // model times, so that views show them from the trace's start
         return a ? double(t.time[b.event]) : kNaN;
     case FreeTs:
-        return !a              ? double(t.time[b.event])
-            : a->freeEvent < 0 ? kNaN
-                               : double(t.time[size_t(a->freeEvent)]);
+        return isDeviceFigure(b.category) ? kNaN
+            : !a                          ? double(t.time[b.event])
+            : a->freeEvent < 0            ? kNaN
+                                          : double(t.time[size_t(a->freeEvent)]);
     case PairFwdTs: {
         const SliceId f = !a || a->row < 0 ? kNoSlice : g.rows()[size_t(a->row)].forward;
         return f == kNoSlice ? kNaN : double(g.model().slices.start[f]);
@@ -98,17 +99,20 @@ std::string LiveTable::text(size_t row, size_t column) const
     case Device:
         return m_live.index().deviceName(b.event);
     case Addr:
-        return t.addr[b.event] == kNoValue ? std::string() : std::to_string(t.addr[b.event]);
+        return t.addr[b.event] == kNoValue || isDeviceFigure(b.category)
+            ? std::string()
+            : std::to_string(t.addr[b.event]);
     case Bytes:
-        return std::to_string(b.bytes);
+        return b.bytes == kNoValue ? std::string() : std::to_string(b.bytes);
     case Category:
         return std::string(liveCategoryName(b.category));
     case AllocTs:
         return a ? microsText(t.time[b.event]) : std::string();
     case FreeTs:
-        return !a              ? microsText(t.time[b.event])
-            : a->freeEvent < 0 ? std::string()
-                               : microsText(t.time[size_t(a->freeEvent)]);
+        return isDeviceFigure(b.category) ? std::string()
+            : !a                          ? microsText(t.time[b.event])
+            : a->freeEvent < 0            ? std::string()
+                                          : microsText(t.time[size_t(a->freeEvent)]);
     case AllocOp:
         return name(op);
     case Module:

@@ -457,8 +457,9 @@ void addPeakComposition(const LoadedTrace &trace, ReportPart &part)
     table.caption = "What fills " + memoryDeviceName(device->first, device->second)
         + " at its peak (" + bytesText(double(total)) + ", "
         + durationText(double(trace.model->memory.time[size_t(peak.event)] - trace.model->minTime))
-        + " into the trace): the blocks alive then "
-        + "by category, as --export-live --at peak lists them.";
+        + " into the trace): the blocks alive then by category, what was allocated before the "
+        + "trace (before_trace) and what the allocator's total holds beyond them "
+        + "(unexplained), as --export-live --at peak lists them.";
     table.table.addColumn("category", Cell::Text, "Category");
     table.table.addColumn("bytes", Cell::Bytes, "Alive at the peak");
     table.table.addColumn("share", Cell::Number, "Share (%)");

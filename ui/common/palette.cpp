@@ -28,14 +28,16 @@ QColor workColor(WorkPart part)
 QColor memoryColor(LiveCategory category)
 {
     // Activations as forward work, gradients as backward, the optimizer as "other" work is,
-    // temporaries light, what predates the trace grey.
+    // temporaries light, what predates the trace grey, what the totals do not explain red.
     static constexpr std::array<QRgb, size_t(LiveCategory::Count)> colors = {
         qRgb(40, 130, 190), // activation
         qRgb(230, 110, 40), // gradient
         qRgb(60, 160, 90), // optimizer
         qRgb(170, 205, 230), // temporary
         qRgb(170, 170, 170), // before the window
+        qRgb(110, 110, 110), // before the trace
         qRgb(140, 100, 200), // other
+        qRgb(220, 60, 80), // unexplained
     };
     return QColor(colors[size_t(category)]);
 }

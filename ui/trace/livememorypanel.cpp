@@ -10,6 +10,7 @@
 #include "table/tableview.h"
 
 #include <QBarCategoryAxis>
+#include <QBarLegendMarker>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -129,6 +130,13 @@ void LiveMemoryPanel::buildChart()
             ? tr("What fills %1 at its peak (click a bar)")
                   .arg(QString::fromStdString(memoryDeviceName(device->first, device->second)))
             : tr("No Total Allocated recorded: no peak"));
+    for (QLegendMarker *marker : chart->legend()->markers(series)) { // categories never there
+        const auto *set = static_cast<QBarLegendMarker *>(marker)->barset();
+        bool any = false;
+        for (int i = 0; i < set->count(); ++i)
+            any = any || set->at(i) != 0;
+        marker->setVisible(any);
+    }
     chart->legend()->setAlignment(Qt::AlignRight);
     chart->setMargins(QMargins(2, 2, 2, 2));
     QFont titleFont = chart->titleFont();
