@@ -40,8 +40,7 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
     OpenResult r = openTrace(file);
     if (!r.trace)
         std::fprintf(stderr, "%s\n", r.error.c_str());
-    else if (const std::string lost = truncationLoss(*r.trace->model, *r.trace->graph);
-             !lost.empty())
+    else if (const std::string lost = truncationLoss(*r.trace->graph); !lost.empty())
         std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", file.c_str(), lost.c_str());
     return r.trace;
 }

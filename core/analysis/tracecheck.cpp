@@ -173,23 +173,27 @@ void checkLaunches(const OpGraph &g, std::vector<Finding> &out)
     TimeNs lastGpuStart = std::numeric_limits<TimeNs>::min();
     for (SliceId e : g.gpuEvents())
         lastGpuStart = std::max(lastGpuStart, m.slices.start[e]);
-    Tally noGpu(m, Check::LaunchWithoutGpuEvent), late(m, Check::LaunchAfterWindow);
+    Tally noGpu(m, Check::LaunchWithoutGpuEvent), late(m, Check::LaunchAfterWindow),
+        cut(m, Check::NoGpuEventSurvivedCut);
+    const bool allCut = g.stats().gpuCutOff; // one fault: no launch is lost or late on its own
     bool kernelLost = false;
     forEachHostSlice(m, [&](SliceId s) {
         if (m.slices.kind[s] != EventKind::Runtime || m.slices.correlation[s] == kNoValue
             || launched.contains(s))
             return;
         const std::string_view name = m.sliceName(s);
-        const bool kernel = name.find("Launch") != std::string_view::npos;
-        if (!kernel && name.find("Memcpy") == std::string_view::npos
-            && name.find("Memset") == std::string_view::npos)
+        if (!putsWorkOnStream(name))
             return;
+        const bool kernel = name.find("Launch") != std::string_view::npos;
         const bool inWindow = m.slices.start[s] < lastGpuStart;
         kernelLost |= kernel && inWindow;
-        (inWindow ? noGpu : late).add(s);
+        (allCut ? cut : inWindow ? noGpu : late).add(s);
     });
     noGpu.into(out, kernelLost ? Severity::Warning : Severity::Info);
     late.into(out, Severity::Info);
+    if (allCut && g.stats().launchesCutOff == 0)
+        cut.addCount(1, "the file ends before any GPU event or launch");
+    cut.into(out);
 }
 
 void checkStreams(const OpGraph &g, std::vector<Finding> &out)

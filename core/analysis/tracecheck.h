@@ -25,6 +25,7 @@ enum class Check : uint8_t {
     GpuEventLaunchedBeforeWindow,
     LaunchWithoutGpuEvent,
     LaunchAfterWindow,
+    NoGpuEventSurvivedCut,
     StreamWaitWithoutRecord,
     StreamSyncWhileKernelRuns,
     CollectiveWithoutMetadata,
@@ -79,6 +80,10 @@ inline constexpr std::array<CheckInfo, size_t(Check::Count)> kChecks = {{
         ""},
     {Check::LaunchAfterWindow, "launch_after_window",
         "a launch whose GPU work ran after the profiler stopped recording the GPU", ""},
+    {Check::NoGpuEventSurvivedCut, "no_gpu_event_survived_cut",
+        "the file is cut off before its GPU events (the profiler writes them after the host's): "
+        "no GPU time is known, and GPU columns are empty rather than 0",
+        ""},
     {Check::StreamWaitWithoutRecord, "stream_wait_without_record",
         "a Stream Wait Event or Event Sync whose wait_on_cuda_event_record_corr_id is missing or "
         "names no earlier cudaEventRecord: what it waited for cannot be shown",

@@ -150,8 +150,26 @@ std::span<const ColumnSpec> PairTable::columns() const
     return kPairColumns;
 }
 
+bool PairTable::gpuUnknown(size_t column) const
+{
+    switch (column) {
+    case FwdGpuEvents:
+    case FwdGpuUs:
+    case BwdGpuEvents:
+    case BwdGpuUs:
+    case RecomputeGpuEvents:
+    case RecomputeGpuUs:
+    case RecomputedGpuUs:
+        return m_graph.stats().gpuCutOff;
+    default:
+        return false;
+    }
+}
+
 std::string PairTable::text(size_t r, size_t column) const
 {
+    if (gpuUnknown(column))
+        return {};
     const PairRow &row = m_graph.rows()[r];
     const TraceModel &m = m_graph.model();
     const SliceTable &t = m.slices;
@@ -279,6 +297,8 @@ bool PairTable::textView(size_t r, size_t column, std::string_view &out) const
 
 double PairTable::number(size_t r, size_t column) const
 {
+    if (gpuUnknown(column))
+        return kNaN;
     const PairRow &row = m_graph.rows()[r];
     const SliceTable &t = m_graph.model().slices;
     const bool hasForward = row.forward != kNoSlice;

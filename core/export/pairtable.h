@@ -74,6 +74,8 @@ public:
 
 private:
     int64_t memoryCell(size_t row, size_t column) const;
+    //! A GPU column of a trace whose GPU events the cut lost: empty, not 0.
+    bool gpuUnknown(size_t column) const;
     const OpGraph &m_graph;
     std::vector<std::string> m_bwdCombos; //!< distinct bwd_names texts
     std::vector<uint32_t> m_bwdNames; //!< per row: index into m_bwdCombos

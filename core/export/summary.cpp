@@ -24,20 +24,17 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph)
     return c;
 }
 
-std::string truncationLoss(const TraceModel &model, const OpGraph &graph)
+std::string truncationLoss(const OpGraph &graph)
 {
-    if (!model.truncated || !graph.gpuEvents().empty())
+    if (!graph.stats().gpuCutOff)
         return {};
-    uint64_t launches = 0;
-    for (SliceId s = 0; s < model.slices.size(); ++s)
-        launches += model.slices.kind[s] == EventKind::Runtime
-            && model.slices.correlation[s] != kNoValue;
-    if (launches == 0)
-        return {};
-    return "no GPU events survived the cut: the file ends before the GPU work its "
-        + std::to_string(launches)
-        + " runtime launches started (the profiler writes GPU events after the host's), so every "
-          "GPU time here is zero";
+    const uint64_t launches = graph.stats().launchesCutOff;
+    return "no GPU event survived the cut: the file ends before its GPU events (the profiler "
+           "writes them after the host's"
+        + (launches == 0 ? std::string()
+                         : "; " + std::to_string(launches)
+                    + (launches == 1 ? " launch" : " launches") + " of GPU work survived")
+        + "), so no GPU time is known and GPU columns are empty";
 }
 
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph)

@@ -29,11 +29,10 @@ std::string summaryJson(const TraceModel &model,
 
 /*!
  * What a cut-off file lost, in a sentence, when the cut cost it something a view would otherwise
- * show as zeros: "no GPU events survived the cut…" for a truncated trace that launched GPU work
- * (runtime launch calls) but holds no GPU event (Kineto writes them after the host events).
- * Empty otherwise.
+ * show as zeros: "no GPU event survived the cut…" for a truncated trace that holds no GPU event
+ * (LinkStats::gpuCutOff). Empty otherwise.
  */
-std::string truncationLoss(const TraceModel &model, const OpGraph &graph);
+std::string truncationLoss(const OpGraph &graph);
 
 //! Loader and linker diagnostics together (counts and examples), for the summary and the banner.
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph);

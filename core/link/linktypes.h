@@ -102,6 +102,11 @@ struct LinkStats {
     TimeNs recomputeGpuTime = 0; //!< GPU time of all of them, each event once
     bool doubleBackward = false; //!< numbered ops in backward are create_graph work, not recompute
     bool hasSequenceNumbers = false;
+    //! A cut file none of whose GPU events survived (the profiler writes them after the host's,
+    //! if there were any): its GPU times are unknown, not zero.
+    bool gpuCutOff = false;
+    uint64_t launchesCutOff = 0; //!< calls that put work on a stream there, if gpuCutOff
+
     //! Comparisons made by the sequence-number fallback: its cost, O(n log n) on any input.
     uint64_t pairingSteps = 0;
     //! Cross-check: nodes paired by flow that the fallback alone pairs the same way.

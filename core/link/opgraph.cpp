@@ -58,6 +58,12 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
     s.doubleBackward = re.doubleBackward;
     s.unpairedBackward = g->m_rows->stats().unpairedBackward;
     s.recomputeRows = g->m_rows->stats().recomputeRows;
+    s.gpuCutOff = model.truncated && s.gpuEvents == 0;
+    if (s.gpuCutOff) {
+        for (SliceId i = 0; i < model.slices.size(); ++i)
+            s.launchesCutOff += model.slices.kind[i] == EventKind::Runtime
+                && model.slices.correlation[i] != kNoValue && putsWorkOnStream(model.sliceName(i));
+    }
     g->findBackwardThreads();
     g->m_diagnostics.merge(g->m_pairing->diagnostics());
     g->m_diagnostics.merge(g->m_recompute->diagnostics());

@@ -46,6 +46,13 @@ bool isHousekeepingScope(std::string_view name)
         != name.end();
 }
 
+bool putsWorkOnStream(std::string_view runtimeName)
+{
+    return runtimeName.find("Launch") != std::string_view::npos
+        || runtimeName.find("Memcpy") != std::string_view::npos
+        || runtimeName.find("Memset") != std::string_view::npos;
+}
+
 bool isCommunication(std::string_view name)
 {
     return name.find("nccl") != std::string_view::npos

@@ -22,6 +22,8 @@ bool looksLikeBackwardNode(std::string_view name);
 bool isHousekeepingScope(std::string_view name);
 //! An optimizer's scope as PyTorch names it: `Optimizer.step#…`, `Optimizer.zero_grad#…`.
 bool isOptimizerScope(std::string_view name);
+//! A runtime or driver call that puts work on a stream: a kernel or graph launch, a copy, a set.
+bool putsWorkOnStream(std::string_view runtimeName);
 //! NCCL/RCCL kernels.
 bool isCommunication(std::string_view kernelName);
 

@@ -124,7 +124,7 @@ ReportPart tracePart(const LoadedTrace &trace)
             += (diagnostics.empty() ? "" : "; ") + std::string(name) + " × " + std::to_string(n);
     row("Load diagnostics", diagnostics.empty() ? "none" : diagnostics);
     if (m.truncated) {
-        const std::string lost = truncationLoss(m, g);
+        const std::string lost = truncationLoss(g);
         row("Cut off", lost.empty() ? "yes: every complete event was loaded" : lost);
     }
     part.tables.push_back(std::move(info));
@@ -296,7 +296,7 @@ void addPairsByCpu(const OpGraph &g, const PairTable &pairs, ReportContent &out)
     ReportPart part;
     part.id = "top-pairs";
     part.title = "The op pairs that cost most";
-    const std::string lost = truncationLoss(g.model(), g);
+    const std::string lost = truncationLoss(g);
     part.text = (lost.empty() ? "This trace has no GPU events (CPU only)"
                               : "The file is cut off and " + lost.substr(0, lost.find(':')))
         + ": each forward op with the backward nodes it created, by the CPU time of both (fwd_dur "

@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
@@ -432,9 +433,49 @@ private slots:
         QCOMPARE(lost.exitCode, 0);
         QCOMPARE(
             QJsonDocument::fromJson(lost.out).object()[QStringLiteral("gpu_events")].toInt(), 0);
-        QVERIFY2(lost.err.contains("cut-before-gpu.json: no GPU events survived the cut"),
+        QVERIFY2(lost.err.contains("cut-before-gpu.json: no GPU event survived the cut"),
             lost.err.constData());
         QVERIFY(!r.err.contains("survived")); // the mid cut kept GPU events
+        // --check names the loss once, counting the launches left (by hand: the launch, copy
+        // and set calls of the text kept), beside the cut itself (load_warnings) and nothing
+        // lost or late on its own.
+        static const QRegularExpression launch(QStringLiteral(
+            R"re("cat": "cuda_runtime", "name": "cuda(LaunchKernel|MemcpyAsync|MemsetAsync)")re"));
+        int launches = 0;
+        for (auto it
+             = launch.globalMatch(QString::fromUtf8(text.left(text.lastIndexOf('{', firstKernel))));
+             it.hasNext(); it.next())
+            ++launches;
+        QVERIFY(launches >= 1);
+        const auto check = test::run(test::appPath(), args({QStringLiteral("--check"), noGpu}));
+        QCOMPARE(check.exitCode, 4);
+        QStringList checks;
+        for (const QJsonValue &f :
+            QJsonDocument::fromJson(check.out).object()[QStringLiteral("findings")].toArray()) {
+            checks << f[QStringLiteral("check")].toString();
+            if (checks.back() == QStringLiteral("no_gpu_event_survived_cut"))
+                QCOMPARE(f[QStringLiteral("count")].toInt(), launches);
+        }
+        QCOMPARE(checks.count(QStringLiteral("no_gpu_event_survived_cut")), 1);
+        QVERIFY(!checks.contains(QStringLiteral("launch_after_window")));
+        QVERIFY(!checks.contains(QStringLiteral("launch_without_gpu_event")));
+        // The pairs' GPU columns are empty, not 0.000.
+        const QString pairs = test::tempDir() + QStringLiteral("/cut-pairs.csv");
+        QCOMPARE(test::run(test::appPath(), args({QStringLiteral("--export-pairs"), pairs, noGpu}))
+                     .exitCode,
+            0);
+        const QList<QByteArray> lines = readFile(pairs).split('\n');
+        QVERIFY(lines.size() > 10);
+        const int fwdGpu = int(lines[0].split(',').indexOf("fwd_gpu_us"));
+        const int bwdGpu = int(lines[0].split(',').indexOf("bwd_gpu_us"));
+        QVERIFY(fwdGpu > 0 && bwdGpu > 0);
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            if (lines[i].isEmpty() || lines[i].contains('"'))
+                continue; // a quoted cell may hold commas
+            const QList<QByteArray> cells = lines[i].split(',');
+            QCOMPARE(cells[fwdGpu], QByteArray());
+            QCOMPARE(cells[bwdGpu], QByteArray());
+        }
     }
 
     void exportPairsCsvJsonAndStdout()

@@ -29,7 +29,7 @@ DiagnosticsBanner *DiagnosticsBanner::create(SelectionController *selection, QWi
     QString text;
     if (m.truncated) {
         text = tr("The file is cut off: every complete event was loaded. ");
-        if (const std::string lost = truncationLoss(m, *trace.graph); !lost.empty())
+        if (const std::string lost = truncationLoss(*trace.graph); !lost.empty())
             text += toQString(lost).replace(0, 1, QStringLiteral("N")) + QStringLiteral(". ");
     }
     if (!warned.isEmpty())
