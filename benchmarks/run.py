@@ -18,6 +18,7 @@ side). Prints a table and writes build/bench/results.json.
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -305,6 +306,12 @@ def db_benchmark(app, gentrace, data_dir, mb, repeat):
     return entry
 
 
+def database_format():
+    """kDatabaseFormat, the layout this build writes (core/session/rundatabase.h)."""
+    with open(os.path.join(ROOT, "core", "session", "rundatabase.h")) as f:
+        return int(re.search(r"kDatabaseFormat = (\d+);", f.read()).group(1))
+
+
 def dlrm_ranks():
     """The two shared DLRM ranks' traces, or None without ../shared/traces."""
     shared = os.path.join(ROOT, "..", "shared", "traces")
@@ -328,7 +335,8 @@ def db_run_benchmark(app, data_dir, ranks, repeat):
             return True
         db = sqlite3.connect(os.path.join(folder, sorted(os.listdir(folder))[0]))
         try:
-            return db.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone() != (4,)
+            return db.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone() \
+                != (database_format(),)
         except sqlite3.Error:
             return True
         finally:

@@ -53,6 +53,12 @@ QString dataDir()
 {
     return QStringLiteral(KS_TEST_DATA_DIR);
 }
+
+QString docsDir()
+{
+    return QStringLiteral(KS_DOCS_DIR);
+}
+
 QString toolScript(const QString &name)
 {
     return QStringLiteral(KS_TOOLS_DIR "/") + name;

@@ -44,6 +44,8 @@ QJsonObject referenceJson(const QString &script, const QString &trace);
 
 //! tests/data in the source tree.
 QString dataDir();
+//! docs/ in the source tree.
+QString docsDir();
 //! A script of the checkout's tools/ folder, such as digest-run.sh.
 QString toolScript(const QString &name);
 QString pythonPath();

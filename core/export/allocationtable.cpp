@@ -10,7 +10,7 @@ namespace ks {
 namespace {
 constexpr ColumnSpec kAllocationColumns[] = {
     {"device", Cell::Text, "Device"},
-    {"addr", Cell::Number, "Address"},
+    {"addr", Cell::Integer, "Address"},
     {"bytes", Cell::Bytes, "Bytes"},
     {"alloc_ts", Cell::Timestamp, "Allocated at"},
     {"free_ts", Cell::Timestamp, "Freed at"},
@@ -19,7 +19,7 @@ constexpr ColumnSpec kAllocationColumns[] = {
     {"side", Cell::Text, "Side"},
     {"pair_fwd_name", Cell::Text, "Pair (forward op)"},
     {"pair_fwd_ts", Cell::Timestamp, "Pair start"},
-    {"step", Cell::Number, "Step"},
+    {"step", Cell::Integer, "Step"},
 };
 static_assert(std::size(kAllocationColumns) == AllocationTable::ColumnCount);
 } // namespace
@@ -96,9 +96,9 @@ CellTable opMemoryTable(const MemoryIndex &index)
 {
     CellTable t;
     t.addColumn("op", Cell::Text, "Op");
-    t.addColumn("calls", Cell::Number, "Calls");
-    t.addColumn("allocations", Cell::Number, "Allocations");
-    t.addColumn("self_allocations", Cell::Number, "Self allocations");
+    t.addColumn("calls", Cell::Integer, "Calls");
+    t.addColumn("allocations", Cell::Integer, "Allocations");
+    t.addColumn("self_allocations", Cell::Integer, "Self allocations");
     t.addColumn("allocated_bytes", Cell::Bytes, "Allocated");
     t.addColumn("self_allocated_bytes", Cell::Bytes, "Self allocated");
     t.addColumn("increase_bytes", Cell::Bytes, "Net increase");

@@ -30,8 +30,8 @@ std::string whatIfText(const WhatIf &w)
 CellTable criticalSegmentTable(const CriticalPathAnalysis &analysis)
 {
     CellTable t;
-    t.addColumn("rank", Cell::Number, "Rank");
-    t.addColumn("order", Cell::Number, "Order");
+    t.addColumn("rank", Cell::Integer, "Rank");
+    t.addColumn("order", Cell::Integer, "Order");
     t.addColumn("kind", Cell::Text, "Kind");
     t.addColumn("name", Cell::Text, "Event");
     t.addColumn("start_us", Cell::Number, "Start (µs)");
@@ -39,7 +39,7 @@ CellTable criticalSegmentTable(const CriticalPathAnalysis &analysis)
     t.addColumn("bound_by", Cell::Text, "Bound by");
     t.addColumn("pair_fwd_name", Cell::Text, "Pair");
     t.addColumn("side", Cell::Text, "Side");
-    t.addColumn("collective", Cell::Number, "Collective");
+    t.addColumn("collective", Cell::Integer, "Collective");
     const std::vector<PathSegment> &segments = analysis.path().segments;
     for (size_t i = 0; i < segments.size(); ++i) {
         const PathSegment &s = segments[i];
@@ -92,7 +92,7 @@ CellTable criticalPairTable(const CriticalPathAnalysis &analysis, size_t count)
         [](const Entry &a, const Entry &b) { return a.time > b.time; });
     entries.resize(std::min(entries.size(), count));
     CellTable t;
-    t.addColumn("rank", Cell::Number, "Rank");
+    t.addColumn("rank", Cell::Integer, "Rank");
     t.addColumn("pair_fwd_name", Cell::Text, "Pair");
     t.addColumn("critical_us", Cell::Number, "On the path (µs)");
     t.addColumn("percent", Cell::Number, "% of the path");
@@ -125,7 +125,7 @@ CellTable whatIfTable(const std::vector<WhatIf> &changes, TimeNs length)
 CellTable criticalRankTable(const CriticalPathAnalysis &analysis)
 {
     CellTable t;
-    t.addColumn("rank", Cell::Number, "Rank");
+    t.addColumn("rank", Cell::Integer, "Rank");
     t.addColumn("on_path_us", Cell::Number, "On the path (µs)");
     t.addColumn("slack_us", Cell::Number, "Slack (µs)");
     t.addColumn("late_start_us", Cell::Number, "Late start (µs)");

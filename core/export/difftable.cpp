@@ -208,9 +208,9 @@ std::span<const ColumnSpec> DiffTable::columns() const
             {"input_dims_candidate", Cell::Json, "Candidate input dims"},
             {"module_base", Cell::Text, "Base module"},
             {"module_candidate", Cell::Text, "Candidate module"},
-            {"step_base", Cell::Number, "Base step"},
-            {"step_candidate", Cell::Number, "Candidate step"}, {"n_base", Cell::Number, "Base n"},
-            {"n_candidate", Cell::Number, "Candidate n"},
+            {"step_base", Cell::Integer, "Base step"},
+            {"step_candidate", Cell::Integer, "Candidate step"},
+            {"n_base", Cell::Integer, "Base n"}, {"n_candidate", Cell::Integer, "Candidate n"},
             {"fwd_ts_base", Cell::Number, "Base fwd ts (µs)"},
             {"fwd_ts_candidate", Cell::Number, "Candidate fwd ts (µs)"}};
         for (size_t i = 0; i < kMetricColumns; ++i)

@@ -30,7 +30,7 @@ CellTable kernelSummaryTable(const KernelSummary &summary, const TraceModel &mod
     CellTable t;
     t.addColumn("name", Cell::Text, "Kernel as written");
     t.addColumn("display_name", Cell::Text, "Kernel");
-    t.addColumn("count", Cell::Number, "Count");
+    t.addColumn("count", Cell::Integer, "Count");
     t.addColumn("total_us", Cell::Number, "Total (µs)");
     t.addColumn("mean_us", Cell::Number, "Mean (µs)");
     t.addColumn("min_us", Cell::Number, "Min (µs)");

@@ -10,7 +10,7 @@ namespace ks {
 namespace {
 constexpr ColumnSpec kLiveColumns[] = {
     {"device", Cell::Text, "Device"},
-    {"addr", Cell::Number, "Address"},
+    {"addr", Cell::Integer, "Address"},
     {"bytes", Cell::Bytes, "Bytes"},
     {"category", Cell::Text, "Category"},
     {"alloc_ts", Cell::Timestamp, "Allocated at"},
@@ -19,7 +19,7 @@ constexpr ColumnSpec kLiveColumns[] = {
     {"module", Cell::Text, "Module"},
     {"pair_fwd_name", Cell::Text, "Pair (forward op)"},
     {"pair_fwd_ts", Cell::Timestamp, "Pair start"},
-    {"step", Cell::Number, "Step"},
+    {"step", Cell::Integer, "Step"},
     {"python_stack", Cell::Text, "Python stack"},
 };
 static_assert(std::size(kLiveColumns) == LiveTable::ColumnCount);

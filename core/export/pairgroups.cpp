@@ -69,7 +69,7 @@ namespace {
 constexpr ColumnSpec kGroupColumns[] = {
     {"fwd_name", Cell::Text, "Forward op"},
     {"input_dims", Cell::Json, "Input dims"},
-    {"count", Cell::Number, "Count"},
+    {"count", Cell::Integer, "Count"},
     {"link", Cell::Text, "Link"},
     {"bwd_names", Cell::Text, "Backward nodes"},
     {"fwd_dur_total", Cell::Number, "Forward dur total (µs)"},
@@ -84,8 +84,8 @@ constexpr ColumnSpec kGroupColumns[] = {
     {"bwd_gpu_us_total", Cell::Number, "Backward GPU total (µs)"},
     {"bwd_gpu_us_mean", Cell::Number, "Backward GPU mean (µs)"},
     {"bwd_gpu_us_max", Cell::Number, "Backward GPU max (µs)"},
-    {"fwd_gpu_events", Cell::Number, "Forward GPU events"},
-    {"bwd_gpu_events", Cell::Number, "Backward GPU events"},
+    {"fwd_gpu_events", Cell::Integer, "Forward GPU events"},
+    {"bwd_gpu_events", Cell::Integer, "Backward GPU events"},
     {"recompute_gpu_us_total", Cell::Number, "Re-run in its backward: GPU total (µs)"},
     {"recomputed_gpu_us_total", Cell::Number, "Its forward re-run: GPU total (µs)"},
 };

@@ -33,15 +33,15 @@ constexpr ColumnSpec kPairColumns[] = {
     {"bwd_tid", Cell::Id, "Backward tid"},
     {"bwd_ts", Cell::Timestamp, "Backward start"},
     {"bwd_dur", Cell::Number, "Backward dur, evaluate_function (µs)"},
-    {"fwd_gpu_events", Cell::Number, "Forward GPU events"},
+    {"fwd_gpu_events", Cell::Integer, "Forward GPU events"},
     {"fwd_gpu_us", Cell::Number, "Forward GPU (µs)"},
-    {"bwd_gpu_events", Cell::Number, "Backward GPU events"},
+    {"bwd_gpu_events", Cell::Integer, "Backward GPU events"},
     {"bwd_gpu_us", Cell::Number, "Backward GPU (µs)"},
-    {"step", Cell::Number, "Step"},
+    {"step", Cell::Integer, "Step"},
     {"module", Cell::Text, "Module"},
     // Two kinds of recompute, named apart: what the row's backward re-ran of other rows' forward
     // work, and what re-running the row's own forward op cost.
-    {"recompute_gpu_events", Cell::Number, "Re-run in its backward: GPU events"},
+    {"recompute_gpu_events", Cell::Integer, "Re-run in its backward: GPU events"},
     {"recompute_gpu_us", Cell::Number, "Re-run in its backward: GPU (µs)"},
     {"recomputed_gpu_us", Cell::Number, "Its forward re-run: GPU (µs)"},
     {"fwd_alloc_bytes", Cell::Bytes, "Forward allocated"},
@@ -74,7 +74,7 @@ constexpr ColumnSpec kKernelColumns[] = {
     {"stream", Cell::NumberId, "Stream"},
     {"ts", Cell::Timestamp, "Start"},
     {"dur", Cell::Number, "Duration (µs)"},
-    {"correlation", Cell::Number, "Correlation"},
+    {"correlation", Cell::Integer, "Correlation"},
     {"launch_name", Cell::Text, "Launch"},
     {"launch_ts", Cell::Timestamp, "Launch start"},
     {"op_name", Cell::Text, "Launching op"},
@@ -82,10 +82,10 @@ constexpr ColumnSpec kKernelColumns[] = {
     {"side", Cell::Text, "Side"},
     {"pair_fwd_name", Cell::Text, "Pair (forward op)"},
     {"pair_fwd_ts", Cell::Timestamp, "Pair start"},
-    {"step", Cell::Number, "Step"},
-    {"communication", Cell::Number, "Communication"},
-    {"graph_id", Cell::Number, "Graph"},
-    {"graph_node_id", Cell::Number, "Graph node"},
+    {"step", Cell::Integer, "Step"},
+    {"communication", Cell::Integer, "Communication"},
+    {"graph_id", Cell::Integer, "Graph"},
+    {"graph_node_id", Cell::Integer, "Graph node"},
 };
 static_assert(std::size(kKernelColumns) == KernelTable::ColumnCount);
 

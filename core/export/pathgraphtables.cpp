@@ -44,18 +44,18 @@ PathGraphTables withColumns()
 {
     PathGraphTables t;
     for (const char *name : {"event", "start", "time_ns"})
-        t.nodes.addColumn(name, Cell::NumberId, {});
-    t.events.addColumn("event", Cell::NumberId, {});
+        t.nodes.addColumn(name, Cell::Integer, {});
+    t.events.addColumn("event", Cell::Integer, {});
     t.events.addColumn("name", Cell::Text, {});
     t.events.addColumn("span_bound", Cell::Text, {});
-    t.events.addColumn("pair_row", Cell::NumberId, {});
+    t.events.addColumn("pair_row", Cell::Integer, {});
     t.events.addColumn("pair_fwd_name", Cell::Text, {});
     t.events.addColumn("side", Cell::Text, {});
     for (const char *name : {"from_node", "to_node"})
-        t.edges.addColumn(name, Cell::NumberId, {});
+        t.edges.addColumn(name, Cell::Integer, {});
     t.edges.addColumn("kind", Cell::Text, {});
     for (const char *name : {"weight_ns", "charged", "causality"})
-        t.edges.addColumn(name, Cell::NumberId, {});
+        t.edges.addColumn(name, Cell::Integer, {});
     return t;
 }
 

@@ -43,10 +43,10 @@ CellTable rankTable(const RankTraces &ranks)
 CellTable rankTable(const std::vector<RankSummary> &ranks)
 {
     CellTable t;
-    t.addColumn("rank", Cell::Number, "Rank");
+    t.addColumn("rank", Cell::Integer, "Rank");
     t.addColumn("file", Cell::Text, "File");
-    t.addColumn("world_size", Cell::Number, "World size");
-    t.addColumn("steps", Cell::Number, "Steps");
+    t.addColumn("world_size", Cell::Integer, "World size");
+    t.addColumn("steps", Cell::Integer, "Steps");
     constexpr std::string_view titles[]
         = {"Computation (µs)", "Exposed comm (µs)", "Exposed memcpy (µs)", "Busy (µs)", "Idle (µs)",
             "Total (µs)", "Total comm (µs)", "Total memcpy (µs)"};
@@ -55,7 +55,7 @@ CellTable rankTable(const std::vector<RankSummary> &ranks)
         t.addColumn(names[i].first, Cell::Number, titles[i]);
     t.addColumn("fwd_gpu_us", Cell::Number, "Forward GPU (µs)");
     t.addColumn("bwd_gpu_us", Cell::Number, "Backward GPU (µs)");
-    t.addColumn("pairs", Cell::Number, "Pairs");
+    t.addColumn("pairs", Cell::Integer, "Pairs");
     t.addColumn("peak_allocated_bytes", Cell::Bytes, "Peak allocated");
     t.addColumn("peak_reserved_bytes", Cell::Bytes, "Peak reserved");
     auto bytes = [](int64_t b) { return b == kNoValue ? std::string() : std::to_string(b); };
@@ -87,18 +87,18 @@ CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
 CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveMatch &match)
 {
     CellTable t;
-    t.addColumn("collective", Cell::Number, "Collective");
+    t.addColumn("collective", Cell::Integer, "Collective");
     t.addColumn("name", Cell::Text, "Name");
     t.addColumn("process_group", Cell::Text, "Process group");
-    t.addColumn("ranks", Cell::Number, "Ranks");
+    t.addColumn("ranks", Cell::Integer, "Ranks");
     t.addColumn("first_start_us", Cell::Number, "First start (µs)");
     t.addColumn("last_start_us", Cell::Number, "Last start (µs)");
     t.addColumn("skew_us", Cell::Number, "Skew (µs)");
-    t.addColumn("last_rank", Cell::Number, "Last rank");
+    t.addColumn("last_rank", Cell::Integer, "Last rank");
     t.addColumn("min_dur_us", Cell::Number, "Min duration (µs)");
     t.addColumn("max_dur_us", Cell::Number, "Max duration (µs)");
     t.addColumn("comms_id", Cell::Text, "Comms Id");
-    t.addColumn("seq", Cell::Number, "Seq");
+    t.addColumn("seq", Cell::Integer, "Seq");
     t.addColumn("matched_by", Cell::Text, "Matched by");
     for (const int number : rankNumbers) {
         const std::string rank = std::to_string(number);
@@ -156,7 +156,7 @@ CellTable rankPairTable(
     CellTable t;
     t.addColumn("fwd_name", Cell::Text, "Forward op");
     t.addColumn("input_dims", Cell::Json, "Input dims");
-    t.addColumn("step", Cell::Number, "Step");
+    t.addColumn("step", Cell::Integer, "Step");
     t.addColumn("module", Cell::Text, "Module");
     for (const int number : rankNumbers) {
         const std::string rank = std::to_string(number);
@@ -164,7 +164,7 @@ CellTable rankPairTable(
         t.addColumn("bwd_gpu_us." + rank, Cell::Number, "Backward GPU r" + rank + " (µs)");
     }
     t.addColumn("bwd_spread_us", Cell::Number, "Backward spread (µs)");
-    t.addColumn("slowest_rank", Cell::Number, "Slowest rank");
+    t.addColumn("slowest_rank", Cell::Integer, "Slowest rank");
     for (const int number : rankNumbers) {
         const std::string rank = std::to_string(number);
         t.addColumn("fwd_tflops." + rank, Cell::Number, "Forward TFLOP/s r" + rank);
@@ -201,7 +201,7 @@ CellTable pairKeyTable(const ModuleTree &modules)
 {
     CellTable t;
     t.addColumn("module_path", Cell::Text, {});
-    t.addColumn("recompute", Cell::Number, {});
+    t.addColumn("recompute", Cell::Integer, {});
     for (const PairRow &row : modules.graph().rows()) {
         const ModuleId module = moduleOfRow(modules, row);
         t.addRow();
@@ -217,13 +217,14 @@ CellTable commKernelTable(const OpGraph &graph)
     CellTable t;
     for (const char *name : {"name", "collective_name", "process_group", "comms_id"})
         t.addColumn(name, Cell::Text, {});
-    for (const char *name : {"seq", "device", "stream"})
+    t.addColumn("seq", Cell::Integer, {});
+    for (const char *name : {"device", "stream"})
         t.addColumn(name, Cell::NumberId, {});
     t.addColumn("ts", Cell::Number, {});
     t.addColumn("dur_us", Cell::Number, {});
-    t.addColumn("start_ns", Cell::NumberId, {}); // exact, for a run matched from databases
-    t.addColumn("dur_ns", Cell::NumberId, {});
-    t.addColumn("event", Cell::NumberId, {}); // as the rank's path graph names it
+    t.addColumn("start_ns", Cell::Integer, {}); // exact, for a run matched from databases
+    t.addColumn("dur_ns", Cell::Integer, {});
+    t.addColumn("event", Cell::Integer, {}); // as the rank's path graph names it
     auto id = [](int64_t v, int64_t none) { return v == none ? std::string() : std::to_string(v); };
     for (const CommKernel &k : communicationKernels(graph)) {
         t.addRow();
@@ -323,13 +324,13 @@ RankColumnSplit splitRankColumns(const Table &wide, std::string_view key)
     const RankLayout layout(wide, key);
     RankColumnSplit out;
     if (!layout.key)
-        out.shared.addColumn(key, Cell::NumberId, key); // INTEGER in a database
+        out.shared.addColumn(key, Cell::Integer, key);
     for (const size_t c : layout.shared) {
         const ColumnSpec &spec = wide.columns()[c];
         out.shared.addColumn(spec.name, spec.cell, spec.title);
     }
-    out.byRank.addColumn(key, Cell::NumberId, key);
-    out.byRank.addColumn("rank", Cell::NumberId, "Rank");
+    out.byRank.addColumn(key, Cell::Integer, key);
+    out.byRank.addColumn("rank", Cell::Integer, "Rank");
     for (const ColumnSpec &spec : layout.values)
         out.byRank.addColumn(spec.name, spec.cell, spec.title);
     for (size_t row = 0; row < wide.rowCount(); ++row) {

@@ -8,7 +8,7 @@ namespace ks {
 CellTable stepTable(const std::vector<StepBreakdown> &steps)
 {
     CellTable t;
-    t.addColumn("step", Cell::Number, "Step");
+    t.addColumn("step", Cell::Integer, "Step");
     t.addColumn("cpu_start_us", Cell::Number, "CPU start (µs)");
     t.addColumn("cpu_dur_us", Cell::Number, "CPU duration (µs)");
     t.addColumn("gpu_start_us", Cell::Number, "GPU start (µs)");

@@ -27,8 +27,8 @@ std::string_view Table::columnTitle(size_t column) const
 bool Table::isNumeric(size_t column) const
 {
     const Cell cell = columns()[column].cell;
-    return cell == Cell::Number || cell == Cell::NumberId || cell == Cell::Timestamp
-        || cell == Cell::Bytes;
+    return cell == Cell::Number || cell == Cell::Integer || cell == Cell::NumberId
+        || cell == Cell::Timestamp || cell == Cell::Bytes;
 }
 
 bool Table::sortsByNumber(size_t column) const
@@ -60,6 +60,7 @@ void Table::appendJson(std::string &out, size_t row, size_t column) const
     }
     switch (kind) {
     case Cell::Number:
+    case Cell::Integer:
     case Cell::Bytes:
     case Cell::Timestamp:
     case Cell::Json:

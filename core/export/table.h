@@ -14,6 +14,9 @@ enum class Cell : uint8_t {
     Text, //!< a string; null when empty
     TextOrEmpty, //!< a string, "" when empty
     Number, //!< a number, written as its text; null when empty; sorts numerically
+    //! A whole number: a count, a step, a rank, an id (a correlation, an address); INTEGER in a
+    //! database, otherwise as Number.
+    Integer,
     Json, //!< JSON text captured from the file (input dims), written as is; null when empty
     Id, //!< a pid/tid as written: a number when it is an integer, else a string
     NumberId, //!< the same, sorting numerically (device, stream)

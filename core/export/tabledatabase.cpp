@@ -2,6 +2,7 @@
 #include "export/tabledatabase.h"
 
 #include "export/atomicfile.h"
+#include "export/celltable.h"
 #include "export/sqlitehandles.h"
 
 #include <sqlite3.h>
@@ -24,6 +25,7 @@ std::string_view sqlType(Cell cell)
     case Cell::Number:
     case Cell::Timestamp:
         return "REAL";
+    case Cell::Integer:
     case Cell::Bytes:
         return "INTEGER";
     case Cell::Id:
@@ -32,6 +34,32 @@ std::string_view sqlType(Cell cell)
     default:
         return "TEXT";
     }
+}
+
+//! The unit of a column, from its kind and the suffixes the exports' names follow.
+std::string_view columnUnit(std::string_view name, Cell cell)
+{
+    auto ends = [name](std::string_view suffix) { return name.ends_with(suffix); };
+    if (cell == Cell::Timestamp || name == "ts" || ends("_ts"))
+        return "µs, file clock";
+    if (cell == Cell::Bytes || ends("bytes"))
+        return "bytes";
+    if (ends("_ns"))
+        return "ns";
+    if (ends("_us") || name == "dur" || name.starts_with("fwd_dur") || name.starts_with("bwd_dur")
+        || name.find("_us_") != std::string_view::npos)
+        return "µs";
+    if (name.find("tflops") != std::string_view::npos)
+        return "TFLOP/s";
+    if (ends("tb_per_s"))
+        return "TB/s";
+    if (name.find("pct") != std::string_view::npos || name == "percent" || name == "share")
+        return "%";
+    if (name == "flops")
+        return "FLOP";
+    if (name == "intensity")
+        return "FLOP/byte";
+    return "";
 }
 
 /*!
@@ -242,12 +270,16 @@ bool TableDatabase::create(std::string_view name, const Table &table, bool ranke
     if (ranked) {
         rows += "\"rank\" INTEGER, ";
         view += "r.\"rank\", ";
+        m_columnList.push_back({std::string(name), "rank", "INTEGER", ""});
     }
     for (size_t c = 0; c < table.columnCount(); ++c) {
         const std::string column = sqlIdentifier(table.columnName(c));
         const std::string_view type = sqlType(table.columns()[c].cell);
         const bool text = type == "TEXT";
         stores.push_back(storeOf(table, c));
+        m_columnList.push_back(
+            {std::string(name), std::string(table.columnName(c)), std::string(type),
+                std::string(columnUnit(table.columnName(c), table.columns()[c].cell))});
         if (stores.back().thousandths)
             appendAll(rows, thousandthsColumn(table.columnName(c), stores.back().base));
         else
@@ -325,8 +357,25 @@ void TableDatabase::index(std::string_view name, const std::vector<std::string_v
         + list + ")");
 }
 
+void TableDatabase::addColumnList(std::string_view name)
+{
+    CellTable list;
+    for (const char *column : {"table_name", "column_name", "type", "unit"}) {
+        list.addColumn(column, Cell::TextOrEmpty, {});
+        m_columnList.push_back({std::string(name), column, "TEXT", ""}); // itself too
+    }
+    for (const auto &row : m_columnList) {
+        list.addRow();
+        for (const std::string &cell : row)
+            list.add(cell);
+    }
+    add(name, list);
+}
+
 bool TableDatabase::save(const std::string &path)
 {
+    // Last: one sort of every text, not an insert into the index per string.
+    exec("CREATE INDEX ix_strings_text ON strings (text)");
     if (!m_error.empty()) {
         m_error = path + ": " + m_error; // what failed while it was built
         return false;

@@ -151,7 +151,7 @@ CellTable reportStepTable(
 {
     const CellTable all = stepTable(steps);
     CellTable t;
-    t.addColumn("step", Cell::Number, "Step");
+    t.addColumn("step", Cell::Integer, "Step");
     t.addColumn("cpu_start", Cell::Number, "CPU start");
     t.addColumn("cpu_dur_us", Cell::Number, "CPU (µs)");
     t.addColumn("gpu_start", Cell::Number, "GPU start");
@@ -491,7 +491,7 @@ void addMemory(const LoadedTrace &trace, const PairTable &pairs, ReportContent &
     ReportTable devices;
     devices.caption = "Peaks are the largest Total Allocated / Total Reserved the trace reports.";
     devices.table.addColumn("device", Cell::Text, "Device");
-    devices.table.addColumn("allocations", Cell::Number, "Allocations");
+    devices.table.addColumn("allocations", Cell::Integer, "Allocations");
     devices.table.addColumn("peak_allocated_bytes", Cell::Bytes, "Peak allocated");
     devices.table.addColumn("peak_reserved_bytes", Cell::Bytes, "Peak reserved");
     for (const MemoryDevice &d : memory.devices()) {

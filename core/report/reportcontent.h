@@ -56,8 +56,8 @@ struct ReportContent {
 //! Cells a report aligns right: numbers, numeric ids, timestamps.
 inline bool isNumericCell(Cell cell)
 {
-    return cell == Cell::Number || cell == Cell::NumberId || cell == Cell::Timestamp
-        || cell == Cell::Bytes;
+    return cell == Cell::Number || cell == Cell::Integer || cell == Cell::NumberId
+        || cell == Cell::Timestamp || cell == Cell::Bytes;
 }
 
 //! What the window shows when it exports a report: the timeline picture follows it.

@@ -8,7 +8,9 @@
 #include "export/allocationtable.h"
 #include "export/celltable.h"
 #include "export/criticalpathtables.h"
+#include "export/efficiencytable.h"
 #include "export/kernelsummarytable.h"
+#include "export/livetable.h"
 #include "export/moduletable.h"
 #include "export/pathgraphtables.h"
 #include "export/runtables.h"
@@ -17,6 +19,7 @@
 #include "export/tabledatabase.h"
 
 #include <rapidjson/document.h>
+#include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -27,23 +30,61 @@ namespace ks {
 
 namespace {
 
-std::string jsonText(const JsonValue &value)
-{
-    rapidjson::StringBuffer buffer;
-    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-    value.Accept(writer);
-    return buffer.GetString();
-}
+/*!
+ * A JSON object's top-level members as written: each value's JSON text, numbers with every digit
+ * (read as doubles, µs since the epoch came back ~0.2 µs off), and a scalar's text (a number as
+ * written, a string unquoted, a bool 1 or 0; empty for null, objects and arrays).
+ */
+class MemberSplitter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, MemberSplitter> {
+public:
+    struct Member {
+        std::string name, json, scalar;
+    };
+    std::vector<Member> members;
 
-//! A scalar as the summary's value column holds it; empty for objects, arrays and null.
-std::string scalarText(const JsonValue &value)
-{
-    if (value.IsString())
-        return value.GetString();
-    if (value.IsBool())
-        return value.GetBool() ? "1" : "0";
-    return value.IsNumber() ? jsonText(value) : std::string();
-}
+    bool Null() { return done(m_writer.Null(), {}); }
+    bool Bool(bool b) { return done(m_writer.Bool(b), b ? "1" : "0"); }
+    bool RawNumber(const char *s, rapidjson::SizeType n, bool)
+    {
+        return done(m_writer.RawValue(s, n, rapidjson::kNumberType), std::string(s, n));
+    }
+    bool String(const char *s, rapidjson::SizeType n, bool)
+    {
+        return done(m_writer.String(s, n), std::string(s, n));
+    }
+    bool StartObject() { return ++m_depth == 1 || m_writer.StartObject(); }
+    bool Key(const char *s, rapidjson::SizeType n, bool)
+    {
+        if (m_depth > 1)
+            return m_writer.Key(s, n);
+        members.push_back({std::string(s, n), {}, {}});
+        m_buffer.Clear();
+        m_writer.Reset(m_buffer);
+        return true;
+    }
+    bool EndObject(rapidjson::SizeType) { return --m_depth == 0 || done(m_writer.EndObject(), {}); }
+    bool StartArray() { return ++m_depth && m_writer.StartArray(); }
+    bool EndArray(rapidjson::SizeType)
+    {
+        --m_depth;
+        return done(m_writer.EndArray(), {});
+    }
+
+private:
+    //! After a value: at the top level, its member is complete.
+    bool done(bool written, std::string scalar)
+    {
+        if (written && m_depth == 1 && !members.empty()) {
+            members.back().json = m_buffer.GetString();
+            members.back().scalar = std::move(scalar);
+        }
+        return written;
+    }
+
+    rapidjson::StringBuffer m_buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> m_writer {m_buffer};
+    int m_depth = 0;
+};
 
 /*!
  * `--summary`'s object as rows (key, value, json): each top-level key, its value when it is a
@@ -55,22 +96,38 @@ void summaryTables(const std::string &json, CellTable &summary, CellTable &diagn
     summary.addColumn("value", Cell::Id, {});
     summary.addColumn("json", Cell::Json, {});
     diagnostics.addColumn("name", Cell::Text, {});
-    diagnostics.addColumn("count", Cell::Number, {});
-    JsonDocument doc;
-    doc.Parse(json.c_str(), json.size());
-    const JsonValue &root = doc; // const: its member iterators compare unambiguously
-    for (const auto &m : root.GetObject()) {
+    diagnostics.addColumn("count", Cell::Integer, {});
+    MemberSplitter split;
+    rapidjson::Reader reader;
+    rapidjson::StringStream text(json.c_str());
+    reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(text, split);
+    for (const MemberSplitter::Member &m : split.members) {
         summary.addRow();
-        summary.add(m.name.GetString());
-        summary.add(scalarText(m.value));
-        summary.add(jsonText(m.value));
-    }
-    if (root.HasMember("diagnostics") && root["diagnostics"].IsObject())
-        for (const auto &d : root["diagnostics"].GetObject()) {
+        summary.add(m.name);
+        summary.add(m.scalar);
+        summary.add(m.json);
+        if (m.name != "diagnostics")
+            continue;
+        JsonDocument counts; // whole numbers: a double holds them
+        counts.Parse(m.json.c_str(), m.json.size());
+        const JsonValue &root = counts;
+        if (!root.IsObject())
+            continue;
+        for (const auto &d : root.GetObject()) {
             diagnostics.addRow();
             diagnostics.add(d.name.GetString());
-            diagnostics.add(jsonText(d.value));
+            diagnostics.add(std::to_string(d.value.GetUint64()));
         }
+    }
+}
+
+//! What `--export-live --at peak` lists: the blocks alive at the peak; none without one.
+std::vector<LiveBlock> liveAtPeak(const LoadedTrace &trace)
+{
+    const std::vector<PeakComposition> &peaks = trace.memoryPeaks();
+    return peaks.empty() || peaks.front().event < 0
+        ? std::vector<LiveBlock>()
+        : trace.liveMemory().afterEvent(peaks.front().event);
 }
 
 void addMeta(CellTable &meta, std::optional<int> rank, std::string key, std::string value)
@@ -95,6 +152,8 @@ void addRankTables(TableDatabase &db, const LoadedTrace &trace, int rank)
         rank);
     db.add("memory", AllocationTable(trace.memory()), rank);
     db.add("steps", stepTable(stepBreakdown(graph)), rank);
+    db.add("efficiency", EfficiencyTable(graph, trace.efficiency()), rank);
+    db.add("live", LiveTable(trace.liveMemory(), liveAtPeak(trace)), rank);
     db.add("collective_kernels", commKernelTable(graph), rank);
     CellTable summary, diagnostics;
     summaryTables(summaryJson(*trace.model, graph, trace.seconds), summary, diagnostics);
@@ -125,6 +184,34 @@ void addPathGraph(TableDatabase &db,
     addMeta(meta, rank, "path_window_end_ns", std::to_string(onPath.windowEnd));
 }
 
+/*!
+ * The indexes a query by rank, step or name uses (on the rows' string ids: `strings` has its own
+ * on the text). (rank, step) serves a search by rank alone too. A database of one rank has none
+ * by rank: every row would match.
+ */
+void addIndexes(TableDatabase &db, bool severalRanks)
+{
+    if (severalRanks) {
+        for (const char *table : {"kernel_summary", "modules", "memory", "live",
+                 "collective_kernels", "efficiency", "path_nodes", "path_edges", "path_events"})
+            db.index(table, {"rank"});
+        for (const char *table : {"pairs", "kernels", "steps"})
+            db.index(table, {"rank", "step"});
+        db.index("summary", {"rank", "key"});
+        db.index("collective_ranks", {"rank"});
+        db.index("rank_pair_ranks", {"rank"});
+    }
+    for (const char *table : {"pairs", "kernels", "memory"})
+        db.index(table, {"step"});
+    db.index("pairs", {"fwd_name"});
+    db.index("kernels", {"name"});
+    db.index("kernel_summary", {"name"});
+    db.index("modules", {"name"});
+    db.index("efficiency", {"name"});
+    db.index("collective_ranks", {"collective"});
+    db.index("rank_pair_ranks", {"pair"});
+}
+
 } // namespace
 
 bool writeRunDatabase(const LoadedRun &run,
@@ -136,7 +223,7 @@ bool writeRunDatabase(const LoadedRun &run,
     const auto analysis = run.criticalPath(query);
     TableDatabase db;
     CellTable meta;
-    meta.addColumn("rank", Cell::Number, {});
+    meta.addColumn("rank", Cell::Integer, {});
     meta.addColumn("key", Cell::Text, {});
     meta.addColumn("value", Cell::Id, {});
     addMeta(meta, {}, "format_version", std::to_string(kDatabaseFormat));
@@ -178,17 +265,15 @@ bool writeRunDatabase(const LoadedRun &run,
     db.add("rank_pairs", pairs.shared);
     db.add("rank_pair_ranks", pairs.byRank);
     db.add("critical_path", criticalSegmentTable(*analysis));
-    // (rank, step) serves a search by rank alone too: pairs and kernels need no index of rank.
-    for (const char *table : {"kernel_summary", "modules", "memory", "collective_kernels",
-             "path_nodes", "path_edges", "path_events"})
-        db.index(table, {"rank"});
-    db.index("pairs", {"fwd_name"});
-    db.index("pairs", {"rank", "step"});
-    db.index("kernels", {"rank", "step"});
-    db.index("steps", {"rank", "step"});
-    db.index("summary", {"rank", "key"});
-    db.index("collective_ranks", {"collective"});
-    db.index("rank_pair_ranks", {"pair"});
+    CellTable schema;
+    schema.addColumn("version", Cell::Integer, {});
+    schema.addColumn("tool_version", Cell::Text, {});
+    schema.addRow();
+    schema.add(std::to_string(kDatabaseFormat));
+    schema.add(KINETOSCOPE_VERSION);
+    db.add("schema", schema);
+    db.addColumnList("schema_columns");
+    addIndexes(db, run.ranks.size() > 1);
     if (!db.save(path)) {
         error = db.error();
         return false;

@@ -7,7 +7,9 @@
 #include "export/atomicfile.h"
 #include "export/celltable.h"
 #include "export/criticalpathtables.h"
+#include "export/efficiencytable.h"
 #include "export/kernelsummarytable.h"
+#include "export/livetable.h"
 #include "export/moduletable.h"
 #include "export/pairtable.h"
 #include "export/runtables.h"
@@ -35,6 +37,7 @@
 #include <tuple>
 
 using namespace ks;
+using namespace std::string_literals;
 
 namespace {
 
@@ -207,6 +210,75 @@ bool sameSplitTable(const Reader &db,
     return true;
 }
 
+//! The first column of \a sql's rows as text ("" for NULL).
+std::vector<std::string> firstColumn(const Reader &db, const std::string &sql)
+{
+    std::vector<std::string> out;
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(db.query(sql), sqlite3_finalize);
+    while (st && sqlite3_step(st.get()) == SQLITE_ROW) {
+        const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(st.get(), 0));
+        out.emplace_back(text ? text : "");
+    }
+    return out;
+}
+
+/*!
+ * The schema a SQL user relies on: `schema`'s version; `schema_columns` lists each view's
+ * columns in order, each name with one declared type in every table (but `device` and `value`,
+ * docs/cli.md); every value of an INTEGER column is an integer; searches by name, step and rank
+ * use an index.
+ */
+void checkSchema(const Reader &db, bool severalRanks)
+{
+    QCOMPARE(firstColumn(db, "SELECT version FROM schema"),
+        std::vector<std::string> {std::to_string(kDatabaseFormat)});
+    for (const std::string &view :
+        firstColumn(db, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")) {
+        QCOMPARE(firstColumn(db,
+                     "SELECT column_name FROM schema_columns WHERE table_name = '" + view + "'"),
+            firstColumn(db, "SELECT name FROM pragma_table_info('" + view + "')"));
+        for (const std::string &column : firstColumn(db,
+                 "SELECT column_name FROM schema_columns WHERE type = 'INTEGER' AND table_name = '"
+                     + view + "'")) {
+            const std::string sql = "SELECT DISTINCT typeof(" + sqlIdentifier(column) + ") FROM "
+                + sqlIdentifier(view) + " WHERE " + sqlIdentifier(column) + " IS NOT NULL";
+            for (const std::string &type : firstColumn(db, sql))
+                QVERIFY2(type == "integer", (view + "." + column + ": " + type).c_str());
+        }
+    }
+    QCOMPARE(firstColumn(db,
+                 "SELECT column_name FROM schema_columns WHERE column_name NOT IN ('device', "
+                 "'value') GROUP BY column_name HAVING count(DISTINCT type) > 1"),
+        std::vector<std::string>());
+    std::vector<std::pair<std::string, std::string>> searches {
+        {"SELECT * FROM pairs WHERE fwd_name = 'aten::mm'", "ix_pairs_fwd_name"},
+        {"SELECT * FROM pairs WHERE step = 2", "ix_pairs_step"},
+        {"SELECT * FROM kernels WHERE name = 'x'", "ix_kernels_name"},
+        {"SELECT * FROM kernels WHERE step = 2", "ix_kernels_step"},
+        {"SELECT * FROM efficiency WHERE name = 'aten::mm'", "ix_efficiency_name"},
+        {"SELECT * FROM kernel_summary WHERE name = 'x'", "ix_kernel_summary_name"}};
+    // docs/cli.md lists each table's columns with their types and units, as schema_columns does.
+    QFile cli(test::docsDir() + QStringLiteral("/cli.md"));
+    QVERIFY(cli.open(QIODevice::ReadOnly));
+    const std::string docs = cli.readAll().toStdString();
+    for (const std::string &line :
+        firstColumn(db,
+            "SELECT '| `' || table_name || '` | ' || group_concat('`' || column_name || '` ' || "
+            "iif(type = '', 'INTEGER or TEXT', type) || iif(unit = '', '', ' (' || unit || ')'), "
+            "', ') || ' |' FROM (SELECT * FROM schema_columns ORDER BY rowid) GROUP BY table_name"))
+        QVERIFY2(docs.find(line) != std::string::npos, line.c_str());
+    if (severalRanks)
+        searches.emplace_back("SELECT * FROM kernels WHERE rank = 1", "ix_kernels_rank_step");
+    for (const auto &[query, index] : searches) {
+        std::string plan;
+        std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
+            db.query("EXPLAIN QUERY PLAN " + query), sqlite3_finalize);
+        while (st && sqlite3_step(st.get()) == SQLITE_ROW)
+            plan += reinterpret_cast<const char *>(sqlite3_column_text(st.get(), 3)) + "\n"s;
+        QVERIFY2(plan.find(index) != std::string::npos, (query + ":\n" + plan).c_str());
+    }
+}
+
 std::string hashOf(const std::string &file)
 {
     return "sha-of-" + file;
@@ -294,8 +366,29 @@ void TestDatabase::everyExportReadsBack()
             qPrintable(why));
         const MemoryIndex memory(*t.graph);
         QVERIFY2(sameTable(reader, "memory", AllocationTable(memory), rank, why), qPrintable(why));
-        QVERIFY2(sameTable(reader, "steps", stepTable(stepBreakdown(*t.graph)), rank, why),
+        const CellTable steps = stepTable(stepBreakdown(*t.graph));
+        QVERIFY2(sameTable(reader, "steps", steps, rank, why), qPrintable(why));
+        QVERIFY2(
+            sameTable(reader, "efficiency", EfficiencyTable(*t.graph, t.efficiency()), rank, why),
             qPrintable(why));
+        const LiveMemory live(memory);
+        const auto device = live.peakDevice();
+        const int64_t peak = device && live.known()
+            ? live.peakEvent(*device, t.model->minTime, t.model->maxTime)
+            : -1;
+        QVERIFY2(sameTable(reader, "live",
+                     LiveTable(live, peak < 0 ? std::vector<LiveBlock>() : live.afterEvent(peak)),
+                     rank, why),
+            qPrintable(why));
+        // The summary's step_breakdown keeps every digit the step table writes (µs since the
+        // epoch: a double read back was ~0.2 µs off).
+        const std::vector<std::string> breakdown = firstColumn(reader,
+            "SELECT json FROM summary WHERE key = 'step_breakdown' AND rank = "
+                + std::to_string(rank));
+        QCOMPARE(breakdown.size(), size_t(1));
+        for (size_t r = 0; r < steps.rowCount(); ++r)
+            QVERIFY2(
+                breakdown[0].find(steps.text(r, 1)) != std::string::npos, steps.text(r, 1).c_str());
         // The summary's scalars, and the file's own hash, size and clock.
         const std::string fileKey = "SELECT value FROM summary WHERE rank = ? AND key = 'file'";
         std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(
@@ -353,6 +446,9 @@ void TestDatabase::everyExportReadsBack()
         QVERIFY2(st && sqlite3_step(st.get()) == SQLITE_ROW, check);
         QVERIFY2(sqlite3_column_int(st.get(), 0) == 0, check);
     }
+    checkSchema(reader, run->ranks.size() > 1);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY2(sameTable(reader, "ranks", rankTable(run->ranks), {}, why), qPrintable(why));
     QVERIFY2(sameSplitTable(reader, "collectives", "collective_ranks", "collective",
                  collectiveTable(run->ranks, run->collectives), why),
@@ -600,7 +696,7 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     QVERIFY(fromDatabases.failures[0].error.starts_with(corrupt + ": "));
     QVERIFY(fromDatabases.failures[1].error.starts_with(foreign + ": not a Kinetoscope database"));
     QCOMPARE(fromDatabases.failures[2].error,
-        older + ": database format 1, this version reads 4 (digest the trace again)");
+        older + ": database format 1, this version reads 5 (digest the trace again)");
     QCOMPARE(tableToCsv(rankTable(fromDatabases.summaries())), tableToCsv(rankTable(run->ranks)));
     // One job, as the traces are; a run short of its world_size warns as theirs does.
     QCOMPARE(fromDatabases.unrelated, run->unrelated);
@@ -673,7 +769,7 @@ void TestDatabase::checkHostileDatabases(const std::string &rankDatabase)
     QVERIFY(!readRankDatabase(newer, error));
     QCOMPARE(error,
         newer
-            + ": database format 99, this version reads 4 (written by a newer Kinetoscope: open "
+            + ": database format 99, this version reads 5 (written by a newer Kinetoscope: open "
               "it with that)");
     const std::string zero = alteredCopy(rankDatabase, QStringLiteral("zero.sqlite"),
         "UPDATE strings SET text = 'a' || char(0) || 'b' WHERE id = (SELECT file FROM "
