@@ -4,6 +4,8 @@
 #include "analysis/tracediff.h"
 #include "base/saturating.h"
 
+#include <algorithm>
+
 namespace ks {
 
 namespace {
@@ -36,6 +38,34 @@ ModuleMemory::ModuleMemory(const ModuleTree &tree, const std::vector<PairMemory>
             if (id == 0)
                 break;
         }
+    }
+    if (!tree.steps().empty())
+        keepLargestStepHeld(tree, rows);
+}
+
+void ModuleMemory::keepLargestStepHeld(const ModuleTree &tree, const std::vector<PairMemory> &rows)
+{
+    // What rows outside every step hold: a step of their own.
+    std::vector<PairMemory> outside(m_nodes);
+    const OpGraph &g = tree.graph();
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const PairRow &row = g.rows()[r];
+        if (row.step != kNoValue && tree.stepIndex(row.step) >= 0)
+            continue;
+        const ModuleId held = moduleOfRow(tree, row);
+        for (ModuleId id = held == kNoModule ? 0 : held;; id = tree.node(id).parent) {
+            add(outside[id], rows[r]);
+            if (id == 0)
+                break;
+        }
+    }
+    for (size_t id = 0; id < m_nodes; ++id) {
+        int64_t largest = outside[id].held;
+        for (size_t slot = 1; slot <= tree.steps().size() && largest != kNoValue; ++slot) {
+            const int64_t held = m_memory[slot * m_nodes + id].held;
+            largest = held == kNoValue ? kNoValue : std::max(largest, held);
+        }
+        m_memory[id].held = largest;
     }
 }
 

@@ -11,7 +11,9 @@ namespace ks {
 /*!
  * The memory of the pair rows (pairMemory()) summed per module, child modules included, over the
  * whole trace and per step: which layers hold the most activation memory for their backward. A
- * row belongs to the module moduleOfRow() gives it, as in the comparison.
+ * row belongs to the module moduleOfRow() gives it, as in the comparison. Held bytes are a
+ * footprint, not a flow: over the whole trace of a trace with steps, a module's are its largest
+ * step's (rows outside every step counting as one), never the steps' sum.
  */
 class ModuleMemory {
 public:
@@ -24,6 +26,8 @@ public:
     const PairMemory &of(ModuleId id, int stepIndex) const;
 
 private:
+    void keepLargestStepHeld(const ModuleTree &tree, const std::vector<PairMemory> &rows);
+
     size_t m_nodes;
     //! Per (step slot, node): slot 0 the whole trace, slot si + 1 step si. Empty without memory.
     std::vector<PairMemory> m_memory;

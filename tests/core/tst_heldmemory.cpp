@@ -449,6 +449,42 @@ private slots:
         QCOMPARE(peaks.front().bytes[size_t(LiveCategory::Temporary)], int64_t(100));
     }
 
+    /*
+     * Held bytes are a footprint: two steps, each nn.Module Net_0 > aten::mm holding a block for
+     * its MmBackward0 (20 B in step 1, 50 B in step 2). Net_0 holds 20 and 50 B per step and 50 B
+     * over the whole trace (the largest step), not 70; what it allocates adds up (70).
+     */
+    void moduleHeldIsTheLargestStep()
+    {
+        const std::string module
+            = R"({"ph":"X","cat":"python_function","name":"nn.Module: Net_0",)";
+        auto step = [&](int n, int at, int seq, int bytes) {
+            return R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)" + std::to_string(n)
+                + R"(","pid":1,"tid":1,"ts":)" + std::to_string(at) + R"(,"dur":1000},)" + "\n"
+                + module + R"("pid":1,"tid":1,"ts":)" + std::to_string(at + 80) + R"(,"dur":140},)"
+                + "\n" + op("aten::mm", 1, at + 100, 100, seq)
+                + op("MmBackward0", 2, at + 500, 100, seq) + memory(1, at + 120, 1, 0, seq, bytes)
+                + memory(2, at + 550, 1, 0, seq, -bytes);
+        };
+        const auto t = test::link(trace(step(1, 0, 1, 20) + step(2, 1000, 2, 50)));
+        QVERIFY(t);
+        const ModuleTable whole(
+            t->modules(), ModuleTable::Rows::WholeTrace, t->pairMemory(), t->efficiency());
+        const ModuleTable perStep(
+            t->modules(), ModuleTable::Rows::EachStep, t->pairMemory(), t->efficiency());
+        std::vector<std::string> held, allocated;
+        for (const ModuleTable *table : {&whole, &perStep}) {
+            for (size_t r = 0; r < table->rowCount(); ++r) {
+                if (table->text(r, ModuleTable::Name) != "Net_0")
+                    continue;
+                held.push_back(table->text(r, ModuleTable::HeldBytes));
+                allocated.push_back(table->text(r, ModuleTable::FwdAllocBytes));
+            }
+        }
+        QCOMPARE(held, (std::vector<std::string> {"50", "20", "50"}));
+        QCOMPARE(allocated, (std::vector<std::string> {"70", "20", "50"}));
+    }
+
     // 1.9 traces have no `Addr`: no free can be matched, so held bytes are unknown, empty in
     // the pair and module exports, never the allocated bytes; what is alive is unknown too.
     void heldIsEmptyWithoutAddresses()

@@ -131,7 +131,8 @@ void TestMemoryView::moduleTreeMemoryColumns()
     ModulesView view(t->modules(), t->pairMemory(), t->efficiency());
     QTreeWidget *tree = view.tree();
     const int fwd = 9, held = 10, bwd = 11; // after the CPU column
-    QCOMPARE(tree->headerItem()->text(held), QStringLiteral("held for bwd"));
+    // A footprint: over the whole trace of a trace with steps, the largest step's.
+    QCOMPARE(tree->headerItem()->text(held), QStringLiteral("held for bwd (largest step)"));
     QVERIFY(!tree->isColumnHidden(held));
     QTreeWidgetItem *linear = tree->topLevelItem(0)->child(0)->child(0);
     QCOMPARE(linear->text(0), QStringLiteral("Linear_0"));
@@ -144,6 +145,7 @@ void TestMemoryView::moduleTreeMemoryColumns()
     // Per step the same (all in ProfilerStep#1).
     view.setStep(0);
     QCOMPARE(view.tree()->topLevelItem(0)->data(held, Qt::UserRole).toDouble(), 20.0);
+    QCOMPARE(view.tree()->headerItem()->text(held), QStringLiteral("held for bwd"));
     // Without memory events the columns are hidden.
     auto plain = test::link(test::traceWith(
         R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":10})"));

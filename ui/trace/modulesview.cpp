@@ -115,7 +115,7 @@ ModulesView::ModulesView(const ModuleTree &tree,
         FwdAlloc, tr("Bytes allocated inside the module's forward ops (profile_memory=True)"));
     m_tree->headerItem()->setToolTip(Held,
         tr("Of those, the bytes still allocated when each op's backward starts: the activations "
-           "the module keeps for its backward"));
+           "the module keeps for its backward. Over the whole trace, the largest step's"));
     m_tree->headerItem()->setToolTip(
         BwdAlloc, tr("Bytes allocated inside the backward nodes of the module's ops"));
     // Without checkpointing, or without memory events, those columns say nothing.
@@ -154,6 +154,10 @@ ModulesView::ModulesView(const ModuleTree &tree,
 void ModulesView::fill()
 {
     m_tree->clear();
+    // A footprint: over the whole trace, the largest step's (ModuleMemory), not their sum.
+    const bool largestStep = m_step == ModuleTree::kWholeTrace && !m_modules.steps().empty();
+    m_tree->headerItem()->setText(
+        Held, largestStep ? tr("held for bwd (largest step)") : tr("held for bwd"));
     const auto &nodes = m_modules.nodes();
     m_items.assign(nodes.size(), nullptr);
     for (ModuleId id = 0; id < nodes.size(); ++id) {
