@@ -340,7 +340,9 @@ void checkDuplicates(const TraceModel &m, std::vector<Finding> &out)
 {
     const SliceTable &t = m.slices;
     Tally twice(m, Check::DuplicateEvents);
-    std::vector<std::tuple<TimeNs, StringId, StringId, SliceId>> run;
+    // Two calls of one µs differ by their ids (df_index_resolver's occupancy queries): only an
+    // event written twice has every one of them the same.
+    std::vector<std::tuple<TimeNs, StringId, StringId, int64_t, int64_t, SliceId>> run;
     for (const Lane &lane : m.lanes)
         for (SliceId s = lane.sliceBegin; s < lane.sliceEnd;) {
             SliceId e = s + 1;
@@ -349,13 +351,16 @@ void checkDuplicates(const TraceModel &m, std::vector<Finding> &out)
             if (e - s > 1) {
                 run.clear();
                 for (SliceId k = s; k < e; ++k)
-                    run.emplace_back(t.dur[k], t.name[k], t.category[k], k);
+                    run.emplace_back(
+                        t.dur[k], t.name[k], t.category[k], t.correlation[k], t.externalId[k], k);
                 std::sort(run.begin(), run.end());
+                auto identity = [](const auto &r) {
+                    return std::tuple(std::get<0>(r), std::get<1>(r), std::get<2>(r),
+                        std::get<3>(r), std::get<4>(r));
+                };
                 for (size_t k = 1; k < run.size(); ++k)
-                    if (std::get<0>(run[k]) == std::get<0>(run[k - 1])
-                        && std::get<1>(run[k]) == std::get<1>(run[k - 1])
-                        && std::get<2>(run[k]) == std::get<2>(run[k - 1]))
-                        twice.add(std::get<3>(run[k]), twiceText(m.sliceName(std::get<3>(run[k]))));
+                    if (identity(run[k]) == identity(run[k - 1]))
+                        twice.add(std::get<5>(run[k]), twiceText(m.sliceName(std::get<5>(run[k]))));
             }
             s = e;
         }

@@ -108,8 +108,8 @@ inline constexpr std::array<CheckInfo, size_t(Check::Count)> kChecks = {{
     {Check::ZeroDurationGpuEvent, "zero_duration_gpu_event",
         "a GPU event of zero duration: its timing was not recorded", ""},
     {Check::DuplicateEvents, "duplicate_events",
-        "an event written twice (same name, category, thread, ts and dur): every sum counts it "
-        "twice",
+        "an event written twice (same name, category, thread, ts, dur, correlation and External "
+        "id): every sum counts it twice",
         ""},
     {Check::MissingRanks, "missing_ranks",
         "the run holds fewer ranks than its world_size: skew and last arrivers cover these ranks "

@@ -117,7 +117,7 @@ private slots:
      * Faults the check once missed or counted twice (issue #55): a kernel with dur -5 (one load
      * warning, not also a zero-duration GPU event), a fwdbwd end without a start and a start
      * without an end (each a load warning by name), and aten::mm written twice (one
-     * duplicate_events).
+     * duplicate_events; two calls of one µs and length with their own correlations are none).
      */
     void injectedFaultsAreNamedOnce()
     {
@@ -126,6 +126,8 @@ private slots:
 {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":10,"dur":-5,"args":{"stream":7,"correlation":1}},
 {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":5},
 {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":5},
+{"ph":"X","cat":"cuda_runtime","name":"cudaOccupancy","pid":1,"tid":1,"ts":30,"dur":0,"args":{"correlation":7}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaOccupancy","pid":1,"tid":1,"ts":30,"dur":0,"args":{"correlation":8}},
 {"ph":"f","cat":"fwdbwd","name":"fwdbwd","id":9,"pid":1,"tid":1,"ts":21,"bp":"e"},
 {"ph":"s","cat":"fwdbwd","name":"fwdbwd","id":10,"pid":1,"tid":1,"ts":22})json"));
         QVERIFY(trace);
