@@ -116,6 +116,11 @@ void LiveMemoryPanel::buildChart()
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(labels);
+    // "peak", "#2": short, but a narrow pane elided them to "…" or dropped them.
+    x->setTruncateLabels(false);
+    QFont labelFont = x->labelsFont();
+    labelFont.setPointSizeF(labelFont.pointSizeF() * 0.85);
+    x->setLabelsFont(labelFont);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = new QValueAxis;
