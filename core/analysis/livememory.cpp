@@ -81,7 +81,7 @@ std::vector<LiveMemory::DeviceStart> LiveMemory::deviceStarts() const
     for (uint32_t e : m_index.orphanFrees()) { // listed as BeforeWindow blocks: not counted twice
         for (DeviceStart &s : out) {
             if (s.beforeTrace != kNoValue && s.device == std::pair(t.deviceType[e], t.deviceId[e]))
-                s.beforeTrace += t.bytes[e];
+                addSaturating(s.beforeTrace, t.bytes[e]);
         }
     }
     for (DeviceStart &s : out) {
@@ -109,12 +109,6 @@ int64_t LiveMemory::lastTotalEvent(int64_t event, std::pair<int64_t, int64_t> de
             return e;
     }
     return -1;
-}
-
-int64_t LiveMemory::allocatedAfter(int64_t event, std::pair<int64_t, int64_t> device) const
-{
-    const int64_t e = lastTotalEvent(event, device);
-    return e < 0 ? kNoValue : m_index.graph().model().memory.totalAllocated[size_t(e)];
 }
 
 LiveCategory LiveMemory::categorize(const Allocation &a, const BackwardPasses &passes) const

@@ -83,9 +83,6 @@ public:
     //! Allocated` at its first event with one, less the bytes of its events up to it and the
     //! BeforeWindow blocks (never below 0); kNoValue for a device without totals.
     int64_t beforeTrace(std::pair<int64_t, int64_t> device) const;
-    //! \a device's `Total Allocated` just after event \a event (its last total at or before it),
-    //! or kNoValue.
-    int64_t allocatedAfter(int64_t event, std::pair<int64_t, int64_t> device) const;
     //! Bytes by category of \a blocks on \a device (blocks of unknown size left out).
     CategoryBytes composition(
         const std::vector<LiveBlock> &blocks, std::pair<int64_t, int64_t> device) const;

@@ -333,8 +333,9 @@ std::string twiceText(std::string_view name)
 }
 
 /*!
- * Events written twice: the same name, category, ts and dur on one thread or stream. A lane's
- * slices are in start order, so equal starts are neighbours: each run of them is compared.
+ * Events written twice: the same name, category, ts, dur, correlation and External id on one
+ * thread or stream. A lane's slices are in start order, so equal starts are neighbours: each run
+ * of them is compared.
  */
 void checkDuplicates(const TraceModel &m, std::vector<Finding> &out)
 {

@@ -34,7 +34,7 @@ std::string truncationLoss(const OpGraph &graph)
         + (launches == 0 ? std::string()
                          : "; " + std::to_string(launches)
                     + (launches == 1 ? " launch" : " launches") + " of GPU work survived")
-        + "), so no GPU time is known and GPU columns are empty";
+        + "), so no GPU time is known and the pair table's GPU columns are empty";
 }
 
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph)

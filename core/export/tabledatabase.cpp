@@ -175,7 +175,8 @@ TableDatabase::TableDatabase()
         m_error = "SQLite: cannot open a database in memory";
         return;
     }
-    // No index on the text: the writer finds ids in memory, readers by id (the primary key).
+    // The writer finds ids in memory; the index on the text, for readers' searches by name, is
+    // made once in save().
     if (exec("CREATE TABLE strings (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
         && sqlite3_prepare_v2(
                m_db, "INSERT INTO strings (id, text) VALUES (?, ?)", -1, &m_addString, nullptr)
@@ -375,7 +376,7 @@ void TableDatabase::addColumnList(std::string_view name)
 bool TableDatabase::save(const std::string &path)
 {
     // Last: one sort of every text, not an insert into the index per string.
-    exec("CREATE INDEX ix_strings_text ON strings (text)");
+    exec("CREATE INDEX IF NOT EXISTS ix_strings_text ON strings (text)");
     if (!m_error.empty()) {
         m_error = path + ": " + m_error; // what failed while it was built
         return false;

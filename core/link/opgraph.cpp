@@ -58,11 +58,17 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
     s.doubleBackward = re.doubleBackward;
     s.unpairedBackward = g->m_rows->stats().unpairedBackward;
     s.recomputeRows = g->m_rows->stats().recomputeRows;
-    s.gpuCutOff = model.truncated && s.gpuEvents == 0;
-    if (s.gpuCutOff) {
-        for (SliceId i = 0; i < model.slices.size(); ++i)
-            s.launchesCutOff += model.slices.kind[i] == EventKind::Runtime
-                && model.slices.correlation[i] != kNoValue && putsWorkOnStream(model.sliceName(i));
+    if (model.truncated && s.gpuEvents == 0) {
+        // Lost only where there was GPU work: runtime calls, or the devices the header lists.
+        bool gpuRun = model.metadata.contains("deviceProperties");
+        for (SliceId i = 0; i < model.slices.size(); ++i) {
+            if (model.slices.kind[i] != EventKind::Runtime)
+                continue;
+            gpuRun = true;
+            s.launchesCutOff
+                += model.slices.correlation[i] != kNoValue && putsWorkOnStream(model.sliceName(i));
+        }
+        s.gpuCutOff = gpuRun;
     }
     g->findBackwardThreads();
     g->m_diagnostics.merge(g->m_pairing->diagnostics());

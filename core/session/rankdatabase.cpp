@@ -393,7 +393,7 @@ bool readPairRows(const std::string &path,
         return false;
     const SqliteStatement pairs = prepare(db->get(),
         "SELECT fwd_name, input_dims, step, module, bwd_names, fwd_gpu_us, bwd_gpu_us, "
-        "fwd_tflops, bwd_tflops FROM pairs",
+        "fwd_tflops, bwd_tflops, fwd_ts FROM pairs",
         path, error);
     const SqliteStatement extra = pairs
         ? prepare(db->get(), "SELECT module_path, recompute FROM pair_keys", path, error)
@@ -405,7 +405,8 @@ bool readPairRows(const std::string &path,
     int more = sqlite3_step(p), moreKeys = sqlite3_step(k);
     for (; more == SQLITE_ROW && moreKeys == SQLITE_ROW;
          more = sqlite3_step(p), moreKeys = sqlite3_step(k)) {
-        const bool hasForward = sqlite3_column_type(p, 5) != SQLITE_NULL; // as --export-pairs
+        // As --export-pairs: a forward op has a start (its GPU cells are empty in a cut trace).
+        const bool hasForward = sqlite3_column_type(p, 9) != SQLITE_NULL;
         const bool inStep = sqlite3_column_type(p, 2) != SQLITE_NULL;
         const std::string name = columnText(p, 0), dims = columnText(p, 1);
         const PairKeys key = pairKeys(hasForward, name, columnText(k, 0), dims, columnText(p, 4),

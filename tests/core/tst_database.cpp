@@ -23,6 +23,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -637,6 +638,17 @@ void TestDatabase::runFromDatabasesEqualsTheTraces_data()
         generated << test::writeTemp(QStringLiteral("db-rank%1.json").arg(generated.size()),
             QByteArray::fromStdString(r->json()));
     QTest::newRow("three generated ranks") << generated;
+    // Rank 0 cut off before its GPU events (the profiler writes them last): its pairs' GPU cells
+    // are empty, and the databases must still key its pairs by their forward ops, the run's
+    // pair rows being rank 0's.
+    QString cut = QString::fromStdString(r0.json());
+    static const QRegularExpression gpuEvent(
+        QStringLiteral(R"re(\{"ph":"X","cat":"kernel".*\n)re"));
+    cut.remove(gpuEvent);
+    QTest::newRow("rank 0 cut before its GPU events")
+        << QStringList {test::writeTemp(QStringLiteral("db-rank0-cut.json"),
+                            cut.left(cut.lastIndexOf(QStringLiteral("{\"ph\":\"M\""))).toUtf8()),
+               generated[1]};
     QTest::newRow("one rank with memory peaks") << QStringList {m_generated};
     const QString shared = test::sharedTracesDir();
     if (!shared.isEmpty())
@@ -659,6 +671,8 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
         paths.push_back(f.toStdString());
         const auto alone = openRun({f.toStdString()}, {}, error);
         QVERIFY2(alone, error.c_str());
+        if (f.endsWith(QStringLiteral("-cut.json"))) // what the row is there for
+            QVERIFY(alone->traces.front()->graph->stats().gpuCutOff);
         databases.push_back(
             m_dir.filePath(QFileInfo(f).fileName() + QStringLiteral(".sqlite")).toStdString());
         QVERIFY2(writeRunDatabase(*alone, databases.back(), {}, hashOf, error), error.c_str());

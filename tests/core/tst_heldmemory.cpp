@@ -348,6 +348,9 @@ private slots:
         const MemoryTable &mt = opened.trace->model->memory;
         const LiveMemory live(opened.trace->memory());
         const std::pair<int64_t, int64_t> cuda {1, 0};
+        auto unexplained = [&](const std::vector<LiveBlock> &blocks) {
+            return live.composition(blocks, cuda)[size_t(LiveCategory::Unexplained)];
+        };
         auto liveSum = [&](const std::vector<LiveBlock> &blocks) {
             int64_t sum = 0;
             for (int64_t bytes : live.composition(blocks, cuda))
@@ -359,6 +362,9 @@ private slots:
             if (mt.deviceType[e] != 1 || mt.totalAllocated[e] == kNoValue)
                 continue;
             QCOMPARE(liveSum(live.afterEvent(int64_t(e))), mt.totalAllocated[e]);
+            // By what the blocks are, not by an unexplained remainder: the generated trace
+            // loses nothing.
+            QCOMPARE(unexplained(live.afterEvent(int64_t(e))), int64_t(0));
             const bool lastAtItsTime = e + 1 == mt.size() || mt.time[e + 1] != mt.time[e];
             if (lastAtItsTime)
                 QCOMPARE(liveSum(live.at(mt.time[e])), mt.totalAllocated[e]);
@@ -377,6 +383,7 @@ private slots:
         const std::vector<PeakComposition> peaks = live.peaks(); // kept: the loop reads into it
         for (int64_t bytes : peaks.front().bytes)
             swept += bytes;
+        QCOMPARE(peaks.front().bytes[size_t(LiveCategory::Unexplained)], int64_t(0));
         QCOMPARE(swept, opened.trace->memory().devices().back().peakAllocated);
     }
 

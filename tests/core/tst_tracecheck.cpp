@@ -150,6 +150,28 @@ private slots:
             byName["duplicate_events"]->example.c_str());
     }
 
+    // A cut file with no GPU event lost GPU work only in a GPU run: its header lists devices
+    // (or runtime calls survived). A cut CPU-only profile says nothing of the kind.
+    void cutWithoutGpuEventsOnlyInAGpuRun()
+    {
+        const std::string events = R"json({"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":5},
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":30,"dur":5},
+{"ph":"X","ts":40,"dur":)json"; // cut in an event (quotes paired: moc reads this file)
+        for (const bool gpu : {false, true}) {
+            const std::string text
+                = gpu ? "{\"deviceProperties\":[{\"id\":0}]," + events.substr(1) : events;
+            const auto trace = test::link(text);
+            QVERIFY(trace && trace->model->truncated);
+            QCOMPARE(trace->graph->stats().gpuCutOff, gpu);
+            const auto findings
+                = checkTrace(*trace->graph, allDiagnostics(*trace->model, *trace->graph));
+            const auto cut = std::count_if(findings.begin(), findings.end(),
+                [](const Finding &f) { return f.check == Check::NoGpuEventSurvivedCut; });
+            QCOMPARE(cut, gpu ? 1 : 0);
+        }
+    }
+
     void anUnlinkedDeviceIsAWarning()
     {
         const auto trace = test::link(test::traceWith(R"json(
