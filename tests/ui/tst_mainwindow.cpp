@@ -2,6 +2,7 @@
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
 #include "analysis/rangestats.h"
 #include "base/unitstext.h"
+#include "common/backgroundtask.h"
 #include "common/elidedlabel.h"
 #include "common/qstrings.h"
 #include "common/slicecolors.h"
@@ -41,6 +42,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -505,6 +507,32 @@ private slots:
         QVERIFY(failed.first().first().toString().startsWith(bad + QStringLiteral(": byte ")));
         QCOMPARE(window.tabs()->count(), 0);
         QVERIFY(window.findChild<WelcomePage *>()->isVisibleTo(&window));
+    }
+
+    // Issue #56: work off the UI thread that runs out of memory after the first frame is a
+    // message, never an exception on the UI thread: its owner's failed() hears it, or without
+    // one the window's status bar says it, and the window works on.
+    void workerOutOfMemoryIsAMessage()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QObject owner;
+        BackgroundTask<int> task(&owner);
+        QString heard;
+        bool done = false;
+        auto outOfMemory = [](const std::atomic<bool> &) -> int { throw std::bad_alloc(); };
+        task.run(
+            outOfMemory, [&](int) { done = true; }, [&](const QString &why) { heard = why; });
+        QTRY_COMPARE(heard, QStringLiteral("not enough memory"));
+        task.run(outOfMemory, [&](int) { done = true; });
+        QTRY_COMPARE(window.statusBar()->currentMessage(),
+            QStringLiteral("A background job failed: not enough memory"));
+        QVERIFY(!done);
+        QVERIFY(window.isVisible());
+        // And the next job of the same task runs as any other.
+        task.run([](const std::atomic<bool> &) { return 7; }, [&](int v) { done = v == 7; });
+        QTRY_VERIFY(done);
     }
 
     // Issue #31: the window opens inside the screen's room (the offscreen screen is 800 × 600;

@@ -4,15 +4,32 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
+#include <QUnhandledException>
 #include <QtConcurrent>
 
 #include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ks {
+
+/*!
+ * Where the failures of background work go that their owner does not take itself: the main
+ * window shows them in its status bar, and the rest of the window works on.
+ */
+class TaskFailures : public QObject {
+    Q_OBJECT
+public:
+    static TaskFailures &instance();
+    //! What \a error, thrown by a worker, says for a person ("not enough memory" for bad_alloc).
+    static QString describe(const std::exception_ptr &error);
+
+signals:
+    void failed(const QString &why);
+};
 
 /*!
  * The one idiom for work off the UI thread (Hotspot's JobTracker, RenderDoc's AsyncInvoke):
@@ -23,6 +40,8 @@ namespace ks {
  *  - done(result) then runs on the context's thread, but only if this task still exists and no
  *    later run() superseded the work: a filter typed after another makes the older result stale,
  *    and it is dropped rather than applied.
+ *  - Work that throws (out of memory on a worker) never throws on the UI thread: failed(why)
+ *    runs instead, or without one TaskFailures says it, and the window works on.
  *  - When the task goes (its owner closes), it sets stop on everything still running and waits
  *    for it, so no worker outlives the data of its owner.
  */
@@ -30,6 +49,7 @@ template<typename Result> class BackgroundTask {
 public:
     using Work = std::function<Result(const std::atomic<bool> &stop)>;
     using Done = std::function<void(Result)>;
+    using Failed = std::function<void(const QString &why)>;
 
     //! \a context: the object whose thread runs done(); usually the owner.
     explicit BackgroundTask(QObject *context)
@@ -48,7 +68,7 @@ public:
         }
     }
 
-    void run(Work work, Done done)
+    void run(Work work, Done done, Failed failed = {})
     {
         prune();
         for (Running &r : m_running)
@@ -61,13 +81,25 @@ public:
         auto *watcher = new QFutureWatcher<Result>(m_context);
         std::weak_ptr<bool> alive = m_alive;
         QObject::connect(watcher, &QFutureWatcherBase::finished, m_context,
-            [this, watcher, generation, alive, done = std::move(done)] {
+            [this, watcher, generation, alive, done = std::move(done), failed = std::move(failed)] {
                 watcher->deleteLater();
                 const auto owner = alive.lock();
                 if (!owner || !*owner || generation != m_generation)
                     return;
                 m_settled = generation;
-                done(watcher->result());
+                std::optional<Result> result;
+                QString why;
+                try {
+                    result.emplace(watcher->result());
+                } catch (...) {
+                    why = TaskFailures::describe(std::current_exception());
+                }
+                if (result)
+                    done(std::move(*result));
+                else if (failed)
+                    failed(why);
+                else
+                    emit TaskFailures::instance().failed(why);
             });
         watcher->setFuture(future);
     }

@@ -13,9 +13,9 @@
 #include "trace/pairtablepage.h"
 #include "trace/tracetoolbar.h"
 
+#include <QLabel>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace ks {
@@ -106,7 +106,12 @@ QWidget *TraceTab::buildPages()
         else if (m_memoryPage && m_bottom->currentWidget() == m_memoryPage)
             memory();
     });
-    QThreadPool::globalInstance()->start([trace = m_trace] { trace->modules(); });
+    m_moduleTree.run(
+        [trace = m_trace](const std::atomic<bool> &) {
+            trace->modules();
+            return true;
+        },
+        [](bool) {});
     return m_bottom;
 }
 
@@ -149,10 +154,17 @@ MemoryView *TraceTab::memory()
 
 ModulesView *TraceTab::modules()
 {
-    if (m_modules)
+    if (m_modules || m_modulesFailed)
         return m_modules;
-    m_modules = new ModulesView(m_trace->modules(), m_trace->pairMemory(), m_trace->efficiency(),
-        m_modulesPage); // waits if still building
+    try {
+        m_modules = new ModulesView(m_trace->modules(), m_trace->pairMemory(),
+            m_trace->efficiency(), m_modulesPage); // waits if still building
+    } catch (const std::bad_alloc &) { // the page says so; the rest of the tab works on
+        m_modulesFailed = true;
+        m_modulesPage->layout()->addWidget(
+            new QLabel(tr("Not enough memory to build the module tree."), m_modulesPage));
+        return nullptr;
+    }
     m_modulesPage->layout()->addWidget(m_modules);
     if (m_step >= 0)
         m_modules->selectStep(m_trace->modules().stepIndex(stepNumber()));

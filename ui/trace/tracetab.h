@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "common/backgroundtask.h"
 #include "common/selectioncontroller.h"
 
 #include <QWidget>
@@ -41,7 +42,8 @@ public:
     ChartsView *charts();
     //! The Memory tab's view (created when first asked for); null without memory events.
     MemoryView *memory();
-    //! The Modules page's view, created on first use (waits for the module tree if need be).
+    //! The Modules page's view, created on first use (waits for the module tree if need be);
+    //! null when memory ran out building the tree (the page says so).
     ModulesView *modules();
     //! The Critical path page, created on first use.
     CriticalPathPage *criticalPath();
@@ -78,8 +80,11 @@ private:
     bool m_pathShown = false; //!< the timeline's highlight is the critical path
     ChartsView *m_charts = nullptr;
     ModulesView *m_modules = nullptr;
+    bool m_modulesFailed = false; //!< out of memory building the tree: the page says so
     MemoryView *m_memory = nullptr;
     int m_step = -1; //!< index in the graph's steps; -1: the whole trace
+    //! Builds the module tree before the Modules tab asks (a failure is said, never thrown).
+    BackgroundTask<bool> m_moduleTree {this};
 };
 
 } // namespace ks

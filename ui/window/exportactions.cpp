@@ -267,7 +267,12 @@ bool ExportActions::saveChart(const QString &path, QString &error)
 
 bool ExportActions::saveIcicle(const QString &path, QString &error)
 {
-    const std::unique_ptr<IcicleChart> icicle = m_tab->modules()->icicle()->exportCopy();
+    ModulesView *modules = m_tab->modules();
+    if (!modules) {
+        error = tr("not enough memory to build the module tree");
+        return false;
+    }
+    const std::unique_ptr<IcicleChart> icicle = modules->icicle()->exportCopy();
     return Exporter::saveWidget(icicle.get(), path, 1, error);
 }
 

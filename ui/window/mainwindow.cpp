@@ -429,6 +429,10 @@ void MainWindow::buildStatusBar()
     row->addWidget(m_cancelButton);
     statusBar()->addPermanentWidget(m_progressBox);
     m_progressBox->hide();
+    // Work off the UI thread that failed (out of memory): said, and the window works on.
+    connect(&TaskFailures::instance(), &TaskFailures::failed, this, [this](const QString &why) {
+        statusBar()->showMessage(tr("A background job failed: %1").arg(why), 15000);
+    });
     connect(m_cancelButton, &QPushButton::clicked, m_loads, &LoadQueue::cancel);
 }
 
