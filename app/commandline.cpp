@@ -286,13 +286,12 @@ Command CommandParser::command()
 std::optional<UsageError> CommandParser::combinationError() const
 {
     const auto modes = m_o.modes();
-    if (std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); }) > 1)
-        return usage(QStringLiteral(
-            "choose one of --summary, --export-pairs, --export-kernels, --export-modules, "
-            "--export-memory, --export-steps, --export-kernel-summary, --export-live, "
-            "--export-efficiency, "
-            "--export-diff, --export-ranks, --export-collectives, --export-rank-pairs, "
-            "--report, --screenshot, --check"));
+    if (std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); }) > 1) {
+        QStringList names; // from the one list of modes: the message cannot drift from it
+        for (const QCommandLineOption *o : modes)
+            names << QStringLiteral("--") + o->names().constFirst();
+        return usage(QStringLiteral("choose one of ") + names.join(QStringLiteral(", ")));
+    }
     const QString page = value(m_o.page).toLower();
     if (isSet(m_o.page) && !isSet(m_o.report))
         return usage(QStringLiteral("--page goes with --report"));

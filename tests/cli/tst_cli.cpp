@@ -106,6 +106,24 @@ private slots:
             << args({QStringLiteral("--summary"), QStringLiteral("x.json"),
                    QStringLiteral("--data-loading"), QStringLiteral("(DataLoader")});
     }
+    // Issue #56: the "choose one of" message named 16 of the 18 modes (no --export-critical-path
+    // nor --export-db); it is now made from the list the parser checks.
+    void twoModesNameEveryMode()
+    {
+        const auto r = test::run(test::appPath(),
+            args({QStringLiteral("--summary"), QStringLiteral("a"), QStringLiteral("--export-db"),
+                QStringLiteral("b.sqlite"), QStringLiteral("c")}));
+        QCOMPARE(r.exitCode, 1);
+        for (const char *mode : {"--summary", "--export-pairs", "--export-kernels",
+                 "--export-modules", "--export-memory", "--export-steps", "--export-kernel-summary",
+                 "--export-live", "--export-efficiency", "--screenshot", "--export-diff",
+                 "--export-ranks", "--export-collectives", "--export-rank-pairs",
+                 "--export-critical-path", "--export-db", "--report", "--check"})
+            QVERIFY2(r.err.contains(QByteArray(mode).append(','))
+                    || r.err.contains(QByteArray(mode).append('\n')),
+                mode);
+    }
+
     void usageErrorsExitOne()
     {
         QFETCH(QStringList, arguments);
