@@ -64,19 +64,15 @@ std::vector<LiveMemory::DeviceStart> LiveMemory::deviceStarts() const
         bytesSoFar.push_back(0);
         return out.size() - 1;
     };
-    std::vector<bool> found;
     for (size_t e = 0; e < t.size(); ++e) {
         if (!counted(t, e))
             continue;
         const size_t d = startOf(e);
-        found.resize(out.size());
-        if (found[d])
-            continue;
+        if (out[d].beforeTrace != kNoValue)
+            continue; // its first total is found
         addSaturating(bytesSoFar[d], t.bytes[e]);
-        if (t.totalAllocated[e] != kNoValue) {
+        if (t.totalAllocated[e] != kNoValue)
             out[d].beforeTrace = t.totalAllocated[e] - bytesSoFar[d];
-            found[d] = true;
-        }
     }
     for (uint32_t e : m_index.orphanFrees()) { // listed as BeforeWindow blocks: not counted twice
         for (DeviceStart &s : out) {

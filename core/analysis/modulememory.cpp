@@ -25,43 +25,31 @@ ModuleMemory::ModuleMemory(const ModuleTree &tree, const std::vector<PairMemory>
     if (rows.empty())
         return;
     m_memory.assign((tree.steps().size() + 1) * m_nodes, PairMemory {});
+    // What rows outside every step hold: a step of their own for the whole trace's held bytes.
+    std::vector<PairMemory> outside(m_nodes);
     const OpGraph &g = tree.graph();
     for (size_t r = 0; r < rows.size(); ++r) {
         const PairRow &row = g.rows()[r];
         const ModuleId held = moduleOfRow(tree, row);
         const int si = row.step == kNoValue ? -1 : tree.stepIndex(row.step);
+        PairMemory *step = si >= 0 ? &m_memory[size_t(si + 1) * m_nodes] : outside.data();
         // A row's bytes count for its module and every module around it (totals).
         for (ModuleId id = held == kNoModule ? 0 : held;; id = tree.node(id).parent) {
             add(m_memory[id], rows[r]);
-            if (si >= 0)
-                add(m_memory[size_t(si + 1) * m_nodes + id], rows[r]);
+            add(step[id], rows[r]);
             if (id == 0)
                 break;
         }
     }
     if (!tree.steps().empty())
-        keepLargestStepHeld(tree, rows);
+        keepLargestStepHeld(tree.steps().size(), outside);
 }
 
-void ModuleMemory::keepLargestStepHeld(const ModuleTree &tree, const std::vector<PairMemory> &rows)
+void ModuleMemory::keepLargestStepHeld(size_t steps, const std::vector<PairMemory> &outside)
 {
-    // What rows outside every step hold: a step of their own.
-    std::vector<PairMemory> outside(m_nodes);
-    const OpGraph &g = tree.graph();
-    for (size_t r = 0; r < rows.size(); ++r) {
-        const PairRow &row = g.rows()[r];
-        if (row.step != kNoValue && tree.stepIndex(row.step) >= 0)
-            continue;
-        const ModuleId held = moduleOfRow(tree, row);
-        for (ModuleId id = held == kNoModule ? 0 : held;; id = tree.node(id).parent) {
-            add(outside[id], rows[r]);
-            if (id == 0)
-                break;
-        }
-    }
     for (size_t id = 0; id < m_nodes; ++id) {
         int64_t largest = outside[id].held;
-        for (size_t slot = 1; slot <= tree.steps().size() && largest != kNoValue; ++slot) {
+        for (size_t slot = 1; slot <= steps && largest != kNoValue; ++slot) {
             const int64_t held = m_memory[slot * m_nodes + id].held;
             largest = held == kNoValue ? kNoValue : std::max(largest, held);
         }

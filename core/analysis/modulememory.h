@@ -26,7 +26,8 @@ public:
     const PairMemory &of(ModuleId id, int stepIndex) const;
 
 private:
-    void keepLargestStepHeld(const ModuleTree &tree, const std::vector<PairMemory> &rows);
+    //! Over the whole trace, held bytes become the largest of the \a steps' and \a outside's.
+    void keepLargestStepHeld(size_t steps, const std::vector<PairMemory> &outside);
 
     size_t m_nodes;
     //! Per (step slot, node): slot 0 the whole trace, slot si + 1 step si. Empty without memory.
