@@ -14,9 +14,8 @@
 #include "export/steptable.h"
 #include "export/summary.h"
 #include "session/comparedtraces.h"
-#include "session/databaserun.h"
-#include "session/loadedrun.h"
 #include "session/loadedtrace.h"
+#include "session/run.h"
 #include "session/rundatabase.h"
 
 #include <QCryptographicHash>
@@ -231,11 +230,12 @@ int runExportSteps(const std::string &out, const std::string &file)
     return ExitOk;
 }
 
-std::shared_ptr<const LoadedRun> openRunOrReport(const std::vector<std::string> &args)
+std::shared_ptr<const Run> openRunOrReport(const std::vector<std::string> &args, bool pairs)
 {
-    std::vector<std::string> files;
     std::string error;
-    auto run = runFiles(args, files, error) ? openRun(files, {}, error) : nullptr;
+    RunOptions options;
+    options.pairs = pairs;
+    auto run = openRun(args, options, error);
     if (!run) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return nullptr;
@@ -269,7 +269,7 @@ std::string fileSha256(const std::string &file)
  */
 class FileHashes {
 public:
-    explicit FileHashes(const LoadedRun &run)
+    explicit FileHashes(const Run &run)
         : m_hashes(run.ranks.size())
     {
         for (const RankTrace &r : run.ranks)
@@ -336,94 +336,32 @@ void warnPathProblems(const CriticalPath &path, const std::vector<int> &ranks)
                     ranks[r], path.ranks[r].problem.c_str());
 }
 
-//! The path's segments; what keeps a rank (or all) off it is said on stderr.
-CellTable criticalPathExport(const LoadedRun &run, const PathQuery &query)
-{
-    const auto analysis = run.criticalPath(query);
-    std::vector<int> ranks;
-    for (const RankTrace &r : run.ranks)
-        ranks.push_back(r.rank);
-    warnPathProblems(analysis->path(), ranks);
-    return criticalSegmentTable(*analysis);
-}
-
-CellTable runTable(const LoadedRun &run, RunExport what, const PathQuery &path)
+/*!
+ * \a what of \a run; null with the reason on stderr when it cannot be made (a database's pairs
+ * or path graph cannot be read). What keeps a rank (or all) off the path is said on stderr.
+ */
+std::optional<CellTable> runTable(const Run &run, RunExport what, const PathQuery &path)
 {
     switch (what) {
     case RunExport::Ranks:
-        return rankTable(run.ranks);
+        return rankTable(run.summaries());
     case RunExport::Collectives:
-        return collectiveTable(run.ranks, run.collectives);
+        return collectiveTable(run.rankNumbers(), run.collectives);
     case RunExport::RankPairs:
-        return rankPairTable(run.ranks, run.pairs);
+        if (!run.pairsProblem.empty())
+            return std::nullopt; // said with the run's warnings
+        return rankPairTable(run.rankNumbers(), run.firstPairRows, run.pairs);
     default:
-        return criticalPathExport(run, path);
-    }
-}
-
-/*!
- * A run export over per-rank databases (`--export-db` of one rank each): the rank table, the
- * collectives, the pairs across ranks and the critical path, as from the traces.
- */
-int runDatabaseExport(RunExport what,
-    const std::string &out,
-    const std::vector<std::string> &dbs,
-    const PathQuery &path)
-{
-    if (what == RunExport::Database) {
-        std::fprintf(stderr, "kinetoscope: --export-db reads traces, not databases\n");
-        return ExitUsage;
-    }
-    if (path.dataLoading || path.assumeStreamOrder) {
-        std::fprintf(stderr,
-            "kinetoscope: a database's path graph was made by --export-db: give --data-loading "
-            "and --assume-stream-order there\n");
-        return ExitUsage;
-    }
-    const unsigned threads = usableCores();
-    DatabaseRun run = openDatabaseRun(dbs, threads);
-    if (!run.unrelated.empty()) { // refused as a run of traces is
-        std::fprintf(stderr, "kinetoscope: %s\n", run.unrelated.c_str());
-        return ExitLoadFailed;
-    }
-    for (const RunFailure &f : run.failures)
-        std::fprintf(stderr, "%s\n", f.error.c_str());
-    for (const std::string &w : run.warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
-    if (run.ranks.empty()) {
-        if (run.failures.empty()) // only gatherings (ranks.sqlite), said above
-            std::fprintf(stderr, "kinetoscope: no database of a rank\n");
-        return ExitLoadFailed;
+        break;
     }
     std::string error;
-    std::shared_ptr<const CellTable> table;
-    std::optional<DatabaseRunPath> found;
-    bool read = true;
-    if (what == RunExport::RankPairs) {
-        read = readRankPairs(run, threads, error);
-    } else if (what == RunExport::CriticalPath) {
-        found = readRankPaths(run, path.step, threads, error, nullptr, path.model);
-        read = found.has_value();
+    const auto analysis = run.criticalPath(path, &error);
+    if (!analysis) {
+        std::fprintf(stderr, "kinetoscope: %s\n", error.c_str());
+        return std::nullopt;
     }
-    if (!read) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitLoadFailed;
-    }
-    if (what == RunExport::RankPairs) {
-        table = run.pairTable;
-    } else if (found) {
-        warnPathProblems(found->analysis->path(), run.rankNumbers());
-        table = found->table;
-    } else {
-        table = std::make_shared<CellTable>(what == RunExport::Ranks
-                ? rankTable(run.summaries())
-                : collectiveTable(run.rankNumbers(), run.collectives));
-    }
-    if (!exportTable(*table, out, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitWriteFailed;
-    }
-    return run.failures.empty() ? ExitOk : ExitLoadFailed;
+    warnPathProblems(analysis->path(), run.rankNumbers());
+    return criticalSegmentTable(*analysis);
 }
 
 } // namespace
@@ -433,9 +371,20 @@ int runRunExport(RunExport what,
     const std::vector<std::string> &args,
     const PathQuery &path)
 {
-    if (std::vector<std::string> databases; runDatabases(args, databases))
-        return runDatabaseExport(what, out, databases, path);
-    const auto run = openRunOrReport(args);
+    if (std::vector<std::string> databases; runDatabases(args, databases)) {
+        if (what == RunExport::Database) {
+            std::fprintf(stderr, "kinetoscope: --export-db reads traces, not databases\n");
+            return ExitUsage;
+        }
+        if (path.dataLoading || path.assumeStreamOrder) {
+            std::fprintf(stderr,
+                "kinetoscope: a database's path graph was made by --export-db: give "
+                "--data-loading and --assume-stream-order there\n");
+            return ExitUsage;
+        }
+    }
+    const auto run
+        = openRunOrReport(args, what == RunExport::RankPairs || what == RunExport::Database);
     if (!run)
         return ExitLoadFailed;
     std::string error;
@@ -444,8 +393,10 @@ int runRunExport(RunExport what,
         FileHashes hashes(*run);
         written = writeRunDatabase(
             *run, out, path, [&hashes](const std::string &file) { return hashes.of(file); }, error);
+    } else if (const auto table = runTable(*run, what, path)) {
+        written = exportTable(*table, out, error);
     } else {
-        written = exportTable(runTable(*run, what, path), out, error);
+        return ExitLoadFailed;
     }
     if (!written) {
         std::fprintf(stderr, "%s\n", error.c_str());

@@ -4,8 +4,8 @@
 #include "analysis/criticalpath.h"
 #include "analysis/tracediff.h"
 #include "exitcode.h"
-#include "session/loadedrun.h"
 #include "session/loadedtrace.h"
+#include "session/run.h"
 
 #include <string>
 #include <vector>
@@ -36,12 +36,12 @@ int runExportKernelSummary(const std::string &out, const std::string &file);
 int runExportEfficiency(const std::string &out, const std::string &file);
 
 /*!
- * Opens the run \a args names (files and folders) for a headless command, saying on stderr what
- * it has: the ranks that failed to load, the run's warnings (a partial run), one line per rank
- * count. Null, with the reason on stderr, when nothing loaded or the traces are of different
- * jobs (LoadedRun::unrelated).
+ * Opens the run \a args names (trace or database files and folders) for a headless command,
+ * saying on stderr what it has: the ranks that failed to load, the run's warnings (a partial
+ * run). Null, with the reason on stderr, when nothing loaded or the ranks are of different jobs
+ * (Run::unrelated). \a pairs: whether the pairs across ranks are matched.
  */
-std::shared_ptr<const LoadedRun> openRunOrReport(const std::vector<std::string> &args);
+std::shared_ptr<const Run> openRunOrReport(const std::vector<std::string> &args, bool pairs);
 
 //! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
 enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath, Database };

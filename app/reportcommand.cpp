@@ -49,10 +49,12 @@ int runReport(const ReportRequest &request)
         auto trace = loadOrReport(request.files.front());
         return trace ? write(traceReport(*trace), trace, request) : ExitLoadFailed;
     }
-    const auto run = openRunOrReport(request.files);
+    const auto run = openRunOrReport(request.files, false);
     if (!run)
         return ExitLoadFailed;
-    const int written = write(runReport(*run), run->traces.front(), request);
+    std::string whyNoTrace;
+    const auto first = run->rankTrace(0, whyNoTrace);
+    const int written = write(runReport(*run, first.get(), whyNoTrace), first, request);
     return written != ExitOk ? written : run->failures.empty() ? ExitOk : ExitLoadFailed;
 }
 

@@ -201,7 +201,7 @@ int renderRun(const ScreenshotRequest &r)
     std::vector<std::string> args;
     for (const QString &f : r.runFiles)
         args.push_back(f.toStdString());
-    const auto run = openRunOrReport(args);
+    const auto run = openRunOrReport(args, true);
     if (!run)
         return ExitLoadFailed;
     MainWindow window;

@@ -21,7 +21,7 @@
 #include "export/pairtable.h"
 #include "export/runtables.h"
 #include "run/ranklines.h"
-#include "session/loadedrun.h"
+#include "session/run.h"
 #include "table/tablemodel.h"
 #include "timeline/timelineview.h"
 #include "window/mainwindow.h"
@@ -149,16 +149,16 @@ int rankLinesBenchmark(size_t ranks, const std::vector<std::string> &files)
 {
     std::string error;
     const auto loaded = openRun(files, {}, error);
-    if (!loaded || loaded->traces.empty()) {
+    if (!loaded || loaded->fromDatabases()) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return 2;
     }
     std::vector<std::shared_ptr<const LoadedTrace>> traces;
     for (size_t r = 0; r < ranks; ++r)
-        traces.push_back(loaded->traces[r % loaded->traces.size()]);
+        traces.push_back(loaded->sources[r % loaded->sources.size()]->trace);
     QElapsedTimer t;
     t.start();
-    const std::shared_ptr<const LoadedRun> run = assembleRun(traces, {}, 2);
+    const std::shared_ptr<const Run> run = assembleRun(traces, {}, 2);
     const double assembleS = double(t.nsecsElapsed()) / 1e9;
 
     const QSize size(1920, 1080);
@@ -196,11 +196,11 @@ int rankLinesBenchmark(size_t ranks, const std::vector<std::string> &files)
             std::fprintf(stderr, "slow frame %d: %.1f ms, span %.4f of the run\n", i, frames.back(),
                 lines.rangeSpan() / total);
     }
-    const double ranksSort = worstSortMs(std::make_shared<CellTable>(rankTable(run->ranks)));
-    const double collectivesSort
-        = worstSortMs(std::make_shared<CellTable>(collectiveTable(run->ranks, run->collectives)));
-    const double pairsSort
-        = worstSortMs(std::make_shared<CellTable>(rankPairTable(run->ranks, run->pairs)));
+    const double ranksSort = worstSortMs(std::make_shared<CellTable>(rankTable(run->summaries())));
+    const double collectivesSort = worstSortMs(
+        std::make_shared<CellTable>(collectiveTable(run->rankNumbers(), run->collectives)));
+    const double pairsSort = worstSortMs(std::make_shared<CellTable>(
+        rankPairTable(run->rankNumbers(), run->firstPairRows, run->pairs)));
     std::printf("{\"ranks\": %zu, \"assemble_s\": %.3f, \"lines_ready_s\": %.3f, "
                 "\"frame_median_ms\": %.3f, \"frame_p99_ms\": %.3f, \"frame_max_ms\": %.3f, "
                 "\"ranks_sort_worst_ms\": %.1f, \"collectives_sort_worst_ms\": %.1f, "

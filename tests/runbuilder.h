@@ -2,7 +2,7 @@
 #pragma once
 // Inline traces of the ranks of one run, for the run's core and view tests.
 
-#include "session/loadedrun.h"
+#include "session/run.h"
 #include "testutil.h"
 
 #include <string>
@@ -131,7 +131,7 @@ private:
 };
 
 //! The ranks' traces loaded, linked and assembled as a run (null when one does not load).
-inline std::shared_ptr<const LoadedRun> runOf(const std::vector<const RankBuilder *> &ranks)
+inline std::shared_ptr<const Run> runOf(const std::vector<const RankBuilder *> &ranks)
 {
     std::vector<std::shared_ptr<const LoadedTrace>> traces;
     for (const RankBuilder *r : ranks) {

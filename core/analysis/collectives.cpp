@@ -251,14 +251,6 @@ std::vector<CommRecord> commRecords(const OpGraph &graph)
     return out;
 }
 
-CollectiveMatch matchCollectives(const RankTraces &ranks)
-{
-    std::vector<RankComms> comms;
-    for (const RankTrace &r : ranks)
-        comms.push_back({r.rank, r.clockOffset, commRecords(*r.graph)});
-    return matchCollectives(comms);
-}
-
 CollectiveMatch matchCollectives(const std::vector<RankComms> &ranks)
 {
     CollectiveMatch match;

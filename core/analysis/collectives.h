@@ -45,7 +45,7 @@ struct RankComms {
 
 //! One rank's kernel of a matched collective.
 struct CollectiveKernel {
-    uint32_t rankIndex = 0; //!< index into the RankTraces matched
+    uint32_t rankIndex = 0; //!< index into the ranks matched
     SliceId kernel = kNoSlice; //!< in that rank's model
     TimeNs start = 0; //!< run clock (ns from the common zero)
     TimeNs dur = 0;
@@ -105,7 +105,6 @@ struct CollectiveMatch {
     std::vector<std::string> warnings;
 };
 
-CollectiveMatch matchCollectives(const RankTraces &ranks);
 //! The same over kernels however they were read (a run from databases), by rank index.
 CollectiveMatch matchCollectives(const std::vector<RankComms> &ranks);
 

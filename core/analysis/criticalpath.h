@@ -171,6 +171,9 @@ public:
      */
     std::vector<WhatIf> bestChanges(size_t count = 10) const;
 
+    //! Whether every rank has its OpGraph (what-ifs walk its ops): not for a run from databases.
+    bool tracesAtHand() const;
+
     //! The ranks, by rank index (the segments' PathSegment::rank).
     const std::vector<PathRankInput> &ranks() const { return m_ranks; }
 
@@ -180,8 +183,6 @@ private:
         int64_t step,
         const CollectiveMatch *match,
         PathModel model);
-    //! Whether every rank has its OpGraph (what-ifs walk its ops).
-    bool tracesAtHand() const;
     //! The segments of HTA's longest path, \a edges in order.
     std::vector<PathSegment> htaSegments(const std::vector<uint32_t> &edges);
     //! The segments of the step model's path.

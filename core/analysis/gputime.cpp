@@ -131,6 +131,20 @@ std::array<std::pair<std::string_view, TimeNs>, 8> gpuTimeFields(const GpuTimeBr
         {"total_us", b.total}, {"total_comm_us", b.totalComm}, {"total_memcpy_us", b.totalMemcpy}}};
 }
 
+GpuTimeBreakdown gpuTimeOfFields(const std::array<TimeNs, 8> &f)
+{
+    GpuTimeBreakdown b;
+    b.computation = f[0];
+    b.exposedComm = f[1];
+    b.exposedMemcpy = f[2];
+    b.busy = f[3];
+    b.idle = f[4];
+    b.total = f[5];
+    b.totalComm = f[6];
+    b.totalMemcpy = f[7];
+    return b;
+}
+
 TimeNs busyTime(std::vector<std::pair<TimeNs, TimeNs>> intervals)
 {
     return length(merged(std::move(intervals)));

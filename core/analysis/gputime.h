@@ -40,6 +40,8 @@ struct GpuTimeBreakdown {
  * `gpu_time` and `--export-ranks`' columns), ns.
  */
 std::array<std::pair<std::string_view, TimeNs>, 8> gpuTimeFields(const GpuTimeBreakdown &b);
+//! The breakdown of eight figures in gpuTimeFields()' order (read back from a database).
+GpuTimeBreakdown gpuTimeOfFields(const std::array<TimeNs, 8> &fields);
 
 //! What a counted GPU event is (see GpuTimeBreakdown).
 enum class GpuWork : uint8_t { Computation, Communication, Memcpy };

@@ -89,15 +89,6 @@ size_t RankPairs::matchedOnEvery(size_t ranks) const
         pairs.begin(), pairs.end(), [&](const RankPair &p) { return p.ranksPresent == ranks; }));
 }
 
-RankPairs matchRankPairs(const RankTraces &ranks, unsigned threads, const std::atomic<bool> *cancel)
-{
-    StringPool keys;
-    std::vector<RankPairRows> rows;
-    for (const RankTrace &r : ranks)
-        rows.push_back(rankPairRows(*r.modules, r.efficiency, keys));
-    return matchRankPairs(std::move(rows), threads, cancel);
-}
-
 RankPairs matchRankPairs(
     std::vector<RankPairRows> ranks, unsigned threads, const std::atomic<bool> *cancel)
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/moduletree.h"
+#include "analysis/opefficiency.h"
 #include "analysis/runranks.h"
 #include "base/stringpool.h"
 
@@ -67,12 +69,10 @@ struct RankPairs {
 };
 
 /*!
- * \a threads: comparisons run at once (each rank is compared with the first independently).
- * Once \a cancel is set, ranks not yet compared are left unmatched.
+ * Matches ranks' rows already read (keyed in one pool), by rank index. \a threads: comparisons
+ * run at once (each rank is compared with the first independently). Once \a cancel is set,
+ * ranks not yet compared are left unmatched.
  */
-RankPairs matchRankPairs(
-    const RankTraces &ranks, unsigned threads = 1, const std::atomic<bool> *cancel = nullptr);
-//! The same for ranks' rows already read (keyed in one pool), by rank index.
 RankPairs matchRankPairs(std::vector<RankPairRows> ranks,
     unsigned threads = 1,
     const std::atomic<bool> *cancel = nullptr);

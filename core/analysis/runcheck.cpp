@@ -12,11 +12,11 @@ namespace ks {
 
 namespace {
 
-void checkMissingRanks(const RankTraces &ranks, std::vector<Finding> &out)
+void checkMissingRanks(const std::vector<RunRankFacts> &ranks, std::vector<Finding> &out)
 {
     int worldSize = 0;
     std::set<int> present;
-    for (const RankTrace &r : ranks) {
+    for (const RunRankFacts &r : ranks) {
         worldSize = std::max(worldSize, r.worldSize);
         present.insert(r.rank);
     }
@@ -37,13 +37,13 @@ void checkMissingRanks(const RankTraces &ranks, std::vector<Finding> &out)
 }
 
 //! Communication kernels per process group ("" when the kernels name none), per rank.
-std::map<std::string, std::vector<int64_t>> collectivesPerGroup(const RankTraces &ranks)
+std::map<std::string, std::vector<int64_t>> collectivesPerGroup(
+    const std::vector<RunRankFacts> &ranks)
 {
     std::map<std::string, std::vector<int64_t>> counts;
     for (size_t i = 0; i < ranks.size(); ++i) {
-        const TraceModel &m = ranks[i].graph->model();
-        for (const CommKernel &k : communicationKernels(*ranks[i].graph)) {
-            auto &perRank = counts[std::string(m.str(k.info ? k.info->processGroup : 0))];
+        for (const CommRecord &k : *ranks[i].kernels) {
+            auto &perRank = counts[k.processGroup];
             perRank.resize(ranks.size(), -1); // -1: the rank is not in the group
             perRank[i] = std::max<int64_t>(perRank[i], 0) + 1;
         }
@@ -51,7 +51,7 @@ std::map<std::string, std::vector<int64_t>> collectivesPerGroup(const RankTraces
     return counts;
 }
 
-void checkCollectiveCounts(const RankTraces &ranks, std::vector<Finding> &out)
+void checkCollectiveCounts(const std::vector<RunRankFacts> &ranks, std::vector<Finding> &out)
 {
     Finding f;
     f.check = Check::CollectiveCountsDiffer;
@@ -81,13 +81,11 @@ void checkCollectiveCounts(const RankTraces &ranks, std::vector<Finding> &out)
         out.push_back(std::move(f));
 }
 
-void checkClocks(const RankTraces &ranks, std::vector<Finding> &out)
+void checkClocks(const std::vector<RunRankFacts> &ranks, std::vector<Finding> &out)
 {
     std::vector<std::pair<TimeNs, TimeNs>> spans;
-    for (const RankTrace &r : ranks) {
-        const TraceModel &m = r.graph->model();
-        spans.emplace_back(r.runTime(m.minTime), r.runTime(m.maxTime));
-    }
+    for (const RunRankFacts &r : ranks)
+        spans.emplace_back(r.start, r.end);
     Finding f;
     f.check = Check::ClocksDoNotOverlap;
     for (size_t i = 0; i < spans.size() && spans.size() > 1; ++i) {
@@ -107,7 +105,7 @@ void checkClocks(const RankTraces &ranks, std::vector<Finding> &out)
 
 } // namespace
 
-std::vector<Finding> checkRun(const RankTraces &ranks)
+std::vector<Finding> checkRun(const std::vector<RunRankFacts> &ranks)
 {
     std::vector<Finding> out;
     checkMissingRanks(ranks, out);

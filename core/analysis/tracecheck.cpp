@@ -401,7 +401,17 @@ std::vector<Finding> checkTrace(const OpGraph &graph, const Diagnostics &all)
     std::stable_sort(out.begin(), out.end(), [](const Finding &a, const Finding &b) {
         return std::tie(a.severity, a.check) < std::tie(b.severity, b.check);
     });
+    for (Finding &f : out) // kept where the model is not (a rank's database)
+        f.firstStart = f.first == kNoSlice ? kNoValue : graph.model().slices.start[f.first];
     return out;
+}
+
+std::optional<Check> checkNamed(std::string_view name)
+{
+    for (const CheckInfo &c : kChecks)
+        if (c.name == name)
+            return c.id;
+    return std::nullopt;
 }
 
 bool hasWarnings(const std::vector<Finding> &findings)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/runranks.h"
+#include "analysis/collectives.h"
 #include "base/diagnostics.h"
 #include "link/opgraph.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -130,6 +131,9 @@ constexpr const CheckInfo &info(Check c)
     return kChecks[size_t(c)];
 }
 
+//! The check of CheckInfo::name \a name; nullopt for none.
+std::optional<Check> checkNamed(std::string_view name);
+
 //! One kind of problem found: how often, and where it first happens.
 struct Finding {
     Check check = Check::LoadWarnings;
@@ -137,17 +141,27 @@ struct Finding {
     uint64_t count = 0;
     SliceId first = kNoSlice; //!< the earliest instance, to frame; kNoSlice when it is no slice
     std::string example; //!< one line on the first instance
-    int rankIndex = -1; //!< in a run: the rank (index into its RankTraces) it concerns
+    int rankIndex = -1; //!< in a run: the rank (index into its ranks) it concerns
+    TimeNs firstStart = kNoValue; //!< first's start (`first_ts_us`), kNoValue with no slice
 };
 
 //! Findings of one trace, warnings first, each kind once. \a all: load and link diagnostics.
 std::vector<Finding> checkTrace(const OpGraph &graph, const Diagnostics &all);
 
+//! What the run's checks read of one rank.
+struct RunRankFacts {
+    int rank = 0;
+    int worldSize = 0; //!< 0: its trace does not say
+    std::string file;
+    TimeNs start = 0, end = 0; //!< its first and last event on the run clock
+    const std::vector<CommRecord> *kernels = nullptr; //!< its communication kernels
+};
+
 /*!
  * Findings of a run as a whole: ranks missing from the job's world_size, ranks that ran
  * different numbers of collectives of one process group, ranks whose times overlap no other's.
  */
-std::vector<Finding> checkRun(const RankTraces &ranks);
+std::vector<Finding> checkRun(const std::vector<RunRankFacts> &ranks);
 
 bool hasWarnings(const std::vector<Finding> &findings);
 

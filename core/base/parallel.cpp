@@ -130,4 +130,28 @@ void parallelFor(size_t n,
     loop.rethrow();
 }
 
+bool readEach(size_t n,
+    unsigned threads,
+    std::string &error,
+    const std::atomic<bool> *cancel,
+    const std::function<bool(size_t, std::string &)> &read)
+{
+    std::vector<std::string> errors(n);
+    std::atomic<size_t> firstFailure {n};
+    parallelFor(n, threads, [&](size_t i) {
+        if (i > firstFailure.load())
+            return;
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            errors[i] = "cancelled";
+        else if (read(i, errors[i]))
+            return;
+        for (size_t seen = firstFailure.load(); i < seen;)
+            firstFailure.compare_exchange_weak(seen, i);
+    });
+    if (firstFailure.load() == n)
+        return true;
+    error = std::move(errors[firstFailure.load()]);
+    return false;
+}
+
 } // namespace ks

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
+#include <string>
 
 namespace ks {
 
@@ -26,6 +28,17 @@ void parallelFor(size_t n,
     unsigned threads,
     const std::function<void(size_t)> &task,
     const std::function<void()> &whileWaiting = {});
+
+/*!
+ * Calls \a read(i, error) for each i in [0, \a n) on up to \a threads threads (files read side
+ * by side); false with the error of the lowest i that failed, what reading them in order would
+ * have said. Nothing past a failure is read, and nothing once \a cancel is set ("cancelled").
+ */
+bool readEach(size_t n,
+    unsigned threads,
+    std::string &error,
+    const std::atomic<bool> *cancel,
+    const std::function<bool(size_t, std::string &)> &read);
 
 /*!
  * Runs \a first and \a second, side by side when \a events reach kParallelMinEvents, with

@@ -6,10 +6,7 @@
 
 namespace ks {
 
-void CheckReport::add(const std::vector<Finding> &findings,
-    const TraceModel *model,
-    const std::string &file,
-    int rank)
+void CheckReport::add(const std::vector<Finding> &findings, const std::string &file, int rank)
 {
     for (const Finding &f : findings) {
         const CheckInfo &c = info(f.check);
@@ -40,9 +37,9 @@ void CheckReport::add(const std::vector<Finding> &findings,
         if (!c.source.empty())
             text("source", std::string(kValidatorFile) + ": " + std::string(c.source));
         text("first", f.example);
-        if (model && f.first != kNoSlice) {
+        if (f.firstStart != kNoValue) {
             key("first_ts_us");
-            appendMicros(m_items, model->slices.start[f.first], 3);
+            appendMicros(m_items, f.firstStart, 3);
         }
         m_items += "}";
     }

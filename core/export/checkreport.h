@@ -15,11 +15,8 @@ namespace ks {
  */
 class CheckReport {
 public:
-    //! Findings of \a file; \a model places their first instances (null for a run's own).
-    void add(const std::vector<Finding> &findings,
-        const TraceModel *model,
-        const std::string &file,
-        int rank = -1);
+    //! Findings of \a file (empty for a run's own), of rank \a rank in a run.
+    void add(const std::vector<Finding> &findings, const std::string &file, int rank = -1);
     bool hasWarnings() const { return m_warnings > 0; }
     std::string json() const;
 

@@ -13,33 +13,6 @@
 
 namespace ks {
 
-RankSummary rankSummary(const RankTrace &r)
-{
-    RankSummary s;
-    s.rank = r.rank;
-    s.file = r.file;
-    s.worldSize = r.worldSize;
-    s.steps = r.graph->steps().size();
-    const auto fields = gpuTimeFields(r.gpuTime);
-    for (size_t i = 0; i < fields.size(); ++i)
-        s.gpuTime[i] = fields[i].second;
-    for (const PairRow &row : r.graph->rows()) {
-        s.fwdGpu += row.forwardGpu.time;
-        s.bwdGpu += row.backwardGpu.time;
-    }
-    s.pairs = r.graph->stats().pairs();
-    s.memory = r.memory;
-    return s;
-}
-
-CellTable rankTable(const RankTraces &ranks)
-{
-    std::vector<RankSummary> summaries;
-    for (const RankTrace &r : ranks)
-        summaries.push_back(rankSummary(r));
-    return rankTable(summaries);
-}
-
 CellTable rankTable(const std::vector<RankSummary> &ranks)
 {
     CellTable t;
@@ -74,14 +47,6 @@ CellTable rankTable(const std::vector<RankSummary> &ranks)
         t.add(bytes(r.memory.reserved));
     }
     return t;
-}
-
-CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match)
-{
-    std::vector<int> numbers;
-    for (const RankTrace &r : ranks)
-        numbers.push_back(r.rank);
-    return collectiveTable(numbers, match);
 }
 
 CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveMatch &match)
@@ -130,24 +95,6 @@ CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveM
         }
     }
     return t;
-}
-
-CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs)
-{
-    std::vector<int> numbers;
-    for (const RankTrace &r : ranks)
-        numbers.push_back(r.rank);
-    PairRowTexts first;
-    if (!ranks.empty()) {
-        // Only its names, dims, steps and modules are read: no memory, efficiency or path.
-        const OpGraph &graph = *ranks.front().graph;
-        const PairTable reference(graph, {}, std::vector<PairEfficiency>(graph.rows().size()), {});
-        for (size_t row = 0; row < graph.rows().size(); ++row)
-            first.push_back(
-                {reference.text(row, PairTable::FwdName), reference.text(row, PairTable::InputDims),
-                    reference.text(row, PairTable::Step), reference.text(row, PairTable::Module)});
-    }
-    return rankPairTable(numbers, first, pairs);
 }
 
 CellTable rankPairTable(
@@ -240,6 +187,40 @@ CellTable commKernelTable(const OpGraph &graph)
         t.add(std::to_string(k.start));
         t.add(std::to_string(m.slices.dur[k.slice]));
         t.add(std::to_string(k.slice));
+    }
+    return t;
+}
+
+CellTable stepGpuTimeTable(const std::vector<StepGpuTime> &steps)
+{
+    CellTable t;
+    t.addColumn("step", Cell::Integer, {});
+    for (const auto &field : gpuTimeFields({}))
+        t.addColumn(field.first, Cell::Number, {});
+    for (const StepGpuTime &s : steps) {
+        t.addRow();
+        t.add(std::to_string(s.step));
+        for (const auto &field : gpuTimeFields(s.time))
+            t.add(microsText(field.second));
+    }
+    return t;
+}
+
+CellTable findingTable(const std::vector<Finding> &findings)
+{
+    CellTable t;
+    for (const char *name : {"check_name", "severity"})
+        t.addColumn(name, Cell::Text, {});
+    t.addColumn("count", Cell::Integer, {});
+    t.addColumn("example", Cell::Text, {});
+    t.addColumn("first_ns", Cell::Integer, {}); // exact: REAL µs of the epoch keep ~0.25 µs
+    for (const Finding &f : findings) {
+        t.addRow();
+        t.add(std::string(info(f.check).name));
+        t.add(f.severity == Severity::Warning ? "warning" : "info");
+        t.add(std::to_string(f.count));
+        t.add(f.example);
+        t.add(f.firstStart == kNoValue ? std::string() : std::to_string(f.firstStart));
     }
     return t;
 }

@@ -2,20 +2,15 @@
 #pragma once
 
 #include "analysis/collectives.h"
+#include "analysis/gputime.h"
+#include "analysis/memoryindex.h"
 #include "analysis/rankpairs.h"
+#include "analysis/tracecheck.h"
 #include "export/celltable.h"
 
 #include <array>
 
 namespace ks {
-
-/*!
- * `--export-ranks`: one row per rank, in rank order: `rank`, `file`, `world_size`, `steps`, the
- * eight `gpu_time` figures of the rank's whole trace (µs), `fwd_gpu_us` and `bwd_gpu_us` (sums
- * over its pair rows, as `--export-pairs` would add them up), `pairs` (`fwd_bwd_pairs` of its
- * `--summary`).
- */
-CellTable rankTable(const RankTraces &ranks);
 
 //! What one row of the rank table says of a rank (from its trace, or read from its database).
 struct RankSummary {
@@ -29,8 +24,12 @@ struct RankSummary {
     uint64_t pairs = 0;
     AllocatorPeaks memory;
 };
-RankSummary rankSummary(const RankTrace &rank);
-//! The rank table of ranks known by their summaries (a run read from databases).
+/*!
+ * `--export-ranks`: one row per rank, in rank order: `rank`, `file`, `world_size`, `steps`, the
+ * eight `gpu_time` figures of the rank's whole trace (µs), `fwd_gpu_us` and `bwd_gpu_us` (sums
+ * over its pair rows, as `--export-pairs` would add them up), `pairs` (`fwd_bwd_pairs` of its
+ * `--summary`), `peak_allocated_bytes`, `peak_reserved_bytes`.
+ */
 CellTable rankTable(const std::vector<RankSummary> &ranks);
 
 /*!
@@ -40,8 +39,6 @@ CellTable rankTable(const std::vector<RankSummary> &ranks);
  * `max_dur_us`; then, Kinetoscope's own, `wait_us.R` and `dur_us.R` for each rank R (empty where
  * rank R lacks the collective).
  */
-CellTable collectiveTable(const RankTraces &ranks, const CollectiveMatch &match);
-//! The same for ranks known by their numbers only (a run read from databases), by rank index.
 CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveMatch &match);
 
 /*!
@@ -49,10 +46,8 @@ CellTable collectiveTable(const std::vector<int> &rankNumbers, const CollectiveM
  * `input_dims`, `step`, `module` (of the first rank's row), then `fwd_gpu_us.R` and `bwd_gpu_us.R`
  * for each rank R (empty where that rank has no match), `bwd_spread_us`, `slowest_rank`.
  */
-CellTable rankPairTable(const RankTraces &ranks, const RankPairs &pairs);
 //! Per pair row of the first rank: its `fwd_name`, `input_dims`, `step`, `module` as written.
 using PairRowTexts = std::vector<std::array<std::string, 4>>;
-//! The same for ranks known by their numbers (a run read from databases), by rank index.
 CellTable rankPairTable(
     const std::vector<int> &rankNumbers, const PairRowTexts &first, const RankPairs &pairs);
 
@@ -86,5 +81,13 @@ CellTable pairKeyTable(const ModuleTree &modules);
  * `--export-db`'s `collective_kernels`: enough to match a rank's collectives without its trace.
  */
 CellTable commKernelTable(const OpGraph &graph);
+
+//! `--export-db`'s `step_gpu_time`: `step`, then the eight gpuTimeFields() of the step (µs).
+CellTable stepGpuTimeTable(const std::vector<StepGpuTime> &steps);
+
+//! `--export-db`'s `findings`: a trace's health findings as `--check` tells them: `check_name`,
+//! `severity`, `count`, `example`, `first_ns` (its `first_ts_us` in ns, exact; empty when the
+//! finding is of no event).
+CellTable findingTable(const std::vector<Finding> &findings);
 
 } // namespace ks

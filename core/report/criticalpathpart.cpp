@@ -29,9 +29,12 @@ void addCriticalPath(const CriticalPathAnalysis &analysis, bool run, ReportConte
     part.tables.push_back({"On the path by class (bound_by).", criticalBoundTable(path)});
     part.tables.push_back(
         {"The pairs with most time on the path (critical_us).", criticalPairTable(analysis)});
-    part.tables.push_back({"What-if: the ten changes that shorten the path most (an op's GPU "
-                           "work at half its time, a collective at none).",
-        whatIfTable(analysis.bestChanges(), path.length)});
+    if (analysis.tracesAtHand())
+        part.tables.push_back({"What-if: the ten changes that shorten the path most (an op's GPU "
+                               "work at half its time, a collective at none).",
+            whatIfTable(analysis.bestChanges(), path.length)});
+    else
+        part.text += " " + std::string(kWhatIfsNeedTraces);
     if (run)
         part.tables.push_back({"Per rank: time on the path, slack (how much later its work "
                                "could start without lengthening the step) and late start.",

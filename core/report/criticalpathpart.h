@@ -14,4 +14,9 @@ namespace ks {
  */
 void addCriticalPath(const CriticalPathAnalysis &analysis, bool run, ReportContent &out);
 
+//! What the part says in place of the what-ifs of a run read from databases.
+inline constexpr std::string_view kWhatIfsNeedTraces
+    = "Its what-ifs need the ranks' traces (the databases hold the path's graph, not the ops' "
+      "work): open the run from its traces for them.";
+
 } // namespace ks

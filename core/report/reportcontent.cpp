@@ -605,6 +605,21 @@ std::string fileName(const std::string &path)
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+//! The critical path across the ranks, or why there is none.
+void addRunPath(const Run &run, ReportContent &out)
+{
+    std::string error;
+    if (const auto path = run.criticalPath({}, &error)) {
+        addCriticalPath(*path, true, out);
+        return;
+    }
+    ReportPart none;
+    none.id = "run-critical-path";
+    none.title = "The critical path";
+    none.text = "No critical path: " + error;
+    out.parts.push_back(std::move(none));
+}
+
 } // namespace
 
 ReportContent traceReport(const LoadedTrace &trace, const ReportFocus &focus)
@@ -617,17 +632,26 @@ ReportContent traceReport(const LoadedTrace &trace, const ReportFocus &focus)
     return out;
 }
 
-ReportContent runReport(const LoadedRun &run)
+ReportContent runReport(const Run &run, const LoadedTrace *first, const std::string &whyNoTrace)
 {
     ReportContent out;
     out.title = "Kinetoscope report: a run of " + run.rankCountText();
-    for (const auto &t : run.traces)
-        out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(t->model->path);
-    if (run.traces.empty())
+    for (const RankTrace &r : run.ranks)
+        out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(r.file);
+    if (run.ranks.empty())
         return out; // nothing loaded: the title says so
     // The order: the first rank's trace parts, the run's, then the timeline.
     const std::string prefix = "Rank " + std::to_string(run.ranks[0].rank) + ": ";
-    addTraceParts(*run.traces[0], prefix, out);
+    if (first) {
+        addTraceParts(*first, prefix, out);
+    } else {
+        ReportPart missing;
+        missing.id = "trace";
+        missing.title = prefix + "the trace";
+        missing.text
+            = "Its own parts and the timeline need its trace, which is not at hand: " + whyNoTrace;
+        out.parts.push_back(std::move(missing));
+    }
     ReportPart ranks;
     ranks.id = "ranks";
     ranks.title = "The ranks";
@@ -642,19 +666,20 @@ ReportContent runReport(const LoadedRun &run)
     if (run.ranks.size() > kChartBars)
         chart.caption += " The first " + std::to_string(kChartBars) + " of "
             + std::to_string(run.ranks.size()) + " ranks; the table has them all.";
-    for (const RankTrace &r : run.ranks) {
+    const std::vector<RankSummary> summaries = run.summaries();
+    for (const RankSummary &r : summaries) {
         if (chart.labels.size() == kChartBars)
             break;
-        const GpuTimeBreakdown &b = r.gpuTime;
+        const GpuTimeBreakdown b = gpuTimeOfFields(r.gpuTime);
         chart.labels.push_back("rank " + std::to_string(r.rank));
         chart.values.push_back({double(b.computation) / 1e3, double(b.exposedComm) / 1e3,
             double(b.exposedMemcpy) / 1e3, double(b.idle) / 1e3});
     }
     ranks.charts.push_back(std::move(chart));
-    ranks.tables.push_back({"One row per rank (--export-ranks).", rankTable(run.ranks)});
+    ranks.tables.push_back({"One row per rank (--export-ranks).", rankTable(summaries)});
     out.parts.push_back(std::move(ranks));
 
-    const CellTable collectives = collectiveTable(run.ranks, run.collectives);
+    const CellTable collectives = collectiveTable(run.rankNumbers(), run.collectives);
     size_t skewColumn = 0;
     for (size_t c = 0; c < collectives.columnCount(); ++c) {
         if (collectives.columnName(c) == "skew_us")
@@ -683,8 +708,9 @@ ReportContent runReport(const LoadedRun &run)
         out.parts.push_back(std::move(part));
     }
     if (run.ranks.size() > 1)
-        addCriticalPath(*run.criticalPath(), true, out);
-    chooseTimeline(*run.traces[0], prefix, {}, out);
+        addRunPath(run, out);
+    if (first)
+        chooseTimeline(*first, prefix, {}, out);
     return out;
 }
 

@@ -4,7 +4,7 @@
 #include "analysis/stepbreakdown.h"
 #include "export/celltable.h"
 #include "session/comparedtraces.h"
-#include "session/loadedrun.h"
+#include "session/run.h"
 
 #include <string>
 #include <vector>
@@ -68,8 +68,13 @@ struct ReportFocus {
 
 //! The report of one trace; its timeline picture shows \a focus when it names a step or a pair.
 ReportContent traceReport(const LoadedTrace &trace, const ReportFocus &focus = {});
-//! The report of a run: the first rank's trace parts, the ranks and the collectives, the timeline.
-ReportContent runReport(const LoadedRun &run);
+/*!
+ * The report of a run: the first rank's trace parts, the ranks, the collectives, the critical
+ * path, the timeline. \a first: the first rank's trace (Run::rankTrace()); null: its parts and
+ * the timeline are left out, and the report says \a whyNoTrace.
+ */
+ReportContent runReport(
+    const Run &run, const LoadedTrace *first, const std::string &whyNoTrace = {});
 //! The report of a comparison: the candidate's trace parts, the pairs that changed most, the
 //! candidate's timeline.
 ReportContent comparisonReport(const ComparedTraces &compared);

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -115,15 +116,22 @@ std::optional<SliceId> eventOf(sqlite3_stmt *st, int column)
     return SliceId(id);
 }
 
-bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
+//! False with \a error naming \a path as a database whose tables make no sense.
+bool notOurs(const std::string &path, const std::string &what, std::string &error)
+{
+    error = path + ": not a Kinetoscope database (" + what + ")";
+    return false;
+}
+
+bool readKernels(sqlite3 *db, RankSource &rank, std::string &error)
 {
     const SqliteStatement st = prepare(db,
         "SELECT name, collective_name, process_group, comms_id, seq, start_ns, dur_ns, event "
         "FROM collective_kernels", // the view keeps the rows' order
-        rank.path, error);
+        rank.database, error);
     if (!st)
         return false;
-    return eachRow(db, st.get(), rank.path, error, [&] {
+    return eachRow(db, st.get(), rank.database, error, [&] {
         CommRecord &k = rank.kernels.emplace_back();
         k.name = columnText(st.get(), 0);
         k.collective = columnText(st.get(), 1);
@@ -138,12 +146,12 @@ bool readKernels(sqlite3 *db, RankDatabase &rank, std::string &error)
     });
 }
 
-bool readSteps(sqlite3 *db, RankDatabase &rank, std::string &error)
+bool readSteps(sqlite3 *db, RankSource &rank, std::string &error)
 {
-    const SqliteStatement st = prepare(db, "SELECT step FROM steps", rank.path, error);
+    const SqliteStatement st = prepare(db, "SELECT step FROM steps", rank.database, error);
     if (!st)
         return false;
-    return eachRow(db, st.get(), rank.path, error, [&] {
+    return eachRow(db, st.get(), rank.database, error, [&] {
         rank.steps.push_back(sqlite3_column_int64(st.get(), 0));
         return true;
     });
@@ -161,20 +169,61 @@ int64_t bytesOrNone(sqlite3_stmt *st, int column)
                                                           : sqlite3_column_int64(st, column);
 }
 
+//! Its `step_gpu_time`: each step's GPU time breakdown, as gpuTimePerStep() had it.
+bool readStepGpuTime(sqlite3 *db, RankSource &rank, std::string &error)
+{
+    std::string sql = "SELECT step";
+    for (const auto &field : gpuTimeFields({}))
+        sql += ", " + std::string(field.first);
+    const SqliteStatement st = prepare(db, sql + " FROM step_gpu_time", rank.database, error);
+    if (!st)
+        return false;
+    return eachRow(db, st.get(), rank.database, error, [&] {
+        std::array<TimeNs, 8> fields {};
+        for (size_t i = 0; i < fields.size(); ++i)
+            fields[i] = microsAsNs(st.get(), int(i) + 1);
+        rank.stepGpuTime.push_back({sqlite3_column_int64(st.get(), 0), gpuTimeOfFields(fields)});
+        return true;
+    });
+}
+
+//! Its `findings`: its trace's health findings, as `--check` tells them.
+bool readFindings(sqlite3 *db, RankSource &rank, std::string &error)
+{
+    const SqliteStatement st
+        = prepare(db, "SELECT check_name, severity, count, example, first_ns FROM findings",
+            rank.database, error);
+    if (!st)
+        return false;
+    return eachRow(db, st.get(), rank.database, error, [&] {
+        const auto check = checkNamed(columnText(st.get(), 0));
+        if (!check)
+            return notOurs(rank.database, "findings holds a check of no known name", error);
+        Finding &f = rank.findings.emplace_back();
+        f.check = *check;
+        f.severity = columnText(st.get(), 1) == "info" ? Severity::Info : Severity::Warning;
+        f.count = uint64_t(sqlite3_column_int64(st.get(), 2));
+        f.example = columnText(st.get(), 3);
+        if (sqlite3_column_type(st.get(), 4) != SQLITE_NULL)
+            f.firstStart = sqlite3_column_int64(st.get(), 4);
+        return true;
+    });
+}
+
 //! Its one row of `ranks`: what the rank table says of it.
-bool readSummary(sqlite3 *db, RankDatabase &rank, std::string &error)
+bool readSummary(sqlite3 *db, RankSource &rank, std::string &error)
 {
     const SqliteStatement st = prepare(db,
         "SELECT file, world_size, steps, computation_us, exposed_comm_us, exposed_memcpy_us, "
         "busy_us, idle_us, total_us, total_comm_us, total_memcpy_us, fwd_gpu_us, bwd_gpu_us, "
         "pairs, peak_allocated_bytes, peak_reserved_bytes FROM ranks",
-        rank.path, error);
+        rank.database, error);
     if (!st)
         return false;
     if (const int rc = sqlite3_step(st.get()); rc != SQLITE_ROW) {
         error = rc == SQLITE_DONE
-            ? rank.path + ": not a Kinetoscope database (its ranks table is empty)"
-            : sqliteError(db, rank.path);
+            ? rank.database + ": not a Kinetoscope database (its ranks table is empty)"
+            : sqliteError(db, rank.database);
         return false;
     }
     RankSummary &s = rank.summary;
@@ -250,13 +299,6 @@ double numberOrNaN(sqlite3_stmt *st, int column)
                                                           : sqlite3_column_double(st, column);
 }
 
-//! False with \a error naming \a path as a database whose graph makes no sense.
-bool badGraph(const std::string &path, const std::string &what, std::string &error)
-{
-    error = path + ": not a Kinetoscope database (" + what + ")";
-    return false;
-}
-
 bool readPathNodes(
     sqlite3 *db, const std::string &path, std::vector<PathNode> &nodes, std::string &error)
 {
@@ -267,7 +309,7 @@ bool readPathNodes(
     return eachRow(db, st.get(), path, error, [&] {
         const auto event = eventOf(st.get(), 0);
         if (!event || *event == kNoSlice)
-            return badGraph(path, "path_nodes names no event", error);
+            return notOurs(path, "path_nodes names no event", error);
         nodes.push_back(
             {*event, sqlite3_column_int64(st.get(), 2), sqlite3_column_int(st.get(), 1) != 0});
         return true;
@@ -294,7 +336,7 @@ bool readPathEdges(sqlite3 *db,
         const auto charged = eventOf(st.get(), 4);
         if (from < 0 || to < 0 || size_t(from) >= nodeCount || size_t(to) >= nodeCount || !kind
             || weight < 0 || !charged)
-            return badGraph(path, "path_edges holds an edge of no node, kind or event", error);
+            return notOurs(path, "path_edges holds an edge of no node, kind or event", error);
         (sqlite3_column_int(st.get(), 5) != 0 ? stepEdges : edges)
             .push_back({uint32_t(from), uint32_t(to), *kind, weight, *charged});
         return true;
@@ -319,7 +361,7 @@ bool readPathEvents(sqlite3 *db,
         const bool paired = sqlite3_column_type(st.get(), 3) != SQLITE_NULL;
         const int64_t row = paired ? sqlite3_column_int64(st.get(), 3) : -1;
         if (!event || *event == kNoSlice || !bound || (paired && (row < 0 || row >= rows)))
-            return badGraph(path, "path_events holds an event of no id, class or pair row", error);
+            return notOurs(path, "path_events holds an event of no id, class or pair row", error);
         events.push_back({*event, columnText(st.get(), 1), *bound, int(row),
             columnText(st.get(), 5), columnText(st.get(), 4)});
         return true;
@@ -334,7 +376,8 @@ std::string stepText(int64_t step)
 
 } // namespace
 
-std::optional<RankDatabase> readRankDatabase(const std::string &path, std::string &error)
+std::optional<RankSource> readRankDatabase(
+    const std::string &path, bool &gathered, std::string &error)
 {
     const auto db = ReadingDb::open(path, error);
     if (!db)
@@ -342,12 +385,11 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
     const auto meta = readMeta(db->get(), path, error);
     if (!meta)
         return std::nullopt;
-    RankDatabase rank;
-    rank.path = path;
-    if (number(*meta, "gathered_from") != kNoValue) {
-        rank.gathered = true;
-        return rank;
-    }
+    gathered = number(*meta, "gathered_from") != kNoValue;
+    if (gathered)
+        return std::nullopt;
+    RankSource rank;
+    rank.database = path;
     const int64_t format = number(*meta, "format_version");
     const int64_t ranks = number(*meta, "rank_count");
     if (format != kDatabaseFormat) {
@@ -363,21 +405,20 @@ std::optional<RankDatabase> readRankDatabase(const std::string &path, std::strin
             + " ranks; a run opens databases of one rank each (--export-db RANKFILE)";
         return std::nullopt;
     }
-    rank.sourceFile = text(*meta, "source_file");
-    rank.worldSize = int(std::max<int64_t>(0, number(*meta, "world_size")));
+    rank.traceFile = text(*meta, "source_file");
     rank.traceRank
         = number(*meta, "trace_rank") == kNoValue ? -1 : int(number(*meta, "trace_rank"));
     rank.traceStart = number(*meta, "trace_start_ns");
     rank.traceEnd = number(*meta, "trace_end_ns");
     rank.traceId = text(*meta, "trace_id");
     rank.clockBase = number(*meta, "clock_base_ns");
-    rank.clockZero = number(*meta, "clock_zero_ns");
-    if (rank.clockBase == kNoValue || rank.clockZero == kNoValue) {
+    if (rank.clockBase == kNoValue || rank.traceStart == kNoValue || rank.traceEnd == kNoValue) {
         error = path + ": not a Kinetoscope database (no clock in its meta table)";
         return std::nullopt;
     }
     if (!readKernels(db->get(), rank, error) || !readSummary(db->get(), rank, error)
-        || !readSteps(db->get(), rank, error))
+        || !readSteps(db->get(), rank, error) || !readStepGpuTime(db->get(), rank, error)
+        || !readFindings(db->get(), rank, error))
         return std::nullopt;
     return rank;
 }
@@ -433,7 +474,7 @@ bool readPairRows(const std::string &path,
     return false;
 }
 
-bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, std::string &error)
+bool readPathGraph(const RankSource &rank, int64_t step, PathRankGraph &out, std::string &error)
 {
     const int64_t wanted = rank.steps.empty() ? kNoValue : step;
     if (wanted != kNoValue
@@ -441,8 +482,9 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
         out.problem = missingStepProblem(step);
         return true;
     }
-    const auto db = ReadingDb::open(rank.path, error);
-    const auto meta = db ? readMeta(db->get(), rank.path, error) : std::nullopt;
+    const std::string &path = rank.database;
+    const auto db = ReadingDb::open(path, error);
+    const auto meta = db ? readMeta(db->get(), path, error) : std::nullopt;
     if (!meta)
         return false;
     if (const int64_t stored = number(*meta, "path_step"); stored != wanted) {
@@ -459,11 +501,10 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
     out.windowStart = number(*meta, "path_window_start_ns");
     out.windowEnd = number(*meta, "path_window_end_ns");
     if (out.windowStart == kNoValue || out.windowEnd == kNoValue)
-        return badGraph(rank.path, "no path graph in its meta table", error);
+        return notOurs(path, "no path graph in its meta table", error);
     int64_t rows = 0; // the rank's pair rows, which the path's time is told by
-    const SqliteStatement count
-        = prepare(db->get(), "SELECT count(*) FROM pairs", rank.path, error);
-    if (!count || !eachRow(db->get(), count.get(), rank.path, error, [&] {
+    const SqliteStatement count = prepare(db->get(), "SELECT count(*) FROM pairs", path, error);
+    if (!count || !eachRow(db->get(), count.get(), path, error, [&] {
             rows = sqlite3_column_int64(count.get(), 0);
             return true;
         }))
@@ -471,9 +512,9 @@ bool readPathGraph(const RankDatabase &rank, int64_t step, PathRankGraph &out, s
     std::vector<PathNode> nodes;
     std::vector<PathEdge> edges, stepEdges;
     std::vector<StoredPathEvent> events;
-    if (!readPathNodes(db->get(), rank.path, nodes, error)
-        || !readPathEdges(db->get(), rank.path, nodes.size(), edges, stepEdges, error)
-        || !readPathEvents(db->get(), rank.path, rows, events, error))
+    if (!readPathNodes(db->get(), path, nodes, error)
+        || !readPathEdges(db->get(), path, nodes.size(), edges, stepEdges, error)
+        || !readPathEvents(db->get(), path, rows, events, error))
         return false;
     out.graph = std::make_unique<StoredPathGraph>(
         std::move(nodes), edges, stepEdges, std::move(events), size_t(rows));

@@ -139,8 +139,9 @@ void addMeta(CellTable &meta, std::optional<int> rank, std::string key, std::str
 }
 
 //! One rank's own tables, each row led by its rank number.
-void addRankTables(TableDatabase &db, const LoadedTrace &trace, int rank)
+void addRankTables(TableDatabase &db, const RankSource &source, int rank)
 {
+    const LoadedTrace &trace = *source.trace;
     const OpGraph &graph = *trace.graph;
     db.add("pairs", *trace.pairTable(), rank);
     db.add("pair_keys", pairKeyTable(trace.modules()), rank);
@@ -155,6 +156,8 @@ void addRankTables(TableDatabase &db, const LoadedTrace &trace, int rank)
     db.add("efficiency", EfficiencyTable(graph, trace.efficiency()), rank);
     db.add("live", LiveTable(trace.liveMemory(), liveAtPeak(trace)), rank);
     db.add("collective_kernels", commKernelTable(graph), rank);
+    db.add("step_gpu_time", stepGpuTimeTable(source.stepGpuTime), rank);
+    db.add("findings", findingTable(source.findings), rank);
     CellTable summary, diagnostics;
     summaryTables(summaryJson(*trace.model, graph, trace.seconds), summary, diagnostics);
     db.add("summary", summary, rank);
@@ -192,8 +195,9 @@ void addPathGraph(TableDatabase &db,
 void addIndexes(TableDatabase &db, bool severalRanks)
 {
     if (severalRanks) {
-        for (const char *table : {"kernel_summary", "modules", "memory", "live",
-                 "collective_kernels", "efficiency", "path_nodes", "path_edges", "path_events"})
+        for (const char *table :
+            {"kernel_summary", "modules", "memory", "live", "collective_kernels", "efficiency",
+                "path_nodes", "path_edges", "path_events", "step_gpu_time", "findings"})
             db.index(table, {"rank"});
         for (const char *table : {"pairs", "kernels", "steps"})
             db.index(table, {"rank", "step"});
@@ -214,13 +218,15 @@ void addIndexes(TableDatabase &db, bool severalRanks)
 
 } // namespace
 
-bool writeRunDatabase(const LoadedRun &run,
+bool writeRunDatabase(const Run &run,
     const std::string &path,
     const PathQuery &query,
     const std::function<std::string(const std::string &file)> &sha256,
     std::string &error)
 {
-    const auto analysis = run.criticalPath(query);
+    const auto analysis = run.criticalPath(query, &error);
+    if (!analysis)
+        return false;
     TableDatabase db;
     CellTable meta;
     meta.addColumn("rank", Cell::Integer, {});
@@ -233,7 +239,8 @@ bool writeRunDatabase(const LoadedRun &run,
     addMeta(meta, {}, "clock_zero_ns", std::to_string(run.commonZero));
     for (size_t i = 0; i < run.ranks.size(); ++i) {
         const RankTrace &r = run.ranks[i];
-        addRankTables(db, *run.traces[i], r.rank); // first: the caller may still be hashing
+        const RankSource &source = *run.sources[i];
+        addRankTables(db, source, r.rank); // first: the caller may still be hashing
         addPathGraph(db, meta, *analysis, uint32_t(i), r.rank);
         struct stat st { };
         std::error_code absent;
@@ -244,24 +251,23 @@ bool writeRunDatabase(const LoadedRun &run,
         addMeta(meta, r.rank, "source_size",
             ::stat(r.file.c_str(), &st) == 0 ? std::to_string(st.st_size) : std::string());
         addMeta(meta, r.rank, "source_sha256", sha256(r.file));
-        const int traceRank = rankInfo(*run.traces[i]->model).rank;
-        addMeta(
-            meta, r.rank, "trace_rank", traceRank < 0 ? std::string() : std::to_string(traceRank));
+        addMeta(meta, r.rank, "trace_rank",
+            source.traceRank < 0 ? std::string() : std::to_string(source.traceRank));
         addMeta(meta, r.rank, "world_size", std::to_string(r.worldSize));
-        addMeta(meta, r.rank, "clock_base_ns", std::to_string(r.clockOffset + run.commonZero));
-        const TraceModel &model = *run.traces[i]->model;
-        addMeta(meta, r.rank, "trace_start_ns", std::to_string(model.minTime));
-        addMeta(meta, r.rank, "trace_end_ns", std::to_string(model.maxTime));
-        addMeta(meta, r.rank, "trace_id", traceIdOf(model));
+        addMeta(meta, r.rank, "clock_base_ns", std::to_string(source.clockBase));
+        addMeta(meta, r.rank, "trace_start_ns", std::to_string(source.traceStart));
+        addMeta(meta, r.rank, "trace_end_ns", std::to_string(source.traceEnd));
+        addMeta(meta, r.rank, "trace_id", source.traceId);
     }
     db.add("meta", meta);
-    db.add("ranks", rankTable(run.ranks));
+    db.add("ranks", rankTable(run.summaries()));
     // Their columns per rank as rows: SQLite holds at most 2 000 columns a table.
     const RankColumnSplit collectives
-        = splitRankColumns(collectiveTable(run.ranks, run.collectives), "collective");
+        = splitRankColumns(collectiveTable(run.rankNumbers(), run.collectives), "collective");
     db.add("collectives", collectives.shared);
     db.add("collective_ranks", collectives.byRank);
-    const RankColumnSplit pairs = splitRankColumns(rankPairTable(run.ranks, run.pairs), "pair");
+    const RankColumnSplit pairs
+        = splitRankColumns(rankPairTable(run.rankNumbers(), run.firstPairRows, run.pairs), "pair");
     db.add("rank_pairs", pairs.shared);
     db.add("rank_pair_ranks", pairs.byRank);
     db.add("critical_path", criticalSegmentTable(*analysis));

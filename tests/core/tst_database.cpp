@@ -15,8 +15,10 @@
 #include "export/runtables.h"
 #include "export/steptable.h"
 #include "export/tabledatabase.h"
+#include "report/criticalpathpart.h"
+#include "report/reportcontent.h"
 #include "runbuilder.h"
-#include "session/databaserun.h"
+#include "session/rankdatabase.h"
 #include "session/rundatabase.h"
 #include "testutil.h"
 
@@ -280,6 +282,38 @@ void checkSchema(const Reader &db, bool severalRanks)
     }
 }
 
+/*!
+ * \a report as text: title, files, and each part's heading, sentences, charts (captions, labels,
+ * values) and tables (captions, CSV) — what its HTML and PDF draw, less the pictures.
+ */
+std::string reportText(const ReportContent &report)
+{
+    std::string out;
+    // Each piece appended on its own (GCC 12 -O3 sees a false overlap in a chain of +).
+    const auto line = [&out](std::initializer_list<std::string_view> pieces) {
+        for (const std::string_view piece : pieces)
+            out.append(piece).append(" ");
+        out.append("\n");
+    };
+    line({report.title, report.subtitle});
+    for (const ReportPart &part : report.parts) {
+        line({"##", part.id, part.title, part.text});
+        for (const ReportChart &chart : part.charts) {
+            line({"chart", chart.caption});
+            for (size_t bar = 0; bar < chart.labels.size(); ++bar) {
+                line({chart.labels[bar]});
+                for (const double v : chart.values[bar])
+                    line({std::to_string(v)});
+            }
+        }
+        for (const ReportTable &table : part.tables)
+            line({"table", table.caption, tableToCsv(table.table)});
+    }
+    line({"timeline", std::to_string(report.timelineStep), std::to_string(report.timelineRow),
+        report.timelineCaption});
+    return out;
+}
+
 std::string hashOf(const std::string &file)
 {
     return "sha-of-" + file;
@@ -301,7 +335,7 @@ private slots:
     void runFromDatabasesEqualsTheTraces();
 
 private:
-    void checkPathFromDatabases(const LoadedRun &run, const DatabaseRun &fromDatabases);
+    void checkPathFromDatabases(const Run &run, const Run &fromDatabases);
     void checkHostileDatabases(const std::string &rankDatabase);
     void comparePaths(const CriticalPath &a, const CriticalPath &b);
     //! A copy of database \a from named \a name with \a sql run on it.
@@ -350,7 +384,7 @@ void TestDatabase::everyExportReadsBack()
     const Reader reader(db);
     QString why;
     for (size_t i = 0; i < run->ranks.size(); ++i) {
-        const LoadedTrace &t = *run->traces[i];
+        const LoadedTrace &t = *run->sources[i]->trace;
         const int rank = run->ranks[i].rank;
         // Each built here as its own --export-… builds it, not taken from the trace's caches.
         QVERIFY2(sameTable(reader, "pairs", PairTable(*t.graph), rank, why), qPrintable(why));
@@ -372,6 +406,11 @@ void TestDatabase::everyExportReadsBack()
         QVERIFY2(
             sameTable(reader, "efficiency", EfficiencyTable(*t.graph, t.efficiency()), rank, why),
             qPrintable(why));
+        QVERIFY2(sameTable(reader, "step_gpu_time", stepGpuTimeTable(gpuTimePerStep(*t.graph)),
+                     rank, why),
+            qPrintable(why));
+        QVERIFY2(
+            sameTable(reader, "findings", findingTable(t.findings()), rank, why), qPrintable(why));
         const LiveMemory live(memory);
         const auto device = live.peakDevice();
         const int64_t peak = device && live.known()
@@ -450,12 +489,12 @@ void TestDatabase::everyExportReadsBack()
     checkSchema(reader, run->ranks.size() > 1);
     if (QTest::currentTestFailed())
         return;
-    QVERIFY2(sameTable(reader, "ranks", rankTable(run->ranks), {}, why), qPrintable(why));
+    QVERIFY2(sameTable(reader, "ranks", rankTable(run->summaries()), {}, why), qPrintable(why));
     QVERIFY2(sameSplitTable(reader, "collectives", "collective_ranks", "collective",
-                 collectiveTable(run->ranks, run->collectives), why),
+                 collectiveTable(run->rankNumbers(), run->collectives), why),
         qPrintable(why));
     QVERIFY2(sameSplitTable(reader, "rank_pairs", "rank_pair_ranks", "pair",
-                 rankPairTable(run->ranks, run->pairs), why),
+                 rankPairTable(run->rankNumbers(), run->firstPairRows, run->pairs), why),
         qPrintable(why));
     QVERIFY2(
         sameTable(reader, "critical_path", criticalSegmentTable(*run->criticalPath()), {}, why),
@@ -672,7 +711,7 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
         const auto alone = openRun({f.toStdString()}, {}, error);
         QVERIFY2(alone, error.c_str());
         if (f.endsWith(QStringLiteral("-cut.json"))) // what the row is there for
-            QVERIFY(alone->traces.front()->graph->stats().gpuCutOff);
+            QVERIFY(alone->ranks.front().graph->stats().gpuCutOff);
         databases.push_back(
             m_dir.filePath(QFileInfo(f).fileName() + QStringLiteral(".sqlite")).toStdString());
         QVERIFY2(writeRunDatabase(*alone, databases.back(), {}, hashOf, error), error.c_str());
@@ -683,7 +722,7 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     QVERIFY(writeFileAtomically(corrupt, "not a database at all", error));
     const std::string foreign = m_dir.filePath(QStringLiteral("foreign.sqlite")).toStdString();
     TableDatabase other;
-    other.add("pairs", PairTable(*run->traces.front()->graph));
+    other.add("pairs", PairTable(*run->ranks.front().graph));
     QVERIFY(other.save(foreign));
     // A database of another layout (format 1 wrote plain tables): named, not misread.
     const std::string older = m_dir.filePath(QStringLiteral("older.sqlite")).toStdString();
@@ -704,26 +743,49 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     databases.push_back(foreign);
     databases.push_back(older);
 
-    DatabaseRun fromDatabases = openDatabaseRun(databases, 2);
+    RunOptions two;
+    two.parallel = 2;
+    const auto opened = openRun(databases, two, error);
+    QVERIFY2(opened, error.c_str());
+    const Run &fromDatabases = *opened;
+    QVERIFY(fromDatabases.fromDatabases());
     QCOMPARE(fromDatabases.ranks.size(), run->ranks.size());
     QCOMPARE(fromDatabases.failures.size(), size_t(3));
     QVERIFY(fromDatabases.failures[0].error.starts_with(corrupt + ": "));
     QVERIFY(fromDatabases.failures[1].error.starts_with(foreign + ": not a Kinetoscope database"));
     QCOMPARE(fromDatabases.failures[2].error,
-        older + ": database format 1, this version reads 5 (digest the trace again)");
-    QCOMPARE(tableToCsv(rankTable(fromDatabases.summaries())), tableToCsv(rankTable(run->ranks)));
-    // One job, as the traces are; a run short of its world_size warns as theirs does.
+        older + ": database format 1, this version reads 6 (digest the trace again)");
+    QCOMPARE(
+        tableToCsv(rankTable(fromDatabases.summaries())), tableToCsv(rankTable(run->summaries())));
+    // One job, as the traces are; the same warnings (a run short of its world_size) and checks.
     QCOMPARE(fromDatabases.unrelated, run->unrelated);
-    for (const std::string &w : run->warnings)
-        if (w.starts_with("only "))
-            QVERIFY2(std::count(fromDatabases.warnings.begin(), fromDatabases.warnings.end(), w),
-                w.c_str());
+    QCOMPARE(fromDatabases.warnings, run->warnings);
+    QCOMPARE(checkReport(fromDatabases).json(), checkReport(*run).json());
+    // The report: rank 0's parts from its trace (the file its database names), the run's from
+    // the databases; what-ifs need the traces, and the path's part says so in their place.
+    std::string noTrace;
+    const auto first = fromDatabases.rankTrace(0, noTrace);
+    QVERIFY2(first, noTrace.c_str());
+    ReportContent traced = runReport(*run, run->sources[0]->trace.get());
+    for (ReportPart &part : traced.parts)
+        if (part.id == "run-critical-path") {
+            std::erase_if(
+                part.tables, [](const ReportTable &t) { return t.caption.starts_with("What-if"); });
+            part.text += " " + std::string(kWhatIfsNeedTraces);
+        }
+    QCOMPARE(reportText(runReport(fromDatabases, first.get())), reportText(traced));
+    // The charts' bars: each rank's steps' GPU time, as from the traces.
+    for (size_t r = 0; r < run->ranks.size(); ++r)
+        QCOMPARE(tableToCsv(stepGpuTimeTable(fromDatabases.sources[r]->stepGpuTime)),
+            tableToCsv(stepGpuTimeTable(run->sources[r]->stepGpuTime)));
     if (paths.size() > 1) {
         // A rank an hour later on the common clock: another job, named as the traces' would be.
         const std::string later = alteredCopy(databases[1], QStringLiteral("later.sqlite"),
             "UPDATE meta_rows SET value = value + 3600000000000 WHERE key = (SELECT id FROM "
             "strings WHERE text = 'clock_base_ns')");
-        const std::string unrelated = openDatabaseRun({databases[0], later}).unrelated;
+        const auto apart = openRun({databases[0], later}, {}, error);
+        QVERIFY2(apart, error.c_str());
+        const std::string unrelated = apart->unrelated;
         const std::string head
             = databases[0] + " and " + later + " do not overlap in time (the second starts ";
         const std::string tail = " ms after the first ends): they are traces of different jobs, "
@@ -733,18 +795,19 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
         QVERIFY(gapMs > 3'590'000 && gapMs < 3'600'000); // the hour less the first trace's length
     }
     QCOMPARE(tableToCsv(collectiveTable(fromDatabases.rankNumbers(), fromDatabases.collectives)),
-        tableToCsv(collectiveTable(run->ranks, run->collectives)));
-    QVERIFY2(readRankPairs(fromDatabases, 2, error), error.c_str());
+        tableToCsv(collectiveTable(run->rankNumbers(), run->collectives)));
+    QVERIFY(fromDatabases.pairsProblem.empty());
     QVERIFY(!fromDatabases.pairs.pairs.empty());
-    QCOMPARE(
-        tableToCsv(*fromDatabases.pairTable), tableToCsv(rankPairTable(run->ranks, run->pairs)));
+    QCOMPARE(tableToCsv(rankPairTable(
+                 fromDatabases.rankNumbers(), fromDatabases.firstPairRows, fromDatabases.pairs)),
+        tableToCsv(rankPairTable(run->rankNumbers(), run->firstPairRows, run->pairs)));
 
     // The run's matching is the two-trace comparison's: its matched entries, rank by rank.
     DiffOptions options;
     options.rollups = false;
     for (size_t r = 1; r < run->ranks.size(); ++r) {
-        const auto diff
-            = TraceDiff::compare(*run->ranks[0].modules, *run->ranks[r].modules, options);
+        const auto diff = TraceDiff::compare(
+            run->sources[0]->trace->modules(), run->sources[r]->trace->modules(), options);
         QVERIFY(diff);
         std::vector<std::pair<int64_t, int64_t>> compared, matched;
         for (const DiffEntry &e : diff->entries())
@@ -760,7 +823,7 @@ void TestDatabase::runFromDatabasesEqualsTheTraces()
     checkPathFromDatabases(*run, fromDatabases);
     if (QTest::currentTestFailed())
         return;
-    checkHostileDatabases(fromDatabases.ranks[0].path);
+    checkHostileDatabases(fromDatabases.sources[0]->database);
 }
 
 /*
@@ -773,22 +836,23 @@ void TestDatabase::checkHostileDatabases(const std::string &rankDatabase)
     const std::string endless = alteredCopy(rankDatabase, QStringLiteral("endless.sqlite"),
         "DROP VIEW meta; CREATE VIEW meta AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT "
         "x + 1 FROM c) SELECT 'k' || x AS key, x AS value FROM c");
-    QVERIFY(!readRankDatabase(endless, error));
+    bool gathered = false;
+    QVERIFY(!readRankDatabase(endless, gathered, error));
     QCOMPARE(error,
         endless
             + ": not a Kinetoscope database (reading it runs on past what its size allows: a view "
               "of its own?)");
     const std::string newer = alteredCopy(rankDatabase, QStringLiteral("newer.sqlite"),
         "DROP VIEW meta; CREATE VIEW meta AS SELECT 'format_version' AS key, '99' AS value");
-    QVERIFY(!readRankDatabase(newer, error));
+    QVERIFY(!readRankDatabase(newer, gathered, error));
     QCOMPARE(error,
         newer
-            + ": database format 99, this version reads 5 (written by a newer Kinetoscope: open "
+            + ": database format 99, this version reads 6 (written by a newer Kinetoscope: open "
               "it with that)");
     const std::string zero = alteredCopy(rankDatabase, QStringLiteral("zero.sqlite"),
         "UPDATE strings SET text = 'a' || char(0) || 'b' WHERE id = (SELECT file FROM "
         "ranks_rows)");
-    const auto read = readRankDatabase(zero, error);
+    const auto read = readRankDatabase(zero, gathered, error);
     QVERIFY2(read, error.c_str());
     QCOMPARE(read->summary.file, std::string("a\0b", 3));
 }
@@ -798,67 +862,74 @@ void TestDatabase::checkHostileDatabases(const std::string &rankDatabase)
  * field, for the first step and for a step no rank has; a step the databases do not hold leaves
  * every rank that has it off the path, saying so.
  */
-void TestDatabase::checkPathFromDatabases(const LoadedRun &run, const DatabaseRun &fromDatabases)
+void TestDatabase::checkPathFromDatabases(const Run &run, const Run &fromDatabases)
 {
     std::string error;
-    const auto found = readRankPaths(fromDatabases, kNoValue, 2, error);
+    const auto found = fromDatabases.criticalPath({}, &error);
     QVERIFY2(found, error.c_str());
     const auto traced = run.criticalPath();
     QVERIFY(traced->path().problem.empty());
     QVERIFY(!traced->path().segments.empty());
-    comparePaths(found->analysis->path(), traced->path());
+    comparePaths(found->path(), traced->path());
     if (QTest::currentTestFailed())
         return;
-    QCOMPARE(tableToCsv(*found->table), tableToCsv(criticalSegmentTable(*traced)));
-    QCOMPARE(
-        tableToCsv(criticalRankTable(*found->analysis)), tableToCsv(criticalRankTable(*traced)));
-    QCOMPARE(
-        tableToCsv(criticalPairTable(*found->analysis)), tableToCsv(criticalPairTable(*traced)));
+    QCOMPARE(tableToCsv(criticalSegmentTable(*found)), tableToCsv(criticalSegmentTable(*traced)));
+    QCOMPARE(tableToCsv(criticalRankTable(*found)), tableToCsv(criticalRankTable(*traced)));
+    QCOMPARE(tableToCsv(criticalPairTable(*found)), tableToCsv(criticalPairTable(*traced)));
 
     PathQuery absent;
     absent.step = 987654;
-    const auto none = readRankPaths(fromDatabases, absent.step, 2, error);
+    const auto none = fromDatabases.criticalPath(absent, &error);
     QVERIFY2(none, error.c_str());
-    comparePaths(none->analysis->path(), run.criticalPath(absent)->path());
-    QCOMPARE(none->analysis->path().problem, missingStepProblem(absent.step));
+    comparePaths(none->path(), run.criticalPath(absent)->path());
+    QCOMPARE(none->path().problem, missingStepProblem(absent.step));
+    PathQuery dataLoading;
+    dataLoading.dataLoading = [](std::string_view) { return true; };
+    QVERIFY(!fromDatabases.criticalPath(dataLoading, &error));
+    QVERIFY2(error.starts_with("a database's path graph was made by --export-db"), error.c_str());
 
     // A graph whose edge names no node: the database is named, nothing is walked.
-    const std::string &rank0 = fromDatabases.ranks[0].path;
+    const std::string &rank0 = fromDatabases.sources[0]->database;
     const std::string broken = alteredCopy(rank0, QStringLiteral("broken-path.sqlite"),
         "UPDATE path_edges_rows SET to_node = 123456789");
-    DatabaseRun withBroken = openDatabaseRun({broken});
-    QCOMPARE(withBroken.ranks.size(), size_t(1));
-    QVERIFY(!readRankPaths(withBroken, kNoValue, 1, error));
+    auto pathOf = [&](const std::vector<std::string> &dbs, unsigned threads) {
+        RunOptions options;
+        options.parallel = threads;
+        options.pairs = false;
+        const auto opened = openRun(dbs, options, error);
+        QVERIFY2(opened && opened->ranks.size() == dbs.size(), error.c_str());
+        QVERIFY(!opened->criticalPath({}, &error));
+    };
+    pathOf({broken}, 1);
     const std::string noNode
         = ": not a Kinetoscope database (path_edges holds an edge of no node, kind or event)";
     QCOMPARE(error, broken + noNode);
     // An event of a pair row the rank does not have: named, no row past the rank's is counted.
     const std::string pastRows = alteredCopy(rank0, QStringLiteral("past-rows.sqlite"),
         "UPDATE path_events_rows SET pair_row = 123456789");
-    QVERIFY(!readRankPaths(openDatabaseRun({pastRows}), kNoValue, 1, error));
+    pathOf({pastRows}, 1);
     QCOMPARE(error,
         pastRows
             + ": not a Kinetoscope database (path_events holds an event of no id, class or pair "
               "row)");
     // Both read side by side, whichever fails first: the first in rank order is named, as one
     // thread reading them in order names it.
-    const DatabaseRun both = openDatabaseRun({broken, pastRows}, 2);
-    QCOMPARE(both.ranks.size(), size_t(2));
     for (int i = 0; i < 5; ++i) {
-        QVERIFY(!readRankPaths(both, kNoValue, 2, error));
+        pathOf({broken, pastRows}, 2);
         QCOMPARE(error, broken + noNode);
     }
 
     const std::vector<ProfilerStep> &steps = run.ranks[0].graph->steps();
     if (steps.size() < 2)
         return;
-    const int64_t second = steps[1].number;
-    const auto other = readRankPaths(fromDatabases, second, 2, error);
+    PathQuery second;
+    second.step = steps[1].number;
+    const auto other = fromDatabases.criticalPath(second, &error);
     QVERIFY2(other, error.c_str());
     const std::string held = "its database holds the path graph of ProfilerStep#"
-        + std::to_string(steps[0].number) + ", not of ProfilerStep#" + std::to_string(second)
-        + ": digest its trace again with --critical-path-step " + std::to_string(second);
-    QCOMPARE(other->analysis->path().ranks[0].problem, held);
+        + std::to_string(steps[0].number) + ", not of ProfilerStep#" + std::to_string(second.step)
+        + ": digest its trace again with --critical-path-step " + std::to_string(second.step);
+    QCOMPARE(other->path().ranks[0].problem, held);
 }
 
 std::string TestDatabase::alteredCopy(const std::string &from, const QString &name, const char *sql)

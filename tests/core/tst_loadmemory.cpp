@@ -8,8 +8,8 @@
 #include "base/jsonallocator.h"
 #include "base/parallel.h"
 #include "load/tracereader.h"
-#include "session/databaserun.h"
 #include "session/loadedtrace.h"
+#include "session/run.h"
 #include "session/rundatabase.h"
 #include "testutil.h"
 
@@ -416,12 +416,14 @@ void TestLoadMemory::failureWhileReadingDatabases()
         error.c_str());
     const std::vector<std::string> databases {db, db, db};
     const auto readAll = [&databases] { // allocating nothing of its own: moves only
-        DatabaseRun run = openDatabaseRun(databases, 2);
+        RunOptions options;
+        options.parallel = 2;
         std::string failed;
-        if (!run.failures.empty())
-            failed = std::move(run.failures.front().error);
-        const bool read = !run.ranks.empty() && readRankPairs(run, 2, failed)
-            && readRankPaths(run, kNoValue, 2, failed);
+        const auto run = openRun(databases, options, failed);
+        if (run && !run->failures.empty())
+            failed = run->failures.front().error;
+        const bool read = run && run->failures.empty() && run->pairsProblem.empty()
+            && run->criticalPath({}, &failed);
         return std::make_pair(read, std::move(failed));
     };
     withFailingAllocation(0, false, readAll);

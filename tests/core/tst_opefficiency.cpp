@@ -9,7 +9,7 @@
 #include "export/pairtable.h"
 #include "export/runtables.h"
 #include "session/comparedtraces.h"
-#include "session/loadedrun.h"
+#include "session/run.h"
 #include "testutil.h"
 
 #include <QTemporaryDir>
@@ -214,7 +214,7 @@ private slots:
         QVERIFY(faster);
         const auto run = assembleRun({m_trace, faster}, {});
         QVERIFY(run);
-        const CellTable table = rankPairTable(run->ranks, run->pairs);
+        const CellTable table = rankPairTable(run->rankNumbers(), run->firstPairRows, run->pairs);
         auto column = [&](std::string_view name) {
             size_t c = 0;
             while (c < table.columnCount() && table.columnName(c) != name)

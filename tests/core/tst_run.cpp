@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Several ranks as one run (core/session/loadedrun, core/analysis/collectives, rankpairs,
+// Several ranks as one run (core/session/run, core/analysis/collectives, rankpairs,
 // core/export/runtables): inline traces of 2 and 4 ranks whose expected skews, waits and
 // spreads are worked out by hand in the comments, the common clock over epoch and
 // baseTimeNanoseconds ranks, failing ranks, and the two shared DLRM ranks.
@@ -7,7 +7,7 @@
 #include "export/runtables.h"
 #include "export/summary.h"
 #include "runbuilder.h"
-#include "session/loadedrun.h"
+#include "session/run.h"
 #include "testutil.h"
 
 #include <QDir>
@@ -62,7 +62,7 @@ void TestRun::twoRanksOnMixedClocks()
     QCOMPARE(run->ranks[0].rank, 0); // sorted by rank, whatever the order given
     QCOMPARE(run->ranks[1].worldSize, 2);
     QCOMPARE(run->commonZero, kEpochUs * us);
-    QCOMPARE(run->ranks[1].runTime(run->traces[1]->model->minTime), 10 * us);
+    QCOMPARE(run->ranks[1].runTime(run->sources[1]->traceStart), 10 * us);
     QVERIFY(run->warnings.empty());
     const auto &c = run->collectives.collectives;
     QVERIFY(!run->collectives.byProcessGroup);
@@ -78,7 +78,7 @@ void TestRun::twoRanksOnMixedClocks()
     QCOMPARE(c[1].skew(), 5 * us);
     QCOMPARE(run->ranks[c[1].lastRankIndex].rank, 0);
 
-    const CellTable table = collectiveTable(run->ranks, run->collectives);
+    const CellTable table = collectiveTable(run->rankNumbers(), run->collectives);
     // Waits and durations per rank, after the specified columns: collective 0 waits 30 on
     // rank 0 (100 → 130), durations 50 and 20; collective 1 waits 5 on rank 1 (395 → 400).
     QCOMPARE(tableToCsv(table),
@@ -129,7 +129,7 @@ void TestRun::fourRanksByProcessGroup()
     QCOMPARE(run->ranks[c.lastRankIndex].rank, 3);
     QCOMPARE(c.skew(), 30 * us);
     // Rank 2 lacks "0"#1: its wait and duration cells are empty; rank 3 waited 0.
-    const CellTable table = collectiveTable(run->ranks, m);
+    const CellTable table = collectiveTable(run->rankNumbers(), m);
     QCOMPARE(table.text(2, 17), std::string()); // wait_us.2
     QCOMPARE(table.text(2, 19), std::string("0.000")); // wait_us.3
     QCOMPARE(table.text(2, 13), std::string("30.000")); // wait_us.0: 500 → 530
@@ -217,7 +217,7 @@ void TestRun::collectivesByIdentitySurviveALostRecord()
     QCOMPARE(run->ranks[m.collectives[2].lastRankIndex].rank, 2);
     QCOMPARE(m.warnings.size(), size_t(1)); // #1 lacks a rank
     QVERIFY2(m.warnings[0].find("1 of 3 collectives") != std::string::npos, m.warnings[0].c_str());
-    const CellTable table = collectiveTable(run->ranks, m);
+    const CellTable table = collectiveTable(run->rankNumbers(), m);
     QCOMPARE(table.columnName(10), std::string_view("comms_id"));
     QCOMPARE(table.text(0, 10), withId ? ids[0] : std::string());
     QCOMPARE(table.text(1, 11), std::string("1"));
@@ -243,7 +243,7 @@ void TestRun::orderMatchWarnsWhereKernelsDoNotOverlap()
         m.warnings[0].find("1 collectives have kernels that do not overlap") != std::string::npos
             && m.warnings[0].find("allreduce #1 (group 0)") != std::string::npos,
         m.warnings[0].c_str());
-    QCOMPARE(collectiveTable(run->ranks, m).text(0, 12), std::string("order"));
+    QCOMPARE(collectiveTable(run->rankNumbers(), m).text(0, 12), std::string("order"));
 }
 
 /*
@@ -259,7 +259,7 @@ void TestRun::runCheckFindsWhatTheRunLacks()
     auto run = runOf({&r0, &r1, &r2});
     QVERIFY(run);
     QStringList got;
-    for (const Finding &f : checkRun(run->ranks))
+    for (const Finding &f : run->findings)
         got << QString::fromStdString(std::string(info(f.check).name) + " "
             + std::to_string(f.count) + " " + std::to_string(f.rankIndex) + " " + f.example);
     QCOMPARE(got,
@@ -297,7 +297,7 @@ void TestRun::pairsAcrossRanks()
     QCOMPARE(p.pairs[1].backwardSpread, 5 * us);
     QCOMPARE(p.pairs[1].slowestRankIndex, 0u);
     QCOMPARE(p.unmatchedRows[1], uint64_t(1));
-    QCOMPARE(tableToCsv(rankPairTable(run->ranks, p)),
+    QCOMPARE(tableToCsv(rankPairTable(run->rankNumbers(), run->firstPairRows, p)),
         std::string("fwd_name,input_dims,step,module,fwd_gpu_us.0,bwd_gpu_us.0,fwd_gpu_us.1,"
                     "bwd_gpu_us.1,bwd_spread_us,slowest_rank,fwd_tflops.0,bwd_tflops.0,"
                     "fwd_tflops.1,bwd_tflops.1\n" // no shapes: no rates (tst_opefficiency)
@@ -307,7 +307,7 @@ void TestRun::pairsAcrossRanks()
                     ",,1,,,6.000,,8.000,2.000,1,,,,\n"));
 
     // The rank table: forward and backward GPU time summed over each rank's pairs.
-    const CellTable ranks = rankTable(run->ranks);
+    const CellTable ranks = rankTable(run->summaries());
     QCOMPARE(ranks.rowCount(), size_t(2));
     auto cell = [&](size_t row, std::string_view column) {
         for (size_t c = 0; c < ranks.columnCount(); ++c) {
@@ -466,7 +466,7 @@ void TestRun::sharedDlrmRanks()
     QCOMPARE(run->collectives.collectives[0].skew(), 5489 * us);
     QCOMPARE(run->ranks[run->collectives.collectives[0].lastRankIndex].rank, 0);
     // Per rank, the run's figures are the single trace's.
-    const CellTable ranks = rankTable(run->ranks);
+    const CellTable ranks = rankTable(run->summaries());
     for (size_t i = 0; i < run->ranks.size(); ++i) {
         const OpenResult single = openTrace(run->ranks[i].file);
         QVERIFY(single.trace);

@@ -496,7 +496,7 @@ private slots:
         r1.step(1, 0, 3000).pair("aten::mm", "MmBackward0", 1, 100, 30, 90).comm(1300, 100, "0");
         auto run = test::runOf({&r0, &r1});
         QVERIFY(run);
-        const ReportContent c = runReport(*run);
+        const ReportContent c = runReport(*run, run->sources[0]->trace.get());
         // The first rank's parts (no memory; its module tree is by op name), then the run's.
         QCOMPARE(partIds(c),
             (std::vector<std::string> {"trace", "gpu-time", "top-pairs", "backward-heavy",

@@ -7,7 +7,6 @@
 #include "export/criticalpathtables.h"
 #include "export/runtables.h"
 #include "run/collectivebands.h"
-#include "run/databaserunview.h"
 #include "run/ranklines.h"
 #include "run/runcharts.h"
 #include "run/runtimelines.h"
@@ -69,7 +68,7 @@ const RankBuilder &builtRank(int rank)
     }
     return rank == 0 ? r0 : r1;
 }
-std::shared_ptr<const LoadedRun> twoRanks()
+std::shared_ptr<const Run> twoRanks()
 {
     return test::runOf({&builtRank(0), &builtRank(1)});
 }
@@ -101,7 +100,7 @@ QStringList writeTwoRanks(const QString &name, int64_t lateUs)
 }
 
 //! Eight ranks at one all-reduce, rank r arriving at 100 + r µs for 10 µs.
-std::shared_ptr<const LoadedRun> eightRanks()
+std::shared_ptr<const Run> eightRanks()
 {
     std::vector<RankBuilder> builders;
     for (int r = 0; r < 8; ++r) {
@@ -148,7 +147,7 @@ void TestRunView::oneLinePerRankShowsWorkAndBands()
     RunTimelines view(run);
     showAndSettle(view, {1200, 800});
     const double runStart = view.timeline(0)->rangeStart()
-        + double(run->traces[0]->model->minTime + run->ranks[0].clockOffset);
+        + double(run->sources[0]->traceStart + run->ranks[0].clockOffset);
     view.findChild<QToolButton *>(QStringLiteral("oneLinePerRank"))->click();
     QVERIFY(view.oneLinePerRank());
     RankLines *lines = view.rankLines();
@@ -208,18 +207,18 @@ void TestRunView::rankGroupsOnOneClock()
     QCOMPARE(headers, 2);
     // Both views show the same run-clock range: view start − anchor is the same.
     const double a0 = view.timeline(0)->rangeStart()
-        + double(run->traces[0]->model->minTime + run->ranks[0].clockOffset);
+        + double(run->sources[0]->traceStart + run->ranks[0].clockOffset);
     const double a1 = view.timeline(1)->rangeStart()
-        + double(run->traces[1]->model->minTime + run->ranks[1].clockOffset);
+        + double(run->sources[1]->traceStart + run->ranks[1].clockOffset);
     QCOMPARE(a0, a1);
     QCOMPARE(view.timeline(0)->rangeSpan(), view.timeline(1)->rangeSpan());
     // Panning one pans the other by the same run time.
     view.timeline(1)->setRange(
         view.timeline(1)->rangeStart() + 100000, view.timeline(1)->rangeSpan() / 2);
     const double b0 = view.timeline(0)->rangeStart()
-        + double(run->traces[0]->model->minTime + run->ranks[0].clockOffset);
+        + double(run->sources[0]->traceStart + run->ranks[0].clockOffset);
     const double b1 = view.timeline(1)->rangeStart()
-        + double(run->traces[1]->model->minTime + run->ranks[1].clockOffset);
+        + double(run->sources[1]->traceStart + run->ranks[1].clockOffset);
     QCOMPARE(b0, b1);
     view.setRankCollapsed(1, true);
     QVERIFY(!view.timeline(1)->isVisible());
@@ -660,12 +659,16 @@ void TestRunView::runTablesGoThroughTheExportMenu()
     QVERIFY(!action(QStringLiteral("Run Table as CSV…"))->isEnabled());
 }
 
-// A folder of per-rank databases opens as a run (its rank table and collectives) and
-// double-clicking a rank opens that rank's trace, the file its database names.
+/*
+ * A folder of per-rank databases dropped on the window opens as a run, in the view a run of
+ * traces has (less the timelines): its tables and critical path those of the traces, charts, the
+ * Export menu's run entries (the timeline ones disabled, saying why); double-clicking a rank or
+ * a segment of the path opens that rank's trace, the file its database names.
+ */
 void TestRunView::runFromDatabasesOpensRankTraces()
 {
     QTemporaryDir dir;
-    const std::shared_ptr<const LoadedRun> traces = twoRanks();
+    const std::shared_ptr<const Run> traces = twoRanks();
     std::vector<std::string> files;
     for (size_t i = 0; i < traces->ranks.size(); ++i) {
         const QString path = dir.filePath(QStringLiteral("rank%1.json").arg(i));
@@ -692,58 +695,73 @@ void TestRunView::runFromDatabasesOpensRankTraces()
 
     MainWindow window;
     showAndSettle(window, {1200, 800});
-    window.openRun({dir.filePath(QStringLiteral("db"))});
-    QTRY_VERIFY_WITH_TIMEOUT(
-        qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget()), 30000);
-    auto *view = qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget());
-    QCOMPARE(view->model(DatabaseRunView::Ranks)->rowCount(), 2);
-    QCOMPARE(view->model(DatabaseRunView::Collectives)->rowCount(), 1);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(dir.filePath(QStringLiteral("db")))});
+    QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<RunView *>(window.tabs()->currentWidget()), 30000);
+    auto *view = qobject_cast<RunView *>(window.tabs()->currentWidget());
+    QVERIFY(view->run().fromDatabases());
+    QVERIFY(!view->timelines());
+    QCOMPARE(view->pages()->count(), 5);
+    QCOMPARE(view->model(RunView::Ranks)->rowCount(), 2);
+    QCOMPARE(view->model(RunView::Collectives)->rowCount(), 1);
     QVERIFY(view->notice().isEmpty());
-    // The collective's skew (rank 1 arrives late) as the traces give it.
-    QCOMPARE(view->run().collectives.collectives.size(), traces->collectives.collectives.size());
+    // The collective's skew (rank 1 arrives late) and the pairs as the traces give them.
     QCOMPARE(
         view->run().collectives.collectives[0].skew(), traces->collectives.collectives[0].skew());
-    // The pairs across ranks on a page of their own: those of the traces.
-    QCOMPARE(view->pages()->count(), 4);
     QCOMPARE(view->run().pairs.matchedOnAnother(), size_t(1));
-    QCOMPARE(view->model(DatabaseRunView::Pairs)->rowCount(), int(traces->pairs.pairs.size()));
-    QCOMPARE(tableToCsv(*view->run().pairTable),
-        tableToCsv(rankPairTable(traces->ranks, traces->pairs)));
-    // The critical path across the ranks, from the databases' graphs, worked out in the
-    // background once its page is shown: the traces' segments, and its length on top.
+    QCOMPARE(view->model(RunView::Pairs)->rowCount(), int(traces->pairs.pairs.size()));
+    // The critical path across the ranks, from the databases' graphs: the traces' segments.
     const CellTable tracePath = criticalSegmentTable(*traces->criticalPath());
     QVERIFY(tracePath.rowCount() > 0);
-    QVERIFY(!view->path());
-    QCOMPARE(view->model(DatabaseRunView::CriticalPath)->rowCount(), 0);
-    view->pages()->setCurrentIndex(DatabaseRunView::CriticalPath);
-    QTRY_VERIFY_WITH_TIMEOUT(view->path(), 30000);
-    QCOMPARE(view->model(DatabaseRunView::CriticalPath)->rowCount(), int(tracePath.rowCount()));
-    QCOMPARE(tableToCsv(*view->path()->table), tableToCsv(tracePath));
-    const QString length
-        = QString::number(double(traces->criticalPath()->path().length) / 1000, 'f', 3);
-    QVERIFY(view->findChild<QLabel *>(QStringLiteral("runSummary"))
-                ->text()
-                .contains(QStringLiteral("critical path %1 µs").arg(length)));
+    QCOMPARE(view->model(RunView::CriticalPath)->rowCount(), int(tracePath.rowCount()));
+    QCOMPARE(tableToCsv(criticalSegmentTable(*view->run().criticalPath())), tableToCsv(tracePath));
+    // Choosing a pair draws it on the charts, as on a run of traces.
+    view->activate(RunView::Pairs, 0);
+    view->activate(RunView::Charts, -1);
+    QVERIFY(!view->charts()->pairView()->chart()->title().startsWith(QStringLiteral("Select")));
+
+    // The Export menu: the report and the run's tables and charts; no timelines to draw.
+    QMenu menu;
+    ExportActions exports(&window, &menu);
+    exports.setCurrent(view);
+    const auto action = [&](const QString &text) {
+        for (QAction *act : menu.actions())
+            if (act->text() == text)
+                return act;
+        return static_cast<QAction *>(nullptr);
+    };
+    QVERIFY(action(QStringLiteral("Report as PDF…"))->isEnabled());
+    QVERIFY(action(QStringLiteral("Run Table as CSV…"))->isEnabled());
+    QVERIFY(action(QStringLiteral("Chart as PNG…"))->isEnabled());
+    QAction *timeline = action(QStringLiteral("Timeline as PNG…"));
+    QVERIFY(!timeline->isEnabled());
+    QVERIFY(timeline->statusTip().contains(QStringLiteral("databases")));
+
     // Double-clicking a segment asks for its rank's trace (files[r] is rank r's).
-    QTableView *pathView = view->table(DatabaseRunView::CriticalPath);
+    view->activate(RunView::CriticalPath, -1);
+    QTableView *pathView = view->table(RunView::CriticalPath);
     const auto &segments = traces->criticalPath()->path().segments;
     const uint32_t last = uint32_t(segments.size() - 1);
-    const int lastRow = view->model(DatabaseRunView::CriticalPath)->viewRowOf(last);
-    pathView->scrollTo(view->model(DatabaseRunView::CriticalPath)->index(lastRow, 0));
+    const int lastRow = view->model(RunView::CriticalPath)->viewRowOf(last);
+    pathView->scrollTo(view->model(RunView::CriticalPath)->index(lastRow, 0));
     const QRect segmentCell
-        = pathView->visualRect(view->model(DatabaseRunView::CriticalPath)->index(lastRow, 0));
-    QSignalSpy askedForPath(view, &DatabaseRunView::openTrace);
+        = pathView->visualRect(view->model(RunView::CriticalPath)->index(lastRow, 0));
+    QSignalSpy askedForPath(view, &RunView::openTrace);
     QTest::mouseClick(pathView->viewport(), Qt::LeftButton, {}, segmentCell.center());
     QTest::mouseDClick(pathView->viewport(), Qt::LeftButton, {}, segmentCell.center());
     QCOMPARE(askedForPath.count(), 1);
     QCOMPARE(
         askedForPath.at(0).at(0).toString(), QString::fromStdString(files[segments[last].rank]));
-    view->pages()->setCurrentIndex(DatabaseRunView::Ranks);
 
-    QSignalSpy asked(view, &DatabaseRunView::openTrace);
-    QTableView *ranks = view->table(DatabaseRunView::Ranks);
-    const int row = view->model(DatabaseRunView::Ranks)->viewRowOf(1);
-    const QRect cell = ranks->visualRect(view->model(DatabaseRunView::Ranks)->index(row, 0));
+    view->activate(RunView::Ranks, -1);
+    QSignalSpy asked(view, &RunView::openTrace);
+    QTableView *ranks = view->table(RunView::Ranks);
+    const int row = view->model(RunView::Ranks)->viewRowOf(1);
+    const QRect cell = ranks->visualRect(view->model(RunView::Ranks)->index(row, 0));
     QTest::mouseClick(ranks->viewport(), Qt::LeftButton, {}, cell.center()); // as a user does
     QTest::mouseDClick(ranks->viewport(), Qt::LeftButton, {}, cell.center());
     QCOMPARE(asked.count(), 1);
@@ -755,10 +773,10 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     };
     QTRY_COMPARE_WITH_TIMEOUT(openedFile(), QString::fromStdString(files[1]), 30000);
 
-    // A rank whose graph cannot be read: the page stays empty and the notice says why.
+    // A rank whose graph cannot be read: no path page, and the notice says why.
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("broken")));
     const QString broken = dir.filePath(QStringLiteral("broken/rank.sqlite"));
-    QVERIFY(QFile::copy(QString::fromStdString(view->run().ranks[0].path), broken));
+    QVERIFY(QFile::copy(QString::fromStdString(view->run().sources[0]->database), broken));
     sqlite3 *db = nullptr;
     QCOMPARE(sqlite3_open(broken.toUtf8().constData(), &db), SQLITE_OK);
     QCOMPARE(sqlite3_exec(
@@ -766,21 +784,24 @@ void TestRunView::runFromDatabasesOpensRankTraces()
         SQLITE_OK);
     sqlite3_close(db);
     window.openRun({dir.filePath(QStringLiteral("broken"))});
-    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget())
-            && qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget()) != view,
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<RunView *>(window.tabs()->currentWidget())
+            && qobject_cast<RunView *>(window.tabs()->currentWidget()) != view,
         30000);
-    auto *failed = qobject_cast<DatabaseRunView *>(window.tabs()->currentWidget());
+    auto *failed = qobject_cast<RunView *>(window.tabs()->currentWidget());
     // One rank of the run's: short of its world_size, as the trace alone would be.
     QVERIFY(traces->worldSize > 1);
     const QString partial = QString::fromStdString(partialRunWarning(1, traces->worldSize));
-    QCOMPARE(failed->notice(), partial);
-    failed->pages()->setCurrentIndex(DatabaseRunView::CriticalPath);
-    QTRY_VERIFY_WITH_TIMEOUT(failed->notice() != partial, 30000);
-    QVERIFY2(failed->notice().startsWith(partial + QStringLiteral("\nNo critical path: ") + broken
+    // On top: that, the run's health (as --check over the databases says it), why no path.
+    const QStringList lines = failed->notice().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0], partial);
+    QCOMPARE(lines[1],
+        QStringLiteral("Health (as kinetoscope --check): missing_ranks × 1: rank 1 of world_size 2 "
+                       "not in the run"));
+    QVERIFY2(lines[2].startsWith(QStringLiteral("No critical path: ") + broken
                  + QStringLiteral(": not a Kinetoscope database")),
-        qPrintable(failed->notice()));
-    QVERIFY(!failed->path());
-    QCOMPARE(failed->model(DatabaseRunView::CriticalPath)->rowCount(), 0);
+        qPrintable(lines[2]));
+    QVERIFY(!failed->table(RunView::CriticalPath));
 }
 
 QTEST_MAIN(TestRunView)

@@ -12,7 +12,7 @@
 namespace ks {
 
 CollectiveBands::CollectiveBands(
-    const LoadedRun &run, std::vector<TimelineView *> timelines, QWidget *parent)
+    const Run &run, std::vector<TimelineView *> timelines, QWidget *parent)
     : QWidget(parent)
     , m_run(run)
     , m_timelines(std::move(timelines))

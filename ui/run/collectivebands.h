@@ -2,7 +2,7 @@
 #pragma once
 
 #include "analysis/pathchain.h"
-#include "session/loadedrun.h"
+#include "session/run.h"
 
 #include <QLineF>
 #include <QPolygonF>
@@ -37,7 +37,7 @@ class CollectiveBands : public QWidget {
     Q_OBJECT
 public:
     //! \a timelines: one per rank of \a run, in rank order (null or hidden for collapsed ranks).
-    CollectiveBands(const LoadedRun &run, std::vector<TimelineView *> timelines, QWidget *parent);
+    CollectiveBands(const Run &run, std::vector<TimelineView *> timelines, QWidget *parent);
 
     void setCurrent(int collective);
     int current() const { return m_current; }
@@ -62,7 +62,7 @@ protected:
 private:
     void paintHops(QPainter &p);
 
-    const LoadedRun &m_run;
+    const Run &m_run;
     std::vector<TimelineView *> m_timelines;
     int m_current = -1;
     TimeNs m_maxSkew = 1;

@@ -24,7 +24,7 @@ namespace {
 constexpr int kTop = kRulerHeight + 4; //!< the first line's top, before scrolling
 
 //! Each rank's GPU work on the run clock.
-std::vector<std::vector<WorkInterval>> workLines(const LoadedRun &run)
+std::vector<std::vector<WorkInterval>> workLines(const Run &run)
 {
     std::vector<std::vector<WorkInterval>> lines;
     for (const RankTrace &r : run.ranks) {
@@ -40,7 +40,7 @@ std::vector<std::vector<WorkInterval>> workLines(const LoadedRun &run)
 
 } // namespace
 
-RankLines::RankLines(std::shared_ptr<const LoadedRun> run, QWidget *parent)
+RankLines::RankLines(std::shared_ptr<const Run> run, QWidget *parent)
     : QWidget(parent)
     , m_run(std::move(run))
     , m_zoom(nullptr)

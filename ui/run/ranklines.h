@@ -3,7 +3,7 @@
 
 #include "analysis/stepbreakdown.h"
 #include "common/backgroundtask.h"
-#include "session/loadedrun.h"
+#include "session/run.h"
 
 #include <QWidget>
 
@@ -30,7 +30,7 @@ public:
     static constexpr int kRowHeight = 36;
     static constexpr int kLineHeight = 18;
 
-    explicit RankLines(std::shared_ptr<const LoadedRun> run, QWidget *parent = nullptr);
+    explicit RankLines(std::shared_ptr<const Run> run, QWidget *parent = nullptr);
     ~RankLines() override;
 
     double rangeStart() const;
@@ -62,7 +62,7 @@ private:
     void paintLegend(QPainter &p) const;
     int rankAt(int y) const;
 
-    std::shared_ptr<const LoadedRun> m_run;
+    std::shared_ptr<const Run> m_run;
     //! Per rank, its GPU work on the run clock.
     std::vector<std::vector<WorkInterval>> m_lines;
     BackgroundTask<std::vector<std::vector<WorkInterval>>> m_work {this};

@@ -21,7 +21,7 @@ namespace ks {
 
 namespace {
 
-QStringList rankCategories(const LoadedRun &run)
+QStringList rankCategories(const Run &run)
 {
     QStringList out;
     for (const RankTrace &r : run.ranks)
@@ -39,23 +39,23 @@ struct BreakdownBar {
  * Bars per rank and step ("r0 · #10") while that stays readable (up to kMaxStepBars), else one
  * per rank: the steps show which iteration of which rank waited.
  */
-std::vector<BreakdownBar> breakdownBars(const LoadedRun &run, bool &perStep)
+std::vector<BreakdownBar> breakdownBars(const Run &run, bool &perStep)
 {
     constexpr size_t kMaxStepBars = 24;
     size_t steps = 0;
-    for (const RankTrace &r : run.ranks)
-        steps += r.graph->steps().size();
+    for (const auto &source : run.sources)
+        steps += source->stepGpuTime.size();
     std::vector<BreakdownBar> bars;
     perStep = steps > 0 && steps <= kMaxStepBars;
-    if (perStep) {
-        for (const RankTrace &r : run.ranks) {
-            for (const StepGpuTime &s : gpuTimePerStep(*r.graph))
-                bars.push_back({RunCharts::tr("r%1 · #%2").arg(r.rank).arg(s.step), s.time});
-        }
-        return bars;
+    for (const auto &source : run.sources) {
+        const int rank = source->summary.rank;
+        if (!perStep)
+            bars.push_back(
+                {RunCharts::tr("rank %1").arg(rank), gpuTimeOfFields(source->summary.gpuTime)});
+        else
+            for (const StepGpuTime &s : source->stepGpuTime)
+                bars.push_back({RunCharts::tr("r%1 · #%2").arg(rank).arg(s.step), s.time});
     }
-    for (const RankTrace &r : run.ranks)
-        bars.push_back({RunCharts::tr("rank %1").arg(r.rank), r.gpuTime});
     return bars;
 }
 
@@ -90,7 +90,7 @@ void replaceChart(QChartView *view, QChart *chart)
 
 } // namespace
 
-RunCharts::RunCharts(std::shared_ptr<const LoadedRun> run, QWidget *parent)
+RunCharts::RunCharts(std::shared_ptr<const Run> run, QWidget *parent)
     : QWidget(parent)
     , m_run(std::move(run))
     , m_breakdown(new QChartView(this))
@@ -163,12 +163,8 @@ void RunCharts::setPair(int pairIndex)
             maxUs = std::max(
                 {maxUs, double(p.forwardGpu[i]) / 1000.0, double(p.backwardGpu[i]) / 1000.0});
         }
-        const RankTrace &first = m_run->ranks.front();
-        const int64_t row = p.rows[0];
-        const PairRow &r = first.graph->rows()[size_t(row)];
-        const QString name = r.forward == kNoSlice
-            ? tr("(backward only)")
-            : toQString(first.graph->model().sliceName(r.forward));
+        const std::string &forward = m_run->firstPairRows[size_t(p.rows[0])][0];
+        const QString name = forward.empty() ? tr("(backward only)") : toQString(forward);
         title = tr("%1 on each rank: backward spread %2 µs, slowest rank %3")
                     .arg(name)
                     .arg(double(p.backwardSpread) / 1000.0, 0, 'f', 3)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "session/loadedrun.h"
+#include "session/run.h"
 
 #include <QSize>
 #include <QWidget>
@@ -22,7 +22,7 @@ namespace ks {
 class RunCharts : public QWidget {
     Q_OBJECT
 public:
-    explicit RunCharts(std::shared_ptr<const LoadedRun> run, QWidget *parent = nullptr);
+    explicit RunCharts(std::shared_ptr<const Run> run, QWidget *parent = nullptr);
 
     //! Shows pair \a pairIndex (RankPairs) in the second chart; -1: none selected.
     void setPair(int pairIndex);
@@ -36,7 +36,7 @@ public:
     static constexpr QSize kExportSize {1600, 700};
 
 private:
-    std::shared_ptr<const LoadedRun> m_run;
+    std::shared_ptr<const Run> m_run;
     int m_pairIndex = -1;
     QChartView *m_breakdown;
     QChartView *m_pair;

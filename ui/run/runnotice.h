@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "session/loadedrun.h"
+#include "session/run.h"
 
 #include <QStringList>
 

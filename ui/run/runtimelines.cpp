@@ -29,7 +29,7 @@ QString rankTitle(const RankTrace &r, const OpGraph &graph)
 }
 } // namespace
 
-RunTimelines::RunTimelines(std::shared_ptr<const LoadedRun> run, QWidget *parent)
+RunTimelines::RunTimelines(std::shared_ptr<const Run> run, QWidget *parent)
     : QWidget(parent)
     , m_run(std::move(run))
 {
@@ -71,7 +71,7 @@ RunTimelines::RunTimelines(std::shared_ptr<const LoadedRun> run, QWidget *parent
         g.header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
         g.header->setAutoRaise(true);
         g.header->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-        g.selection = new SelectionController(m_run->traces[i], this);
+        g.selection = new SelectionController(m_run->sources[i]->trace, this);
         g.timeline = new TimelineView(g.selection, m_content);
         g.timeline->setObjectName(QStringLiteral("rankTimeline%1").arg(r.rank));
         // Host threads one row high, so that each rank's GPU streams (where the collectives

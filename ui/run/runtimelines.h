@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "session/loadedrun.h"
+#include "session/run.h"
 
 #include <QWidget>
 
@@ -33,10 +33,10 @@ class TimelineView;
 class RunTimelines : public QWidget {
     Q_OBJECT
 public:
-    explicit RunTimelines(std::shared_ptr<const LoadedRun> run, QWidget *parent = nullptr);
+    explicit RunTimelines(std::shared_ptr<const Run> run, QWidget *parent = nullptr);
     ~RunTimelines() override;
 
-    const LoadedRun &run() const { return *m_run; }
+    const Run &run() const { return *m_run; }
     TimelineView *timeline(size_t rankIndex) const { return m_ranks[rankIndex].timeline; }
     SelectionController *selection(size_t rankIndex) const { return m_ranks[rankIndex].selection; }
     void setRankCollapsed(size_t rankIndex, bool collapsed);
@@ -49,11 +49,11 @@ public:
     void selectPair(size_t pairIndex);
     //! The pair selected on every rank, -1 if none.
     int currentPair() const { return m_currentPair; }
-    //! Emphasises collective \a index (LoadedRun::collectives) and frames it; -1 clears.
+    //! Emphasises collective \a index (Run::collectives) and frames it; -1 clears.
     void setCurrentCollective(int index);
     int currentCollective() const;
     /*!
-     * Draws the run's critical path (LoadedRun::criticalPath) on every rank — its events lit up,
+     * Draws the run's critical path (Run::criticalPath) on every rank — its events lit up,
      * its chain over them, its hops between ranks — and frames it; false clears it.
      */
     void showCriticalPath(bool on);
@@ -83,7 +83,7 @@ private:
     SliceId pairSlice(size_t pairIndex, size_t rankIndex, bool backwardSide) const;
     void followSelection(size_t rankIndex, SliceId slice);
 
-    std::shared_ptr<const LoadedRun> m_run;
+    std::shared_ptr<const Run> m_run;
     std::vector<RankGroup> m_ranks;
     //! Per rank, pair row → index into RankPairs::pairs.
     std::vector<std::vector<int>> m_pairOfRow;

@@ -38,28 +38,30 @@ QString matchedByText(const CollectiveMatch &match)
 }
 } // namespace
 
-RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
+RunView::RunView(std::shared_ptr<const Run> run, QWidget *parent)
     : QWidget(parent)
     , m_run(std::move(run))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
-    auto *bar = new QHBoxLayout;
+    const QString from = m_run->fromDatabases()
+        ? tr(" · from their databases, no timelines: double-click a rank to open its trace")
+        : QString();
     auto *summary
         = new QLabel(tr("%7 on one clock · %1 collectives matched%2 · %3 of rank %4's %5 pairs "
-                        "matched on another rank (%6 on every rank)")
+                        "matched on another rank (%6 on every rank)%8")
                          .arg(m_run->collectives.collectives.size())
                          .arg(matchedByText(m_run->collectives))
                          .arg(m_run->pairs.matchedOnAnother())
                          .arg(m_run->ranks.empty() ? 0 : m_run->ranks.front().rank)
                          .arg(m_run->pairs.pairs.size())
                          .arg(m_run->pairs.matchedOnEvery(m_run->ranks.size()))
-                         .arg(QString::fromStdString(m_run->rankCountText())),
+                         .arg(QString::fromStdString(m_run->rankCountText()), from),
             this);
     summary->setObjectName(QStringLiteral("runSummary"));
-    bar->addWidget(summary, 1);
-    layout->addLayout(bar);
+    summary->setWordWrap(true);
+    layout->addWidget(summary);
 
     QStringList notes = runNotes(tr("Not loaded"), m_run->failures, m_run->warnings);
     QStringList health; // the run's own findings; each rank's are in its tab's Health panel
@@ -68,48 +70,86 @@ RunView::RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent)
                 + QStringLiteral(": ") + toQString(f.example);
     if (!health.isEmpty())
         notes << tr("Health (as kinetoscope --check): %1").arg(health.join(QStringLiteral("; ")));
+    std::string pathError;
+    if (!m_run->criticalPath({}, &pathError))
+        notes << tr("No critical path: %1").arg(QString::fromStdString(pathError));
     m_notice = makeRunNotice(notes, this);
     layout->addWidget(m_notice);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     m_pages = new QTabWidget(splitter);
-    const auto ranks = std::make_shared<CellTable>(rankTable(m_run->ranks));
+    const auto ranks = std::make_shared<CellTable>(rankTable(m_run->summaries()));
     const auto collectives
-        = std::make_shared<CellTable>(collectiveTable(m_run->ranks, m_run->collectives));
-    const auto pairs = std::make_shared<CellTable>(rankPairTable(m_run->ranks, m_run->pairs));
+        = std::make_shared<CellTable>(collectiveTable(m_run->rankNumbers(), m_run->collectives));
+    const auto pairs = std::make_shared<CellTable>(
+        rankPairTable(m_run->rankNumbers(), m_run->firstPairRows, m_run->pairs));
     addTable(Ranks, ranks, tr("Ranks"), -1);
     addTable(Collectives, collectives, tr("Collectives"), collectives->columnIndex("skew_us"));
     addTable(Pairs, pairs, tr("Pairs across ranks"), pairs->columnIndex("bwd_spread_us"));
     m_charts = new RunCharts(m_run, m_pages);
     m_pages->addTab(m_charts, tr("Charts"));
-    auto *critical = new CriticalPathPage(m_run->criticalPath(), m_pages);
-    m_tables[CriticalPath] = critical->segments();
-    m_models[CriticalPath] = critical->segmentModel();
-    m_pages->addTab(critical, tr("Critical path"));
-    // A segment scrolls the timelines to its rank.
-    connect(critical, &CriticalPathPage::segmentChosen, this, [this](quint32 i) {
-        m_timelines->scrollToRank(m_run->criticalPath()->path().segments[i].rank);
-    });
-    m_timelines = new RunTimelines(m_run, splitter);
+    m_pages->addTab(makePathPage(), tr("Critical path"));
     splitter->addWidget(m_pages);
-    splitter->addWidget(m_timelines);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    if (!m_run->fromDatabases()) {
+        m_timelines = new RunTimelines(m_run, splitter);
+        splitter->addWidget(m_timelines);
+        splitter->setStretchFactor(0, 2);
+        splitter->setStretchFactor(1, 3);
+    }
     layout->addWidget(splitter, 1);
 
-    connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
-        m_timelines->showCriticalPath(page == CriticalPath);
-        if (page == CriticalPath)
-            scrollToPathRank();
+    if (m_timelines) {
+        connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
+            m_timelines->showCriticalPath(page == CriticalPath);
+            if (page == CriticalPath)
+                scrollToPathRank();
+        });
+        connect(m_timelines, &RunTimelines::pairChanged, this, [this](int pair) {
+            m_charts->setPair(pair);
+            if (pair < 0)
+                return;
+            const int viewRow = m_models[Pairs]->viewRowOf(uint32_t(pair));
+            if (viewRow >= 0 && m_tables[Pairs]->currentIndex().row() != viewRow)
+                m_tables[Pairs]->selectRow(viewRow);
+        });
+    } else {
+        connect(m_tables[Ranks], &QTableView::doubleClicked, this,
+            [this](const QModelIndex &i) { openRankTrace(m_models[Ranks]->sourceRow(i.row())); });
+    }
+}
+
+//! The Critical path page: the path across the ranks, or why there is none.
+QWidget *RunView::makePathPage()
+{
+    std::string error;
+    const auto path = m_run->criticalPath({}, &error); // found while the run opened
+    if (!path) {
+        auto *none
+            = new QLabel(tr("No critical path: %1").arg(QString::fromStdString(error)), m_pages);
+        none->setWordWrap(true);
+        none->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        return none;
+    }
+    auto *page = new CriticalPathPage(path, m_pages);
+    m_tables[CriticalPath] = page->segments();
+    m_models[CriticalPath] = page->segmentModel();
+    // A segment scrolls the timelines to its rank, or asks for its trace.
+    connect(page, &CriticalPathPage::segmentChosen, this, [this, path](quint32 i) {
+        if (m_timelines)
+            m_timelines->scrollToRank(path->path().segments[i].rank);
     });
-    connect(m_timelines, &RunTimelines::pairChanged, this, [this](int pair) {
-        m_charts->setPair(pair);
-        if (pair < 0)
-            return;
-        const int viewRow = m_models[Pairs]->viewRowOf(uint32_t(pair));
-        if (viewRow >= 0 && m_tables[Pairs]->currentIndex().row() != viewRow)
-            m_tables[Pairs]->selectRow(viewRow);
-    });
+    if (m_run->fromDatabases())
+        connect(
+            page->segments(), &QTableView::doubleClicked, this, [this, path](const QModelIndex &i) {
+                const uint32_t row = m_models[CriticalPath]->sourceRow(i.row());
+                openRankTrace(path->path().segments[row].rank);
+            });
+    return page;
+}
+
+void RunView::openRankTrace(size_t rankIndex)
+{
+    emit openTrace(QString::fromStdString(m_run->sources[rankIndex]->traceFile));
 }
 
 RunView::~RunView() = default;
@@ -117,7 +157,10 @@ RunView::~RunView() = default;
 //! The timelines show the rank with most time on the path.
 void RunView::scrollToPathRank()
 {
-    const std::vector<RankOnPath> &ranks = m_run->criticalPath()->path().ranks;
+    const auto path = m_run->criticalPath();
+    if (!path)
+        return;
+    const std::vector<RankOnPath> &ranks = path->path().ranks;
     const auto most = std::max_element(ranks.begin(), ranks.end(),
         [](const RankOnPath &a, const RankOnPath &b) { return a.time < b.time; });
     if (most != ranks.end() && most->time > 0)
@@ -162,7 +205,7 @@ QString RunView::notice() const
 void RunView::activate(Page page, int viewRow)
 {
     m_pages->setCurrentIndex(int(page));
-    if (page != Charts && viewRow >= 0 && viewRow < m_models[page]->rowCount())
+    if (m_models[page] && viewRow >= 0 && viewRow < m_models[page]->rowCount())
         m_tables[page]->selectRow(viewRow);
 }
 
@@ -171,13 +214,17 @@ void RunView::rowActivated(Page page, int viewRow)
     const uint32_t row = m_models[page]->sourceRow(viewRow);
     switch (page) {
     case Ranks:
-        m_timelines->scrollToRank(row);
+        if (m_timelines)
+            m_timelines->scrollToRank(row);
         break;
     case Collectives:
-        m_timelines->setCurrentCollective(int(row));
+        if (m_timelines)
+            m_timelines->setCurrentCollective(int(row));
         break;
     case Pairs:
-        if (int(row) != m_timelines->currentPair())
+        if (!m_timelines)
+            m_charts->setPair(int(row)); // as selecting it on the timelines does
+        else if (int(row) != m_timelines->currentPair())
             m_timelines->selectPair(row);
         break;
     case CriticalPath: // its page says so itself (segmentChosen)

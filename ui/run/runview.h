@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "session/loadedrun.h"
+#include "session/run.h"
 
 #include <QWidget>
 
@@ -19,24 +19,26 @@ class Table;
 class TableModel;
 
 /*!
- * A run's tab: the rank table (GPU time breakdown, forward/backward GPU time, steps per rank;
- * clicking a rank scrolls the timelines to it), the collectives (by skew: clicking one frames
- * it and emphasises its band), the pairs across ranks (by backward spread: clicking one selects
- * it on every rank), the charts and the critical path across the ranks (CriticalPathPage), above
- * the ranks' timelines on the common clock. Failed ranks and matching warnings show in a line on
- * top. Each table exports its rows as CSV or JSON and the view saves as a picture, from its own
- * buttons.
+ * A run's tab, whether its ranks were read from traces or from databases: the rank table (GPU
+ * time breakdown, forward/backward GPU time, steps per rank; clicking a rank scrolls the
+ * timelines to it), the collectives (by skew: clicking one frames it and emphasises its band),
+ * the pairs across ranks (by backward spread: clicking one selects it on every rank), the charts
+ * and the critical path across the ranks (CriticalPathPage), above the ranks' timelines on the
+ * common clock. A run from databases has no timelines (they are in the traces): double-clicking
+ * a rank, or a segment of the path, asks for the rank's trace (openTrace()). Failed ranks,
+ * matching warnings and the run's health findings show in a line on top.
  */
 class RunView : public QWidget {
     Q_OBJECT
 public:
     enum Page { Ranks, Collectives, Pairs, Charts, CriticalPath };
 
-    explicit RunView(std::shared_ptr<const LoadedRun> run, QWidget *parent = nullptr);
+    explicit RunView(std::shared_ptr<const Run> run, QWidget *parent = nullptr);
     ~RunView() override;
 
-    const LoadedRun &run() const { return *m_run; }
-    std::shared_ptr<const LoadedRun> runPointer() const { return m_run; }
+    const Run &run() const { return *m_run; }
+    std::shared_ptr<const Run> runPointer() const { return m_run; }
+    //! Null for a run from databases.
     RunTimelines *timelines() const { return m_timelines; }
     RunCharts *charts() const { return m_charts; }
     QTabWidget *pages() const { return m_pages; }
@@ -53,13 +55,19 @@ public:
     //! "critical-path").
     static QString tableName(Page page);
 
+signals:
+    //! A rank of a run from databases was double-clicked: open the trace at \a path.
+    void openTrace(const QString &path);
+
 private:
+    QWidget *makePathPage();
+    void openRankTrace(size_t rankIndex);
     QTableView *addTable(
         Page page, std::shared_ptr<const Table> table, const QString &title, int sortColumn);
     void rowActivated(Page page, int viewRow);
     void scrollToPathRank();
 
-    std::shared_ptr<const LoadedRun> m_run;
+    std::shared_ptr<const Run> m_run;
     QTabWidget *m_pages = nullptr;
     QTableView *m_tables[5] = {}; //!< by page; none for Charts
     TableModel *m_models[5] = {};

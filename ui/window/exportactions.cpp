@@ -34,19 +34,20 @@ namespace ks {
 ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     : QObject(window)
     , m_window(window)
-    , m_report(std::make_unique<BackgroundTask<std::shared_ptr<const ReportContent>>>(this))
+    , m_report(std::make_unique<BackgroundTask<GatheredReport>>(this))
     , m_fileWrite(std::make_unique<BackgroundTask<std::string>>(this))
 {
     const QString png = tr("PNG images (*.png)"), svg = tr("SVG images (*.svg)");
     const int any = Trace | Comparison | Run;
+    const int timelines = Trace | Comparison | RunTimelines;
     add(menu, tr("Report as PDF…"), any,
         [this] { exportReport(tr("PDF documents (*.pdf)"), QStringLiteral("pdf")); });
     add(menu, tr("Report as HTML…"), any,
         [this] { exportReport(tr("HTML pages (*.html)"), QStringLiteral("html")); });
     menu->addSeparator();
-    add(menu, tr("Timeline as PNG…"), any, [this, png] { exportTimeline(png, 1); });
-    add(menu, tr("Timeline as PNG (2×)…"), any, [this, png] { exportTimeline(png, 2); });
-    add(menu, tr("Timeline as SVG…"), any, [this, svg] { exportTimeline(svg, 1); });
+    add(menu, tr("Timeline as PNG…"), timelines, [this, png] { exportTimeline(png, 1); });
+    add(menu, tr("Timeline as PNG (2×)…"), timelines, [this, png] { exportTimeline(png, 2); });
+    add(menu, tr("Timeline as SVG…"), timelines, [this, svg] { exportTimeline(svg, 1); });
     add(menu, tr("Window as PNG…"), any,
         [this, png] { exportWidget(m_window, tr("window"), png); });
     add(menu, tr("Window as SVG…"), any,
@@ -104,13 +105,16 @@ void ExportActions::setCurrent(QWidget *current)
     m_run = qobject_cast<RunView *>(current);
     for (Entry &e : m_entries) {
         const bool on = (m_tab && (e.applies & Trace)) || (m_comparison && (e.applies & Comparison))
-            || (m_run && (e.applies & Run));
+            || (m_run && (e.applies & Run))
+            || (m_run && m_run->timelines() && (e.applies & RunTimelines));
         e.action->setEnabled(on);
         e.action->setStatusTip(on  ? QString()
                 : e.applies == Run ? tr("Only for a run of several ranks")
-                : m_comparison     ? tr("Not available for a comparison: it applies to one trace")
-                : m_run            ? tr("Not available for a run: it applies to one trace")
-                                   : tr("Open a trace first"));
+                : m_run && (e.applies & RunTimelines)
+                ? tr("Not available for a run from databases: its timelines are in the traces")
+                : m_comparison ? tr("Not available for a comparison: it applies to one trace")
+                : m_run        ? tr("Not available for a run: it applies to one trace")
+                               : tr("Open a trace first"));
     }
 }
 
@@ -128,7 +132,8 @@ QString ExportActions::askSavePath(
         stem = traceStem(m_comparison->baseSelection()->trace()) + QStringLiteral("-vs-")
             + traceStem(m_comparison->candidateSelection()->trace());
     else if (m_run)
-        stem = traceStem(*m_run->run().traces.front()) + QStringLiteral("-run");
+        stem = FileDialogs::traceStem(QString::fromStdString(m_run->run().ranks.front().file))
+            + QStringLiteral("-run");
     QString slug = what.toLower();
     slug.replace(QLatin1Char(' '), QLatin1Char('-'));
     return FileDialogs::savePath(m_window, title, filter, suffix, stem + QLatin1Char('-') + slug);
@@ -163,9 +168,9 @@ void ExportActions::exportReport(const QString &filter, const QString &suffix)
         : QPageSize::A4;
     std::shared_ptr<const ComparedTraces> compared
         = m_comparison ? m_comparison->compared() : nullptr;
-    std::shared_ptr<const LoadedRun> run = m_run ? m_run->runPointer() : nullptr;
+    std::shared_ptr<const ks::Run> run = m_run ? m_run->runPointer() : nullptr;
     std::shared_ptr<const LoadedTrace> trace = compared ? compared->candidate
-        : run                                           ? run->traces.front()
+        : run                                           ? nullptr // rank 0's, on the worker
                                                         : m_tab->selection()->tracePointer();
     // The step and the selection on screen go into the report's timeline picture.
     ReportFocus focus;
@@ -177,19 +182,28 @@ void ExportActions::exportReport(const QString &filter, const QString &suffix)
     m_window->statusBar()->showMessage(tr("Writing the report…"));
     m_reportPending = true;
     m_report->run(
-        [compared, run, trace, focus](
-            const std::atomic<bool> &) -> std::shared_ptr<const ReportContent> {
+        [compared, run, trace, focus](const std::atomic<bool> &) {
+            GatheredReport out {nullptr, trace};
             try {
-                return std::make_shared<const ReportContent>(compared ? comparisonReport(*compared)
-                        : run                                         ? runReport(*run)
-                                                                      : traceReport(*trace, focus));
+                if (run) { // a run from databases loads rank 0's trace here, if it is at hand
+                    std::string whyNoTrace;
+                    out.timeline = run->rankTrace(0, whyNoTrace);
+                    out.content = std::make_shared<const ReportContent>(
+                        runReport(*run, out.timeline.get(), whyNoTrace));
+                } else {
+                    out.content = std::make_shared<const ReportContent>(
+                        compared ? comparisonReport(*compared) : traceReport(*trace, focus));
+                }
             } catch (const std::bad_alloc &) {
-                return nullptr; // nothing may escape a pool thread
+                out.content = nullptr; // nothing may escape a pool thread
             }
+            return out;
         },
-        [this, trace, path, page](const std::shared_ptr<const ReportContent> &content) {
+        [this, path, page](const GatheredReport &gathered) {
             m_reportPending = false;
             m_window->statusBar()->clearMessage();
+            const std::shared_ptr<const ReportContent> &content = gathered.content;
+            const std::shared_ptr<const LoadedTrace> &trace = gathered.timeline;
             if (!content) {
                 failed(tr("%1: not enough memory to gather the report").arg(path));
                 return;

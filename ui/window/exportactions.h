@@ -19,6 +19,7 @@ class ComparisonView;
 class RunView;
 class TableModel;
 class TraceTab;
+struct LoadedTrace;
 struct ReportContent;
 template<typename Result> class BackgroundTask;
 
@@ -56,7 +57,8 @@ public:
     void writeTable(const TableModel *model, const QString &path);
 
 private:
-    enum Applies : uint8_t { Trace = 1, Comparison = 2, Run = 4 };
+    //! What an entry applies to; RunTimelines: a run whose ranks' traces are loaded.
+    enum Applies : uint8_t { Trace = 1, Comparison = 2, Run = 4, RunTimelines = 8 };
     QAction *add(QMenu *menu, const QString &text, int applies, std::function<void()> run);
     void exportTimeline(const QString &filter, qreal scale);
     void exportWidget(QWidget *widget, const QString &what, const QString &filter);
@@ -91,7 +93,12 @@ private:
         int applies;
     };
     std::vector<Entry> m_entries;
-    std::unique_ptr<BackgroundTask<std::shared_ptr<const ReportContent>>> m_report;
+    //! A report gathered, with the trace its timeline picture shows (null: none).
+    struct GatheredReport {
+        std::shared_ptr<const ReportContent> content; //!< null: memory ran out
+        std::shared_ptr<const LoadedTrace> timeline;
+    };
+    std::unique_ptr<BackgroundTask<GatheredReport>> m_report;
     bool m_reportPending = false;
     std::unique_ptr<BackgroundTask<std::string>> m_fileWrite;
     bool m_fileWritePending = false;

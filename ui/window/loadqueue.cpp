@@ -161,24 +161,6 @@ LoadQueue::OpenedRun LoadQueue::openRunOf(const std::vector<std::string> &args,
     const std::atomic<bool> &stop)
 {
     OpenedRun out;
-    std::vector<std::string> files;
-    if (runDatabases(args, files)) {
-        const unsigned threads = usableCores();
-        auto run = std::make_shared<DatabaseRun>(openDatabaseRun(files, threads));
-        if (!run->unrelated.empty()) // said on top of the run, which has no trace tabs to offer
-            run->warnings.push_back(run->unrelated);
-        std::string error;
-        if (!run->ranks.empty() && !readRankPairs(*run, threads, error, &stop))
-            run->warnings.push_back(error + " (no pairs across ranks)");
-        if (run->ranks.empty())
-            out.error
-                = run->failures.empty() ? "no database of a rank" : run->failures.front().error;
-        else
-            out.fromDatabases = std::move(run);
-        return out;
-    }
-    if (!runFiles(args, files, out.error))
-        return out;
     RunOptions options;
     options.cancel = &stop;
     options.forWindow = true; // the first frame draws every rank
@@ -188,7 +170,7 @@ LoadQueue::OpenedRun LoadQueue::openRunOf(const std::vector<std::string> &args,
         size_t seen = counters->done;
         while (seen < done && !counters->done.compare_exchange_weak(seen, done)) { }
     };
-    out.run = ks::openRun(files, options, out.error);
+    out.run = ks::openRun(args, options, out.error);
     return out;
 }
 
@@ -198,7 +180,7 @@ void LoadQueue::startRun(const QStringList &paths)
     for (const QString &p : paths)
         args.push_back(p.toStdString());
     m_runProgress = std::make_shared<RunProgress>();
-    emit progress(tr("Opening a run of %n trace(s)…", nullptr, int(paths.size())), 0);
+    emit progress(tr("Opening a run of %n rank(s)…", nullptr, int(paths.size())), 0);
     m_runPoll.start();
     // The work captures values only: the arguments and the counters the poll reads.
     m_run.run(
@@ -215,8 +197,6 @@ void LoadQueue::startRun(const QStringList &paths)
             m_runPoll.stop();
             if (opened.run)
                 emit runReady(std::move(opened.run));
-            else if (opened.fromDatabases)
-                emit databaseRunReady(std::move(opened.fromDatabases));
             else
                 emit failed(tr("Cannot open the run"), QString::fromStdString(opened.error));
             finishedOne();

@@ -3,8 +3,7 @@
 
 #include "common/backgroundtask.h"
 #include "session/comparedtraces.h"
-#include "session/databaserun.h"
-#include "session/loadedrun.h"
+#include "session/run.h"
 
 #include <QObject>
 #include <QPointer>
@@ -60,8 +59,7 @@ signals:
     void traceLoaded(const QString &path, std::shared_ptr<const ks::LoadedTrace> trace);
     void comparisonReady(
         std::shared_ptr<ks::ComparedTraces> compared, const ks::DiffOptions &options);
-    void runReady(std::shared_ptr<const ks::LoadedRun> run);
-    void databaseRunReady(std::shared_ptr<const ks::DatabaseRun> run);
+    void runReady(std::shared_ptr<const ks::Run> run);
     void failed(const QString &title, const QString &message);
     void cancelled(const QString &name);
 
@@ -82,8 +80,7 @@ private:
         std::string error;
     };
     struct OpenedRun {
-        std::shared_ptr<const LoadedRun> run;
-        std::shared_ptr<const DatabaseRun> fromDatabases;
+        std::shared_ptr<const Run> run;
         std::string error;
     };
     //! Ranks loaded so far, written by the run's loading threads, read by the poll.

@@ -11,7 +11,6 @@
 #include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
 #include "resources.h"
-#include "run/databaserunview.h"
 #include "run/runtimelines.h"
 #include "run/runview.h"
 #include "timeline/foldmemory.h"
@@ -179,41 +178,26 @@ void MainWindow::openRun(const QStringList &paths)
     m_loads->openRun(paths);
 }
 
-RunView *MainWindow::addRun(std::shared_ptr<const LoadedRun> run)
+RunView *MainWindow::addRun(std::shared_ptr<const Run> run)
 {
     const size_t ranks = run->ranks.size();
     QStringList files;
-    for (const RankTrace &r : run->ranks)
-        files << QString::fromStdString(r.file);
+    for (const auto &source : run->sources)
+        files << QString::fromStdString(source->path());
     const QString first = QFileInfo(files.first()).dir().dirName();
+    const QString title = run->fromDatabases()
+        ? tr("Run · %n rank(s) · %1 (databases)", nullptr, int(ranks)).arg(first)
+        : tr("Run · %n rank(s) · %1", nullptr, int(ranks)).arg(first);
     auto *view = new RunView(std::move(run), m_tabs);
-    const int index
-        = m_tabs->addTab(view, tr("Run · %n rank(s) · %1", nullptr, int(ranks)).arg(first));
+    connect(view, &RunView::openTrace, this, [this](const QString &path) { openFiles({path}); });
+    const int index = m_tabs->addTab(view, title);
     m_tabs->setTabToolTip(index, files.join(QLatin1Char('\n')));
     m_tabs->setCurrentIndex(index);
     showWelcomeIfEmpty();
     return view;
 }
 
-DatabaseRunView *MainWindow::addDatabaseRun(std::shared_ptr<const DatabaseRun> run)
-{
-    QStringList files;
-    for (const RankDatabase &r : run->ranks)
-        files << QString::fromStdString(r.path);
-    const QString folder = QFileInfo(files.first()).dir().dirName();
-    const int ranks = int(run->ranks.size());
-    auto *view = new DatabaseRunView(std::move(run), m_tabs);
-    connect(view, &DatabaseRunView::openTrace, this,
-        [this](const QString &path) { openFiles({path}); });
-    const int index
-        = m_tabs->addTab(view, tr("Run · %n rank(s) · %1 (databases)", nullptr, ranks).arg(folder));
-    m_tabs->setTabToolTip(index, files.join(QLatin1Char('\n')));
-    m_tabs->setCurrentIndex(index);
-    showWelcomeIfEmpty();
-    return view;
-}
-
-void MainWindow::addRunOrAsk(std::shared_ptr<const LoadedRun> run)
+void MainWindow::addRunOrAsk(std::shared_ptr<const Run> run)
 {
     if (run->unrelated.empty()) {
         addRun(std::move(run));
@@ -233,15 +217,28 @@ void MainWindow::addRunOrAsk(std::shared_ptr<const LoadedRun> run)
             addRun(run);
             return;
         }
-        // Each trace is loaded already: a tab each, without reading them again.
-        for (const auto &trace : run->traces)
-            addTrace(trace, tabTitle(QString::fromStdString(trace->model->path)));
+        // Each trace loaded already gets a tab without being read again; a database's is opened.
+        for (const auto &source : run->sources) {
+            if (source->trace)
+                addTrace(source->trace, tabTitle(QString::fromStdString(source->traceFile)));
+            else
+                openFiles({QString::fromStdString(source->traceFile)});
+        }
     });
     box->open();
 }
 
 void MainWindow::openDropped(const QStringList &paths)
 {
+    // A folder (of rank traces or databases) or rank databases open as a run, as File ▸ Open
+    // Run Folder does.
+    const bool run = std::any_of(paths.begin(), paths.end(), [](const QString &p) {
+        return QFileInfo(p).isDir() || p.endsWith(QLatin1String(".sqlite"));
+    });
+    if (run) {
+        openRun(paths);
+        return;
+    }
     if (paths.size() < 2) {
         openFiles(paths);
         return;
@@ -455,9 +452,7 @@ void MainWindow::connectLoads()
             addTrace(std::move(trace), tabTitle(path));
         });
     connect(m_loads, &LoadQueue::runReady, this,
-        [this](std::shared_ptr<const LoadedRun> run) { addRunOrAsk(std::move(run)); });
-    connect(m_loads, &LoadQueue::databaseRunReady, this,
-        [this](std::shared_ptr<const DatabaseRun> run) { addDatabaseRun(std::move(run)); });
+        [this](std::shared_ptr<const Run> run) { addRunOrAsk(std::move(run)); });
     connect(m_loads, &LoadQueue::comparisonReady, this,
         [this](std::shared_ptr<ComparedTraces> compared, const DiffOptions &options) {
             for (const auto &trace : {compared->base, compared->candidate})
@@ -608,7 +603,7 @@ TimelineView *MainWindow::currentTimeline() const
     if (auto *c = qobject_cast<ComparisonView *>(m_tabs->currentWidget()))
         return c->baseTimeline();
     if (auto *r = qobject_cast<RunView *>(m_tabs->currentWidget()))
-        return r->timelines()->timeline(0);
+        return r->timelines() ? r->timelines()->timeline(0) : nullptr;
     return nullptr;
 }
 
@@ -623,7 +618,7 @@ void MainWindow::onCurrentTabChanged()
     // A run's details follow rank 0: a pair selected there is selected on every rank.
     auto *run = qobject_cast<RunView *>(m_tabs->currentWidget());
     m_details->setSelectionController(tab ? tab->selection()
-            : run                         ? run->timelines()->selection(0)
+            : run && run->timelines()     ? run->timelines()->selection(0)
                                           : nullptr);
     m_exports->setCurrent(m_tabs->currentWidget());
     setWindowTitle(tab ? m_tabs->tabText(m_tabs->currentIndex()) + QStringLiteral(" — Kinetoscope")

@@ -4,8 +4,8 @@
 #include "analysis/tracediff.h"
 #include "common/backgroundtask.h"
 #include "session/comparedtraces.h"
-#include "session/loadedrun.h"
 #include "session/loadedtrace.h"
+#include "session/run.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -24,8 +24,6 @@ class QTabWidget;
 namespace ks {
 
 class ComparisonView;
-class DatabaseRunView;
-struct DatabaseRun;
 class RunView;
 class DetailsPanel;
 class TimelineView;
@@ -77,12 +75,10 @@ public:
      */
     void openRun(const QStringList &paths);
     //! Adds a tab for a run opened already.
-    RunView *addRun(std::shared_ptr<const LoadedRun> run);
-    //! A tab for a run read from per-rank databases; double-clicking a rank opens its trace.
-    DatabaseRunView *addDatabaseRun(std::shared_ptr<const DatabaseRun> run);
-    //! addRun(), unless the traces are of different jobs (LoadedRun::unrelated): then asks
+    RunView *addRun(std::shared_ptr<const Run> run);
+    //! addRun(), unless the traces are of different jobs (Run::unrelated): then asks
     //! whether to open them in tabs (the default) or as one run anyway.
-    void addRunOrAsk(std::shared_ptr<const LoadedRun> run);
+    void addRunOrAsk(std::shared_ptr<const Run> run);
     TraceTab *currentTab() const;
     //! The timeline the View menu's keys act on: the trace tab's, or a comparison's base.
     TimelineView *currentTimeline() const;

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/collectives.h"
+#include "analysis/gputime.h"
+#include "analysis/rankpairs.h"
+#include "analysis/tracecheck.h"
+#include "export/runtables.h"
+#include "session/loadedtrace.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+/*!
+ * One rank of a run as the run's analyses know it, read from its trace (rankSourceOf()) or
+ * from its `--export-db` database (readRankDatabase()): who it is, its clock, its row of the
+ * rank table, its steps, its communication kernels and its own health findings. Its pair rows
+ * (pairRowsOf()) and path graph are read when a run asks for them. Frozen once made.
+ */
+struct RankSource {
+    //! Its database; empty for a rank whose trace is loaded.
+    std::string database;
+    //! Its trace, loaded; null for a rank read from its database.
+    std::shared_ptr<const LoadedTrace> trace;
+    //! Its trace file: a loaded trace's path, or where its database says it was read from.
+    std::string traceFile;
+    int traceRank = -1; //!< its trace's `distributedInfo.rank`, -1 when the trace did not say
+    std::string traceId; //!< its trace's `trace_id`, empty when it has none
+    TimeNs clockBase = 0; //!< added to its times gives epoch ns (`baseTimeNanoseconds`)
+    TimeNs traceStart = 0; //!< its first event, on its file's clock
+    TimeNs traceEnd = 0; //!< its last event's end
+    RankSummary summary; //!< its row of the rank table, numbered as the run numbers it
+    std::vector<int64_t> steps; //!< its ProfilerSteps' numbers, in order
+    std::vector<StepGpuTime> stepGpuTime; //!< gpuTimePerStep() of its trace
+    std::vector<CommRecord> kernels; //!< its communication kernels, in start order
+    std::vector<Finding> findings; //!< checkTrace()'s, of its trace
+
+    //! The file the run opened for it: its database, or its trace.
+    const std::string &path() const { return trace ? traceFile : database; }
+    //! Its earliest event on the epoch clock: the run's common zero is the least of these.
+    TimeNs clockZero() const { return clockBase + traceStart; }
+};
+
+//! \a trace as a rank of a run (works out its summary, kernels and findings: a loading thread's
+//! work). Throws std::bad_alloc when memory runs out.
+RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace);
+
+//! What one row of the rank table says of \a trace's rank (RankSummary::rank left 0).
+RankSummary rankSummary(const LoadedTrace &trace);
+
+/*!
+ * \a rank's pair rows, keyed in \a keys, from its trace or its database (readPairRows());
+ * \a texts, when given, gets each row's fwd_name, input_dims, step and module as the pair table
+ * writes them. False with \a error ("PATH: …") when a database's cannot be read.
+ */
+bool pairRowsOf(const RankSource &rank,
+    StringPool &keys,
+    RankPairRows &rows,
+    PairRowTexts *texts,
+    std::string &error);
+
+} // namespace ks
