@@ -719,6 +719,10 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QVERIFY(tracePath.rowCount() > 0);
     QCOMPARE(view->model(RunView::CriticalPath)->rowCount(), int(tracePath.rowCount()));
     QCOMPARE(tableToCsv(criticalSegmentTable(*view->run().criticalPath())), tableToCsv(tracePath));
+    // Its what-ifs need the traces: the page says so rather than answer none.
+    const auto *whatIf = view->findChild<QLineEdit *>(QStringLiteral("whatIfEdit"));
+    QVERIFY(whatIf && !whatIf->isEnabled());
+    QVERIFY(whatIf->placeholderText().contains(QStringLiteral("traces")));
     // Choosing a pair draws it on the charts, as on a run of traces.
     view->activate(RunView::Pairs, 0);
     view->activate(RunView::Charts, -1);

@@ -101,7 +101,7 @@ CriticalPathPage::CriticalPathPage(
             if (current.isValid())
                 emit segmentChosen(current.data(TableModel::SourceRowRole).toUInt());
         });
-    if (m_analysis->path().problem.empty())
+    if (m_analysis->path().problem.empty() && m_analysis->tracesAtHand())
         m_task.run(
             [analysis = m_analysis](const std::atomic<bool> &) { return analysis->bestChanges(); },
             [this](std::vector<WhatIf> best) {
@@ -141,6 +141,11 @@ QWidget *CriticalPathPage::buildSide()
     m_whatIfEdit = new QLineEdit(whatIf);
     m_whatIfEdit->setObjectName(QStringLiteral("whatIfEdit"));
     m_whatIfEdit->setPlaceholderText(tr("What if… NAME:FACTOR (aten::linear:0.5), Enter"));
+    if (!m_analysis->tracesAtHand()) { // a run from databases: the ops' work is in the traces
+        m_whatIfEdit->setEnabled(false);
+        m_whatIfEdit->setPlaceholderText(
+            tr("What-ifs need the ranks' traces: open the run from them"));
+    }
     layout->addWidget(new QLabel(tr("What-if: the ten best changes, and yours"), whatIf));
     layout->addWidget(m_whatIfEdit);
     m_whatIfMessage = new QLabel(whatIf);
