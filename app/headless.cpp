@@ -230,11 +230,10 @@ int runExportSteps(const std::string &out, const std::string &file)
     return ExitOk;
 }
 
-std::shared_ptr<const Run> openRunOrReport(const std::vector<std::string> &args, bool pairs)
+std::shared_ptr<const Run> openRunOrReport(
+    const std::vector<std::string> &args, const RunOptions &options)
 {
     std::string error;
-    RunOptions options;
-    options.pairs = pairs;
     auto run = openRun(args, options, error);
     if (!run) {
         std::fprintf(stderr, "%s\n", error.c_str());
@@ -383,8 +382,10 @@ int runRunExport(RunExport what,
             return ExitUsage;
         }
     }
-    const auto run
-        = openRunOrReport(args, what == RunExport::RankPairs || what == RunExport::Database);
+    RunOptions options;
+    options.pairs = what == RunExport::RankPairs || what == RunExport::Database;
+    options.rankDetails = false; // read by --check and the window only
+    const auto run = openRunOrReport(args, options);
     if (!run)
         return ExitLoadFailed;
     std::string error;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/criticalpath.h"
-#include "analysis/tracediff.h"
+#include "analysis/criticalpath/criticalpath.h"
+#include "analysis/compare/tracediff.h"
 #include "exitcode.h"
 #include "session/loadedtrace.h"
 #include "session/run.h"
@@ -36,12 +36,13 @@ int runExportKernelSummary(const std::string &out, const std::string &file);
 int runExportEfficiency(const std::string &out, const std::string &file);
 
 /*!
- * Opens the run \a args names (trace or database files and folders) for a headless command,
- * saying on stderr what it has: the ranks that failed to load, the run's warnings (a partial
- * run). Null, with the reason on stderr, when nothing loaded or the ranks are of different jobs
- * (Run::unrelated). \a pairs: whether the pairs across ranks are matched.
+ * Opens the run \a args names (trace or database files and folders) with \a options for a
+ * headless command, saying on stderr what it has: the ranks that failed to load, the run's
+ * warnings (a partial run). Null, with the reason on stderr, when nothing loaded or the ranks are
+ * of different jobs (Run::unrelated).
  */
-std::shared_ptr<const Run> openRunOrReport(const std::vector<std::string> &args, bool pairs);
+std::shared_ptr<const Run> openRunOrReport(
+    const std::vector<std::string> &args, const RunOptions &options = {});
 
 //! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
 enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath, Database };

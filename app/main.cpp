@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // kinetoscope: the command line of docs/cli.md. Headless modes never open a window.
-#include "analysis/devicepeaks.h"
+#include "analysis/efficiency/devicepeaks.h"
 #include "base/version.h"
 #include "commandline.h"
 #include "load/tracereader.h"

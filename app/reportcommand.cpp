@@ -49,7 +49,10 @@ int runReport(const ReportRequest &request)
         auto trace = loadOrReport(request.files.front());
         return trace ? write(traceReport(*trace), trace, request) : ExitLoadFailed;
     }
-    const auto run = openRunOrReport(request.files, false);
+    RunOptions options;
+    options.pairs = false;
+    options.rankDetails = false;
+    const auto run = openRunOrReport(request.files, options);
     if (!run)
         return ExitLoadFailed;
     std::string whyNoTrace;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/tracediff.h"
+#include "analysis/compare/tracediff.h"
 
 #include <string>
 #include <vector>

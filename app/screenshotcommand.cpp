@@ -201,7 +201,7 @@ int renderRun(const ScreenshotRequest &r)
     std::vector<std::string> args;
     for (const QString &f : r.runFiles)
         args.push_back(f.toStdString());
-    const auto run = openRunOrReport(args, true);
+    const auto run = openRunOrReport(args); // the window's: pairs, charts, health
     if (!run)
         return ExitLoadFailed;
     MainWindow window;

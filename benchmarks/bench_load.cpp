@@ -10,7 +10,7 @@
 // Also the critical path of the first step (issue #35: a 1 GB trace's in under 1 s), after the
 // link, as critical_path_s.
 // Prints one JSON object per file; benchmarks/run.sh turns them into the report.
-#include "analysis/criticalpath.h"
+#include "analysis/criticalpath/criticalpath.h"
 #include "session/loadedtrace.h"
 
 #include <rapidjson/reader.h>

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Checks that core/ keeps its layers: a file in core/LAYER/ includes only headers of LAYER and of
-the layers it depends on (and ui/'s folders their order, UI_ORDER), and nothing outside core/load/
+the layers it depends on (core/analysis/'s rooms their order, ANALYSIS_ORDER, and ui/'s folders
+theirs, UI_ORDER), and nothing outside core/load/
 includes the loader's internals (but the loader's own unit tests in tests/core/ and the
 benchmarks, which test and measure them white-box). An include is judged by the file it resolves
 to, looked up as the build does (the including file's folder, then the include paths), not by its
@@ -20,6 +21,9 @@ import tempfile
 
 # The UI's folders, lowest first (ui/CMakeLists.txt says why): each may include the ones before.
 UI_ORDER = ["common", "table", "timeline", "output", "trace", "compare", "run", "document", "window"]
+# core/analysis/'s rooms, one per question, lowest first: each may include the ones before.
+ANALYSIS_ORDER = ["time", "efficiency", "modules", "pairs", "memory", "compare", "ranks", "health",
+                  "criticalpath", "timeline"]
 LAYER_CALL = re.compile(r"ks_layer\((\w+)(?:\s+DEPENDS\s+([\w\s]+?))?\s+SOURCES", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -83,6 +87,26 @@ def place(path):
     return (parts[0], None)
 
 
+def room(path):
+    """The room of a file in core/analysis/ROOM/, else None."""
+    parts = path.split(os.sep)
+    return parts[2] if parts[:2] == ["core", "analysis"] and len(parts) > 3 else None
+
+
+def room_violation(rel, target, inc):
+    """Why \a rel of core/analysis must not include \a target, or None."""
+    own, other = room(rel), room(target)
+    if not target.startswith(os.path.join("core", "analysis")) or own is None:
+        return None
+    if other is None or other not in ANALYSIS_ORDER:
+        return f"{rel}: {inc} is in no room of core/analysis (ANALYSIS_ORDER)"
+    if own not in ANALYSIS_ORDER:
+        return f"{rel}: core/analysis/{own} is no room of ANALYSIS_ORDER"
+    if ANALYSIS_ORDER.index(other) > ANALYSIS_ORDER.index(own):
+        return f"{rel}: core/analysis/{own} must not include {inc} (core/analysis/{other})"
+    return None
+
+
 def violations(root):
     layers = read_layers(root)
     found = []
@@ -103,6 +127,8 @@ def violations(root):
                         found.append(f"{rel}: includes the loader's internal {inc}")
                 elif own_kind == "core" and kind == "core" and folder not in layers[own]:
                     found.append(f"{rel}: core/{own} must not include {inc} (layer {folder})")
+                elif own == "analysis" and (why := room_violation(rel, target, inc)):
+                    found.append(why)
                 elif own_kind == "ui" and kind == "ui" and own in UI_ORDER and folder in UI_ORDER:
                     if UI_ORDER.index(folder) > UI_ORDER.index(own):
                         found.append(f"{rel}: ui/{own} must not include {inc} (ui/{folder})")
@@ -112,11 +138,12 @@ def violations(root):
 def self_test():
     with tempfile.TemporaryDirectory() as root:
         for d in ("core/base", "core/link", "core/report", "core/load/internal", "ui", "ui/table",
-                  "ui/window", "ui/report"):
+                  "ui/window", "ui/report", "core/analysis/time", "core/analysis/ranks"):
             os.makedirs(os.path.join(root, d))
         with open(os.path.join(root, "core", "CMakeLists.txt"), "w") as fh:
             fh.write("ks_layer(base SOURCES a)\nks_layer(link DEPENDS base SOURCES b)\n"
-                     "ks_layer(load DEPENDS base SOURCES c)\n")
+                     "ks_layer(load DEPENDS base SOURCES c)\n"
+                     "ks_layer(analysis DEPENDS link SOURCES d)\n")
         files = {
             "core/base/a.h": '#include "link/b.h"\n',  # upwards: wrong
             "core/link/b.h": '#include "base/a.h"\n',  # downwards: fine
@@ -128,6 +155,8 @@ def self_test():
             "ui/table/rows.h": '#include "report/r.h"\n',  # resolves to core: fine
             "ui/report/page.h": '#include "link/b.h"\n',  # core/link: fine
             "ui/table/cell.h": '#include "window/main.h"\n',  # by the file it names: wrong
+            "core/analysis/time/t.h": '#include "analysis/ranks/r.h"\n',  # a later room: wrong
+            "core/analysis/ranks/r.h": '#include "analysis/time/t.h"\n',  # an earlier one: fine
         }
         for name, text in files.items():
             with open(os.path.join(root, name), "w") as fh:
@@ -136,7 +165,9 @@ def self_test():
         expected = ["core/base/a.h: core/base must not include link/b.h (layer link)",
                     "ui/view.cpp: includes the loader's internal load/internal/sink.h",
                     "ui/table/model.h: ui/table must not include window/main.h (ui/window)",
-                    "ui/table/cell.h: ui/table must not include window/main.h (ui/window)"]
+                    "ui/table/cell.h: ui/table must not include window/main.h (ui/window)",
+                    "core/analysis/time/t.h: core/analysis/time must not include "
+                    "analysis/ranks/r.h (core/analysis/ranks)"]
         if sorted(found) != sorted(expected):
             print("self-test failed:", found, file=sys.stderr)
             return 1

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/memoryindex.h"
+#include "analysis/memory/memoryindex.h"
 #include "export/celltable.h"
 #include "export/table.h"
 

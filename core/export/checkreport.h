@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/tracecheck.h"
+#include "analysis/health/tracecheck.h"
 
 #include <string>
 #include <vector>

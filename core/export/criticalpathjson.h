@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/criticalpath.h"
+#include "analysis/criticalpath/criticalpath.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/opefficiency.h"
+#include "analysis/efficiency/opefficiency.h"
 #include "export/table.h"
 
 namespace ks {

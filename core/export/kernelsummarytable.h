@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/kernelsummary.h"
+#include "analysis/time/kernelsummary.h"
 #include "export/celltable.h"
 
 namespace ks {

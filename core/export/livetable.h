@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/livememory.h"
+#include "analysis/memory/livememory.h"
 #include "export/table.h"
 
 namespace ks {

@@ -3,7 +3,7 @@
 
 #include "export/efficiencytable.h"
 
-#include "analysis/tracediff.h"
+#include "analysis/compare/tracediff.h"
 #include "base/jsonwrite.h"
 #include "export/pairtable.h"
 

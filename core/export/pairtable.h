@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/criticalpath.h"
-#include "analysis/opefficiency.h"
-#include "analysis/pairmemory.h"
+#include "analysis/criticalpath/criticalpath.h"
+#include "analysis/efficiency/opefficiency.h"
+#include "analysis/memory/pairmemory.h"
 #include "export/table.h"
 #include "link/gpuside.h"
 #include "link/opgraph.h"

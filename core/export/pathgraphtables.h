@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/pathgraph.h"
+#include "analysis/criticalpath/pathgraph.h"
 #include "export/celltable.h"
 
 #include <optional>

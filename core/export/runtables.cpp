@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "export/runtables.h"
 
-#include "analysis/gputime.h"
-#include "analysis/tracediff.h"
+#include "analysis/time/gputime.h"
+#include "analysis/modules/modulepaths.h"
 #include "export/efficiencytable.h"
 #include "export/pairtable.h"
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/collectives.h"
-#include "analysis/gputime.h"
-#include "analysis/memoryindex.h"
-#include "analysis/rankpairs.h"
-#include "analysis/tracecheck.h"
+#include "analysis/ranks/collectives.h"
+#include "analysis/time/gputime.h"
+#include "analysis/memory/memoryindex.h"
+#include "analysis/ranks/rankpairs.h"
+#include "analysis/health/tracecheck.h"
 #include "export/celltable.h"
 
 #include <array>

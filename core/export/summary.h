@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/criticalpath.h"
-#include "analysis/memoryindex.h"
+#include "analysis/criticalpath/criticalpath.h"
+#include "analysis/memory/memoryindex.h"
 #include "link/opgraph.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/efficiencypart.h"
 
-#include "analysis/efficiencygroups.h"
+#include "analysis/efficiency/efficiencygroups.h"
 #include "report/reportcells.h"
 #include "session/loadedtrace.h"
 

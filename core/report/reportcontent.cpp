@@ -5,8 +5,8 @@
 #include "report/efficiencypart.h"
 #include "report/reportcells.h"
 
-#include "analysis/gputime.h"
-#include "analysis/toppairs.h"
+#include "analysis/time/gputime.h"
+#include "analysis/pairs/toppairs.h"
 #include "base/numbertext.h"
 #include "base/unitstext.h"
 #include "export/difftable.h"

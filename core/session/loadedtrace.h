@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/curvetracks.h"
-#include "analysis/gputime.h"
-#include "analysis/livememory.h"
-#include "analysis/moduletree.h"
-#include "analysis/opefficiency.h"
-#include "analysis/timelineindex.h"
-#include "analysis/tracecheck.h"
+#include "analysis/timeline/curvetracks.h"
+#include "analysis/time/gputime.h"
+#include "analysis/memory/livememory.h"
+#include "analysis/modules/moduletree.h"
+#include "analysis/efficiency/opefficiency.h"
+#include "analysis/timeline/timelineindex.h"
+#include "analysis/health/tracecheck.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "link/opgraph.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "session/rankdatabase.h"
 
-#include "analysis/storedpathgraph.h"
-#include "analysis/tracediff.h"
+#include "analysis/pairs/pairkeys.h"
+#include "analysis/criticalpath/storedpathgraph.h"
 #include "export/pathgraphtables.h"
 #include "export/sqlitehandles.h"
 #include "session/rundatabase.h"
@@ -377,7 +377,7 @@ std::string stepText(int64_t step)
 } // namespace
 
 std::optional<RankSource> readRankDatabase(
-    const std::string &path, bool &gathered, std::string &error)
+    const std::string &path, bool &gathered, std::string &error, bool details)
 {
     const auto db = ReadingDb::open(path, error);
     if (!db)
@@ -417,8 +417,9 @@ std::optional<RankSource> readRankDatabase(
         return std::nullopt;
     }
     if (!readKernels(db->get(), rank, error) || !readSummary(db->get(), rank, error)
-        || !readSteps(db->get(), rank, error) || !readStepGpuTime(db->get(), rank, error)
-        || !readFindings(db->get(), rank, error))
+        || !readSteps(db->get(), rank, error)
+        || (details
+            && (!readStepGpuTime(db->get(), rank, error) || !readFindings(db->get(), rank, error))))
         return std::nullopt;
     return rank;
 }

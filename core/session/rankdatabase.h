@@ -2,9 +2,9 @@
 // One rank's `--export-db` database read back: what a run from databases needs of it.
 #pragma once
 
-#include "analysis/collectives.h"
-#include "analysis/criticalpath.h"
-#include "analysis/rankpairs.h"
+#include "analysis/ranks/collectives.h"
+#include "analysis/criticalpath/criticalpath.h"
+#include "analysis/ranks/rankpairs.h"
 #include "export/runtables.h"
 #include "session/ranksource.h"
 
@@ -16,13 +16,13 @@ namespace ks {
 
 /*!
  * Reads one rank's database: what a run needs of it first (RankSource, RankSource::database
- * set). nullopt with \a error ("PATH: …") when it is no SQLite database, another program's, of
+ * set); its `findings` and `step_gpu_time` only with \a details (`--check`, the run's charts). nullopt with \a error ("PATH: …") when it is no SQLite database, another program's, of
  * a format this version does not read, or of several ranks; nullopt with \a gathered set (and
  * no error) when it is tools/digest-run.sh's gathering of other databases (meta
  * `gathered_from`).
  */
 std::optional<RankSource> readRankDatabase(
-    const std::string &path, bool &gathered, std::string &error);
+    const std::string &path, bool &gathered, std::string &error, bool details = true);
 
 /*!
  * One rank's pair rows from its `pairs` and `pair_keys` (row for row, in the rows' order), keyed

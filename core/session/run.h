@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/collectives.h"
-#include "analysis/rankpairs.h"
+#include "analysis/ranks/collectives.h"
+#include "analysis/ranks/rankpairs.h"
 #include "export/checkreport.h"
 #include "session/ranksource.h"
 
@@ -132,6 +132,9 @@ struct RunOptions {
     const std::atomic<bool> *cancel = nullptr;
     //! The pairs across ranks are matched (the rank-pair table, the window).
     bool pairs = true;
+    //! Each rank's health findings and steps' GPU time are read from its database (`--check`,
+    //! the window's charts); a loaded trace has them anyway.
+    bool rankDetails = true;
     //! Each rank's timeline is also made ready for a window (LoadedTrace::prepareForWindow()),
     //! and the run's critical path found.
     bool forWindow = false;

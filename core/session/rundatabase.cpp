@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "session/rundatabase.h"
 
-#include "analysis/kernelsummary.h"
-#include "analysis/stepbreakdown.h"
+#include "analysis/time/kernelsummary.h"
+#include "analysis/time/stepbreakdown.h"
 #include "base/jsonallocator.h"
 #include "base/version.h"
 #include "export/allocationtable.h"

@@ -158,7 +158,7 @@ RanksRead readDatabases(const std::vector<std::string> &paths, const RunOptions 
             errors[i] = paths[i] + ": cancelled";
         else {
             bool gathering = false;
-            ranks[i] = readRankDatabase(paths[i], gathering, errors[i]);
+            ranks[i] = readRankDatabase(paths[i], gathering, errors[i], options.rankDetails);
             gathered[i] = gathering;
         }
         if (options.progress)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Bad input never hurts: the hand-made corpus of tests/data/bad (each file with its expected
 // outcome in expected.tsv), and generated traps that would crash, hang or blow up a naive loader.
-#include "analysis/timelineindex.h"
+#include "analysis/timeline/timelineindex.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
 #include "testutil.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What bounds the step (issue #35): HTA's critical path, worked out by hand on a small trace and
 // equal to HTA's own numbers on the shared traces.
-#include "analysis/criticalpath.h"
-#include "analysis/pathchain.h"
+#include "analysis/criticalpath/criticalpath.h"
+#include "analysis/criticalpath/pathchain.h"
 #include "export/criticalpathtables.h"
 #include "export/pairtable.h"
 #include "export/summary.h"

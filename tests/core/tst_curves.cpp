@@ -2,7 +2,7 @@
 // The timeline's curves (issue: memory, the memory view): Curve's range over an interval against
 // a brute force and its work bound, and the memory, counter and step-phase tracks of inline
 // traces worked out by hand.
-#include "analysis/curvetracks.h"
+#include "analysis/timeline/curvetracks.h"
 #include "memorytrace.h"
 #include "testutil.h"
 

@@ -2,9 +2,9 @@
 // The GPU time breakdown (core/analysis/gputime): interval unions worked out by hand on inline
 // traces (pid 1 thread 1 launches, pid 0 streams 7–9 run), and the shared traces against
 // tests/reference/gputime_reference.py, an independent sweep over the same definitions.
-#include "analysis/gputime.h"
-#include "analysis/rangestats.h"
-#include "analysis/stepbreakdown.h"
+#include "analysis/time/gputime.h"
+#include "analysis/time/rangestats.h"
+#include "analysis/time/stepbreakdown.h"
 #include "export/rangetext.h"
 #include "export/steptable.h"
 #include "export/summary.h"

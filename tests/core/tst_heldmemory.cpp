@@ -4,8 +4,8 @@
 // never a guess, where frees cannot be matched), held_until, and reuse of an address counted.
 // Inline cases worked out by hand; the per-step sum against a second, plainer computation on a
 // generated trace and on the shared traces.
-#include "analysis/livememory.h"
-#include "analysis/pairmemory.h"
+#include "analysis/memory/livememory.h"
+#include "analysis/memory/pairmemory.h"
 #include "export/difftable.h"
 #include "export/livetable.h"
 #include "export/moduletable.h"

@@ -4,7 +4,7 @@
 // thread 1, autograd thread 2, stream 7) with the expected numbers worked out by hand in the
 // comments; the real traces are checked against tests/reference/module_reference.py, an
 // independent Python implementation of the same rules.
-#include "analysis/moduletree.h"
+#include "analysis/modules/moduletree.h"
 #include "export/moduletable.h"
 #include "testutil.h"
 

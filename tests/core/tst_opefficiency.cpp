@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // How far ops are from the hardware (issue #34), per instance and per pair: kernel time, rates
 // and roofline against the peak table, worked out by hand below.
-#include "analysis/efficiencygroups.h"
-#include "analysis/opefficiency.h"
+#include "analysis/efficiency/efficiencygroups.h"
+#include "analysis/efficiency/opefficiency.h"
 #include "export/difftable.h"
 #include "export/efficiencytable.h"
 #include "export/moduletable.h"

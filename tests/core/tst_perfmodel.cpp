@@ -2,9 +2,9 @@
 // How far ops are from the hardware (issue #34), the models: FLOPs and bytes of each modelled
 // op from its recorded shapes, worked out by hand below for the formula of TraceLens's model it
 // reproduces (AMD-AGI/TraceLens 171dd747, TraceLens/PerfModel/perf_model.py).
-#include "analysis/attentionwork.h"
-#include "analysis/gemmwork.h"
-#include "analysis/oprates.h"
+#include "analysis/efficiency/attentionwork.h"
+#include "analysis/efficiency/gemmwork.h"
+#include "analysis/efficiency/oprates.h"
 #include "testutil.h"
 
 #include <QTest>

@@ -3,8 +3,8 @@
 // where their GPU time goes (pair rows, kernel sides, steps, summary, module tree) and which
 // forward op each repeats. Each test links a small hand-written trace; the expected values are
 // worked out by hand in the comments (JSON times are µs, the model keeps ns).
-#include "analysis/moduletree.h"
-#include "analysis/stepbreakdown.h"
+#include "analysis/modules/moduletree.h"
+#include "analysis/time/stepbreakdown.h"
 #include "export/summary.h"
 #include "testutil.h"
 #include "tracequery.h"

@@ -3,7 +3,7 @@
 // core/export/runtables): inline traces of 2 and 4 ranks whose expected skews, waits and
 // spreads are worked out by hand in the comments, the common clock over epoch and
 // baseTimeNanoseconds ranks, failing ranks, and the two shared DLRM ranks.
-#include "analysis/tracecheck.h"
+#include "analysis/health/tracecheck.h"
 #include "export/runtables.h"
 #include "export/summary.h"
 #include "runbuilder.h"

@@ -2,7 +2,7 @@
 // The linker on the real traces of ../shared/traces, checked against numbers computed
 // independently: the Python reference (tests/reference, written from trace-format.md without
 // looking at the C++), and rows verified by hand with a direct scan of the JSON.
-#include "analysis/opefficiency.h"
+#include "analysis/efficiency/opefficiency.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
 #include "link/gpuside.h"

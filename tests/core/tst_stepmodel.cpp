@@ -2,7 +2,7 @@
 // Why the step is as long as it is (issue #54): the step model's path accounts for every
 // microsecond of the step, names idle time, late starts and blocking waits, and its what-ifs
 // replay the trace; each expected number is worked out by hand from the events written here.
-#include "analysis/criticalpath.h"
+#include "analysis/criticalpath/criticalpath.h"
 #include "runbuilder.h"
 #include "session/loadedtrace.h"
 #include "testutil.h"

@@ -3,7 +3,7 @@
 // narrow to see into per-pixel runs and promises never to drop one, at any zoom; hit() finds
 // the slice under a time however far its start lies (Qt Creator's indexAtFarParent fixture).
 // Rows are generated here: scan() and hit() read only the slices' start and duration.
-#include "analysis/timelineindex.h"
+#include "analysis/timeline/timelineindex.h"
 #include "testutil.h"
 
 #include <QTest>

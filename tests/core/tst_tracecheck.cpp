@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// `--check`'s findings (core/analysis/tracecheck.h) on inline traces written as Kineto writes them
+// `--check`'s findings (core/analysis/health/tracecheck.h) on inline traces written as Kineto writes them
 // (pytorch/kineto 114171df, libkineto/src/output_json.cpp; the sync args of CuptiActivity.h),
 // each count worked out by hand from the JSON.
-#include "analysis/tracecheck.h"
+#include "analysis/health/tracecheck.h"
 #include "export/summary.h"
 #include "runbuilder.h"
 #include "testutil.h"

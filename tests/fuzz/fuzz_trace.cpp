@@ -4,8 +4,8 @@
 // segments side by side must give what a parse in one piece gives, whether the text is read at
 // any offset or streamed out of gzip, and gzip members inflated side by side what one inflater
 // gives.
-#include "analysis/stepbreakdown.h"
-#include "analysis/timelineindex.h"
+#include "analysis/time/stepbreakdown.h"
+#include "analysis/timeline/timelineindex.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "export/summary.h"

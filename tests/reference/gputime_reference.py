@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Independent reference for the GPU time breakdown (`--summary`'s `gpu_time`, issue: ranks).
 
-Written from the definitions (TraceLens's, restated in core/analysis/gputime.h), not from the
+Written from the definitions (TraceLens's, restated in core/analysis/time/gputime.h), not from the
 C++, with a different method: instead of merging and subtracting interval sets, it cuts the
 timeline at every start and end and asks, for each elementary piece, which classes are running.
 Standard library only.

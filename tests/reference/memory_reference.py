@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Independent reference for the memory events of a trace (issue: memory), from the rules in
-core/analysis/memoryindex.h, not from the C++. Standard library only.
+core/analysis/memory/memoryindex.h, not from the C++. Standard library only.
 
     python3 tests/reference/memory_reference.py TRACE
 

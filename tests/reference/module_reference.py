@@ -3,7 +3,7 @@
 """Independent reference for the module tree ("where the time goes").
 
 Written from the rules (docs/linking.md §3–§8, which restates shared/docs/trace-format.md, and
-the rules documented in core/analysis/moduletree.h), not from the C++: standard library only,
+the rules documented in core/analysis/modules/moduletree.h), not from the C++: standard library only,
 plain dictionaries, clarity over speed. For a trace with `nn.Module:` python_function slices it prints one JSON object:
 
     python3 tests/reference/module_reference.py TRACE

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
-#include "analysis/rangestats.h"
+#include "analysis/time/rangestats.h"
 #include "base/unitstext.h"
 #include "common/backgroundtask.h"
 #include "common/elidedlabel.h"

@@ -2,7 +2,7 @@
 // The report (issue: report): its parts in order and only with their data, the HTML well formed,
 // self-contained and with the exports' numbers in its tables, the PDF's pages and their size
 // (and its text, where Debian's pdftotext is installed), the command line.
-#include "analysis/gputime.h"
+#include "analysis/time/gputime.h"
 #include "base/unitstext.h"
 #include "document/pdftableplan.h"
 #include "document/reportwriter.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reports: headless screenshots of every view, image and table exports, the charts.
-#include "analysis/gputime.h"
-#include "analysis/stepbreakdown.h"
+#include "analysis/time/gputime.h"
+#include "analysis/time/stepbreakdown.h"
 #include "common/palette.h"
 #include "common/slicecolors.h"
 #include "export/pairgroups.h"

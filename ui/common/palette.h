@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/livememory.h"
-#include "analysis/stepbreakdown.h"
+#include "analysis/memory/livememory.h"
+#include "analysis/time/stepbreakdown.h"
 
 #include <QColor>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/pathchain.h"
+#include "analysis/criticalpath/pathchain.h"
 #include "session/run.h"
 
 #include <QLineF>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/stepbreakdown.h"
+#include "analysis/time/stepbreakdown.h"
 #include "common/backgroundtask.h"
 #include "session/run.h"
 

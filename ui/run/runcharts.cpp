@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run/runcharts.h"
 
-#include "analysis/gputime.h"
+#include "analysis/time/gputime.h"
 #include "common/chartaxis.h"
 #include "common/palette.h"
 #include "common/qstrings.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run/runtimelines.h"
 
-#include "analysis/pathchain.h"
+#include "analysis/criticalpath/pathchain.h"
 #include "common/selectioncontroller.h"
 #include "run/collectivebands.h"
 #include "run/ranklines.h"

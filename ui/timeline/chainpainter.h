@@ -3,7 +3,7 @@
 
 #include "timeline/paintframe.h"
 
-#include "analysis/pathchain.h"
+#include "analysis/criticalpath/pathchain.h"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 
 #include "timeline/paintframe.h"
 
-#include "analysis/curvetracks.h"
+#include "analysis/timeline/curvetracks.h"
 
 #include <QRect>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/pathchain.h"
-#include "analysis/timelineindex.h"
+#include "analysis/criticalpath/pathchain.h"
+#include "analysis/timeline/timelineindex.h"
 #include "common/backgroundtask.h"
 #include "common/selectioncontroller.h"
 #include "timeline/slicefinder.h"

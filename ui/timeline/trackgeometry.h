@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/timelineindex.h"
+#include "analysis/timeline/timelineindex.h"
 #include "timeline/timelinecoordinates.h"
 
 #include <QFont>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/curvetracks.h"
-#include "analysis/timelineindex.h"
+#include "analysis/timeline/curvetracks.h"
+#include "analysis/timeline/timelineindex.h"
 
 #include <QString>
 #include <QStringList>

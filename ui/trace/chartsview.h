@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/toppairs.h"
+#include "analysis/pairs/toppairs.h"
 #include "common/selectioncontroller.h"
 #include "link/linktypes.h"
 #include "trace/rooflinechart.h"

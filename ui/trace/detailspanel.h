@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/rangestats.h"
+#include "analysis/time/rangestats.h"
 #include "common/backgroundtask.h"
 #include "common/selectioncontroller.h"
 #include "load/eventdetails.h"

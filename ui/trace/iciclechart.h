@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/moduletree.h"
+#include "analysis/modules/moduletree.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/kerneltablepage.h"
 
-#include "analysis/kernelsummary.h"
+#include "analysis/time/kernelsummary.h"
 #include "common/selectioncontroller.h"
 #include "export/kernelsummarytable.h"
 #include "table/tablemodel.h"

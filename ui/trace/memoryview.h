@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/memoryindex.h"
+#include "analysis/memory/memoryindex.h"
 #include "session/loadedtrace.h"
 
 #include <QWidget>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/efficiencygroups.h"
+#include "analysis/efficiency/efficiencygroups.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/tracetab.h"
 
-#include "analysis/pathchain.h"
+#include "analysis/criticalpath/pathchain.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
 #include "trace/criticalpathpage.h"

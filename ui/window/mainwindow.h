@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/tracediff.h"
+#include "analysis/compare/tracediff.h"
 #include "common/backgroundtask.h"
 #include "session/comparedtraces.h"
 #include "session/loadedtrace.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "window/peakssetting.h"
 
-#include "analysis/devicepeaks.h"
+#include "analysis/efficiency/devicepeaks.h"
 #include "common/qstrings.h"
 
 #include <QFileDialog>
