@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "base/unitstext.h"
 
+#include "base/numbertext.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -46,6 +48,13 @@ std::string durationText(double ns)
     char text[48];
     std::snprintf(text, sizeof text, "%.*f %s", decimals, v, u->name);
     return text;
+}
+
+std::string microsText(TimeNs ns)
+{
+    std::string out;
+    appendMicros(out, ns, 3);
+    return out;
 }
 
 } // namespace ks

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "base/tracetypes.h"
+
 #include <string>
 
 namespace ks {
@@ -15,5 +17,8 @@ std::string bytesText(double bytes);
 //! \a ns for a person: "850 ns", "12.4 µs", "3.21 ms", "1.204 s" (three or four significant
 //! digits, the unit suiting the value).
 std::string durationText(double ns);
+
+//! \a ns as µs with three decimals ("1234.500"): what the exports and tables write.
+std::string microsText(TimeNs ns);
 
 } // namespace ks

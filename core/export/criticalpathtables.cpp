@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "export/criticalpathtables.h"
 
-#include "export/pairtable.h"
+#include "base/unitstext.h"
 
 #include <algorithm>
 #include <cstdio>

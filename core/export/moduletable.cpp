@@ -5,7 +5,7 @@
 
 #include "analysis/compare/tracediff.h"
 #include "base/jsonwrite.h"
-#include "export/pairtable.h"
+#include "base/unitstext.h"
 
 #include <cmath>
 #include <limits>

@@ -98,13 +98,6 @@ std::string writtenTs(const TraceModel &model, SliceId s)
     return out;
 }
 
-std::string microsText(TimeNs ns)
-{
-    std::string out;
-    appendMicros(out, ns, 3);
-    return out;
-}
-
 PairTable::PairTable(const OpGraph &graph)
     : PairTable(graph,
         graph.model().memory.size() > 0 ? pairMemory(MemoryIndex(graph))

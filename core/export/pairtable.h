@@ -4,6 +4,7 @@
 #include "analysis/criticalpath/criticalpath.h"
 #include "analysis/efficiency/opefficiency.h"
 #include "analysis/memory/pairmemory.h"
+#include "base/unitstext.h"
 #include "export/table.h"
 #include "link/gpuside.h"
 #include "link/opgraph.h"
@@ -128,7 +129,5 @@ private:
 
 //! "ts" text of a slice exactly as the file wrote it.
 std::string writtenTs(const TraceModel &model, SliceId slice);
-//! Microseconds with three decimals.
-std::string microsText(TimeNs ns);
 
 } // namespace ks

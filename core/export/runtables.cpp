@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "export/runtables.h"
 
-#include "analysis/time/gputime.h"
 #include "analysis/modules/modulepaths.h"
+#include "analysis/time/gputime.h"
+#include "base/unitstext.h"
 #include "export/efficiencytable.h"
-#include "export/pairtable.h"
 
 #include <algorithm>
 #include <cmath>

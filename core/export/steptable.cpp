@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "export/steptable.h"
 
-#include "export/pairtable.h"
+#include "base/unitstext.h"
 
 namespace ks {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/criticalpathpart.h"
 
+#include "base/unitstext.h"
 #include "export/criticalpathtables.h"
-#include "export/pairtable.h"
 
 namespace ks {
 

@@ -4,7 +4,7 @@
 #include "common/qstrings.h"
 #include "common/timeformat.h"
 
-#include "export/pairtable.h"
+#include "base/unitstext.h"
 #include "trace/iciclechart.h"
 
 #include <QComboBox>
