@@ -4,9 +4,10 @@
 #include "report/criticalpathpart.h"
 #include "report/efficiencypart.h"
 #include "report/reportcells.h"
+#include "report/traceparts.h"
 
-#include "analysis/time/gputime.h"
 #include "analysis/pairs/toppairs.h"
+#include "analysis/time/gputime.h"
 #include "base/numbertext.h"
 #include "base/unitstext.h"
 #include "export/difftable.h"
@@ -22,23 +23,6 @@
 namespace ks {
 
 namespace {
-
-constexpr size_t kTopRows = 15; // rows of a "top" table and bars of its chart
-constexpr size_t kChartBars = 40; // bars of a per-step or per-rank chart: one PDF page holds them
-
-//! Of rows [0, \a count), at most \a limit with the largest \a key (> 0), largest first.
-template<typename Key> std::vector<size_t> topRows(size_t count, size_t limit, Key key)
-{
-    std::vector<size_t> rows;
-    for (size_t r = 0; r < count; ++r) {
-        if (key(r) > 0)
-            rows.push_back(r);
-    }
-    std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) { return key(a) > key(b); });
-    if (rows.size() > limit)
-        rows.resize(limit);
-    return rows;
-}
 
 //! The values of \a key in a metadata value written as JSON text (`"key": "v"`, or Python's
 //! `'key': v`), in order: enough for the report's names and numbers, without a parser.
@@ -528,10 +512,8 @@ int stepIndexOf(const OpGraph &g, int64_t number)
     return -1;
 }
 
-/*!
- * The timeline picture: the pair row and step \a focus names (as on screen), else the step of
- * median length and the dearest pair row inside it.
- */
+} // namespace
+
 void chooseTimeline(const LoadedTrace &trace,
     const std::string &prefix,
     const ReportFocus &focus,
@@ -582,7 +564,6 @@ void chooseTimeline(const LoadedTrace &trace,
     out.parts.push_back(std::move(part));
 }
 
-//! The parts of one trace but its timeline, their titles after \a prefix ("Rank 0: ").
 void addTraceParts(const LoadedTrace &trace, const std::string &prefix, ReportContent &out)
 {
     const size_t first = out.parts.size();
@@ -605,23 +586,6 @@ std::string fileName(const std::string &path)
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-//! The critical path across the ranks, or why there is none.
-void addRunPath(const Run &run, ReportContent &out)
-{
-    std::string error;
-    if (const auto path = run.criticalPath({}, &error)) {
-        addCriticalPath(*path, true, out);
-        return;
-    }
-    ReportPart none;
-    none.id = "run-critical-path";
-    none.title = "The critical path";
-    none.text = "No critical path: " + error;
-    out.parts.push_back(std::move(none));
-}
-
-} // namespace
-
 ReportContent traceReport(const LoadedTrace &trace, const ReportFocus &focus)
 {
     ReportContent out;
@@ -629,125 +593,6 @@ ReportContent traceReport(const LoadedTrace &trace, const ReportFocus &focus)
     out.subtitle = trace.model->path;
     addTraceParts(trace, {}, out);
     chooseTimeline(trace, {}, focus, out);
-    return out;
-}
-
-ReportContent runReport(const Run &run, const LoadedTrace *first, const std::string &whyNoTrace)
-{
-    ReportContent out;
-    out.title = "Kinetoscope report: a run of " + run.rankCountText();
-    for (const RankTrace &r : run.ranks)
-        out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(r.file);
-    if (run.ranks.empty())
-        return out; // nothing loaded: the title says so
-    // The order: the first rank's trace parts, the run's, then the timeline.
-    const std::string prefix = "Rank " + std::to_string(run.ranks[0].rank) + ": ";
-    if (first) {
-        addTraceParts(*first, prefix, out);
-    } else {
-        ReportPart missing;
-        missing.id = "trace";
-        missing.title = prefix + "the trace";
-        missing.text
-            = "Its own parts and the timeline need its trace, which is not at hand: " + whyNoTrace;
-        out.parts.push_back(std::move(missing));
-    }
-    ReportPart ranks;
-    ranks.id = "ranks";
-    ranks.title = "The ranks";
-    ranks.text = "Each rank's GPU time breakdown over its whole trace (as --export-ranks has it).";
-    ReportChart chart;
-    chart.caption
-        = "GPU time per rank, µs: computation, exposed communication, exposed memcpy, idle.";
-    chart.unit = "µs";
-    chart.series = {"computation", "exposed communication", "exposed memcpy", "idle"};
-    chart.parts
-        = {WorkPart::Computation, WorkPart::Communication, WorkPart::Memcpy, WorkPart::Idle};
-    if (run.ranks.size() > kChartBars)
-        chart.caption += " The first " + std::to_string(kChartBars) + " of "
-            + std::to_string(run.ranks.size()) + " ranks; the table has them all.";
-    const std::vector<RankSummary> summaries = run.summaries();
-    for (const RankSummary &r : summaries) {
-        if (chart.labels.size() == kChartBars)
-            break;
-        const GpuTimeBreakdown b = gpuTimeOfFields(r.gpuTime);
-        chart.labels.push_back("rank " + std::to_string(r.rank));
-        chart.values.push_back({double(b.computation) / 1e3, double(b.exposedComm) / 1e3,
-            double(b.exposedMemcpy) / 1e3, double(b.idle) / 1e3});
-    }
-    ranks.charts.push_back(std::move(chart));
-    ranks.tables.push_back({"One row per rank (--export-ranks).", rankTable(summaries)});
-    out.parts.push_back(std::move(ranks));
-
-    const CellTable collectives = collectiveTable(run.rankNumbers(), run.collectives);
-    size_t skewColumn = 0;
-    for (size_t c = 0; c < collectives.columnCount(); ++c) {
-        if (collectives.columnName(c) == "skew_us")
-            skewColumn = c;
-    }
-    const std::vector<size_t> top = topRows(collectives.rowCount(), kTopRows,
-        [&](size_t r) { return collectives.number(r, skewColumn); });
-    if (!top.empty()) {
-        ReportPart part;
-        part.id = "collectives";
-        part.title = "Collectives with the largest skew";
-        part.text = "Collectives matched across the ranks, by how much later the last rank "
-                    "arrived than the first: the others wait that long for it.";
-        if (run.partial())
-            part.text += " Only " + run.rankCountText()
-                + " were opened: a rank left out may arrive later still.";
-        std::vector<size_t> columns;
-        for (const std::string_view name : {"collective", "name", "process_group", "skew_us",
-                 "last_rank", "min_dur_us", "max_dur_us"}) {
-            for (size_t c = 0; c < collectives.columnCount(); ++c) {
-                if (collectives.columnName(c) == name)
-                    columns.push_back(c);
-            }
-        }
-        part.tables.push_back({"Rows of --export-collectives.", select(collectives, top, columns)});
-        out.parts.push_back(std::move(part));
-    }
-    if (run.ranks.size() > 1)
-        addRunPath(run, out);
-    if (first)
-        chooseTimeline(*first, prefix, {}, out);
-    return out;
-}
-
-ReportContent comparisonReport(const ComparedTraces &compared)
-{
-    ReportContent out;
-    out.title = "Kinetoscope report: " + fileName(compared.candidate->model->path) + " against "
-        + fileName(compared.base->model->path);
-    out.subtitle = compared.base->model->path + " → " + compared.candidate->model->path;
-    ReportPart headline;
-    headline.id = "comparison";
-    headline.title = "The comparison";
-    headline.text = comparisonHeadline(*compared.diff)
-        + " (forward + backward GPU time of every pair, base → candidate).";
-    out.parts.push_back(std::move(headline));
-    addTraceParts(*compared.candidate, "Candidate: ", out);
-    const DiffTable diff(*compared.diff, DiffOrder::ByChange);
-    std::vector<size_t> rows;
-    for (size_t r = 0; r < diff.rowCount() && rows.size() < kTopRows; ++r)
-        rows.push_back(r);
-    if (!rows.empty()) {
-        ReportPart part;
-        part.id = "changes";
-        part.title = "The pairs that changed most";
-        part.text = "Pairs matched by step-relative position, module path, op name and input dims, "
-                    "by the change in forward + backward GPU time (as --export-diff has them).";
-        std::vector<size_t> columns
-            = {DiffTable::Status, DiffTable::FwdName, DiffTable::ModuleBase};
-        for (const DiffMetric metric : {DiffMetric::FwdGpu, DiffMetric::BwdGpu}) {
-            const size_t first = DiffTable::metricColumn(metric);
-            for (size_t c = first; c < first + 3; ++c)
-                columns.push_back(c); // base, candidate, delta
-        }
-        part.tables.push_back({"Rows of --export-diff.", select(diff, rows, columns)});
-        out.parts.push_back(std::move(part));
-    }
-    chooseTimeline(*compared.candidate, "Candidate: ", {}, out);
     return out;
 }
 

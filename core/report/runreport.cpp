@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// The report of a run (runReport()): rank 0's trace parts, the ranks, collectives and path.
+#include "report/reportcontent.h"
+
+#include "report/criticalpathpart.h"
+#include "report/reportcells.h"
+#include "report/traceparts.h"
+
+#include "export/runtables.h"
+
+namespace ks {
+
+namespace {
+
+//! The critical path across the ranks, or why there is none.
+void addRunPath(const Run &run, ReportContent &out)
+{
+    std::string error;
+    if (const auto path = run.criticalPath({}, &error)) {
+        addCriticalPath(*path, true, out);
+        return;
+    }
+    ReportPart none;
+    none.id = "run-critical-path";
+    none.title = "The critical path";
+    none.text = "No critical path: " + error;
+    out.parts.push_back(std::move(none));
+}
+
+} // namespace
+
+ReportContent runReport(const Run &run, const LoadedTrace *first, const std::string &whyNoTrace)
+{
+    ReportContent out;
+    out.title = "Kinetoscope report: a run of " + run.rankCountText();
+    for (const RankTrace &r : run.ranks)
+        out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(r.file);
+    if (run.ranks.empty())
+        return out; // nothing loaded: the title says so
+    // The order: the first rank's trace parts, the run's, then the timeline.
+    const std::string prefix = "Rank " + std::to_string(run.ranks[0].rank) + ": ";
+    if (first) {
+        addTraceParts(*first, prefix, out);
+    } else {
+        ReportPart missing;
+        missing.id = "trace";
+        missing.title = prefix + "the trace";
+        missing.text
+            = "Its own parts and the timeline need its trace, which is not at hand: " + whyNoTrace;
+        out.parts.push_back(std::move(missing));
+    }
+    ReportPart ranks;
+    ranks.id = "ranks";
+    ranks.title = "The ranks";
+    ranks.text = "Each rank's GPU time breakdown over its whole trace (as --export-ranks has it).";
+    ReportChart chart;
+    chart.caption
+        = "GPU time per rank, µs: computation, exposed communication, exposed memcpy, idle.";
+    chart.unit = "µs";
+    chart.series = {"computation", "exposed communication", "exposed memcpy", "idle"};
+    chart.parts
+        = {WorkPart::Computation, WorkPart::Communication, WorkPart::Memcpy, WorkPart::Idle};
+    if (run.ranks.size() > kChartBars)
+        chart.caption += " The first " + std::to_string(kChartBars) + " of "
+            + std::to_string(run.ranks.size()) + " ranks; the table has them all.";
+    const std::vector<RankSummary> summaries = run.summaries();
+    for (const RankSummary &r : summaries) {
+        if (chart.labels.size() == kChartBars)
+            break;
+        const GpuTimeBreakdown b = gpuTimeOfFields(r.gpuTime);
+        chart.labels.push_back("rank " + std::to_string(r.rank));
+        chart.values.push_back({double(b.computation) / 1e3, double(b.exposedComm) / 1e3,
+            double(b.exposedMemcpy) / 1e3, double(b.idle) / 1e3});
+    }
+    ranks.charts.push_back(std::move(chart));
+    ranks.tables.push_back({"One row per rank (--export-ranks).", rankTable(summaries)});
+    out.parts.push_back(std::move(ranks));
+
+    const CellTable collectives = collectiveTable(run.rankNumbers(), run.collectives);
+    size_t skewColumn = 0;
+    for (size_t c = 0; c < collectives.columnCount(); ++c) {
+        if (collectives.columnName(c) == "skew_us")
+            skewColumn = c;
+    }
+    const std::vector<size_t> top = topRows(collectives.rowCount(), kTopRows,
+        [&](size_t r) { return collectives.number(r, skewColumn); });
+    if (!top.empty()) {
+        ReportPart part;
+        part.id = "collectives";
+        part.title = "Collectives with the largest skew";
+        part.text = "Collectives matched across the ranks, by how much later the last rank "
+                    "arrived than the first: the others wait that long for it.";
+        if (run.partial())
+            part.text += " Only " + run.rankCountText()
+                + " were opened: a rank left out may arrive later still.";
+        std::vector<size_t> columns;
+        for (const std::string_view name : {"collective", "name", "process_group", "skew_us",
+                 "last_rank", "min_dur_us", "max_dur_us"}) {
+            for (size_t c = 0; c < collectives.columnCount(); ++c) {
+                if (collectives.columnName(c) == name)
+                    columns.push_back(c);
+            }
+        }
+        part.tables.push_back({"Rows of --export-collectives.", select(collectives, top, columns)});
+        out.parts.push_back(std::move(part));
+    }
+    if (run.ranks.size() > 1)
+        addRunPath(run, out);
+    if (first)
+        chooseTimeline(*first, prefix, {}, out);
+    return out;
+}
+
+} // namespace ks
