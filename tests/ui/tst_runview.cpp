@@ -48,8 +48,11 @@
 #include <QToolButton>
 #include <QUrl>
 #include <QValueAxis>
+#include <QWheelEvent>
 
 #include <sqlite3.h>
+
+#include <functional>
 
 using namespace ks;
 using ks::test::RankBuilder;
@@ -132,6 +135,7 @@ private slots:
     void runsQueueWithOtherLoads();
     void runTablesGoThroughTheExportMenu();
     void oneLinePerRankShowsWorkAndBands();
+    void bothViewsMoveByTheSameGestures();
     void runFromDatabasesOpensRankTraces();
 };
 
@@ -193,6 +197,60 @@ void TestRunView::oneLinePerRankShowsWorkAndBands()
     QTest::mouseDClick(lines, Qt::LeftButton, {}, lines->rowRect(1).center());
     QVERIFY(!view.oneLinePerRank());
     QVERIFY(view.timeline(1)->isVisible());
+}
+
+/*
+ * A rank's timeline and the one-line-per-rank view move by the same rules (TimeGestures): a
+ * press that moves less than the threshold pans nothing; a drag pans by its pixels at the
+ * view's ns per pixel; Ctrl+wheel zooms keeping the time under the cursor where it was.
+ */
+void TestRunView::bothViewsMoveByTheSameGestures()
+{
+    auto run = twoRanks();
+    RunTimelines view(run);
+    showAndSettle(view, {1200, 800});
+    TimelineView *timeline = view.timeline(0);
+    view.findChild<QToolButton *>(QStringLiteral("oneLinePerRank"))->click();
+    RankLines *lines = view.rankLines();
+    QTRY_VERIFY(lines->ready());
+    struct Moved {
+        QWidget *widget;
+        std::function<double()> start, span;
+        std::function<void(double, double)> setRange;
+        int tracksWidth;
+    };
+    const int labels = timeline::kLabelWidth;
+    view.findChild<QToolButton *>(QStringLiteral("oneLinePerRank"))->click();
+    const int timelineTracks
+        = timeline->width() - labels - timeline->findChild<QScrollBar *>()->sizeHint().width();
+    const std::vector<Moved> views {
+        {timeline, [&] { return timeline->rangeStart(); }, [&] { return timeline->rangeSpan(); },
+            [&](double a, double b) { timeline->setRange(a, b); }, timelineTracks},
+        {lines, [&] { return lines->rangeStart(); }, [&] { return lines->rangeSpan(); },
+            [&](double a, double b) { lines->setRange(a, b); }, lines->width() - labels}};
+    for (const Moved &v : views) {
+        if (v.widget == lines)
+            view.findChild<QToolButton *>(QStringLiteral("oneLinePerRank"))->click();
+        QVERIFY(v.widget->isVisible());
+        v.setRange(v.start() + v.span() / 4, v.span() / 2);
+        const double start = v.start(), span = v.span();
+        const QPoint at(labels + 200, 120);
+        QTest::mousePress(v.widget, Qt::LeftButton, {}, at);
+        QTest::mouseMove(v.widget, at + QPoint(3, 0));
+        QCOMPARE(v.start(), start); // under the threshold: no pan
+        QTest::mouseMove(v.widget, at + QPoint(-100, 0));
+        QTest::mouseRelease(v.widget, Qt::LeftButton, {}, at + QPoint(-100, 0));
+        QVERIFY(std::abs(v.start() - (start + 100 * span / v.tracksWidth)) < 1e-6 * span);
+        // Ctrl+wheel at x: the time there stays there.
+        const double before = v.start() + 200 * v.span() / v.tracksWidth;
+        QWheelEvent wheel(QPointF(at), QPointF(v.widget->mapToGlobal(at)), {}, QPoint(0, 120),
+            Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(v.widget, &wheel);
+        QVERIFY(v.span() < span);
+        const double after = v.start() + 200 * v.span() / v.tracksWidth;
+        QVERIFY2(
+            std::abs(after - before) < 1e-6 * span, qPrintable(QString::number(after - before)));
+    }
 }
 
 void TestRunView::rankGroupsOnOneClock()

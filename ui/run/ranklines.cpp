@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "run/ranklines.h"
 
+#include "timeline/timegestures.h"
+
 #include "common/palette.h"
 #include "run/collectivebands.h"
 #include "timeline/paintframe.h"
@@ -62,6 +64,9 @@ RankLines::RankLines(std::shared_ptr<const Run> run, QWidget *parent)
         update();
         emit rangeChanged();
     });
+    m_gestures = std::make_unique<TimeGestures>(
+        m_zoom, kLabelWidth, kRowHeight, [this] { return m_scrollY; },
+        [this](int y) { scrollTo(y); });
     m_work.run([run = m_run](const std::atomic<bool> &) { return workLines(*run); },
         [this](const std::vector<std::vector<WorkInterval>> &lines) {
             m_lines = lines;
@@ -228,33 +233,32 @@ void RankLines::paintCollectives(QPainter &p) const
 
 void RankLines::wheelEvent(QWheelEvent *event)
 {
-    const int dy = event->angleDelta().y();
-    if (event->modifiers() & Qt::ControlModifier) {
-        const timeline::TimeAxis axis(
-            rangeStart(), rangeSpan(), kLabelWidth, width() - kLabelWidth);
-        m_zoom->zoomAt(std::pow(0.8, dy / 120.0),
-            axis.time(std::max(kLabelWidth, int(event->position().x()))));
-    } else {
-        const int content = int(m_run->ranks.size()) * kRowHeight;
-        m_scrollY = std::clamp(
-            m_scrollY - dy / 120 * kRowHeight, 0, std::max(0, content - (height() - kTop)));
-        update();
-    }
-    event->accept();
+    m_gestures->wheel(event, width() - kLabelWidth);
 }
 
 void RankLines::mousePressEvent(QMouseEvent *event)
 {
-    m_pressPos = event->pos();
-    m_pressStart = rangeStart();
+    if (event->button() == Qt::LeftButton)
+        m_gestures->press(event->pos());
 }
 
 void RankLines::mouseMoveEvent(QMouseEvent *event)
 {
-    if (!(event->buttons() & Qt::LeftButton))
-        return;
-    const double nsPerPixel = rangeSpan() / std::max(1, width() - kLabelWidth);
-    setRange(m_pressStart - (event->pos().x() - m_pressPos.x()) * nsPerPixel, rangeSpan());
+    if (event->buttons() & Qt::LeftButton)
+        m_gestures->move(event->pos(), width() - kLabelWidth);
+}
+
+void RankLines::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton)
+        m_gestures->release();
+}
+
+void RankLines::scrollTo(int y)
+{
+    const int content = int(m_run->ranks.size()) * kRowHeight;
+    m_scrollY = std::clamp(y, 0, std::max(0, content - (height() - kTop)));
+    update();
 }
 
 void RankLines::mouseDoubleClickEvent(QMouseEvent *event)

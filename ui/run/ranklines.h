@@ -12,6 +12,7 @@
 
 namespace ks {
 
+class TimeGestures;
 class ZoomControl;
 
 /*!
@@ -53,9 +54,12 @@ protected:
     void wheelEvent(QWheelEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 
 private:
+    //! Scrolls the rows to \a y px from the first rank's top, within the ranks.
+    void scrollTo(int y);
     void paintLine(QPainter &p, size_t rankIndex, const QRect &row) const;
     void paintCollectives(QPainter &p) const;
     //! What the colours mean, in the label column under the ranks.
@@ -70,8 +74,7 @@ private:
     TimeNs m_from = 0; //!< the run's extent on its clock
     int m_scrollY = 0;
     int m_current = -1;
-    QPoint m_pressPos;
-    double m_pressStart = 0;
+    std::unique_ptr<TimeGestures> m_gestures; //!< zoom, pan and drag, as TimelineView has them
 };
 
 } // namespace ks

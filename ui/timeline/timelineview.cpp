@@ -14,6 +14,9 @@
 #include "timeline/selectionlinks.h"
 #include "timeline/slicefinder.h"
 #include "timeline/slicepainter.h"
+#include "timeline/timegestures.h"
+#include "timeline/timelinehits.h"
+#include "timeline/timelinetooltips.h"
 #include "timeline/trackgeometry.h"
 #include "timeline/tracklayout.h"
 #include "timeline/zoomcontrol.h"
@@ -36,8 +39,6 @@ namespace {
 
 using timeline::TimeAxis;
 
-constexpr int kDragThreshold = 4; // px before a press becomes a pan
-
 } // namespace
 
 TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
@@ -48,6 +49,7 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     , m_graph(*m_trace->graph)
     , m_index(&selection->trace().timelineIndex())
     , m_curves(selection->trace().curves())
+    , m_toolTips(std::make_unique<TimelineToolTips>(m_model, m_graph, m_curves))
     , m_layout(std::make_unique<TrackLayout>(m_model, *m_index, m_curves))
     , m_geometry(std::make_unique<TrackGeometry>(m_model, *m_index))
     , m_links(std::make_unique<SelectionLinks>(m_model, m_graph))
@@ -57,8 +59,15 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     , m_chainPainter(std::make_unique<ChainPainter>(m_model, *m_layout))
     , m_curvePainter(std::make_unique<CurvePainter>(m_graph, m_curves, *m_layout))
     , m_labelPainter(std::make_unique<LaneLabelPainter>(*m_layout))
+    , m_hits(std::make_unique<TimelineHits>(m_model, *m_index, *m_layout, m_curves))
     , m_zoom(new ZoomControl(double(m_model.maxTime - m_model.minTime), this))
     , m_scrollBar(new QScrollBar(Qt::Vertical, this))
+    , m_gestures(std::make_unique<TimeGestures>(
+          m_zoom,
+          kLabelWidth,
+          kRowHeight,
+          [this] { return m_scrollBar->value(); },
+          [this](int y) { m_scrollBar->setValue(y); }))
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::StrongFocus);
@@ -388,51 +397,17 @@ std::optional<QPoint> TimelineView::slicePoint(SliceId s) const
 
 std::optional<QRectF> TimelineView::sliceRect(SliceId s) const
 {
-    const SliceTable &t = m_model.slices;
-    const std::optional<TrackLayout::Row> row = m_layout->rowOf(s);
-    if (!row)
-        return std::nullopt;
-    const int top = row->y - m_scrollY + kRulerHeight;
-    const TimeAxis ax = axis(width());
-    const double a = std::max(ax.x(double(t.start[s] - m_model.minTime)), double(kLabelWidth));
-    const double b
-        = std::min(ax.x(double(t.end(s) - m_model.minTime)), double(kLabelWidth + ax.width));
-    if (b < a || top + row->height <= kRulerHeight || top >= height())
-        return std::nullopt;
-    return QRectF(a, top, b - a, row->height);
+    return m_hits->sliceRect(frame(size()), s);
 }
 
 SliceId TimelineView::sliceAt(QPoint pos) const
 {
-    if (pos.x() < kLabelWidth || pos.y() < kRulerHeight)
-        return kNoSlice;
-    const int y = pos.y() - kRulerHeight + m_scrollY;
-    const int ti = m_layout->trackAt(y);
-    const int row = ti < 0 ? -1 : m_layout->rowAt(ti, y);
-    if (row < 0)
-        return kNoSlice;
-    const LaneId lane = m_layout->tracks()[size_t(ti)].lane;
-    // Hits within 3 px count, so that slices a pixel wide can be picked.
-    return TimelineIndex::hit(m_model, m_index->slices(lane, m_layout->rows(ti)[size_t(row)].ref),
-        m_model.minTime, timeAt(pos.x()), 3 * nsPerPixel());
+    return m_hits->sliceAt(frame(size()), pos);
 }
 
 std::optional<std::pair<size_t, int64_t>> TimelineView::curvePointAt(QPoint pos) const
 {
-    if (pos.x() < kLabelWidth || pos.y() < kRulerHeight)
-        return std::nullopt;
-    const int ti = m_layout->trackAt(pos.y() - kRulerHeight + m_scrollY);
-    if (ti < 0 || m_layout->tracks()[size_t(ti)].curve < 0)
-        return std::nullopt;
-    const size_t c = size_t(m_layout->tracks()[size_t(ti)].curve);
-    const CurveTrack &track = m_curves.tracks[c];
-    if (track.curves.empty())
-        return std::nullopt;
-    const TimeNs t = m_model.minTime + TimeNs(std::floor(timeAt(pos.x()) + 3 * nsPerPixel()));
-    const int64_t point = track.curves[0].pointAt(t);
-    if (point < 0)
-        return std::nullopt;
-    return std::pair(c, point);
+    return m_hits->curvePointAt(frame(size()), pos);
 }
 
 SliceId TimelineView::curveOpAt(QPoint pos) const
@@ -499,25 +474,12 @@ void TimelineView::resizeEvent(QResizeEvent *)
 
 void TimelineView::wheelEvent(QWheelEvent *event)
 {
-    const QPoint delta = event->angleDelta();
-    const int dy = delta.y() != 0 ? delta.y() : delta.x();
-    if (event->modifiers() & Qt::ControlModifier) {
-        const int x = std::max(kLabelWidth, int(event->position().x()));
-        m_zoom->zoomAt(std::pow(0.8, dy / 120.0), timeAt(x));
-    } else if (event->modifiers() & Qt::ShiftModifier || delta.x() != 0) {
-        m_zoom->pan(-dy / 120.0 * rangeSpan() * 0.1);
-    } else {
-        m_scrollBar->setValue(m_scrollBar->value() - dy / 120 * kRowHeight * 3);
-    }
-    event->accept();
+    m_gestures->wheel(event, tracksWidth(width()));
 }
 
 void TimelineView::mousePressEvent(QMouseEvent *event)
 {
-    m_pressPos = event->pos();
-    m_pressStart = rangeStart();
-    m_pressScroll = m_scrollY;
-    m_dragging = false;
+    m_gestures->press(event->pos());
     // On the ruler, or Shift+drag over the tracks: a range to measure.
     m_rulerDrag = event->button() == Qt::LeftButton && event->pos().x() >= kLabelWidth
         && (event->pos().y() < kRulerHeight || event->modifiers() & Qt::ShiftModifier);
@@ -538,15 +500,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
         update();
         return;
     }
-    const QPoint d = event->pos() - m_pressPos;
-    if (!m_dragging && d.manhattanLength() > kDragThreshold && m_pressPos.x() >= kLabelWidth)
-        m_dragging = true;
-    if (m_dragging) {
-        // From the press, not incrementally: a drag past the trace's end stops there and comes
-        // back as soon as the mouse does.
-        setRange(m_pressStart - d.x() * nsPerPixel(), rangeSpan());
-        m_scrollBar->setValue(m_pressScroll - d.y());
-    }
+    m_gestures->move(event->pos(), tracksWidth(width()));
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent *event)
@@ -562,10 +516,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
         update();
         return;
     }
-    if (m_dragging) {
-        m_dragging = false;
+    if (m_gestures->release())
         return;
-    }
     const QPoint pos = event->pos();
     if (pos.y() < kRulerHeight)
         return;
@@ -696,7 +648,7 @@ bool TimelineView::event(QEvent *event)
 void TimelineView::showToolTip(const QHelpEvent &help)
 {
     if (const auto hit = curvePointAt(help.pos())) {
-        QToolTip::showText(help.globalPos(), curveToolTip(hit->first, hit->second), this);
+        QToolTip::showText(help.globalPos(), m_toolTips->curvePoint(hit->first, hit->second), this);
         return;
     }
     const SliceId s = sliceAt(help.pos());
@@ -704,83 +656,15 @@ void TimelineView::showToolTip(const QHelpEvent &help)
         QToolTip::hideText();
         return;
     }
-    const SliceTable &t = m_model.slices;
     const int y = help.pos().y() - kRulerHeight + m_scrollY;
     const int ti = m_layout->trackAt(y);
     const int row = ti < 0 ? -1 : m_layout->rowAt(ti, y);
     if (row >= 0 && m_layout->rows(ti)[size_t(row)].band()) {
-        QToolTip::showText(help.globalPos(), pythonStackToolTip(s), this);
+        QToolTip::showText(help.globalPos(),
+            m_toolTips->pythonStack(s, m_layout->pythonFolded(m_model.slices.lane[s])), this);
         return;
     }
-    QString html
-        = QStringLiteral("<b>%1</b><br>").arg(toQString(m_model.sliceName(s)).toHtmlEscaped());
-    html += tr("category: %1<br>start: %2<br>duration: %3")
-                .arg(toQString(m_model.str(t.category[s])).toHtmlEscaped(),
-                    formatDuration(double(t.start[s] - m_model.minTime)),
-                    formatDuration(double(t.dur[s])));
-    if (t.inputDims[s] != 0)
-        html
-            += tr("<br>input dims: %1").arg(toQString(m_model.str(t.inputDims[s])).toHtmlEscaped());
-    if (t.sequence[s] != kNoValue)
-        html += tr("<br>sequence number: %1").arg(t.sequence[s]);
-    const GpuTotals gpu = m_graph.gpuTotalsUnder(s);
-    if (gpu.count > 0)
-        html += tr("<br>GPU: %1 events, %2").arg(gpu.count).arg(formatDuration(double(gpu.time)));
-    const std::vector<SliceId> stack = pythonStack(m_model, s);
-    if (!stack.empty() && stack.front() != s)
-        html += tr("<br>called from %1")
-                    .arg(toQString(m_model.sliceName(stack.front())).toHtmlEscaped());
-    QToolTip::showText(help.globalPos(), html, this);
-}
-
-QString TimelineView::pythonStackToolTip(SliceId frame) const
-{
-    // Innermost first, as Python prints a traceback's last lines; the outermost frames of a
-    // deep stack (the script, the trainer loop) are the least telling and go first.
-    constexpr size_t kShown = 25;
-    const std::vector<SliceId> stack = pythonStack(m_model, frame);
-    QString html
-        = tr("<b>Python stack</b> (innermost first; click to %1)")
-              .arg(m_layout->pythonFolded(m_model.slices.lane[frame]) ? tr("unfold") : tr("fold"));
-    for (size_t i = 0; i < std::min(kShown, stack.size()); ++i)
-        html
-            += QStringLiteral("<br>%1").arg(toQString(m_model.sliceName(stack[i])).toHtmlEscaped());
-    if (stack.size() > kShown)
-        html += tr("<br>… %n more", nullptr, int(stack.size() - kShown));
-    return html;
-}
-
-QString TimelineView::curveToolTip(size_t curve, int64_t point) const
-{
-    const CurveTrack &track = m_curves.tracks[curve];
-    const Curve &first = track.curves[0];
-    const TimeNs t = first.times()[size_t(point)];
-    const bool memory = track.kind == CurveTrack::Kind::Memory;
-    QString html = QStringLiteral("<b>%1</b><br>").arg(toQString(track.label).toHtmlEscaped());
-    html += tr("at %1").arg(formatDuration(double(t - m_model.minTime)));
-    for (size_t i = 0; i < track.curves.size(); ++i) {
-        const Curve &c = track.curves[i];
-        const int64_t at = c.pointAt(t);
-        if (at < 0)
-            continue;
-        const double v = c.values()[size_t(at)];
-        html += QStringLiteral("<br>%1: %2")
-                    .arg(toQString(track.curveNames[i]).toHtmlEscaped(),
-                        memory ? formatBytes(v) : QString::number(v, 'g', 6));
-    }
-    if (memory) {
-        const uint32_t e = track.events[size_t(point)];
-        const int64_t bytes = m_model.memory.bytes[e];
-        if (bytes != kNoValue)
-            html += tr("<br>%1 %2")
-                        .arg(bytes < 0 ? tr("freed") : tr("allocated"),
-                            formatBytes(double(std::abs(bytes))));
-        const SliceId op = memoryEventOp(m_model, e);
-        if (op != kNoSlice)
-            html += tr("<br>by %1 (click to select)")
-                        .arg(toQString(m_model.sliceName(op)).toHtmlEscaped());
-    }
-    return html;
+    QToolTip::showText(help.globalPos(), m_toolTips->slice(s), this);
 }
 
 } // namespace ks

@@ -30,6 +30,9 @@ class SelectionLinks;
 class SlicePainter;
 class TrackGeometry;
 class TrackLayout;
+class TimeGestures;
+class TimelineHits;
+class TimelineToolTips;
 class ZoomControl;
 struct PaintFrame;
 
@@ -171,7 +174,6 @@ private:
     //! Scrolls the rows of \a s and \a linked (its linkedSlices()) into view (revealSlice()'s
     //! vertical half).
     void revealLanes(SliceId s, const std::vector<SliceId> &linked);
-    QString pythonStackToolTip(SliceId frame) const;
     //! Hands the range selection to the selection controller (its statistics: details panel).
     void publishRange();
     void syncScrollBar();
@@ -179,7 +181,6 @@ private:
     void showToolTip(const QHelpEvent &help);
     //! The curve track under \a pos and the point of its first curve there (see curveOpAt).
     std::optional<std::pair<size_t, int64_t>> curvePointAt(QPoint pos) const;
-    QString curveToolTip(size_t curve, int64_t point) const;
 
     SelectionController *m_selection;
     std::shared_ptr<const LoadedTrace> m_trace;
@@ -187,6 +188,7 @@ private:
     const OpGraph &m_graph;
     const TimelineIndex *m_index; //!< the trace's, built by the loader (LoadedTrace)
     const TraceCurves &m_curves; //!< the trace's, built by the loader too
+    std::unique_ptr<TimelineToolTips> m_toolTips;
     std::unique_ptr<TrackLayout> m_layout;
     std::unique_ptr<TrackGeometry> m_geometry;
     std::unique_ptr<SelectionLinks> m_links;
@@ -196,6 +198,7 @@ private:
     std::unique_ptr<ChainPainter> m_chainPainter;
     std::unique_ptr<CurvePainter> m_curvePainter;
     std::unique_ptr<LaneLabelPainter> m_labelPainter;
+    std::unique_ptr<TimelineHits> m_hits;
     ZoomControl *m_zoom;
 
     int m_scrollY = 0;
@@ -207,10 +210,7 @@ private:
     std::vector<ChainStep> m_chain;
 
     // Mouse interaction
-    QPoint m_pressPos;
-    double m_pressStart = 0;
-    int m_pressScroll = 0;
-    bool m_dragging = false;
+    std::unique_ptr<TimeGestures> m_gestures; //!< zoom, pan and drag, as RankLines has them
     bool m_rulerDrag = false;
     bool m_clicking = false; //!< a click here is selecting: no reframing
     BackgroundTask<SliceFinder::Result> m_find {this};
