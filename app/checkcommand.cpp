@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "checkcommand.h"
 
+#include "base/outofmemory.h"
 #include "exitcode.h"
 #include "export/checkreport.h"
 #include "headless.h"
@@ -20,7 +21,7 @@ int runCheck(const CheckRequest &request)
         return ExitLoadFailed;
     }
     CheckReport report;
-    bool failed = false;
+    int failed = ExitOk; // a rank that could not be read
     if (files.size() == 1 && !databases) {
         const auto trace = loadOrReport(files.front());
         if (!trace)
@@ -32,18 +33,18 @@ int runCheck(const CheckRequest &request)
         const auto run = openRun(files, options, error);
         if (!run) {
             std::fprintf(stderr, "%s\n", error.c_str());
-            return ExitLoadFailed;
+            return saysOutOfMemory(error) ? ExitWriteFailed : ExitLoadFailed;
         }
         for (const RunFailure &f : run->failures)
             std::fprintf(stderr, "%s\n", f.error.c_str());
-        failed = !run->failures.empty();
+        failed = runExitCode(*run);
         report = checkReport(*run);
     }
     const std::string json = report.json();
     std::fwrite(json.data(), 1, json.size(), stdout);
     if (std::fflush(stdout) != 0)
         return ExitWriteFailed;
-    return failed ? ExitLoadFailed : report.hasWarnings() ? ExitCheckWarnings : ExitOk;
+    return failed != ExitOk ? failed : report.hasWarnings() ? ExitCheckWarnings : ExitOk;
 }
 
 } // namespace ks

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "headless.h"
 
+#include "base/outofmemory.h"
 #include "base/usablecores.h"
 #include "export/allocationtable.h"
 #include "export/criticalpathtables.h"
@@ -37,9 +38,13 @@ namespace ks {
 std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
 {
     OpenResult r = openTrace(file);
-    if (!r.trace)
+    if (!r.trace) {
         std::fprintf(stderr, "%s\n", r.error.c_str());
-    else if (const std::string lost = truncationLoss(*r.trace->graph); !lost.empty())
+        if (saysOutOfMemory(r.error))
+            throw std::bad_alloc(); // exit 3, as wherever memory runs out (run() in main.cpp)
+        return nullptr;
+    }
+    if (const std::string lost = truncationLoss(*r.trace->graph); !lost.empty())
         std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", file.c_str(), lost.c_str());
     return r.trace;
 }
@@ -237,6 +242,8 @@ std::shared_ptr<const Run> openRunOrReport(
     auto run = openRun(args, options, error);
     if (!run) {
         std::fprintf(stderr, "%s\n", error.c_str());
+        if (saysOutOfMemory(error))
+            throw std::bad_alloc(); // exit 3 (run() in main.cpp)
         return nullptr;
     }
     if (!run->unrelated.empty()) {
@@ -403,7 +410,15 @@ int runRunExport(RunExport what,
         std::fprintf(stderr, "%s\n", error.c_str());
         return ExitWriteFailed;
     }
-    return run->failures.empty() ? ExitOk : ExitLoadFailed;
+    return runExitCode(*run);
+}
+
+int runExitCode(const Run &run)
+{
+    for (const RunFailure &f : run.failures)
+        if (saysOutOfMemory(f.error))
+            return ExitWriteFailed;
+    return run.failures.empty() ? ExitOk : ExitLoadFailed;
 }
 
 int runCompareExport(const CompareRequest &request)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/criticalpath/criticalpath.h"
 #include "analysis/compare/tracediff.h"
+#include "analysis/criticalpath/criticalpath.h"
 #include "exitcode.h"
 #include "session/loadedtrace.h"
 #include "session/run.h"
@@ -12,7 +12,8 @@
 
 namespace ks {
 
-//! Opens \a file; null, with the loader's message on stderr, when it cannot.
+//! Opens \a file; null, with the loader's message on stderr, when it cannot; throws
+//! std::bad_alloc (exit 3) when that was for want of memory.
 std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file);
 
 //! `--summary FILE`: the JSON summary on stdout.
@@ -39,10 +40,16 @@ int runExportEfficiency(const std::string &out, const std::string &file);
  * Opens the run \a args names (trace or database files and folders) with \a options for a
  * headless command, saying on stderr what it has: the ranks that failed to load, the run's
  * warnings (a partial run). Null, with the reason on stderr, when nothing loaded or the ranks are
- * of different jobs (Run::unrelated).
+ * of different jobs (Run::unrelated); throws std::bad_alloc (exit 3) when memory ran out.
  */
 std::shared_ptr<const Run> openRunOrReport(
     const std::vector<std::string> &args, const RunOptions &options = {});
+
+/*!
+ * A run command's exit code once its output is written: 0, or 2 when a rank could not be read,
+ * 3 when that was for want of memory (docs/cli.md).
+ */
+int runExitCode(const Run &run);
 
 //! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
 enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath, Database };

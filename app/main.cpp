@@ -3,6 +3,7 @@
 #include "analysis/efficiency/devicepeaks.h"
 #include "base/version.h"
 #include "commandline.h"
+#include "common/poolthreads.h"
 #include "load/tracereader.h"
 #include "resources.h"
 #include "window/mainwindow.h"
@@ -137,9 +138,14 @@ struct Runner {
     {
         useOffscreenPlatform();
         QApplication app(argc, argv);
+        startPoolThreads();
         return runScreenshot(r);
     }
-    int operator()(const WindowRequest &r) const { return openWindow(r, argc, argv, peaksGiven); }
+    int operator()(const WindowRequest &r) const
+    {
+        startPoolThreads();
+        return openWindow(r, argc, argv, peaksGiven);
+    }
 };
 
 //! Carries out \a command; returns the exit code of docs/cli.md.

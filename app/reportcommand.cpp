@@ -58,7 +58,7 @@ int runReport(const ReportRequest &request)
     std::string whyNoTrace;
     const auto first = run->rankTrace(0, whyNoTrace);
     const int written = write(runReport(*run, first.get(), whyNoTrace), first, request);
-    return written != ExitOk ? written : run->failures.empty() ? ExitOk : ExitLoadFailed;
+    return written != ExitOk ? written : runExitCode(*run);
 }
 
 } // namespace ks

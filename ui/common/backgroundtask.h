@@ -64,7 +64,10 @@ public:
         *m_alive = false;
         for (Running &r : m_running) {
             r.stop->store(true);
-            r.future.waitForFinished();
+            try {
+                r.future.waitForFinished();
+            } catch (...) { // the work's failure, rethrown by the wait: no one is left to tell
+            }
         }
     }
 

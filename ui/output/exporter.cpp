@@ -80,11 +80,16 @@ bool saveSvg(const QString &path,
 
 bool savePng(const QString &path, const QImage &image, QString &error)
 {
+    if (image.isNull()) { // QImage's own allocation failed
+        error = QStringLiteral("%1: not enough memory to draw the picture").arg(path);
+        return false;
+    }
     QSaveFile file(path);
     if (!open(file, error))
         return false;
     if (!image.save(&file, "PNG")) {
-        error = QStringLiteral("%1: cannot encode the image").arg(path);
+        // Encoding allocates too: a picture that was drawn fails here for want of memory.
+        error = QStringLiteral("%1: cannot encode the image (not enough memory?)").arg(path);
         return false;
     }
     return commit(file, error);
