@@ -2,6 +2,7 @@
 #include "commandline.h"
 
 #include "base/version.h"
+#include "trace/chartnames.h"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
@@ -533,15 +534,12 @@ Request CommandParser::screenshot(const DiffOptions &diffOptions)
         r.runFiles = m_files;
         return r;
     }
-    static const QStringList charts = {QStringLiteral("top-pairs"), QStringLiteral("top-groups"),
-        QStringLiteral("steps"), QStringLiteral("scatter"), QStringLiteral("roofline")};
+    const QStringList charts = chartNameList();
     if (isSet(m_o.chart) && value(m_o.view) != QLatin1String("chart"))
         return usage(QStringLiteral("--chart goes with --screenshot --view chart"));
     if (isSet(m_o.chart) && !charts.contains(value(m_o.chart)))
-        return usage(QStringLiteral("--chart must be one of top-pairs, top-groups, steps, scatter, "
-                                    "roofline "
-                                    "(got '%1')")
-                         .arg(value(m_o.chart)));
+        return usage(QStringLiteral("--chart must be one of %1 (got '%2')")
+                         .arg(charts.join(QStringLiteral(", ")), value(m_o.chart)));
     const bool comparing = isSet(m_o.compare);
     const bool demo = isSet(m_o.demo) && m_files.isEmpty() && !comparing;
     if (m_files.size() != 1 && !demo)

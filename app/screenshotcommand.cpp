@@ -11,6 +11,7 @@
 #include "output/offscreencapture.h"
 #include "run/runview.h"
 #include "timeline/timelineview.h"
+#include "trace/chartnames.h"
 #include "trace/chartsview.h"
 #include "trace/memoryview.h"
 #include "trace/pairtablepage.h"
@@ -264,11 +265,13 @@ int runScreenshot(const ScreenshotRequest &request)
         target = tab->pairs()->view();
     else if (r.view == QLatin1String("chart")) {
         ChartsView *charts = tab->charts();
-        charts->setGroupMode(r.chart == QLatin1String("top-groups"));
-        charts->setKind(r.chart == QLatin1String("steps") ? ChartsView::Steps
-                : r.chart == QLatin1String("scatter")     ? ChartsView::Scatter
-                : r.chart == QLatin1String("roofline")    ? ChartsView::Roofline
-                                                          : ChartsView::TopPairs);
+        const auto named
+            = std::find_if(kChartNames.begin(), kChartNames.end(), [&](const ChartName &c) {
+                  return r.chart == QLatin1String(c.name.data(), qsizetype(c.name.size()));
+              });
+        const ChartName &chart = named != kChartNames.end() ? *named : kChartNames.front();
+        charts->setGroupMode(chart.groups);
+        charts->setKind(ChartsView::Kind(chart.kind));
         target = charts;
     } else if (r.view == QLatin1String("memory")) {
         target = tab->memory();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/modules/moduleflops.h"
 #include "analysis/memory/modulememory.h"
+#include "analysis/modules/moduleflops.h"
 #include "export/table.h"
 
 namespace ks {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/ranks/collectives.h"
-#include "analysis/time/gputime.h"
-#include "analysis/memory/memoryindex.h"
-#include "analysis/ranks/rankpairs.h"
 #include "analysis/health/tracecheck.h"
+#include "analysis/memory/memoryindex.h"
+#include "analysis/ranks/collectives.h"
+#include "analysis/ranks/rankpairs.h"
+#include "analysis/time/gputime.h"
 #include "export/celltable.h"
 
 #include <array>

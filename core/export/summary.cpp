@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "export/summary.h"
 
-#include "analysis/time/gputime.h"
 #include "analysis/memory/memoryindex.h"
+#include "analysis/time/gputime.h"
 #include "base/jsonwrite.h"
 #include "base/numbertext.h"
 #include "export/criticalpathjson.h"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/timeline/curvetracks.h"
-#include "analysis/time/gputime.h"
+#include "analysis/efficiency/opefficiency.h"
+#include "analysis/health/tracecheck.h"
 #include "analysis/memory/livememory.h"
 #include "analysis/modules/moduletree.h"
-#include "analysis/efficiency/opefficiency.h"
+#include "analysis/time/gputime.h"
+#include "analysis/timeline/curvetracks.h"
 #include "analysis/timeline/timelineindex.h"
-#include "analysis/health/tracecheck.h"
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "link/opgraph.h"

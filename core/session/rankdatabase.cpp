@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "session/rankdatabase.h"
 
-#include "analysis/pairs/pairkeys.h"
 #include "analysis/criticalpath/storedpathgraph.h"
+#include "analysis/pairs/pairkeys.h"
 #include "export/pathgraphtables.h"
 #include "export/sqlitehandles.h"
 #include "session/rundatabase.h"

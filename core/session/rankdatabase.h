@@ -2,8 +2,8 @@
 // One rank's `--export-db` database read back: what a run from databases needs of it.
 #pragma once
 
-#include "analysis/ranks/collectives.h"
 #include "analysis/criticalpath/criticalpath.h"
+#include "analysis/ranks/collectives.h"
 #include "analysis/ranks/rankpairs.h"
 #include "export/runtables.h"
 #include "session/ranksource.h"
@@ -16,10 +16,10 @@ namespace ks {
 
 /*!
  * Reads one rank's database: what a run needs of it first (RankSource, RankSource::database
- * set); its `findings` and `step_gpu_time` only with \a details (`--check`, the run's charts). nullopt with \a error ("PATH: …") when it is no SQLite database, another program's, of
- * a format this version does not read, or of several ranks; nullopt with \a gathered set (and
- * no error) when it is tools/digest-run.sh's gathering of other databases (meta
- * `gathered_from`).
+ * set); its `findings` and `step_gpu_time` only with \a details (`--check`, the run's charts).
+ * nullopt with \a error ("PATH: …") when it is no SQLite database, another program's, of a format
+ * this version does not read, or of several ranks; nullopt with \a gathered set (and no error) when
+ * it is tools/digest-run.sh's gathering of other databases (meta `gathered_from`).
  */
 std::optional<RankSource> readRankDatabase(
     const std::string &path, bool &gathered, std::string &error, bool details = true);

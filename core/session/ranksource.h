@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/ranks/collectives.h"
-#include "analysis/time/gputime.h"
-#include "analysis/ranks/rankpairs.h"
 #include "analysis/health/tracecheck.h"
+#include "analysis/ranks/collectives.h"
+#include "analysis/ranks/rankpairs.h"
+#include "analysis/time/gputime.h"
 #include "export/runtables.h"
 #include "session/loadedtrace.h"
 

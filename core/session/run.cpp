@@ -88,7 +88,6 @@ std::string partialRunWarning(size_t ranks, int worldSize)
         + ": collective skew and last arrivers cover these ranks only";
 }
 
-
 int Run::indexOfRank(int rank) const
 {
     for (size_t i = 0; i < ranks.size(); ++i) {
@@ -128,8 +127,8 @@ try {
         || query.assumeStreamOrder) {
         found = findPath(query, failed);
     } else {
-        std::call_once(m_criticalPathFound,
-            [&] { m_criticalPath = findPath(query, m_criticalPathError); });
+        std::call_once(
+            m_criticalPathFound, [&] { m_criticalPath = findPath(query, m_criticalPathError); });
         found = m_criticalPath;
         failed = m_criticalPathError;
     }
@@ -219,9 +218,8 @@ void numberRanks(std::vector<RankSource> &ranks, Run &run)
     run.worldSize = worldSizes.size() == 1 ? *worldSizes.begin() : 0;
     for (size_t i = 0; i < ranks.size(); ++i)
         ranks[i].summary.rank = byFile ? int(i) : ranks[i].traceRank;
-    std::stable_sort(ranks.begin(), ranks.end(), [](const RankSource &a, const RankSource &b) {
-        return a.summary.rank < b.summary.rank;
-    });
+    std::stable_sort(ranks.begin(), ranks.end(),
+        [](const RankSource &a, const RankSource &b) { return a.summary.rank < b.summary.rank; });
 }
 
 //! The run's checks (checkRun()) over its ranks.

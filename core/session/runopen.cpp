@@ -167,7 +167,8 @@ RanksRead readDatabases(const std::vector<std::string> &paths, const RunOptions 
     RanksRead read;
     for (size_t i = 0; i < n; ++i) {
         if (gathered[i])
-            read.warnings.push_back(paths[i] + ": left out: it gathers ranks (tools/digest-run.sh)");
+            read.warnings.push_back(
+                paths[i] + ": left out: it gathers ranks (tools/digest-run.sh)");
         else if (ranks[i])
             read.ranks.push_back(std::move(*ranks[i]));
         else

@@ -124,6 +124,28 @@ private slots:
                 mode);
     }
 
+    // Issue #56: the charts are named once (ui/trace/chartnames.h): the usage message lists them
+    // from that table, and the synopsis of docs/cli.md lists the same (it had lost roofline).
+    void chartNamesOnceInUsageAndDocs()
+    {
+        const auto r = test::run(test::appPath(),
+            args({QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--view"),
+                QStringLiteral("chart"), QStringLiteral("--chart"), QStringLiteral("bogus"),
+                QStringLiteral("x.json")}));
+        QCOMPARE(r.exitCode, 1);
+        const QRegularExpression listed(QStringLiteral("--chart must be one of ([a-z, -]+) \\("));
+        const auto usage = listed.match(QString::fromUtf8(r.err));
+        QVERIFY2(usage.hasMatch(), r.err.constData());
+        QFile docs(test::toolScript(QStringLiteral("../docs/cli.md")));
+        QVERIFY(docs.open(QIODevice::ReadOnly));
+        const auto synopsis
+            = QRegularExpression(QStringLiteral("--view chart --chart ([a-z|-]+) FILE"))
+                  .match(QString::fromUtf8(docs.readAll()));
+        QVERIFY(synopsis.hasMatch());
+        QCOMPARE(synopsis.captured(1).split(QLatin1Char('|')),
+            usage.captured(1).split(QStringLiteral(", ")));
+    }
+
     void usageErrorsExitOne()
     {
         QFETCH(QStringList, arguments);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Issue #36: --export-db's SQLite database holds every export's table, cell for cell.
+#include "analysis/compare/tracediff.h"
 #include "analysis/time/kernelsummary.h"
 #include "analysis/time/stepbreakdown.h"
-#include "analysis/compare/tracediff.h"
 #include "export/allocationtable.h"
 #include "export/atomicfile.h"
 #include "export/celltable.h"

@@ -2,8 +2,8 @@
 // The linker against the ground truth of the project's own trace generator: gentrace knows which
 // backward nodes each forward op created and which kernels it launched (its --truth file), so
 // every row of the pair table can be checked on traces of any size and seed.
-#include "analysis/time/gputime.h"
 #include "analysis/memory/memoryindex.h"
+#include "analysis/time/gputime.h"
 #include "analysis/time/stepbreakdown.h"
 #include "export/pairtable.h"
 #include "export/summary.h"

@@ -3,9 +3,9 @@
 // summary): docs/linking.md §7 and every row of §8, and the `--export-pairs` format of cli.md.
 // Each test links a small hand-written trace; the expected values are worked out by hand in the
 // comments from the JSON (times in the JSON are µs, the model keeps ns: 52.000 µs = 52000 ns).
+#include "analysis/health/tracecheck.h"
 #include "analysis/time/gputime.h"
 #include "analysis/time/stepbreakdown.h"
-#include "analysis/health/tracecheck.h"
 #include "export/pairtable.h"
 #include "export/summary.h"
 #include "export/table.h"

@@ -3,8 +3,8 @@
 // allocation matched to its free and tied to the op and pair around it (core/analysis/
 // memoryindex), `--summary`'s memory keys and `--export-memory`; inline cases worked out by hand,
 // the shared traces against tests/reference/memory_reference.py.
-#include "analysis/timeline/curvetracks.h"
 #include "analysis/memory/memoryindex.h"
+#include "analysis/timeline/curvetracks.h"
 #include "base/saturating.h"
 #include "export/allocationtable.h"
 #include "export/moduletable.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// `--check`'s findings (core/analysis/health/tracecheck.h) on inline traces written as Kineto writes them
-// (pytorch/kineto 114171df, libkineto/src/output_json.cpp; the sync args of CuptiActivity.h),
-// each count worked out by hand from the JSON.
+// `--check`'s findings (core/analysis/health/tracecheck.h) on inline traces written as Kineto
+// writes them (pytorch/kineto 114171df, libkineto/src/output_json.cpp; the sync args of
+// CuptiActivity.h), each count worked out by hand from the JSON.
 #include "analysis/health/tracecheck.h"
 #include "export/summary.h"
 #include "runbuilder.h"

@@ -3,10 +3,10 @@
 // small generated traces (identical, op inserted, op removed, shapes changed, repeated layers,
 // steps), the rollups and the exports, then real traces: a shared trace against a copy whose
 // chosen kernels the test itself made twice as long, and the two ranks of the DLRM pair.
-#include "analysis/modules/moduletree.h"
-#include "analysis/modules/modulepaths.h"
-#include "analysis/pairs/pairkeys.h"
 #include "analysis/compare/tracediff.h"
+#include "analysis/modules/modulepaths.h"
+#include "analysis/modules/moduletree.h"
+#include "analysis/pairs/pairkeys.h"
 #include "base/numbertext.h"
 #include "export/difftable.h"
 #include "testutil.h"

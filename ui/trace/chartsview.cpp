@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "trace/chartsview.h"
 
-#include "analysis/time/stepbreakdown.h"
 #include "analysis/pairs/toppairs.h"
+#include "analysis/time/stepbreakdown.h"
 #include "common/chartaxis.h"
 #include "common/elidedlabel.h"
 #include "common/palette.h"

@@ -41,6 +41,7 @@ NoPairsReason noPairsReason(const LinkStats &stats);
 class ChartsView : public QWidget {
     Q_OBJECT
 public:
+    //! In the order of kChartNames' kinds (chartnames.h).
     enum Kind { TopPairs, Steps, Scatter, Roofline };
     //! Height of one bar's row in the top-N chart: enough for a readable label.
     static constexpr int kCategoryHeight = 26;

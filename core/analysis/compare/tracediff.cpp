@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/compare/tracediff.h"
 
+#include "analysis/compare/sequencealign.h"
 #include "analysis/modules/modulepaths.h"
 #include "analysis/pairs/pairkeys.h"
-#include "analysis/compare/sequencealign.h"
 
 #include <algorithm>
 #include <limits>

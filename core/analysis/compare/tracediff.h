@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/modules/moduletree.h"
 #include "analysis/efficiency/opefficiency.h"
 #include "analysis/memory/pairmemory.h"
+#include "analysis/modules/moduletree.h"
 #include "link/opgraph.h"
 
 #include <array>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/ranks/collectives.h"
 #include "analysis/criticalpath/pathgraph.h"
+#include "analysis/ranks/collectives.h"
 
 #include <unordered_map>
 

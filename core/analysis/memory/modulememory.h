@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/modules/moduletree.h"
 #include "analysis/memory/pairmemory.h"
+#include "analysis/modules/moduletree.h"
 
 #include <vector>
 

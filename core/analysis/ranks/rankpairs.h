@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/modules/moduletree.h"
 #include "analysis/efficiency/opefficiency.h"
+#include "analysis/modules/moduletree.h"
 #include "analysis/ranks/runranks.h"
 #include "base/stringpool.h"
 
