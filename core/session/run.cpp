@@ -312,6 +312,7 @@ std::shared_ptr<Run> assembleRun(std::vector<std::shared_ptr<const LoadedTrace>>
     const std::atomic<bool> *cancel)
 {
     std::vector<RankSource> ranks;
+    ranks.reserve(traces.size());
     for (auto &t : traces)
         ranks.push_back(rankSourceOf(std::move(t)));
     RunOptions options;

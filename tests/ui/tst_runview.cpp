@@ -71,6 +71,15 @@ const RankBuilder &builtRank(int rank)
     }
     return rank == 0 ? r0 : r1;
 }
+//! \a menu's action of text \a text, null when it has none.
+QAction *menuAction(const QMenu &menu, const QString &text)
+{
+    for (QAction *act : menu.actions())
+        if (act->text() == text)
+            return act;
+    return nullptr;
+}
+
 std::shared_ptr<const Run> twoRanks()
 {
     return test::runOf({&builtRank(0), &builtRank(1)});
@@ -678,12 +687,7 @@ void TestRunView::runTablesGoThroughTheExportMenu()
     RunView *view = window.addRun(openRun(files, {}, error));
     QVERIFY2(view, error.c_str());
     exports.setCurrent(view);
-    const auto action = [&](const QString &text) {
-        for (QAction *act : menu.actions())
-            if (act->text() == text)
-                return act;
-        return static_cast<QAction *>(nullptr);
-    };
+    const auto action = [&](const QString &text) { return menuAction(menu, text); };
     QVERIFY(action(QStringLiteral("Run Table as CSV…"))->isEnabled());
     QVERIFY(action(QStringLiteral("Report as PDF…"))->isEnabled());
     QVERIFY(action(QStringLiteral("Window as PNG…"))->isEnabled());
@@ -790,12 +794,7 @@ void TestRunView::runFromDatabasesOpensRankTraces()
     QMenu menu;
     ExportActions exports(&window, &menu);
     exports.setCurrent(view);
-    const auto action = [&](const QString &text) {
-        for (QAction *act : menu.actions())
-            if (act->text() == text)
-                return act;
-        return static_cast<QAction *>(nullptr);
-    };
+    const auto action = [&](const QString &text) { return menuAction(menu, text); };
     QVERIFY(action(QStringLiteral("Report as PDF…"))->isEnabled());
     QVERIFY(action(QStringLiteral("Run Table as CSV…"))->isEnabled());
     QVERIFY(action(QStringLiteral("Chart as PNG…"))->isEnabled());

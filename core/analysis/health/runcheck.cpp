@@ -84,6 +84,7 @@ void checkCollectiveCounts(const std::vector<RunRankFacts> &ranks, std::vector<F
 void checkClocks(const std::vector<RunRankFacts> &ranks, std::vector<Finding> &out)
 {
     std::vector<std::pair<TimeNs, TimeNs>> spans;
+    spans.reserve(ranks.size());
     for (const RunRankFacts &r : ranks)
         spans.emplace_back(r.start, r.end);
     Finding f;
