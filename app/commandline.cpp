@@ -3,6 +3,7 @@
 
 #include "base/version.h"
 #include "trace/chartnames.h"
+#include "viewnames.h"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
@@ -347,10 +348,8 @@ int CommandParser::runExportIndex() const
 
 bool CommandParser::isRunScreenshot() const
 {
-    const QString view = value(m_o.view);
-    return isSet(m_o.screenshot)
-        && (view == QLatin1String("run") || view == QLatin1String("ranks")
-            || view == QLatin1String("collectives"));
+    const ViewName *view = viewNamed(value(m_o.view));
+    return isSet(m_o.screenshot) && view && view->ofRun;
 }
 
 std::optional<UsageError> CommandParser::runError() const

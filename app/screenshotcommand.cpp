@@ -16,6 +16,7 @@
 #include "trace/memoryview.h"
 #include "trace/pairtablepage.h"
 #include "trace/tracetab.h"
+#include "viewnames.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>
@@ -111,14 +112,9 @@ bool parseScreenshotRequest(const QString &out,
     r.out = out;
     r.file = file;
     r.view = view.isEmpty() ? QStringLiteral("window") : view;
-    static const QStringList views = {QStringLiteral("timeline"), QStringLiteral("table"),
-        QStringLiteral("chart"), QStringLiteral("window"), QStringLiteral("memory"),
-        QStringLiteral("run"), QStringLiteral("ranks"), QStringLiteral("collectives")};
-    if (!views.contains(r.view)) {
-        error = QStringLiteral(
-            "--view must be one of timeline, table, chart, window, memory, run, ranks, "
-            "collectives (got '%1')")
-                    .arg(view);
+    if (!viewNamed(r.view)) {
+        error = QStringLiteral("--view must be one of %1 (got '%2')")
+                    .arg(viewNameList().join(QStringLiteral(", ")), view);
         return false;
     }
     if (!out.endsWith(QLatin1String(".png"), Qt::CaseInsensitive) && !Exporter::isSvg(out)) {

@@ -146,6 +146,32 @@ private slots:
             usage.captured(1).split(QStringLiteral(", ")));
     }
 
+    // The views too (app/viewnames.h): every name the usage message lists is in the docs'
+    // synopsis (`--view a|b|c` lines), and no other.
+    void viewNamesOnceInUsageAndDocs()
+    {
+        const auto r = test::run(test::appPath(),
+            args({QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--view"),
+                QStringLiteral("bogus"), QStringLiteral("x.json")}));
+        QCOMPARE(r.exitCode, 1);
+        const auto usage
+            = QRegularExpression(QStringLiteral("--view must be one of ([a-z, ]+) \\("))
+                  .match(QString::fromUtf8(r.err));
+        QVERIFY2(usage.hasMatch(), r.err.constData());
+        QFile docs(test::toolScript(QStringLiteral("../docs/cli.md")));
+        QVERIFY(docs.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(docs.readAll());
+        QStringList documented;
+        auto it = QRegularExpression(QStringLiteral("--view \\[?([a-z|]+)")).globalMatch(text);
+        while (it.hasNext())
+            documented += it.next().captured(1).split(QLatin1Char('|'));
+        documented.removeDuplicates();
+        documented.sort();
+        QStringList listed = usage.captured(1).split(QStringLiteral(", "));
+        listed.sort();
+        QCOMPARE(documented, listed);
+    }
+
     void usageErrorsExitOne()
     {
         QFETCH(QStringList, arguments);
