@@ -383,15 +383,13 @@ int runRunExport(RunExport what,
             return ExitUsage;
         }
         if (path.dataLoading || path.assumeStreamOrder) {
-            std::fprintf(stderr,
-                "kinetoscope: a database's path graph was made by --export-db: give "
-                "--data-loading and --assume-stream-order there\n");
+            std::fprintf(stderr, "kinetoscope: %s\n", std::string(kPathOptionsOfDigest).c_str());
             return ExitUsage;
         }
     }
     RunOptions options;
     options.pairs = what == RunExport::RankPairs || what == RunExport::Database;
-    options.rankDetails = false; // read by --check and the window only
+    options.rankDetails = what == RunExport::Database; // its findings and step_gpu_time
     const auto run = openRunOrReport(args, options);
     if (!run)
         return ExitLoadFailed;

@@ -26,7 +26,7 @@ RankSummary rankSummary(const LoadedTrace &trace)
     return s;
 }
 
-RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace)
+RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace, bool details)
 {
     const TraceModel &m = *trace->model;
     RankSource r;
@@ -39,9 +39,11 @@ RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace)
     r.summary = rankSummary(*trace);
     for (const ProfilerStep &s : trace->graph->steps())
         r.steps.push_back(s.number);
-    r.stepGpuTime = gpuTimePerStep(*trace->graph);
     r.kernels = commRecords(*trace->graph);
-    r.findings = trace->findings();
+    if (details) {
+        r.stepGpuTime = gpuTimePerStep(*trace->graph);
+        r.findings = trace->findings();
+    }
     r.trace = std::move(trace);
     return r;
 }

@@ -44,9 +44,10 @@ struct RankSource {
     TimeNs clockZero() const { return clockBase + traceStart; }
 };
 
-//! \a trace as a rank of a run (works out its summary, kernels and findings: a loading thread's
-//! work). Throws std::bad_alloc when memory runs out.
-RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace);
+//! \a trace as a rank of a run (works out its summary and kernels, and with \a details its
+//! findings and steps' GPU time: a loading thread's work). Throws std::bad_alloc when memory runs
+//! out.
+RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace, bool details = true);
 
 //! What one row of the rank table says of \a trace's rank (RankSummary::rank left 0).
 RankSummary rankSummary(const LoadedTrace &trace);

@@ -150,8 +150,7 @@ try {
     if (!fromDatabases())
         return std::make_shared<const CriticalPathAnalysis>(inputs, collectives, query);
     if (query.dataLoading || query.assumeStreamOrder) {
-        error = "a database's path graph was made by --export-db: give --data-loading and "
-                "--assume-stream-order there";
+        error = kPathOptionsOfDigest;
         return nullptr;
     }
     std::vector<int64_t> firstSteps;

@@ -121,6 +121,11 @@ private:
     mutable std::string m_criticalPathError;
 };
 
+//! Why a run from databases refuses a path query asking for data loading or stream order.
+inline constexpr std::string_view kPathOptionsOfDigest
+    = "a database's path graph was made by --export-db: give --data-loading and "
+      "--assume-stream-order there";
+
 //! `--check` of \a run: each rank's findings with its file and rank, then the run's own (with
 //! the rank they name, if any).
 CheckReport checkReport(const Run &run);
@@ -132,8 +137,8 @@ struct RunOptions {
     const std::atomic<bool> *cancel = nullptr;
     //! The pairs across ranks are matched (the rank-pair table, the window).
     bool pairs = true;
-    //! Each rank's health findings and steps' GPU time are read from its database (`--check`,
-    //! the window's charts); a loaded trace has them anyway.
+    //! Each rank's health findings and steps' GPU time are read from its database or worked out
+    //! from its trace (`--check`, the window's charts, `--export-db`).
     bool rankDetails = true;
     //! Each rank's timeline is also made ready for a window (LoadedTrace::prepareForWindow()),
     //! and the run's critical path found.

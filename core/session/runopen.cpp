@@ -122,7 +122,7 @@ RanksRead loadTraces(const std::vector<std::string> &files, const RunOptions &op
             try {
                 trace->modules(); // what its pair rows are matched by
                 trace->efficiency(); // the per-rank rates of the pairs across ranks
-                ranks[i] = rankSourceOf(trace);
+                ranks[i] = rankSourceOf(trace, options.rankDetails);
                 if (options.forWindow)
                     trace->prepareForWindow(WindowUse::Timeline);
             } catch (const std::bad_alloc &) {

@@ -44,7 +44,7 @@ private slots:
     {
         QFETCH(QStringList, args);
         int succeeded = 0, outOfMemory = 0;
-        for (int mb = 110; mb <= 330; mb += 20) {
+        for (int mb = 90; mb <= 330; mb += 20) {
             // The shell reports a signal as 128 + its number; exec would hide it from QProcess.
             QStringList shell {QStringLiteral("-c"),
                 QStringLiteral("ulimit -v %1; \"$0\" \"$@\"").arg(mb * 1024), ks::test::appPath()};
