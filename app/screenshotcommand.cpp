@@ -2,6 +2,7 @@
 #include "screenshotcommand.h"
 
 #include "base/closenames.h"
+#include "base/outofmemory.h"
 #include "common/qstrings.h"
 #include "compare/comparisonview.h"
 #include "exitcode.h"
@@ -171,13 +172,25 @@ int capture(QWidget *target,
         : fail(ExitWriteFailed, error);
 }
 
+/*!
+ * The room drawing a picture of \a size takes: the window's backing store, the picture and the
+ * PNG encoder's rows, and fonts and glyph caches (a sweep of `ulimit -v` drew the default window
+ * with 16 MB free and crashed inside Qt with 6: tests/cli/tst_outofmemory).
+ */
+std::size_t drawingRoom(QSize size)
+{
+    constexpr std::size_t kFontsAndCaches = 24U << 20;
+    return kFontsAndCaches + 3 * std::size_t(size.width()) * std::size_t(size.height()) * 4;
+}
+
 //! `--compare BASE FILE --screenshot OUT`: the comparison view, its largest change selected.
-int renderComparison(const ScreenshotRequest &r)
+int renderComparison(const ScreenshotRequest &r, MemoryReserve &drawing)
 {
     const auto base = loadOrReport(r.compareBase.toStdString());
     const auto candidate = base ? loadOrReport(r.file.toStdString()) : nullptr;
     if (!candidate)
         return ExitLoadFailed;
+    drawing.release();
     MainWindow window;
     ComparisonView *view = window.addComparison(base, candidate, r.diffOptions);
     if (!view)
@@ -193,7 +206,7 @@ int renderComparison(const ScreenshotRequest &r)
  * the run's tab on its rank table, `collectives` the tab on the collective with the largest
  * skew, its band emphasised.
  */
-int renderRun(const ScreenshotRequest &r)
+int renderRun(const ScreenshotRequest &r, MemoryReserve &drawing)
 {
     std::vector<std::string> args;
     for (const QString &f : r.runFiles)
@@ -201,6 +214,7 @@ int renderRun(const ScreenshotRequest &r)
     const auto run = openRunOrReport(args); // the window's: pairs, charts, health
     if (!run)
         return ExitLoadFailed;
+    drawing.release();
     MainWindow window;
     RunView *view = window.addRun(run);
     QWidget *target = r.view == QLatin1String("run") ? static_cast<QWidget *>(&window) : view;
@@ -221,13 +235,19 @@ int runScreenshot(const ScreenshotRequest &request)
             return fail(ExitLoadFailed,
                 QStringLiteral("kinetoscope: the demo trace could not be unpacked"));
     }
+    // Held while loading, given to the window just before it is drawn.
+    MemoryReserve drawing(drawingRoom(r.size));
+    if (!drawing.held())
+        return fail(ExitWriteFailed,
+            QStringLiteral("%1: not enough memory to draw the picture").arg(r.out));
     if (!r.runFiles.isEmpty())
-        return renderRun(r);
+        return renderRun(r, drawing);
     if (!r.compareBase.isEmpty())
-        return renderComparison(r);
+        return renderComparison(r, drawing);
     const auto opened = loadOrReport(r.file.toStdString());
     if (!opened)
         return ExitLoadFailed;
+    drawing.release();
     const LoadedTrace &trace = *opened;
 
     SliceId selected = kNoSlice;
