@@ -390,6 +390,7 @@ int runRunExport(RunExport what,
     RunOptions options;
     options.pairs = what == RunExport::RankPairs || what == RunExport::Database;
     options.rankDetails = what == RunExport::Database; // its findings and step_gpu_time
+    options.pathGraph = what == RunExport::CriticalPath; // read in the databases' one open
     const auto run = openRunOrReport(args, options);
     if (!run)
         return ExitLoadFailed;

@@ -52,6 +52,7 @@ int runReport(const ReportRequest &request)
     RunOptions options;
     options.pairs = false;
     options.rankDetails = false;
+    options.pathGraph = true; // its critical path part
     const auto run = openRunOrReport(request.files, options);
     if (!run)
         return ExitLoadFailed;

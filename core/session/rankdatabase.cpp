@@ -368,77 +368,23 @@ bool readPathEvents(sqlite3 *db,
     });
 }
 
-//! "ProfilerStep#N", or "the whole trace" for kNoValue.
-std::string stepText(int64_t step)
-{
-    return step == kNoValue ? "the whole trace" : "ProfilerStep#" + std::to_string(step);
-}
-
-} // namespace
-
-std::optional<RankSource> readRankDatabase(
-    const std::string &path, bool &gathered, std::string &error, bool details)
-{
-    const auto db = ReadingDb::open(path, error);
-    if (!db)
-        return std::nullopt;
-    const auto meta = readMeta(db->get(), path, error);
-    if (!meta)
-        return std::nullopt;
-    gathered = number(*meta, "gathered_from") != kNoValue;
-    if (gathered)
-        return std::nullopt;
-    RankSource rank;
-    rank.database = path;
-    const int64_t format = number(*meta, "format_version");
-    const int64_t ranks = number(*meta, "rank_count");
-    if (format != kDatabaseFormat) {
-        error = path + ": database format "
-            + (format == kNoValue ? "unknown" : std::to_string(format)) + ", this version reads "
-            + std::to_string(kDatabaseFormat)
-            + (format > kDatabaseFormat ? " (written by a newer Kinetoscope: open it with that)"
-                                        : " (digest the trace again)");
-        return std::nullopt;
-    }
-    if (ranks != 1) {
-        error = path + ": a database of " + std::to_string(ranks)
-            + " ranks; a run opens databases of one rank each (--export-db RANKFILE)";
-        return std::nullopt;
-    }
-    rank.traceFile = text(*meta, "source_file");
-    rank.traceRank
-        = number(*meta, "trace_rank") == kNoValue ? -1 : int(number(*meta, "trace_rank"));
-    rank.traceStart = number(*meta, "trace_start_ns");
-    rank.traceEnd = number(*meta, "trace_end_ns");
-    rank.traceId = text(*meta, "trace_id");
-    rank.clockBase = number(*meta, "clock_base_ns");
-    if (rank.clockBase == kNoValue || rank.traceStart == kNoValue || rank.traceEnd == kNoValue) {
-        error = path + ": not a Kinetoscope database (no clock in its meta table)";
-        return std::nullopt;
-    }
-    if (!readKernels(db->get(), rank, error) || !readSummary(db->get(), rank, error)
-        || !readSteps(db->get(), rank, error)
-        || (details
-            && (!readStepGpuTime(db->get(), rank, error) || !readFindings(db->get(), rank, error))))
-        return std::nullopt;
-    return rank;
-}
-
-bool readPairRows(const std::string &path,
+/*!
+ * Its pair rows from `pairs` and `pair_keys` (row for row, in the rows' order), keyed in \a keys
+ * as rankPairRows() keys a graph's; \a texts, when given, gets each row's texts.
+ */
+bool readPairRows(sqlite3 *db,
+    const std::string &path,
     StringPool &keys,
     RankPairRows &rows,
     PairRowTexts *texts,
     std::string &error)
 {
-    const auto db = ReadingDb::open(path, error);
-    if (!db)
-        return false;
-    const SqliteStatement pairs = prepare(db->get(),
+    const SqliteStatement pairs = prepare(db,
         "SELECT fwd_name, input_dims, step, module, bwd_names, fwd_gpu_us, bwd_gpu_us, "
         "fwd_tflops, bwd_tflops, fwd_ts FROM pairs",
         path, error);
     const SqliteStatement extra = pairs
-        ? prepare(db->get(), "SELECT module_path, recompute FROM pair_keys", path, error)
+        ? prepare(db, "SELECT module_path, recompute FROM pair_keys", path, error)
         : nullptr;
     if (!extra)
         return false;
@@ -471,54 +417,158 @@ bool readPairRows(const std::string &path,
     const bool lengths = (more == SQLITE_DONE || more == SQLITE_ROW)
         && (moreKeys == SQLITE_DONE || moreKeys == SQLITE_ROW);
     error = lengths ? path + ": not a Kinetoscope database (pairs and pair_keys differ in length)"
-                    : sqliteError(db->get(), path);
+                    : sqliteError(db, path);
     return false;
+}
+
+//! Its path graph as `path_*` and meta hold it; \a rows: its pair rows (-1: count them).
+bool readStoredPath(sqlite3 *db,
+    const std::string &path,
+    const std::map<std::string, std::string> &meta,
+    int64_t rows,
+    StoredRankPath &out,
+    std::string &error)
+{
+    out.step = number(meta, "path_step");
+    PathRankGraph &graph = out.graph;
+    if (std::string problem = text(meta, "path_problem"); !problem.empty()) {
+        graph.problem = std::move(problem);
+        return true;
+    }
+    graph.windowStart = number(meta, "path_window_start_ns");
+    graph.windowEnd = number(meta, "path_window_end_ns");
+    if (graph.windowStart == kNoValue || graph.windowEnd == kNoValue)
+        return notOurs(path, "no path graph in its meta table", error);
+    const SqliteStatement count
+        = rows < 0 ? prepare(db, "SELECT count(*) FROM pairs", path, error) : nullptr;
+    if (rows < 0 && (!count || !eachRow(db, count.get(), path, error, [&] {
+            rows = sqlite3_column_int64(count.get(), 0);
+            return true;
+        })))
+        return false;
+    std::vector<PathNode> nodes;
+    std::vector<PathEdge> edges, stepEdges;
+    std::vector<StoredPathEvent> events;
+    if (!readPathNodes(db, path, nodes, error)
+        || !readPathEdges(db, path, nodes.size(), edges, stepEdges, error)
+        || !readPathEvents(db, path, rows, events, error))
+        return false;
+    graph.graph = std::make_unique<StoredPathGraph>(
+        std::move(nodes), edges, stepEdges, std::move(events), size_t(rows));
+    return true;
+}
+
+/*!
+ * Its identity and clock from \a meta, of this version's format and of one rank; false with
+ * \a error when they are not.
+ */
+bool readIdentity(
+    const std::map<std::string, std::string> &meta, RankSource &rank, std::string &error)
+{
+    const std::string &path = rank.database;
+    const int64_t format = number(meta, "format_version");
+    const int64_t ranks = number(meta, "rank_count");
+    if (format != kDatabaseFormat) {
+        error = path + ": database format "
+            + (format == kNoValue ? "unknown" : std::to_string(format)) + ", this version reads "
+            + std::to_string(kDatabaseFormat)
+            + (format > kDatabaseFormat ? " (written by a newer Kinetoscope: open it with that)"
+                                        : " (digest the trace again)");
+        return false;
+    }
+    if (ranks != 1) {
+        error = path + ": a database of " + std::to_string(ranks)
+            + " ranks; a run opens databases of one rank each (--export-db RANKFILE)";
+        return false;
+    }
+    rank.traceFile = text(meta, "source_file");
+    rank.traceRank = number(meta, "trace_rank") == kNoValue ? -1 : int(number(meta, "trace_rank"));
+    rank.traceStart = number(meta, "trace_start_ns");
+    rank.traceEnd = number(meta, "trace_end_ns");
+    rank.traceId = text(meta, "trace_id");
+    rank.clockBase = number(meta, "clock_base_ns");
+    if (rank.clockBase == kNoValue || rank.traceStart == kNoValue || rank.traceEnd == kNoValue)
+        return notOurs(path, "no clock in its meta table", error);
+    return true;
+}
+
+//! "ProfilerStep#N", or "the whole trace" for kNoValue.
+std::string stepText(int64_t step)
+{
+    return step == kNoValue ? "the whole trace" : "ProfilerStep#" + std::to_string(step);
+}
+
+} // namespace
+
+std::optional<RankSource> readRankDatabase(
+    const std::string &path, bool &gathered, std::string &error, const RankReading &reading)
+{
+    const auto db = ReadingDb::open(path, error);
+    if (!db)
+        return std::nullopt;
+    const auto meta = readMeta(db->get(), path, error);
+    if (!meta)
+        return std::nullopt;
+    gathered = number(*meta, "gathered_from") != kNoValue;
+    if (gathered)
+        return std::nullopt;
+    RankSource rank;
+    rank.database = path;
+    if (!readIdentity(*meta, rank, error))
+        return std::nullopt;
+    const bool details = reading.details;
+    if (!readKernels(db->get(), rank, error) || !readSummary(db->get(), rank, error)
+        || !readSteps(db->get(), rank, error)
+        || (details
+            && (!readStepGpuTime(db->get(), rank, error) || !readFindings(db->get(), rank, error))))
+        return std::nullopt;
+    AlsoRead &also = rank.alsoRead;
+    if (reading.pairKeys) {
+        also.pairRows.emplace();
+        if (!readPairRows(db->get(), path, *reading.pairKeys, *also.pairRows,
+                reading.pairTexts ? &also.pairTexts : nullptr, also.pairsError))
+            also.pairRows.reset();
+    }
+    if (reading.pathGraph) {
+        also.path.emplace();
+        const int64_t rows = also.pairRows ? int64_t(also.pairRows->size()) : -1;
+        if (!readStoredPath(db->get(), path, *meta, rows, *also.path, also.pathError))
+            also.path.reset();
+    }
+    return rank;
+}
+
+PathRankGraph pathOfStep(StoredRankPath stored, const RankSource &rank, int64_t step)
+{
+    PathRankGraph out;
+    const int64_t wanted = rank.steps.empty() ? kNoValue : step;
+    if (wanted != kNoValue
+        && std::find(rank.steps.begin(), rank.steps.end(), step) == rank.steps.end())
+        out.problem = missingStepProblem(step);
+    else if (stored.step != wanted)
+        out.problem = "its database holds the path graph of " + stepText(stored.step) + ", not of "
+            + stepText(wanted) + ": digest its trace again"
+            + (step == kNoValue ? std::string()
+                                : " with --critical-path-step " + std::to_string(step));
+    else
+        out = std::move(stored.graph);
+    return out;
 }
 
 bool readPathGraph(const RankSource &rank, int64_t step, PathRankGraph &out, std::string &error)
 {
-    const int64_t wanted = rank.steps.empty() ? kNoValue : step;
-    if (wanted != kNoValue
+    if (!rank.steps.empty()
         && std::find(rank.steps.begin(), rank.steps.end(), step) == rank.steps.end()) {
-        out.problem = missingStepProblem(step);
+        out.problem = missingStepProblem(step); // no need to read a graph that cannot serve
         return true;
     }
     const std::string &path = rank.database;
     const auto db = ReadingDb::open(path, error);
     const auto meta = db ? readMeta(db->get(), path, error) : std::nullopt;
-    if (!meta)
+    StoredRankPath stored;
+    if (!meta || !readStoredPath(db->get(), path, *meta, -1, stored, error))
         return false;
-    if (const int64_t stored = number(*meta, "path_step"); stored != wanted) {
-        out.problem = "its database holds the path graph of " + stepText(stored) + ", not of "
-            + stepText(wanted) + ": digest its trace again"
-            + (step == kNoValue ? std::string()
-                                : " with --critical-path-step " + std::to_string(step));
-        return true;
-    }
-    if (std::string problem = text(*meta, "path_problem"); !problem.empty()) {
-        out.problem = std::move(problem);
-        return true;
-    }
-    out.windowStart = number(*meta, "path_window_start_ns");
-    out.windowEnd = number(*meta, "path_window_end_ns");
-    if (out.windowStart == kNoValue || out.windowEnd == kNoValue)
-        return notOurs(path, "no path graph in its meta table", error);
-    int64_t rows = 0; // the rank's pair rows, which the path's time is told by
-    const SqliteStatement count = prepare(db->get(), "SELECT count(*) FROM pairs", path, error);
-    if (!count || !eachRow(db->get(), count.get(), path, error, [&] {
-            rows = sqlite3_column_int64(count.get(), 0);
-            return true;
-        }))
-        return false;
-    std::vector<PathNode> nodes;
-    std::vector<PathEdge> edges, stepEdges;
-    std::vector<StoredPathEvent> events;
-    if (!readPathNodes(db->get(), path, nodes, error)
-        || !readPathEdges(db->get(), path, nodes.size(), edges, stepEdges, error)
-        || !readPathEvents(db->get(), path, rows, events, error))
-        return false;
-    out.graph = std::make_unique<StoredPathGraph>(
-        std::move(nodes), edges, stepEdges, std::move(events), size_t(rows));
+    out = pathOfStep(std::move(stored), rank, step);
     return true;
 }
 

@@ -14,31 +14,34 @@
 
 namespace ks {
 
+//! What readRankDatabase() reads of a rank besides its facts, in the same open.
+struct RankReading {
+    bool details = true; //!< its `findings` and `step_gpu_time` (`--check`, the run's charts)
+    StringPool *pairKeys = nullptr; //!< set: its pair rows, keyed here (AlsoRead::pairRows)
+    bool pairTexts = false; //!< with pairKeys: each row's texts as well
+    bool pathGraph = false; //!< its stored path graph (AlsoRead::path)
+};
+
 /*!
- * Reads one rank's database: what a run needs of it first (RankSource, RankSource::database
- * set); its `findings` and `step_gpu_time` only with \a details (`--check`, the run's charts).
+ * Reads one rank's database in one open: what a run needs of it (RankSource, its database set),
+ * and what \a reading asks besides (RankSource::alsoRead: an error there leaves the rank read).
  * nullopt with \a error ("PATH: …") when it is no SQLite database, another program's, of a format
  * this version does not read, or of several ranks; nullopt with \a gathered set (and no error) when
  * it is tools/digest-run.sh's gathering of other databases (meta `gathered_from`).
  */
 std::optional<RankSource> readRankDatabase(
-    const std::string &path, bool &gathered, std::string &error, bool details = true);
+    const std::string &path, bool &gathered, std::string &error, const RankReading &reading = {});
 
 /*!
- * One rank's pair rows from its `pairs` and `pair_keys` (row for row, in the rows' order), keyed
- * in \a keys as rankPairRows() keys a graph's; \a texts, when given, gets each row's texts.
- * False with \a error ("PATH: …") when they cannot be read.
+ * \a stored, of \a rank, as the graph of ProfilerStep#\a step (the whole trace when the rank has
+ * no steps), or the problem that keeps the rank off the path (no such step; its database holds
+ * another step's graph).
  */
-bool readPairRows(const std::string &path,
-    StringPool &keys,
-    RankPairRows &rows,
-    PairRowTexts *texts,
-    std::string &error);
+PathRankGraph pathOfStep(StoredRankPath stored, const RankSource &rank, int64_t step);
 
 /*!
- * \a rank's graph of ProfilerStep#\a step (the whole trace when the rank has no steps) from its
- * database, or its problem (no such step; its database holds another's graph). False with
- * \a error ("PATH: …") when it cannot be read.
+ * \a rank's graph of ProfilerStep#\a step read from its database again (a path of another step
+ * than the run's first). False with \a error ("PATH: …") when it cannot be read.
  */
 bool readPathGraph(const RankSource &rank, int64_t step, PathRankGraph &out, std::string &error);
 

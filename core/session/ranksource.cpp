@@ -2,7 +2,6 @@
 #include "session/ranksource.h"
 
 #include "export/pairtable.h"
-#include "session/rankdatabase.h"
 #include "session/run.h"
 
 namespace ks {
@@ -48,16 +47,9 @@ RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace, bool details)
     return r;
 }
 
-bool pairRowsOf(const RankSource &rank,
-    StringPool &keys,
-    RankPairRows &rows,
-    PairRowTexts *texts,
-    std::string &error)
+RankPairRows pairRowsOf(const LoadedTrace &trace, StringPool &keys, PairRowTexts *texts)
 {
-    if (!rank.trace)
-        return readPairRows(rank.database, keys, rows, texts, error);
-    const LoadedTrace &trace = *rank.trace;
-    rows = rankPairRows(trace.modules(), &trace.efficiency(), keys);
+    RankPairRows rows = rankPairRows(trace.modules(), &trace.efficiency(), keys);
     if (texts) {
         // Only its names, dims, steps and modules are read: no memory, efficiency or path.
         const OpGraph &graph = *trace.graph;
@@ -67,7 +59,7 @@ bool pairRowsOf(const RankSource &rank,
                 {table.text(row, PairTable::FwdName), table.text(row, PairTable::InputDims),
                     table.text(row, PairTable::Step), table.text(row, PairTable::Module)});
     }
-    return true;
+    return rows;
 }
 
 } // namespace ks

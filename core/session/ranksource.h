@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/criticalpath/criticalpath.h"
 #include "analysis/health/tracecheck.h"
 #include "analysis/ranks/collectives.h"
 #include "analysis/ranks/rankpairs.h"
@@ -9,16 +10,37 @@
 #include "session/loadedtrace.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace ks {
 
+//! The path graph a rank's database holds: of the step `--export-db` chose, or why it has none.
+struct StoredRankPath {
+    int64_t step = kNoValue; //!< its ProfilerStep; kNoValue: the whole trace
+    PathRankGraph graph; //!< graph null, problem set: the database says why it has none
+};
+
+/*!
+ * What the one open of a rank's database read besides its facts, when the run asked for it
+ * (RunOptions::pairs, RunOptions::pathGraph): handed over to the run as it is assembled. An
+ * error here leaves the rank in the run; the run says what could not be read.
+ */
+struct AlsoRead {
+    std::optional<RankPairRows> pairRows; //!< keyed in the pool the reading shared
+    PairRowTexts pairTexts; //!< kept for the ranks that may be numbered first
+    std::string pairsError; //!< "PATH: …" when its pairs could not be read
+    std::optional<StoredRankPath> path;
+    std::string pathError; //!< "PATH: …" when its path graph could not be read
+};
+
 /*!
  * One rank of a run as the run's analyses know it, read from its trace (rankSourceOf()) or
  * from its `--export-db` database (readRankDatabase()): who it is, its clock, its row of the
- * rank table, its steps, its communication kernels and its own health findings. Its pair rows
- * (pairRowsOf()) and path graph are read when a run asks for them. Frozen once made.
+ * rank table, its steps, its communication kernels and its own health findings. A trace's pair
+ * rows are worked out when a run asks for them (pairRowsOf()); a database's are read with the
+ * rest (alsoRead). Frozen once made.
  */
 struct RankSource {
     //! Its database; empty for a rank whose trace is loaded.
@@ -37,6 +59,7 @@ struct RankSource {
     std::vector<StepGpuTime> stepGpuTime; //!< gpuTimePerStep() of its trace
     std::vector<CommRecord> kernels; //!< its communication kernels, in start order
     std::vector<Finding> findings; //!< checkTrace()'s, of its trace
+    AlsoRead alsoRead; //!< a database's, until the run is assembled
 
     //! The file the run opened for it: its database, or its trace.
     const std::string &path() const { return trace ? traceFile : database; }
@@ -53,14 +76,9 @@ RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace, bool details =
 RankSummary rankSummary(const LoadedTrace &trace);
 
 /*!
- * \a rank's pair rows, keyed in \a keys, from its trace or its database (readPairRows());
- * \a texts, when given, gets each row's fwd_name, input_dims, step and module as the pair table
- * writes them. False with \a error ("PATH: …") when a database's cannot be read.
+ * The pair rows of \a trace, keyed in \a keys; \a texts, when given, gets each row's fwd_name,
+ * input_dims, step and module as the pair table writes them.
  */
-bool pairRowsOf(const RankSource &rank,
-    StringPool &keys,
-    RankPairRows &rows,
-    PairRowTexts *texts,
-    std::string &error);
+RankPairRows pairRowsOf(const LoadedTrace &trace, StringPool &keys, PairRowTexts *texts);
 
 } // namespace ks

@@ -158,10 +158,25 @@ try {
         firstSteps.push_back(s->steps.empty() ? kNoValue : s->steps.front());
     const int64_t step = runPathStep(query.step, firstSteps);
     std::vector<PathRankGraph> graphs(ranks.size());
-    if (!readEach(graphs.size(), usableCores(), error, nullptr, [&](size_t i, std::string &failed) {
-            return readPathGraph(*sources[i], step, graphs[i], failed);
-        }))
+    std::vector<AlsoRead> read;
+    {
+        const std::lock_guard lock(m_alsoReadTaken); // the first path takes what was read
+        read.swap(m_alsoRead);
+    }
+    if (!read.empty()) {
+        for (size_t i = 0; i < graphs.size(); ++i) {
+            if (!read[i].path) {
+                error = read[i].pathError;
+                return nullptr;
+            }
+            graphs[i] = pathOfStep(std::move(*read[i].path), *sources[i], step);
+        }
+    } else if (!readEach(graphs.size(), usableCores(), error, nullptr,
+                   [&](size_t i, std::string &failed) {
+                       return readPathGraph(*sources[i], step, graphs[i], failed);
+                   })) {
         return nullptr;
+    }
     return std::make_shared<const CriticalPathAnalysis>(
         inputs, std::move(graphs), step, collectives, query.model);
 } catch (const std::bad_alloc &) {
@@ -235,31 +250,42 @@ std::vector<Finding> checkRanks(const Run &run)
 }
 
 /*!
- * Reads each rank's pair rows (pairRowsOf(), side by side a batch at a time, each keyed in a
- * pool of its own, then keyed in one pool in rank and row order: the ids of reading them one by
- * one; a batch bounds the pools held at once) and matches them (matchRankPairs()).
+ * Matches the ranks' pair rows (matchRankPairs()): a database's as its open read them (\a read,
+ * by rank), a trace's worked out side by side a batch at a time, each keyed in a pool of its
+ * own, then in one pool in rank order (a batch bounds the pools held at once).
  */
-bool matchPairs(Run &run, unsigned threads, const std::atomic<bool> *cancel, std::string &error)
+bool matchPairs(Run &run,
+    std::vector<AlsoRead> &read,
+    unsigned threads,
+    const std::atomic<bool> *cancel,
+    std::string &error)
 {
+    std::vector<RankPairRows> rows(run.sources.size());
+    if (run.fromDatabases()) {
+        for (size_t rank = 0; rank < rows.size(); ++rank) {
+            if (!read[rank].pairRows) {
+                error = read[rank].pairsError;
+                return false;
+            }
+            rows[rank] = std::move(*read[rank].pairRows);
+        }
+        run.firstPairRows = std::move(read.front().pairTexts);
+        run.pairs = matchRankPairs(std::move(rows), threads, cancel);
+        return true;
+    }
     const size_t batch = 16 * size_t(std::max(1u, threads));
     StringPool keys;
-    std::vector<RankPairRows> rows(run.sources.size());
     for (size_t begin = 0; begin < rows.size(); begin += batch) {
         const size_t count = std::min(batch, rows.size() - begin);
         std::vector<StringPool> own(count);
-        if (!readEach(count, threads, error, cancel, [&](size_t i, std::string &failed) {
-                const size_t rank = begin + i;
-                return pairRowsOf(*run.sources[rank], own[i], rows[rank],
-                    rank == 0 ? &run.firstPairRows : nullptr, failed);
-            }))
-            return false;
-        for (size_t i = 0; i < count; ++i) {
-            RankPairRows &r = rows[begin + i];
-            for (size_t row = 0; row < r.size(); ++row) {
-                r.key[row] = keys.intern(own[i].view(r.key[row]));
-                r.opKey[row] = keys.intern(own[i].view(r.opKey[row]));
-            }
-        }
+        parallelFor(count, threads, [&](size_t i) {
+            const size_t rank = begin + i;
+            if (!cancel || !cancel->load(std::memory_order_relaxed))
+                rows[rank] = pairRowsOf(
+                    *run.sources[rank]->trace, own[i], rank == 0 ? &run.firstPairRows : nullptr);
+        });
+        for (size_t i = 0; i < count; ++i)
+            rekeyPairRows(rows[begin + i], own[i], keys);
     }
     run.pairs = matchRankPairs(std::move(rows), threads, cancel);
     return true;
@@ -279,7 +305,9 @@ std::shared_ptr<Run> assembleRun(
             = i == 0 ? ranks[i].clockZero() : std::min(run->commonZero, ranks[i].clockZero());
     std::vector<RankSpan> spans;
     std::vector<RankComms> comms;
+    std::vector<AlsoRead> read;
     for (RankSource &source : ranks) {
+        read.push_back(std::move(source.alsoRead));
         RankTrace r;
         r.rank = source.summary.rank;
         r.worldSize = source.summary.worldSize;
@@ -300,8 +328,10 @@ std::shared_ptr<Run> assembleRun(
         run->warnings.push_back(w);
     run->findings = checkRanks(*run);
     const unsigned threads = std::max(1u, options.parallel);
-    if (options.pairs && !matchPairs(*run, threads, options.cancel, run->pairsProblem))
+    if (options.pairs && !matchPairs(*run, read, threads, options.cancel, run->pairsProblem))
         run->warnings.push_back("no pairs across ranks: " + run->pairsProblem);
+    if (run->fromDatabases() && (options.pathGraph || options.forWindow))
+        run->m_alsoRead = std::move(read);
     return run;
 }
 

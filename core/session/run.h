@@ -60,6 +60,8 @@ std::string partialRunWarning(size_t ranks, int worldSize);
  * matched across ranks, their critical path found through the collectives. Frozen once made;
  * shared read-only between views and threads.
  */
+struct RunOptions;
+
 struct Run {
     //! By rank, as ranks. Every rank's trace is loaded, or every rank was read from a database.
     std::vector<std::shared_ptr<const RankSource>> sources;
@@ -113,9 +115,15 @@ struct Run {
     std::shared_ptr<const LoadedTrace> rankTrace(size_t index, std::string &error) const;
 
 private:
+    friend std::shared_ptr<Run> assembleRun(
+        std::vector<RankSource>, std::vector<RunFailure>, const RunOptions &);
+    //! \a query's path; from databases, the first takes the graphs their opens read.
     std::shared_ptr<const CriticalPathAnalysis> findPath(
         const PathQuery &query, std::string &error) const;
 
+    //! By rank, what each database's open read besides its facts (its path graph), until taken.
+    mutable std::vector<AlsoRead> m_alsoRead;
+    mutable std::mutex m_alsoReadTaken;
     mutable std::once_flag m_criticalPathFound;
     mutable std::shared_ptr<const CriticalPathAnalysis> m_criticalPath;
     mutable std::string m_criticalPathError;
@@ -143,6 +151,9 @@ struct RunOptions {
     //! Each rank's timeline is also made ready for a window (LoadedTrace::prepareForWindow()),
     //! and the run's critical path found.
     bool forWindow = false;
+    //! Each database's stored path graph is read in its one open, for the run's first critical
+    //! path (`--export-critical-path`; the window's always is).
+    bool pathGraph = false;
 };
 
 //! A trace's file name: `*.json` or `*.json.gz`.

@@ -145,7 +145,39 @@ RanksRead loadTraces(const std::vector<std::string> &files, const RunOptions &op
     return read;
 }
 
-//! \a paths' databases read side by side (readRankDatabase()); gatherings are left out.
+/*!
+ * Keeps the pair texts of the ranks that may be numbered first (numberRanks()): the first read
+ * in file order, and the one of the least `distributedInfo.rank` so far. Offered in file order.
+ */
+class FirstRankTexts {
+public:
+    void offer(RankSource &rank)
+    {
+        const bool least = rank.traceRank >= 0 && (!m_least || rank.traceRank < m_least->traceRank);
+        if (!m_first)
+            m_first = &rank;
+        if (least) {
+            if (m_least && m_least != m_first)
+                drop(*m_least);
+            m_least = &rank;
+        }
+        if (&rank != m_first && &rank != m_least)
+            drop(rank);
+    }
+
+private:
+    static void drop(RankSource &rank) { PairRowTexts().swap(rank.alsoRead.pairTexts); }
+
+    RankSource *m_first = nullptr;
+    RankSource *m_least = nullptr;
+};
+
+/*!
+ * \a paths' databases read side by side (readRankDatabase()), each in one open, with the pair
+ * rows and path graphs \a options asks for; gatherings are left out. Pair rows are keyed in a
+ * pool per rank, then in one pool, a batch of ranks at a time: a batch bounds the pools held at
+ * once.
+ */
 RanksRead readDatabases(const std::vector<std::string> &paths, const RunOptions &options)
 {
     const size_t n = paths.size();
@@ -153,17 +185,35 @@ RanksRead readDatabases(const std::vector<std::string> &paths, const RunOptions 
     std::vector<std::string> errors(n);
     std::vector<uint8_t> gathered(n, 0);
     std::atomic<size_t> done {0};
-    parallelFor(n, std::max(1u, options.parallel), [&](size_t i) {
-        if (options.cancel && options.cancel->load())
-            errors[i] = paths[i] + ": cancelled";
-        else {
-            bool gathering = false;
-            ranks[i] = readRankDatabase(paths[i], gathering, errors[i], options.rankDetails);
-            gathered[i] = gathering;
+    const unsigned threads = std::max(1u, options.parallel);
+    const size_t batch = options.pairs ? 16 * size_t(threads) : std::max<size_t>(n, 1);
+    StringPool keys;
+    FirstRankTexts texts;
+    for (size_t begin = 0; begin < n; begin += batch) {
+        const size_t count = std::min(batch, n - begin);
+        std::vector<StringPool> own(options.pairs ? count : 0);
+        parallelFor(count, threads, [&](size_t k) {
+            const size_t i = begin + k;
+            if (options.cancel && options.cancel->load())
+                errors[i] = paths[i] + ": cancelled";
+            else {
+                bool gathering = false;
+                const RankReading reading {options.rankDetails, options.pairs ? &own[k] : nullptr,
+                    options.pairs, options.pathGraph || options.forWindow};
+                ranks[i] = readRankDatabase(paths[i], gathering, errors[i], reading);
+                gathered[i] = gathering;
+            }
+            if (options.progress)
+                options.progress(++done, n);
+        });
+        for (size_t k = 0; k < own.size(); ++k) {
+            if (std::optional<RankSource> &rank = ranks[begin + k]; rank) {
+                if (rank->alsoRead.pairRows)
+                    rekeyPairRows(*rank->alsoRead.pairRows, own[k], keys);
+                texts.offer(*rank);
+            }
         }
-        if (options.progress)
-            options.progress(++done, n);
-    });
+    }
     RanksRead read;
     for (size_t i = 0; i < n; ++i) {
         if (gathered[i])

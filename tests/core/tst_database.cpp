@@ -677,6 +677,9 @@ void TestDatabase::runFromDatabasesEqualsTheTraces_data()
         generated << test::writeTemp(QStringLiteral("db-rank%1.json").arg(generated.size()),
             QByteArray::fromStdString(r->json()));
     QTest::newRow("three generated ranks") << generated;
+    // Rank 0 read last: the pair texts its database's one open read are the ones kept.
+    QTest::newRow("three generated ranks, last first")
+        << QStringList {generated[2], generated[1], generated[0]};
     // Rank 0 cut off before its GPU events (the profiler writes them last): its pairs' GPU cells
     // are empty, and the databases must still key its pairs by their forward ops, the run's
     // pair rows being rank 0's.
@@ -876,6 +879,21 @@ void TestDatabase::checkPathFromDatabases(const Run &run, const Run &fromDatabas
     QCOMPARE(tableToCsv(criticalSegmentTable(*found)), tableToCsv(criticalSegmentTable(*traced)));
     QCOMPARE(tableToCsv(criticalRankTable(*found)), tableToCsv(criticalRankTable(*traced)));
     QCOMPARE(tableToCsv(criticalPairTable(*found)), tableToCsv(criticalPairTable(*traced)));
+    // The graphs read in each database's one open (RunOptions::pathGraph) give the same path.
+    std::vector<std::string> databases;
+    for (const auto &source : fromDatabases.sources)
+        databases.push_back(source->database);
+    RunOptions oneOpen;
+    oneOpen.pathGraph = true;
+    const auto readOnce = openRun(databases, oneOpen, error);
+    QVERIFY2(readOnce, error.c_str());
+    const auto foundOnce = readOnce->criticalPath({}, &error);
+    QVERIFY2(foundOnce, error.c_str());
+    QCOMPARE(
+        tableToCsv(criticalSegmentTable(*foundOnce)), tableToCsv(criticalSegmentTable(*traced)));
+    QCOMPARE(tableToCsv(
+                 rankPairTable(readOnce->rankNumbers(), readOnce->firstPairRows, readOnce->pairs)),
+        tableToCsv(rankPairTable(run.rankNumbers(), run.firstPairRows, run.pairs)));
 
     PathQuery absent;
     absent.step = 987654;
@@ -892,18 +910,33 @@ void TestDatabase::checkPathFromDatabases(const Run &run, const Run &fromDatabas
     const std::string &rank0 = fromDatabases.sources[0]->database;
     const std::string broken = alteredCopy(rank0, QStringLiteral("broken-path.sqlite"),
         "UPDATE path_edges_rows SET to_node = 123456789");
+    // Read when the path is asked, or in the databases' one open: the same error either way.
+    bool oneOpenPath = false;
     auto pathOf = [&](const std::vector<std::string> &dbs, unsigned threads) {
         RunOptions options;
         options.parallel = threads;
         options.pairs = false;
+        options.pathGraph = oneOpenPath;
+        oneOpenPath = !oneOpenPath;
         const auto opened = openRun(dbs, options, error);
         QVERIFY2(opened && opened->ranks.size() == dbs.size(), error.c_str());
         QVERIFY(!opened->criticalPath({}, &error));
     };
-    pathOf({broken}, 1);
     const std::string noNode
         = ": not a Kinetoscope database (path_edges holds an edge of no node, kind or event)";
-    QCOMPARE(error, broken + noNode);
+    for (int i = 0; i < 2; ++i) {
+        pathOf({broken}, 1);
+        QCOMPARE(error, broken + noNode);
+    }
+    // Pairs that cannot be read, read in the same open, leave the rank in the run, which says
+    // why it has no pairs across ranks.
+    const std::string shortKeys = alteredCopy(rank0, QStringLiteral("short-keys.sqlite"),
+        "DELETE FROM pair_keys_rows WHERE rowid = (SELECT max(rowid) FROM pair_keys_rows)");
+    const auto noPairs = openRun({shortKeys}, {}, error);
+    QVERIFY2(noPairs && noPairs->ranks.size() == 1, error.c_str());
+    QCOMPARE(noPairs->pairsProblem,
+        shortKeys + ": not a Kinetoscope database (pairs and pair_keys differ in length)");
+    QCOMPARE(noPairs->warnings.back(), "no pairs across ranks: " + noPairs->pairsProblem);
     // An event of a pair row the rank does not have: named, no row past the rank's is counted.
     const std::string pastRows = alteredCopy(rank0, QStringLiteral("past-rows.sqlite"),
         "UPDATE path_events_rows SET pair_row = 123456789");

@@ -48,6 +48,14 @@ std::vector<SequenceMatch> matchWithFirst(const RankPairRows &first, const RankP
 
 } // namespace
 
+void rekeyPairRows(RankPairRows &rows, const StringPool &from, StringPool &to)
+{
+    for (size_t row = 0; row < rows.size(); ++row) {
+        rows.key[row] = to.intern(from.view(rows.key[row]));
+        rows.opKey[row] = to.intern(from.view(rows.opKey[row]));
+    }
+}
+
 RankPairRows rankPairRows(
     const ModuleTree &modules, const OpEfficiency *efficiency, StringPool &keys)
 {

@@ -30,6 +30,12 @@ struct RankPairRows {
 };
 
 /*!
+ * \a rows, keyed in \a from, keyed in \a to instead: ranks keyed side by side, each in a pool of
+ * its own, are keyed in the run's one pool this way.
+ */
+void rekeyPairRows(RankPairRows &rows, const StringPool &from, StringPool &to);
+
+/*!
  * The pair rows of \a modules' graph, keyed in \a keys; \a efficiency gives their rates (null:
  * none).
  */
