@@ -2,6 +2,7 @@
 #include "commandline.h"
 
 #include "base/version.h"
+#include "options.h"
 #include "trace/chartnames.h"
 #include "viewnames.h"
 
@@ -15,174 +16,24 @@ namespace ks {
 
 namespace {
 
-QCommandLineOption flag(const char *name, const char *help)
+//! \a spec's help, the names of the views and charts put in.
+QString helpOf(std::string_view spec)
 {
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
+    QString help = QString::fromUtf8(spec.data(), qsizetype(spec.size()));
+    help.replace(QStringLiteral("{views}"), viewNameList().join(QStringLiteral(", ")));
+    help.replace(QStringLiteral("{charts}"), chartNameList().join(QStringLiteral(", ")));
+    return help;
 }
 
-QCommandLineOption valued(
-    const char *name, const char *help, const char *value, const char *defaultValue = nullptr)
+QCommandLineOption optionOf(
+    std::string_view name, std::string_view value, std::string_view help, std::string_view def)
 {
-    QCommandLineOption o(
-        QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value));
-    if (defaultValue)
-        o.setDefaultValue(QString::fromLatin1(defaultValue));
+    QCommandLineOption o(QString::fromLatin1(name.data(), qsizetype(name.size())), helpOf(help),
+        QString::fromLatin1(value.data(), qsizetype(value.size())));
+    if (!def.empty())
+        o.setDefaultValue(QString::fromLatin1(def.data(), qsizetype(def.size())));
     return o;
 }
-
-struct Options {
-    QCommandLineOption demo = flag("demo", "Open the window on the bundled demo trace.");
-    QCommandLineOption summary
-        = valued("summary", "Print a JSON summary of FILE to stdout and exit.", "FILE");
-    QCommandLineOption exportPairs = valued("export-pairs",
-        "Write the op-pair table of FILE to OUT (CSV; JSON when OUT ends in .json) and exit.",
-        "OUT");
-    QCommandLineOption exportKernels = valued("export-kernels",
-        "Write one row per GPU event of FILE, with its launching op and pair, to OUT and exit.",
-        "OUT");
-    QCommandLineOption exportModules = valued("export-modules",
-        "Write the module tree of FILE, one row per module path, to OUT and exit.",
-        "OUT");
-    QCommandLineOption exportMemory = valued("export-memory",
-        "Write one row per memory allocation of FILE (device, size, lifetime, op, pair) to OUT "
-        "and exit.",
-        "OUT");
-    QCommandLineOption exportKernelSummary = valued("export-kernel-summary",
-        "Write one row per kernel name of FILE (count, total, mean, min, max, % of kernel time, "
-        "the ops that launched it) to OUT and exit.",
-        "OUT");
-    QCommandLineOption exportSteps = valued("export-steps",
-        "Write one row per ProfilerStep of FILE (CPU window, GPU span, busy, idle and what the "
-        "busy time was spent on) to OUT and exit.",
-        "OUT");
-    QCommandLineOption exportLive = valued("export-live",
-        "Write every memory block of FILE alive at --at-us T or --at peak (category, op, module, "
-        "pair, step, Python stack), largest first, to OUT and exit.",
-        "OUT");
-    QCommandLineOption exportEfficiency = valued("export-efficiency",
-        "Write one row per instance of a modelled op of FILE (FLOPs, bytes, kernel time, "
-        "achieved TFLOP/s and TB/s, roofline, bound) to OUT and exit.",
-        "OUT");
-    QCommandLineOption criticalPathStep = valued("critical-path-step",
-        "With --summary or --export-critical-path: the critical path of ProfilerStep#N "
-        "(default: the first step); with --export-db: the step whose path graph it stores.",
-        "N");
-    QCommandLineOption dataLoading = valued("data-loading",
-        "With --summary, --export-critical-path or --export-db: host events whose names REGEX "
-        "finds are data loading (HTA's data_load_events): their own time on the path is "
-        "data_loading.",
-        "REGEX");
-    QCommandLineOption criticalPathModel = valued("critical-path-model",
-        "With --summary or --export-critical-path: step (default), a path that accounts for every "
-        "microsecond of the step, idle time and late starts included; or hta, HTA's lightweight "
-        "critical path, where idle time weighs nothing.",
-        "MODEL");
-    QCommandLineOption assumeStreamOrder = flag("assume-stream-order",
-        "With --summary, --export-critical-path or --export-db: each GPU event also waits for "
-        "the work launched before it on another stream of its device (for traces that record "
-        "no cross-stream waits, such as ROCm's).");
-    QCommandLineOption whatIf = valued("what-if",
-        "With --summary: the critical path's length if NAME's GPU work (pairs whose forward op "
-        "is NAME, or GPU events named NAME) took FACTOR of its time.",
-        "NAME:FACTOR");
-    QCommandLineOption peaks = valued("peaks",
-        "Add or replace GPU peaks (TFLOP/s per compute spec, memory bandwidth) from FILE.json, "
-        "in TraceLens's gpu_arch layout, for the roofline columns.",
-        "FILE.json");
-    QCommandLineOption atUs = valued(
-        "at-us", "With --export-live: the time, microseconds on the trace file's clock.", "T");
-    QCommandLineOption at
-        = valued("at", "With --export-live: peak, the highest allocated memory.", "peak");
-    QCommandLineOption perStep
-        = flag("per-step", "With --export-modules: one row per module and ProfilerStep.");
-    QCommandLineOption screenshot = valued("screenshot",
-        "Render a view of FILE (or of a --compare) to OUT (.png or .svg) without a window, and "
-        "exit.",
-        "OUT");
-    QCommandLineOption view = valued(
-        "view", "View for --screenshot: timeline, table, chart or window (default).", "VIEW");
-    QCommandLineOption chart = valued("chart",
-        "With --screenshot --view chart: top-pairs (default), top-groups, steps, scatter or "
-        "roofline.",
-        "CHART");
-    QCommandLineOption select = valued("select",
-        "Select the K-th (0-based, in time order) forward op named NAME first.",
-        "NAME[#K]");
-    QCommandLineOption range = valued("range",
-        "Visible time range, microseconds from the start of the trace.",
-        "START_US:END_US");
-    QCommandLineOption size
-        = valued("size", "Image size in pixels (default 1600x900).", "WIDTHxHEIGHT");
-    QCommandLineOption compare = valued("compare",
-        "Compare FILE (the candidate) against BASE pair by pair: with --export-diff or "
-        "--screenshot, "
-        "or in the window.",
-        "BASE");
-    QCommandLineOption exportDiff = valued("export-diff",
-        "With --compare: write the comparison to OUT (CSV; JSON when OUT ends in .json) and exit.",
-        "OUT");
-    QCommandLineOption diffBy = valued("diff-by",
-        "With --export-diff: pairs (default), ops, modules or module-types.",
-        "ROWS",
-        "pairs");
-    QCommandLineOption step
-        = valued("step", "With --compare: compare ProfilerStep#N of both traces.", "N");
-    QCommandLineOption baseStep
-        = valued("base-step", "With --compare: the base trace's step.", "N");
-    QCommandLineOption candidateStep
-        = valued("candidate-step", "With --compare: the candidate's step.", "N");
-    QCommandLineOption meanSteps
-        = flag("mean-steps", "With --compare: compare the mean over all steps.");
-    QCommandLineOption run = flag(
-        "run", "Open the FILEs (or the trace files in a folder) as one run of several ranks.");
-    QCommandLineOption exportRanks = valued("export-ranks",
-        "Write one row per rank of the run FILE...|DIR (GPU time breakdown, pairs) to OUT.",
-        "OUT");
-    QCommandLineOption exportCollectives = valued("export-collectives",
-        "Write the collectives of the run FILE...|DIR matched across ranks (skew, last rank) to "
-        "OUT.",
-        "OUT");
-    QCommandLineOption report = valued("report",
-        "Write a one-file report of FILE, of a run (several FILEs or a folder) or of a --compare "
-        "to OUT (.pdf, else self-contained .html) and exit.",
-        "OUT");
-    QCommandLineOption page
-        = valued("page", "With --report: the PDF's page size, a4 (default) or letter.", "SIZE");
-    QCommandLineOption threads = valued("threads",
-        "Parse a trace with N threads side by side (gzip from N = 3 on, as it is inflated), and "
-        "inflate a gzip trace's members side by side (default: the usable cores, docs/cli.md; 1 "
-        "reads it in one piece). The result is the same whatever N.",
-        "N");
-    QCommandLineOption check = flag("check",
-        "Check FILE, or a run (several FILEs or a folder), for what makes its numbers "
-        "untrustworthy; print the findings as JSON; exit 4 when one is a warning.");
-    QCommandLineOption exportRankPairs = valued("export-rank-pairs",
-        "Write the op pairs of the run FILE...|DIR matched across ranks (GPU time per rank) to "
-        "OUT.",
-        "OUT");
-    QCommandLineOption exportCriticalPath = valued("export-critical-path",
-        "Write the critical path of FILE, or across the ranks of a run FILE...|DIR, one row per "
-        "segment in path order, to OUT.",
-        "OUT");
-    QCommandLineOption exportDb = valued("export-db",
-        "Write every table of FILE, or of each rank of a run FILE...|DIR and the run's own, to "
-        "one SQLite database OUT.sqlite.",
-        "OUT.sqlite");
-
-    //! The modes that write something and exit: at most one per command.
-    std::vector<const QCommandLineOption *> modes() const
-    {
-        return {&summary, &exportPairs, &exportKernels, &exportModules, &exportMemory, &exportSteps,
-            &exportKernelSummary, &exportLive, &exportEfficiency, &screenshot, &exportDiff,
-            &exportRanks, &exportCollectives, &exportRankPairs, &exportCriticalPath, &exportDb,
-            &report, &check};
-    }
-    //! The run exports, in RunExport's order.
-    std::array<const QCommandLineOption *, 5> runExports() const
-    {
-        return {&exportRanks, &exportCollectives, &exportRankPairs, &exportCriticalPath, &exportDb};
-    }
-};
 
 /*!
  * Parses one command line: the parser, its options, the positional files, and the first usage
@@ -194,8 +45,14 @@ public:
     Command command();
 
 private:
-    bool isSet(const QCommandLineOption &o) const { return m_parser.isSet(o); }
-    QString value(const QCommandLineOption &o) const { return m_parser.value(o); }
+    const QCommandLineOption &option(Opt o) const { return m_options[size_t(o)]; }
+    const QCommandLineOption &option(TraceExportKind k) const { return m_exports[size_t(k)]; }
+    template<typename Id> bool isSet(Id id) const { return m_parser.isSet(option(id)); }
+    template<typename Id> QString value(Id id) const { return m_parser.value(option(id)); }
+    //! The modes set, `--name` each: at most one may be.
+    QStringList modesSet() const;
+    //! Every mode, `--name` each.
+    QStringList modes() const;
     UsageError usage(const QString &message) const;
     std::optional<UsageError> combinationError() const;
     std::optional<UsageError> runError() const;
@@ -212,7 +69,8 @@ private:
 
     QStringList m_arguments;
     QCommandLineParser m_parser;
-    Options m_o;
+    std::vector<QCommandLineOption> m_options; //!< by Opt
+    std::vector<QCommandLineOption> m_exports; //!< by TraceExportKind
     QCommandLineOption m_help;
     QCommandLineOption m_version;
     QStringList m_files;
@@ -226,15 +84,15 @@ CommandParser::CommandParser(const QStringList &arguments)
     m_parser.setApplicationDescription(
         QStringLiteral("Kinetoscope: forward/backward op pairs and their GPU kernels in PyTorch "
                        "profiler traces."));
-    for (const QCommandLineOption &opt : {m_o.demo, m_o.summary, m_o.exportPairs, m_o.exportKernels,
-             m_o.exportModules, m_o.exportMemory, m_o.exportSteps, m_o.exportKernelSummary,
-             m_o.exportLive, m_o.exportEfficiency, m_o.criticalPathStep, m_o.dataLoading,
-             m_o.criticalPathModel, m_o.assumeStreamOrder, m_o.whatIf, m_o.peaks, m_o.atUs, m_o.at,
-             m_o.perStep, m_o.screenshot, m_o.view, m_o.chart, m_o.select, m_o.range, m_o.size,
-             m_o.compare, m_o.exportDiff, m_o.diffBy, m_o.step, m_o.baseStep, m_o.candidateStep,
-             m_o.meanSteps, m_o.run, m_o.exportRanks, m_o.exportCollectives, m_o.exportRankPairs,
-             m_o.exportCriticalPath, m_o.exportDb, m_o.report, m_o.page, m_o.check, m_o.threads})
-        m_parser.addOption(opt);
+    for (const OptionSpec &o : kOptions) {
+        m_options.push_back(optionOf(o.name, o.value, o.help, o.defaultValue));
+        m_parser.addOption(m_options.back());
+        if (o.id == Opt::Summary) // the tables of one trace follow
+            for (const TraceExport &e : kTraceExports) {
+                m_exports.push_back(optionOf(e.option, "OUT", e.help, {}));
+                m_parser.addOption(m_exports.back());
+            }
+    }
     m_parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Trace files to open (.json, .json.gz)."), QStringLiteral("[FILE...]"));
 }
@@ -248,6 +106,30 @@ UsageError CommandParser::usage(const QString &message) const
     return {message, help};
 }
 
+QStringList CommandParser::modes() const
+{
+    QStringList out;
+    auto add
+        = [&](const QCommandLineOption &o) { out << QStringLiteral("--") + o.names().first(); };
+    for (const OptionSpec &o : kOptions) {
+        if (o.mode)
+            add(option(o.id));
+        if (o.id == Opt::Summary)
+            for (const TraceExport &e : kTraceExports)
+                add(option(e.kind));
+    }
+    return out;
+}
+
+QStringList CommandParser::modesSet() const
+{
+    QStringList out;
+    for (const QString &mode : modes())
+        if (m_parser.isSet(mode.mid(2)))
+            out << mode;
+    return out;
+}
+
 Command CommandParser::command()
 {
     Command out;
@@ -255,26 +137,26 @@ Command CommandParser::command()
         out.request = usage(m_parser.errorText());
         return out;
     }
-    if (isSet(m_help)) {
+    if (m_parser.isSet(m_help)) {
         out.request = PrintText {usage({}).help};
         return out;
     }
-    if (isSet(m_version)) {
+    if (m_parser.isSet(m_version)) {
         out.request = PrintText {
             QStringLiteral("kinetoscope %1\n").arg(QStringLiteral(KINETOSCOPE_VERSION))};
         return out;
     }
-    if (isSet(m_o.threads)) {
+    if (isSet(Opt::Threads)) {
         bool ok = false;
-        const int n = value(m_o.threads).toInt(&ok);
+        const int n = value(Opt::Threads).toInt(&ok);
         if (!ok || n < 1 || n > 1024) {
             out.request = usage(QStringLiteral("--threads needs a number from 1 to 1024"));
             return out;
         }
         out.threads = unsigned(n);
     }
-    if (isSet(m_o.peaks))
-        out.peaks = value(m_o.peaks).toStdString();
+    if (isSet(Opt::Peaks))
+        out.peaks = value(Opt::Peaks).toStdString();
     m_files = m_parser.positionalArguments();
     if (auto error = combinationError())
         out.request = *error;
@@ -287,51 +169,45 @@ Command CommandParser::command()
 
 std::optional<UsageError> CommandParser::combinationError() const
 {
-    const auto modes = m_o.modes();
-    if (std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); }) > 1) {
-        QStringList names; // from the one list of modes: the message cannot drift from it
-        for (const QCommandLineOption *o : modes)
-            names << QStringLiteral("--") + o->names().constFirst();
-        return usage(QStringLiteral("choose one of ") + names.join(QStringLiteral(", ")));
-    }
-    const QString page = value(m_o.page).toLower();
-    if (isSet(m_o.page) && !isSet(m_o.report))
+    if (modesSet().size() > 1) // from the one table of modes: the message cannot drift from it
+        return usage(QStringLiteral("choose one of ") + modes().join(QStringLiteral(", ")));
+    const QString page = value(Opt::Page).toLower();
+    if (isSet(Opt::Page) && !isSet(Opt::Report))
         return usage(QStringLiteral("--page goes with --report"));
-    if (isSet(m_o.page) && page != QLatin1String("a4") && page != QLatin1String("letter"))
+    if (isSet(Opt::Page) && page != QLatin1String("a4") && page != QLatin1String("letter"))
         return usage(QStringLiteral("--page takes a4 or letter"));
-    if ((isSet(m_o.view) || isSet(m_o.chart) || isSet(m_o.select) || isSet(m_o.range)
-            || isSet(m_o.size))
-        && !isSet(m_o.screenshot))
+    if ((isSet(Opt::View) || isSet(Opt::Chart) || isSet(Opt::Select) || isSet(Opt::Range)
+            || isSet(Opt::Size))
+        && !isSet(Opt::Screenshot))
         return usage(
             QStringLiteral("--view, --chart, --select, --range and --size go with --screenshot"));
-    const bool compareOnly = isSet(m_o.exportDiff) || isSet(m_o.diffBy) || isSet(m_o.step)
-        || isSet(m_o.baseStep) || isSet(m_o.candidateStep) || isSet(m_o.meanSteps);
-    if (compareOnly && !isSet(m_o.compare))
+    const bool compareOnly = isSet(Opt::ExportDiff) || isSet(Opt::DiffBy) || isSet(Opt::Step)
+        || isSet(Opt::BaseStep) || isSet(Opt::CandidateStep) || isSet(Opt::MeanSteps);
+    if (compareOnly && !isSet(Opt::Compare))
         return usage(
             QStringLiteral("--export-diff, --diff-by and the step options go with --compare"));
-    if (isSet(m_o.whatIf) && !isSet(m_o.summary))
+    if (isSet(Opt::WhatIf) && !isSet(Opt::Summary))
         return usage(QStringLiteral("--what-if goes with --summary"));
-    if ((isSet(m_o.criticalPathStep) || isSet(m_o.dataLoading) || isSet(m_o.assumeStreamOrder))
-        && !isSet(m_o.summary) && !isSet(m_o.exportCriticalPath) && !isSet(m_o.exportDb))
+    if ((isSet(Opt::CriticalPathStep) || isSet(Opt::DataLoading) || isSet(Opt::AssumeStreamOrder))
+        && !isSet(Opt::Summary) && !isSet(Opt::ExportCriticalPath) && !isSet(Opt::ExportDb))
         return usage(QStringLiteral("--critical-path-step, --data-loading and "
                                     "--assume-stream-order go with --summary, "
                                     "--export-critical-path or --export-db"));
-    if (isSet(m_o.criticalPathModel) && !isSet(m_o.summary) && !isSet(m_o.exportCriticalPath))
+    if (isSet(Opt::CriticalPathModel) && !isSet(Opt::Summary) && !isSet(Opt::ExportCriticalPath))
         return usage(
             QStringLiteral("--critical-path-model goes with --summary or --export-critical-path"));
-    if (isSet(m_o.perStep) && !isSet(m_o.exportModules))
+    if (isSet(Opt::PerStep) && !isSet(TraceExportKind::Modules))
         return usage(QStringLiteral("--per-step goes with --export-modules"));
-    if ((isSet(m_o.atUs) || isSet(m_o.at)) && !isSet(m_o.exportLive))
+    if ((isSet(Opt::AtUs) || isSet(Opt::At)) && !isSet(TraceExportKind::Live))
         return usage(QStringLiteral("--at-us and --at go with --export-live"));
-    if (isSet(m_o.exportLive) && isSet(m_o.atUs) == isSet(m_o.at))
+    if (isSet(TraceExportKind::Live) && isSet(Opt::AtUs) == isSet(Opt::At))
         return usage(QStringLiteral("--export-live needs one of --at-us T or --at peak"));
-    if (isSet(m_o.at) && value(m_o.at) != QLatin1String("peak"))
+    if (isSet(Opt::At) && value(Opt::At) != QLatin1String("peak"))
         return usage(QStringLiteral("--at takes peak (or give --at-us T)"));
-    if (isSet(m_o.compare)
-        && (isSet(m_o.summary) || isSet(m_o.exportPairs) || isSet(m_o.exportKernels)
-            || isSet(m_o.exportModules) || isSet(m_o.exportMemory) || isSet(m_o.exportSteps)
-            || isSet(m_o.exportKernelSummary) || isSet(m_o.exportLive)
-            || isSet(m_o.exportEfficiency)))
+    if (isSet(Opt::Compare)
+        && (isSet(Opt::Summary)
+            || std::any_of(kTraceExports.begin(), kTraceExports.end(),
+                [&](const TraceExport &e) { return isSet(e.kind); })))
         return usage(QStringLiteral(
             "--compare goes with --export-diff, --report, --screenshot or the window"));
     return std::nullopt;
@@ -339,35 +215,32 @@ std::optional<UsageError> CommandParser::combinationError() const
 
 int CommandParser::runExportIndex() const
 {
-    const auto exports = m_o.runExports();
-    for (size_t i = 0; i < exports.size(); ++i)
-        if (isSet(*exports[i]))
+    for (size_t i = 0; i < kRunExports.size(); ++i)
+        if (isSet(kRunExports[i]))
             return int(i);
     return -1;
 }
 
 bool CommandParser::isRunScreenshot() const
 {
-    const ViewName *view = viewNamed(value(m_o.view));
-    return isSet(m_o.screenshot) && view && view->ofRun;
+    const ViewName *view = viewNamed(value(Opt::View));
+    return isSet(Opt::Screenshot) && view && view->ofRun;
 }
 
 std::optional<UsageError> CommandParser::runError() const
 {
     const bool runExport = runExportIndex() >= 0;
     const bool runScreenshot = isRunScreenshot();
-    const auto modes = m_o.modes();
-    const auto modeCount
-        = std::count_if(modes.begin(), modes.end(), [&](auto *o) { return isSet(*o); });
-    if (isSet(m_o.run) && (isSet(m_o.compare) || modeCount > int(runExport || runScreenshot)))
+    const auto modeCount = modesSet().size();
+    if (isSet(Opt::Run) && (isSet(Opt::Compare) || modeCount > int(runExport || runScreenshot)))
         return usage(QStringLiteral("--run opens a window; headless, use --export-ranks, "
                                     "--export-collectives, --export-rank-pairs, --report or "
                                     "--screenshot --view run|ranks|collectives"));
-    if (!runExport && !isSet(m_o.run) && !runScreenshot)
+    if (!runExport && !isSet(Opt::Run) && !runScreenshot)
         return std::nullopt;
     if (m_files.isEmpty())
         return usage(QStringLiteral("a run needs its trace FILEs or a folder"));
-    if (isSet(m_o.compare))
+    if (isSet(Opt::Compare))
         return usage(QStringLiteral("--compare does not take a run"));
     return std::nullopt;
 }
@@ -382,31 +255,31 @@ std::vector<std::string> CommandParser::fileArgs() const
 
 Request CommandParser::request()
 {
-    if (isSet(m_o.check)) {
+    if (isSet(Opt::Check)) {
         if (m_files.isEmpty())
             return usage(QStringLiteral("--check needs a FILE, a run's FILEs or a folder"));
-        if (isSet(m_o.compare))
+        if (isSet(Opt::Compare))
             return usage(QStringLiteral("--check does not take --compare: check each trace"));
         return CheckRequest {fileArgs()};
     }
     PathQuery path;
-    if (isSet(m_o.criticalPathStep)) {
+    if (isSet(Opt::CriticalPathStep)) {
         bool ok = false;
-        path.step = value(m_o.criticalPathStep).toLongLong(&ok);
+        path.step = value(Opt::CriticalPathStep).toLongLong(&ok);
         if (!ok)
             return usage(QStringLiteral("--critical-path-step takes a step number N"));
     }
-    if (isSet(m_o.criticalPathModel)) {
-        const auto model = pathModelNamed(value(m_o.criticalPathModel).toStdString());
+    if (isSet(Opt::CriticalPathModel)) {
+        const auto model = pathModelNamed(value(Opt::CriticalPathModel).toStdString());
         if (!model)
             return usage(QStringLiteral("--critical-path-model takes step or hta"));
         path.model = *model;
     }
-    path.assumeStreamOrder = isSet(m_o.assumeStreamOrder);
-    if (isSet(m_o.dataLoading)) {
+    path.assumeStreamOrder = isSet(Opt::AssumeStreamOrder);
+    if (isSet(Opt::DataLoading)) {
         // Qt's (PCRE2's, Python-like) expressions: matching never recurses per character, so a
         // name of any length is safe (std::regex's search overflows the stack on long names).
-        QRegularExpression regex(value(m_o.dataLoading));
+        QRegularExpression regex(value(Opt::DataLoading));
         if (regex.pattern().isEmpty() || !regex.isValid())
             return usage(QStringLiteral("--data-loading takes a regular expression"));
         regex.optimize();
@@ -417,33 +290,32 @@ Request CommandParser::request()
     if (const int which = runExportIndex(); which >= 0) {
         RunExportRequest r;
         r.what = RunExport(which);
-        r.out = value(*m_o.runExports()[size_t(which)]).toStdString();
+        r.out = value(kRunExports[size_t(which)]).toStdString();
         if (r.what == RunExport::Database && r.out == "-")
             return usage(QStringLiteral("--export-db writes a file, not standard output"));
         r.args = fileArgs();
         r.path = path;
         return r;
     }
-    if (isSet(m_o.summary)) {
+    if (isSet(Opt::Summary)) {
         if (!m_files.isEmpty())
             return usage(QStringLiteral("--summary takes exactly one FILE"));
         SummaryRequest r;
-        r.file = value(m_o.summary).toStdString();
+        r.file = value(Opt::Summary).toStdString();
         r.path = path;
-        if (isSet(m_o.whatIf)) {
-            r.whatIf = parseWhatIf(value(m_o.whatIf).toStdString());
+        if (isSet(Opt::WhatIf)) {
+            r.whatIf = parseWhatIf(value(Opt::WhatIf).toStdString());
             if (!r.whatIf)
                 return usage(QStringLiteral(
                     "--what-if takes NAME:FACTOR, FACTOR from 0 to 100 (aten::linear:0.5)"));
         }
         return r;
     }
-    if (isSet(m_o.exportPairs) || isSet(m_o.exportKernels) || isSet(m_o.exportModules)
-        || isSet(m_o.exportMemory) || isSet(m_o.exportSteps) || isSet(m_o.exportKernelSummary)
-        || isSet(m_o.exportLive) || isSet(m_o.exportEfficiency))
+    if (std::any_of(kTraceExports.begin(), kTraceExports.end(),
+            [&](const TraceExport &e) { return isSet(e.kind); }))
         return tableExport();
     DiffOptions diff;
-    if (isSet(m_o.compare)) {
+    if (isSet(Opt::Compare)) {
         if (m_files.size() != 1)
             return usage(QStringLiteral("--compare BASE CANDIDATE needs exactly one CANDIDATE"));
         auto parsed = diffOptions();
@@ -451,56 +323,43 @@ Request CommandParser::request()
             return *error;
         diff = std::get<DiffOptions>(parsed);
     }
-    if (isSet(m_o.report))
+    if (isSet(Opt::Report))
         return report(diff);
-    if (isSet(m_o.exportDiff)) {
+    if (isSet(Opt::ExportDiff)) {
         CompareRequest r;
-        r.base = value(m_o.compare).toStdString();
+        r.base = value(Opt::Compare).toStdString();
         r.candidate = m_files.first().toStdString();
-        r.out = value(m_o.exportDiff).toStdString();
-        r.diffBy = value(m_o.diffBy).toStdString();
+        r.out = value(Opt::ExportDiff).toStdString();
+        r.diffBy = value(Opt::DiffBy).toStdString();
         r.options = diff;
         return r;
     }
-    if (isSet(m_o.screenshot))
+    if (isSet(Opt::Screenshot))
         return screenshot(diff);
     return WindowRequest {
-        m_files, isSet(m_o.demo), isSet(m_o.run), isSet(m_o.compare), value(m_o.compare), diff};
+        m_files, isSet(Opt::Demo), isSet(Opt::Run), isSet(Opt::Compare), value(Opt::Compare), diff};
 }
 
 Request CommandParser::tableExport()
 {
     TableExportRequest r;
-    const QCommandLineOption &mode = isSet(m_o.exportPairs) ? m_o.exportPairs
-        : isSet(m_o.exportKernels)                          ? m_o.exportKernels
-        : isSet(m_o.exportMemory)                           ? m_o.exportMemory
-        : isSet(m_o.exportSteps)                            ? m_o.exportSteps
-        : isSet(m_o.exportKernelSummary)                    ? m_o.exportKernelSummary
-        : isSet(m_o.exportLive)                             ? m_o.exportLive
-        : isSet(m_o.exportEfficiency)                       ? m_o.exportEfficiency
-                                                            : m_o.exportModules;
+    const TraceExport &mode = *std::find_if(kTraceExports.begin(), kTraceExports.end(),
+        [&](const TraceExport &e) { return isSet(e.kind); });
     if (m_files.size() != 1)
-        return usage(
-            QStringLiteral("--%1 OUT FILE needs exactly one FILE").arg(mode.names().first()));
-    r.what = &mode == &m_o.exportPairs      ? TableExportRequest::Pairs
-        : &mode == &m_o.exportKernels       ? TableExportRequest::Kernels
-        : &mode == &m_o.exportMemory        ? TableExportRequest::Memory
-        : &mode == &m_o.exportSteps         ? TableExportRequest::Steps
-        : &mode == &m_o.exportKernelSummary ? TableExportRequest::KernelSummary
-        : &mode == &m_o.exportLive          ? TableExportRequest::Live
-        : &mode == &m_o.exportEfficiency    ? TableExportRequest::Efficiency
-                                            : TableExportRequest::Modules;
-    if (isSet(m_o.atUs)) {
+        return usage(QStringLiteral("--%1 OUT FILE needs exactly one FILE")
+                         .arg(QLatin1String(mode.option.data(), qsizetype(mode.option.size()))));
+    r.what = mode.kind;
+    if (isSet(Opt::AtUs)) {
         bool ok = false;
-        r.atUs = value(m_o.atUs).toDouble(&ok);
+        const double at = value(Opt::AtUs).toDouble(&ok);
         // Within int64 nanoseconds: ±9.2e12 µs is ±106 days of epoch time to spare.
-        if (!ok || !std::isfinite(r.atUs) || std::fabs(r.atUs) > 9e15)
+        if (!ok || !std::isfinite(at) || std::fabs(at) > 9e15)
             return usage(QStringLiteral("--at-us takes a time in microseconds"));
+        r.options.atUs = at;
     }
-    r.atPeak = isSet(m_o.at);
-    r.out = value(mode).toStdString();
+    r.out = value(mode.kind).toStdString();
     r.file = m_files.first().toStdString();
-    r.perStep = isSet(m_o.perStep);
+    r.options.perStep = isSet(Opt::PerStep);
     return r;
 }
 
@@ -509,14 +368,14 @@ Request CommandParser::report(const DiffOptions &diffOptions)
     if (m_files.isEmpty())
         return usage(
             QStringLiteral("--report OUT needs a FILE, a run's FILEs or folder, or --compare"));
-    if (value(m_o.report) == QLatin1String("-"))
+    if (value(Opt::Report) == QLatin1String("-"))
         return usage(QStringLiteral("--report writes a file: name it"));
     ReportRequest r;
-    r.out = value(m_o.report).toStdString();
+    r.out = value(Opt::Report).toStdString();
     r.files = fileArgs();
-    r.compareBase = value(m_o.compare).toStdString();
+    r.compareBase = value(Opt::Compare).toStdString();
     r.diffOptions = diffOptions;
-    r.letter = value(m_o.page).toLower() == QLatin1String("letter");
+    r.letter = value(Opt::Page).toLower() == QLatin1String("letter");
     return r;
 }
 
@@ -525,35 +384,35 @@ Request CommandParser::screenshot(const DiffOptions &diffOptions)
     ScreenshotRequest r;
     QString error;
     if (isRunScreenshot()) {
-        if (isSet(m_o.select) || isSet(m_o.range) || isSet(m_o.chart))
+        if (isSet(Opt::Select) || isSet(Opt::Range) || isSet(Opt::Chart))
             return usage(QStringLiteral("a run's screenshot takes --view and --size"));
-        if (!parseScreenshotRequest(value(m_o.screenshot), m_files.first(), value(m_o.view), {}, {},
-                value(m_o.size), r, error))
+        if (!parseScreenshotRequest(value(Opt::Screenshot), m_files.first(), value(Opt::View), {},
+                {}, value(Opt::Size), r, error))
             return usage(error);
         r.runFiles = m_files;
         return r;
     }
     const QStringList charts = chartNameList();
-    if (isSet(m_o.chart) && value(m_o.view) != QLatin1String("chart"))
+    if (isSet(Opt::Chart) && value(Opt::View) != QLatin1String("chart"))
         return usage(QStringLiteral("--chart goes with --screenshot --view chart"));
-    if (isSet(m_o.chart) && !charts.contains(value(m_o.chart)))
+    if (isSet(Opt::Chart) && !charts.contains(value(Opt::Chart)))
         return usage(QStringLiteral("--chart must be one of %1 (got '%2')")
-                         .arg(charts.join(QStringLiteral(", ")), value(m_o.chart)));
-    const bool comparing = isSet(m_o.compare);
-    const bool demo = isSet(m_o.demo) && m_files.isEmpty() && !comparing;
+                         .arg(charts.join(QStringLiteral(", ")), value(Opt::Chart)));
+    const bool comparing = isSet(Opt::Compare);
+    const bool demo = isSet(Opt::Demo) && m_files.isEmpty() && !comparing;
     if (m_files.size() != 1 && !demo)
         return usage(QStringLiteral("--screenshot OUT FILE needs exactly one FILE (or --demo)"));
-    if (!parseScreenshotRequest(value(m_o.screenshot), demo ? QString() : m_files.first(),
-            value(m_o.view), value(m_o.select), value(m_o.range), value(m_o.size), r, error))
+    if (!parseScreenshotRequest(value(Opt::Screenshot), demo ? QString() : m_files.first(),
+            value(Opt::View), value(Opt::Select), value(Opt::Range), value(Opt::Size), r, error))
         return usage(error);
     r.demo = demo;
-    if (isSet(m_o.chart))
-        r.chart = value(m_o.chart);
+    if (isSet(Opt::Chart))
+        r.chart = value(Opt::Chart);
     if (comparing) {
         if (r.view == QLatin1String("chart") || !r.selectName.isEmpty() || r.rangeUs)
             return usage(QStringLiteral("a comparison screenshot takes --view window, table or "
                                         "timeline, and --size"));
-        r.compareBase = value(m_o.compare);
+        r.compareBase = value(Opt::Compare);
         r.diffOptions = diffOptions;
     }
     return r;
@@ -563,18 +422,18 @@ std::variant<UsageError, DiffOptions> CommandParser::diffOptions() const
 {
     DiffOptions options;
     QString error;
-    auto number = [&](const QCommandLineOption &opt, std::optional<int64_t> &out) {
+    auto number = [&](Opt opt, std::optional<int64_t> &out) {
         if (!isSet(opt))
             return true;
         bool ok = false;
         out = value(opt).toLongLong(&ok);
         if (!ok)
-            error = QStringLiteral("--%1 needs a step number").arg(opt.names().first());
+            error = QStringLiteral("--%1 needs a step number").arg(option(opt).names().first());
         return ok;
     };
     std::optional<int64_t> both;
-    if (!number(m_o.step, both) || !number(m_o.baseStep, options.baseStep)
-        || !number(m_o.candidateStep, options.candidateStep))
+    if (!number(Opt::Step, both) || !number(Opt::BaseStep, options.baseStep)
+        || !number(Opt::CandidateStep, options.candidateStep))
         return usage(error);
     if (both) {
         if (options.baseStep || options.candidateStep)
@@ -582,10 +441,10 @@ std::variant<UsageError, DiffOptions> CommandParser::diffOptions() const
                 QStringLiteral("--step cannot be combined with --base-step or --candidate-step"));
         options.baseStep = options.candidateStep = both;
     }
-    options.meanOverSteps = isSet(m_o.meanSteps);
+    options.meanOverSteps = isSet(Opt::MeanSteps);
     static const QStringList rows = {QStringLiteral("pairs"), QStringLiteral("ops"),
         QStringLiteral("modules"), QStringLiteral("module-types")};
-    if (!rows.contains(value(m_o.diffBy)))
+    if (!rows.contains(value(Opt::DiffBy)))
         return usage(QStringLiteral("--diff-by must be one of pairs, ops, modules, module-types"));
     return options;
 }

@@ -28,24 +28,12 @@ struct SummaryRequest {
     PathQuery path; //!< --critical-path-step, --data-loading
     std::optional<WhatIfChange> whatIf;
 };
-//! `--export-pairs`, `--export-kernels`, `--export-modules [--per-step]`, `--export-memory`,
-//! `--export-steps`, `--export-kernel-summary`, `--export-live (--at-us T | --at peak)`.
+//! `--export-NAME OUT FILE` of one trace's tables (kTraceExports), with `--per-step` and
+//! `--at-us T | --at peak`.
 struct TableExportRequest {
-    enum What {
-        Pairs,
-        Kernels,
-        Modules,
-        Memory,
-        Steps,
-        KernelSummary,
-        Live,
-        Efficiency
-    } what
-        = Pairs;
+    TraceExportKind what = TraceExportKind::Pairs;
     std::string out, file;
-    bool perStep = false;
-    double atUs = 0; //!< --export-live's time, µs on the file's clock, unless atPeak
-    bool atPeak = false;
+    TraceExportOptions options;
 };
 //! `--export-ranks`, `--export-collectives`, `--export-rank-pairs`, `--export-critical-path`.
 struct RunExportRequest {

@@ -3,16 +3,9 @@
 
 #include "base/outofmemory.h"
 #include "base/usablecores.h"
-#include "export/allocationtable.h"
 #include "export/criticalpathtables.h"
 #include "export/difftable.h"
-#include "export/efficiencytable.h"
-#include "export/kernelsummarytable.h"
-#include "export/livetable.h"
-#include "export/moduletable.h"
-#include "export/pairtable.h"
 #include "export/runtables.h"
-#include "export/steptable.h"
 #include "export/summary.h"
 #include "session/comparedtraces.h"
 #include "session/loadedtrace.h"
@@ -24,12 +17,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <system_error>
 #include <thread>
 
@@ -69,170 +60,20 @@ int runSummary(
     return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
 }
 
-int runExport(const std::string &out, const std::string &file, bool kernels)
+int runTraceExport(TraceExportKind kind,
+    const std::string &out,
+    const std::string &file,
+    const TraceExportOptions &options)
 {
     auto trace = loadOrReport(file);
     if (!trace)
         return ExitLoadFailed;
-    std::string error;
-    const PairTable pairs(*trace->graph);
-    const KernelTable kernelTable(*trace->graph);
-    const Table &table = kernels ? static_cast<const Table &>(kernelTable) : pairs;
-    if (!exportTable(table, out, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitWriteFailed;
-    }
-    return ExitOk;
-}
-
-int runExportMemory(const std::string &out, const std::string &file)
-{
-    auto trace = loadOrReport(file);
-    if (!trace)
-        return ExitLoadFailed;
-    const MemoryIndex memory(*trace->graph);
-    if (memory.allocations().empty())
-        std::fprintf(stderr, "%s: no [memory] allocations (record with profile_memory=True)\n",
-            file.c_str());
-    const AllocationTable table(memory);
-    std::string error;
-    if (!exportTable(table, out, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitWriteFailed;
-    }
-    return ExitOk;
-}
-
-int runExportLive(const std::string &out, const std::string &file, bool atPeak, double atUs)
-{
-    auto trace = loadOrReport(file);
-    if (!trace)
-        return ExitLoadFailed;
-    const LiveMemory live(trace->memory());
-    if (!live.known()) {
-        std::fprintf(stderr,
-            "%s: its [memory] events have no Addr (PyTorch 1.9): no free can be matched, so what "
-            "is alive cannot be told\n",
-            file.c_str());
-        return ExitLoadFailed;
-    }
-    std::vector<LiveBlock> blocks;
-    if (!atPeak) {
-        blocks = live.at(TimeNs(std::llround(atUs * 1000)));
-    } else if (const auto device = live.peakDevice()) {
-        // Just after the event that reached the peak: others in its µs may follow it.
-        const int64_t e = live.peakEvent(*device, trace->model->minTime, trace->model->maxTime);
-        std::fprintf(stderr, "peak of %s at %s us\n",
-            memoryDeviceName(device->first, device->second).c_str(),
-            microsText(trace->model->memory.time[size_t(e)]).c_str());
-        blocks = live.afterEvent(e);
-    } else {
-        std::fprintf(
-            stderr, "%s: no Total Allocated in its [memory] events: no peak\n", file.c_str());
-        return ExitLoadFailed;
-    }
-    const LiveTable table(live, std::move(blocks));
-    std::string error;
-    if (!exportTable(table, out, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitWriteFailed;
-    }
-    return ExitOk;
-}
-
-int runExportModules(const std::string &out, const std::string &file, bool perStep)
-{
-    auto trace = loadOrReport(file);
-    if (!trace)
-        return ExitLoadFailed;
-    // Say where the hierarchy came from: modules, annotations or bare op names.
-    std::fprintf(stderr, "%s\n",
-        std::string(ModuleTree::sourceDescription(trace->modules().source())).c_str());
-    const ModuleTable table(trace->modules(),
-        perStep ? ModuleTable::Rows::EachStep : ModuleTable::Rows::WholeTrace, trace->pairMemory(),
-        trace->efficiency());
-    std::string error;
-    if (!exportTable(table, out, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitWriteFailed;
-    }
-    return ExitOk;
-}
-
-int runExportKernelSummary(const std::string &out, const std::string &file)
-{
-    auto trace = loadOrReport(file);
-    if (!trace)
-        return ExitLoadFailed;
-    std::string error;
-    if (!exportTable(kernelSummaryTable(kernelSummary(*trace->graph), *trace->model), out, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitWriteFailed;
-    }
-    return ExitOk;
-}
-
-//! Says on stderr which peaks each device is held against, or how to add an unknown one.
-namespace {
-
-void reportPeaks(const OpEfficiency &efficiency, const std::string &file)
-{
-    if (efficiency.devices().empty())
-        std::fprintf(stderr,
-            "%s: no deviceProperties: roofline columns left empty (the GPU is unknown)\n",
-            file.c_str());
-    std::set<std::string> said; // eight GPUs of one kind: one line
-    for (const OpEfficiency::Device &d : efficiency.devices()) {
-        if (!said.insert(d.trace.name).second)
-            continue;
-        if (d.peaks)
-            std::fprintf(stderr, "device %lld %s: peaks from %s\n", (long long)d.trace.id,
-                d.trace.name.c_str(), d.peaks->source.c_str());
-        else
-            std::fprintf(stderr,
-                "device %lld %s is not in the peak table: roofline columns left empty; add it "
-                "with --peaks FILE.json (TraceLens gpu_arch layout, docs/efficiency.md)\n",
-                (long long)d.trace.id, d.trace.name.c_str());
-    }
-}
-
-} // namespace
-
-int runExportEfficiency(const std::string &out, const std::string &file)
-{
-    auto trace = loadOrReport(file);
-    if (!trace)
-        return ExitLoadFailed;
-    const OpEfficiency &efficiency = trace->efficiency();
-    if (efficiency.instances().empty())
-        std::fprintf(stderr,
-            "%s: no modelled op with recorded shapes (profile with record_shapes=True)\n",
-            file.c_str());
-    reportPeaks(efficiency, file);
-    std::string error;
-    if (!exportTable(EfficiencyTable(*trace->graph, efficiency), out, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitWriteFailed;
-    }
-    return ExitOk;
-}
-
-int runExportSteps(const std::string &out, const std::string &file)
-{
-    auto trace = loadOrReport(file);
-    if (!trace)
-        return ExitLoadFailed;
-    if (trace->graph->steps().empty())
-        std::fprintf(stderr,
-            "%s: no ProfilerStep#N ranges (torch.profiler records one per "
-            "prof.step())\n",
-            file.c_str());
-    std::string error;
-    if (!exportTable(stepTable(stepBreakdown(*trace->graph)), out, error)) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return ExitWriteFailed;
-    }
-    return ExitOk;
+    const TraceExportOutcome outcome = writeTraceExport(kind, *trace, out, options);
+    for (const std::string &note : outcome.notes)
+        std::fprintf(stderr, "%s\n", note.c_str());
+    if (!outcome.error.empty())
+        std::fprintf(stderr, "%s\n", outcome.error.c_str());
+    return outcome.error.empty() ? ExitOk : outcome.traceLacks ? ExitLoadFailed : ExitWriteFailed;
 }
 
 std::shared_ptr<const Run> openRunOrReport(

@@ -6,6 +6,7 @@
 #include "exitcode.h"
 #include "session/loadedtrace.h"
 #include "session/run.h"
+#include "session/traceexports.h"
 
 #include <string>
 #include <vector>
@@ -20,21 +21,11 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file);
 int runSummary(const std::string &file,
     const PathQuery &path = {},
     const std::optional<WhatIfChange> &whatIf = std::nullopt);
-//! `--export-pairs OUT FILE` / `--export-kernels OUT FILE`.
-int runExport(const std::string &out, const std::string &file, bool kernels);
-//! `--export-memory OUT FILE`: one row per allocation.
-int runExportMemory(const std::string &out, const std::string &file);
-//! `--export-live`: the blocks alive at \a atUs (µs, file clock), or at the peak if \a atPeak.
-int runExportLive(const std::string &out, const std::string &file, bool atPeak, double atUs);
-//! `--export-modules OUT FILE [--per-step]`.
-int runExportModules(const std::string &out, const std::string &file, bool perStep);
-
-//! `--export-steps OUT FILE`: one row per ProfilerStep.
-int runExportSteps(const std::string &out, const std::string &file);
-//! `--export-kernel-summary OUT FILE`: one row per kernel name.
-int runExportKernelSummary(const std::string &out, const std::string &file);
-//! `--export-efficiency OUT FILE`: one row per modelled op instance.
-int runExportEfficiency(const std::string &out, const std::string &file);
+//! `--export-NAME OUT FILE` of kTraceExports: loads \a file, writes, says its notes on stderr.
+int runTraceExport(TraceExportKind kind,
+    const std::string &out,
+    const std::string &file,
+    const TraceExportOptions &options);
 
 /*!
  * Opens the run \a args names (trace or database files and folders) with \a options for a

@@ -94,24 +94,7 @@ struct Runner {
     int operator()(const TableExportRequest &r) const
     {
         QCoreApplication app(argc, argv);
-        switch (r.what) {
-        case TableExportRequest::Memory:
-            return runExportMemory(r.out, r.file);
-        case TableExportRequest::Live:
-            return runExportLive(r.out, r.file, r.atPeak, r.atUs);
-        case TableExportRequest::Modules:
-            return runExportModules(r.out, r.file, r.perStep);
-        case TableExportRequest::Steps:
-            return runExportSteps(r.out, r.file);
-        case TableExportRequest::KernelSummary:
-            return runExportKernelSummary(r.out, r.file);
-        case TableExportRequest::Efficiency:
-            return runExportEfficiency(r.out, r.file);
-        case TableExportRequest::Pairs:
-        case TableExportRequest::Kernels:
-            break;
-        }
-        return runExport(r.out, r.file, r.what == TableExportRequest::Kernels);
+        return runTraceExport(r.what, r.out, r.file, r.options);
     }
     int operator()(const RunExportRequest &r) const
     {

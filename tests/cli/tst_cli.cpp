@@ -124,6 +124,38 @@ private slots:
                 mode);
     }
 
+    /*
+     * Issue #56: the options are named once (app/options.h, kTraceExports): every option the
+     * usage message lists is in docs/cli.md's synopsis, and the synopsis names no other.
+     */
+    void everyOptionInTheSynopsis()
+    {
+        const auto help = test::run(test::appPath(), args({QStringLiteral("--help")}));
+        QCOMPARE(help.exitCode, 0);
+        QStringList listed;
+        auto option = QRegularExpression(
+            QStringLiteral("^  (?:-\\w, )?--([a-z-]+)"), QRegularExpression::MultilineOption)
+                          .globalMatch(QString::fromUtf8(help.out));
+        while (option.hasNext())
+            listed << option.next().captured(1);
+        listed.removeAll(QStringLiteral("help-all")); // Qt's own
+        QVERIFY(listed.size() > 40);
+        QFile docs(test::toolScript(QStringLiteral("../docs/cli.md")));
+        QVERIFY(docs.open(QIODevice::ReadOnly));
+        const QStringList blocks = QString::fromUtf8(docs.readAll()).split(QStringLiteral("```"));
+        QVERIFY(blocks.size() > 4);
+        const QString synopsis = blocks[1] + blocks[3]; // the first two code blocks
+        QStringList documented;
+        auto named
+            = QRegularExpression(QStringLiteral("--([a-z][a-z-]*[a-z])")).globalMatch(synopsis);
+        while (named.hasNext())
+            documented << named.next().captured(1);
+        documented.removeDuplicates();
+        documented.sort();
+        listed.sort();
+        QCOMPARE(documented, listed);
+    }
+
     // Issue #56: the charts are named once (ui/trace/chartnames.h): the usage message lists them
     // from that table, and the synopsis of docs/cli.md lists the same (it had lost roofline).
     void chartNamesOnceInUsageAndDocs()

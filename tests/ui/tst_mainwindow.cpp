@@ -11,6 +11,7 @@
 #include "export/pairgroups.h"
 #include "export/pairtable.h"
 #include "export/rangetext.h"
+#include "session/traceexports.h"
 #include "table/tablemodel.h"
 #include "testutil.h"
 #include "timeline/selectionlinks.h"
@@ -594,6 +595,51 @@ private slots:
         pairsCsv->trigger();
         QCOMPARE(QFileInfo(proposed).fileName(), QStringLiteral("demo-pairs.csv"));
         QCOMPARE(directory, QFileInfo(m_demo).absolutePath());
+    }
+
+    /*
+     * Issue #56: Export > Trace Table has an entry for every table of kTraceExports, the table
+     * the command line's parser reads; each writes the bytes `kinetoscope --export-NAME` writes.
+     */
+    void traceTablesFromTheExportMenu()
+    {
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        for (const TraceExport &e : kTraceExports) {
+            const QString option = QString::fromLatin1(e.option.data(), qsizetype(e.option.size()));
+            const QString title = QString::fromUtf8(e.title.data(), qsizetype(e.title.size()));
+            QAction *entry = nullptr;
+            for (QAction *a : window.findChildren<QAction *>())
+                if (a->text() == title + QStringLiteral("…"))
+                    entry = a;
+            QVERIFY2(entry && entry->isEnabled(), qPrintable(title));
+            const QString gui = test::tempDir() + QStringLiteral("/menu-%1.csv").arg(option);
+            QFile::remove(gui);
+            QTimer::singleShot(0, &window, [&] {
+                QWidget *modal = QApplication::activeModalWidget();
+                if (auto *dialog = qobject_cast<QFileDialog *>(modal)) {
+                    dialog->selectFile(gui);
+                    static_cast<QDialog *>(dialog)->accept();
+                } else if (modal) {
+                    modal->close();
+                }
+            });
+            entry->trigger(); // written on a pool thread
+            QTRY_COMPARE_WITH_TIMEOUT(
+                window.statusBar()->currentMessage(), QStringLiteral("Saved %1").arg(gui), 60000);
+            const QString cli = test::tempDir() + QStringLiteral("/cli-%1.csv").arg(option);
+            QStringList args {QStringLiteral("--") + option, cli, m_demo};
+            if (e.kind == TraceExportKind::Live)
+                args << QStringLiteral("--at") << QStringLiteral("peak");
+            QCOMPARE(test::run(test::appPath(), args).exitCode, 0);
+            QFile a(gui), b(cli);
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            const QByteArray written = a.readAll();
+            QVERIFY2(written.count('\n') > 1, qPrintable(option)); // a header and rows
+            QCOMPARE(written, b.readAll());
+        }
     }
 
     // Export > Report as HTML… and File > Export Report… write the current trace's report where

@@ -9,6 +9,7 @@
 #include "common/qstrings.h"
 #include "common/timeformat.h"
 #include "export/pairgroups.h"
+#include "trace/chartnames.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -132,8 +133,10 @@ ChartsView::ChartsView(SelectionController *selection,
     auto *row = new QHBoxLayout;
     m_kindBox = new QComboBox(this);
     m_kindBox->setObjectName(QStringLiteral("chartKind"));
-    m_kindBox->addItems({tr("Top op pairs by GPU time"), tr("GPU time per ProfilerStep"),
-        tr("Backward vs forward GPU time per op"), tr("Roofline: achieved vs peak")});
+    for (const ChartName &chart : kChartNames) // in kind order
+        if (!chart.label.empty())
+            m_kindBox->addItem(
+                QString::fromUtf8(chart.label.data(), qsizetype(chart.label.size())));
     row->addWidget(m_kindBox);
     row->addWidget(new QLabel(tr("Top"), this));
     m_count = new QSpinBox(this);

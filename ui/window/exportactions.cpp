@@ -6,11 +6,11 @@
 #include "common/selectioncontroller.h"
 #include "compare/comparisonview.h"
 #include "document/reportwriter.h"
-#include "export/moduletable.h"
 #include "output/exporter.h"
 #include "run/runcharts.h"
 #include "run/runtimelines.h"
 #include "run/runview.h"
+#include "session/traceexports.h"
 #include "table/tablemodel.h"
 #include "trace/chartsview.h"
 #include "trace/iciclechart.h"
@@ -61,7 +61,17 @@ ExportActions::ExportActions(QMainWindow *window, QMenu *menu)
     add(menu, tr("Module Icicle as SVG…"), Trace,
         [this, svg] { exportPicture(tr("module icicle"), svg, &ExportActions::saveIcicle); });
     menu->addSeparator();
-    add(menu, tr("Module Tree as CSV…"), Trace, [this] { exportModules(); });
+    // Each table `--export-NAME OUT FILE` writes, read from the one table the parser reads.
+    QMenu *tables = menu->addMenu(tr("Trace Table"));
+    tables->setToolTipsVisible(true);
+    for (const TraceExport &e : kTraceExports) {
+        const QString option = QString::fromLatin1(e.option.data(), qsizetype(e.option.size()));
+        add(tables,
+            QString::fromUtf8(e.title.data(), qsizetype(e.title.size())) + QStringLiteral("…"),
+            Trace, [this, &e] { exportTraceTable(e); })
+            ->setToolTip(
+                tr("The file kinetoscope --%1 OUT FILE writes (CSV, or JSON)").arg(option));
+    }
     add(menu, tr("Pair Table as CSV…"), Trace | Comparison,
         [this] { exportTable(false, tr("CSV files (*.csv)")); });
     add(menu, tr("Pair Table as JSON…"), Trace | Comparison,
@@ -341,19 +351,18 @@ void ExportActions::writeInBackground(const QString &path, std::function<std::st
         });
 }
 
-void ExportActions::exportModules()
+void ExportActions::exportTraceTable(const TraceExport &table)
 {
-    const QString path
-        = askSavePath(tr("Export modules"), tr("CSV files (*.csv);;JSON files (*.json)"),
-            QStringLiteral("csv"), QStringLiteral("modules"));
+    const QString title = QString::fromUtf8(table.title.data(), qsizetype(table.title.size()));
+    QString slug = QString::fromLatin1(table.option.data(), qsizetype(table.option.size()));
+    slug.remove(QStringLiteral("export-"));
+    const QString path = askSavePath(tr("Export %1").arg(title),
+        tr("CSV files (*.csv);;JSON files (*.json)"), QStringLiteral("csv"), slug);
     if (path.isEmpty())
         return;
-    writeInBackground(
-        path, [trace = m_tab->selection()->tracePointer(), file = path.toStdString()] {
-            std::string error;
-            const ModuleTable table(trace->modules(), ModuleTable::Rows::WholeTrace,
-                trace->pairMemory(), trace->efficiency());
-            return ks::exportTable(table, file, error) ? std::string() : error;
+    writeInBackground(path,
+        [trace = m_tab->selection()->tracePointer(), kind = table.kind, file = path.toStdString()] {
+            return writeTraceExport(kind, *trace, file).error;
         });
 }
 

@@ -20,6 +20,7 @@ class RunView;
 class TableModel;
 class TraceTab;
 struct LoadedTrace;
+struct TraceExport;
 struct ReportContent;
 template<typename Result> class BackgroundTask;
 
@@ -66,7 +67,8 @@ private:
         const QString &filter,
         bool (ExportActions::*save)(const QString &, QString &));
     void exportTable(bool kernels, const QString &filter);
-    void exportModules();
+    //! Writes \a table of the current trace where the user says, as the command line does.
+    void exportTraceTable(const TraceExport &table);
     void exportRunTable(const QString &filter);
     //! Runs \a write (returns an error, empty when written) on a pool thread, then says how it
     //! went for \a path.
