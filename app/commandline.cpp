@@ -196,6 +196,8 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (isSet(Opt::CriticalPathModel) && !isSet(Opt::Summary) && !isSet(Opt::ExportCriticalPath))
         return usage(
             QStringLiteral("--critical-path-model goes with --summary or --export-critical-path"));
+    if (isSet(Opt::ByInputDims) && !isSet(TraceExportKind::OpSummary))
+        return usage(QStringLiteral("--by-input-dims goes with --export-op-summary"));
     if (isSet(Opt::PerStep) && !isSet(TraceExportKind::Modules))
         return usage(QStringLiteral("--per-step goes with --export-modules"));
     if ((isSet(Opt::AtUs) || isSet(Opt::At)) && !isSet(TraceExportKind::Live))
@@ -360,6 +362,7 @@ Request CommandParser::tableExport()
     r.out = value(mode.kind).toStdString();
     r.file = m_files.first().toStdString();
     r.options.perStep = isSet(Opt::PerStep);
+    r.options.byInputDims = isSet(Opt::ByInputDims);
     return r;
 }
 

@@ -23,6 +23,7 @@ enum class Opt : uint8_t {
     AtUs,
     At,
     PerStep,
+    ByInputDims,
     Screenshot,
     View,
     Chart,
@@ -94,6 +95,8 @@ inline constexpr std::array<OptionSpec, size_t(Opt::Count)> kOptions {{
         "With --export-live: the time, microseconds on the trace file's clock."},
     {Opt::At, "at", "peak", "With --export-live: peak, the highest allocated memory."},
     {Opt::PerStep, "per-step", {}, "With --export-modules: one row per module and ProfilerStep."},
+    {Opt::ByInputDims, "by-input-dims", {},
+        "With --export-op-summary: one row per op name and input dims."},
     {Opt::Screenshot, "screenshot", "OUT",
         "Render a view of FILE (or of a --compare, or of a run) to OUT (.png or .svg) without a "
         "window, and exit.",

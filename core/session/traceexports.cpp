@@ -3,10 +3,12 @@
 
 #include "base/unitstext.h"
 #include "export/allocationtable.h"
+#include "export/apisummarytable.h"
 #include "export/efficiencytable.h"
 #include "export/kernelsummarytable.h"
 #include "export/livetable.h"
 #include "export/moduletable.h"
+#include "export/opsummarytable.h"
 #include "export/pairtable.h"
 #include "export/steptable.h"
 #include "export/table.h"
@@ -126,6 +128,12 @@ TraceExportOutcome writeTraceExport(TraceExportKind kind,
                 file + ": no modelled op with recorded shapes (profile with record_shapes=True)");
         notePeaks(trace.efficiency(), file, outcome);
         write(EfficiencyTable(graph, trace.efficiency()), out, outcome);
+        break;
+    case TraceExportKind::ApiSummary:
+        write(apiSummaryTable(apiSummary(graph), *trace.model), out, outcome);
+        break;
+    case TraceExportKind::OpSummary:
+        write(opSummaryTable(opSummary(graph, options.byInputDims), *trace.model), out, outcome);
         break;
     }
     return outcome;

@@ -22,6 +22,8 @@ enum class TraceExportKind : uint8_t {
     KernelSummary,
     Live,
     Efficiency,
+    ApiSummary,
+    OpSummary,
 };
 
 //! A table of one trace, named once: the option, its usage line and the window's menu entry.
@@ -37,7 +39,7 @@ struct TraceExport {
  * registers an option for each, and the window's Export ▸ Tables menu an entry that writes the
  * same file; a new table is added here.
  */
-inline constexpr std::array<TraceExport, 8> kTraceExports {{
+inline constexpr std::array<TraceExport, 10> kTraceExports {{
     {TraceExportKind::Pairs, "export-pairs", "Op Pairs",
         "Write the op-pair table of FILE to OUT (CSV; JSON when OUT ends in .json) and exit."},
     {TraceExportKind::Kernels, "export-kernels", "GPU Events",
@@ -59,6 +61,13 @@ inline constexpr std::array<TraceExport, 8> kTraceExports {{
     {TraceExportKind::Efficiency, "export-efficiency", "Op Efficiency",
         "Write one row per instance of a modelled op of FILE (FLOPs, bytes, kernel time, "
         "achieved TFLOP/s and TB/s, roofline, bound) to OUT and exit."},
+    {TraceExportKind::ApiSummary, "export-api-summary", "Runtime API Summary",
+        "Write one row per runtime or driver call name of FILE (count, total, mean, median, min, "
+        "max, % of API time, GPU events launched) to OUT and exit."},
+    {TraceExportKind::OpSummary, "export-op-summary", "Operator Summary",
+        "Write one row per host op name of FILE, or per name and input dims with "
+        "--by-input-dims (calls, host and device total and self time, the backward calls' "
+        "share) to OUT and exit."},
 }};
 
 // Each entry sits at its own kind: tables of them are indexed by TraceExportKind.
@@ -68,6 +77,7 @@ static_assert(std::ranges::all_of(
 //! What a table takes besides its trace.
 struct TraceExportOptions {
     bool perStep = false; //!< the module tree: one row per module and step
+    bool byInputDims = false; //!< the operator summary: one row per name and input dims
     std::optional<double> atUs; //!< the blocks alive: at this µs of the file's clock, else the peak
 };
 

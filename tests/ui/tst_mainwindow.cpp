@@ -22,6 +22,7 @@
 #include "trace/healthpanel.h"
 #include "trace/kerneltablepage.h"
 #include "trace/pairtablepage.h"
+#include "trace/summarypage.h"
 #include "trace/tracetab.h"
 #include "window/loadqueue.h"
 #include "window/mainwindow.h"
@@ -30,6 +31,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QCommandLinkButton>
 #include <QDockWidget>
 #include <QFile>
@@ -48,6 +50,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
+#include <QToolTip>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 #include <QUrl>
@@ -374,6 +377,105 @@ private slots:
         QTRY_VERIFY(!page->eventsModel()->filterPending());
         // The kernel's events of that step: as many as the summary counted.
         QTRY_COMPARE(page->eventsModel()->rowCount(), summary->index(0, 2).data().toInt());
+    }
+
+    /*
+     * Issue #57: hovering a slice says its step, its pair (forward op, side, both sides' GPU
+     * time) and, for GPU work, its side, without changing the selection.
+     */
+    void hoverOnASliceNamesItsStepAndPair()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        const OpGraph &g = *tab->selection()->trace().graph;
+        const PairRow &row = g.rows().front();
+        QVERIFY(row.forward != kNoSlice && row.nodeCount > 0);
+        TimelineView *timeline = tab->timeline();
+        const SliceId selected = tab->selection()->current();
+        auto hover = [&](SliceId s) {
+            const SliceTable &t = g.model().slices;
+            timeline->zoomToInterval(t.start[s] - t.dur[s], t.start[s] + 2 * t.dur[s]);
+            timeline->revealSlice(s);
+            QApplication::processEvents();
+            const std::optional<QPoint> at = timeline->slicePoint(s);
+            if (!at)
+                return QString();
+            QHelpEvent help(QEvent::ToolTip, *at, timeline->mapToGlobal(*at));
+            QApplication::sendEvent(timeline, &help);
+            return QToolTip::text();
+        };
+        const TimeNs start = g.model().slices.start[row.forward];
+        const QString forward = hover(row.forward);
+        QVERIFY2(forward.contains(QStringLiteral("step: ProfilerStep#%1").arg(g.stepAt(start)))
+                && forward.contains(QStringLiteral("(forward side)"))
+                && forward.contains(formatDuration(double(row.forwardGpu.time))),
+            qPrintable(forward));
+        const QString backward = hover(g.nodes()[g.rowNodes()[row.firstNode]].node);
+        QVERIFY2(backward.contains(QStringLiteral("(backward side)"))
+                && backward.contains(toQString(g.model().sliceName(row.forward))),
+            qPrintable(backward));
+        SliceId kernel = kNoSlice;
+        for (SliceId k : g.gpuEvents())
+            if (g.rowOf(k) == 0 && g.isForwardSide(k))
+                kernel = k;
+        QVERIFY(kernel != kNoSlice);
+        const QString gpu = hover(kernel);
+        QVERIFY2(gpu.contains(QStringLiteral("side: forward")), qPrintable(gpu));
+        QCOMPARE(tab->selection()->current(), selected);
+    }
+
+    /*
+     * Issue #57: the Runtime API and Operators pages show the exports' rows, summed on a pool
+     * thread when shown, and follow the toolbar's step: their counts equal the calls and ops
+     * counted directly in the model, for the whole trace and for the last step.
+     */
+    void apiAndOperatorPagesFollowTheStep()
+    {
+        MainWindow window;
+        window.show();
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        const OpGraph &g = *tab->selection()->trace().graph;
+        const SliceTable &t = g.model().slices;
+        auto counted = [&](EventKind kind, int64_t step) {
+            int n = 0;
+            for (SliceId s = 0; s < t.size(); ++s)
+                n += t.kind[s] == kind && (step == kNoValue || g.stepAt(t.start[s]) == step);
+            return n;
+        };
+        auto summed = [](SummaryPage *page, int column) {
+            int n = 0;
+            for (int r = 0; r < page->model()->rowCount(); ++r)
+                n += page->model()->index(r, column).data().toInt();
+            return n;
+        };
+        auto *steps = tab->findChild<QComboBox *>(QStringLiteral("stepSelector"));
+        QVERIFY(steps);
+        for (const bool lastStep : {false, true}) {
+            const int64_t step = lastStep ? g.steps().back().number : kNoValue;
+            steps->setCurrentIndex(lastStep ? steps->count() - 1 : 0);
+            emit steps->activated(steps->currentIndex());
+            for (SummaryPage *page : {tab->apiSummary(), tab->operators()}) {
+                tab->bottomTabs()->setCurrentWidget(page);
+                QTRY_VERIFY_WITH_TIMEOUT(!page->building() && page->model(), 30000);
+                QTRY_VERIFY(!page->model()->filterPending());
+                const bool api = page == tab->apiSummary();
+                // count (API) and calls (Operators) are the third column of both exports.
+                QCOMPARE(
+                    summed(page, 2), counted(api ? EventKind::Runtime : EventKind::CpuOp, step));
+            }
+        }
+        // By name and input dims: more rows, the same calls.
+        SummaryPage *ops = tab->operators();
+        const int byName = ops->model()->rowCount();
+        ops->setMode(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!ops->building(), 30000);
+        QTRY_VERIFY(!ops->model()->filterPending());
+        QVERIFY(ops->model()->rowCount() > byName);
+        QCOMPARE(summed(ops, 2), counted(EventKind::CpuOp, g.steps().back().number));
     }
 
     // The tables show times since the trace's start, as the timeline's ruler does; the file's

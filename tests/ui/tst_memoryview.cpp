@@ -14,10 +14,13 @@
 #include "trace/modulesview.h"
 #include "trace/tracetab.h"
 
+#include <QAbstractBarSeries>
 #include <QApplication>
+#include <QBarSet>
 #include <QChartView>
 #include <QTableView>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeWidget>
 
 using namespace ks;
@@ -189,6 +192,23 @@ void TestMemoryView::livePanelShowsThePeakAndTimelineClicks()
         for (int x = 0; x < chart.width() && !activation; ++x)
             activation = chart.pixelColor(x, y) == memoryColor(LiveCategory::Activation);
     QVERIFY(activation);
+    // Hover (issue #57): the peak's activation bar says what it is and its exact bytes — the
+    // activations alive at the peak on cuda:0, summed from the live table — with the whole
+    // bar's (the caption's 416 B).
+    int64_t activationBytes = 0;
+    const Table &blocks = live->model()->table();
+    for (size_t r = 0; r < blocks.rowCount(); ++r)
+        if (blocks.text(r, 0) == "cuda:0" && blocks.text(r, 3) == "activation")
+            activationBytes += std::stoll(blocks.text(r, 2));
+    QVERIFY(activationBytes > 0);
+    auto *bars = qobject_cast<QAbstractBarSeries *>(live->chart()->chart()->series().value(0));
+    QVERIFY(bars);
+    QBarSet *activations = bars->barSets()[size_t(LiveCategory::Activation)];
+    emit bars->hovered(true, 0, activations);
+    const QString tip = QToolTip::text();
+    QVERIFY2(tip.contains(QStringLiteral("%1: %2 B").arg(activations->label()).arg(activationBytes))
+            && tip.contains(QStringLiteral("in all: 416 B")),
+        qPrintable(tip));
 
     emit tab.timeline()->memoryEventClicked(uint32_t(eventAt(250, 16)));
     QCOMPARE(tab.bottomTabs()->currentWidget(), tab.memory()->parentWidget());

@@ -4,6 +4,7 @@
 // table scrolling to a rank, and the run window on the two shared DLRM ranks.
 #include "common/palette.h"
 #include "common/selectioncontroller.h"
+#include "common/timeformat.h"
 #include "export/criticalpathtables.h"
 #include "export/runtables.h"
 #include "run/collectivebands.h"
@@ -46,6 +47,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QToolTip>
 #include <QUrl>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -556,6 +558,16 @@ void TestRunView::chartsFollowThePair()
         for (int i = 0; i < set->count(); ++i)
             largest = std::max(largest, set->at(i));
     QVERIFY(axis->max() > largest);
+    // Hover (issue #57): a bar names its rank, its part and its exact time, the selection kept.
+    const SliceId selected = view.timelines()->currentPair();
+    const RankPair &pair = run->pairs.pairs[0];
+    emit const_cast<QAbstractBarSeries *>(series)->hovered(true, 1, series->barSets()[1]);
+    const QString tip = QToolTip::text();
+    QVERIFY2(
+        tip.contains(QStringLiteral("Backward GPU: ") + formatDuration(double(pair.backwardGpu[1])))
+            && tip.contains(QStringLiteral("rank %1").arg(run->ranks[1].rank)),
+        qPrintable(tip));
+    QCOMPARE(view.timelines()->currentPair(), selected);
 }
 
 void TestRunView::dlrmRunInTheWindow()

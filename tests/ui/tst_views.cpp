@@ -123,15 +123,15 @@ private slots:
         TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
         window.show();
         QTabWidget *tabs = tab->bottomTabs();
-        QCOMPARE(tabs->tabText(2), QStringLiteral("Charts"));
-        QCOMPARE(tabs->tabText(3), QStringLiteral("Modules"));
+        QCOMPARE(tabs->tabText(4), QStringLiteral("Charts"));
+        QCOMPARE(tabs->tabText(5), QStringLiteral("Modules"));
         QVERIFY(!tab->findChild<ChartsView *>());
         QVERIFY(!tab->findChild<ModulesView *>());
-        tabs->setCurrentIndex(2);
-        QVERIFY(tabs->widget(2)->findChild<ChartsView *>());
+        tabs->setCurrentIndex(4);
+        QVERIFY(tabs->widget(4)->findChild<ChartsView *>());
         QVERIFY(!tab->findChild<ModulesView *>());
-        tabs->setCurrentIndex(3);
-        auto *modules = tabs->widget(3)->findChild<ModulesView *>();
+        tabs->setCurrentIndex(5);
+        auto *modules = tabs->widget(5)->findChild<ModulesView *>();
         QVERIFY(modules);
         QCOMPARE(modules, tab->modules());
         QTRY_VERIFY(modules->isVisible()); // shown by its layout from the event loop
@@ -148,9 +148,9 @@ private slots:
         TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
         window.show();
         QTabWidget *tabs = tab->bottomTabs();
-        QCOMPARE(tabs->tabText(5), QStringLiteral("Critical path"));
+        QCOMPARE(tabs->tabText(7), QStringLiteral("Critical path"));
         QVERIFY(!tab->findChild<CriticalPathPage *>());
-        tabs->setCurrentIndex(5);
+        tabs->setCurrentIndex(7);
         CriticalPathPage *page = tab->criticalPath();
         QVERIFY(page);
         // An analysis of its own, not the one the page shows.
@@ -180,7 +180,7 @@ private slots:
         tabs->setCurrentIndex(0);
         QVERIFY(tab->timeline()->highlight().empty());
         QVERIFY(tab->timeline()->pathChain().empty());
-        tabs->setCurrentIndex(5);
+        tabs->setCurrentIndex(7);
         QVERIFY(!tab->timeline()->highlight().empty());
         page->segments()->selectRow(1);
         QCOMPARE(tab->selection()->current(), path.segments[1].event);
@@ -191,7 +191,7 @@ private slots:
         const TraceModel &m = *opened.trace->model;
         const std::string name(m.sliceName(path.segments[1].event));
         emit tab->pairs()->whatIfAsked(QString::fromStdString(name), 0.5);
-        QCOMPARE(tabs->currentIndex(), 5);
+        QCOMPARE(tabs->currentIndex(), 7);
         QTRY_COMPARE(size_t(page->whatIfs()->model()->rowCount()), best.size() + 1);
         QCOMPARE(page->whatIfs()->model()->index(0, 0).data().toString(),
             QString::fromStdString(name + ":0.5"));

@@ -2,9 +2,11 @@
 #include "run/runcharts.h"
 
 #include "analysis/time/gputime.h"
+#include "common/barhover.h"
 #include "common/chartaxis.h"
 #include "common/palette.h"
 #include "common/qstrings.h"
+#include "common/timeformat.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -20,6 +22,12 @@
 namespace ks {
 
 namespace {
+
+//! A bar's value, in µs, as a duration.
+QString microsecondsText(double us)
+{
+    return formatDuration(us * 1000.0);
+}
 
 QStringList rankCategories(const Run &run)
 {
@@ -127,6 +135,7 @@ RunCharts::RunCharts(std::shared_ptr<const Run> run, QWidget *parent)
     auto *series = new QStackedBarSeries;
     for (QBarSet *s : sets)
         series->append(s);
+    showBarToolTips(series, categories, microsecondsText);
     replaceChart(m_breakdown,
         barChart(series, categories,
             perStep ? tr("GPU time breakdown per rank and step (GPU work launched in the step)")
@@ -173,6 +182,7 @@ void RunCharts::setPair(int pairIndex)
     auto *series = new QBarSeries;
     series->append(fwd);
     series->append(bwd);
+    showBarToolTips(series, rankCategories(*m_run), microsecondsText);
     replaceChart(m_pair, barChart(series, rankCategories(*m_run), title, maxUs));
 }
 

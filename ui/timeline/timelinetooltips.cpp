@@ -4,6 +4,7 @@
 #include "analysis/memory/memoryindex.h"
 #include "common/qstrings.h"
 #include "common/timeformat.h"
+#include "link/gpuside.h"
 #include "model/slicewalk.h"
 
 #include <algorithm>
@@ -36,10 +37,38 @@ QString TimelineToolTips::slice(SliceId s) const
     const GpuTotals gpu = m_graph.gpuTotalsUnder(s);
     if (gpu.count > 0)
         html += tr("<br>GPU: %1 events, %2").arg(gpu.count).arg(formatDuration(double(gpu.time)));
+    html += stepAndPair(s);
     const std::vector<SliceId> stack = ks::pythonStack(m_model, s);
     if (!stack.empty() && stack.front() != s)
         html += tr("<br>called from %1")
                     .arg(toQString(m_model.sliceName(stack.front())).toHtmlEscaped());
+    return html;
+}
+
+QString TimelineToolTips::stepAndPair(SliceId s) const
+{
+    const SliceTable &t = m_model.slices;
+    const bool device = isDeviceKind(t.kind[s]);
+    const SliceId launch = device ? m_graph.launchOf(s) : s; // GPU work: by its launch
+    QString html;
+    if (launch != kNoSlice) {
+        if (const int64_t step = m_graph.stepAt(t.start[launch]); step != kNoValue)
+            html += tr("<br>step: ProfilerStep#%1").arg(step);
+    }
+    const OpGraph::RowSide row = m_graph.rowSideOf(s);
+    if (row.row >= 0) {
+        const PairRow &pair = m_graph.rows()[size_t(row.row)];
+        const SliceId forward = pair.forward != kNoSlice ? pair.forward
+                                                         : m_graph.representativeSlice(pair);
+        html += tr("<br>pair: %1 (%2 side): forward GPU %3, backward GPU %4")
+                    .arg(toQString(m_model.sliceName(forward)).toHtmlEscaped(),
+                        row.forward ? tr("forward") : tr("backward"),
+                        formatDuration(double(pair.forwardGpu.time)),
+                        formatDuration(double(pair.backwardGpu.time)));
+    }
+    if (device)
+        html += tr("<br>side: %1")
+                    .arg(toQString(gpuSideName(gpuSideOfLaunch(m_graph, launch))));
     return html;
 }
 

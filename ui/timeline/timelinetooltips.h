@@ -11,7 +11,8 @@ namespace ks {
 
 /*!
  * What the timeline says on hover, as rich text: a slice's name, category, start, duration,
- * input dims, sequence number, GPU work and calling Python frame; a folded Python band's stack
+ * input dims, sequence number, GPU work, calling Python frame, step, pair (its forward op, the
+ * side the slice is on, both sides' GPU time) and, for GPU work, its side; a folded Python band's stack
  * (innermost first); a curve point's values and, for memory, the event's bytes and op.
  */
 class TimelineToolTips {
@@ -26,6 +27,9 @@ public:
     QString curvePoint(size_t curve, int64_t point) const;
 
 private:
+    //! The step \a s ran in (a GPU event: its launch's), its pair and side, as lines.
+    QString stepAndPair(SliceId s) const;
+
     const TraceModel &m_model;
     const OpGraph &m_graph;
     const TraceCurves &m_curves;

@@ -3,6 +3,7 @@
 
 #include "analysis/pairs/toppairs.h"
 #include "analysis/time/stepbreakdown.h"
+#include "common/barhover.h"
 #include "common/chartaxis.h"
 #include "common/elidedlabel.h"
 #include "common/palette.h"
@@ -425,13 +426,8 @@ void ChartsView::connectBars(const Built &b)
         if (index >= 0 && size_t(index) < m_rows.size())
             selectRow(m_rows[size_t(index)]);
     });
-    connect(series, &QAbstractBarSeries::hovered, this,
-        [names = b.names, unitNs = b.unitNs](bool on, int index, QBarSet *set) {
-            if (on && index >= 0 && index < names.size())
-                QToolTip::showText(QCursor::pos(),
-                    QStringLiteral("%1\n%2: %3")
-                        .arg(names[index], set->label(), formatDuration(set->at(index) * unitNs)));
-        });
+    showBarToolTips(
+        series, b.names, [unitNs = b.unitNs](double v) { return formatDuration(v * unitNs); });
 }
 
 ChartsView::Built ChartsView::buildSteps() const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/livememorypanel.h"
 
+#include "common/barhover.h"
 #include "common/chartaxis.h"
 #include "common/palette.h"
 #include "common/selectioncontroller.h"
@@ -103,6 +104,11 @@ void LiveMemoryPanel::buildChart()
         for (size_t c = 0; c < sets.size(); ++c)
             *sets[c] << double(p.bytes[c]) / divisor;
     }
+    QStringList hovered; // the category axis's short labels, spelled out
+    for (const PeakComposition &p : peaks)
+        hovered << (p.step == kNoValue ? tr("the peak") : tr("the peak of step %1").arg(p.step));
+    showBarToolTips(series, hovered,
+        [divisor = divisor](double value) { return formatBytes(value * divisor); });
     for (QBarSet *set : sets) {
         connect(set, &QBarSet::clicked, this, [this](int index) {
             const PeakComposition &p = m_trace.memoryPeaks()[size_t(index)];

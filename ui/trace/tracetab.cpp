@@ -2,6 +2,8 @@
 #include "trace/tracetab.h"
 
 #include "analysis/criticalpath/pathchain.h"
+#include "export/apisummarytable.h"
+#include "export/opsummarytable.h"
 #include "timeline/timelineview.h"
 #include "trace/chartsview.h"
 #include "trace/criticalpathpage.h"
@@ -11,6 +13,7 @@
 #include "trace/memoryview.h"
 #include "trace/modulesview.h"
 #include "trace/pairtablepage.h"
+#include "trace/summarypage.h"
 #include "trace/tracetoolbar.h"
 
 #include <QLabel>
@@ -79,6 +82,21 @@ QWidget *TraceTab::buildPages()
     m_bottom->addTab(m_pairs, tr("Op pairs"));
     m_kernels = new KernelTablePage(m_selection, m_bottom);
     m_bottom->addTab(m_kernels, tr("GPU events"));
+    // Nsight's CUDA API Summary and the TensorBoard plugin's Operator view, summed when shown.
+    m_api = new SummaryPage(
+        QStringLiteral("apiSummary"),
+        [trace = m_trace](int64_t step, int) {
+            return apiSummaryTable(ks::apiSummary(*trace->graph, step), *trace->model);
+        },
+        {}, tr("Filter call names"), m_bottom);
+    m_bottom->addTab(m_api, tr("Runtime API"));
+    m_operators = new SummaryPage(
+        QStringLiteral("opSummary"),
+        [trace = m_trace](int64_t step, int byDims) {
+            return opSummaryTable(opSummary(*trace->graph, byDims == 1, step), *trace->model);
+        },
+        {tr("By op name"), tr("By op name and input dims")}, tr("Filter op names"), m_bottom);
+    m_bottom->addTab(m_operators, tr("Operators"));
     // The charts and the module tree are not needed for the first frame: their pages fill in
     // when first shown, and the module tree is built in the background meanwhile.
     m_chartsPage = emptyPage(m_bottom);
@@ -241,6 +259,8 @@ void TraceTab::setStep(int stepIndex)
     const int64_t number = stepNumber();
     m_pairs->setStepNumber(number);
     m_kernels->setStepNumber(number);
+    m_api->setStepNumber(number);
+    m_operators->setStepNumber(number);
     if (m_charts)
         m_charts->setStepNumber(number);
     if (m_modules)

@@ -18,6 +18,7 @@ class KernelTablePage;
 class MemoryView;
 class ModulesView;
 class PairTablePage;
+class SummaryPage;
 class TimelineView;
 class TraceToolbar;
 
@@ -38,6 +39,10 @@ public:
     TimelineView *timeline() const { return m_timeline; }
     PairTablePage *pairs() const { return m_pairs; }
     KernelTablePage *kernels() const { return m_kernels; }
+    //! The Runtime API page: one row per runtime or driver call name (`--export-api-summary`).
+    SummaryPage *apiSummary() const { return m_api; }
+    //! The Operators page: one row per op name, or name and dims (`--export-op-summary`).
+    SummaryPage *operators() const { return m_operators; }
     //! The Charts page's view, created on first use.
     ChartsView *charts();
     //! The Memory tab's view (created when first asked for); null without memory events.
@@ -72,6 +77,8 @@ private:
     QTabWidget *m_bottom = nullptr;
     PairTablePage *m_pairs = nullptr;
     KernelTablePage *m_kernels = nullptr;
+    SummaryPage *m_api = nullptr;
+    SummaryPage *m_operators = nullptr;
     QWidget *m_chartsPage = nullptr;
     QWidget *m_modulesPage = nullptr;
     QWidget *m_memoryPage = nullptr; //!< only for traces with memory events

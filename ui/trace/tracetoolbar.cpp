@@ -45,8 +45,9 @@ QWidget *TraceToolbar::stepSelector(const LoadedTrace &trace)
         steps->addItem(
             tr("ProfilerStep#%1  (%2)").arg(s.number).arg(formatDuration(double(s.end - s.start))));
     steps->setToolTip(tr("Frames the step in the timeline and shows its pairs only in the pair "
-                         "table (instances), the top-pairs chart and the Modules tab; groups "
-                         "and the scatter sum every step"));
+                         "table (instances), the GPU events, Runtime API and Operators pages, "
+                         "the top-pairs chart and the Modules tab; groups and the scatter sum "
+                         "every step"));
     connect(steps, &QComboBox::activated, this, [this](int index) { emit stepChosen(index - 1); });
     return steps;
 }

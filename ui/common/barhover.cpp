@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#include "common/barhover.h"
+
+#include <QAbstractBarSeries>
+#include <QBarSet>
+#include <QCoreApplication>
+#include <QCursor>
+#include <QToolTip>
+
+namespace ks {
+
+void showBarToolTips(
+    QAbstractBarSeries *series, QStringList categories, std::function<QString(double)> valueText)
+{
+    const bool stacked = series->type() == QAbstractSeries::SeriesTypeStackedBar
+        || series->type() == QAbstractSeries::SeriesTypeHorizontalStackedBar;
+    QObject::connect(series, &QAbstractBarSeries::hovered, series,
+        [series, categories = std::move(categories), valueText = std::move(valueText), stacked](
+            bool on, int index, QBarSet *set) {
+            if (!on || index < 0 || index >= set->count()) {
+                QToolTip::hideText();
+                return;
+            }
+            QString text
+                = QStringLiteral("%1\n%2: %3")
+                      .arg(categories.value(index), set->label(), valueText(set->at(index)));
+            if (stacked) {
+                double total = 0;
+                for (const QBarSet *s : series->barSets())
+                    total += index < s->count() ? s->at(index) : 0;
+                text += QCoreApplication::translate("BarHover", "\nin all: %1")
+                            .arg(valueText(total));
+            }
+            QToolTip::showText(QCursor::pos(), text);
+        });
+}
+
+} // namespace ks
