@@ -58,8 +58,8 @@ QString TimelineToolTips::stepAndPair(SliceId s) const
     const OpGraph::RowSide row = m_graph.rowSideOf(s);
     if (row.row >= 0) {
         const PairRow &pair = m_graph.rows()[size_t(row.row)];
-        const SliceId forward = pair.forward != kNoSlice ? pair.forward
-                                                         : m_graph.representativeSlice(pair);
+        const SliceId forward
+            = pair.forward != kNoSlice ? pair.forward : m_graph.representativeSlice(pair);
         html += tr("<br>pair: %1 (%2 side): forward GPU %3, backward GPU %4")
                     .arg(toQString(m_model.sliceName(forward)).toHtmlEscaped(),
                         row.forward ? tr("forward") : tr("backward"),
@@ -67,8 +67,7 @@ QString TimelineToolTips::stepAndPair(SliceId s) const
                         formatDuration(double(pair.backwardGpu.time)));
     }
     if (device)
-        html += tr("<br>side: %1")
-                    .arg(toQString(gpuSideName(gpuSideOfLaunch(m_graph, launch))));
+        html += tr("<br>side: %1").arg(toQString(gpuSideName(gpuSideOfLaunch(m_graph, launch))));
     return html;
 }
 

@@ -12,8 +12,8 @@ namespace ks {
 /*!
  * What the timeline says on hover, as rich text: a slice's name, category, start, duration,
  * input dims, sequence number, GPU work, calling Python frame, step, pair (its forward op, the
- * side the slice is on, both sides' GPU time) and, for GPU work, its side; a folded Python band's stack
- * (innermost first); a curve point's values and, for memory, the event's bytes and op.
+ * side the slice is on, both sides' GPU time) and, for GPU work, its side; a folded Python band's
+ * stack (innermost first); a curve point's values and, for memory, the event's bytes and op.
  */
 class TimelineToolTips {
     Q_DECLARE_TR_FUNCTIONS(TimelineView)

@@ -52,7 +52,8 @@ ApiSummary apiSummary(const OpGraph &graph, int64_t step)
     }
     for (const SliceId launch : graph.gpuLaunches())
         if (launch != kNoSlice && t.kind[launch] == EventKind::Runtime)
-            if (const auto it = rowOf.find(t.name[launch]); it != rowOf.end() && inStep(graph, launch, step))
+            if (const auto it = rowOf.find(t.name[launch]);
+                it != rowOf.end() && inStep(graph, launch, step))
                 ++out.rows[it->second].gpuEvents;
     for (size_t r = 0; r < out.rows.size(); ++r)
         out.rows[r].median = median(durations[r]);

@@ -67,8 +67,7 @@ OpSummary opSummary(const OpGraph &graph, bool byInputDims, int64_t step)
     OpSummary out;
     std::map<std::pair<StringId, StringId>, size_t> rowOf;
     for (SliceId s = 0; s < t.size(); ++s) {
-        if (t.kind[s] != EventKind::CpuOp
-            || (step != kNoValue && graph.stepAt(t.start[s]) != step))
+        if (t.kind[s] != EventKind::CpuOp || (step != kNoValue && graph.stepAt(t.start[s]) != step))
             continue;
         const StringId dims = byInputDims ? t.inputDims[s] : 0;
         const auto [it, added] = rowOf.try_emplace({t.name[s], dims}, out.rows.size());
@@ -93,7 +92,8 @@ OpSummary opSummary(const OpGraph &graph, bool byInputDims, int64_t step)
             return a.deviceTotal > b.deviceTotal;
         if (a.hostTotal != b.hostTotal)
             return a.hostTotal > b.hostTotal;
-        return std::pair(m.str(a.name), m.str(a.inputDims)) < std::pair(m.str(b.name), m.str(b.inputDims));
+        return std::pair(m.str(a.name), m.str(a.inputDims))
+            < std::pair(m.str(b.name), m.str(b.inputDims));
     });
     return out;
 }
