@@ -13,6 +13,7 @@
 #include "timeline/zoomcontrol.h"
 
 #include <QApplication>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QSettings>
 #include <QSignalSpy>
@@ -567,6 +568,68 @@ private slots:
         QVERIFY(!view->sliceRect(p1));
         QVERIFY(!view->sliceRect(named(m, "P0")));
         QVERIFY(view->sliceRect(conv));
+    }
+
+    /*
+     * Issue #57: the track menu pins, hides, moves, collapses the other processes and shows one
+     * process only; the arrangement is the trace's next opening's, as folds are.
+     */
+    void trackMenuArrangesAndIsKept()
+    {
+        const TraceModel &m = *m_trace->model;
+        const SliceId kernel = named(m, "k_fwd"), forward = named(m, "aten::conv2d");
+        const SliceId backward = named(m, "ConvolutionBackward0");
+        const LaneId gpu = m.slices.lane[kernel], main = m.slices.lane[forward];
+        const LaneId autograd = m.slices.lane[backward];
+        SelectionController selection(m_trace);
+        auto view = std::make_unique<TimelineView>(&selection);
+        showOffscreen(*view, QSize(1000, 600));
+        // The label of \a s's track, and its menu's entry \a text.
+        auto act = [&](SliceId s, const QString &text) {
+            QMenu menu;
+            const std::optional<QPoint> at = view->slicePoint(s);
+            if (!at || !view->fillTrackMenu(menu, QPoint(10, at->y())))
+                return false;
+            for (QAction *a : menu.actions())
+                if (a->text().startsWith(text)) {
+                    a->trigger();
+                    return true;
+                }
+            return false;
+        };
+        auto firstLane = [&] {
+            for (const TrackLayout::Track &t : view->m_layout->tracks())
+                if (!t.header)
+                    return t.lane;
+            return kNoLane;
+        };
+        auto laneY = [&](SliceId s) { return view->sliceRect(s)->top(); };
+        QVERIFY(laneY(forward) < laneY(kernel)); // hosts first, by default
+        QVERIFY(act(kernel, QStringLiteral("Pin to Top")));
+        QCOMPARE(firstLane(), gpu);
+        QVERIFY(laneY(kernel) < laneY(forward));
+        QVERIFY(laneY(forward) < laneY(backward));
+        QVERIFY(act(backward, QStringLiteral("Move Up"))); // above the main thread now
+        QVERIFY(laneY(backward) < laneY(forward));
+        // Reopened: pinned first, the threads in the user's order.
+        view = std::make_unique<TimelineView>(&selection);
+        showOffscreen(*view, QSize(1000, 600));
+        QCOMPARE(firstLane(), gpu);
+        QVERIFY(laneY(kernel) < laneY(backward) && laneY(backward) < laneY(forward));
+        // Hidden: not drawn; the menu offers them all back.
+        QVERIFY(act(backward, QStringLiteral("Hide Track")));
+        QVERIFY(!view->sliceRect(backward));
+        QVERIFY(act(forward, QStringLiteral("Show All Tracks (1 hidden)")));
+        QVERIFY(view->sliceRect(backward));
+        // One process only: the GPU's; then every process back, the others collapsed.
+        QVERIFY(act(kernel, QStringLiteral("Show Only This Process")));
+        QVERIFY(view->sliceRect(kernel) && !view->sliceRect(forward));
+        QVERIFY(act(kernel, QStringLiteral("Show All Tracks")));
+        QVERIFY(act(kernel, QStringLiteral("Unpin")));
+        QCOMPARE(firstLane(), autograd);
+        QVERIFY(act(kernel, QStringLiteral("Collapse All Other Processes")));
+        QVERIFY(view->m_layout->laneTrack(main) < 0 && view->m_layout->laneTrack(gpu) >= 0);
+        QSettings().remove(QStringLiteral("timelineFolds")); // inline traces share one key
     }
 
     /*

@@ -50,6 +50,10 @@ std::optional<TrackLayout::FoldState> load(const QString &tracePath)
     state.collapsedGroups = settings.value(QStringLiteral("collapsedGroups")).toStringList();
     state.collapsedLanes = settings.value(QStringLiteral("collapsedLanes")).toStringList();
     state.unfoldedPython = settings.value(QStringLiteral("unfoldedPython")).toStringList();
+    state.pinnedLanes = settings.value(QStringLiteral("pinnedLanes")).toStringList();
+    state.hiddenLanes = settings.value(QStringLiteral("hiddenLanes")).toStringList();
+    state.hiddenGroups = settings.value(QStringLiteral("hiddenGroups")).toStringList();
+    state.laneOrder = settings.value(QStringLiteral("laneOrder")).toStringList();
     return state;
 }
 
@@ -62,6 +66,10 @@ void save(const QString &tracePath, const TrackLayout::FoldState &state)
     settings.setValue(QStringLiteral("collapsedGroups"), state.collapsedGroups);
     settings.setValue(QStringLiteral("collapsedLanes"), state.collapsedLanes);
     settings.setValue(QStringLiteral("unfoldedPython"), state.unfoldedPython);
+    settings.setValue(QStringLiteral("pinnedLanes"), state.pinnedLanes);
+    settings.setValue(QStringLiteral("hiddenLanes"), state.hiddenLanes);
+    settings.setValue(QStringLiteral("hiddenGroups"), state.hiddenGroups);
+    settings.setValue(QStringLiteral("laneOrder"), state.laneOrder);
     settings.endGroup();
     prune(settings);
 }

@@ -10,8 +10,9 @@
 namespace ks::foldmemory {
 
 /*!
- * The timeline folds the user left on each trace, kept in QSettings under the trace's absolute
- * path, so that a trace reopens folded as it was (the most recent kTraces traces are kept).
+ * The timeline folds and track arrangement (pinned, hidden, reordered) the user left on each trace,
+ * kept in QSettings under the trace's absolute path, so that a trace reopens folded as it was (the
+ * most recent kTraces traces are kept).
  */
 constexpr int kTraces = 100;
 

@@ -19,9 +19,12 @@
 #include "timeline/timelinetooltips.h"
 #include "timeline/trackgeometry.h"
 #include "timeline/tracklayout.h"
+#include "timeline/trackmenu.h"
 #include "timeline/zoomcontrol.h"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -546,6 +549,23 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     m_clicking = false;
     if (memory)
         emit memoryEventClicked(point);
+}
+
+bool TimelineView::fillTrackMenu(QMenu &menu, QPoint pos)
+{
+    const int ti
+        = pos.y() < kRulerHeight ? -1 : m_layout->trackAt(pos.y() - kRulerHeight + m_scrollY);
+    if (ti < 0)
+        return false;
+    ks::fillTrackMenu(menu, *m_layout, ti, [this] { foldsChanged(); });
+    return true;
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu menu;
+    if (event->pos().x() < kLabelWidth && fillTrackMenu(menu, event->pos()))
+        menu.exec(event->globalPos());
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)

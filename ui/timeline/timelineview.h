@@ -17,6 +17,7 @@
 #include <vector>
 
 class QHelpEvent;
+class QMenu;
 class QScrollBar;
 class TestTimeline;
 
@@ -131,6 +132,12 @@ public:
     void setPythonHidden(bool hidden);
     //! Draws graph replays one lane per graph instead of on their streams.
     void setGraphsCompacted(bool compacted);
+    /*!
+     * Fills \a menu with the track menu (fillTrackMenu()) of the label at widget point \a pos;
+     * false, leaving it empty, where there is no track. Changes are kept for the trace's next
+     * opening, as folds are.
+     */
+    bool fillTrackMenu(QMenu &menu, QPoint pos);
     //! The ruler's time-range selection, if any (ns relative to the start).
     std::optional<std::pair<double, double>> rangeSelection() const { return m_rangeSelection; }
     int contentHeight() const;
@@ -152,6 +159,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     bool event(QEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
     friend class ::TestTimeline; // counts the cache's scans

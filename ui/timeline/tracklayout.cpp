@@ -38,6 +38,7 @@ TrackLayout::TrackLayout(
 {
     m_laneCollapsed.assign(m_model.lanes.size(), false);
     m_pythonUnfolded.assign(m_model.lanes.size(), false);
+    m_laneHidden.assign(m_model.lanes.size(), false);
     buildGroups();
     addCurveGroups();
     relayout();
@@ -166,8 +167,13 @@ void TrackLayout::relayout()
     m_trackOfCurve.assign(m_curves.tracks.size(), -1);
     m_headerOfGroup.assign(m_groups.size(), -1);
     int y = 0;
+    for (LaneId l : m_pinned)
+        if (!m_laneHidden[l])
+            y = addLane(m_groupOfLane[l], l, y, true);
     for (size_t gi = 0; gi < m_groups.size(); ++gi) {
         const Group &g = m_groups[gi];
+        if (g.hidden)
+            continue;
         Track header;
         header.header = true;
         header.group = int(gi);
@@ -179,12 +185,9 @@ void TrackLayout::relayout()
         y += kHeaderHeight;
         if (g.collapsed)
             continue;
-        for (LaneId l : g.lanes) {
-            if (m_graphsCompacted && m_index.graphLanes().compacted(l))
-                y = addGraphTracks(int(gi), l, y);
-            else
-                y = addLaneTrack(int(gi), l, y);
-        }
+        for (LaneId l : g.lanes)
+            if (!m_laneHidden[l] && !pinned(l))
+                y = addLane(int(gi), l, y, false);
         for (int c : g.curves) {
             const CurveTrack &curve = m_curves.tracks[size_t(c)];
             Track t;
@@ -205,6 +208,18 @@ void TrackLayout::relayout()
             y += t.height;
         }
     }
+}
+
+int TrackLayout::addLane(int group, LaneId l, int y, bool pinned)
+{
+    const size_t first = m_tracks.size();
+    y = m_graphsCompacted && m_index.graphLanes().compacted(l) ? addGraphTracks(group, l, y)
+                                                               : addLaneTrack(group, l, y);
+    for (size_t t = first; pinned && t < m_tracks.size(); ++t)
+        if (!m_model.lanes[l].device && m_tracks[t].graph < 0) // a host thread: say whose
+            m_tracks[t].label
+                = m_groups[size_t(group)].label + QStringLiteral(" · ") + m_tracks[t].label;
+    return y;
 }
 
 int TrackLayout::addLaneTrack(int group, LaneId l, int y)
@@ -403,7 +418,7 @@ std::optional<double> TrackLayout::anchorY(SliceId s) const
         return std::nullopt; // shown, but not this slice (Python hidden)
     // The lane's group is collapsed: anchor on its header.
     const int g = lane < m_groupOfLane.size() ? m_groupOfLane[lane] : -1;
-    if (g < 0 || !m_groups[size_t(g)].collapsed)
+    if (g < 0 || !m_groups[size_t(g)].collapsed || m_headerOfGroup[size_t(g)] < 0)
         return std::nullopt;
     const Track &header = m_tracks[size_t(m_headerOfGroup[size_t(g)])];
     return header.y + header.height / 2.0;
@@ -457,6 +472,16 @@ TrackLayout::FoldState TrackLayout::folds() const
             state.collapsedLanes << laneKey(l);
         if (m_pythonUnfolded[l])
             state.unfoldedPython << laneKey(l);
+        if (m_laneHidden[l])
+            state.hiddenLanes << laneKey(l);
+    }
+    for (LaneId l : m_pinned)
+        state.pinnedLanes << laneKey(l);
+    for (const Group &g : m_groups) {
+        if (g.hidden)
+            state.hiddenGroups << g.label;
+        for (LaneId l : g.reordered ? g.lanes : std::vector<LaneId>())
+            state.laneOrder << laneKey(l);
     }
     return state;
 }
@@ -465,11 +490,106 @@ void TrackLayout::restore(const FoldState &state)
 {
     for (Group &g : m_groups)
         g.collapsed = state.collapsedGroups.contains(g.label);
+    std::map<QString, LaneId> laneNamed;
     for (LaneId l = 0; l < m_model.lanes.size(); ++l) {
         const QString key = laneKey(l);
+        laneNamed[key] = l;
         m_laneCollapsed[l] = state.collapsedLanes.contains(key);
         m_pythonUnfolded[l] = state.unfoldedPython.contains(key);
+        m_laneHidden[l] = state.hiddenLanes.contains(key);
     }
+    m_pinned.clear();
+    for (const QString &key : state.pinnedLanes)
+        if (const auto it = laneNamed.find(key);
+            it != laneNamed.end() && m_groupOfLane[it->second] >= 0)
+            m_pinned.push_back(it->second);
+    for (Group &g : m_groups) {
+        g.hidden = state.hiddenGroups.contains(g.label);
+        // The user's order where it names the lanes; lanes it does not name keep theirs, after.
+        auto place = [&](LaneId l) {
+            const qsizetype at = state.laneOrder.indexOf(laneKey(l));
+            return at < 0 ? state.laneOrder.size() : at;
+        };
+        g.reordered = std::any_of(g.lanes.begin(), g.lanes.end(),
+            [&](LaneId l) { return place(l) < state.laneOrder.size(); });
+        std::stable_sort(g.lanes.begin(), g.lanes.end(),
+            [&](LaneId a, LaneId b) { return place(a) < place(b); });
+    }
+    relayout();
+}
+
+void TrackLayout::setPinned(LaneId lane, bool pin)
+{
+    std::erase(m_pinned, lane);
+    if (pin)
+        m_pinned.push_back(lane);
+    relayout();
+}
+
+bool TrackLayout::pinned(LaneId lane) const
+{
+    return std::find(m_pinned.begin(), m_pinned.end(), lane) != m_pinned.end();
+}
+
+void TrackLayout::hideLane(LaneId lane)
+{
+    m_laneHidden[lane] = true;
+    relayout();
+}
+
+void TrackLayout::hideGroup(int group)
+{
+    m_groups[size_t(group)].hidden = true;
+    relayout();
+}
+
+void TrackLayout::showOnlyGroup(int group)
+{
+    for (size_t g = 0; g < m_groups.size(); ++g)
+        m_groups[g].hidden = int(g) != group;
+    relayout();
+}
+
+void TrackLayout::collapseOtherGroups(int group)
+{
+    for (size_t g = 0; g < m_groups.size(); ++g)
+        m_groups[g].collapsed = int(g) != group;
+    relayout();
+}
+
+void TrackLayout::moveLane(LaneId lane, int delta)
+{
+    Group *group = pinned(lane) ? nullptr : &m_groups[size_t(m_groupOfLane[lane])];
+    std::vector<LaneId> &lanes = group ? group->lanes : m_pinned;
+    const ptrdiff_t at = std::find(lanes.begin(), lanes.end(), lane) - lanes.begin();
+    // Past the lanes that do not show there: one place is one place on screen.
+    auto shown = [&](ptrdiff_t i) {
+        return !group || (!m_laneHidden[lanes[size_t(i)]] && !pinned(lanes[size_t(i)]));
+    };
+    ptrdiff_t to = at;
+    do
+        to += delta < 0 ? -1 : 1;
+    while (to >= 0 && to < ptrdiff_t(lanes.size()) && !shown(to));
+    if (delta == 0 || to < 0 || to >= ptrdiff_t(lanes.size()))
+        return;
+    std::swap(lanes[size_t(at)], lanes[size_t(to)]);
+    if (group)
+        group->reordered = true;
+    relayout();
+}
+
+int TrackLayout::hiddenCount() const
+{
+    return int(std::count(m_laneHidden.begin(), m_laneHidden.end(), true))
+        + int(std::count_if(
+            m_groups.begin(), m_groups.end(), [](const Group &g) { return g.hidden; }));
+}
+
+void TrackLayout::showAll()
+{
+    m_laneHidden.assign(m_laneHidden.size(), false);
+    for (Group &g : m_groups)
+        g.hidden = false;
     relayout();
 }
 

@@ -51,11 +51,15 @@ public:
         bool band() const { return ref.set == RowSet::PythonBand; }
     };
 
-    //! What the user folded, by names that outlive the process (see laneKey()).
+    //! What the user folded and arranged, by names that outlive the process (see laneKey()).
     struct FoldState {
         QStringList collapsedGroups;
         QStringList collapsedLanes;
         QStringList unfoldedPython;
+        QStringList pinnedLanes; //!< in the order they show at the top
+        QStringList hiddenLanes;
+        QStringList hiddenGroups;
+        QStringList laneOrder; //!< the lanes of every group the user reordered, in order
         bool operator==(const FoldState &) const = default;
     };
 
@@ -82,6 +86,21 @@ public:
     //! Graph replays one lane per graph (GraphLanes) instead of their streams.
     bool graphsCompacted() const { return m_graphsCompacted; }
     void setGraphsCompacted(bool compacted);
+    //! Pins \a lane to the top of the timeline (in the order pinned), or unpins it.
+    void setPinned(LaneId lane, bool pinned);
+    bool pinned(LaneId lane) const;
+    void hideLane(LaneId lane);
+    void hideGroup(int group);
+    //! Hides every group but \a group (and the memory and counter tracks).
+    void showOnlyGroup(int group);
+    //! Collapses every group but \a group, which opens.
+    void collapseOtherGroups(int group);
+    //! Moves \a lane one place up (\a delta < 0) or down among the lanes shown with it: its
+    //! group's, or the pinned ones.
+    void moveLane(LaneId lane, int delta);
+    //! Lanes and groups hidden.
+    int hiddenCount() const;
+    void showAll();
     FoldState folds() const;
     //! Applies \a state; names it does not know (another version of the file) are ignored.
     void restore(const FoldState &state);
@@ -131,6 +150,8 @@ private:
         std::vector<LaneId> lanes;
         std::vector<int> curves; //!< curve tracks: indices into TraceCurves::tracks
         int64_t device = -1; //!< the GPU of a device process, whose counters join its lanes
+        bool hidden = false;
+        bool reordered = false; //!< its lanes are in the user's order (FoldState::laneOrder)
     };
 
     void buildGroups();
@@ -139,6 +160,9 @@ private:
     //! Where \a lane goes in its group: forward threads, backward threads, then by sort index
     //! (or tid), a stream's sync row right after the stream.
     std::tuple<int, int64_t, bool> laneOrder(LaneId lane) const;
+    //! Adds the tracks of \a lane (its own, or its graphs') from content y \a y; returns the y
+    //! below them. \a pinned: at the top, named with its process.
+    int addLane(int group, LaneId lane, int y, bool pinned);
     //! Adds the track of \a lane at content y \a y (if it shows); returns the y below it.
     int addLaneTrack(int group, LaneId lane, int y);
     //! Adds a track for each graph \a host hosts (none if it hosts none); returns the y below.
@@ -155,6 +179,8 @@ private:
     std::vector<int> m_groupOfLane; //!< -1 for lanes without a track
     std::vector<bool> m_laneCollapsed;
     std::vector<bool> m_pythonUnfolded;
+    std::vector<bool> m_laneHidden;
+    std::vector<LaneId> m_pinned; //!< in the order they show
     bool m_pythonHidden = false;
     bool m_graphsCompacted = false;
     std::vector<Track> m_tracks;
