@@ -2,6 +2,7 @@
 // The timeline's pieces (ui/timeline/) and the view that owns them, offscreen: the range stays
 // inside the trace (zoom-out, framing, pans, drags), the layout, hit testing far from a parent,
 // and the geometry cache (repaints without a rescan, never stale).
+#include "analysis/timeline/argfilter.h"
 #include "common/qstrings.h"
 #include "memorytrace.h"
 #include "testutil.h"
@@ -568,6 +569,50 @@ private slots:
         QVERIFY(!view->sliceRect(p1));
         QVERIFY(!view->sliceRect(named(m, "P0")));
         QVERIFY(view->sliceRect(conv));
+    }
+
+    /*
+     * Issue #57: find by args (Perfetto's `args.` filters): each condition counted here from the
+     * model's own columns, the view's matches equal to them; a malformed one is said, and text
+     * that names no arg stays a name pattern.
+     */
+    void findByArgs()
+    {
+        std::string error;
+        const auto filters = parseArgFilters("args.Correlation = 2 and cat~kern", error);
+        QVERIFY(filters && error.empty());
+        QCOMPARE(filters->size(), size_t(2));
+        QVERIFY(!parseArgFilters("aten::add", error));
+        QVERIFY(!parseArgFilters("a=b", error)); // no such arg: a name pattern
+        QVERIFY(parseArgFilters("stream>x", error) && error == "stream: > needs a number");
+        const TraceModel &m = *m_trace->model;
+        const SliceTable &t = m.slices;
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        showOffscreen(v, QSize(1000, 400));
+        auto found = [&](const QString &query) {
+            QSignalSpy finished(&v, &TimelineView::findFinished);
+            v.setFindPattern(query);
+            return finished.wait(10000) ? finished.first().first().toInt() : -1;
+        };
+        auto counted = [&](auto keep) {
+            int n = 0;
+            for (SliceId s = 0; s < t.size(); ++s)
+                n += keep(s);
+            return n;
+        };
+        QCOMPARE(found(QStringLiteral("correlation=2")),
+            counted([&](SliceId s) { return t.correlation[s] == 2; })); // the launch and k_bwd
+        QCOMPARE(found(QStringLiteral("correlation=2")), 2);
+        QCOMPARE(
+            found(QStringLiteral("Sequence number=10 and cat=cpu_op")), counted([&](SliceId s) {
+                return t.sequence[s] == 10 && m.str(t.category[s]) == "cpu_op";
+            }));
+        QCOMPARE(found(QStringLiteral("correlation>1 and correlation<3")), 2);
+        QCOMPARE(found(QStringLiteral("aten::add")), 40); // a name pattern still
+        selection.select(kNoSlice);
+        QVERIFY(v.findNext());
+        QCOMPARE(m.sliceName(selection.current()), std::string_view("aten::add"));
     }
 
     /*

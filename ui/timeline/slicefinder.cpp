@@ -39,10 +39,30 @@ SliceFinder::Result SliceFinder::search(
     return r;
 }
 
+SliceFinder::Result SliceFinder::search(
+    const TraceModel &model, const std::vector<ArgFilter> &filters, const std::atomic<bool> &stop)
+{
+    Result r;
+    const SliceTable &t = model.slices;
+    r.sliceMatches.assign(t.size(), false);
+    for (SliceId s = 0; s < t.size(); ++s) {
+        if ((s & 0xffff) == 0 && stop)
+            return {};
+        if (meetsArgFilters(model, s, filters)) {
+            r.sliceMatches[s] = true;
+            r.matches.push_back(s);
+        }
+    }
+    std::sort(r.matches.begin(), r.matches.end(),
+        [&model](SliceId a, SliceId b) { return before(model, a, b); });
+    return r;
+}
+
 void SliceFinder::setResult(Result result)
 {
     m_matches = std::move(result.matches);
     m_nameMatches = std::move(result.nameMatches);
+    m_sliceMatches = std::move(result.sliceMatches);
 }
 
 std::optional<size_t> SliceFinder::next(SliceId current, bool backward) const

@@ -337,22 +337,27 @@ void TimelineView::setShowAllArrows(bool on)
 void TimelineView::setFindPattern(const QString &pattern)
 {
     m_findStep.reset();
+    // Args filters (`stream=7`) where the text states them, else a name pattern.
+    std::string argsError;
+    const auto filters = parseArgFilters(pattern.toStdString(), argsError);
     const QRegularExpression regex(pattern, QRegularExpression::CaseInsensitiveOption);
-    if (pattern.isEmpty() || !regex.isValid()) {
+    if (pattern.isEmpty() || !argsError.empty() || (!filters && !regex.isValid())) {
         m_find.cancel();
         m_findPending = false;
         m_finder->clear();
         update();
-        emit findStatus(
-            pattern.isEmpty() ? QString() : tr("invalid pattern: %1").arg(regex.errorString()));
+        emit findStatus(pattern.isEmpty() ? QString()
+                : argsError.empty()       ? tr("invalid pattern: %1").arg(regex.errorString())
+                                          : QString::fromStdString(argsError));
         return;
     }
     // Every slice is looked at: on a worker, the timeline stays live meanwhile.
     m_findPending = true;
     emit findStatus(tr("searching…"));
     m_find.run(
-        [trace = m_trace, regex](const std::atomic<bool> &stop) {
-            return SliceFinder::search(*trace->model, regex, stop);
+        [trace = m_trace, regex, filters](const std::atomic<bool> &stop) {
+            return filters ? SliceFinder::search(*trace->model, *filters, stop)
+                           : SliceFinder::search(*trace->model, regex, stop);
         },
         [this](SliceFinder::Result result) {
             m_findPending = false;

@@ -57,7 +57,13 @@ void TraceToolbar::addFind(QLayout *row)
     row->addWidget(new QLabel(tr("Find:"), this));
     m_find = new QLineEdit(this);
     m_find->setObjectName(QStringLiteral("findEdit"));
-    m_find->setPlaceholderText(tr("regex over names (Ctrl+F)"));
+    m_find->setPlaceholderText(tr("regex over names, or args: stream=7 (Ctrl+F)"));
+    m_find->setToolTip(tr("A regular expression over names; or conditions on args, joined by "
+                          "\"and\": Input Dims~4096, External id=38, stream=7, grid>100 (keys: "
+                          "Input Dims, External id, correlation, Sequence number, Fwd thread id, "
+                          "device, stream, grid, block, Collective name, Process Group Name, "
+                          "Seq, graph id, graph node id, cat; = equals, ~ contains, < and > "
+                          "compare)"));
     m_find->setClearButtonEnabled(true);
     m_find->setMaximumWidth(280);
     auto *findTimer = new QTimer(this);
