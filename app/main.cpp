@@ -132,8 +132,21 @@ struct Runner {
 };
 
 //! Carries out \a command; returns the exit code of docs/cli.md.
+/*!
+ * Headless commands say only their own messages on stderr: Qt's notes about the platform
+ * ("XDG_RUNTIME_DIR not set", "This plugin does not support propagateSizeHints()") are noise to
+ * a script reading it. Its critical and fatal messages still go out.
+ */
+void quietQtMessages(QtMsgType type, const QMessageLogContext &, const QString &message)
+{
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+}
+
 int run(const Command &command, int &argc, char *argv[])
 {
+    if (!std::holds_alternative<WindowRequest>(command.request))
+        qInstallMessageHandler(quietQtMessages);
     if (command.threads > 0)
         setLoadThreads(command.threads);
     if (!command.peaks.empty()) {

@@ -50,6 +50,25 @@ std::string durationText(double ns)
     return text;
 }
 
+std::string spanText(double ns)
+{
+    struct Unit {
+        double ns;
+        const char *name;
+    };
+    static constexpr Unit kLong[] = {{86400e9, "days"}, {3600e9, "h"}, {60e9, "min"}};
+    for (const Unit &u : kLong) {
+        const double v = ns / u.ns;
+        if (std::fabs(v) < 1)
+            continue;
+        const int decimals = std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 10 ? 1 : 2;
+        char text[48];
+        std::snprintf(text, sizeof text, "%.*f %s", decimals, v, u.name);
+        return text;
+    }
+    return durationText(ns);
+}
+
 std::string microsText(TimeNs ns)
 {
     std::string out;

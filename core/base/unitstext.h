@@ -18,6 +18,10 @@ std::string bytesText(double bytes);
 //! digits, the unit suiting the value).
 std::string durationText(double ns);
 
+//! \a ns for a person, long spans too: durationText() below a minute, then "12.0 min",
+//! "3.50 h", "888 days" (three significant digits).
+std::string spanText(double ns);
+
 //! \a ns as µs with three decimals ("1234.500"): what the exports and tables write.
 std::string microsText(TimeNs ns);
 

@@ -5,6 +5,7 @@
 
 #include "base/jsonallocator.h"
 #include "base/parallel.h"
+#include "base/unitstext.h"
 #include "base/usablecores.h"
 
 #include <rapidjson/document.h>
@@ -61,7 +62,7 @@ std::string unrelatedSpans(std::vector<RankSpan> spans)
         // Far apart but one job by its own word: still one run.
         if (b.start > reach && (a.traceId.empty() || a.traceId != b.traceId))
             return a.file + " and " + b.file + " do not overlap in time (the second starts "
-                + std::to_string((b.start - reach) / 1000000) + " ms after the first ends"
+                + spanText(double(b.start - reach)) + " after the first ends"
                 + (a.traceId.empty() || b.traceId.empty() ? std::string()
                                                           : ", and their trace_ids differ")
                 + "): they are traces of different jobs, not one run";

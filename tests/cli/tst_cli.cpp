@@ -213,6 +213,21 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    // Issue #57: headless commands say only their own messages: no Qt platform notes
+    // ("XDG_RUNTIME_DIR not set", "propagateSizeHints()") on stderr for a clean trace.
+    void headlessStderrHoldsOnlyOurMessages()
+    {
+        const QString dir = test::tempDir();
+        for (const QStringList &command :
+            {QStringList {QStringLiteral("--screenshot"), dir + QStringLiteral("/quiet.png")},
+                QStringList {QStringLiteral("--report"), dir + QStringLiteral("/quiet.html")},
+                QStringList {QStringLiteral("--export-api-summary"), QStringLiteral("-")}}) {
+            const auto r = test::run(test::appPath(), command + QStringList {m_demo});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.err.isEmpty(), r.err.constData());
+        }
+    }
+
     // --export-db writes a SQLite file (its header) holding the trace's SHA-256 as sha256sum
     // computes it (meta's source_sha256: SQLite stores the text as is), exit 0; an unwritable
     // target exits 3 and names it (tst_database reads the tables back).

@@ -33,6 +33,8 @@ private slots:
     void appendMicrosRoundTripsParseMicros();
     void bytesTextUsesBinaryUnits_data();
     void bytesTextUsesBinaryUnits();
+    void spanTextReadsLongSpans_data();
+    void spanTextReadsLongSpans();
 };
 
 void TestNumberText::parseMicrosIsExact_data()
@@ -302,6 +304,25 @@ void TestNumberText::bytesTextUsesBinaryUnits()
     QFETCH(double, bytes);
     QFETCH(QString, text);
     QCOMPARE(QString::fromStdString(ks::bytesText(bytes)), text);
+}
+
+// Issue #57: "888 days", not "76804521778 ms" (two traces of jobs years apart).
+void TestNumberText::spanTextReadsLongSpans_data()
+{
+    QTest::addColumn<double>("ns");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("years apart") << 76804521778e6 << QStringLiteral("889 days");
+    QTest::newRow("a day and a half") << 1.5 * 86400e9 << QStringLiteral("1.50 days");
+    QTest::newRow("an hour less 6 s") << 3594e9 << QStringLiteral("59.9 min");
+    QTest::newRow("hours") << 3.5 * 3600e9 << QStringLiteral("3.50 h");
+    QTest::newRow("under a minute: durationText") << 12.4e9 << QStringLiteral("12.40 s");
+}
+
+void TestNumberText::spanTextReadsLongSpans()
+{
+    QFETCH(double, ns);
+    QFETCH(QString, text);
+    QCOMPARE(QString::fromStdString(ks::spanText(ns)), text);
 }
 
 #include "tst_numbertext.moc"

@@ -23,6 +23,8 @@
 #include <QGraphicsTextItem>
 #include <QImage>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLogValueAxis>
 #include <QMenu>
 #include <QPainter>
@@ -317,6 +319,26 @@ private slots:
         QVERIFY2(axis->max() >= 120 && axis->max() <= 150, // 40 + 80 µs
             qPrintable(QString::number(axis->max())));
         verifyRoundTicks(tiny.chart(), axis);
+    }
+
+    /*
+     * Issue #57: at the Charts tab's size in a 1440×900 window no text of the step chart is
+     * elided (its legend read "backward – other (A…", "recompute (checkp…"); hovering a legend
+     * entry says what its part holds.
+     */
+    void stepsChartElidesNoLabel()
+    {
+        Page page(m_trace, QSize(820, 400));
+        page.view.setKind(ChartsView::Steps);
+        QApplication::processEvents();
+        const QStringList texts = drawnTexts(page.chart());
+        QVERIFY(texts.size() > 5);
+        for (const QString &text : texts)
+            QVERIFY2(!text.endsWith(QChar(0x2026)), qPrintable(text));
+        QLegendMarker *marker = page.chart()->legend()->markers().value(0);
+        QVERIFY(marker);
+        emit marker->hovered(true);
+        QVERIFY2(!QToolTip::text().isEmpty(), "a legend entry explains itself on hover");
     }
 
     // Hovering a step's segment says which step, which part and how long.

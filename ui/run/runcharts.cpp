@@ -174,10 +174,11 @@ void RunCharts::setPair(int pairIndex)
         }
         const std::string &forward = m_run->firstPairRows[size_t(p.rows[0])][0];
         const QString name = forward.empty() ? tr("(backward only)") : toQString(forward);
-        title = tr("%1 on each rank: backward spread %2 µs, slowest rank %3")
-                    .arg(name)
-                    .arg(double(p.backwardSpread) / 1000.0, 0, 'f', 3)
-                    .arg(m_run->ranks[p.slowestRankIndex].rank);
+        // The slowest rank first: it is what the chart is there to show (a long op name
+        // elided it at the end).
+        title = tr("Slowest rank %1, backward spread %2: %3 on each rank")
+                    .arg(m_run->ranks[p.slowestRankIndex].rank)
+                    .arg(formatDuration(double(p.backwardSpread)), name);
     }
     auto *series = new QBarSeries;
     series->append(fwd);

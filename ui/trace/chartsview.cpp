@@ -13,6 +13,7 @@
 #include "trace/chartnames.h"
 
 #include <QBarCategoryAxis>
+#include <QBarLegendMarker>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -22,6 +23,7 @@
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -73,22 +75,38 @@ void setRoundTicks(QValueAxis *axis, double maxNs, const Unit &unit)
     ks::setRoundTicks(axis, maxNs / unit.ns);
 }
 
-//! A work part's name in a legend.
+//! A work part's name in a legend: short, so that no legend entry is elided (issue #57).
 QString partLabel(WorkPart part)
 {
     switch (part) {
     case WorkPart::BackwardOther:
-        return ChartsView::tr("backward – other (AccumulateGrad, hooks)");
-    case WorkPart::Recompute:
-        return ChartsView::tr("recompute (checkpointing)");
+        return ChartsView::tr("backward-other");
     case WorkPart::Communication:
-        return ChartsView::tr("communication (not under computation)");
+        return ChartsView::tr("exposed comm");
     case WorkPart::Memcpy:
-        return ChartsView::tr("memcpy (not under other work)");
-    case WorkPart::Other:
-        return ChartsView::tr("other (optimizer, data…)");
+        return ChartsView::tr("exposed memcpy");
     default:
         return QString::fromUtf8(workPartName(part));
+    }
+}
+
+//! What a legend entry's part holds, said on hover.
+QString partTip(WorkPart part)
+{
+    switch (part) {
+    case WorkPart::BackwardOther:
+        return ChartsView::tr("GPU work launched during backward by no paired node "
+                              "(AccumulateGrad, hooks)");
+    case WorkPart::Recompute:
+        return ChartsView::tr("forward work re-run inside backward (activation checkpointing)");
+    case WorkPart::Communication:
+        return ChartsView::tr("communication not under computation");
+    case WorkPart::Memcpy:
+        return ChartsView::tr("memcpy not under other work");
+    case WorkPart::Other:
+        return ChartsView::tr("other GPU work: optimizer, data loading, …");
+    default:
+        return partLabel(part);
     }
 }
 
@@ -486,6 +504,18 @@ ChartsView::Built ChartsView::buildSteps() const
     series->attachAxis(axisY);
     chart->setTitle(tr("GPU time per ProfilerStep: from the first to the last GPU event the step "
                        "launched, busy time by what ran, and idle"));
+    // Each legend entry says what its part holds on hover.
+    for (QLegendMarker *marker : chart->legend()->markers(series)) {
+        auto *barMarker = qobject_cast<QBarLegendMarker *>(marker);
+        const int at = barMarker ? int(series->barSets().indexOf(barMarker->barset())) : -1;
+        if (at < 0)
+            continue;
+        connect(
+            marker, &QLegendMarker::hovered, marker, [tip = partTip(parts[size_t(at)])](bool on) {
+                if (on)
+                    QToolTip::showText(QCursor::pos(), tip);
+            });
+    }
     built.chart = chart;
     built.unitNs = unit.ns;
     // Wide enough for every step's label; beyond that the page scrolls sideways.
