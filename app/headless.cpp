@@ -19,6 +19,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <system_error>
@@ -93,8 +94,12 @@ std::shared_ptr<const Run> openRunOrReport(
     }
     for (const RunFailure &f : run->failures)
         std::fprintf(stderr, "%s\n", f.error.c_str());
+    // One trace file is no run short of ranks: its own world_size is not news.
+    std::error_code ec;
+    const bool oneTrace = args.size() == 1 && !std::filesystem::is_directory(args[0], ec);
     for (const std::string &w : run->warnings)
-        std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
+        if (!oneTrace || w != partialRunWarning(run->ranks.size(), run->worldSize))
+            std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
     return run;
 }
 

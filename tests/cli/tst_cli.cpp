@@ -213,6 +213,22 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    // Issue #57: one trace's critical path says nothing of the ranks its world_size misses.
+    void oneTracesCriticalPathWarnsNotOfRanks()
+    {
+        const QString shared = test::sharedTracesDir();
+        if (shared.isEmpty())
+            QSKIP("../shared/traces is absent: the 300-rank HTA trace is not at hand");
+        const QString trace = shared
+            + QStringLiteral(
+                "/hta_cpu_only_full_b8cce2c_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+        const auto r = test::run(test::appPath(),
+            {QStringLiteral("--export-critical-path"), test::tempDir() + QStringLiteral("/one.csv"),
+                trace});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.err.contains("ranks"), r.err.constData());
+    }
+
     // Issue #57: headless commands say only their own messages: no Qt platform notes
     // ("XDG_RUNTIME_DIR not set", "propagateSizeHints()") on stderr for a clean trace.
     void headlessStderrHoldsOnlyOurMessages()
