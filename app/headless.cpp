@@ -78,7 +78,7 @@ int runTraceExport(TraceExportKind kind,
 }
 
 std::shared_ptr<const Run> openRunOrReport(
-    const std::vector<std::string> &args, const RunOptions &options)
+    const std::vector<std::string> &args, const RunOptions &options, bool oneTraceIsNoRun)
 {
     std::string error;
     auto run = openRun(args, options, error);
@@ -94,9 +94,9 @@ std::shared_ptr<const Run> openRunOrReport(
     }
     for (const RunFailure &f : run->failures)
         std::fprintf(stderr, "%s\n", f.error.c_str());
-    // One trace file is no run short of ranks: its own world_size is not news.
     std::error_code ec;
-    const bool oneTrace = args.size() == 1 && !std::filesystem::is_directory(args[0], ec);
+    const bool oneTrace
+        = oneTraceIsNoRun && args.size() == 1 && !std::filesystem::is_directory(args[0], ec);
     for (const std::string &w : run->warnings)
         if (!oneTrace || w != partialRunWarning(run->ranks.size(), run->worldSize))
             std::fprintf(stderr, "kinetoscope: warning: %s\n", w.c_str());
@@ -237,7 +237,8 @@ int runRunExport(RunExport what,
     options.pairs = what == RunExport::RankPairs || what == RunExport::Database;
     options.rankDetails = what == RunExport::Database; // its findings and step_gpu_time
     options.pathGraph = what == RunExport::CriticalPath; // read in the databases' one open
-    const auto run = openRunOrReport(args, options);
+    // One trace's critical path is no run short of ranks: its world_size is not news there.
+    const auto run = openRunOrReport(args, options, what == RunExport::CriticalPath);
     if (!run)
         return ExitLoadFailed;
     std::string error;

@@ -32,9 +32,12 @@ int runTraceExport(TraceExportKind kind,
  * headless command, saying on stderr what it has: the ranks that failed to load, the run's
  * warnings (a partial run). Null, with the reason on stderr, when nothing loaded or the ranks are
  * of different jobs (Run::unrelated); throws std::bad_alloc (exit 3) when memory ran out.
+ * \a oneTraceIsNoRun: when \a args is one trace file, it is not said to be a run short of
+ * ranks.
  */
-std::shared_ptr<const Run> openRunOrReport(
-    const std::vector<std::string> &args, const RunOptions &options = {});
+std::shared_ptr<const Run> openRunOrReport(const std::vector<std::string> &args,
+    const RunOptions &options = {},
+    bool oneTraceIsNoRun = false);
 
 /*!
  * A run command's exit code once its output is written: 0, or 2 when a rank could not be read,

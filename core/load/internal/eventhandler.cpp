@@ -359,6 +359,9 @@ void EventHandler::eventField(Kind kind, std::string_view text)
         const size_t known = m_strings.size();
         m_event->name = m_strings.intern(text);
         m_event->hasName = true;
+        m_event->memoryName = text == "[memory]" ? RawEventFields::MemoryName::Memory
+            : text == "[OutOfMemory]"            ? RawEventFields::MemoryName::OutOfMemory
+                                                 : RawEventFields::MemoryName::None;
         // Checked once per distinct name: the UI and exports show such bytes as U+FFFD.
         if (m_strings.size() != known && !isValidUtf8(text)) {
             m_diag.add(Diag::InvalidUtf8Names, m_event->offset, "a name is not valid UTF-8");

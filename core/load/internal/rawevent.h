@@ -81,6 +81,9 @@ struct RawEventFields {
     int64_t memTotalAllocated = kNoValue;
     int64_t memTotalReserved = kNoValue;
     bool hasArgName = false;
+    //! Its name is `[memory]` or `[OutOfMemory]`: told by the reader, which owns the strings (the
+    //! builder thread may not read them while the reader interns).
+    enum class MemoryName : uint8_t { None, Memory, OutOfMemory } memoryName = MemoryName::None;
     uint32_t numberArgs = 0; //!< number-valued args, usable or not (NaN, Infinity)
 };
 

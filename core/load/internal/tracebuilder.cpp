@@ -309,9 +309,8 @@ void TraceBuilder::addInstant(const RawEvent &e)
     c.instantOffset.push_back(e.offset);
     c.instantLane.push_back(laneId);
     if (e.memBytes != kNoValue || e.memTotalAllocated != kNoValue) {
-        const std::string_view name = m_model->strings.view(e.name);
-        const bool oom = name == "[OutOfMemory]";
-        if (!oom && name != "[memory]")
+        const bool oom = e.memoryName == RawEventFields::MemoryName::OutOfMemory;
+        if (!oom && e.memoryName != RawEventFields::MemoryName::Memory)
             return;
         // A failed request may be any size: it is shown, never summed.
         if (!oom && !usableSize(e.memBytes, true)) {
