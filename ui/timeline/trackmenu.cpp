@@ -20,7 +20,7 @@ QString tr(const char *text)
 void fillTrackMenu(QMenu &menu, TrackLayout &layout, int track, std::function<void()> changed)
 {
     const TrackLayout::Track t = layout.tracks()[size_t(track)];
-    auto add = [&](const QString &text, std::function<void()> act) {
+    auto add = [&](const QString &text, const std::function<void()> &act) {
         QObject::connect(menu.addAction(text), &QAction::triggered, &menu, [act, changed] {
             act();
             changed();
