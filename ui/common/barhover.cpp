@@ -3,11 +3,22 @@
 
 #include <QAbstractBarSeries>
 #include <QBarSet>
+#include <QChart>
 #include <QCoreApplication>
 #include <QCursor>
 #include <QToolTip>
 
 namespace ks {
+
+void showChartTip(QChart *chart, const QString &text)
+{
+    if (chart)
+        chart->setToolTip(text);
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(QCursor::pos(), text);
+}
 
 void showBarToolTips(
     QAbstractBarSeries *series, QStringList categories, std::function<QString(double)> valueText)
@@ -18,7 +29,7 @@ void showBarToolTips(
         [series, categories = std::move(categories), valueText = std::move(valueText), stacked](
             bool on, int index, QBarSet *set) {
             if (!on || index < 0 || index >= set->count()) {
-                QToolTip::hideText();
+                showChartTip(series->chart(), {});
                 return;
             }
             QString text
@@ -31,7 +42,7 @@ void showBarToolTips(
                 text += QCoreApplication::translate("BarHover", "\nin all: %1")
                             .arg(valueText(total));
             }
-            QToolTip::showText(QCursor::pos(), text);
+            showChartTip(series->chart(), text);
         });
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 
 class QAbstractBarSeries;
+class QChart;
 
 namespace ks {
 
@@ -16,5 +17,12 @@ namespace ks {
  */
 void showBarToolTips(
     QAbstractBarSeries *series, QStringList categories, std::function<QString(double)> valueText);
+
+/*!
+ * Shows \a text as \a chart's tooltip at the cursor (empty: hides it). The chart carries the text
+ * too: its view's own tooltip event, a moment after, shows the tip of the item under the cursor,
+ * and with none it hid this one (seen in a real window, not offscreen).
+ */
+void showChartTip(QChart *chart, const QString &text);
 
 } // namespace ks

@@ -595,18 +595,22 @@ void ChartsView::connectScatter(const Built &b)
         if (i >= 0 && size_t(i) < m_rows.size())
             selectRow(m_rows[size_t(i)]);
     });
-    connect(series, &QScatterSeries::hovered, this, [this, pointIndex](const QPointF &p, bool on) {
-        const qsizetype i = pointIndex(p);
-        if (!on || i < 0 || size_t(i) >= m_rows.size())
-            return;
-        const uint32_t group = m_groups->groupOf(m_rows[size_t(i)]);
-        const auto &grp = m_groups->groups()[group];
-        QToolTip::showText(QCursor::pos(),
-            tr("%1 ×%2\nforward GPU %3\nbackward GPU %4")
-                .arg(toQString(m_groups->text(group, PairGroupTable::FwdName)))
-                .arg(grp.rows.size())
-                .arg(formatDuration(double(grp.fwdGpu[0])), formatDuration(double(grp.bwdGpu[0]))));
-    });
+    connect(series, &QScatterSeries::hovered, this,
+        [this, pointIndex, series](const QPointF &p, bool on) {
+            const qsizetype i = pointIndex(p);
+            if (!on || i < 0 || size_t(i) >= m_rows.size()) {
+                showChartTip(series->chart(), {});
+                return;
+            }
+            const uint32_t group = m_groups->groupOf(m_rows[size_t(i)]);
+            const auto &grp = m_groups->groups()[group];
+            showChartTip(series->chart(),
+                tr("%1 ×%2\nforward GPU %3\nbackward GPU %4")
+                    .arg(toQString(m_groups->text(group, PairGroupTable::FwdName)))
+                    .arg(grp.rows.size())
+                    .arg(formatDuration(double(grp.fwdGpu[0])),
+                        formatDuration(double(grp.bwdGpu[0]))));
+        });
 }
 
 ChartsView::Built ChartsView::buildRoofline() const
@@ -637,10 +641,10 @@ void ChartsView::connectRoofline()
                     m_efficiency.instances()[m_rooflineGroups[*g].firstInstance].op);
         });
         connect(series, &QScatterSeries::hovered, this,
-            [this, groupAt, &model](const QPointF &p, bool on) {
-                if (const auto g = groupAt(p); on && g)
-                    QToolTip::showText(
-                        QCursor::pos(), rooflineTooltip(m_rooflineGroups[*g], model));
+            [this, groupAt, &model, series = series](const QPointF &p, bool on) {
+                const auto g = groupAt(p);
+                showChartTip(series->chart(),
+                    on && g ? rooflineTooltip(m_rooflineGroups[*g], model) : QString());
             });
     }
 }
