@@ -69,6 +69,19 @@ std::string spanText(double ns)
     return durationText(ns);
 }
 
+std::string percentText(double part, double whole, int decimals)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, whole > 0 ? 100.0 * part / whole : 0.0);
+    return text;
+}
+
+std::string meanMicrosText(TimeNs total, uint64_t count)
+{
+    const auto n = TimeNs(count);
+    return microsText((2 * total + n) / (2 * n));
+}
+
 std::string microsText(TimeNs ns)
 {
     std::string out;

@@ -22,6 +22,12 @@ std::string durationText(double ns);
 //! "3.50 h", "888 days" (three significant digits).
 std::string spanText(double ns);
 
+//! \a part's share of \a whole in %, with \a decimals decimals ("12.79"); 0 for an empty whole.
+std::string percentText(double part, double whole, int decimals);
+
+//! The mean of \a count durations totalling \a total, rounded to the ns, as microsText().
+std::string meanMicrosText(TimeNs total, uint64_t count);
+
 //! \a ns as µs with three decimals ("1234.500"): what the exports and tables write.
 std::string microsText(TimeNs ns);
 

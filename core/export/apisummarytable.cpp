@@ -3,8 +3,6 @@
 
 #include "base/unitstext.h"
 
-#include <cstdio>
-
 namespace ks {
 
 CellTable apiSummaryTable(const ApiSummary &summary, const TraceModel &model)
@@ -26,15 +24,11 @@ CellTable apiSummaryTable(const ApiSummary &summary, const TraceModel &model)
         t.add(std::string(model.str(row.category)));
         t.add(std::to_string(row.count));
         t.add(microsText(row.total));
-        const TimeNs count = TimeNs(row.count);
-        t.add(microsText((2 * row.total + count) / (2 * count))); // rounded to the ns
+        t.add(meanMicrosText(row.total, row.count));
         t.add(microsText(row.median));
         t.add(microsText(row.min));
         t.add(microsText(row.max));
-        char pct[32];
-        std::snprintf(pct, sizeof pct, "%.2f",
-            summary.apiTime > 0 ? 100.0 * double(row.total) / double(summary.apiTime) : 0.0);
-        t.add(pct);
+        t.add(percentText(double(row.total), double(summary.apiTime), 2));
         t.add(std::to_string(row.gpuEvents));
     }
     return t;

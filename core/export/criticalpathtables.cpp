@@ -8,18 +8,6 @@
 
 namespace ks {
 
-namespace {
-
-std::string percentOf(TimeNs part, TimeNs whole)
-{
-    char text[16];
-    std::snprintf(
-        text, sizeof text, "%.1f", whole > 0 ? 100.0 * double(part) / double(whole) : 0.0);
-    return text;
-}
-
-} // namespace
-
 std::string whatIfText(const WhatIf &w)
 {
     char factor[32];
@@ -70,7 +58,7 @@ CellTable criticalBoundTable(const CriticalPath &path)
         t.addRow();
         t.add(std::string(pathBoundName(PathBound(b))));
         t.add(microsText(path.byBound[b]));
-        t.add(percentOf(path.byBound[b], path.length));
+        t.add(percentText(double(path.byBound[b]), double(path.length), 1));
     }
     return t;
 }
@@ -102,7 +90,7 @@ CellTable criticalPairTable(const CriticalPathAnalysis &analysis, size_t count)
         t.add(std::to_string(rank.rank));
         t.add(std::string(analysis.graph(e.rank)->pairName(e.row)));
         t.add(microsText(e.time));
-        t.add(percentOf(e.time, path.length));
+        t.add(percentText(double(e.time), double(path.length), 1));
     }
     return t;
 }

@@ -4,7 +4,6 @@
 #include "base/unitstext.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace ks {
 
@@ -49,14 +48,10 @@ CellTable kernelSummaryTable(const KernelSummary &summary, const TraceModel &mod
         t.add(std::string(model.str(row.displayName)));
         t.add(std::to_string(row.count));
         t.add(microsText(row.total));
-        const TimeNs count = TimeNs(row.count);
-        t.add(microsText((2 * row.total + count) / (2 * count))); // rounded to the ns
+        t.add(meanMicrosText(row.total, row.count));
         t.add(microsText(row.min));
         t.add(microsText(row.max));
-        char pct[32];
-        std::snprintf(pct, sizeof pct, "%.2f",
-            summary.kernelTime > 0 ? 100.0 * double(row.total) / double(summary.kernelTime) : 0.0);
-        t.add(pct);
+        t.add(percentText(double(row.total), double(summary.kernelTime), 2));
         for (TimeNs side : row.bySide)
             t.add(microsText(side));
         t.add(opsText(row, model));

@@ -3,18 +3,13 @@
 
 #include "base/unitstext.h"
 
-#include <cstdio>
-
 namespace ks {
 
 namespace {
 
-std::string percentText(TimeNs part, TimeNs whole)
+std::string percentWithSign(TimeNs part, TimeNs whole)
 {
-    char text[16];
-    std::snprintf(
-        text, sizeof text, "%.1f %%", whole > 0 ? 100.0 * double(part) / double(whole) : 0.0);
-    return text;
+    return percentText(double(part), double(whole), 1) + " %";
 }
 
 void addLine(std::string &out,
@@ -59,17 +54,17 @@ std::string rangeStatsText(const TraceModel &model, const RangeStats &stats, siz
     out += "Busy per lane\n";
     for (const RangeStats::LaneBusy &b : stats.lanes)
         addLine(out, laneName(model, b.lane), durationText(double(b.busy)),
-            percentText(b.busy, length));
+            percentWithSign(b.busy, length));
     if (stats.gpu) {
         out += "GPU time\n";
         for (size_t c = 0; c < kStepCategories; ++c) {
             if (stats.gpuParts[c] > 0)
                 addLine(out, std::string(workPartName(WorkPart(c))),
                     durationText(double(stats.gpuParts[c])),
-                    percentText(stats.gpuParts[c], length));
+                    percentWithSign(stats.gpuParts[c], length));
         }
         addLine(out, "idle", durationText(double(stats.gpuIdle())),
-            percentText(stats.gpuIdle(), length));
+            percentWithSign(stats.gpuIdle(), length));
     }
     addNamed(out, "Top kernels", stats.kernels, top);
     addNamed(out, "Top ops", stats.ops, top);
