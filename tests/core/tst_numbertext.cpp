@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of core/numbertext: exact µs text → int64 ns, integers, and µs formatting.
+// Unit tests of core/numbertext: exact µs text → int64 ns, integers, and µs formatting; the
+// texts of base/unitstext and base/kernelname.
+#include "base/kernelname.h"
 #include "base/numbertext.h"
 #include "base/unitstext.h"
 
@@ -35,6 +37,8 @@ private slots:
     void bytesTextUsesBinaryUnits();
     void spanTextReadsLongSpans_data();
     void spanTextReadsLongSpans();
+    void shortKernelNameKeepsWhatItComputes_data();
+    void shortKernelNameKeepsWhatItComputes();
 };
 
 void TestNumberText::parseMicrosIsExact_data()
@@ -323,6 +327,49 @@ void TestNumberText::spanTextReadsLongSpans()
     QFETCH(double, ns);
     QFETCH(QString, text);
     QCOMPARE(QString::fromStdString(ks::spanText(ns)), text);
+}
+
+// Issue #57: callouts name kernels in a line; the names below are real (the shared MI300,
+// DLRM and ResNet-50 traces), each shortened by hand.
+void TestNumberText::shortKernelNameKeepsWhatItComputes_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("shortName");
+    QTest::newRow("functor") << QStringLiteral(
+        "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::AddFunctor<float>, "
+        "at::detail::Array<char*, 3>)")
+                             << QStringLiteral("vectorized_elementwise_kernel<AddFunctor>");
+    QTest::newRow("anonymous namespace and lambda")
+        << QStringLiteral(
+               "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous "
+               "namespace)::clamp_min_scalar_kernel_impl(at::TensorIterator&, "
+               "c10::Scalar)::{lambda()#1}::operator()() const>(int)")
+        << QStringLiteral("vectorized_elementwise_kernel<clamp_"
+                          "min_scalar_kernel_impl>");
+    QTest::newRow("values skipped") << QStringLiteral(
+        "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>(float)")
+                                    << QStringLiteral("bn_bw_1C11_kernel_new<float>");
+    QTest::newRow("nested type") << QStringLiteral(
+        "void cub::DeviceScanKernel<cub::DeviceScanPolicy<int>::Policy600, int*>(int*)")
+                                 << QStringLiteral("DeviceScanKernel<DeviceScanPolicy>");
+    QTest::newRow("no template") << QStringLiteral(
+        "void cudnn::ops::scalePackedTensor_kernel(cudnnTensor4dStruct, float*, float)")
+                                 << QStringLiteral("scalePackedTensor_kernel");
+    QTest::newRow("plain kernel") << QStringLiteral("volta_sgemm_128x32_nt")
+                                  << QStringLiteral("volta_sgemm_128x32_nt");
+    QTest::newRow("memcpy keeps its brackets") << QStringLiteral(
+        "Memcpy HtoD (Pageable -> Device)") << QStringLiteral("Memcpy HtoD (Pageable -> Device)");
+    const QString longName(70, QLatin1Char('k'));
+    QTest::newRow("long name cut")
+        << longName << QString(61, QLatin1Char('k')) + QStringLiteral("…");
+}
+
+void TestNumberText::shortKernelNameKeepsWhatItComputes()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, shortName);
+    QCOMPARE(QString::fromStdString(shortKernelName(name.toStdString())), shortName);
 }
 
 #include "tst_numbertext.moc"

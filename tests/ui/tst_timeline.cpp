@@ -7,6 +7,8 @@
 #include "memorytrace.h"
 #include "testutil.h"
 #include "timeline/arrowpainter.h"
+#include "timeline/calloutpainter.h"
+#include "timeline/foldmemory.h"
 #include "timeline/selectionlinks.h"
 #include "timeline/timelineview.h"
 #include "timeline/trackgeometry.h"
@@ -477,6 +479,44 @@ private slots:
 
     // ---- Layout and hit testing
 
+    // Issue #57: a trace opened for the first time in a short view shows its GPU lane: the host
+    // lanes of most rows collapse, the backward thread first (3 rows each, 18 px a row: the
+    // GPU lane would end at 182 px, below the 170 px of tracks); a tall view, or a trace with
+    // folds kept, is left as it is.
+    void firstLayoutFitsTheGpuInView()
+    {
+        QSettings().remove(QStringLiteral("timelineFolds"));
+        const TraceModel &m = *m_trace->model;
+        const LaneId main = m.slices.lane[named(m, "aten::conv2d")];
+        const LaneId autograd = m.slices.lane[named(m, "ConvolutionBackward0")];
+        const LaneId stream = m.slices.lane[named(m, "k_fwd")];
+        SelectionController selection(m_trace);
+        auto gpuBottom = [](const TimelineView &v, LaneId lane) {
+            const TrackLayout::Track &t = v.m_layout->tracks()[size_t(v.m_layout->laneTrack(lane))];
+            return t.y + t.height;
+        };
+        {
+            TimelineView tall(&selection);
+            tall.resize(800, 600);
+            tall.grab();
+            QVERIFY(!tall.m_layout->laneCollapsed(main) && !tall.m_layout->laneCollapsed(autograd));
+            QCOMPARE(gpuBottom(tall, stream), 182);
+        }
+        TimelineView v(&selection);
+        v.resize(800, 200);
+        v.grab();
+        QVERIFY(v.m_layout->laneCollapsed(autograd));
+        QVERIFY(!v.m_layout->laneCollapsed(main));
+        QVERIFY(gpuBottom(v, stream) <= 200 - TimelineView::kRulerHeight);
+        // Kept folds win: the user's layout is not refitted.
+        foldmemory::save(QString::fromStdString(m.path), TrackLayout::FoldState());
+        TimelineView again(&selection);
+        again.resize(800, 200);
+        again.grab();
+        QVERIFY(!again.m_layout->laneCollapsed(autograd));
+        QSettings().remove(QStringLiteral("timelineFolds"));
+    }
+
     void layoutCollapsesAndAnchorsOnTheHeader()
     {
         const TraceModel &m = *m_trace->model;
@@ -846,6 +886,51 @@ private slots:
         QCOMPARE(ArrowPainter::clearOf(chip.translated(200, 0), placed), chip.translated(200, 0));
     }
 
+    // Issue #57: a picture of a selection names the op, its backward and each stream's kernels
+    // in callouts, though at 10 ms across 960 px the op (10 µs) and its kernels are a pixel or
+    // two wide: each chip is in the tracks, clear of the others, over its slice's start, and
+    // painted.
+    void calloutsNameTheSelectionItsBackwardAndItsKernels()
+    {
+        const TraceModel &m = *m_trace->model;
+        SelectionController selection(m_trace);
+        TimelineView v(&selection);
+        showOffscreen(v, QSize(1200, 500));
+        QVERIFY(v.grab().isNull() == false);
+        QVERIFY(v.m_calloutPainter->placed().empty());
+        selection.select(named(m, "aten::conv2d"));
+        v.showAll();
+        const QImage picture = v.grab().toImage();
+        QStringList texts;
+        std::vector<QRectF> boxes;
+        for (const CalloutPainter::Placed &c : v.m_calloutPainter->placed()) {
+            texts << c.text;
+            const QRectF slice = *v.sliceRect(c.slice);
+            QVERIFY2(c.box.left() <= std::max(slice.left() + 2, TimelineView::kLabelWidth + 5.0)
+                    && c.box.right() >= slice.left(),
+                qPrintable(c.text));
+            QVERIFY(c.box.left() >= TimelineView::kLabelWidth && c.box.right() <= v.width());
+            QVERIFY(c.box.top() >= TimelineView::kRulerHeight && c.box.bottom() <= v.height());
+            for (const QRectF &other : boxes)
+                QVERIFY2(!other.intersects(c.box), qPrintable(c.text));
+            boxes.push_back(c.box);
+            // The text is drawn: dark pixels on the chip's light ground.
+            int dark = 0;
+            const QRect inner = c.box.toRect().adjusted(3, 3, -3, -3);
+            for (int y = inner.top(); y <= inner.bottom(); ++y)
+                for (int x = inner.left(); x <= inner.right(); ++x)
+                    dark += qGray(picture.pixel(x, y)) < 150;
+            QVERIFY2(dark > 20, qPrintable(c.text));
+        }
+        QCOMPARE(texts,
+            QStringList({QStringLiteral("aten::conv2d · 10.00 µs"),
+                QStringLiteral("ConvolutionBackward0 · 498.0 µs"),
+                QStringLiteral("k_fwd · 20.00 µs"), QStringLiteral("k_bwd · 100.0 µs")}));
+        selection.select(kNoSlice);
+        v.grab();
+        QVERIFY(v.m_calloutPainter->placed().empty());
+    }
+
     void selectionLinksAreComputedOncePerSelection()
     {
         const TraceModel &m = *m_trace->model;
@@ -896,6 +981,14 @@ private slots:
             }
             QCOMPARE(firsts, (std::set<std::string> {"k0", "k1"}));
         }
+        // One callout per stream names its kernels and their summed time (30 × 2 µs).
+        std::set<QString> callouts;
+        for (const SelectionLinks::Callout &c : links.callouts())
+            callouts.insert(c.text);
+        QCOMPARE(callouts,
+            (std::set<QString> {QStringLiteral("aten::mul · 900.0 µs"),
+                QStringLiteral("30 kernels: k0, k2, … · 60.00 µs"),
+                QStringLiteral("30 kernels: k1, k3, … · 60.00 µs")}));
     }
 
     // Issue #32: a kernel replayed from a CUDA graph is selected with its replay: arrows from the

@@ -119,8 +119,11 @@ const std::vector<std::pair<SliceId, SliceId>> &ArrowPainter::pairsInView(const 
     return m_pairs;
 }
 
-void ArrowPainter::paint(
-    QPainter &p, const PaintFrame &frame, const SelectionLinks &links, bool allPairs)
+void ArrowPainter::paint(QPainter &p,
+    const PaintFrame &frame,
+    const SelectionLinks &links,
+    bool allPairs,
+    std::vector<QRectF> &chips)
 {
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -130,11 +133,10 @@ void ArrowPainter::paint(
         for (auto [forward, node] : pairsInView(frame))
             arrow(p, frame, forward, node, c, 1.0);
     }
-    std::vector<QRectF> labels;
     for (const SelectionLinks::Arrow &a : links.arrows()) {
         arrow(p, frame, a.from, a.to, a.color, a.width);
         if (a.count > 1)
-            bundleLabel(p, frame, a, labels);
+            bundleLabel(p, frame, a, chips);
     }
     p.restore();
 }

@@ -34,7 +34,12 @@ public:
     {
     }
 
-    void paint(QPainter &p, const PaintFrame &frame, const SelectionLinks &links, bool allPairs);
+    //! Draws the arrows; the bundles' count chips are added to \a chips.
+    void paint(QPainter &p,
+        const PaintFrame &frame,
+        const SelectionLinks &links,
+        bool allPairs,
+        std::vector<QRectF> &chips);
     /*!
      * \a box moved up until it overlaps none of \a placed: bundles ending close together (one
      * op's work on neighbouring streams, or a collapsed GPU) stack their count chips.

@@ -5,8 +5,10 @@
 #include "common/timeformat.h"
 #include "model/slicewalk.h"
 #include "timeline/arrowpainter.h"
+#include "timeline/calloutpainter.h"
 #include "timeline/chainpainter.h"
 #include "timeline/curvepainter.h"
+#include "timeline/firstlayout.h"
 #include "timeline/foldmemory.h"
 #include "timeline/lanelabelpainter.h"
 #include "timeline/paintframe.h"
@@ -59,6 +61,7 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     , m_finder(std::make_unique<SliceFinder>(m_model))
     , m_slicePainter(std::make_unique<SlicePainter>(m_model, *m_layout, *m_geometry))
     , m_arrowPainter(std::make_unique<ArrowPainter>(m_model, m_graph, *m_layout))
+    , m_calloutPainter(std::make_unique<CalloutPainter>(m_model, *m_layout))
     , m_chainPainter(std::make_unique<ChainPainter>(m_model, *m_layout))
     , m_curvePainter(std::make_unique<CurvePainter>(m_graph, m_curves, *m_layout))
     , m_labelPainter(std::make_unique<LaneLabelPainter>(*m_layout))
@@ -78,6 +81,8 @@ TimelineView::TimelineView(SelectionController *selection, QWidget *parent)
     setMinimumSize(400, 200);
     if (const auto folds = foldmemory::load(QString::fromStdString(m_model.path)))
         m_layout->restore(*folds);
+    else
+        m_fitPending = true;
     m_layout->setPythonHidden(foldmemory::pythonHidden());
     m_layout->setGraphsCompacted(foldmemory::graphsCompacted());
     syncScrollBar();
@@ -453,6 +458,9 @@ void TimelineView::render(QPainter &painter, QSize size)
 
 void TimelineView::paintAll(QPainter &p, QSize size)
 {
+    if (std::exchange(m_fitPending, false)
+        && fitGpuInView(*m_layout, m_model, size.height() - kRulerHeight))
+        syncScrollBar(); // the first frame's size decides the first layout
     m_links->update(m_selection->current());
     const PaintFrame f = frame(size);
     p.fillRect(QRect(QPoint(0, 0), size), f.palette.color(QPalette::Base));
@@ -465,7 +473,9 @@ void TimelineView::paintAll(QPainter &p, QSize size)
     m_curvePainter->paint(p, f);
     SlicePainter::paintRangeSelection(p, f, m_rangeSelection);
     m_chainPainter->paint(p, f, m_chain);
-    m_arrowPainter->paint(p, f, *m_links, m_showAllArrows);
+    std::vector<QRectF> labels;
+    m_arrowPainter->paint(p, f, *m_links, m_showAllArrows, labels);
+    m_calloutPainter->paint(p, f, *m_links, labels);
     p.restore();
     m_labelPainter->paint(p, f);
     RulerPainter::paint(p, f, m_rangeSelection);

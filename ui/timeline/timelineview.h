@@ -24,6 +24,7 @@ class TestTimeline;
 namespace ks {
 
 class ArrowPainter;
+class CalloutPainter;
 class ChainPainter;
 class CurvePainter;
 class LaneLabelPainter;
@@ -203,6 +204,7 @@ private:
     std::unique_ptr<SliceFinder> m_finder;
     std::unique_ptr<SlicePainter> m_slicePainter;
     std::unique_ptr<ArrowPainter> m_arrowPainter;
+    std::unique_ptr<CalloutPainter> m_calloutPainter;
     std::unique_ptr<ChainPainter> m_chainPainter;
     std::unique_ptr<CurvePainter> m_curvePainter;
     std::unique_ptr<LaneLabelPainter> m_labelPainter;
@@ -221,6 +223,7 @@ private:
     std::unique_ptr<TimeGestures> m_gestures; //!< zoom, pan and drag, as RankLines has them
     bool m_rulerDrag = false;
     bool m_clicking = false; //!< a click here is selecting: no reframing
+    bool m_fitPending = false; //!< no folds kept for the trace: the first frame fits the GPU in
     BackgroundTask<SliceFinder::Result> m_find {this};
     bool m_findPending = false;
     std::optional<bool> m_findStep; //!< findNext() asked for while searching: backward?

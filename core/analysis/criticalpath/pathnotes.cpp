@@ -2,6 +2,7 @@
 #include "analysis/criticalpath/pathnotes.h"
 
 #include "analysis/criticalpath/criticalpath.h"
+#include "base/kernelname.h"
 #include "base/unitstext.h"
 
 #include <set>
@@ -11,13 +12,6 @@ namespace ks {
 namespace {
 
 constexpr size_t kMostNotes = 3;
-
-//! A GPU event's name short enough for a sentence: kernels' template arguments cut.
-std::string shortName(std::string_view name)
-{
-    constexpr size_t kMost = 60;
-    return name.size() <= kMost ? std::string(name) : std::string(name.substr(0, kMost)) + "…";
-}
 
 //! The stream of \a event's device busiest until \a end among those other than its own that had
 //! work in [\a from, \a end): the one whose work there ended last; -1 if none.
@@ -70,7 +64,7 @@ std::vector<std::string> unrecordedDependencies(
                                             : std::string();
         note += "GPU " + std::to_string(g.device) + " stream " + std::to_string(g.stream)
             + " waited " + durationText(double(until - from)) + " before "
-            + shortName(m.sliceName(seg.event))
+            + shortKernelName(m.sliceName(seg.event))
             + " with nothing recorded to wait for, while stream " + std::to_string(busy)
             + " was busy: no event record and wait in the trace joins the two streams (common on "
               "ROCm), so whether it waited for that work is unknown. --assume-stream-order "
