@@ -28,11 +28,14 @@ void addCriticalPath(const CriticalPathAnalysis &analysis, bool run, ReportConte
         part.text += " Caveat: " + note;
     part.tables.push_back({"On the path by class (bound_by).", criticalBoundTable(path)});
     part.tables.push_back(
-        {"The pairs with most time on the path (critical_us).", criticalPairTable(analysis)});
+        {"The pairs with most time on the path (critical_us).", criticalPairTable(analysis),
+            "No op pair's work lies on the path: it is all other work, waits and idle time."});
     if (analysis.tracesAtHand())
         part.tables.push_back({"What-if: the ten changes that shorten the path most (an op's GPU "
                                "work at half its time, a collective at none).",
-            whatIfTable(analysis.bestChanges(), path.length)});
+            whatIfTable(analysis.bestChanges(), path.length),
+            "None: the path holds no GPU work of an op and no collective (a CPU-only trace?), "
+            "so no such change shortens it."});
     else
         part.text += " " + std::string(kWhatIfsNeedTraces);
     if (run)

@@ -336,6 +336,10 @@ void addPairs(const LoadedTrace &trace, const PairTable &pairs, ReportContent &o
         const std::string module = pairs.text(r, PairTable::Module);
         if (!module.empty())
             label += " · " + module.substr(module.find_last_of('/') + 1); // npos + 1 is 0
+        // Instances of one op in one module tell apart as in the window's chart: step, row.
+        if (const int64_t step = g.rows()[r].step; step != kNoValue)
+            label.append(" · step ").append(std::to_string(step));
+        label.append(" · #").append(std::to_string(r));
         chart.labels.push_back(std::move(label));
         const PairCost cost = pairCost(g.rows()[r]);
         chart.values.push_back({double(cost.forward) / 1e3, double(cost.backward) / 1e3});

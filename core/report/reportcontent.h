@@ -25,6 +25,8 @@ struct ReportChart {
 struct ReportTable {
     std::string caption;
     CellTable table;
+    //! What the report says instead of a table with no rows: why there are none.
+    std::string whyEmpty = "No rows.";
 };
 
 //! One part of a report (one heading; a page of its own in the PDF).

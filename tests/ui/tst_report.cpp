@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace ks;
 
@@ -113,6 +114,11 @@ private slots:
         QCOMPARE(lengths[size_t(c.timelineStep)], sorted[1]);
         QCOMPARE(m_trace->graph->rows()[size_t(c.timelineRow)].step,
             steps[size_t(c.timelineStep)].number);
+        // Issue #57: one op in one module in three steps: each bar says its step and row.
+        const std::vector<std::string> &labels = c.parts[2].charts[0].labels;
+        QCOMPARE(std::set<std::string>(labels.begin(), labels.end()).size(), labels.size());
+        for (const std::string &label : labels)
+            QVERIFY2(label.find(" · step 1") != std::string::npos, label.c_str());
 
         // A trace without steps, GPU work or memory: the trace part, its critical path, and its
         // pairs ranked by CPU time: aten::add (5 + 30 µs) above aten::mm (10 + 10 µs).
@@ -132,6 +138,17 @@ private slots:
             cpuOnly.parts[2].text.c_str());
         QCOMPARE(cpuOnly.parts[1].charts[0].labels,
             (std::vector<std::string> {"aten::add", "aten::mm"}));
+        // No GPU work, no collective: the what-if table has no rows, and says why.
+        const ReportTable &whatIfs = cpuOnly.parts[2].tables.back();
+        QCOMPARE(whatIfs.table.rowCount(), size_t(0));
+        QVERIFY2(whatIfs.whyEmpty.starts_with("None: the path holds no GPU work"),
+            whatIfs.whyEmpty.c_str());
+        const QString html = test::tempDir() + QStringLiteral("/cpu-only.html");
+        QString error;
+        QVERIFY2(writeReport(cpuOnly, plain, html, QPageSize::A4, error), qPrintable(error));
+        const QString text = QString::fromStdString(test::traceText(html));
+        QVERIFY(text.contains(QStringLiteral("<p class=\"empty\">None: the path holds no GPU")));
+        QVERIFY(!text.contains(QStringLiteral("<caption>What-if")));
         QCOMPARE(cpuOnly.parts[1].charts[0].values[0], (std::vector<double> {5.0, 30.0}));
     }
 

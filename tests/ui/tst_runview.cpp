@@ -2,6 +2,7 @@
 // The run's tab (ui/run): rank groups on one clock, collective bands with the last arriver
 // marked (pixel checks on grab()), a pair selected on one rank selected on every rank, the rank
 // table scrolling to a rank, and the run window on the two shared DLRM ranks.
+#include "charttexts.h"
 #include "common/palette.h"
 #include "common/selectioncontroller.h"
 #include "common/timeformat.h"
@@ -33,6 +34,8 @@
 #include <QDropEvent>
 #include <QImage>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
@@ -577,7 +580,7 @@ void TestRunView::dlrmRunInTheWindow()
     if (dir.isEmpty())
         QSKIP("../shared/traces is absent (a user's clone has none): the DLRM run not checked");
     MainWindow window;
-    showAndSettle(window, {1500, 950});
+    showAndSettle(window, {1440, 900});
     window.openRun({QDir(dir).filePath(
                         QStringLiteral("param_dlrm_worker0_step_12.1694128201545.pt.trace.json")),
         QDir(dir).filePath(
@@ -606,6 +609,23 @@ void TestRunView::dlrmRunInTheWindow()
         view->run().ranks[0].graph->rows()[size_t(p.rows[0])].forward);
     QCOMPARE(view->timelines()->selection(1)->current(),
         view->run().ranks[1].graph->rows()[size_t(p.rows[1])].forward);
+    // Issue #57: at 1440×900 the Charts page cuts no label short (its x labels read "r0 · …",
+    // "ran…", the pair chart's title "… slowest r…").
+    view->activate(RunView::Charts, -1);
+    QApplication::processEvents();
+    window.grab().save(test::tempDir() + QStringLiteral("/dlrm-run-charts.png"));
+    for (QChartView *chart : {view->charts()->breakdownView(), view->charts()->pairView()}) {
+        QVERIFY(test::drawnTexts(chart->chart()).size() > 5);
+        QVERIFY2(test::elidedTexts(chart->chart()).isEmpty(),
+            qPrintable(test::elidedTexts(chart->chart()).join(QLatin1Char('|'))));
+    }
+    // The short legend names say on hover what they stand for.
+    QChart *breakdown = view->charts()->breakdownView()->chart();
+    QLegendMarker *comm = breakdown->legend()->markers().value(1);
+    QVERIFY(comm);
+    QCOMPARE(comm->label(), QStringLiteral("Exposed comm"));
+    emit comm->hovered(true);
+    QCOMPARE(breakdown->toolTip(), QStringLiteral("communication not under computation"));
 }
 
 // Two files of one job (world size 2) dropped together: the window asks, and "One Run" opens a

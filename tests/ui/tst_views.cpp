@@ -23,6 +23,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
@@ -30,6 +31,7 @@
 #include <QSvgRenderer>
 #include <QTableView>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 
@@ -115,6 +117,33 @@ private slots:
 
     // The Charts and Modules pages are not needed for the first frame: their views appear when
     // the user first opens them (the module tree meanwhile builds in the background).
+    // Issue #57: a Details value cut to its column ("AMD Instinct MI300X: vector_f…") shows whole
+    // on hover; a value that fits shows no tip.
+    void cutDetailsValuesShowWholeOnHover()
+    {
+        DetailsPanel panel;
+        const QString whole = QStringLiteral(
+            "AMD Instinct MI300X: vector_fp64 163.4 TFLOP/s, matrix_bf16 1307.4 TFLOP/s");
+        panel.addTopLevelItem(new QTreeWidgetItem({QStringLiteral("device"), whole}));
+        panel.addTopLevelItem(new QTreeWidgetItem({QStringLiteral("rank"), QStringLiteral("0")}));
+        panel.resize(300, 200);
+        panel.setAttribute(Qt::WA_DontShowOnScreen);
+        panel.show();
+        QApplication::processEvents();
+        auto hover = [&](int row) -> QString {
+            QToolTip::hideText();
+            if (!QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 5000)) // hides late
+                return QStringLiteral("(the last tip stayed)");
+            const QTreeWidgetItem *item = panel.topLevelItem(row);
+            const QPoint at = panel.visualItemRect(item).center() + QPoint(60, 0);
+            QHelpEvent help(QEvent::ToolTip, at, panel.viewport()->mapToGlobal(at));
+            QApplication::sendEvent(panel.viewport(), &help);
+            return QToolTip::isVisible() ? QToolTip::text() : QString();
+        };
+        QCOMPARE(hover(0), whole);
+        QCOMPARE(hover(1), QString());
+    }
+
     void chartsAndModulesAppearWhenFirstShown()
     {
         OpenResult opened = openTrace(m_demo.toStdString());

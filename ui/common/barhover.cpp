@@ -2,10 +2,12 @@
 #include "common/barhover.h"
 
 #include <QAbstractBarSeries>
+#include <QBarLegendMarker>
 #include <QBarSet>
 #include <QChart>
 #include <QCoreApplication>
 #include <QCursor>
+#include <QLegend>
 #include <QToolTip>
 
 namespace ks {
@@ -44,6 +46,19 @@ void showBarToolTips(
             }
             showChartTip(series->chart(), text);
         });
+}
+
+void showLegendTips(QAbstractBarSeries *series, QStringList tips)
+{
+    QChart *chart = series->chart();
+    for (QLegendMarker *marker : chart->legend()->markers(series)) {
+        auto *barMarker = qobject_cast<QBarLegendMarker *>(marker);
+        const qsizetype at = barMarker ? series->barSets().indexOf(barMarker->barset()) : -1;
+        if (at < 0 || at >= tips.size())
+            continue;
+        QObject::connect(marker, &QLegendMarker::hovered, marker,
+            [chart, tip = tips[at]](bool on) { showChartTip(chart, on ? tip : QString()); });
+    }
 }
 
 } // namespace ks

@@ -22,11 +22,21 @@ h2 { font-size: 19px; border-bottom: 1px solid #ccc; padding-bottom: 4px; margin
 figure { margin: 12px 0; }
 figcaption, caption { color: #555; font-size: 13px; text-align: left; padding: 4px 0; }
 .table { overflow-x: auto; max-width: 100%; }
-table { border-collapse: collapse; margin: 12px 0; font-size: 12px; }
+table { border-collapse: collapse; margin: 12px 0; font-size: 12px; width: 100%; }
 th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 img { max-width: 100%; }
+p.caption { color: #555; font-size: 13px; margin-bottom: 0; }
+p.empty { font-style: italic; color: #555; margin-top: 4px; }
+/* Printed, a table is whole: no scroll box to cut it, text that wraps, the page's width. */
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 11px; }
+  .table { overflow: visible; }
+  table { width: 100%; font-size: 9px; }
+  th, td { overflow-wrap: anywhere; }
+  tr, figure { break-inside: avoid; }
+}
 )";
 
 QString escaped(const std::string &text)
@@ -59,6 +69,10 @@ QByteArray chartSvg(const ReportChart &chart)
 
 QByteArray tableHtml(const ReportTable &t)
 {
+    if (t.table.rowCount() == 0)
+        return QStringLiteral("<p class=\"caption\">%1</p>\n<p class=\"empty\">%2</p>\n")
+            .arg(escaped(t.caption), escaped(t.whyEmpty))
+            .toUtf8();
     // A wide table scrolls inside its box; the page keeps its width.
     QString html = QStringLiteral("<div class=\"table\"><table>\n<caption>%1</caption>\n<tr>")
                        .arg(escaped(t.caption));

@@ -86,6 +86,13 @@ public:
     //! A table that cuts no number or header: columns wrap, or split into bands (PdfTableBand).
     void table(const ReportTable &t)
     {
+        if (t.table.rowCount() == 0) {
+            text(QString::fromStdString(t.caption), font(9), QColor(90, 90, 90), 2);
+            QFont why = font(9);
+            why.setItalic(true);
+            text(QString::fromStdString(t.whyEmpty), why, QColor(90, 90, 90), 10);
+            return;
+        }
         const QFont body = font(8), head = font(8, true);
         const std::vector<PdfTableBand> bands = planPdfTable(t.table, width(), body, head);
         for (size_t b = 0; b < bands.size(); ++b) {

@@ -76,6 +76,11 @@ QChart *barChart(
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(categories);
+    // "r0 · #10" whole: turned upright where too many stand side by side.
+    x->setTruncateLabels(false);
+    constexpr int kLevelLabels = 8;
+    if (categories.size() > kLevelLabels)
+        x->setLabelsAngle(-90);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = new QValueAxis;
@@ -112,7 +117,7 @@ RunCharts::RunCharts(std::shared_ptr<const Run> run, QWidget *parent)
     m_pair->setRenderHint(QPainter::Antialiasing);
 
     const QString names[]
-        = {tr("Computation"), tr("Exposed communication"), tr("Exposed memcpy"), tr("Idle")};
+        = {tr("Computation"), tr("Exposed comm"), tr("Exposed memcpy"), tr("Idle")};
     const QColor colors[] = {workColor(WorkPart::Computation), workColor(WorkPart::Communication),
         workColor(WorkPart::Memcpy), workColor(WorkPart::Idle)};
     QBarSet *sets[4];
@@ -138,9 +143,13 @@ RunCharts::RunCharts(std::shared_ptr<const Run> run, QWidget *parent)
     showBarToolTips(series, categories, microsecondsText);
     replaceChart(m_breakdown,
         barChart(series, categories,
-            perStep ? tr("GPU time breakdown per rank and step (GPU work launched in the step)")
-                    : tr("GPU time breakdown per rank (whole trace)"),
+            perStep ? tr("GPU time per rank and step (work launched in the step)")
+                    : tr("GPU time per rank (whole trace)"),
             maxUs));
+    showLegendTips(series,
+        {tr("GPU kernels other than communication and memcpy"),
+            tr("communication not under computation"), tr("memcpy not under other work"),
+            tr("no GPU work")});
     setPair(-1);
 }
 

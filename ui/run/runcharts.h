@@ -26,6 +26,7 @@ public:
 
     //! Shows pair \a pairIndex (RankPairs) in the second chart; -1: none selected.
     void setPair(int pairIndex);
+    QChartView *breakdownView() const { return m_breakdown; }
     QChartView *pairView() const { return m_pair; }
     /*!
      * The same two charts drawn afresh offscreen at kExportSize, laid out and ready to save:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "table/tableview.h"
 
+#include "common/elidedtipdelegate.h"
+
 #include <QHeaderView>
 #include <QProxyStyle>
 #include <QStyleOptionHeader>
@@ -54,6 +56,7 @@ QTableView *makeTableView(QWidget *parent, const QString &objectName)
 {
     auto *view = new TopOnResetTableView(parent);
     view->setObjectName(objectName);
+    view->setItemDelegate(new ElidedTipDelegate(view));
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setSortingEnabled(true);

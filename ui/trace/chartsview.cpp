@@ -13,7 +13,6 @@
 #include "trace/chartnames.h"
 
 #include <QBarCategoryAxis>
-#include <QBarLegendMarker>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -30,7 +29,6 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStackedBarSeries>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -505,17 +503,10 @@ ChartsView::Built ChartsView::buildSteps() const
     chart->setTitle(tr("GPU time per ProfilerStep: from the first to the last GPU event the step "
                        "launched, busy time by what ran, and idle"));
     // Each legend entry says what its part holds on hover.
-    for (QLegendMarker *marker : chart->legend()->markers(series)) {
-        auto *barMarker = qobject_cast<QBarLegendMarker *>(marker);
-        const int at = barMarker ? int(series->barSets().indexOf(barMarker->barset())) : -1;
-        if (at < 0)
-            continue;
-        connect(
-            marker, &QLegendMarker::hovered, marker, [tip = partTip(parts[size_t(at)])](bool on) {
-                if (on)
-                    QToolTip::showText(QCursor::pos(), tip);
-            });
-    }
+    QStringList tips;
+    for (WorkPart part : parts)
+        tips << partTip(part);
+    showLegendTips(series, tips);
     built.chart = chart;
     built.unitNs = unit.ns;
     // Wide enough for every step's label; beyond that the page scrolls sideways.
@@ -569,13 +560,15 @@ ChartsView::Built ChartsView::buildScatter() const
         diag->setName(factor == 1.0 ? tr("backward = forward") : tr("backward = 2 × forward"));
         diag->append(0, 0);
         diag->append(edge / factor, edge);
-        QPen pen(QColor(120, 120, 120));
+        QPen pen(factor == 1.0 ? QColor(90, 90, 90) : QColor(40, 120, 130));
+        pen.setWidthF(1.5);
         pen.setStyle(factor == 1.0 ? Qt::DashLine : Qt::DotLine);
         diag->setPen(pen);
         chart->addSeries(diag);
         diag->attachAxis(axisX);
         diag->attachAxis(axisY);
     }
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // each line its pattern
     chart->setTitle(tr("Backward vs forward GPU time per op group (total over its instances)"));
     built.chart = chart;
     built.minimum = QSize(480, 400);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/detailspanel.h"
 
+#include "common/elidedtipdelegate.h"
 #include "common/qstrings.h"
 #include "common/timeformat.h"
 #include "export/pairtable.h"
@@ -31,6 +32,7 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     setUniformRowHeights(true);
     setAlternatingRowColors(true);
     setWordWrap(false);
+    setItemDelegate(new ElidedTipDelegate(this));
     // Clicking a linked event (a kernel, the launching op, the counterpart) selects it.
     connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const QVariant v = item->data(0, SliceRole);

@@ -69,6 +69,39 @@ void addCeilings(
     }
 }
 
+/*!
+ * The groups \a offScale picks, on the edge of the axes \a x, \a y they fall below, as hollow
+ * triangles: "off the scale" in the legend; their tooltips give their own values.
+ */
+template<typename OffScale>
+void addOffScalePoints(
+    QChart *chart, RooflinePlot &plot, QLogValueAxis *x, QLogValueAxis *y, OffScale offScale)
+{
+    auto *series = new QScatterSeries;
+    std::vector<size_t> behind;
+    for (size_t i = 0; i < plot.groups.size(); ++i) {
+        const EfficiencyGroup &g = plot.groups[i];
+        if (!offScale(g))
+            continue;
+        series->append(std::max(g.intensity(), x->min()), std::max(g.tflopsPerS(), y->min()));
+        behind.push_back(i);
+    }
+    if (behind.empty()) {
+        delete series;
+        return;
+    }
+    series->setName(QCoreApplication::translate(
+        "RooflineChart", "%n off the scale (on its edge)", nullptr, int(behind.size())));
+    series->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    series->setMarkerSize(10);
+    series->setColor(Qt::white);
+    series->setBorderColor(QColor(90, 90, 90));
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    plot.points.emplace_back(series, std::move(behind));
+}
+
 QString sideLabel(OpSide side)
 {
     switch (side) {
@@ -136,13 +169,18 @@ RooflinePlot buildRooflinePlot(const OpEfficiency &efficiency, const TraceModel 
     }
     auto *chart = new QChart;
     // Five decades below the top at most: a scalar add of one FLOP would squash the plot; such
-    // points sit on the bottom edge.
+    // points sit on the edge, marked as off the scale.
     auto *x
         = logAxis(tr("arithmetic intensity (FLOP/byte)"), std::max(minX, maxX * 1e-5), maxX * 2);
     auto *y = logAxis(tr("achieved TFLOP/s"), std::max(minY, maxY * 1e-5), maxY * 1.5);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     addCeilings(chart, ceilings, x, y);
+    // Points below the axes' range sit on their edge in a series of their own: never drawn as
+    // if they had the edge's value.
+    auto offScale = [&](const EfficiencyGroup &g) {
+        return g.intensity() < x->min() || g.tflopsPerS() < y->min();
+    };
     for (OpSide side : {OpSide::Forward, OpSide::Backward, OpSide::Other}) {
         auto *series = new QScatterSeries;
         series->setName(sideLabel(side));
@@ -155,9 +193,9 @@ RooflinePlot buildRooflinePlot(const OpEfficiency &efficiency, const TraceModel 
         for (size_t i = 0; i < plot.groups.size(); ++i) {
             const EfficiencyGroup &g = plot.groups[i];
             const bool other = g.side != OpSide::Forward && g.side != OpSide::Backward;
-            if (g.side != side && !(side == OpSide::Other && other))
+            if ((g.side != side && !(side == OpSide::Other && other)) || offScale(g))
                 continue;
-            series->append(std::max(g.intensity(), x->min()), std::max(g.tflopsPerS(), y->min()));
+            series->append(g.intensity(), g.tflopsPerS());
             behind.push_back(i);
         }
         chart->addSeries(series);
@@ -168,6 +206,8 @@ RooflinePlot buildRooflinePlot(const OpEfficiency &efficiency, const TraceModel 
                 marker->setVisible(false);
         plot.points.emplace_back(series, std::move(behind));
     }
+    addOffScalePoints(chart, plot, x, y, offScale);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // each line its own pattern
     const QString device = toQString(ceilings.deviceName);
     chart->setTitle(ceilings.device
             ? tr("Roofline of %1 (%2 GB/s; peaks: %3)")
