@@ -19,6 +19,7 @@
 #include "testutil.h"
 #include "timeline/timelineview.h"
 #include "trace/criticalpathpage.h"
+#include "trace/detailspanel.h"
 #include "trace/tracetab.h"
 #include "window/exportactions.h"
 #include "window/mainwindow.h"
@@ -51,6 +52,8 @@
 #include <QTest>
 #include <QToolButton>
 #include <QToolTip>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QUrl>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -292,6 +295,23 @@ void TestRunView::rankGroupsOnOneClock()
     const double b1 = view.timeline(1)->rangeStart()
         + double(run->sources[1]->traceStart + run->ranks[1].clockOffset);
     QCOMPARE(b0, b1);
+    // Issue #57: Details gives an event of a rank on the run's clock the ruler reads, then the
+    // file's own time.
+    DetailsPanel details;
+    details.setSelectionController(view.selection(1));
+    const TraceModel &m1 = run->ranks[1].graph->model();
+    const SliceId first = 0;
+    view.selection(1)->select(first);
+    QTreeWidgetItem *start = nullptr;
+    for (QTreeWidgetItemIterator it(&details); *it; ++it)
+        if ((*it)->text(0) == QLatin1String("start"))
+            start = *it;
+    QVERIFY(start);
+    const QString expected = formatDuration(double(run->ranks[1].runTime(m1.slices.start[first])))
+        + QStringLiteral(" on the run's clock  (")
+        + formatDuration(double(m1.slices.start[first] - m1.minTime))
+        + QStringLiteral(" in the file");
+    QVERIFY2(start->text(1).startsWith(expected), qPrintable(start->text(1)));
     view.setRankCollapsed(1, true);
     QVERIFY(!view.timeline(1)->isVisible());
     QVERIFY(view.rankCollapsed(1));

@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,13 @@ public:
     const LoadedTrace &trace() const { return *m_trace; }
     std::shared_ptr<const LoadedTrace> tracePointer() const { return m_trace; }
     SliceId current() const { return m_current; }
+    /*!
+     * The trace is a rank of a run, drawn on the run's clock: its time t (ns from the trace's
+     * first event) reads t + \a originNs there, as its timeline's ruler labels it. Details shows
+     * times on that clock, the file's own beside them.
+     */
+    void setRunClock(double originNs) { m_runClock = originNs; }
+    std::optional<double> runClock() const { return m_runClock; }
     //! The selected module, kNoModule when an event (or nothing) is selected.
     ModuleId currentModule() const { return m_module; }
 
@@ -67,6 +75,7 @@ private:
     std::vector<SliceId> m_history;
     size_t m_position = 0;
     std::pair<TimeNs, TimeNs> m_range {0, 0};
+    std::optional<double> m_runClock;
 };
 
 } // namespace ks

@@ -129,6 +129,7 @@ RunTimelines::RunTimelines(std::shared_ptr<const Run> run, QWidget *parent)
     for (size_t i = 0; i < views.size(); ++i) {
         views[i]->setExtent(double(from) + anchors[i], double(to) + anchors[i]);
         views[i]->setRulerOrigin(-anchors[i]);
+        m_ranks[i].selection->setRunClock(-anchors[i]);
     }
     showRunRange(from, to);
 }

@@ -321,10 +321,15 @@ void DetailsPanel::showSlice(SliceId s)
         {tr("thread"),
             toQString(m.laneLabel(t.lane[s])) + QStringLiteral("  (pid ")
                 + toQString(m.str(m.lanes[t.lane[s]].pidText)) + QLatin1Char(')')});
+    const double fromFirst = double(t.start[s] - m.minTime);
+    const QString written = tr("ts %1").arg(QString::fromStdString(writtenTs(m, s)));
+    // A rank of a run: the run's clock, as its timeline's ruler reads, then the file's own.
+    const std::optional<double> run = m_selection->runClock();
     new QTreeWidgetItem(event,
         {tr("start"),
-            formatDuration(double(t.start[s] - m.minTime))
-                + tr("  (ts %1)").arg(QString::fromStdString(writtenTs(m, s)))});
+            run ? tr("%1 on the run's clock  (%2 in the file, %3)")
+                      .arg(formatDuration(fromFirst + *run), formatDuration(fromFirst), written)
+                : tr("%1  (%2)").arg(formatDuration(fromFirst), written)});
     new QTreeWidgetItem(event, {tr("duration"), formatDuration(double(t.dur[s]))});
     if (const int64_t step = g.stepAt(t.start[s]); step != kNoValue)
         new QTreeWidgetItem(event, {tr("step"), QString::number(step)});

@@ -19,10 +19,16 @@ DiagnosticsBanner *DiagnosticsBanner::create(SelectionController *selection, QWi
 {
     const LoadedTrace &trace = selection->trace();
     const TraceModel &m = *trace.model;
+    // Each warning as the Health panel lists it, name and count ("overlapping_slices × 20").
     QStringList warned;
-    for (const Finding &f : trace.findings())
+    int notes = 0;
+    for (const Finding &f : trace.findings()) {
         if (f.severity == Severity::Warning)
-            warned << toQString(info(f.check).name);
+            warned << toQString(info(f.check).name) + QStringLiteral(" × ")
+                    + QString::number(f.count);
+        else
+            ++notes;
+    }
     const bool noSequence = !trace.graph->stats().hasSequenceNumbers && m.slices.size() > 0;
     if (warned.isEmpty() && !m.truncated && !noSequence)
         return nullptr;
@@ -32,12 +38,15 @@ DiagnosticsBanner *DiagnosticsBanner::create(SelectionController *selection, QWi
         if (const std::string lost = truncationLoss(*trace.graph); !lost.empty())
             text += toQString(lost).replace(0, 1, QStringLiteral("N")) + QStringLiteral(". ");
     }
-    if (!warned.isEmpty())
-        text += tr("Health: %1 %2 (%3).")
-                    .arg(warned.size())
-                    .arg(warned.size() == 1 ? tr("warning") : tr("warnings"))
-                    .arg(warned.mid(0, 3).join(QStringLiteral(", "))
-                        + (warned.size() > 3 ? QStringLiteral(", …") : QString()));
+    if (!warned.isEmpty()) {
+        const QString listed = warned.mid(0, 3).join(QStringLiteral("; "))
+            + (warned.size() > 3 ? QStringLiteral("; …") : QString());
+        text += warned.size() == 1 ? tr("Health: 1 warning: %1").arg(listed)
+                                   : tr("Health: %1 warnings: %2").arg(warned.size()).arg(listed);
+        text += notes == 0 ? QStringLiteral(".")
+            : notes == 1   ? tr("; and 1 note.")
+                           : tr("; and %1 notes.").arg(notes);
+    }
     if (noSequence)
         text += tr(" This trace has no sequence numbers: forward and backward ops cannot be paired "
                    "(GPU time is still attributed).");
