@@ -3,6 +3,7 @@
 // allocation table with times from the trace's start, selecting an allocation selects its op,
 // the statistics per op with and without children (worked out by hand below), and the Modules
 // tab's memory columns.
+#include "charttexts.h"
 #include "common/palette.h"
 #include "common/selectioncontroller.h"
 #include "memorytrace.h"
@@ -192,6 +193,10 @@ void TestMemoryView::livePanelShowsThePeakAndTimelineClicks()
         for (int x = 0; x < chart.width() && !activation; ++x)
             activation = chart.pixelColor(x, y) == memoryColor(LiveCategory::Activation);
     QVERIFY(activation);
+    // Issue #57: the first bar read "p…" in a narrow pane; here no text of the chart is cut.
+    QVERIFY(test::drawnTexts(live->chart()->chart()).contains(QStringLiteral("peak")));
+    QVERIFY2(test::elidedTexts(live->chart()->chart()).isEmpty(),
+        qPrintable(test::elidedTexts(live->chart()->chart()).join(QLatin1Char('|'))));
     // Hover (issue #57): the peak's activation bar says what it is and its exact bytes — the
     // activations alive at the peak on cuda:0, summed from the live table — with the whole
     // bar's (the caption's 416 B).

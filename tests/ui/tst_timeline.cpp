@@ -909,7 +909,7 @@ private slots:
             QVERIFY2(c.box.left() <= std::max(slice.left() + 2, TimelineView::kLabelWidth + 5.0)
                     && c.box.right() >= slice.left(),
                 qPrintable(c.text));
-            QVERIFY(c.box.left() >= TimelineView::kLabelWidth && c.box.right() <= v.width());
+            QVERIFY(c.box.left() >= TimelineView::kLabelWidth && c.box.right() <= v.width() - 18);
             QVERIFY(c.box.top() >= TimelineView::kRulerHeight && c.box.bottom() <= v.height());
             for (const QRectF &other : boxes)
                 QVERIFY2(!other.intersects(c.box), qPrintable(c.text));

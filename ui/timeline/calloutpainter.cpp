@@ -14,6 +14,7 @@ using namespace timeline;
 namespace {
 
 constexpr qreal kGap = 4; //!< between a slice's row and its callout
+constexpr qreal kScrollBarRoom = 18; //!< the view's scroll bar covers the tracks' right edge
 
 bool overlapsAny(const QRectF &box, const std::vector<QRectF> &taken)
 {
@@ -62,12 +63,18 @@ void CalloutPainter::paint(
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
     const QFontMetricsF metrics(p.font());
-    const qreal right = frame.size.width() - 2, bottom = frame.size.height() - 2;
+    // Clear of the vertical scroll bar on the right.
+    const qreal right = frame.size.width() - kScrollBarRoom, bottom = frame.size.height() - 2;
+    const qreal widest = right - kLabelWidth - 4;
     for (const SelectionLinks::Callout &c : links.callouts()) {
         const std::optional<QRectF> slice = sliceBox(frame, c.slice);
         if (!slice)
             continue;
-        QRectF box(0, 0, metrics.horizontalAdvance(c.text) + 10, metrics.height() + 4);
+        // Too long for the view: cut in the middle, keeping the count and the time at the ends.
+        const QString text = metrics.horizontalAdvance(c.text) + 10 <= widest
+            ? c.text
+            : metrics.elidedText(c.text, Qt::ElideMiddle, widest - 10);
+        QRectF box(0, 0, metrics.horizontalAdvance(text) + 10, metrics.height() + 4);
         box.moveLeft(std::clamp(slice->left(), qreal(kLabelWidth + 2), right - box.width()));
         box.moveBottom(slice->top() - kGap);
         std::optional<QRectF> at = clearOf(box, taken, -2, kRulerHeight + 2, bottom);
@@ -78,7 +85,7 @@ void CalloutPainter::paint(
         if (!at)
             continue;
         taken.push_back(*at);
-        m_placed.push_back({c.slice, c.text, *at});
+        m_placed.push_back({c.slice, text, *at});
         // The leader from the chip's nearer edge to the slice's row, at the slice's left.
         const qreal x = std::clamp(slice->left() + 2, at->left() + 3, at->right() - 3);
         const bool above = at->bottom() <= slice->top();
@@ -88,7 +95,7 @@ void CalloutPainter::paint(
         p.setBrush(QColor(255, 255, 255, 235));
         p.drawRoundedRect(*at, 3, 3);
         p.setPen(c.color.darker(120));
-        p.drawText(*at, Qt::AlignCenter, c.text);
+        p.drawText(*at, Qt::AlignCenter, text);
     }
     p.restore();
 }
