@@ -189,9 +189,10 @@ std::optional<UsageError> CommandParser::combinationError() const
     if (isSet(Opt::WhatIf) && !isSet(Opt::Summary))
         return usage(QStringLiteral("--what-if goes with --summary"));
     if ((isSet(Opt::CriticalPathStep) || isSet(Opt::DataLoading) || isSet(Opt::AssumeStreamOrder))
-        && !isSet(Opt::Summary) && !isSet(Opt::ExportCriticalPath) && !isSet(Opt::ExportDb))
+        && !isSet(Opt::Summary) && !isSet(Opt::Findings) && !isSet(Opt::ExportCriticalPath)
+        && !isSet(Opt::ExportDb))
         return usage(QStringLiteral("--critical-path-step, --data-loading and "
-                                    "--assume-stream-order go with --summary, "
+                                    "--assume-stream-order go with --summary, --findings, "
                                     "--export-critical-path or --export-db"));
     if (isSet(Opt::CriticalPathModel) && !isSet(Opt::Summary) && !isSet(Opt::ExportCriticalPath))
         return usage(
@@ -298,6 +299,11 @@ Request CommandParser::request()
         r.args = fileArgs();
         r.path = path;
         return r;
+    }
+    if (isSet(Opt::Findings)) {
+        if (m_files.size() != 1)
+            return usage(QStringLiteral("--findings OUT takes exactly one FILE"));
+        return FindingsRequest {value(Opt::Findings).toStdString(), fileArgs().front(), path};
     }
     if (isSet(Opt::Summary)) {
         if (!m_files.isEmpty())

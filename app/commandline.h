@@ -28,6 +28,12 @@ struct SummaryRequest {
     PathQuery path; //!< --critical-path-step, --data-loading
     std::optional<WhatIfChange> whatIf;
 };
+//! `--findings OUT FILE`: what to fix first in the step `--critical-path-step` names.
+struct FindingsRequest {
+    std::string out;
+    std::string file;
+    PathQuery path;
+};
 //! `--export-NAME OUT FILE` of one trace's tables (kTraceExports), with `--per-step` and
 //! `--at-us T | --at peak`.
 struct TableExportRequest {
@@ -53,6 +59,7 @@ struct WindowRequest {
 };
 
 using Request = std::variant<UsageError,
+    FindingsRequest,
     PrintText,
     SummaryRequest,
     TableExportRequest,

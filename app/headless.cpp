@@ -3,8 +3,10 @@
 
 #include "base/outofmemory.h"
 #include "base/usablecores.h"
+#include "export/atomicfile.h"
 #include "export/criticalpathtables.h"
 #include "export/difftable.h"
+#include "export/findingsjson.h"
 #include "export/runtables.h"
 #include "export/summary.h"
 #include "session/comparedtraces.h"
@@ -59,6 +61,28 @@ int runSummary(
         = summaryJson(*trace->model, *trace->graph, trace->seconds, path, whatIf);
     std::fwrite(json.data(), 1, json.size(), stdout);
     return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
+}
+
+int runFindings(const std::string &out, const std::string &file, const PathQuery &path)
+{
+    auto trace = loadOrReport(file);
+    if (!trace)
+        return ExitLoadFailed;
+    const CriticalPathAnalysis analysis(*trace->graph, path);
+    const std::string json = findingsDocument(
+        analysis, findStepFindings(analysis, &trace->efficiency(), &trace->memory()));
+    if (out == "-") {
+        std::fwrite(json.data(), 1, json.size(), stdout);
+        return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
+    }
+    AtomicFile written(out);
+    if (written.open()) {
+        written.write(json);
+        if (written.commit())
+            return ExitOk;
+    }
+    std::fprintf(stderr, "kinetoscope: %s\n", written.error().c_str());
+    return ExitWriteFailed;
 }
 
 int runTraceExport(TraceExportKind kind,

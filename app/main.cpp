@@ -86,6 +86,11 @@ struct Runner {
         std::fputs(qPrintable(p.text), stdout);
         return ExitOk;
     }
+    int operator()(const FindingsRequest &r) const
+    {
+        QCoreApplication app(argc, argv);
+        return runFindings(r.out, r.file, r.path);
+    }
     int operator()(const SummaryRequest &r) const
     {
         QCoreApplication app(argc, argv);

@@ -14,6 +14,7 @@ namespace ks {
 enum class Opt : uint8_t {
     Demo,
     Summary,
+    Findings,
     CriticalPathStep,
     DataLoading,
     CriticalPathModel,
@@ -70,6 +71,10 @@ struct OptionSpec {
 inline constexpr std::array<OptionSpec, size_t(Opt::Count)> kOptions {{
     {Opt::Demo, "demo", {}, "Open the window on the bundled demo trace."},
     {Opt::Summary, "summary", "FILE", "Print a JSON summary of FILE to stdout and exit.", true},
+    {Opt::Findings, "findings", "OUT.json",
+        "Write what to fix first in FILE's step, ranked by the time each finding would save on "
+        "its critical path (JSON; - for stdout), and exit.",
+        true},
     {Opt::CriticalPathStep, "critical-path-step", "N",
         "With --summary or --export-critical-path: the critical path of ProfilerStep#N "
         "(default: the first step); with --export-db: the step whose path graph it stores."},

@@ -23,7 +23,7 @@ import tempfile
 UI_ORDER = ["common", "table", "timeline", "output", "trace", "compare", "run", "document", "window"]
 # core/analysis/'s rooms, one per question, lowest first: each may include the ones before.
 ANALYSIS_ORDER = ["time", "efficiency", "modules", "pairs", "memory", "compare", "ranks", "health",
-                  "criticalpath", "timeline"]
+                  "criticalpath", "findings", "timeline"]
 LAYER_CALL = re.compile(r"ks_layer\((\w+)(?:\s+DEPENDS\s+([\w\s]+?))?\s+SOURCES", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

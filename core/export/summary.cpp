@@ -6,6 +6,7 @@
 #include "base/jsonwrite.h"
 #include "base/numbertext.h"
 #include "export/criticalpathjson.h"
+#include "export/findingsjson.h"
 #include "export/steptable.h"
 
 #include <cstdio>
@@ -122,7 +123,11 @@ std::string summaryJson(const TraceModel &model,
     steps.pop_back(); // its closing newline
     out += steps;
     key("critical_path");
-    appendCriticalPathJson(out, graph, CriticalPathAnalysis(graph, path), whatIf);
+    const CriticalPathAnalysis analysis(graph, path);
+    appendCriticalPathJson(out, graph, analysis, whatIf);
+    key("findings");
+    const OpEfficiency efficiency(graph, PeakTable::current());
+    appendFindingsJson(out, analysis, findStepFindings(analysis, &efficiency, &memory));
     number("memory_events", memory.memoryEvents());
     key("memory_devices");
     out += '[';

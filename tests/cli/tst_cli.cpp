@@ -410,6 +410,43 @@ private slots:
             unknown.err.constData());
     }
 
+    // Issue #58: --findings writes what --summary's "findings" holds, and each finding whose
+    // change is a --what-if gives, recomputed by --summary --what-if, the path less its saving.
+    void findingsEqualTheirWhatIfs()
+    {
+        const QString out = test::tempDir() + QStringLiteral("/findings.json");
+        QCOMPARE(
+            test::run(test::appPath(), args({QStringLiteral("--findings"), out, m_demo})).exitCode,
+            0);
+        const QJsonObject doc
+            = QJsonDocument::fromJson(QByteArray::fromStdString(test::traceText(out))).object();
+        const QJsonArray findings = doc.value(QStringLiteral("findings")).toArray();
+        const auto summary
+            = test::run(test::appPath(), args({QStringLiteral("--summary"), m_demo}));
+        QCOMPARE(QJsonDocument::fromJson(summary.out).object().value(QStringLiteral("findings")),
+            QJsonValue(findings));
+        int whatIfs = 0;
+        for (const QJsonValue &v : findings) {
+            const QJsonObject f = v.toObject();
+            const QString how = f.value(QStringLiteral("how")).toString();
+            if (f.value(QStringLiteral("saving_us")).isNull()
+                || how.startsWith(QLatin1String("no wait")))
+                continue;
+            ++whatIfs;
+            const auto r = test::run(test::appPath(),
+                args({QStringLiteral("--summary"), m_demo, QStringLiteral("--what-if"), how}));
+            const double length = QJsonDocument::fromJson(r.out)
+                                      .object()[QStringLiteral("critical_path")]
+                                      .toObject()[QStringLiteral("what_if")]
+                                      .toObject()[QStringLiteral("length_us")]
+                                      .toDouble();
+            QCOMPARE(length,
+                doc.value(QStringLiteral("path_us")).toDouble()
+                    - f.value(QStringLiteral("saving_us")).toDouble());
+        }
+        QVERIFY(whatIfs > 0); // the demo's pageable copy
+    }
+
     void summaryHasEveryKey()
     {
         const auto r = test::run(test::appPath(), args({QStringLiteral("--summary"), m_demo}));

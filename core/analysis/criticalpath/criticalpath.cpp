@@ -336,31 +336,34 @@ void CriticalPathAnalysis::findSlack(const CollectiveMatch &match)
  * The edges' weights with \a name's GPU work at \a factor of its time: GPU events named so, or
  * launched inside an op named so (the pair's forward op, or any op inside it).
  */
-std::vector<TimeNs> CriticalPathAnalysis::weightsIf(std::string_view name, double factor) const
+std::vector<TimeNs> CriticalPathAnalysis::weightsWith(const PathChange &change) const
 {
-    std::vector<UpwardMemo<bool>> insideNamed;
-    for (const PathRankInput &r : m_ranks)
-        insideNamed.emplace_back(r.graph->model().slices, false);
-    auto isWorkOfName = [&](uint32_t rank, SliceId gpuEvent) {
-        const OpGraph &g = *m_ranks[rank].graph;
-        const TraceModel &m = g.model();
-        return m.sliceName(gpuEvent) == name
-            || insideNamed[rank].of(g.launchOf(gpuEvent), [&](SliceId a) {
-                   return m.sliceName(a) == name ? std::optional(true) : std::nullopt;
-               });
-    };
     const std::vector<PathEdge> &edges = m_joined->dag().edges();
     std::vector<TimeNs> weights;
     weights.reserve(edges.size());
     for (uint32_t i = 0; i < edges.size(); ++i) {
         const PathEdge &e = edges[i];
-        const uint32_t rank = m_joined->rankOfEdge(i);
-        const bool scaled = e.kind == PathEdgeKind::Span && e.charged != kNoSlice
-            && isGpuWork(m_ranks[rank].graph->model().slices.kind[e.charged])
-            && isWorkOfName(rank, e.charged);
-        weights.push_back(scaled ? TimeNs(std::llround(double(e.weight) * factor)) : e.weight);
+        std::optional<double> factor;
+        if (change.scale && e.kind == PathEdgeKind::Span && e.charged != kNoSlice)
+            factor = change.scale(m_joined->rankOfEdge(i), e.charged);
+        weights.push_back(factor ? TimeNs(std::llround(double(e.weight) * *factor)) : e.weight);
     }
     return weights;
+}
+
+std::vector<bool> CriticalPathAnalysis::droppedBy(const PathChange &change) const
+{
+    const PathDag &dag = m_joined->dag();
+    const size_t all = dag.edges().size() + dag.stepEdges().size();
+    std::vector<bool> dropped(change.noWait ? all : 0, false);
+    for (uint32_t i = 0; i < dropped.size(); ++i) {
+        const PathEdge &e
+            = i < dag.edges().size() ? dag.edges()[i] : dag.stepEdges()[i - dag.edges().size()];
+        const PathNode &to = m_joined->node(e.to);
+        dropped[i] = e.kind == PathEdgeKind::Sync && !to.start
+            && change.noWait(m_joined->rankOfEdge(i), to.event);
+    }
+    return dropped;
 }
 
 bool CriticalPathAnalysis::tracesAtHand() const
@@ -373,9 +376,31 @@ TimeNs CriticalPathAnalysis::lengthIf(std::string_view name, double factor) cons
 {
     if (!m_joined || !tracesAtHand())
         return 0;
-    const std::vector<TimeNs> weights = weightsIf(name, factor);
+    std::vector<UpwardMemo<bool>> insideNamed;
+    for (const PathRankInput &r : m_ranks)
+        insideNamed.emplace_back(r.graph->model().slices, false);
+    // GPU events named so, or launched inside an op named so.
+    auto scale = [&](uint32_t rank, SliceId event) -> std::optional<double> {
+        const OpGraph &g = *m_ranks[rank].graph;
+        const TraceModel &m = g.model();
+        if (!isGpuWork(m.slices.kind[event]))
+            return std::nullopt;
+        const bool named
+            = m.sliceName(event) == name || insideNamed[rank].of(g.launchOf(event), [&](SliceId a) {
+                  return m.sliceName(a) == name ? std::optional(true) : std::nullopt;
+              });
+        return named ? std::optional(factor) : std::nullopt;
+    };
+    return lengthWith({scale, {}});
+}
+
+TimeNs CriticalPathAnalysis::lengthWith(const PathChange &change) const
+{
+    if (!m_joined || !tracesAtHand())
+        return 0;
+    const std::vector<TimeNs> weights = weightsWith(change);
     if (m_path.model == PathModel::Step)
-        return m_step->replay(weights);
+        return m_step->replay(weights, droppedBy(change));
     const PathDistances d = m_joined->dag().longest(weights);
     return d.to.empty() ? 0 : d.to[d.last];
 }

@@ -6,6 +6,7 @@
 #include "analysis/criticalpath/stepmodel.h"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,6 +69,17 @@ struct WhatIf {
     std::string name; //!< a pair's forward op name, or a GPU event's name (a collective)
     double factor = 1;
     TimeNs length = 0;
+};
+
+/*!
+ * A change to a step's work for a what-if beyond one name's GPU work (issue #58's rules): the
+ * time of each event \a scale gives a factor for (GPU work or a host op; nullopt: unchanged), and
+ * the blocking calls \a noWait names no longer waiting for the GPU (the step model's sync waits
+ * dropped; HTA's model keeps them). Either may be empty.
+ */
+struct PathChange {
+    std::function<std::optional<double>(uint32_t rank, SliceId event)> scale;
+    std::function<bool(uint32_t rank, SliceId call)> noWait;
 };
 
 //! What is asked of a path.
@@ -159,6 +171,9 @@ public:
     //! an op named so: a pair's forward op) taking \a factor of its time; 0 without the traces.
     //! Factor 1, or a name whose work is not in the window: the path's length exactly.
     TimeNs lengthIf(std::string_view name, double factor) const;
+    //! The path's length with \a change made, in the same model on the same graph; 0 without
+    //! the traces. An empty change: the path's length exactly.
+    TimeNs lengthWith(const PathChange &change) const;
     //! Whether some event of the traces is named \a name (what-ifs of other names are errors).
     bool hasEventNamed(std::string_view name) const;
     //! Up to 8 names of the traces' ops and GPU events close to \a name, closest first.
@@ -190,7 +205,9 @@ private:
     //! Fills in the segments' pairs and sides, and the totals.
     void tell(std::vector<PathSegment> segments);
     void findSlack(const CollectiveMatch &match);
-    std::vector<TimeNs> weightsIf(std::string_view name, double factor) const;
+    std::vector<TimeNs> weightsWith(const PathChange &change) const;
+    //! Per edge of the step model: whether \a change drops it (a wait it removes).
+    std::vector<bool> droppedBy(const PathChange &change) const;
 
     std::vector<PathRankInput> m_ranks;
     std::vector<std::unique_ptr<const PathGraph>> m_graphs; //!< by rank; null: no window

@@ -157,7 +157,7 @@ std::vector<StepStretch> StepModel::path() const
     return out;
 }
 
-TimeNs StepModel::replay(const std::vector<TimeNs> &weights) const
+TimeNs StepModel::replay(const std::vector<TimeNs> &weights, const std::vector<bool> &dropped) const
 {
     if (m_time.empty())
         return 0;
@@ -167,11 +167,15 @@ TimeNs StepModel::replay(const std::vector<TimeNs> &weights) const
     TimeNs end = 0;
     for (uint32_t v : dag.order()) {
         t[v] = m_time[v];
-        for (uint32_t j = m_inBegin[v], first = 1; j < m_inBegin[v + 1]; ++j, first = 0) {
+        bool reached = false;
+        for (uint32_t j = m_inBegin[v]; j < m_inBegin[v + 1]; ++j) {
             const uint32_t i = m_in[j];
+            if (!dropped.empty() && dropped[i])
+                continue;
             const TimeNs w = i < hta ? weights[i] : edge(i).weight;
             const TimeNs reach = t[edge(i).from] + replayWeight(i, w);
-            t[v] = first ? reach : std::max(t[v], reach);
+            t[v] = reached ? std::max(t[v], reach) : reach;
+            reached = true;
         }
         end = std::max(end, t[v]);
     }

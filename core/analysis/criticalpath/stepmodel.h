@@ -48,8 +48,9 @@ public:
     TimeNs windowEnd() const { return m_end; }
     //! The path's stretches with time, in order: contiguous from the window's start to its end.
     std::vector<StepStretch> path() const;
-    //! The window's length with HTA's edges weighing \a weights (the step edges keep theirs).
-    TimeNs replay(const std::vector<TimeNs> &weights) const;
+    //! The window's length with HTA's edges weighing \a weights (the step edges keep theirs)
+    //! and the edges \a dropped marks (indexed as edge(); empty: none) gone.
+    TimeNs replay(const std::vector<TimeNs> &weights, const std::vector<bool> &dropped = {}) const;
     //! Per rank: how much later its work could start without lengthening the window, the least
     //! room of its events' starts (kNoValue: a rank without nodes).
     std::vector<TimeNs> slack() const;

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/criticalpath/criticalpath.h"
+#include "analysis/efficiency/opefficiency.h"
+#include "analysis/findings/stepfinding.h"
+
+namespace ks {
+
+/*
+ * The rules whose saving is a what-if on the step's critical path (docs/findings.md gives each
+ * its threshold and source). Each appends a finding per cause it sees on the path, only where the
+ * change shortens it.
+ */
+
+//! Blocking calls waiting for the GPU on the path (cudaStreamSynchronize, a D2H cudaMemcpy of
+//! `.item()`): the path without their waits.
+void findHostSyncs(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
+//! `Memcpy HtoD (Pageable -> Device)` on the path: the copies at half their time (pinned).
+void findPageableCopies(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
+//! Communication kernels on the path, by name: each at no time (fully overlapped).
+void findExposedCommunication(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
+//! fp32 SIMT GEMMs (`sgemm`) on the path of a device with TF32 tensor cores: each at the rate
+//! ratio of its vector_fp32 and matrix_tf32 peaks.
+void findFp32Gemms(const CriticalPathAnalysis &path,
+    const OpEfficiency &efficiency,
+    std::vector<StepFinding> &out);
+
+} // namespace ks

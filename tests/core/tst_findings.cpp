@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// Issue #58: each rule of the findings fires on a hand-built step where its cause is on the
+// critical path, with the saving worked out by hand, and stays silent on the same step with the
+// cause removed; each saving is the what-if the finding names, recomputed.
+#include "analysis/findings/findings.h"
+#include "export/findingsjson.h"
+#include "memorytrace.h"
+#include "testutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace ks;
+
+namespace {
+
+using test::completeEvent;
+
+//! A GPU event on device 0's stream \a stream, launched by correlation \a corr.
+std::string gpuEvent(
+    const std::string &cat, const std::string &name, int stream, int ts, int dur, int corr)
+{
+    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":0,"tid":)"
+        + std::to_string(stream) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)"
+        + std::to_string(dur) + R"(,"args":{"device":0,"stream":)" + std::to_string(stream)
+        + R"(,"correlation":)" + std::to_string(corr) + "}},";
+}
+
+std::string launch(int ts, int corr, const char *name = "cudaLaunchKernel")
+{
+    std::string args = R"("correlation":)";
+    args += std::to_string(corr);
+    return completeEvent("cuda_runtime", name, 1, ts, 5, args);
+}
+
+//! \a events (each ending in a comma) as a trace of \a device.
+std::string traceOf(std::string events, const char *device = "NVIDIA A100-SXM4-40GB")
+{
+    events.pop_back();
+    std::string head = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": ")";
+    head += device;
+    return head + R"("}], "traceEvents": [)" + events + "]}";
+}
+
+struct Found {
+    std::shared_ptr<const LoadedTrace> trace;
+    std::unique_ptr<CriticalPathAnalysis> path;
+    std::vector<StepFinding> findings;
+
+    const StepFinding *rule(std::string_view name) const
+    {
+        for (const StepFinding &f : findings)
+            if (f.rule == name)
+                return &f;
+        return nullptr;
+    }
+};
+
+Found find(const std::string &json)
+{
+    Found f;
+    f.trace = test::link(json);
+    if (!f.trace)
+        return f;
+    f.path = std::make_unique<CriticalPathAnalysis>(*f.trace->graph);
+    f.findings = findStepFindings(*f.path, &f.trace->efficiency(), &f.trace->memory());
+    return f;
+}
+
+/*
+ * ProfilerStep#1 [0, 50]: a copy launched at 10 runs on stream 7 [20, 220] (200 µs), then the
+ * kernel k launched at 20 runs after it [220, 320]. The window ends with k at 320. At half its
+ * time the copy ends at 120, k at 220: 100 µs saved.
+ */
+std::string copyThenKernel(const char *copy)
+{
+    return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 50)
+        + launch(10, 1, "cudaMemcpyAsync") + launch(20, 2)
+        + gpuEvent("gpu_memcpy", copy, 7, 20, 200, 1) + gpuEvent("kernel", "k", 7, 220, 100, 2));
+}
+
+/*
+ * ProfilerStep#1 [0, 50]: an all-reduce launched at 20 runs on stream 20 [30, 230]; k launched
+ * at 25 runs on stream 7 [30, 30 + kDur]. With k of 100 µs the all-reduce ends the window at 230;
+ * at no time, k does at 130: 100 µs saved. With k of 300 µs it hides the all-reduce.
+ */
+std::string allReduceBeside(int kDur)
+{
+    return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 50) + launch(20, 1)
+        + launch(25, 2)
+        + gpuEvent("kernel", "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", 20, 30, 200, 1)
+        + gpuEvent("kernel", "k", 7, 30, kDur, 2));
+}
+
+/*
+ * ProfilerStep#1 [0, 236]: k launched at 10 runs [20, 220]; cudaStreamSynchronize [16, 221]
+ * waits for it; k2 launched at 230 runs [240, 260], ending the window. Without the wait k2
+ * launches at 25 and runs right after k, [220, 240]: 20 µs saved.
+ */
+std::string syncBetweenKernels(bool sync)
+{
+    return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 236) + launch(10, 1)
+        + (sync ? completeEvent("cuda_runtime", "cudaStreamSynchronize", 1, 16, 205) : "")
+        + launch(230, 2) + gpuEvent("kernel", "k", 7, 20, 200, 1)
+        + gpuEvent("kernel", "k2", 7, 240, 20, 2));
+}
+
+/*
+ * ProfilerStep#1 [0, 50]: an fp32 SIMT GEMM launched at 10 runs [20, 820]. On an A100
+ * (vector_fp32 19.5, matrix_tf32 156 TFLOP/s) at 19.5 / 156 = 0.125 of its time it ends at 120:
+ * the window is 120 µs, 700 µs saved. A V100 has no TF32: nothing to say.
+ */
+std::string sgemm(const char *device)
+{
+    return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 50) + launch(10, 1)
+            + gpuEvent("kernel", "ampere_sgemm_128x64_nn", 7, 20, 800, 1),
+        device);
+}
+
+} // namespace
+
+class TestFindings : public QObject {
+    Q_OBJECT
+
+private slots:
+    void pageableCopyAtHalfItsTime()
+    {
+        const Found pageable = find(copyThenKernel("Memcpy HtoD (Pageable -> Device)"));
+        QVERIFY(pageable.trace);
+        QCOMPARE(pageable.path->path().length, TimeNs(320'000));
+        const StepFinding *f = pageable.rule("pageable_copy");
+        QVERIFY(f);
+        QCOMPARE(f->saving, std::optional<TimeNs>(100'000));
+        QCOMPARE(f->how, std::string("Memcpy HtoD (Pageable -> Device):0.5"));
+        QCOMPARE(pageable.path->lengthIf("Memcpy HtoD (Pageable -> Device)", 0.5), TimeNs(220'000));
+        QCOMPARE(f->evidence.size(), size_t(1));
+        const Found pinned = find(copyThenKernel("Memcpy HtoD (Pinned -> Device)"));
+        QVERIFY(pinned.trace);
+        QVERIFY(!pinned.rule("pageable_copy"));
+    }
+
+    void exposedCommunicationAtNoTime()
+    {
+        const Found exposed = find(allReduceBeside(100));
+        QVERIFY(exposed.trace);
+        QCOMPARE(exposed.path->path().length, TimeNs(230'000));
+        const StepFinding *f = exposed.rule("exposed_communication");
+        QVERIFY(f);
+        QCOMPARE(f->saving, std::optional<TimeNs>(100'000));
+        QCOMPARE(f->how, std::string("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem):0"));
+        const Found hidden = find(allReduceBeside(300));
+        QVERIFY(hidden.trace);
+        QVERIFY(!hidden.rule("exposed_communication"));
+    }
+
+    void hostSyncWithoutItsWait()
+    {
+        const Found synced = find(syncBetweenKernels(true));
+        QVERIFY(synced.trace);
+        QCOMPARE(synced.path->path().length, TimeNs(260'000));
+        const StepFinding *f = synced.rule("host_sync");
+        QVERIFY(f);
+        QCOMPARE(f->saving, std::optional<TimeNs>(20'000));
+        QCOMPARE(f->how, std::string("no wait: cudaStreamSynchronize"));
+        QVERIFY2(f->title.starts_with("cudaStreamSynchronize"), f->title.c_str());
+        const Found free = find(syncBetweenKernels(false));
+        QVERIFY(free.trace);
+        QVERIFY(!free.rule("host_sync"));
+    }
+
+    void fp32GemmOnTensorCores()
+    {
+        const Found a100 = find(sgemm("NVIDIA A100-SXM4-40GB"));
+        QVERIFY(a100.trace);
+        QCOMPARE(a100.path->path().length, TimeNs(820'000));
+        const StepFinding *f = a100.rule("fp32_gemm");
+        QVERIFY(f);
+        QCOMPARE(f->saving, std::optional<TimeNs>(700'000));
+        QCOMPARE(f->how, std::string("ampere_sgemm_128x64_nn:0.125"));
+        const Found v100 = find(sgemm("Tesla V100-SXM2-16GB"));
+        QVERIFY(v100.trace);
+        QVERIFY(!v100.rule("fp32_gemm"));
+    }
+
+    // 2 MB reserved for 1000 B allocated: told, with no saving, after those with one.
+    void fragmentationHasNoSavingAndRanksLast()
+    {
+        const std::string step = completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 50);
+        auto withMemory = [&](long long reserved) {
+            return step + launch(10, 1, "cudaMemcpyAsync")
+                + gpuEvent("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 7, 20, 200, 1)
+                + launch(20, 2) + gpuEvent("kernel", "k", 7, 220, 100, 2)
+                + test::memory(1, 5, 1, 0, 4096, 1000, 1000, reserved);
+        };
+        const Found fragmented = find(traceOf(withMemory(2'000'000)));
+        QVERIFY(fragmented.trace);
+        QCOMPARE(fragmented.findings.size(), size_t(2));
+        QCOMPARE(fragmented.findings[0].rule, std::string("pageable_copy"));
+        QCOMPARE(fragmented.findings[1].rule, std::string("memory_fragmentation"));
+        QVERIFY(!fragmented.findings[1].saving);
+        const Found tight = find(traceOf(withMemory(1250)));
+        QVERIFY(tight.trace);
+        QVERIFY(!tight.rule("memory_fragmentation"));
+    }
+
+    // The JSON document: ranked, saving_pct of the path, evidence on the file's clock.
+    void jsonNamesTheEvidence()
+    {
+        const Found found = find(copyThenKernel("Memcpy HtoD (Pageable -> Device)"));
+        QVERIFY(found.trace);
+        const std::string json = findingsDocument(*found.path, found.findings);
+        QJsonParseError error;
+        const QJsonObject doc
+            = QJsonDocument::fromJson(QByteArray::fromStdString(json), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(doc.value(QStringLiteral("step")).toInt(), 1);
+        QCOMPARE(doc.value(QStringLiteral("path_us")).toDouble(), 320.0);
+        const QJsonObject first = doc.value(QStringLiteral("findings")).toArray().at(0).toObject();
+        QCOMPARE(first.value(QStringLiteral("saving_us")).toDouble(), 100.0);
+        QCOMPARE(first.value(QStringLiteral("saving_pct")).toDouble(), 31.25); // 100 / 320
+        const QJsonObject e = first.value(QStringLiteral("evidence")).toArray().at(0).toObject();
+        QCOMPARE(e.value(QStringLiteral("name")).toString(),
+            QStringLiteral("Memcpy HtoD (Pageable -> Device)"));
+        QCOMPARE(e.value(QStringLiteral("ts_us")).toDouble(), 20.0);
+        QCOMPARE(e.value(QStringLiteral("dur_us")).toDouble(), 200.0);
+        QVERIFY(first.value(QStringLiteral("doc"))
+                    .toString()
+                    .startsWith(QStringLiteral("https://pytorch.org/")));
+    }
+};
+
+QTEST_MAIN(TestFindings)
+#include "tst_findings.moc"
