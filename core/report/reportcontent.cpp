@@ -3,6 +3,7 @@
 
 #include "report/criticalpathpart.h"
 #include "report/efficiencypart.h"
+#include "report/findingspart.h"
 #include "report/reportcells.h"
 #include "report/traceparts.h"
 
@@ -571,6 +572,7 @@ void chooseTimeline(const LoadedTrace &trace,
 void addTraceParts(const LoadedTrace &trace, const std::string &prefix, ReportContent &out)
 {
     const size_t first = out.parts.size();
+    addFindings(trace, out);
     out.parts.push_back(tracePart(trace));
     addGpuTime(trace, out);
     const std::shared_ptr<const PairTable> pairs = trace.pairTable();

@@ -116,6 +116,13 @@ const CriticalPathAnalysis &LoadedTrace::criticalPath() const
     return *m_criticalPath;
 }
 
+const std::vector<StepFinding> &LoadedTrace::stepFindings() const
+{
+    std::call_once(m_stepFindingsMade,
+        [this] { m_stepFindings = findStepFindings(criticalPath(), &efficiency(), &memory()); });
+    return m_stepFindings;
+}
+
 OpenResult linkTrace(LoadResult loaded)
 {
     return link(std::move(loaded), std::chrono::steady_clock::now());

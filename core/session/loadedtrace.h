@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/efficiency/opefficiency.h"
+#include "analysis/findings/findings.h"
 #include "analysis/health/tracecheck.h"
 #include "analysis/memory/livememory.h"
 #include "analysis/modules/moduletree.h"
@@ -62,6 +63,8 @@ struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     const CriticalPathAnalysis &criticalPath() const;
     //! What `--check` finds (checkTrace() with every diagnostic), worked out on first use.
     const std::vector<Finding> &findings() const;
+    //! What to fix first in criticalPath()'s step (findStepFindings), worked out on first use.
+    const std::vector<StepFinding> &stepFindings() const;
     //! The timeline's memory and counter curves, built on first use like timelineIndex().
     const TraceCurves &curves() const;
     /*!
@@ -102,6 +105,8 @@ private:
     mutable std::unique_ptr<CriticalPathAnalysis> m_criticalPath;
     mutable std::once_flag m_findingsMade;
     mutable std::vector<Finding> m_findings;
+    mutable std::once_flag m_stepFindingsMade;
+    mutable std::vector<StepFinding> m_stepFindings;
     mutable std::once_flag m_curvesBuilt;
     mutable std::unique_ptr<TraceCurves> m_curves;
     void buildTables() const;

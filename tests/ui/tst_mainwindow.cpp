@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The window as a user drives it, under the offscreen platform: clicks, keys, drops, the table.
+#include "analysis/findings/findings.h"
 #include "analysis/time/rangestats.h"
 #include "base/unitstext.h"
 #include "common/backgroundtask.h"
@@ -19,6 +20,7 @@
 #include "trace/chartsview.h"
 #include "trace/detailspanel.h"
 #include "trace/diagnosticsbanner.h"
+#include "trace/findingspage.h"
 #include "trace/healthpanel.h"
 #include "trace/kerneltablepage.h"
 #include "trace/pairtablepage.h"
@@ -257,6 +259,7 @@ private slots:
         window.show();
         TraceTab *tab = openAndWait(window, m_demo);
         QVERIFY(tab);
+        tab->bottomTabs()->setCurrentIndex(1); // Op pairs, after the Findings
         const OpGraph &g = *tab->selection()->trace().graph;
         TimeNs maxBwd = 0;
         for (const PairRow &row : g.rows())
@@ -844,6 +847,44 @@ private slots:
         TraceTab *clean = openAndWait(window, m_demo);
         QVERIFY(clean);
         QVERIFY(!clean->findChild<QWidget *>(QStringLiteral("diagnosticsBanner")));
+    }
+
+    /*
+     * Issue #58: a trace with steps opens on its Findings page, which lists, in the background,
+     * what findStepFindings gives for the first step's path (as --findings writes it): each row's
+     * saving and rule in rank order; a click on an event of the evidence selects it.
+     */
+    void findingsPageComesFirstAndSelectsItsEvidence()
+    {
+        MainWindow window;
+        TraceTab *tab = openAndWait(window, m_demo);
+        QVERIFY(tab);
+        QVERIFY(tab->findings());
+        QCOMPARE(tab->bottomTabs()->widget(0), tab->findings());
+        QCOMPARE(tab->bottomTabs()->tabText(0), QStringLiteral("Findings"));
+        QTRY_VERIFY_WITH_TIMEOUT(!tab->findings()->pending(), 60000);
+        const LoadedTrace &trace = tab->selection()->trace();
+        const CriticalPathAnalysis path(*trace.graph);
+        const std::vector<StepFinding> expected
+            = findStepFindings(path, &trace.efficiency(), &trace.memory());
+        QVERIFY(!expected.empty());
+        QTreeWidget *tree = tab->findings()->tree();
+        QCOMPARE(tree->topLevelItemCount(), int(expected.size()));
+        for (size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(tree->topLevelItem(int(i))->text(2), QString::fromStdString(expected[i].rule));
+            QCOMPARE(tree->topLevelItem(int(i))->text(0),
+                expected[i].saving ? QString::fromStdString(microsText(*expected[i].saving))
+                                   : QStringLiteral("—"));
+        }
+        // The first finding's first event: selected on a click.
+        QTreeWidgetItem *first = tree->topLevelItem(0);
+        QTreeWidgetItem *event = nullptr;
+        for (int c = 0; c < first->childCount() && !event; ++c)
+            if (first->child(c)->text(2) == QLatin1String("event"))
+                event = first->child(c);
+        QVERIFY(event);
+        emit tree->itemClicked(event, 3);
+        QCOMPARE(tab->selection()->current(), expected[0].evidence[0].event);
     }
 
     // A kernel that starts 5 µs before its launch: the banner names the health warning, its

@@ -152,15 +152,17 @@ private slots:
         TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
         window.show();
         QTabWidget *tabs = tab->bottomTabs();
-        QCOMPARE(tabs->tabText(4), QStringLiteral("Charts"));
-        QCOMPARE(tabs->tabText(5), QStringLiteral("Modules"));
+        // Findings first (the demo has steps), then the tables and summaries.
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Findings"));
+        QCOMPARE(tabs->tabText(5), QStringLiteral("Charts"));
+        QCOMPARE(tabs->tabText(6), QStringLiteral("Modules"));
         QVERIFY(!tab->findChild<ChartsView *>());
         QVERIFY(!tab->findChild<ModulesView *>());
-        tabs->setCurrentIndex(4);
-        QVERIFY(tabs->widget(4)->findChild<ChartsView *>());
-        QVERIFY(!tab->findChild<ModulesView *>());
         tabs->setCurrentIndex(5);
-        auto *modules = tabs->widget(5)->findChild<ModulesView *>();
+        QVERIFY(tabs->widget(5)->findChild<ChartsView *>());
+        QVERIFY(!tab->findChild<ModulesView *>());
+        tabs->setCurrentIndex(6);
+        auto *modules = tabs->widget(6)->findChild<ModulesView *>();
         QVERIFY(modules);
         QCOMPARE(modules, tab->modules());
         QTRY_VERIFY(modules->isVisible()); // shown by its layout from the event loop
@@ -177,9 +179,9 @@ private slots:
         TraceTab *tab = window.addTrace(opened.trace, QStringLiteral("demo"));
         window.show();
         QTabWidget *tabs = tab->bottomTabs();
-        QCOMPARE(tabs->tabText(7), QStringLiteral("Critical path"));
+        QCOMPARE(tabs->tabText(8), QStringLiteral("Critical path"));
         QVERIFY(!tab->findChild<CriticalPathPage *>());
-        tabs->setCurrentIndex(7);
+        tabs->setCurrentIndex(8);
         CriticalPathPage *page = tab->criticalPath();
         QVERIFY(page);
         // An analysis of its own, not the one the page shows.
@@ -206,10 +208,10 @@ private slots:
         QVERIFY(middle);
         QCOMPARE(
             tab->timeline()->grab().toImage().pixelColor(middle->toPoint()), criticalPathColor());
-        tabs->setCurrentIndex(0);
+        tabs->setCurrentIndex(1);
         QVERIFY(tab->timeline()->highlight().empty());
         QVERIFY(tab->timeline()->pathChain().empty());
-        tabs->setCurrentIndex(7);
+        tabs->setCurrentIndex(8);
         QVERIFY(!tab->timeline()->highlight().empty());
         page->segments()->selectRow(1);
         QCOMPARE(tab->selection()->current(), path.segments[1].event);
@@ -220,7 +222,7 @@ private slots:
         const TraceModel &m = *opened.trace->model;
         const std::string name(m.sliceName(path.segments[1].event));
         emit tab->pairs()->whatIfAsked(QString::fromStdString(name), 0.5);
-        QCOMPARE(tabs->currentIndex(), 7);
+        QCOMPARE(tabs->currentIndex(), 8);
         QTRY_COMPARE(size_t(page->whatIfs()->model()->rowCount()), best.size() + 1);
         QCOMPARE(page->whatIfs()->model()->index(0, 0).data().toString(),
             QString::fromStdString(name + ":0.5"));

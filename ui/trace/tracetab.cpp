@@ -8,6 +8,7 @@
 #include "trace/chartsview.h"
 #include "trace/criticalpathpage.h"
 #include "trace/diagnosticsbanner.h"
+#include "trace/findingspage.h"
 #include "trace/kerneltablepage.h"
 #include "trace/livememorypanel.h"
 #include "trace/memoryview.h"
@@ -78,6 +79,13 @@ QWidget *TraceTab::buildPages()
 {
     m_bottom = new QTabWidget(this);
     m_bottom->setDocumentMode(true);
+    // What to fix first, where there is a step to shorten: worked out in the background.
+    if (!m_trace->graph->steps().empty()) {
+        m_findings = new FindingsPage(m_trace, m_bottom);
+        m_bottom->addTab(m_findings, tr("Findings"));
+        connect(m_findings, &FindingsPage::eventChosen, m_selection,
+            [this](quint32 slice) { m_selection->select(SliceId(slice)); });
+    }
     m_pairs = new PairTablePage(m_selection, m_bottom);
     m_bottom->addTab(m_pairs, tr("Op pairs"));
     m_kernels = new KernelTablePage(m_selection, m_bottom);

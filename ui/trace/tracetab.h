@@ -14,6 +14,7 @@ namespace ks {
 
 class ChartsView;
 class CriticalPathPage;
+class FindingsPage;
 class KernelTablePage;
 class MemoryView;
 class ModulesView;
@@ -52,6 +53,8 @@ public:
     ModulesView *modules();
     //! The Critical path page, created on first use.
     CriticalPathPage *criticalPath();
+    //! The Findings page, null for a trace without steps.
+    FindingsPage *findings() const { return m_findings; }
     QTabWidget *bottomTabs() const { return m_bottom; }
     //! Shows the find bar and focuses it.
     void startFind();
@@ -83,6 +86,7 @@ private:
     QWidget *m_modulesPage = nullptr;
     QWidget *m_memoryPage = nullptr; //!< only for traces with memory events
     QWidget *m_criticalPage = nullptr;
+    FindingsPage *m_findings = nullptr; //!< first, where the trace has steps
     CriticalPathPage *m_critical = nullptr;
     bool m_pathShown = false; //!< the timeline's highlight is the critical path
     ChartsView *m_charts = nullptr;
