@@ -184,6 +184,34 @@ private slots:
         QVERIFY(!v100.rule("fp32_gemm"));
     }
 
+    /*
+     * aten::mm of two fp32 1024 × 1024 matrices on an A100: 2 · 1024³ FLOP at matrix_fp32's
+     * 19.5 TFLOP/s need 110.127 µs (its 12 MiB at 1555 GB/s, 8.09 µs); its kernel takes
+     * 1000 µs [20, 1020], 11.0 % of that. At half its roofline it takes 220.255 µs (factor
+     * 0.220255 as --what-if reads it): the window ends at 240.255, 779.745 µs saved. At 150 µs
+     * it reaches 73 %: nothing to say.
+     */
+    void opBelowItsRoofline()
+    {
+        auto mmTrace = [](int kernelUs) {
+            return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 50)
+                + completeEvent("cpu_op", "aten::mm", 1, 10, 10,
+                    R"("Input Dims":[[1024,1024],[1024,1024]],"Input type":["float","float"])")
+                + launch(12, 1) + gpuEvent("kernel", "k_mm", 7, 20, kernelUs, 1));
+        };
+        const Found slow = find(mmTrace(1000));
+        QVERIFY(slow.trace);
+        const StepFinding *f = slow.rule("below_roofline");
+        QVERIFY(f);
+        QCOMPARE(f->how, std::string("aten::mm:0.220255"));
+        QCOMPARE(f->saving, std::optional<TimeNs>(779'745));
+        QVERIFY2(f->title.find("11.0 % of its roofline") != std::string::npos, f->title.c_str());
+        QVERIFY(!slow.rule("fp32_gemm")); // not an sgemm kernel
+        const Found fast = find(mmTrace(150));
+        QVERIFY(fast.trace);
+        QVERIFY(!fast.rule("below_roofline"));
+    }
+
     // 2 MB reserved for 1000 B allocated: told, with no saving, after those with one.
     void fragmentationHasNoSavingAndRanksLast()
     {

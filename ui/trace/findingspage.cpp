@@ -46,6 +46,7 @@ FindingsPage::FindingsPage(std::shared_ptr<const LoadedTrace> trace, QWidget *pa
     m_tree->setItemDelegate(new ElidedTipDelegate(m_tree));
     m_tree->header()->setSectionResizeMode(Title, QHeaderView::Stretch);
     m_tree->setAlternatingRowColors(true);
+    m_tree->setWordWrap(true); // a finding is a sentence: it wraps rather than being cut
     layout->addWidget(m_tree, 1);
     connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) {
         if (const QVariant slice = item->data(Title, SliceRole); slice.isValid())

@@ -28,8 +28,10 @@ std::vector<StepFinding> findStepFindings(
         findHostSyncs(path, out);
         findPageableCopies(path, out);
         findExposedCommunication(path, out);
-        if (efficiency)
+        if (efficiency && path.ranks().size() == 1) { // one trace's devices and ops
             findFp32Gemms(path, *efficiency, out);
+            findBelowRoofline(path, *efficiency, out);
+        }
     }
     if (memory)
         findFragmentation(*memory, out);

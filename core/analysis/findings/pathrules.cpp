@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -238,6 +239,59 @@ void findFp32Gemms(
         f.doc = "https://pytorch.org/docs/stable/notes/cuda.html"
                 "#tensorfloat-32-tf32-on-ampere-and-later-devices";
         addWhatIf(path, name, factor, cause, std::move(f), out);
+    }
+}
+
+void findBelowRoofline(
+    const CriticalPathAnalysis &path, const OpEfficiency &efficiency, std::vector<StepFinding> &out)
+{
+    // Per op name, over its instances with a roofline and GPU time: their kernel time and the
+    // time each would take at kRooflineTarget of its roofline (never more than it took).
+    struct Rolled {
+        TimeNs kernel = 0;
+        double targetNs = 0, rooflineNs = 0;
+        Cause cause;
+    };
+    const TraceModel &m = modelOf(path, 0);
+    const OpGraph &graph = *path.ranks()[0].graph;
+    // A copy between host and device is bound by the link, not by the device's memory: its
+    // roofline says nothing (pageable_copy speaks of it).
+    auto copies = [&](SliceId op) {
+        const auto gpu = graph.gpuEventsUnder(op);
+        return std::any_of(gpu.begin(), gpu.end(),
+            [&](SliceId g) { return m.slices.kind[g] == EventKind::Memcpy; });
+    };
+    std::map<std::string, Rolled> byName;
+    for (const OpInstance &in : efficiency.instances()) {
+        if (!in.outermost || in.fromForwardShapes || !in.roofline || in.kernelTime <= 0
+            || copies(in.op))
+            continue;
+        Rolled &r = byName[std::string(m.sliceName(in.op))];
+        const double roofline = in.roofline->us * 1e3;
+        r.kernel += in.kernelTime;
+        r.rooflineNs += roofline;
+        r.targetNs += std::min(double(in.kernelTime), roofline / kRooflineTarget);
+        r.cause.events.push_back({0, in.op});
+    }
+    for (auto &[name, r] : byName) {
+        const double share = r.rooflineNs / double(r.kernel);
+        if (share >= kRooflineTarget)
+            continue;
+        std::sort(r.cause.events.begin(), r.cause.events.end(),
+            [&](const FindingEvidence &a, const FindingEvidence &b) {
+                return m.slices.start[a.event] < m.slices.start[b.event];
+            });
+        StepFinding f;
+        f.rule = "below_roofline";
+        f.title = name + " reaches " + percentText(r.rooflineNs, double(r.kernel), 1)
+            + " % of its roofline over " + countOf(r.cause.events.size(), "call", "calls") + ": "
+            + microsOf(r.kernel) + " of GPU time where the hardware's peaks need "
+            + microsOf(TimeNs(std::llround(r.rooflineNs))) + ".";
+        f.fix = "Look at its kernels: fuse it with its neighbours (torch.compile), a layout its "
+                "kernels prefer (channels_last for convolutions), bf16 or fp16 with "
+                "torch.autocast, larger batches for small matrices.";
+        f.doc = "https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html";
+        addWhatIf(path, name, r.targetNs / double(r.kernel), std::move(r.cause), std::move(f), out);
     }
 }
 

@@ -26,4 +26,13 @@ void findFp32Gemms(const CriticalPathAnalysis &path,
     const OpEfficiency &efficiency,
     std::vector<StepFinding> &out);
 
+//! The share of its roofline an op is held to (the stated fraction of docs/findings.md).
+inline constexpr double kRooflineTarget = 0.5;
+
+//! Modelled ops (by name) under kRooflineTarget of their roofline: their GPU work at the time
+//! that share would take.
+void findBelowRoofline(const CriticalPathAnalysis &path,
+    const OpEfficiency &efficiency,
+    std::vector<StepFinding> &out);
+
 } // namespace ks
