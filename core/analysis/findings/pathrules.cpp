@@ -78,6 +78,24 @@ std::string factorText(double factor)
     return text;
 }
 
+//! \a finding of \a cause, whose change \a how gives the path \a length, if that is shorter.
+void addIfShorter(const CriticalPathAnalysis &path,
+    TimeNs length,
+    std::string how,
+    Cause cause,
+    StepFinding finding,
+    std::vector<StepFinding> &out)
+{
+    if (length >= path.path().length)
+        return;
+    finding.saving = path.path().length - length;
+    finding.how = std::move(how);
+    if (cause.events.size() > kMostEvidence)
+        cause.events.resize(kMostEvidence);
+    finding.evidence = std::move(cause.events);
+    out.push_back(std::move(finding));
+}
+
 //! A finding of \a cause whose change is \a name's GPU work at \a factor, if it saves time.
 void addWhatIf(const CriticalPathAnalysis &path,
     const std::string &name,
@@ -86,16 +104,9 @@ void addWhatIf(const CriticalPathAnalysis &path,
     StepFinding finding,
     std::vector<StepFinding> &out)
 {
-    const std::string how = name + ":" + factorText(factor);
     const TimeNs length = path.lengthIf(name, std::strtod(factorText(factor).c_str(), nullptr));
-    if (length >= path.path().length)
-        return;
-    finding.saving = path.path().length - length;
-    finding.how = how;
-    if (cause.events.size() > kMostEvidence)
-        cause.events.resize(kMostEvidence);
-    finding.evidence = std::move(cause.events);
-    out.push_back(std::move(finding));
+    addIfShorter(
+        path, length, name + ":" + factorText(factor), std::move(cause), std::move(finding), out);
 }
 
 bool containsNoCase(std::string_view text, std::string_view part)
@@ -133,27 +144,26 @@ void findHostSyncs(const CriticalPathAnalysis &path, std::vector<StepFinding> &o
             return modelOf(path, rank).sliceName(s) == call;
         };
         const TimeNs length = path.lengthWith({{}, named});
-        if (length >= path.path().length)
-            continue;
         const FindingEvidence &first = cause.events.front();
         const std::string caller = callerText(modelOf(path, first.rank), first.event);
         StepFinding f;
         f.rule = "host_sync";
-        f.title = call + (caller.empty() ? "" : " called from " + caller) + " waits "
-            + microsOf(cause.onPath) + " for the GPU on the critical path of " + stepText(path)
-            + " (" + countOf(cause.events.size(), "call", "calls") + "): the host launches "
-            + "nothing meanwhile.";
-        f.saving = path.path().length - length;
-        f.how = "no wait: " + call;
-        if (cause.events.size() > kMostEvidence)
-            cause.events.resize(kMostEvidence);
-        f.evidence = std::move(cause.events);
+        f.title = call;
+        if (!caller.empty())
+            f.title.append(" called from ").append(caller);
+        f.title.append(" waits ")
+            .append(microsOf(cause.onPath))
+            .append(" for the GPU on the critical path of ")
+            .append(stepText(path))
+            .append(" (")
+            .append(countOf(cause.events.size(), "call", "calls"))
+            .append("): the host launches nothing meanwhile.");
         f.fix = "Keep values on the GPU inside the step: no .item(), .cpu(), .tolist() or "
                 "printing of CUDA tensors there (log them every N steps), copies with "
                 "non_blocking=True; torch.cuda.set_sync_debug_mode(\"warn\") names each sync.";
         f.doc = "https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
                 "#avoid-unnecessary-cpu-gpu-synchronization";
-        out.push_back(std::move(f));
+        addIfShorter(path, length, "no wait: " + call, std::move(cause), std::move(f), out);
     }
 }
 
