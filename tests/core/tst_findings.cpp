@@ -170,6 +170,32 @@ private slots:
         QVERIFY(!free.rule("host_sync"));
     }
 
+    /*
+     * ProfilerStep#1 [0, 231]: k launched at 10 runs [20, 120]; cudaFree [20, 220] holds the host;
+     * k2 launched at 225 runs [235, 255], ending the window. With the free at no time k2 launches
+     * at 25 and runs right after k, [120, 140]: 115 µs saved. Without the free: nothing to say.
+     */
+    void deviceFreeAtNoTime()
+    {
+        auto trace = [](bool free) {
+            return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 231)
+                + launch(10, 1)
+                + (free ? completeEvent("cuda_runtime", "cudaFree", 1, 20, 200) : "")
+                + launch(225, 2) + gpuEvent("kernel", "k", 7, 20, 100, 1)
+                + gpuEvent("kernel", "k2", 7, 235, 20, 2));
+        };
+        const Found freed = find(trace(true));
+        QVERIFY(freed.trace);
+        QCOMPARE(freed.path->path().length, TimeNs(255'000));
+        const StepFinding *f = freed.rule("device_free");
+        QVERIFY(f);
+        QCOMPARE(f->saving, std::optional<TimeNs>(115'000));
+        QCOMPARE(f->how, std::string("free at no time: cudaFree"));
+        const Found kept = find(trace(false));
+        QVERIFY(kept.trace);
+        QVERIFY(!kept.rule("device_free"));
+    }
+
     void fp32GemmOnTensorCores()
     {
         const Found a100 = find(sgemm("NVIDIA A100-SXM4-40GB"));

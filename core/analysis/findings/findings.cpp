@@ -26,6 +26,7 @@ std::vector<StepFinding> findStepFindings(
         && path.tracesAtHand();
     if (onPath) {
         findHostSyncs(path, out);
+        findDeviceFrees(path, out);
         findPageableCopies(path, out);
         findExposedCommunication(path, out);
         if (efficiency && path.ranks().size() == 1) { // one trace's devices and ops

@@ -6,6 +6,7 @@
 #include "model/slicewalk.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -164,6 +165,42 @@ void findHostSyncs(const CriticalPathAnalysis &path, std::vector<StepFinding> &o
         f.doc = "https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
                 "#avoid-unnecessary-cpu-gpu-synchronization";
         addIfShorter(path, length, "no wait: " + call, std::move(cause), std::move(f), out);
+    }
+}
+
+void findDeviceFrees(const CriticalPathAnalysis &path, std::vector<StepFinding> &out)
+{
+    static constexpr std::array<std::string_view, 4> kFrees
+        = {"cudaFree", "hipFree", "cudaFreeHost", "hipHostFree"};
+    // The calls' own time: idle told under the call that waited after it is not the free's.
+    const auto frees = causes(path, [&](const PathSegment &seg) {
+        const std::string_view name = nameOf(path, seg);
+        return seg.kind == PathEdgeKind::Span
+                && std::find(kFrees.begin(), kFrees.end(), name) != kFrees.end()
+            ? std::string(name)
+            : std::string();
+    });
+    for (auto [name, cause] : frees) {
+        const auto scale = [&, name = name](uint32_t rank, SliceId s) -> std::optional<double> {
+            return modelOf(path, rank).sliceName(s) == name ? std::optional(0.0) : std::nullopt;
+        };
+        const TimeNs length = path.lengthWith({scale, {}});
+        StepFinding f;
+        f.rule = "device_free";
+        f.title = name;
+        f.title.append(" gives device memory back on the critical path of ")
+            .append(stepText(path))
+            .append(": ")
+            .append(microsOf(cause.onPath))
+            .append(" in ")
+            .append(countOf(cause.events.size(), "call", "calls"))
+            .append(", each waiting for the device.");
+        f.fix = "Let PyTorch's caching allocator keep its blocks: no torch.cuda.empty_cache() "
+                "in the step, steady tensor shapes, "
+                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True where fragmentation forces "
+                "frees; free outside the step.";
+        f.doc = "https://pytorch.org/docs/stable/notes/cuda.html#memory-management";
+        addIfShorter(path, length, "free at no time: " + name, std::move(cause), std::move(f), out);
     }
 }
 

@@ -16,6 +16,9 @@ namespace ks {
 //! Blocking calls waiting for the GPU on the path (cudaStreamSynchronize, a D2H cudaMemcpy of
 //! `.item()`): the path without their waits.
 void findHostSyncs(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
+//! Device frees on the path (`cudaFree`, `hipFree`: the caching allocator gave memory back, and
+//! a free waits for the device): the path with them taking no time.
+void findDeviceFrees(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
 //! `Memcpy HtoD (Pageable -> Device)` on the path: the copies at half their time (pinned).
 void findPageableCopies(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
 //! Communication kernels on the path, by name: each at no time (fully overlapped).
