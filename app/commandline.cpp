@@ -301,9 +301,9 @@ Request CommandParser::request()
         return r;
     }
     if (isSet(Opt::Findings)) {
-        if (m_files.size() != 1)
-            return usage(QStringLiteral("--findings OUT takes exactly one FILE"));
-        return FindingsRequest {value(Opt::Findings).toStdString(), fileArgs().front(), path};
+        if (m_files.isEmpty())
+            return usage(QStringLiteral("--findings OUT takes a FILE, or a run's FILEs or DIR"));
+        return FindingsRequest {value(Opt::Findings).toStdString(), fileArgs(), path};
     }
     if (isSet(Opt::Summary)) {
         if (!m_files.isEmpty())
@@ -315,7 +315,9 @@ Request CommandParser::request()
             r.whatIf = parseWhatIf(value(Opt::WhatIf).toStdString());
             if (!r.whatIf)
                 return usage(QStringLiteral(
-                    "--what-if takes NAME:FACTOR, FACTOR from 0 to 100 (aten::linear:0.5)"));
+                    "--what-if takes NAME:FACTOR, FACTOR from 0 to 100 (aten::linear:0.5), "
+                    "'no wait: NAME', 'no time: NAME', 'no launch: NAME', 'no recompute' or "
+                    "'on time: rank R'"));
         }
         return r;
     }

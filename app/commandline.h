@@ -28,10 +28,11 @@ struct SummaryRequest {
     PathQuery path; //!< --critical-path-step, --data-loading
     std::optional<WhatIfChange> whatIf;
 };
-//! `--findings OUT FILE`: what to fix first in the step `--critical-path-step` names.
+//! `--findings OUT FILE…|DIR`: what to fix first in the step `--critical-path-step` names, of
+//! one trace or of a run.
 struct FindingsRequest {
     std::string out;
-    std::string file;
+    std::vector<std::string> args;
     PathQuery path;
 };
 //! `--export-NAME OUT FILE` of one trace's tables (kTraceExports), with `--per-step` and

@@ -49,40 +49,16 @@ int runSummary(
     auto trace = loadOrReport(file);
     if (!trace)
         return ExitLoadFailed;
-    if (whatIf && !traceHasEventNamed(*trace->model, whatIf->name)) {
-        std::string close;
-        for (const std::string &name : eventNamesCloseTo({trace->model.get()}, whatIf->name))
-            close += (close.empty() ? "; close: " : ", ") + name;
-        std::fprintf(stderr, "kinetoscope: --what-if: no event named '%s' in %s%s\n",
-            whatIf->name.c_str(), file.c_str(), close.c_str());
+    const std::string problem
+        = whatIf ? whatIfProblem({trace->graph.get()}, {0}, *whatIf) : std::string();
+    if (!problem.empty()) {
+        std::fprintf(stderr, "kinetoscope: --what-if: %s in %s\n", problem.c_str(), file.c_str());
         return ExitUsage;
     }
     const std::string json
         = summaryJson(*trace->model, *trace->graph, trace->seconds, path, whatIf);
     std::fwrite(json.data(), 1, json.size(), stdout);
     return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
-}
-
-int runFindings(const std::string &out, const std::string &file, const PathQuery &path)
-{
-    auto trace = loadOrReport(file);
-    if (!trace)
-        return ExitLoadFailed;
-    const CriticalPathAnalysis analysis(*trace->graph, path);
-    const std::string json = findingsDocument(
-        analysis, findStepFindings(analysis, &trace->efficiency(), &trace->memory()));
-    if (out == "-") {
-        std::fwrite(json.data(), 1, json.size(), stdout);
-        return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
-    }
-    AtomicFile written(out);
-    if (written.open()) {
-        written.write(json);
-        if (written.commit())
-            return ExitOk;
-    }
-    std::fprintf(stderr, "kinetoscope: %s\n", written.error().c_str());
-    return ExitWriteFailed;
 }
 
 int runTraceExport(TraceExportKind kind,
@@ -281,6 +257,63 @@ int runRunExport(RunExport what,
         return ExitWriteFailed;
     }
     return runExitCode(*run);
+}
+
+namespace {
+
+//! \a text to \a out, a file written atomically or stdout ("-").
+int writeOut(const std::string &out, const std::string &text)
+{
+    if (out == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return std::fflush(stdout) == 0 ? ExitOk : ExitWriteFailed;
+    }
+    AtomicFile written(out);
+    if (written.open()) {
+        written.write(text);
+        if (written.commit())
+            return ExitOk;
+    }
+    std::fprintf(stderr, "kinetoscope: %s\n", written.error().c_str());
+    return ExitWriteFailed;
+}
+
+} // namespace
+
+int runFindings(const std::string &out, const std::vector<std::string> &args, const PathQuery &path)
+{
+    std::error_code ec;
+    std::vector<std::string> databases;
+    if (args.size() == 1 && !std::filesystem::is_directory(args[0], ec)
+        && !runDatabases(args, databases)) {
+        auto trace = loadOrReport(args[0]);
+        if (!trace)
+            return ExitLoadFailed;
+        const CriticalPathAnalysis analysis(*trace->graph, path);
+        return writeOut(out,
+            findingsDocument(
+                analysis, findStepFindings(analysis, {&trace->efficiency(), &trace->memory()})));
+    }
+    if (runDatabases(args, databases)) {
+        std::fprintf(stderr,
+            "kinetoscope: --findings replays the path's changes on the ranks' traces, not on "
+            "databases: give the traces\n");
+        return ExitUsage;
+    }
+    const auto run = openRunOrReport(args, {}, true);
+    if (!run)
+        return ExitLoadFailed;
+    std::string error;
+    const auto analysis = run->criticalPath(path, &error);
+    if (!analysis) {
+        std::fprintf(stderr, "kinetoscope: %s\n", error.c_str());
+        return ExitLoadFailed;
+    }
+    warnPathProblems(analysis->path(), run->rankNumbers());
+    const int written = writeOut(out,
+        findingsDocument(
+            *analysis, findStepFindings(*analysis, {nullptr, nullptr, &run->collectives})));
+    return written != ExitOk ? written : runExitCode(*run);
 }
 
 int runExitCode(const Run &run)

@@ -21,8 +21,10 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file);
 int runSummary(const std::string &file,
     const PathQuery &path = {},
     const std::optional<WhatIfChange> &whatIf = std::nullopt);
-//! `--findings OUT FILE`: the step's findings as JSON (docs/findings.md), written atomically.
-int runFindings(const std::string &out, const std::string &file, const PathQuery &path);
+//! `--findings OUT FILE…|DIR`: the step's findings of a trace or a run of traces as JSON
+//! (docs/findings.md), written atomically.
+int runFindings(
+    const std::string &out, const std::vector<std::string> &args, const PathQuery &path);
 //! `--export-NAME OUT FILE` of kTraceExports: loads \a file, writes, says its notes on stderr.
 int runTraceExport(TraceExportKind kind,
     const std::string &out,

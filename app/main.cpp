@@ -89,7 +89,7 @@ struct Runner {
     int operator()(const FindingsRequest &r) const
     {
         QCoreApplication app(argc, argv);
-        return runFindings(r.out, r.file, r.path);
+        return runFindings(r.out, r.args, r.path);
     }
     int operator()(const SummaryRequest &r) const
     {

@@ -72,8 +72,9 @@ inline constexpr std::array<OptionSpec, size_t(Opt::Count)> kOptions {{
     {Opt::Demo, "demo", {}, "Open the window on the bundled demo trace."},
     {Opt::Summary, "summary", "FILE", "Print a JSON summary of FILE to stdout and exit.", true},
     {Opt::Findings, "findings", "OUT.json",
-        "Write what to fix first in FILE's step, ranked by the time each finding would save on "
-        "its critical path (JSON; - for stdout), and exit.",
+        "Write what to fix first in the step of FILE, or of a run's FILEs or DIR (of traces), "
+        "ranked by the time each finding would save on its critical path (JSON; - for stdout), "
+        "and exit.",
         true},
     {Opt::CriticalPathStep, "critical-path-step", "N",
         "With --summary or --export-critical-path: the critical path of ProfilerStep#N "
@@ -90,9 +91,11 @@ inline constexpr std::array<OptionSpec, size_t(Opt::Count)> kOptions {{
         "With --summary, --export-critical-path or --export-db: each GPU event also waits for "
         "the work launched before it on another stream of its device (for traces that record "
         "no cross-stream waits, such as ROCm's)."},
-    {Opt::WhatIf, "what-if", "NAME:FACTOR",
-        "With --summary: the critical path's length if NAME's GPU work (pairs whose forward op "
-        "is NAME, or GPU events named NAME) took FACTOR of its time."},
+    {Opt::WhatIf, "what-if", "CHANGE",
+        "With --summary: the critical path's length with CHANGE made: NAME:FACTOR (NAME's GPU "
+        "work, pairs whose forward op is NAME or GPU events named NAME, at FACTOR of its time), "
+        "'no wait: NAME', 'no time: NAME', 'no launch: NAME', 'no recompute' or "
+        "'on time: rank R' (docs/critical-path.md)."},
     {Opt::Peaks, "peaks", "FILE.json",
         "Add or replace GPU peaks (TFLOP/s per compute spec, memory bandwidth) from FILE.json, "
         "in TraceLens's gpu_arch layout, for the roofline columns."},

@@ -29,7 +29,7 @@ std::vector<uint32_t> rowsByPathTime(const CriticalPath &path, size_t count)
 void appendWhatIf(std::string &out, const WhatIf &w)
 {
     out += "{\"change\": ";
-    appendJsonString(out, whatIfText(w));
+    appendJsonString(out, whatIfText(w.change));
     out += ", \"length_us\": ";
     appendMicros(out, w.length, 3);
     out += '}';
@@ -93,8 +93,7 @@ void appendCriticalPathJson(std::string &out,
     out += ']';
     if (whatIf) {
         out += ", \"what_if\": ";
-        appendWhatIf(
-            out, {whatIf->name, whatIf->factor, analysis.lengthIf(whatIf->name, whatIf->factor)});
+        appendWhatIf(out, {*whatIf, analysis.lengthOf(*whatIf)});
     }
     out += '}';
 }

@@ -8,13 +8,6 @@
 
 namespace ks {
 
-std::string whatIfText(const WhatIf &w)
-{
-    char factor[32];
-    std::snprintf(factor, sizeof factor, "%g", w.factor);
-    return w.name + ":" + factor;
-}
-
 CellTable criticalSegmentTable(const CriticalPathAnalysis &analysis)
 {
     CellTable t;
@@ -103,7 +96,7 @@ CellTable whatIfTable(const std::vector<WhatIf> &changes, TimeNs length)
     t.addColumn("saved_us", Cell::Number, "Saved (µs)");
     for (const WhatIf &w : changes) {
         t.addRow();
-        t.add(whatIfText(w));
+        t.add(whatIfText(w.change));
         t.add(microsText(w.length));
         t.add(microsText(length - w.length));
     }

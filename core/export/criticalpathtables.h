@@ -22,14 +22,12 @@ CellTable criticalBoundTable(const CriticalPath &path);
 //! `percent`; rank after rank where pairs of several ranks are on it.
 CellTable criticalPairTable(const CriticalPathAnalysis &analysis, size_t count = 10);
 
-//! What-ifs: `change` (NAME:FACTOR), `length_us`, `saved_us` (the path's length less it).
+//! What-ifs: `change` (as `--what-if` takes it), `length_us`, `saved_us` (the path's length
+//! less it).
 CellTable whatIfTable(const std::vector<WhatIf> &changes, TimeNs length);
 
 //! Per rank of a run: `rank`, `on_path_us` (its events' time on the path), `slack_us`
 //! (RankOnPath::slack, empty when the path passes none of its collectives), `problem`.
 CellTable criticalRankTable(const CriticalPathAnalysis &analysis);
-
-//! "aten::linear:0.5": a what-if as `--what-if` takes it.
-std::string whatIfText(const WhatIf &w);
 
 } // namespace ks

@@ -127,7 +127,7 @@ std::string summaryJson(const TraceModel &model,
     appendCriticalPathJson(out, graph, analysis, whatIf);
     key("findings");
     const OpEfficiency efficiency(graph, PeakTable::current());
-    appendFindingsJson(out, analysis, findStepFindings(analysis, &efficiency, &memory));
+    appendFindingsJson(out, analysis, findStepFindings(analysis, {&efficiency, &memory}));
     number("memory_events", memory.memoryEvents());
     key("memory_devices");
     out += '[';

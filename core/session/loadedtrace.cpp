@@ -118,8 +118,9 @@ const CriticalPathAnalysis &LoadedTrace::criticalPath() const
 
 const std::vector<StepFinding> &LoadedTrace::stepFindings() const
 {
-    std::call_once(m_stepFindingsMade,
-        [this] { m_stepFindings = findStepFindings(criticalPath(), &efficiency(), &memory()); });
+    std::call_once(m_stepFindingsMade, [this] {
+        m_stepFindings = findStepFindings(criticalPath(), {&efficiency(), &memory()});
+    });
     return m_stepFindings;
 }
 

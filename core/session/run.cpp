@@ -3,6 +3,8 @@
 
 #include "session/rankdatabase.h"
 
+#include "analysis/findings/findings.h"
+
 #include "base/jsonallocator.h"
 #include "base/parallel.h"
 #include "base/unitstext.h"
@@ -140,6 +142,15 @@ try {
     if (error)
         *error = "not enough memory to find the critical path";
     return nullptr;
+}
+
+const std::vector<StepFinding> &Run::stepFindings() const
+{
+    std::call_once(m_findingsFound, [this] {
+        if (const auto path = criticalPath())
+            m_findings = findStepFindings(*path, {nullptr, nullptr, &collectives});
+    });
+    return m_findings;
 }
 
 std::shared_ptr<const CriticalPathAnalysis> Run::findPath(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/findings/stepfinding.h"
 #include "analysis/ranks/collectives.h"
 #include "analysis/ranks/rankpairs.h"
 #include "export/checkreport.h"
@@ -107,6 +108,9 @@ struct Run {
      */
     std::shared_ptr<const CriticalPathAnalysis> criticalPath(
         const PathQuery &query = {}, std::string *error = nullptr) const;
+    //! What to fix first in the default path's step (findStepFindings with the run's
+    //! collectives; docs/findings.md), found once and kept; empty without a path or the traces.
+    const std::vector<StepFinding> &stepFindings() const;
 
     /*!
      * Rank \a index's trace: loaded, or loaded now from the file its database was digested
@@ -127,6 +131,8 @@ private:
     mutable std::once_flag m_criticalPathFound;
     mutable std::shared_ptr<const CriticalPathAnalysis> m_criticalPath;
     mutable std::string m_criticalPathError;
+    mutable std::once_flag m_findingsFound;
+    mutable std::vector<StepFinding> m_findings;
 };
 
 //! Why a run from databases refuses a path query asking for data loading or stream order.

@@ -133,13 +133,23 @@ private slots:
         QCOMPARE(cp.lengthIf("no such op", 0), us(85));
         const std::vector<WhatIf> best = cp.bestChanges();
         QVERIFY(!best.empty());
-        QCOMPARE(best.front().name, std::string("aten::mm"));
+        QCOMPARE(best.front().change.name, std::string("aten::mm"));
         QCOMPARE(best.front().length, us(57.5));
         QVERIFY(parseWhatIf("aten::linear:0.5").has_value());
         QCOMPARE(parseWhatIf("aten::linear:0.5")->name, std::string("aten::linear"));
         QVERIFY(!parseWhatIf("aten::linear").has_value());
         QVERIFY(!parseWhatIf("aten::linear:x").has_value());
         QVERIFY(!parseWhatIf("aten::linear:-1").has_value());
+        // Each kind reads back what whatIfText writes.
+        for (const char *spec : {"aten::linear:0.5", "no wait: cudaStreamSynchronize",
+                 "no time: enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                 "no launch: cudaLaunchKernel", "no recompute", "on time: rank 7"})
+            QCOMPARE(whatIfText(*parseWhatIf(spec)), std::string(spec));
+        QCOMPARE(parseWhatIf("no wait: a:b")->kind, WhatIfChange::Kind::NoWait);
+        QCOMPARE(parseWhatIf("no wait: a:b")->name, std::string("a:b"));
+        QCOMPARE(parseWhatIf("on time: rank 7")->rank, 7);
+        QVERIFY(!parseWhatIf("on time: rank x").has_value());
+        QVERIFY(!parseWhatIf("on time: rank -1").has_value());
     }
 
     void summaryNamesTheStepAndEveryClass()
@@ -485,8 +495,8 @@ private:
         const TimeNs length = cp.path().length;
         for (const WhatIf &w : cp.bestChanges()) {
             QVERIFY(w.length < length);
-            QCOMPARE(cp.lengthIf(w.name, w.factor), w.length);
-            QCOMPARE(cp.lengthIf(w.name, 1), length);
+            QCOMPARE(cp.lengthOf(w.change), w.length);
+            QCOMPARE(cp.lengthIf(w.change.name, 1), length);
         }
     }
 

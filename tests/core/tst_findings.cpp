@@ -5,6 +5,7 @@
 #include "analysis/findings/findings.h"
 #include "export/findingsjson.h"
 #include "memorytrace.h"
+#include "runbuilder.h"
 #include "testutil.h"
 
 #include <QJsonArray>
@@ -35,13 +36,17 @@ std::string launch(int ts, int corr, const char *name = "cudaLaunchKernel")
     return completeEvent("cuda_runtime", name, 1, ts, 5, args);
 }
 
-//! \a events (each ending in a comma) as a trace of \a device.
-std::string traceOf(std::string events, const char *device = "NVIDIA A100-SXM4-40GB")
+//! \a events (each ending in a comma) as a trace of \a device, of \a memory bytes if given.
+std::string traceOf(
+    std::string events, const char *device = "NVIDIA A100-SXM4-40GB", long long memory = 0)
 {
     events.pop_back();
     std::string head = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": ")";
     head += device;
-    return head + R"("}], "traceEvents": [)" + events + "]}";
+    head += '"';
+    if (memory > 0)
+        head += R"(, "totalGlobalMem": )" + std::to_string(memory);
+    return head + R"(}], "traceEvents": [)" + events + "]}";
 }
 
 struct Found {
@@ -65,7 +70,7 @@ Found find(const std::string &json)
     if (!f.trace)
         return f;
     f.path = std::make_unique<CriticalPathAnalysis>(*f.trace->graph);
-    f.findings = findStepFindings(*f.path, &f.trace->efficiency(), &f.trace->memory());
+    f.findings = findStepFindings(*f.path, {&f.trace->efficiency(), &f.trace->memory()});
     return f;
 }
 
@@ -117,6 +122,78 @@ std::string sgemm(const char *device)
     return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 50) + launch(10, 1)
             + gpuEvent("kernel", "ampere_sgemm_128x64_nn", 7, 20, 800, 1),
         device);
+}
+
+/*
+ * ProfilerStep#1 [0, 231]: with \a loading, the DataLoader's next batch [5, 205]; k launched at
+ * 210 runs [220, 320], ending the window. With the batch ready at once everything after it runs
+ * 200 µs sooner: k [20, 120], the step's end 31: 200 µs saved.
+ */
+std::string loadThenKernel(bool loading)
+{
+    return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 231)
+        + (loading ? completeEvent("user_annotation",
+               "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 1, 5, 200)
+                   : "")
+        + launch(210, 1) + gpuEvent("kernel", "k", 7, 220, 100, 1));
+}
+
+/*
+ * ProfilerStep#1 [0, 100]: four cudaLaunchKernel of 20 µs back to back from 10; each kernel
+ * starts 2 µs after its launch returns (32, 52, 72, 92), \a kernelUs long. With 2 µs kernels
+ * the GPU idles between them: launches 80 µs, kernels 8. As a CUDA graph would run them, the
+ * launches take no time (all four start at 10) and the kernels run back to back from there, no
+ * launch delay and no gap between them: [10, 12], [12, 14], [14, 16], [16, 18]; the step's 6 µs
+ * after its last kernel stay: 100 − 24 = 76 µs saved, the 22 µs of k0's launch delay and the
+ * 18 µs before each other kernel that the path waited on. With 30 µs
+ * kernels the GPU is the slower: nothing to say.
+ */
+std::string launches(int kernelUs)
+{
+    std::string events = completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 100);
+    int gpuFree = 0;
+    for (int i = 0; i < 4; ++i) {
+        const int at = 10 + 20 * i;
+        std::string correlation = "\"correlation\":";
+        correlation += std::to_string(i + 1);
+        events += completeEvent("cuda_runtime", "cudaLaunchKernel", 1, at, 20, correlation);
+        const int start = std::max(at + 22, gpuFree);
+        std::string kernel = "k";
+        kernel += std::to_string(i);
+        events += gpuEvent("kernel", kernel, 7, start, kernelUs, i + 1);
+        gpuFree = start + kernelUs;
+    }
+    return traceOf(events);
+}
+
+/*
+ * Activation checkpointing on a 1 MB GPU: the forward aten::mm [10, 30] (k_fwd [20, 30]); in
+ * the backward node MmBackward0 [101, 299] on the autograd thread, the recomputed aten::mm
+ * [110, 210] (its launch at 120, k_re [130, 330], 200 µs) and the backward's op [250, 260] (its
+ * launch at 252, k_bwd after k_re, [330, 430]), ending the window. With no recompute the
+ * recomputed op is cut out of its thread (it ends where it began, at 110) and k_re takes no
+ * time: the backward op begins 40 µs later, at 150, its launch at 152, and k_bwd, which may start
+ * when its launch does (HTA's launch edge), runs [152, 252]: 430 − 252 = 178 µs saved.
+ * \a reserved: the allocator's peak.
+ */
+std::string checkpointed(long long allocated, long long reserved)
+{
+    const std::string fwd = R"("Sequence number":10,"Fwd thread id":0)";
+    const std::string node = R"("Sequence number":10,"Fwd thread id":1)";
+    return traceOf(completeEvent("user_annotation", "ProfilerStep#1", 1, 0, 300)
+            + completeEvent("cpu_op", "aten::mm", 1, 10, 20, fwd) + launch(12, 1)
+            + completeEvent(
+                "cpu_op", "autograd::engine::evaluate_function: MmBackward0", 2, 100, 200, node)
+            + completeEvent("cpu_op", "MmBackward0", 2, 101, 198, node)
+            + completeEvent(
+                "cpu_op", "aten::mm", 2, 110, 100, R"("Sequence number":0,"Fwd thread id":0)")
+            + completeEvent("cuda_runtime", "cudaLaunchKernel", 2, 120, 5, R"("correlation":2)")
+            + completeEvent("cpu_op", "aten::mm_backward", 2, 250, 10)
+            + completeEvent("cuda_runtime", "cudaLaunchKernel", 2, 252, 5, R"("correlation":3)")
+            + gpuEvent("kernel", "k_fwd", 7, 20, 10, 1) + gpuEvent("kernel", "k_re", 7, 130, 200, 2)
+            + gpuEvent("kernel", "k_bwd", 7, 330, 100, 3)
+            + test::memory(1, 5, 1, 0, 4096, allocated, allocated, reserved),
+        "NVIDIA A100-SXM4-40GB", 1'000'000);
 }
 
 } // namespace
@@ -190,7 +267,7 @@ private slots:
         const StepFinding *f = freed.rule("device_free");
         QVERIFY(f);
         QCOMPARE(f->saving, std::optional<TimeNs>(115'000));
-        QCOMPARE(f->how, std::string("free at no time: cudaFree"));
+        QCOMPARE(f->how, std::string("no time: cudaFree"));
         const Found kept = find(trace(false));
         QVERIFY(kept.trace);
         QVERIFY(!kept.rule("device_free"));
@@ -257,6 +334,125 @@ private slots:
         const Found tight = find(traceOf(withMemory(1250)));
         QVERIFY(tight.trace);
         QVERIFY(!tight.rule("memory_fragmentation"));
+    }
+
+    void dataLoadingAtNoTime()
+    {
+        const Found loading = find(loadThenKernel(true));
+        QVERIFY(loading.trace);
+        QCOMPARE(loading.path->path().length, TimeNs(320'000));
+        const StepFinding *f = loading.rule("data_loading");
+        QVERIFY(f);
+        QCOMPARE(f->saving, std::optional<TimeNs>(200'000));
+        QCOMPARE(f->how,
+            std::string("no time: enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
+        const Found ready = find(loadThenKernel(false));
+        QVERIFY(ready.trace);
+        QVERIFY(!ready.rule("data_loading"));
+    }
+
+    void launchBoundKernelsLaunchedAtNoTime()
+    {
+        const Found bound = find(launches(2));
+        QVERIFY(bound.trace);
+        QCOMPARE(bound.path->path().length, TimeNs(100'000));
+        const StepFinding *f = bound.rule("launch_bound");
+        QVERIFY(f);
+        QCOMPARE(f->saving, std::optional<TimeNs>(76'000));
+        QCOMPARE(f->how, std::string("no launch: cudaLaunchKernel"));
+        QVERIFY2(f->title.find("4 cudaLaunchKernel calls take 80.000 µs, their kernels 8.000 µs "
+                               "(76.000 µs of the path")
+                != std::string::npos,
+            f->title.c_str());
+        const Found gpuBound = find(launches(30));
+        QVERIFY(gpuBound.trace);
+        QVERIFY(!gpuBound.rule("launch_bound"));
+    }
+
+    // 2 000 B allocated of 1 MB: room to keep activations; 960 000 reserved: none (within 5 %).
+    void recomputeAgainstTheMemoryLeft()
+    {
+        const Found roomy = find(checkpointed(2000, 2048));
+        QVERIFY(roomy.trace);
+        QCOMPARE(roomy.path->path().length, TimeNs(430'000));
+        const StepFinding *f = roomy.rule("recompute");
+        QVERIFY(f);
+        QCOMPARE(f->saving, std::optional<TimeNs>(178'000));
+        QCOMPARE(f->how, std::string("no recompute"));
+        QVERIFY2(f->title.find("200.000 µs of GPU work") != std::string::npos, f->title.c_str());
+        QVERIFY2(f->title.find("997.95 kB free") != std::string::npos
+                || f->title.find("free") != std::string::npos,
+            f->title.c_str());
+        QVERIFY(!roomy.rule("memory_near_limit"));
+        const Found full = find(checkpointed(950'000, 960'000));
+        QVERIFY(full.trace);
+        QVERIFY(!full.rule("recompute"));
+        const StepFinding *limit = full.rule("memory_near_limit");
+        QVERIFY(limit);
+        QVERIFY(!limit->saving);
+        QVERIFY2(limit->title.find("96.0 %") != std::string::npos, limit->title.c_str());
+    }
+
+    /*
+     * Three ranks (as tst_stepmodel's late start): ranks 0 and 2 begin ProfilerStep#1 at 0 and
+     * launch an all-reduce at 95 that runs [100, 450]; rank 1 begins at 300 and arrives at 400,
+     * the collectives table's last arriver. On time, rank 1 arrives at 100 and the all-reduce
+     * ends at 150 everywhere: 300 µs saved. With rank 1 on time nothing is told.
+     */
+    void lateRankOnTime()
+    {
+        using test::RankBuilder;
+        auto runWith = [](int64_t rank1Start) {
+            RankBuilder r0(0, 3), r1(1, 3), r2(2, 3);
+            r0.step(1, 0, 110).cpuOp("work", 10, 50).comm(100, 350);
+            r1.step(1, rank1Start, 110)
+                .cpuOp("work", rank1Start + 10, 50)
+                .comm(rank1Start + 100, 450 - rank1Start - 100);
+            r2.step(1, 0, 110).cpuOp("work", 10, 50).comm(100, 350);
+            return test::runOf({&r0, &r1, &r2});
+        };
+        const auto late = runWith(300);
+        QVERIFY(late);
+        QCOMPARE(late->criticalPath()->path().length, TimeNs(450'000));
+        QCOMPARE(late->collectives.collectives.at(0).lastRankIndex, 1u);
+        const std::vector<StepFinding> &found = late->stepFindings();
+        const auto f = std::find_if(
+            found.begin(), found.end(), [](const StepFinding &s) { return s.rule == "late_rank"; });
+        QVERIFY(f != found.end());
+        QCOMPARE(f->saving, std::optional<TimeNs>(300'000));
+        QCOMPARE(f->how, std::string("on time: rank 1"));
+        QVERIFY2(
+            f->title.starts_with("rank 1 began ProfilerStep#1 300.000 µs after"), f->title.c_str());
+        QVERIFY2(f->title.find("#0, where it arrives last, 300.000 µs after the first rank")
+                != std::string::npos,
+            f->title.c_str());
+        const auto onTime = runWith(0);
+        QVERIFY(onTime);
+        for (const StepFinding &s : onTime->stepFindings())
+            QVERIFY2(s.rule != "late_rank" && s.rule != "straggler", s.title.c_str());
+    }
+
+    // Rank 1 begins on time but works until 390: the last arriver, told without a saving.
+    void stragglerNamesTheLastArriver()
+    {
+        using test::RankBuilder;
+        RankBuilder r0(0, 3), r1(1, 3), r2(2, 3);
+        r0.step(1, 0, 110).cpuOp("work", 10, 50).comm(100, 350);
+        r1.step(1, 0, 410).cpuOp("slow_op", 10, 380).comm(400, 50);
+        r2.step(1, 0, 110).cpuOp("work", 10, 50).comm(100, 350);
+        const auto run = test::runOf({&r0, &r1, &r2});
+        QVERIFY(run);
+        QCOMPARE(run->collectives.collectives.at(0).lastRankIndex, 1u);
+        const std::vector<StepFinding> &found = run->stepFindings();
+        const auto f = std::find_if(
+            found.begin(), found.end(), [](const StepFinding &s) { return s.rule == "straggler"; });
+        QVERIFY(f != found.end());
+        QVERIFY(!f->saving);
+        QVERIFY2(f->title.starts_with("rank 1 arrives last at 1 collective"), f->title.c_str());
+        QCOMPARE(f->evidence.size(), size_t(1));
+        QCOMPARE(f->evidence[0].rank, 1u);
+        QVERIFY(std::none_of(found.begin(), found.end(),
+            [](const StepFinding &s) { return s.rule == "late_rank"; }));
     }
 
     // The JSON document: ranked, saving_pct of the path, evidence on the file's clock.

@@ -185,21 +185,25 @@ private slots:
         QCOMPARE(cp.lengthIf("aten::to", 0.5), us(900));
         const std::vector<WhatIf> best = cp.bestChanges();
         QCOMPARE(best.size(), size_t(2));
-        QCOMPARE(best[0].name, std::string("aten::mm"));
+        QCOMPARE(best[0].change.name, std::string("aten::mm"));
         QCOMPARE(best[0].length, us(660));
-        QCOMPARE(best[1].name, std::string("aten::to"));
+        QCOMPARE(best[1].change.name, std::string("aten::to"));
     }
 
     void namesThatMatchNothingAreTold()
     {
         const CriticalPathAnalysis cp(*m_copy->graph);
-        QVERIFY(cp.hasEventNamed("aten::mm"));
-        QVERIFY(cp.hasEventNamed("gemm"));
-        QVERIFY(!cp.hasEventNamed("nosuchop"));
-        QVERIFY(!cp.hasEventNamed("aten::m"));
-        const std::vector<std::string> close = cp.namesCloseTo("aten::m");
-        QVERIFY(!close.empty());
-        QCOMPARE(close.front(), std::string("aten::mm"));
+        const auto problem = [&](const char *spec) { return cp.whatIfProblem(*parseWhatIf(spec)); };
+        QCOMPARE(problem("aten::mm:0.5"), std::string());
+        QCOMPARE(problem("no time: gemm"), std::string());
+        QCOMPARE(problem("nosuchop:0.5").substr(0, 27), std::string("no event named 'nosuchop'"));
+        // The names close to a typo, closest first.
+        QCOMPARE(problem("no wait: aten::m").substr(0, 41),
+            std::string("no event named 'aten::m'; close: aten::mm"));
+        QCOMPARE(problem("on time: rank 0"), std::string());
+        QCOMPARE(problem("on time: rank 3"), std::string("no rank 3"));
+        QCOMPARE(
+            problem("no recompute"), std::string("no recomputed ops (activation checkpointing)"));
     }
 
     void changesThatDoNotShortenAreNotListed()

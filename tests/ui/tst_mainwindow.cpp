@@ -866,7 +866,7 @@ private slots:
         const LoadedTrace &trace = tab->selection()->trace();
         const CriticalPathAnalysis path(*trace.graph);
         const std::vector<StepFinding> expected
-            = findStepFindings(path, &trace.efficiency(), &trace.memory());
+            = findStepFindings(path, {&trace.efficiency(), &trace.memory()});
         QVERIFY(!expected.empty());
         QTreeWidget *tree = tab->findings()->tree();
         QCOMPARE(tree->topLevelItemCount(), int(expected.size()));

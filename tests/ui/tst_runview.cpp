@@ -20,6 +20,7 @@
 #include "timeline/timelineview.h"
 #include "trace/criticalpathpage.h"
 #include "trace/detailspanel.h"
+#include "trace/findingspage.h"
 #include "trace/tracetab.h"
 #include "window/exportactions.h"
 #include "window/mainwindow.h"
@@ -146,6 +147,7 @@ private slots:
     void rankTableScrollsToRank();
     void chartsFollowThePair();
     void criticalPathPageGoesToItsRank();
+    void findingsPageNamesTheLastArriver();
     void criticalPathIsDrawnAcrossRanks();
     void dlrmRunInTheWindow();
     void droppingRanksAsksOneRunOrTabs();
@@ -449,6 +451,44 @@ void TestRunView::rankTableScrollsToRank()
     QVERIFY(onScreen.y() >= 0 && onScreen.y() < scroll->viewport()->height());
 }
 
+/*
+ * Issue #58: the run opens on its Findings page, which names rank 7, the collectives table's last
+ * arriver at the all-reduce (eightRanks(): 7 µs after rank 0), as a straggler; a click on its
+ * kernel selects it on rank 7's timeline.
+ */
+void TestRunView::findingsPageNamesTheLastArriver()
+{
+    auto run = eightRanks();
+    QVERIFY(run);
+    QCOMPARE(run->collectives.collectives.at(0).lastRankIndex, 7u);
+    RunView view(run);
+    showAndSettle(view, {1200, 700});
+    QVERIFY(view.findings());
+    QCOMPARE(view.pages()->tabText(0), QStringLiteral("Findings"));
+    QCOMPARE(view.currentPage(), RunView::Findings);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.findings()->pending(), 30000);
+    QTreeWidget *tree = view.findings()->tree();
+    QCOMPARE(tree->topLevelItemCount(), int(run->stepFindings().size()));
+    QTreeWidgetItem *straggler = nullptr;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->text(2) == QStringLiteral("straggler"))
+            straggler = tree->topLevelItem(i);
+    QVERIFY(straggler);
+    QVERIFY2(straggler->text(3).startsWith(QStringLiteral("rank 7 arrives last at 1 collective")),
+        qPrintable(straggler->text(3)));
+    QCOMPARE(straggler->text(0), QStringLiteral("—")); // no saving: no one change
+    QTreeWidgetItem *kernel = nullptr;
+    for (int i = 0; i < straggler->childCount(); ++i)
+        if (straggler->child(i)->text(2) == QStringLiteral("event"))
+            kernel = straggler->child(i);
+    QVERIFY(kernel);
+    QVERIFY2(kernel->text(3).startsWith(QStringLiteral("rank 7: ncclKernel_AllReduce")),
+        qPrintable(kernel->text(3)));
+    emit tree->itemClicked(kernel, 3);
+    const SliceId selected = view.timelines()->selection(7)->current();
+    QCOMPARE(selected, run->collectives.collectives.at(0).kernels.at(7).kernel);
+}
+
 void TestRunView::criticalPathPageGoesToItsRank()
 {
     // Eight ranks at one all-reduce (eightRanks()): the last arriver (rank 7) bounds it, and its
@@ -458,7 +498,9 @@ void TestRunView::criticalPathPageGoesToItsRank()
     QVERIFY(run);
     RunView view(run);
     showAndSettle(view, {1200, 700});
-    QCOMPARE(view.pages()->tabText(RunView::CriticalPath), QStringLiteral("Critical path"));
+    view.activate(RunView::CriticalPath, -1);
+    QCOMPARE(view.currentPage(), RunView::CriticalPath);
+    QCOMPARE(view.pages()->tabText(view.pages()->currentIndex()), QStringLiteral("Critical path"));
     const TableModel *model = view.model(RunView::CriticalPath);
     QCOMPARE(model->rowCount(), 4);
     for (int row = 0; row < 4; ++row)

@@ -237,7 +237,7 @@ private slots:
         QTest::keyClick(edit, Qt::Key_Return);
         QTRY_VERIFY(page->whatIfMessage()->isVisible());
         QVERIFY2(page->whatIfMessage()->text().contains(
-                     QStringLiteral("No event is named %1.").arg(QString::fromStdString(typo))),
+                     QStringLiteral("No event named '%1'").arg(QString::fromStdString(typo))),
             qPrintable(page->whatIfMessage()->text()));
         QVERIFY(page->whatIfMessage()->text().contains(QString::fromStdString(name)));
         QCOMPARE(size_t(page->whatIfs()->model()->rowCount()), best.size() + 1);

@@ -2,6 +2,7 @@
 #include "run/runview.h"
 
 #include "common/qstrings.h"
+#include "common/selectioncontroller.h"
 #include "export/runtables.h"
 #include "run/runcharts.h"
 #include "run/runnotice.h"
@@ -9,6 +10,7 @@
 #include "table/tablemodel.h"
 #include "table/tableview.h"
 #include "trace/criticalpathpage.h"
+#include "trace/findingspage.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -87,8 +89,10 @@ RunView::RunView(std::shared_ptr<const Run> run, QWidget *parent)
     addTable(Collectives, collectives, tr("Collectives"), collectives->columnIndex("skew_us"));
     addTable(Pairs, pairs, tr("Pairs across ranks"), pairs->columnIndex("bwd_spread_us"));
     m_charts = new RunCharts(m_run, m_pages);
-    m_pages->addTab(m_charts, tr("Charts"));
-    m_pages->addTab(makePathPage(), tr("Critical path"));
+    addPage(Charts, m_charts, tr("Charts"));
+    addPage(CriticalPath, makePathPage(), tr("Critical path"));
+    if (!m_run->fromDatabases())
+        addFindingsPage();
     splitter->addWidget(m_pages);
     if (!m_run->fromDatabases()) {
         m_timelines = new RunTimelines(m_run, splitter);
@@ -99,9 +103,10 @@ RunView::RunView(std::shared_ptr<const Run> run, QWidget *parent)
     layout->addWidget(splitter, 1);
 
     if (m_timelines) {
-        connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
-            m_timelines->showCriticalPath(page == CriticalPath);
-            if (page == CriticalPath)
+        connect(m_pages, &QTabWidget::currentChanged, this, [this] {
+            const bool path = currentPage() == CriticalPath;
+            m_timelines->showCriticalPath(path);
+            if (path)
                 scrollToPathRank();
         });
         connect(m_timelines, &RunTimelines::pairChanged, this, [this](int pair) {
@@ -147,6 +152,32 @@ QWidget *RunView::makePathPage()
     return page;
 }
 
+//! What to fix first in the path's step, first among the pages: an event of its evidence
+//! selects it on its rank's timeline.
+void RunView::addFindingsPage()
+{
+    m_findings = new FindingsPage(
+        [run = m_run] {
+            std::string error;
+            const auto path = run->criticalPath({}, &error); // found while the run opened
+            return FindingsOf {run, path.get(), error, &run->stepFindings()};
+        },
+        m_pages);
+    m_pageWidgets[Findings] = m_findings;
+    m_pages->insertTab(0, m_findings, tr("Findings"));
+    m_pages->setCurrentIndex(0);
+    connect(m_findings, &FindingsPage::eventChosen, this, [this](quint32 rank, quint32 slice) {
+        m_timelines->scrollToRank(rank);
+        m_timelines->selection(rank)->select(SliceId(slice));
+    });
+}
+
+void RunView::addPage(Page page, QWidget *widget, const QString &title)
+{
+    m_pageWidgets[page] = widget;
+    m_pages->addTab(widget, title);
+}
+
 void RunView::openRankTrace(size_t rankIndex)
 {
     emit openTrace(QString::fromStdString(m_run->sources[rankIndex]->traceFile));
@@ -183,18 +214,18 @@ QTableView *RunView::addTable(
         });
     m_tables[page] = view;
     m_models[page] = model;
-    m_pages->addTab(view, title);
+    addPage(page, view, title);
     return view;
 }
 
 QTableView *RunView::table(Page page) const
 {
-    return page == Charts ? nullptr : m_tables[page];
+    return m_tables[page];
 }
 
 TableModel *RunView::model(Page page) const
 {
-    return page == Charts ? nullptr : m_models[page];
+    return m_models[page];
 }
 
 QString RunView::notice() const
@@ -204,7 +235,8 @@ QString RunView::notice() const
 
 void RunView::activate(Page page, int viewRow)
 {
-    m_pages->setCurrentIndex(int(page));
+    if (m_pageWidgets[page])
+        m_pages->setCurrentWidget(m_pageWidgets[page]);
     if (m_models[page] && viewRow >= 0 && viewRow < m_models[page]->rowCount())
         m_tables[page]->selectRow(viewRow);
 }
@@ -229,13 +261,18 @@ void RunView::rowActivated(Page page, int viewRow)
         break;
     case CriticalPath: // its page says so itself (segmentChosen)
     case Charts:
+    case Findings:
         break;
     }
 }
 
 RunView::Page RunView::currentPage() const
 {
-    return Page(m_pages->currentIndex());
+    const auto *shown = m_pages->currentWidget();
+    for (int page = 0; page < kPages; ++page)
+        if (shown && m_pageWidgets[page] == shown)
+            return Page(page);
+    return Ranks;
 }
 
 QString RunView::tableName(Page page)
@@ -250,6 +287,7 @@ QString RunView::tableName(Page page)
     case CriticalPath:
         return QStringLiteral("critical-path");
     case Charts:
+    case Findings:
         break;
     }
     return {};

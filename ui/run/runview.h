@@ -13,6 +13,7 @@ class QTabWidget;
 
 namespace ks {
 
+class FindingsPage;
 class RunCharts;
 class RunTimelines;
 class Table;
@@ -31,7 +32,9 @@ class TableModel;
 class RunView : public QWidget {
     Q_OBJECT
 public:
-    enum Page { Ranks, Collectives, Pairs, Charts, CriticalPath };
+    //! The pages; Findings, where the ranks' traces are at hand, is the first tab.
+    enum Page { Ranks, Collectives, Pairs, Charts, CriticalPath, Findings };
+    static constexpr int kPages = 6;
 
     explicit RunView(std::shared_ptr<const Run> run, QWidget *parent = nullptr);
     ~RunView() override;
@@ -41,6 +44,8 @@ public:
     //! Null for a run from databases.
     RunTimelines *timelines() const { return m_timelines; }
     RunCharts *charts() const { return m_charts; }
+    //! Null for a run from databases (the path's changes replay on the traces).
+    FindingsPage *findings() const { return m_findings; }
     QTabWidget *pages() const { return m_pages; }
     QTableView *table(Page page) const;
     TableModel *model(Page page) const;
@@ -61,6 +66,8 @@ signals:
 
 private:
     QWidget *makePathPage();
+    void addFindingsPage();
+    void addPage(Page page, QWidget *widget, const QString &title);
     void openRankTrace(size_t rankIndex);
     QTableView *addTable(
         Page page, std::shared_ptr<const Table> table, const QString &title, int sortColumn);
@@ -69,8 +76,10 @@ private:
 
     std::shared_ptr<const Run> m_run;
     QTabWidget *m_pages = nullptr;
-    QTableView *m_tables[5] = {}; //!< by page; none for Charts
-    TableModel *m_models[5] = {};
+    QTableView *m_tables[kPages] = {}; //!< by page; none for Charts and Findings
+    TableModel *m_models[kPages] = {};
+    QWidget *m_pageWidgets[kPages] = {}; //!< by page; null: not shown
+    FindingsPage *m_findings = nullptr; //!< null for a run from databases
     RunCharts *m_charts = nullptr;
     RunTimelines *m_timelines = nullptr;
     QLabel *m_notice = nullptr;

@@ -140,7 +140,7 @@ QWidget *CriticalPathPage::buildSide()
     layout->setContentsMargins(0, 0, 0, 0);
     m_whatIfEdit = new QLineEdit(whatIf);
     m_whatIfEdit->setObjectName(QStringLiteral("whatIfEdit"));
-    m_whatIfEdit->setPlaceholderText(tr("What if… NAME:FACTOR (aten::linear:0.5), Enter"));
+    m_whatIfEdit->setPlaceholderText(tr("What if… NAME:FACTOR (aten::linear:0.5), no wait: NAME, no time: NAME, Enter"));
     if (!m_analysis->tracesAtHand()) { // a run from databases: the ops' work is in the traces
         m_whatIfEdit->setEnabled(false);
         m_whatIfEdit->setPlaceholderText(
@@ -163,7 +163,8 @@ QWidget *CriticalPathPage::buildSide()
             return;
         }
         m_whatIfMessage->setText(
-            tr("A what-if is NAME:FACTOR, FACTOR from 0 to 100 (aten::linear:0.5)."));
+            tr("A what-if is NAME:FACTOR, FACTOR from 0 to 100 (aten::linear:0.5), "
+               "\"no wait: NAME\", \"no time: NAME\", \"no recompute\" or \"on time: rank R\"."));
         m_whatIfMessage->show();
     });
     return side;
@@ -173,13 +174,9 @@ void CriticalPathPage::askWhatIf(const WhatIfChange &change)
 {
     m_askTask.run(
         [analysis = m_analysis, change](const std::atomic<bool> &) {
-            Asked asked;
-            asked.whatIf = {change.name, change.factor, 0};
-            asked.named = analysis->hasEventNamed(change.name);
-            if (!asked.named)
-                asked.closeNames = analysis->namesCloseTo(change.name);
-            else
-                asked.whatIf.length = analysis->lengthIf(change.name, change.factor);
+            Asked asked {{change, 0}, analysis->whatIfProblem(change)};
+            if (asked.problem.empty())
+                asked.whatIf.length = analysis->lengthOf(change);
             return asked;
         },
         [this](Asked asked) { showAsked(std::move(asked)); });
@@ -187,14 +184,10 @@ void CriticalPathPage::askWhatIf(const WhatIfChange &change)
 
 void CriticalPathPage::showAsked(Asked asked)
 {
-    if (!asked.named) {
-        QStringList close;
-        for (const std::string &name : asked.closeNames)
-            close << QString::fromStdString(name);
-        m_whatIfMessage->setText(
-            tr("No event is named %1.").arg(QString::fromStdString(asked.whatIf.name))
-            + (close.isEmpty() ? QString()
-                               : tr(" Close: %1.").arg(close.join(QStringLiteral(", ")))));
+    if (!asked.problem.empty()) {
+        QString text = QString::fromStdString(asked.problem);
+        text[0] = text[0].toUpper();
+        m_whatIfMessage->setText(text + QLatin1Char('.'));
         m_whatIfMessage->show();
         return;
     }

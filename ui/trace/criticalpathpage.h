@@ -50,11 +50,10 @@ signals:
     void segmentChosen(quint32 index);
 
 private:
-    //! A what-if worked out, or refused for a name the traces do not have.
+    //! A what-if worked out, or refused for what the traces do not have (\a problem).
     struct Asked {
         WhatIf whatIf;
-        bool named = true;
-        std::vector<std::string> closeNames;
+        std::string problem;
     };
 
     QWidget *buildSide();

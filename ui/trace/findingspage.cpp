@@ -16,6 +16,7 @@ namespace ks {
 namespace {
 
 constexpr int SliceRole = Qt::UserRole + 1;
+constexpr int RankRole = Qt::UserRole + 2;
 enum Column { Saving, Share, Rule, Title, Columns };
 
 QTreeWidgetItem *line(QTreeWidgetItem *parent, const QString &label, const QString &text)
@@ -29,9 +30,8 @@ QTreeWidgetItem *line(QTreeWidgetItem *parent, const QString &label, const QStri
 
 } // namespace
 
-FindingsPage::FindingsPage(std::shared_ptr<const LoadedTrace> trace, QWidget *parent)
+FindingsPage::FindingsPage(std::function<FindingsOf()> find, QWidget *parent)
     : QWidget(parent)
-    , m_trace(std::move(trace))
     , m_summary(new QLabel(tr("Working out what to fix first…"), this))
     , m_tree(new QTreeWidget(this))
     , m_task(this)
@@ -50,21 +50,20 @@ FindingsPage::FindingsPage(std::shared_ptr<const LoadedTrace> trace, QWidget *pa
     layout->addWidget(m_tree, 1);
     connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) {
         if (const QVariant slice = item->data(Title, SliceRole); slice.isValid())
-            emit eventChosen(slice.toUInt());
+            emit eventChosen(item->data(Title, RankRole).toUInt(), slice.toUInt());
     });
-    m_task.run(
-        [trace = m_trace](const std::atomic<bool> &) {
-            trace->stepFindings();
-            return true;
-        },
-        [this](bool) { show(m_trace->stepFindings()); });
+    m_task.run([find = std::move(find)](const std::atomic<bool> &) { return find(); },
+        [this](FindingsOf found) {
+            m_found = std::move(found);
+            show(m_found);
+        });
 }
 
 FindingsPage::~FindingsPage() = default;
 
-QTreeWidgetItem *FindingsPage::row(const StepFinding &f) const
+QTreeWidgetItem *FindingsPage::row(const CriticalPathAnalysis &analysis, const StepFinding &f) const
 {
-    const CriticalPath &path = m_trace->criticalPath().path();
+    const CriticalPath &path = analysis.path();
     auto *item = new QTreeWidgetItem;
     if (f.saving) {
         item->setText(Saving, toQString(microsText(*f.saving)));
@@ -80,29 +79,35 @@ QTreeWidgetItem *FindingsPage::row(const StepFinding &f) const
     line(item, tr("change"), toQString(f.how));
     line(item, tr("fix"), toQString(f.fix));
     line(item, tr("docs"), toQString(f.doc));
-    const TraceModel &m = *m_trace->model;
+    const bool run = analysis.ranks().size() > 1;
     for (const FindingEvidence &e : f.evidence) {
+        const TraceModel &m = analysis.ranks()[e.rank].graph->model();
+        const QString text = tr("%1 at %2, %3")
+                                 .arg(toQString(m.sliceName(e.event)),
+                                     formatDuration(double(m.slices.start[e.event] - m.minTime)),
+                                     formatDuration(double(m.slices.dur[e.event])));
         QTreeWidgetItem *event = line(item, tr("event"),
-            tr("%1 at %2, %3")
-                .arg(toQString(m.sliceName(e.event)),
-                    formatDuration(double(m.slices.start[e.event] - m.minTime)),
-                    formatDuration(double(m.slices.dur[e.event]))));
+            run ? tr("rank %1: %2").arg(analysis.ranks()[e.rank].rank).arg(text) : text);
         event->setData(Title, SliceRole, quint32(e.event));
+        event->setData(Title, RankRole, e.rank);
         event->setForeground(Title, palette().color(QPalette::Link));
     }
     return item;
 }
 
-void FindingsPage::show(const std::vector<StepFinding> &findings)
+void FindingsPage::show(const FindingsOf &found)
 {
-    const CriticalPath &path = m_trace->criticalPath().path();
-    const QString step
-        = path.step == kNoValue ? tr("the whole trace") : tr("ProfilerStep#%1").arg(path.step);
-    if (!path.problem.empty()) {
-        m_summary->setText(tr("No findings: %1").arg(toQString(path.problem)));
-        m_tree->clear();
+    m_tree->clear();
+    if (!found.path || !found.path->path().problem.empty()) {
+        m_summary->setText(
+            tr("No findings: %1")
+                .arg(toQString(found.path ? found.path->path().problem : found.problem)));
         return;
     }
+    const CriticalPath &path = found.path->path();
+    const std::vector<StepFinding> &findings = *found.findings;
+    const QString step
+        = path.step == kNoValue ? tr("the whole trace") : tr("ProfilerStep#%1").arg(path.step);
     m_summary->setText(findings.empty()
             ? tr("No finding for %1: none of the rules of docs/findings.md sees its cause on "
                  "the critical path (%2 µs).")
@@ -110,9 +115,8 @@ void FindingsPage::show(const std::vector<StepFinding> &findings)
             : tr("What to fix first in %1, by the time each change would save on its critical "
                  "path (%2 µs; the step model, as --findings writes it). Click an event to see it.")
                   .arg(step, toQString(microsText(path.length))));
-    m_tree->clear();
     for (const StepFinding &f : findings)
-        m_tree->addTopLevelItem(row(f));
+        m_tree->addTopLevelItem(row(*found.path, f));
     for (int c : {Saving, Share, Rule})
         m_tree->resizeColumnToContents(c);
 }

@@ -81,10 +81,14 @@ QWidget *TraceTab::buildPages()
     m_bottom->setDocumentMode(true);
     // What to fix first, where there is a step to shorten: worked out in the background.
     if (!m_trace->graph->steps().empty()) {
-        m_findings = new FindingsPage(m_trace, m_bottom);
+        m_findings = new FindingsPage(
+            [trace = m_trace] {
+                return FindingsOf {trace, &trace->criticalPath(), {}, &trace->stepFindings()};
+            },
+            m_bottom);
         m_bottom->addTab(m_findings, tr("Findings"));
         connect(m_findings, &FindingsPage::eventChosen, m_selection,
-            [this](quint32 slice) { m_selection->select(SliceId(slice)); });
+            [this](quint32, quint32 slice) { m_selection->select(SliceId(slice)); });
     }
     m_pairs = new PairTablePage(m_selection, m_bottom);
     m_bottom->addTab(m_pairs, tr("Op pairs"));
@@ -119,7 +123,7 @@ QWidget *TraceTab::buildPages()
     m_bottom->addTab(m_criticalPage, tr("Critical path"));
     connect(m_pairs, &PairTablePage::whatIfAsked, this, [this](const QString &name, double factor) {
         m_bottom->setCurrentWidget(m_criticalPage);
-        criticalPath()->askWhatIf({name.toStdString(), factor});
+        criticalPath()->askWhatIf({WhatIfChange::Kind::Scale, name.toStdString(), factor});
     });
     connect(m_bottom, &QTabWidget::currentChanged, this, [this] {
         highlightCriticalPath(m_bottom->currentWidget() == m_criticalPage);

@@ -370,8 +370,9 @@ void ExportActions::exportRunTable(const QString &filter)
 {
     const RunView::Page page = m_run->currentPage();
     if (!m_run->model(page)) {
-        failed(tr("The Charts page has no table: choose Ranks, Collectives or Pairs across "
-                  "ranks, or export the window as a picture."));
+        failed(tr("This page has no table: choose Ranks, Collectives, Pairs across ranks or "
+                  "Critical path, or export the window as a picture (findings: "
+                  "kinetoscope --findings)."));
         return;
     }
     const bool json = filter.contains(QLatin1String("json"));

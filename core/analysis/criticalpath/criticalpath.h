@@ -64,22 +64,60 @@ struct CriticalPath {
     std::vector<std::string> notes;
 };
 
-//! "If NAME's GPU work took FACTOR of its time, the step would take LENGTH".
+/*!
+ * A what-if as users write it (`--what-if`, the Critical path page, a finding's `how`;
+ * docs/critical-path.md):
+ * - "NAME:FACTOR": NAME's GPU work (GPU events named so, or launched inside an op named so: a
+ *   pair's forward op) at FACTOR of its time;
+ * - "no wait: NAME": the blocking calls named NAME return at once (their waits for the GPU gone);
+ * - "no time: NAME": the events named NAME take no time, nor does anything inside them on their
+ *   thread (TimeCut);
+ * - "no launch: NAME": the launch calls named NAME take no time and the kernels they launched
+ *   run back to back, no launch delay before them and no gap after the GPU work before them (as
+ *   a CUDA graph replays them);
+ * - "no recompute": the forward work re-run inside backward nodes (checkpointing) takes no time;
+ * - "on time: rank R": rank R's step begins with the earliest rank's (its late start gone).
+ */
+struct WhatIfChange {
+    enum class Kind : uint8_t { Scale, NoWait, NoTime, NoLaunch, NoRecompute, OnTime };
+    WhatIfChange() = default;
+    WhatIfChange(Kind k, std::string n = {}, double f = 1, int r = 0)
+        : kind(k)
+        , name(std::move(n))
+        , factor(f)
+        , rank(r)
+    {
+    }
+
+    Kind kind = Kind::Scale;
+    std::string name; //!< Scale, NoWait, NoTime, NoLaunch
+    double factor = 1; //!< Scale
+    int rank = 0; //!< OnTime: the rank's number
+};
+//! The change as parseWhatIf() reads it back ("aten::linear:0.5", "no wait: cudaFree").
+std::string whatIfText(const WhatIfChange &change);
+
+//! "If CHANGE were made, the step would take LENGTH".
 struct WhatIf {
-    std::string name; //!< a pair's forward op name, or a GPU event's name (a collective)
-    double factor = 1;
+    WhatIfChange change;
     TimeNs length = 0;
 };
 
 /*!
- * A change to a step's work for a what-if beyond one name's GPU work (issue #58's rules): the
- * time of each event \a scale gives a factor for (GPU work or a host op; nullopt: unchanged), and
- * the blocking calls \a noWait names no longer waiting for the GPU (the step model's sync waits
- * dropped; HTA's model keeps them). Either may be empty.
+ * A change to a step's work, as the path replays it: the time of each event \a scale gives a
+ * factor for (GPU work or a host op; nullopt: unchanged), the blocking calls \a noWait names no
+ * longer waiting for the GPU (the step model's sync waits dropped; HTA's model keeps them), and
+ * the rank \a onTime (an index into the ranks) starting its step with the earliest rank (the step
+ * model's late start gone), and the host events \a cut accepts taking no time, nor any gap
+ * inside them (TimeCut: their thread runs on without them), and the GPU events \a noGap accepts
+ * starting with no launch delay and no gap after the GPU work before them. Any may be empty.
  */
 struct PathChange {
     std::function<std::optional<double>(uint32_t rank, SliceId event)> scale;
     std::function<bool(uint32_t rank, SliceId call)> noWait;
+    std::optional<uint32_t> onTime;
+    std::function<bool(uint32_t rank, SliceId event)> cut;
+    std::function<bool(uint32_t rank, SliceId gpuEvent)> noGap;
 };
 
 //! What is asked of a path.
@@ -118,16 +156,16 @@ std::string missingStepProblem(int64_t step);
  */
 int64_t runPathStep(int64_t asked, const std::vector<int64_t> &firstSteps);
 
-//! A what-if as users write it: "NAME:FACTOR" (`--what-if 'aten::linear:0.5'`).
-struct WhatIfChange {
-    std::string name;
-    double factor = 1;
-};
-//! Parses "NAME:FACTOR", split at the last colon (op names hold "::"); nullopt if malformed or
-//! FACTOR is not a number from 0 to 100.
+//! Parses a what-if (WhatIfChange): "NAME:FACTOR" split at the last colon (op names hold "::");
+//! nullopt if malformed, FACTOR not a number from 0 to 100, or R not a rank number.
 std::optional<WhatIfChange> parseWhatIf(std::string_view spec);
 //! "step" or "hta" (`--critical-path-model`); nullopt for anything else.
 std::optional<PathModel> pathModelNamed(std::string_view name);
+//! Why \a change names nothing of \a graphs (null: not at hand), ranks \a rankNumbers: "no
+//! event named 'X'; close: …", "no rank 9"; empty when it does.
+std::string whatIfProblem(const std::vector<const OpGraph *> &graphs,
+    const std::vector<int> &rankNumbers,
+    const WhatIfChange &change);
 //! Whether some event of \a m is named \a name (a what-if of another name is an error).
 bool traceHasEventNamed(const TraceModel &m, std::string_view name);
 //! Up to 8 names of \a models' host ops and GPU events close to \a name, closest first.
@@ -174,10 +212,11 @@ public:
     //! The path's length with \a change made, in the same model on the same graph; 0 without
     //! the traces. An empty change: the path's length exactly.
     TimeNs lengthWith(const PathChange &change) const;
-    //! Whether some event of the traces is named \a name (what-ifs of other names are errors).
-    bool hasEventNamed(std::string_view name) const;
-    //! Up to 8 names of the traces' ops and GPU events close to \a name, closest first.
-    std::vector<std::string> namesCloseTo(std::string_view name) const;
+    //! The same for a what-if as users write it.
+    TimeNs lengthOf(const WhatIfChange &change) const;
+    //! Why \a change names nothing of the traces ("no event named 'X' …", "no rank 9"); empty
+    //! when it does.
+    std::string whatIfProblem(const WhatIfChange &change) const;
     /*!
      * The \a count changes that shorten the path most: the GPU work of each outermost op with
      * GPU time on the path (a pair's forward op) at half its time, each collective on it at no

@@ -85,14 +85,15 @@ const PathEdge &StepModel::edge(uint32_t i) const
     return i < dag.edges().size() ? dag.edges()[i] : dag.stepEdges()[i - dag.edges().size()];
 }
 
-TimeNs StepModel::replayWeight(uint32_t i, TimeNs weight) const
+TimeNs StepModel::replayWeight(uint32_t i, TimeNs weight, TimeNs cut) const
 {
     const PathEdge &e = edge(i);
-    const TimeNs gap = m_time[e.to] - m_time[e.from];
+    const TimeNs gap = m_time[e.to] - m_time[e.from] - cut;
     if (m_binding[e.to] == i)
         return gap + (weight - e.weight);
     // Work keeps its own time; a dependency that did not bind asks only that it ended first.
-    return e.kind == PathEdgeKind::Span && !m_waits[i] ? weight : std::min<TimeNs>(0, gap);
+    return e.kind == PathEdgeKind::Span && !m_waits[i] ? std::max<TimeNs>(0, weight - cut)
+                                                       : std::min<TimeNs>(0, gap);
 }
 
 PathBound StepModel::boundOf(uint32_t i) const
@@ -157,23 +158,28 @@ std::vector<StepStretch> StepModel::path() const
     return out;
 }
 
-TimeNs StepModel::replay(const std::vector<TimeNs> &weights, const std::vector<bool> &dropped) const
+TimeNs StepModel::replay(const std::vector<TimeNs> &weights,
+    const std::vector<bool> &dropped,
+    std::optional<uint32_t> onTime,
+    const TimeCut *cut) const
 {
     if (m_time.empty())
         return 0;
     const PathDag &dag = m_joined.dag();
-    const size_t hta = dag.edges().size();
+    const TimeNs late = onTime ? std::max<TimeNs>(0, m_rankStart[*onTime] - m_start) : 0;
     std::vector<TimeNs> t(m_time.size());
     TimeNs end = 0;
     for (uint32_t v : dag.order()) {
-        t[v] = m_time[v];
+        // Work that waits on nothing starts when it did, a late rank's that much earlier.
+        t[v] = m_time[v] - (onTime && m_joined.rankOfNode(v) == *onTime ? late : 0)
+            - (cut ? cut->node[v] : 0);
         bool reached = false;
         for (uint32_t j = m_inBegin[v]; j < m_inBegin[v + 1]; ++j) {
             const uint32_t i = m_in[j];
             if (!dropped.empty() && dropped[i])
                 continue;
-            const TimeNs w = i < hta ? weights[i] : edge(i).weight;
-            const TimeNs reach = t[edge(i).from] + replayWeight(i, w);
+            const TimeNs w = i < weights.size() ? weights[i] : edge(i).weight;
+            const TimeNs reach = t[edge(i).from] + replayWeight(i, w, cut ? cut->edge[i] : 0);
             t[v] = reached ? std::max(t[v], reach) : reach;
             reached = true;
         }

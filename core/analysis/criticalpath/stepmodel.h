@@ -2,7 +2,9 @@
 #pragma once
 
 #include "analysis/criticalpath/joinedgraph.h"
+#include "analysis/criticalpath/timecut.h"
 
+#include <optional>
 #include <vector>
 
 namespace ks {
@@ -48,17 +50,24 @@ public:
     TimeNs windowEnd() const { return m_end; }
     //! The path's stretches with time, in order: contiguous from the window's start to its end.
     std::vector<StepStretch> path() const;
-    //! The window's length with HTA's edges weighing \a weights (the step edges keep theirs)
-    //! and the edges \a dropped marks (indexed as edge(); empty: none) gone.
-    TimeNs replay(const std::vector<TimeNs> &weights, const std::vector<bool> &dropped = {}) const;
+    //! The window's length with the edges weighing \a weights (by edge(); those past its end keep
+    //! theirs),
+    //! the edges \a dropped marks (indexed as edge(); empty: none) gone, rank \a onTime's
+    //! work starting that much earlier that its step begins with the window, and \a cut's host
+    //! time (null: none) cut out of its threads.
+    TimeNs replay(const std::vector<TimeNs> &weights,
+        const std::vector<bool> &dropped = {},
+        std::optional<uint32_t> onTime = std::nullopt,
+        const TimeCut *cut = nullptr) const;
     //! Per rank: how much later its work could start without lengthening the window, the least
     //! room of its events' starts (kNoValue: a rank without nodes).
     std::vector<TimeNs> slack() const;
 
 private:
     const PathEdge &edge(uint32_t i) const;
-    //! The time an edge asks of its end beyond its start, with \a weight its own work.
-    TimeNs replayWeight(uint32_t i, TimeNs weight) const;
+    //! The time an edge asks of its end beyond its start, with \a weight its own work and
+    //! \a cut of the time between its ends cut out of their thread.
+    TimeNs replayWeight(uint32_t i, TimeNs weight, TimeNs cut = 0) const;
     PathBound boundOf(uint32_t i) const;
     SliceId eventOf(uint32_t i) const;
 

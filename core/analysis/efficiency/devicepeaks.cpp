@@ -316,6 +316,8 @@ std::vector<TraceDevice> traceDevices(std::string_view devicePropertiesJson)
             d.id = v["id"].GetInt64();
         if (v.HasMember("numSms") && v["numSms"].IsInt())
             d.numSms = v["numSms"].GetInt();
+        if (v.HasMember("totalGlobalMem") && v["totalGlobalMem"].IsInt64())
+            d.totalMemory = v["totalGlobalMem"].GetInt64();
         out.push_back(std::move(d));
     }
     return out;

@@ -67,6 +67,7 @@ struct TraceDevice {
     int64_t id = 0;
     std::string name;
     int numSms = 0;
+    int64_t totalMemory = 0; //!< `totalGlobalMem`, bytes; 0 when not given
 };
 std::vector<TraceDevice> traceDevices(std::string_view devicePropertiesJson);
 

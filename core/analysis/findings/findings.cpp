@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/findings/findings.h"
 
-#include "analysis/findings/memoryrule.h"
-#include "analysis/findings/pathrules.h"
+#include "analysis/findings/gpurules.h"
+#include "analysis/findings/hostrules.h"
+#include "analysis/findings/memoryrules.h"
+#include "analysis/findings/runrules.h"
 
 #include <algorithm>
 
@@ -19,23 +21,37 @@ void rankFindings(std::vector<StepFinding> &findings)
 }
 
 std::vector<StepFinding> findStepFindings(
-    const CriticalPathAnalysis &path, const OpEfficiency *efficiency, const MemoryIndex *memory)
+    const CriticalPathAnalysis &path, const FindingSources &sources)
 {
     std::vector<StepFinding> out;
     const bool onPath = path.path().problem.empty() && path.path().model == PathModel::Step
         && path.tracesAtHand();
+    // One trace's devices and ops: efficiency and memory speak of rank 0 alone.
+    const OpEfficiency *efficiency = path.ranks().size() == 1 ? sources.efficiency : nullptr;
+    const MemoryIndex *memory = path.ranks().size() == 1 ? sources.memory : nullptr;
+    const std::vector<OpEfficiency::Device> noDevices;
+    const auto &devices = efficiency ? efficiency->devices() : noDevices;
     if (onPath) {
         findHostSyncs(path, out);
         findDeviceFrees(path, out);
+        findDataLoading(path, out);
+        findLaunchBound(path, out);
         findPageableCopies(path, out);
         findExposedCommunication(path, out);
-        if (efficiency && path.ranks().size() == 1) { // one trace's devices and ops
+        findRecompute(path, memory, devices, out);
+        if (efficiency) {
             findFp32Gemms(path, *efficiency, out);
             findBelowRoofline(path, *efficiency, out);
         }
+        if (sources.collectives) {
+            findLateRanks(path, *sources.collectives, out);
+            findStragglers(path, *sources.collectives, out);
+        }
     }
-    if (memory)
+    if (memory) {
         findFragmentation(*memory, out);
+        findMemoryNearLimit(*memory, devices, out);
+    }
     rankFindings(out);
     return out;
 }

@@ -8,17 +8,10 @@
 namespace ks {
 
 /*
- * The rules whose saving is a what-if on the step's critical path (docs/findings.md gives each
- * its threshold and source). Each appends a finding per cause it sees on the path, only where the
- * change shortens it.
+ * The GPU's rules (docs/findings.md gives each its threshold and source): each appends a finding
+ * per cause it sees on the step's path, only where its change shortens the path.
  */
 
-//! Blocking calls waiting for the GPU on the path (cudaStreamSynchronize, a D2H cudaMemcpy of
-//! `.item()`): the path without their waits.
-void findHostSyncs(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
-//! Device frees on the path (`cudaFree`, `hipFree`: the caching allocator gave memory back, and
-//! a free waits for the device): the path with them taking no time.
-void findDeviceFrees(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
 //! `Memcpy HtoD (Pageable -> Device)` on the path: the copies at half their time (pinned).
 void findPageableCopies(const CriticalPathAnalysis &path, std::vector<StepFinding> &out);
 //! Communication kernels on the path, by name: each at no time (fully overlapped).
