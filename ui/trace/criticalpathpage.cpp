@@ -140,7 +140,8 @@ QWidget *CriticalPathPage::buildSide()
     layout->setContentsMargins(0, 0, 0, 0);
     m_whatIfEdit = new QLineEdit(whatIf);
     m_whatIfEdit->setObjectName(QStringLiteral("whatIfEdit"));
-    m_whatIfEdit->setPlaceholderText(tr("What if… NAME:FACTOR (aten::linear:0.5), no wait: NAME, no time: NAME, Enter"));
+    m_whatIfEdit->setPlaceholderText(
+        tr("What if… NAME:FACTOR (aten::linear:0.5), no wait: NAME, no time: NAME, Enter"));
     if (!m_analysis->tracesAtHand()) { // a run from databases: the ops' work is in the traces
         m_whatIfEdit->setEnabled(false);
         m_whatIfEdit->setPlaceholderText(
