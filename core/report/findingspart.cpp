@@ -7,13 +7,32 @@ namespace ks {
 
 void addFindings(const LoadedTrace &trace, ReportContent &out)
 {
-    const CriticalPath &path = trace.criticalPath().path();
-    if (trace.graph->steps().empty() || !path.problem.empty())
+    if (!trace.graph->steps().empty())
+        addFindings(trace.criticalPath(), trace.stepFindings(), "findings", out);
+}
+
+void addFindings(const CriticalPathAnalysis &analysis,
+    const std::vector<StepFinding> &findings,
+    const std::string &id,
+    ReportContent &out)
+{
+    const CriticalPath &path = analysis.path();
+    if (!path.problem.empty())
         return;
+    if (!analysis.tracesAtHand()) {
+        ReportPart none;
+        none.id = id;
+        none.title = "What to fix first";
+        none.text = kFindingsNeedTraces;
+        out.parts.push_back(std::move(none));
+        return;
+    }
+    const std::string step
+        = path.step == kNoValue ? "the whole trace" : "ProfilerStep#" + std::to_string(path.step);
     ReportPart part;
-    part.id = "findings";
+    part.id = id;
     part.title = "What to fix first";
-    part.text = "What slows ProfilerStep#" + std::to_string(path.step)
+    part.text = "What slows " + step + (analysis.ranks().size() > 1 ? " across the ranks" : "")
         + ", by the time each change would save on its critical path (" + microsText(path.length)
         + " µs, the step model; as --findings writes it). docs/findings.md gives each rule.";
     CellTable table;
@@ -22,7 +41,7 @@ void addFindings(const LoadedTrace &trace, ReportContent &out)
     table.addColumn("title", Cell::Text, "Finding");
     table.addColumn("how", Cell::Text, "Change");
     table.addColumn("fix", Cell::Text, "What to do");
-    for (const StepFinding &f : trace.stepFindings()) {
+    for (const StepFinding &f : findings) {
         table.addRow();
         table.add(f.saving ? microsText(*f.saving) : std::string());
         table.add(

@@ -3,6 +3,7 @@
 #include "report/reportcontent.h"
 
 #include "report/criticalpathpart.h"
+#include "report/findingspart.h"
 #include "report/reportcells.h"
 #include "report/traceparts.h"
 
@@ -37,7 +38,10 @@ ReportContent runReport(const Run &run, const LoadedTrace *first, const std::str
         out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(r.file);
     if (run.ranks.empty())
         return out; // nothing loaded: the title says so
-    // The order: the first rank's trace parts, the run's, then the timeline.
+    // What to fix first across the ranks, then the first rank's trace parts, the run's, then the
+    // timeline.
+    if (const auto path = run.criticalPath())
+        addFindings(*path, run.stepFindings(), "run-findings", out);
     const std::string prefix = "Rank " + std::to_string(run.ranks[0].rank) + ": ";
     if (first) {
         addTraceParts(*first, prefix, out);

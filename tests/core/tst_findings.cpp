@@ -379,10 +379,11 @@ private slots:
         QVERIFY(f);
         QCOMPARE(f->saving, std::optional<TimeNs>(178'000));
         QCOMPARE(f->how, std::string("no recompute"));
-        QVERIFY2(f->title.find("200.000 µs of GPU work") != std::string::npos, f->title.c_str());
-        QVERIFY2(f->title.find("997.95 kB free") != std::string::npos
-                || f->title.find("free") != std::string::npos,
+        // k_re of the step's 310 µs of kernels (10 + 200 + 100).
+        QVERIFY2(
+            f->title.find("(its GPU work 200.000 µs, 64.5 % of the step's)") != std::string::npos,
             f->title.c_str());
+        QVERIFY2(f->title.find("cuda:0 peaks at") != std::string::npos, f->title.c_str());
         QVERIFY(!roomy.rule("memory_near_limit"));
         const Found full = find(checkpointed(950'000, 960'000));
         QVERIFY(full.trace);
@@ -423,7 +424,8 @@ private slots:
         QCOMPARE(f->how, std::string("on time: rank 1"));
         QVERIFY2(
             f->title.starts_with("rank 1 began ProfilerStep#1 300.000 µs after"), f->title.c_str());
-        QVERIFY2(f->title.find("#0, where it arrives last, 300.000 µs after the first rank")
+        QVERIFY2(f->title.find("at collective 0 (ncclKernel_AllReduce_RING_LL_Sum_float), where it "
+                               "arrives last, 300.000 µs after the first rank")
                 != std::string::npos,
             f->title.c_str());
         const auto onTime = runWith(0);

@@ -534,9 +534,10 @@ private slots:
         auto run = test::runOf({&r0, &r1});
         QVERIFY(run);
         const ReportContent c = runReport(*run, run->sources[0]->trace.get());
-        // The first rank's parts (no memory; its module tree is by op name), then the run's.
+        // What to fix across the ranks, the first rank's parts (no memory; its module tree is by
+        // op name), then the run's.
         QCOMPARE(partIds(c),
-            (std::vector<std::string> {"findings", "trace", "gpu-time", "top-pairs",
+            (std::vector<std::string> {"run-findings", "findings", "trace", "gpu-time", "top-pairs",
                 "backward-heavy", "modules", "critical-path", "ranks", "collectives",
                 "run-critical-path", "timeline"}));
         QCOMPARE(partNamed(c, "trace").title, std::string("Rank 0: The trace"));
@@ -545,6 +546,14 @@ private slots:
         const CellTable &coll = partNamed(c, "collectives").tables[0].table;
         QCOMPARE(coll.text(0, 3), std::string("300.000"));
         QCOMPARE(coll.text(0, 4), std::string("1"));
+        // The run's findings name that last arriver (issue #58): rank 1, on time but slower.
+        const CellTable &fix = partNamed(c, "run-findings").tables[0].table;
+        bool straggler = false;
+        for (size_t r = 0; r < fix.rowCount(); ++r)
+            straggler = straggler
+                || fix.text(r, 2).starts_with("rank 1 arrives last at 1 collective on the critical "
+                                              "path of ProfilerStep#1: first at collective 0");
+        QVERIFY(straggler);
         // Across the ranks, the path accounts for the steps' 3000 µs: through rank 1's work to
         // its all-reduce's launch, then rank 0's all-reduce from rank 1's arrival (1300) to its
         // end (1400), then idle to the steps' end. Rank 0 could have arrived 300 µs later, rank 1

@@ -25,6 +25,28 @@ int64_t deviceMemory(const MemoryDevice &d, const std::vector<OpEfficiency::Devi
     return 0;
 }
 
+//! The GPU work recomputed in rank \a rank's window of \a path, and all its GPU work there (as
+//! HTA's window: launched in it).
+std::pair<TimeNs, TimeNs> recomputeGpuShare(const CriticalPathAnalysis &path, uint32_t rank)
+{
+    const OpGraph &graph = *path.ranks()[rank].graph;
+    const SliceTable &slices = graph.model().slices;
+    const RankOnPath &window = path.path().ranks[rank];
+    TimeNs recomputed = 0, all = 0;
+    for (SliceId s = 0; s < slices.size(); ++s) {
+        if (!isGpuWork(slices.kind[s]))
+            continue;
+        const SliceId launch = graph.launchOf(s);
+        const TimeNs at = slices.start[launch == kNoSlice ? s : launch];
+        if (at < window.windowStart || at >= window.windowEnd)
+            continue;
+        all += slices.dur[s];
+        if (graph.recomputationOf(s) >= 0)
+            recomputed += slices.dur[s];
+    }
+    return {recomputed, all};
+}
+
 bool nearLimit(int64_t peak, int64_t total)
 {
     return total > 0 && peak != kNoValue && double(peak) >= (1 - kNearLimit) * double(total);
@@ -113,12 +135,12 @@ void findRecompute(const CriticalPathAnalysis &path,
             .append(bytesText(double(total - peak)))
             .append(" free");
     }
-    const LinkStats &stats = path.ranks()[cause.events.front().rank].graph->stats();
+    const auto [gpu, stepGpu] = recomputeGpuShare(path, cause.events.front().rank);
     StepFinding f;
     f.rule = "recompute";
     f.title = "Recomputing checkpointed activations takes " + microsOf(cause.onPath)
-        + " of the critical path of " + stepText(path) + " (" + microsOf(stats.recomputeGpuTime)
-        + " of GPU work in the trace)"
+        + " of the critical path of " + stepText(path) + " (its GPU work " + microsOf(gpu) + ", "
+        + percentText(double(gpu), double(stepGpu), 1) + " % of the step's)"
         + (room.empty() ? std::string("; the device's memory is not known") : room) + ".";
     f.fix = "Checkpoint fewer layers while memory allows (torch.utils.checkpoint on every other "
             "block, or selective checkpointing that saves the matmuls' outputs): each layer kept "

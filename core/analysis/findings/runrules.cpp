@@ -2,6 +2,7 @@
 #include "analysis/findings/runrules.h"
 
 #include "analysis/findings/ruletools.h"
+#include "base/kernelname.h"
 
 #include <algorithm>
 #include <map>
@@ -10,13 +11,14 @@ namespace ks {
 
 namespace {
 
-//! "allreduce #3 of process group 0", as the collectives table lists it.
-std::string collectiveText(const Collective &c)
+//! "collective 3 (allreduce, process group 0)": its row of the collectives table.
+std::string collectiveText(const CollectiveMatch &match, const Collective &c)
 {
-    std::string out = c.name + " #" + std::to_string(c.ordinal);
+    std::string out = "collective " + std::to_string(&c - match.collectives.data()) + " ("
+        + shortKernelName(c.name);
     if (!c.processGroup.empty())
-        out.append(" of process group ").append(c.processGroup);
-    return out;
+        out.append(", process group ").append(c.processGroup);
+    return out + ")";
 }
 
 //! The number of the rank with index \a index.
@@ -34,9 +36,9 @@ void addKernel(const Collective &c, uint32_t rank, std::vector<FindingEvidence> 
 }
 
 //! "…, where it arrives last, 812.000 µs after the first rank".
-std::string arrivalText(const Collective &c)
+std::string arrivalText(const CollectiveMatch &match, const Collective &c)
 {
-    return collectiveText(c) + ", where it arrives last, " + microsOf(c.skew())
+    return collectiveText(match, c) + ", where it arrives last, " + microsOf(c.skew())
         + " after the first rank";
 }
 
@@ -50,12 +52,15 @@ void findLateRanks(
         const PathSegment &late = segments[i];
         if (late.bound != PathBound::LateStart)
             continue;
-        // The first collective the path passes after it, entered from this rank.
-        const auto next
-            = std::find_if(segments.begin() + long(i), segments.end(), [&](const PathSegment &s) {
-                  return s.collective >= 0
-                      && match.collectives[size_t(s.collective)].lastRankIndex == late.rank;
-              });
+        // The rank's first collective in its step, where the others wait for it if it is last.
+        const TimeNs stepStart = late.start + late.dur + path.ranks()[late.rank].clockOffset;
+        const auto next = std::find_if(
+            match.collectives.begin(), match.collectives.end(), [&](const Collective &c) {
+                return std::any_of(
+                    c.kernels.begin(), c.kernels.end(), [&](const CollectiveKernel &k) {
+                        return k.rankIndex == late.rank && k.start >= stepStart;
+                    });
+            });
         Cause cause;
         cause.onPath = late.dur;
         cause.events.push_back({late.rank, late.event});
@@ -63,10 +68,9 @@ void findLateRanks(
         f.rule = "late_rank";
         f.title = rankText(path, late.rank) + " began " + stepText(path) + " "
             + microsOf(path.path().ranks[late.rank].lateStart) + " after the earliest rank";
-        if (next != segments.end()) {
-            const Collective &c = match.collectives[size_t(next->collective)];
-            f.title.append(", and the others wait for it at ").append(arrivalText(c));
-            addKernel(c, late.rank, cause.events);
+        if (next != match.collectives.end() && next->lastRankIndex == late.rank) {
+            f.title.append(", and the others wait for it at ").append(arrivalText(match, *next));
+            addKernel(*next, late.rank, cause.events);
         }
         f.title.append(".");
         f.fix = "Find what the rank does before its step: a slower data pipeline, a checkpoint "
@@ -106,7 +110,7 @@ void findStragglers(
         f.rule = "straggler";
         f.title = rankText(path, rank) + " arrives last at "
             + countOf(held.size(), "collective", "collectives") + " on the critical path of "
-            + stepText(path) + ": first at " + arrivalText(first)
+            + stepText(path) + ": first at " + arrivalText(match, first)
             + "; every other rank waits for its work.";
         f.how = "not one change: the rank's own work before the collective is slower (its "
                 "findings name it)";
