@@ -245,6 +245,8 @@ private:
     void tell(std::vector<PathSegment> segments);
     void findSlack(const CollectiveMatch &match);
     std::vector<TimeNs> weightsWith(const PathChange &change) const;
+    //! \a change (not Scale) as the replay takes it.
+    PathChange pathChangeOf(const WhatIfChange &change) const;
     //! Per edge of the step model: whether \a change drops it (a wait it removes).
     std::vector<bool> droppedBy(const PathChange &change) const;
 

@@ -177,47 +177,49 @@ TimeNs CriticalPathAnalysis::lengthWith(const PathChange &change) const
 
 TimeNs CriticalPathAnalysis::lengthOf(const WhatIfChange &change) const
 {
-    using Kind = WhatIfChange::Kind;
     if (!m_joined || !tracesAtHand())
         return 0;
-    if (change.kind == Kind::Scale)
+    if (change.kind == WhatIfChange::Kind::Scale)
         return lengthIf(change.name, change.factor);
+    return lengthWith(pathChangeOf(change));
+}
+
+PathChange CriticalPathAnalysis::pathChangeOf(const WhatIfChange &change) const
+{
+    using Kind = WhatIfChange::Kind;
+    std::vector<StringId> named; // the name's id in each rank's strings
+    for (const PathRankInput &r : m_ranks)
+        named.push_back(r.graph->model().strings.find(change.name));
+    auto isNamed = [this, named](uint32_t rank, SliceId s) {
+        return m_ranks[rank].graph->model().slices.name[s] == named[rank];
+    };
+    auto gpuWork = [this](uint32_t rank, SliceId s) {
+        return isGpuWork(m_ranks[rank].graph->model().slices.kind[s]);
+    };
     PathChange path;
-    if (change.kind == Kind::NoWait) {
-        path.noWait = [&](uint32_t rank, SliceId call) {
-            return m_ranks[rank].graph->model().sliceName(call) == change.name;
-        };
-    } else if (change.kind == Kind::OnTime) {
+    switch (change.kind) {
+    case Kind::NoWait:
+        path.noWait = isNamed;
+        break;
+    case Kind::OnTime:
         for (uint32_t r = 0; r < m_ranks.size(); ++r)
             if (m_ranks[r].rank == change.rank)
                 path.onTime = r;
-    } else if (change.kind == Kind::NoLaunch) {
-        std::vector<StringId> named;
-        for (const PathRankInput &r : m_ranks)
-            named.push_back(r.graph->model().strings.find(change.name));
-        path.cut = [&, named](uint32_t rank, SliceId s) {
-            return m_ranks[rank].graph->model().slices.name[s] == named[rank];
+        break;
+    case Kind::NoLaunch: // the calls cut out of their threads, their kernels back to back
+        path.cut = isNamed;
+        path.noGap = [this, isNamed](uint32_t rank, SliceId gpuEvent) {
+            const SliceId call = m_ranks[rank].graph->launchOf(gpuEvent);
+            return call != kNoSlice && isNamed(rank, call);
         };
-        path.noGap = [&, named](uint32_t rank, SliceId gpuEvent) {
-            const OpGraph &g = *m_ranks[rank].graph;
-            const SliceId call = g.launchOf(gpuEvent);
-            return call != kNoSlice && g.model().slices.name[call] == named[rank];
+        break;
+    case Kind::NoTime: // host events cut out of their threads, GPU events at no time
+        path.cut = isNamed;
+        path.scale = [isNamed, gpuWork](uint32_t rank, SliceId s) -> std::optional<double> {
+            return gpuWork(rank, s) && isNamed(rank, s) ? std::optional(0.0) : std::nullopt;
         };
-    } else if (change.kind == Kind::NoTime) {
-        // The host events named so cut out of their threads, GPU events named so at no time.
-        std::vector<StringId> named;
-        for (const PathRankInput &r : m_ranks)
-            named.push_back(r.graph->model().strings.find(change.name));
-        path.cut = [&, named](uint32_t rank, SliceId s) {
-            return m_ranks[rank].graph->model().slices.name[s] == named[rank];
-        };
-        path.scale = [&, named](uint32_t rank, SliceId s) -> std::optional<double> {
-            const SliceTable &slices = m_ranks[rank].graph->model().slices;
-            return isGpuWork(slices.kind[s]) && slices.name[s] == named[rank] ? std::optional(0.0)
-                                                                              : std::nullopt;
-        };
-    } else {
-        // The recomputed ops cut out of their threads, the GPU work they launched at no time.
+        break;
+    case Kind::NoRecompute: { // the re-run ops cut out of their threads, their GPU work at none
         std::vector<std::vector<SliceId>> ops(m_ranks.size());
         for (uint32_t r = 0; r < m_ranks.size(); ++r)
             for (const Recomputation &re : m_ranks[r].graph->recomputations())
@@ -225,14 +227,17 @@ TimeNs CriticalPathAnalysis::lengthOf(const WhatIfChange &change) const
         path.cut = [ops](uint32_t rank, SliceId s) {
             return std::binary_search(ops[rank].begin(), ops[rank].end(), s);
         };
-        path.scale = [&](uint32_t rank, SliceId s) -> std::optional<double> {
-            const OpGraph &g = *m_ranks[rank].graph;
-            return isGpuWork(g.model().slices.kind[s]) && g.recomputationOf(s) >= 0
+        path.scale = [this, gpuWork](uint32_t rank, SliceId s) -> std::optional<double> {
+            return gpuWork(rank, s) && m_ranks[rank].graph->recomputationOf(s) >= 0
                 ? std::optional(0.0)
                 : std::nullopt;
         };
+        break;
     }
-    return lengthWith(path);
+    case Kind::Scale:
+        break;
+    }
+    return path;
 }
 
 std::string CriticalPathAnalysis::whatIfProblem(const WhatIfChange &change) const

@@ -47,9 +47,7 @@ std::string arrivalText(const CollectiveMatch &match, const Collective &c)
 void findLateRanks(
     const CriticalPathAnalysis &path, const CollectiveMatch &match, std::vector<StepFinding> &out)
 {
-    const std::vector<PathSegment> &segments = path.path().segments;
-    for (size_t i = 0; i < segments.size(); ++i) {
-        const PathSegment &late = segments[i];
+    for (const PathSegment &late : path.path().segments) {
         if (late.bound != PathBound::LateStart)
             continue;
         // The rank's first collective in its step, where the others wait for it if it is last.
