@@ -6,6 +6,7 @@
     python3 benchmarks/run.py --sizes 100        # only some sizes (MB)
     python3 benchmarks/run.py --quick            # a 20 MB trace: shows the harness works (CI)
     python3 benchmarks/run.py --only-members     # only gzip in 64 KiB members (--only-run, …)
+    python3 benchmarks/run.py --only-real        # the shared real traces made 272 MB (enlarge.py)
 
 Generates the inputs with tools/gentrace, then measures per trace: load + link against the parse
 floor (read the file + RapidJSON Reader with a no-op handler, same process, best of N), the gzip
@@ -13,7 +14,9 @@ copy, the peak resident memory of `kinetoscope --summary`, Python's json.load an
 JSON.parse (when present), the time to the window's first frame, and on the largest trace the
 timeline's frame times, hit test, jump, table sort and filter stall; then a run of several ranks,
 a trace of 100 000 lanes, memory events, and a gzip trace in 64 KiB members (inflated side by
-side). Prints a table and writes build/bench/results.json.
+side); and the shared real traces (../shared/traces) made large by benchmarks/enlarge.py, plain
+and gzip (issue #59: the generator's layout is not theirs). Prints a table and writes
+build/bench/results.json.
 """
 import argparse
 import json
@@ -80,6 +83,9 @@ def main():
     ap.add_argument("--db-ranks", type=int, default=1024,
                     help="ranks of the run opened from databases (0: none; needs ../shared/traces)")
     ap.add_argument("--only-db-run", action="store_true", help="only the run-from-databases benchmark")
+    ap.add_argument("--real-mb", type=int, default=272,
+                    help="size the real traces are made to (benchmarks/enlarge.py; 0: none)")
+    ap.add_argument("--only-real", action="store_true", help="only the real traces made large")
     ap.add_argument("--only-rank-lines", action="store_true",
                     help="only the one-line-per-rank view of --db-ranks ranks")
     args = ap.parse_args()
@@ -115,7 +121,7 @@ def main():
     results = {"machine": machine(), "traces": []}
     onlys = {"run": args.only_run, "memory": args.only_memory, "lanes": args.only_lanes,
              "members": args.only_members, "db": args.only_db, "db_run": args.only_db_run,
-             "rank_lines": args.only_rank_lines}
+             "rank_lines": args.only_rank_lines, "real": args.only_real}
     only = any(onlys.values())
     wanted = lambda name: onlys[name] or not only
     lanes = 1000 if args.quick else args.lanes
@@ -137,6 +143,9 @@ def main():
         results["db_run"] = db_run_benchmark(app, args.data_dir, db_ranks, repeat)
     if db_ranks and wanted("rank_lines"):
         results["rank_lines"] = rank_lines_benchmark(bench_views, db_ranks, repeat)
+    real_mb = 0 if args.quick else args.real_mb
+    if real_mb and wanted("real"):
+        results["real"] = real_benchmark(app, bench_load, bench_views, args.data_dir, real_mb, repeat)
     if wanted("run"):
         ranks, rank_mb = (2, args.quick_mb) if args.quick else (args.run_ranks, args.rank_mb)
         results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
@@ -252,6 +261,54 @@ def honest_baselines(entry, load, size):
     entry["per_mb"] = {row: {"faults": load["faults"][row] / mb,
                              "system_ms": load["system_s"][row] * 1000 / mb}
                        for row in ("load_link", "pure_parse", "cache_read", "baseline")}
+
+
+def real_benchmark(app, bench_load, bench_views, data_dir, mb, repeat):
+    """Issue #59: the shared real traces made large (enlarge.py), plain and gzip: load+link with two
+    threads and one against the pure parse of the same text, gzip against plain, the first frame,
+    --summary end to end and peak RSS, each best of N in one run."""
+    shared = os.path.join(ROOT, "..", "shared", "traces")
+    if not os.path.isdir(shared):
+        print("real traces: ../shared/traces is absent: skipped")
+        return []
+    out = []
+    for name in sorted(os.listdir(shared)):
+        if not name.endswith((".json", ".json.gz")) or os.path.getsize(os.path.join(shared, name)) < 500_000:
+            continue  # the small HTA test traces say little at this size
+        stem = name.removesuffix(".gz").removesuffix(".json")
+        plain = os.path.join(data_dir, f"real-{stem}-{mb}mb.json")
+        gz = plain + ".gz"
+        for path in (plain, gz):
+            if not os.path.exists(path):
+                run([sys.executable, os.path.join(ROOT, "benchmarks", "enlarge.py"),
+                     os.path.join(shared, name), path, "--target-mb", str(mb)])
+        load = json.loads(run([bench_load, plain, "--repeat", str(repeat)]).stdout)
+        one = json.loads(run([bench_load, plain, "--repeat", str(repeat), "--no-baseline", "--threads", "1"]).stdout)
+        gzload = json.loads(run([bench_load, gz, "--repeat", str(repeat), "--no-baseline"]).stdout)
+        first = min(json.loads(run([bench_views, plain, "--first-frame-only"]).stdout)["first_frame_s"]
+                    for _ in range(repeat))
+        summary = min(timed([app, "--summary", plain]) for _ in range(repeat))
+        e = {"trace": name, "size_mb": os.path.getsize(plain) / 1e6, "pure_parse_s": load["pure_parse_s"],
+             "load_link_s": load["load_link_s"], "one_thread_load_link_s": one["load_link_s"],
+             "gzip_load_link_s": gzload["load_link_s"], "first_frame_s": first, "summary_s": summary,
+             "peak_rss_kb": peak_rss_kb([app, "--summary", plain]),
+             "phases": {k: load[k] for k in ("split_s", "parse_s", "join_s", "finish_s", "link_s")}}
+        pure = load["pure_parse_s"]
+        e.update({"ratio_to_pure_parse": e["load_link_s"] / pure,
+                  "one_thread_ratio_to_pure_parse": e["one_thread_load_link_s"] / pure,
+                  "two_over_one_thread": e["load_link_s"] / e["one_thread_load_link_s"],
+                  "gzip_ratio_to_plain": e["gzip_load_link_s"] / e["load_link_s"],
+                  "first_frame_ratio_to_load": first / e["load_link_s"],
+                  "summary_ratio_to_pure_parse": summary / pure,
+                  "peak_rss_ratio_to_file": e["peak_rss_kb"] * 1024 / os.path.getsize(plain)})
+        out.append(e)
+        print(f"real {name} made {e['size_mb']:.0f} MB: load+link {e['load_link_s']:.3f} s = "
+              f"{e['ratio_to_pure_parse']:.2f}x the pure parse ({pure:.3f} s); one thread "
+              f"{e['one_thread_ratio_to_pure_parse']:.2f}x (2/1 threads {e['two_over_one_thread']:.2f}); gzip "
+              f"{e['gzip_ratio_to_plain']:.2f}x plain; first frame {e['first_frame_ratio_to_load']:.2f}x load; "
+              f"--summary {e['summary_ratio_to_pure_parse']:.2f}x the pure parse; peak RSS "
+              f"{e['peak_rss_ratio_to_file']:.2f}x file", flush=True)
+    return out
 
 
 def members_benchmark(gentrace, bench_load, bench_inflate, data_dir, mb, repeat):
