@@ -162,9 +162,9 @@ void LoadedTrace::prepareForWindow(WindowUse use) const
 {
     (void)timelineIndex();
     (void)curves();
-    (void)efficiency(); // the details panel's, whichever window shows the trace
+    if (use == WindowUse::Timeline)
+        (void)efficiency(); // the details panel's (a trace's tab works it out after its frame)
     if (use == WindowUse::Tab) {
-        (void)pairTable(); // and pairMemory(), for the banner and the pair table's columns
         (void)findings(); // the banner's
         if (model->memory.size() > 0)
             (void)memoryPeaks(); // the Memory tab's bars

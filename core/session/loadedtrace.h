@@ -78,10 +78,11 @@ struct LoadedTrace : std::enable_shared_from_this<LoadedTrace> {
     std::shared_ptr<const KernelTable> kernelTable() const;
     /*!
      * Builds everything a window's first frame of this trace needs, so that the UI thread only
-     * draws: the drawing index, the curves and the op efficiency (details panel), and for a tab (\a
-     * use) the pair memory and the pair, group and kernel tables, and the health findings. The
-     * window's loaders call it on their threads; it throws std::bad_alloc when memory runs out
-     * (readyForWindow() turns that into a failure).
+     * draws: the drawing index and the curves; for a timeline among others (\a use) the op
+     * efficiency (its details panel), for a tab the health findings (its banner) and the memory
+     * peaks. A tab works out its tables, the critical path and the efficiency after its first
+     * frame, in the background (issue #59). The window's loaders call it on their threads; it
+     * throws std::bad_alloc when memory runs out (readyForWindow() turns that into a failure).
      */
     void prepareForWindow(WindowUse use) const;
 

@@ -484,11 +484,13 @@ private slots:
         // The empty pair table says why too; a trace with pairs shows no such notice.
         MainWindow window;
         TraceTab *unpaired = window.addTrace(trace, QStringLiteral("unpaired"));
+        unpaired->pairs(); // made when first shown or asked for
         auto *notice = unpaired->findChild<QLabel *>(QStringLiteral("noPairsNotice"));
         QVERIFY(notice);
         QVERIFY(notice->text().contains(QLatin1String("pairing was not possible")));
         QCOMPARE(unpaired->pairs()->model()->rowCount(), 0);
         TraceTab *paired = window.addTrace(m_trace, QStringLiteral("demo"));
+        QVERIFY(paired->pairs());
         QVERIFY(!paired->findChild<QLabel *>(QStringLiteral("noPairsNotice")));
     }
 

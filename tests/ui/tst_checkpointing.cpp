@@ -193,6 +193,7 @@ private slots:
         MainWindow window;
         TraceTab *tab = open(window, m_checkpointed);
         QVERIFY(tab);
+        QVERIFY(tab->pairs()); // made when first shown or asked for
         auto *box = tab->findChild<QCheckBox *>(QStringLiteral("checkpointedOnly"));
         auto *view = tab->findChild<QTableView *>(QStringLiteral("pairTable"));
         QVERIFY(box && view);
@@ -207,6 +208,7 @@ private slots:
         MainWindow plainWindow;
         TraceTab *plain = open(plainWindow, m_plain);
         QVERIFY(plain);
+        QVERIFY(plain->pairs());
         QVERIFY(!plain->findChild<QCheckBox *>(QStringLiteral("checkpointedOnly"))->isEnabled());
     }
 };

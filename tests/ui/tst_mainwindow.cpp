@@ -259,7 +259,8 @@ private slots:
         window.show();
         TraceTab *tab = openAndWait(window, m_demo);
         QVERIFY(tab);
-        tab->bottomTabs()->setCurrentIndex(1); // Op pairs, after the Findings
+        tab->bottomTabs()->setCurrentIndex(1); // Op pairs, after the Findings: made now
+        QApplication::processEvents(); // and laid out, as before the user's next click
         const OpGraph &g = *tab->selection()->trace().graph;
         TimeNs maxBwd = 0;
         for (const PairRow &row : g.rows())

@@ -90,10 +90,10 @@ QWidget *TraceTab::buildPages()
         connect(m_findings, &FindingsPage::eventChosen, m_selection,
             [this](quint32, quint32 slice) { m_selection->select(SliceId(slice)); });
     }
-    m_pairs = new PairTablePage(m_selection, m_bottom);
-    m_bottom->addTab(m_pairs, tr("Op pairs"));
-    m_kernels = new KernelTablePage(m_selection, m_bottom);
-    m_bottom->addTab(m_kernels, tr("GPU events"));
+    m_pairsPage = emptyPage(m_bottom);
+    m_bottom->addTab(m_pairsPage, tr("Op pairs"));
+    m_kernelsPage = emptyPage(m_bottom);
+    m_bottom->addTab(m_kernelsPage, tr("GPU events"));
     // Nsight's CUDA API Summary and the TensorBoard plugin's Operator view, summed when shown.
     m_api = new SummaryPage(
         QStringLiteral("apiSummary"),
@@ -121,13 +121,13 @@ QWidget *TraceTab::buildPages()
     }
     m_criticalPage = emptyPage(m_bottom);
     m_bottom->addTab(m_criticalPage, tr("Critical path"));
-    connect(m_pairs, &PairTablePage::whatIfAsked, this, [this](const QString &name, double factor) {
-        m_bottom->setCurrentWidget(m_criticalPage);
-        criticalPath()->askWhatIf({WhatIfChange::Kind::Scale, name.toStdString(), factor});
-    });
     connect(m_bottom, &QTabWidget::currentChanged, this, [this] {
         highlightCriticalPath(m_bottom->currentWidget() == m_criticalPage);
-        if (m_bottom->currentWidget() == m_criticalPage)
+        if (m_bottom->currentWidget() == m_pairsPage)
+            pairs();
+        else if (m_bottom->currentWidget() == m_kernelsPage)
+            kernels();
+        else if (m_bottom->currentWidget() == m_criticalPage)
             criticalPath();
         else if (m_bottom->currentWidget() == m_chartsPage)
             charts();
@@ -136,13 +136,45 @@ QWidget *TraceTab::buildPages()
         else if (m_memoryPage && m_bottom->currentWidget() == m_memoryPage)
             memory();
     });
+    // What the first frame does not draw, worked out meanwhile: the tables' columns (critical
+    // path, efficiency) and the module tree.
     m_moduleTree.run(
         [trace = m_trace](const std::atomic<bool> &) {
+            trace->pairTable();
             trace->modules();
             return true;
         },
         [](bool) {});
+    if (!m_findings)
+        pairs(); // the first page on show
     return m_bottom;
+}
+
+PairTablePage *TraceTab::pairs()
+{
+    if (!m_pairs) {
+        m_pairs = new PairTablePage(m_selection, m_pairsPage);
+        m_pairsPage->layout()->addWidget(m_pairs);
+        m_pairs->setStepNumber(stepNumber());
+        m_pairs->showSelection(m_selection->current());
+        connect(
+            m_pairs, &PairTablePage::whatIfAsked, this, [this](const QString &name, double factor) {
+                m_bottom->setCurrentWidget(m_criticalPage);
+                criticalPath()->askWhatIf({WhatIfChange::Kind::Scale, name.toStdString(), factor});
+            });
+    }
+    return m_pairs;
+}
+
+KernelTablePage *TraceTab::kernels()
+{
+    if (!m_kernels) {
+        m_kernels = new KernelTablePage(m_selection, m_kernelsPage);
+        m_kernelsPage->layout()->addWidget(m_kernels);
+        m_kernels->setStepNumber(stepNumber());
+        m_kernels->showSelection(m_selection->current());
+    }
+    return m_kernels;
 }
 
 ChartsView *TraceTab::charts()
@@ -269,8 +301,10 @@ void TraceTab::setStep(int stepIndex)
         m_timeline->zoomToInterval(step.start, step.end);
     }
     const int64_t number = stepNumber();
-    m_pairs->setStepNumber(number);
-    m_kernels->setStepNumber(number);
+    if (m_pairs)
+        m_pairs->setStepNumber(number);
+    if (m_kernels)
+        m_kernels->setStepNumber(number);
     m_api->setStepNumber(number);
     m_operators->setStepNumber(number);
     if (m_charts)
@@ -283,8 +317,10 @@ void TraceTab::setStep(int stepIndex)
 void TraceTab::showSelection(SliceId slice)
 {
     // The tables follow the selection without feeding their change back into it.
-    m_pairs->showSelection(slice);
-    m_kernels->showSelection(slice);
+    if (m_pairs)
+        m_pairs->showSelection(slice);
+    if (m_kernels)
+        m_kernels->showSelection(slice);
 }
 
 void TraceTab::startFind()

@@ -38,8 +38,10 @@ public:
 
     SelectionController *selection() const { return m_selection; }
     TimelineView *timeline() const { return m_timeline; }
-    PairTablePage *pairs() const { return m_pairs; }
-    KernelTablePage *kernels() const { return m_kernels; }
+    //! Made when first shown or asked for (their tables need the critical path and efficiency,
+    //! worked out in the background meanwhile): not on the way to the first frame.
+    PairTablePage *pairs();
+    KernelTablePage *kernels();
     //! The Runtime API page: one row per runtime or driver call name (`--export-api-summary`).
     SummaryPage *apiSummary() const { return m_api; }
     //! The Operators page: one row per op name, or name and dims (`--export-op-summary`).
@@ -80,6 +82,8 @@ private:
     QTabWidget *m_bottom = nullptr;
     PairTablePage *m_pairs = nullptr;
     KernelTablePage *m_kernels = nullptr;
+    QWidget *m_pairsPage = nullptr; //!< holds m_pairs once made
+    QWidget *m_kernelsPage = nullptr;
     SummaryPage *m_api = nullptr;
     SummaryPage *m_operators = nullptr;
     QWidget *m_chartsPage = nullptr;
