@@ -137,7 +137,8 @@ int main(int argc, char **argv)
 {
     mallopt(M_MMAP_THRESHOLD, 128 * 1024); // as the application does (app/main.cpp)
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_load FILE [--repeat N] [--no-baseline] [--threads N]\n");
+        std::fprintf(
+            stderr, "usage: bench_load FILE [--repeat N] [--no-baseline] [--threads N] [--zlib]\n");
         return 1;
     }
     const std::string path = argv[1];
@@ -152,6 +153,8 @@ int main(int argc, char **argv)
             options.threads = unsigned(std::atoi(argv[++i]));
         else if (a == "--no-baseline")
             withBaseline = false;
+        else if (a == "--zlib")
+            options.inflateWithZlib = true; // the reference inflater, where ISA-L is built in
     }
     // Best of N for both, alternating, so that both see the same page cache and machine state.
     double bestOurs = 1e30, bestLoadOnly = 1e30, bestFast = 1e30, bestLink = 1e30;

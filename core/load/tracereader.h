@@ -34,6 +34,9 @@ struct LoadOptions {
     unsigned threads = 0;
     //! No segment is smaller: below it a thread costs more than it saves (tests make it tiny).
     uint64_t minSegmentBytes = uint64_t(8) << 20;
+    //! Inflates gzip with zlib, the reference, even where this build has ISA-L (tests, fuzzer,
+    //! benchmarks). The model is the same either way but for the seek points' kind.
+    bool inflateWithZlib = false;
 };
 
 //! Where a load's time went, in seconds (benchmarks/, docs/performance.md).

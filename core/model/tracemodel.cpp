@@ -28,7 +28,7 @@ size_t GzipIndex::memoryUsage() const
 {
     size_t n = points.capacity() * sizeof(SeekPoint);
     for (const SeekPoint &p : points)
-        n += p.window.capacity();
+        n += p.state.capacity();
     return n;
 }
 

@@ -174,21 +174,28 @@ struct FlowEdge {
     int64_t id = kNoValue; //!< numeric id, kNoValue for string ids
 };
 
+//! The library that inflates a gzip file: zlib, the reference, or ISA-L, 3-4x faster.
+enum class Inflater : uint8_t { Zlib, Isal };
+
 /*!
  * A place in a gzip file to start inflating other than its start (the idea of zlib's
- * examples/zran.c): the deflate stream at a block boundary, and the text before it that the
- * next blocks may refer back to. The loader records them, the details reader starts at them;
- * this layer only keeps them.
+ * examples/zran.c): where the deflate stream is, and what inflating on from there needs. The
+ * loader records them, the details reader starts at them; this layer only keeps them.
  */
 struct SeekPoint {
-    uint64_t compressedOffset = 0; //!< file byte where the next block starts
+    uint64_t compressedOffset = 0; //!< file byte where inflating goes on
     uint64_t textOffset = 0; //!< decompressed offset (of the whole text, all members) there
-    uint8_t bits = 0; //!< when non-zero, the block starts in the top \a bits bits of that byte
-    std::vector<uint8_t> window; //!< up to 32 KiB of the member's text before textOffset
+    uint8_t bits = 0; //!< zlib: the next block starts in the top \a bits bits of that byte
+    /*!
+     * zlib (at a block boundary): up to 32 KiB of the member's text before textOffset, which the
+     * next blocks may refer back to. ISA-L (anywhere): its whole state there, which holds them.
+     */
+    std::vector<uint8_t> state;
 };
 
 //! Seek points into a gzip trace's text, in text order; empty for plain files.
 struct GzipIndex {
+    Inflater inflater = Inflater::Zlib; //!< which recorded the points: they resume only with it
     std::vector<SeekPoint> points;
 
     //! The last point at or before decompressed offset \a textOffset; null if none.

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ks;
@@ -104,11 +105,11 @@ struct Fd {
     int fd;
 };
 
-Inflated oneInflater(const QString &path)
+Inflated oneInflater(const QString &path, Inflater inflater)
 {
     Fd file(path);
     Inflated out;
-    GzipInflater gzip(file.fd);
+    GzipInflater gzip(file.fd, inflater);
     gzip.recordSeekPoints(&out.index);
     std::vector<char> buffer(kTextChunkSize);
     while (!gzip.ended())
@@ -119,11 +120,12 @@ Inflated oneInflater(const QString &path)
     return out;
 }
 
-Inflated members(const QString &path, unsigned workers, uint64_t stretchBytes)
+Inflated members(const QString &path, unsigned workers, uint64_t stretchBytes, Inflater inflater)
 {
     Fd file(path);
     Inflated out;
-    GzipMembers gzip(file.fd, uint64_t(QFileInfo(path).size()), workers, &out.index, stretchBytes);
+    GzipMembers gzip(
+        file.fd, inflater, uint64_t(QFileInfo(path).size()), workers, &out.index, stretchBytes);
     TextChunk chunk;
     chunk.data = std::make_unique<char[]>(kTextChunkSize + 1);
     while (gzip.next(chunk)) {
@@ -147,7 +149,7 @@ QString pointsProblem(const QString &path, const GzipIndex &index, const QByteAr
         if (p.textOffset < last || p.textOffset > uint64_t(text.size()))
             return QStringLiteral("point at %1 out of order").arg(p.textOffset);
         last = p.textOffset;
-        GzipInflater gzip(file.fd, p);
+        GzipInflater gzip(file.fd, index, p);
         const size_t want
             = size_t(std::min<uint64_t>(70'000, uint64_t(text.size()) - p.textOffset));
         std::vector<char> got(want + 1);
@@ -177,6 +179,7 @@ private slots:
     void sameTextAsOneInflater_data();
     void sameTextAsOneInflater();
     void pointsAreSpacedAsInOneMember();
+    void fastInflaterEndsAsZlibWhereverCutOrCorrupt();
     void stoppingWhileWorkersWaitReturns();
     void traceLoadsTheSameWithAnyThreads_data();
     void traceLoadsTheSameWithAnyThreads();
@@ -258,16 +261,30 @@ void TestGzipMembers::sameTextAsOneInflater()
     QFETCH(int, end);
     const QString path = test::writeTemp(QStringLiteral("members.gz"), gz);
     const QByteArray expected = zlibText(gz);
-    const Inflated one = oneInflater(path);
+    const Inflated one = oneInflater(path, Inflater::Zlib);
     QCOMPARE(one.text.size(), expected.size());
     QVERIFY(one.text == expected);
     QCOMPARE(endName(one.end), endName(GzipInflater::End(end)));
     QCOMPARE(one.corruptReason.empty(), end != int(GzipInflater::End::Corrupt));
-    // Stretches of one member each (as small as can be), of a few, and as the loader has them.
-    const std::pair<unsigned, uint64_t> ways[]
-        = {{1, 1}, {2, 1}, {3, 4096}, {7, GzipMembers::kStretchBytes}};
-    for (const auto &[workers, stretchBytes] : ways) {
-        const Inflated many = members(path, workers, stretchBytes);
+    QCOMPARE(one.index.inflater, Inflater::Zlib);
+    const QString zlibPoints = pointsProblem(path, one.index, expected);
+    QVERIFY2(zlibPoints.isEmpty(), qPrintable(zlibPoints));
+    // The fast inflater (ISA-L where built in) gives the same text and ends as zlib, in its words.
+    const Inflated fast = oneInflater(path, fastestInflater());
+    QVERIFY(fast.text == expected);
+    QCOMPARE(endName(fast.end), endName(one.end));
+    QCOMPARE(QString::fromStdString(fast.corruptReason), QString::fromStdString(one.corruptReason));
+    QCOMPARE(fast.corruptAt, one.corruptAt);
+    const QString fastPoints = pointsProblem(path, fast.index, expected);
+    QVERIFY2(fastPoints.isEmpty(), qPrintable(fastPoints));
+    // Stretches of one member each (as small as can be), of a few, and as the loader has them,
+    // with either inflater.
+    const std::tuple<unsigned, uint64_t, Inflater> ways[]
+        = {{1, 1, Inflater::Zlib}, {2, 1, Inflater::Zlib}, {3, 4096, Inflater::Zlib},
+            {7, GzipMembers::kStretchBytes, Inflater::Zlib}, {2, 1, fastestInflater()},
+            {3, 4096, fastestInflater()}, {7, GzipMembers::kStretchBytes, fastestInflater()}};
+    for (const auto &[workers, stretchBytes, inflater] : ways) {
+        const Inflated many = members(path, workers, stretchBytes, inflater);
         QCOMPARE(many.text.size(), expected.size());
         QVERIFY(many.text == expected);
         QCOMPARE(endName(many.end), endName(one.end));
@@ -292,7 +309,7 @@ void TestGzipMembers::pointsAreSpacedAsInOneMember()
     for (int i = 0; i < 2000; ++i)
         gz += member(lines(2000, i), 1);
     const QString path = test::writeTemp(QStringLiteral("spaced.gz"), gz);
-    const Inflated many = members(path, 3, GzipMembers::kStretchBytes);
+    const Inflated many = members(path, 3, GzipMembers::kStretchBytes, fastestInflater());
     const QByteArray expected = zlibText(gz);
     QVERIFY(many.text == expected);
     const std::vector<SeekPoint> &points = many.index.points;
@@ -309,6 +326,39 @@ void TestGzipMembers::pointsAreSpacedAsInOneMember()
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
+void TestGzipMembers::fastInflaterEndsAsZlibWhereverCutOrCorrupt()
+{
+    // Two members (the second of stored and coded blocks) cut at 60 places and with a byte
+    // changed at 60 others: the fast inflater ends as zlib does, in its words and at its offset.
+    // Cut, it gives zlib's text; corrupt, zlib's text and at most what ISA-L decoded past the
+    // place zlib stops before it found the fault (ISA-L checks some codes later; the bytes it gave
+    // cannot be taken back).
+    const QByteArray gz
+        = member(lines(400'000, 4)) + member(lines(30'000, 5), 0) + member(lines(200'000, 6));
+    const qsizetype step = gz.size() / 61;
+    int longer = 0;
+    for (int i = 1; i <= 120; ++i) {
+        const bool cut = i <= 60;
+        const qsizetype at = (i % 61) * step + i;
+        QByteArray bad = cut ? gz.left(at) : gz;
+        if (!cut)
+            bad[at] = char(bad[at] ^ (1 << (i % 8)));
+        const QString path = test::writeTemp(QStringLiteral("bad.gz"), bad);
+        const Inflated zlib = oneInflater(path, Inflater::Zlib);
+        const Inflated fast = oneInflater(path, fastestInflater());
+        const QString where = (cut ? QStringLiteral("cut at ") : QStringLiteral("changed at "))
+            + QString::number(at) + QStringLiteral(": ") + QString::number(fast.text.size())
+            + QStringLiteral(" against ") + QString::number(zlib.text.size());
+        QVERIFY2(cut ? fast.text == zlib.text : fast.text.startsWith(zlib.text), qPrintable(where));
+        longer += fast.text.size() > zlib.text.size();
+        QVERIFY2(
+            fast.end == zlib.end, qPrintable(where + QStringLiteral(": ") + endName(fast.end)));
+        QVERIFY2(fast.corruptReason == zlib.corruptReason, qPrintable(where));
+        QVERIFY2(fast.corruptAt == zlib.corruptAt, qPrintable(where));
+    }
+    QVERIFY2(longer <= 6, qPrintable(QString::number(longer)));
+}
+
 void TestGzipMembers::stoppingWhileWorkersWaitReturns()
 {
     // Workers wait for room with chunks ready; going away mid-text must not wait for them (a hang
@@ -318,7 +368,7 @@ void TestGzipMembers::stoppingWhileWorkersWaitReturns()
     Fd file(path);
     GzipIndex index;
     for (unsigned workers : {2u, 5u}) {
-        GzipMembers gzip(file.fd, uint64_t(gz.size()), workers, &index, 1);
+        GzipMembers gzip(file.fd, fastestInflater(), uint64_t(gz.size()), workers, &index, 1);
         TextChunk chunk;
         QVERIFY(gzip.next(chunk));
         QVERIFY(chunk.size > 0);
@@ -366,10 +416,11 @@ void TestGzipMembers::traceLoadsTheSameWithAnyThreads()
     const std::string path = test::writeTemp(QStringLiteral("trace.json.gz"), gz).toStdString();
     LoadOptions one;
     one.threads = 1;
+    one.inflateWithZlib = true; // the reference
     const LoadResult a = loadTrace(path, one);
     QVERIFY(a.model);
     QVERIFY(a.model->slices.size() > 0);
-    for (unsigned threads : {2u, 7u}) {
+    for (unsigned threads : {1u, 2u, 7u}) {
         LoadOptions many;
         many.threads = threads;
         const LoadResult b = loadTrace(path, many);

@@ -155,12 +155,15 @@ void TestGzipSeek::pointsAreSpacedAndSmall()
         QVERIFY2(gap >= kSpan && gap < kSpan + kMargin, qPrintable(QString::number(gap)));
     }
     QVERIFY(points.back().textOffset < m_model->textSize);
+    QCOMPARE(m_model->gzipIndex.inflater, fastestInflater());
     for (const SeekPoint &p : points) {
+        if (m_model->gzipIndex.inflater != Inflater::Zlib)
+            break; // ISA-L's state is its own; the reads below check it
         // The window is the text just before the point (a single member: all of it, or 32 KiB).
-        QCOMPARE(qint64(p.window.size()), std::min<qint64>(32768, qint64(p.textOffset)));
+        QCOMPARE(qint64(p.state.size()), std::min<qint64>(32768, qint64(p.textOffset)));
         const QByteArray before
-            = m_text.mid(qsizetype(p.textOffset - p.window.size()), qsizetype(p.window.size()));
-        QVERIFY(std::equal(p.window.begin(), p.window.end(), before.begin()));
+            = m_text.mid(qsizetype(p.textOffset - p.state.size()), qsizetype(p.state.size()));
+        QVERIFY(std::equal(p.state.begin(), p.state.end(), before.begin()));
     }
     const size_t bytes = m_model->gzipIndex.memoryUsage();
     QVERIFY2(bytes < m_model->textSize / 50, qPrintable(QString::number(bytes)));
@@ -243,14 +246,16 @@ void TestGzipSeek::concatenatedMembersReadAcrossBoundaries()
     const std::vector<SeekPoint> &points = m.gzipIndex.points;
     QVERIFY(points.size() >= 2);
     for (const SeekPoint &p : points) {
+        if (m.gzipIndex.inflater != Inflater::Zlib)
+            break; // ISA-L's state is its own; the reads below check it
         qsizetype memberStart = 0;
         for (qsizetype at : splits)
             memberStart = at <= qsizetype(p.textOffset) ? at : memberStart;
-        QCOMPARE(qint64(p.window.size()),
+        QCOMPARE(qint64(p.state.size()),
             std::min<qint64>(32768, qint64(p.textOffset) - qint64(memberStart)));
         const QByteArray before
-            = text.mid(qsizetype(p.textOffset - p.window.size()), qsizetype(p.window.size()));
-        QVERIFY(std::equal(p.window.begin(), p.window.end(), before.begin()));
+            = text.mid(qsizetype(p.textOffset - p.state.size()), qsizetype(p.state.size()));
+        QVERIFY(std::equal(p.state.begin(), p.state.end(), before.begin()));
     }
 
     // The events at, before and after each boundary and each point, and the last one.

@@ -2296,7 +2296,7 @@ void TestLoader::readingOnTheParserThreadChangesNothing()
         QCOMPARE(pb[i].compressedOffset, pa[i].compressedOffset);
         QCOMPARE(pb[i].textOffset, pa[i].textOffset);
         QCOMPARE(pb[i].bits, pa[i].bits);
-        QVERIFY(pb[i].window == pa[i].window);
+        QVERIFY(pb[i].state == pa[i].state);
     }
 }
 

@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "deflateengine.h"
 #include "model/tracemodel.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
-struct z_stream_s;
-
 namespace ks {
 
 /*!
  * Inflates the gzip data of a file, member after member (concatenated members are one text),
- * either from the file's start or from a seek point. From the start it can record seek points
- * (zlib's examples/zran.c shows how): where the deflate stream is at a block boundary, the
- * bit there and the 32 KiB of text before it are all that inflating from there needs.
- * Out of memory in zlib throws std::bad_alloc, like any other allocation.
+ * either from the file's start or from a seek point, with zlib or ISA-L (DeflateEngine): the
+ * text, the end and its words are zlib's whichever inflates. From the start it can record seek
+ * points (zlib's examples/zran.c shows how). Out of memory in either library throws
+ * std::bad_alloc, like any other allocation.
  */
 class GzipInflater {
 public:
@@ -27,22 +26,24 @@ public:
 
     /*!
      * From \a start, the first byte of a member's header (0: the file's start), of \a fd's
-     * data, which must stay open while this reads. The text ends (Clean) at the end of the first
-     * member that ends at or past compressed byte \a stopAt, whatever follows it.
+     * data, which must stay open while this reads, with \a inflater. The text ends (Clean) at
+     * the end of the first member that ends at or past compressed byte \a stopAt, whatever
+     * follows it.
      */
-    explicit GzipInflater(int fd, uint64_t start = 0, uint64_t stopAt = kNoStop);
-    //! From \a point (of a GzipIndex recorded from this same file).
-    GzipInflater(int fd, const SeekPoint &point);
+    GzipInflater(int fd, Inflater inflater, uint64_t start = 0, uint64_t stopAt = kNoStop);
+    //! From \a point of \a index (recorded from this same file).
+    GzipInflater(int fd, const GzipIndex &index, const SeekPoint &point);
     ~GzipInflater();
     GzipInflater(const GzipInflater &) = delete;
     GzipInflater &operator=(const GzipInflater &) = delete;
 
-    //! Starts again, as if constructed with \a start and \a stopAt (keeping zlib's memory),
-    //! recording no points.
+    //! Starts again, as if constructed with \a start and \a stopAt (keeping the library's
+    //! memory), recording no points.
     void restartAt(uint64_t start, uint64_t stopAt);
 
-    //! Records a point into \a index at the first block boundary kSeekSpan after the last.
-    void recordSeekPoints(GzipIndex *index) { m_index = index; }
+    //! Records a point into \a index (which says which library recorded them) at the first
+    //! place inflating can start from kSeekSpan after the last.
+    void recordSeekPoints(GzipIndex *index);
 
     //! Inflates up to \a size bytes into \a out: fewer only once the text has ended (ended()).
     size_t read(char *out, size_t size);
@@ -55,29 +56,40 @@ public:
     uint64_t corruptAt() const { return m_corruptAt; }
     //! Compressed bytes used so far (from the file's start, wherever this started); once the text
     //! has ended cleanly at stopAt, where the next member would start.
-    uint64_t compressedOffset() const;
+    uint64_t compressedOffset() const { return m_consumed - m_avail; }
     //! Offset in the text of the next byte read() gives.
     uint64_t textOffset() const { return m_textOffset; }
 
 private:
-    void init(int windowBits);
     void refill();
+    void take(size_t bytes);
     void nextMember();
-    //! At least \a bytes of input in zlib's buffer, unless the file ends first.
+    //! At least \a bytes of input at m_next, unless the file ends first.
     void fillAtLeast(size_t bytes);
     bool skipInput(size_t bytes);
     void recordPoint();
-    void corrupt(const char *reason);
+    void corrupt(const std::string &reason);
+    /*!
+     * Where ISA-L finds the data corrupt or cut off, zlib inflates the member again up to the
+     * text already given and goes on from there: its words, and where it stops, are the
+     * reference (ISA-L leaves the last symbol before a cut undecoded, zlib does not). False
+     * where it cannot: the engine is zlib, or this started from a seek point.
+     */
+    bool redoWithZlib();
 
     int m_fd;
-    std::unique_ptr<z_stream_s> m_zs;
-    bool m_zlibReady = false; //!< m_zs was initialised (and needs inflateEnd)
+    std::unique_ptr<DeflateEngine> m_engine;
+    Inflater m_inflater = m_engine->kind(); //!< m_engine's, but zlib after redoWithZlib()
     std::unique_ptr<unsigned char[]> m_in;
-    uint64_t m_consumed = 0; //!< compressed bytes handed to zlib
+    const unsigned char *m_next = nullptr; //!< input not yet handed to the engine
+    size_t m_avail = 0;
+    uint64_t m_consumed = 0; //!< compressed bytes read into m_in
     size_t m_readSize; //!< bytes the next refill reads
     bool m_fileEnd = false;
-    bool m_raw = false; //!< inflating a member's raw deflate data (from a seek point)
     uint64_t m_stopAt = kNoStop;
+    uint64_t m_memberStart = 0; //!< compressed offset of the member being inflated
+    uint64_t m_memberText = 0; //!< text offset where it starts
+    bool m_atMemberStart = true; //!< false from a seek point: no member start to redo from
     End m_end = End::NotYet;
     std::string m_corruptReason;
     uint64_t m_corruptAt = 0;

@@ -41,9 +41,14 @@ struct GzipMembers::Stretch {
     GzipIndex points; //!< text offsets from the stretch's start
 };
 
-GzipMembers::GzipMembers(
-    int fd, uint64_t fileSize, unsigned workers, GzipIndex *index, uint64_t stretchBytes)
+GzipMembers::GzipMembers(int fd,
+    Inflater inflater,
+    uint64_t fileSize,
+    unsigned workers,
+    GzipIndex *index,
+    uint64_t stretchBytes)
     : m_fd(fd)
+    , m_inflater(inflater)
     , m_fileSize(fileSize)
     , m_stretchBytes(std::max<uint64_t>(1, stretchBytes))
     , m_window(kPerWorker * workers)
@@ -91,7 +96,7 @@ void GzipMembers::work()
             if (gzip)
                 gzip->restartAt(stretch->start, stopAt);
             else
-                gzip = std::make_unique<GzipInflater>(m_fd, stretch->start, stopAt);
+                gzip = std::make_unique<GzipInflater>(m_fd, m_inflater, stretch->start, stopAt);
             inflate(*gzip, *stretch);
         } catch (const std::bad_alloc &) {
             gzip.reset();
@@ -242,6 +247,7 @@ void GzipMembers::moveOn()
     const std::shared_ptr<Stretch> stretch = m_stretches.front();
     if (stretch->outOfMemory)
         throw std::bad_alloc();
+    m_index->inflater = stretch->points.inflater; // the workers' engines are of one kind
     for (SeekPoint &point : stretch->points.points) {
         point.textOffset += m_stretchText;
         m_index->points.push_back(std::move(point));

@@ -50,7 +50,7 @@ private:
  * a stretch where the last one ended, as reading one member after another would.
  *
  * Memory stays bounded: a few stretches queued, a few chunks ready, buffers recycled. The seek
- * points are each stretch's own (one where it starts, which needs no window, then every
+ * points are each stretch's own (one soon after it starts, then every
  * GzipInflater::kSeekSpan of its text), moved to offsets in the whole text.
  */
 class GzipMembers {
@@ -58,9 +58,10 @@ public:
     //! Compressed bytes a stretch spans at least (but for the last): a few MB of text.
     static constexpr uint64_t kStretchBytes = uint64_t(1) << 20;
 
-    //! Starts \a workers threads inflating \a fd (\a fileSize bytes, a member at its start),
-    //! in stretches of at least \a stretchBytes (tests make them tiny).
+    //! Starts \a workers threads inflating \a fd (\a fileSize bytes, a member at its start)
+    //! with \a inflater, in stretches of at least \a stretchBytes (tests make them tiny).
     GzipMembers(int fd,
+        Inflater inflater,
         uint64_t fileSize,
         unsigned workers,
         GzipIndex *index,
@@ -97,6 +98,7 @@ private:
     void abandonFront();
 
     const int m_fd;
+    const Inflater m_inflater;
     const uint64_t m_fileSize;
     const uint64_t m_stretchBytes;
     const size_t m_window; //!< stretches queued at most (ahead of the reader, and its own)

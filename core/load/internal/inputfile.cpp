@@ -80,13 +80,15 @@ ChunkedText::ChunkedText(const InputFile &file, Reader reader, unsigned inflater
 ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader, unsigned inflaters)
     : m_fd(file.fd())
     , m_compressed(file.compressed())
+    , m_inflater(file.inflater())
     , m_reader(reader)
     , m_offset(slice.begin)
     , m_slice(std::move(slice))
 {
     if (m_compressed && inflaters > 1) {
         try {
-            m_members = std::make_unique<GzipMembers>(m_fd, file.size(), inflaters, &m_index);
+            m_members = std::make_unique<GzipMembers>(
+                m_fd, file.inflater(), file.size(), inflaters, &m_index);
             m_reader = Reader::Caller; // the members' workers run ahead already
         } catch (const std::system_error &) {
             // No threads to be had for them: one inflater, as with inflaters = 1.
@@ -259,7 +261,7 @@ bool ChunkedText::fillInflated(Chunk &chunk)
     if (m_members)
         return fillFromMembers(chunk);
     if (!m_gzip) {
-        m_gzip = std::make_unique<GzipInflater>(m_fd);
+        m_gzip = std::make_unique<GzipInflater>(m_fd, m_inflater);
         m_gzip->recordSeekPoints(&m_index);
     }
     while (!m_gzip->ended()) {

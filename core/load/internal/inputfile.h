@@ -42,6 +42,9 @@ public:
      * member under 4 GiB), 0 when that cannot be right (smaller than the file).
      */
     uint64_t textSizeHint() const { return m_textSizeHint; }
+    //! The library that inflates it (fastestInflater() unless told otherwise).
+    Inflater inflater() const { return m_inflater; }
+    void useInflater(Inflater inflater) { m_inflater = inflater; }
 
 private:
     InputFile() = default;
@@ -49,6 +52,7 @@ private:
     uint64_t m_size = 0;
     bool m_compressed = false;
     uint64_t m_textSizeHint = 0;
+    Inflater m_inflater = fastestInflater();
 };
 
 //! A stretch of a plain file's text with text of its own before and after (segmentedparse.h).
@@ -132,6 +136,7 @@ private:
 
     int m_fd;
     bool m_compressed;
+    Inflater m_inflater;
     Reader m_reader;
     Stage m_stage = Stage::Head;
     uint64_t m_offset = 0; //!< next byte of the file to read

@@ -18,8 +18,8 @@ SeekingText::SeekingText(const InputFile &file, const GzipIndex &index, uint64_t
 {
     if (file.compressed()) {
         const SeekPoint *point = index.pointAtOrBefore(offset);
-        m_gzip = point ? std::make_unique<GzipInflater>(m_fd, *point)
-                       : std::make_unique<GzipInflater>(m_fd);
+        m_gzip = point ? std::make_unique<GzipInflater>(m_fd, index, *point)
+                       : std::make_unique<GzipInflater>(m_fd, file.inflater());
         // The text between the point and the offset is inflated and dropped, up to the byte.
         while (!m_gzip->ended() && m_gzip->textOffset() < offset) {
             const uint64_t left = offset - m_gzip->textOffset();
