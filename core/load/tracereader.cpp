@@ -147,25 +147,27 @@ std::optional<PassResult> streamedPass(ChunkedText &text,
     return parseStreamed(text, builder, streamed);
 }
 
-//! What the end of \a text says about a parse that read to it: memory ran out, the gzip stream
-//! is corrupt, cut off or followed by other data.
-void noteTextEnd(ChunkedText &text, PassResult &result, TraceBuilder &builder)
+//! What the end of a text says about a parse that read to it: memory ran out, the gzip stream
+//! is corrupt, cut off or followed by other data. \a end is asked for only then (the reader may
+//! still be running after a parse that stopped early).
+void noteTextEnd(const std::function<TextEnd()> &end, PassResult &result, TraceBuilder &builder)
 {
     ParseOutcome &out = result.outcome;
     if (out.textSize == ~uint64_t(0))
-        return; // stopped early (cancel or a syntax error): the reader may still be running
-    if (text.outOfMemory()) {
+        return; // stopped early (cancel or a syntax error)
+    const TextEnd text = end();
+    if (text.outOfMemory) {
         if (!out.outOfMemory)
             out.stoppedAt = out.textSize;
         out.outOfMemory = true;
-    } else if (!text.corruptReason().empty()) {
-        out.gzipProblem = "corrupt gzip data at compressed byte " + std::to_string(text.corruptAt())
-            + " (" + text.corruptReason() + ")";
-    } else if (text.cutOff()) {
+    } else if (!text.corruptReason.empty()) {
+        out.gzipProblem = "corrupt gzip data at compressed byte " + std::to_string(text.corruptAt)
+            + " (" + text.corruptReason + ")";
+    } else if (text.cutOff) {
         out.gzipProblem = "the gzip stream is cut off";
         out.gzipCutOff = true;
     }
-    if (text.trailingGarbage())
+    if (text.trailingGarbage)
         builder.diagnostics().add(
             Diag::GzipTrailingGarbage, out.textSize, "data after the gzip stream ignored");
 }
@@ -267,12 +269,22 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
             if (auto segmented = segmentedPass(FileSegments(*file), builder, options, report))
                 return std::move(*segmented);
         }
+        if (!repair && file->compressed() && file->inflater() == Inflater::Isal) {
+            // Cut as a plain text is: finding the splits inflates the text before them once
+            // more, which ISA-L does in a third of zlib's time (GzipSegments).
+            GzipSegments segments(*file);
+            if (auto segmented = segmentedPass(segments, builder, options, report)) {
+                noteTextEnd([&] { return segments.textEnd(); }, *segmented, *builder);
+                index = segments.takeIndex();
+                return std::move(*segmented);
+            }
+        }
         if (!repair && file->compressed()) {
             ChunkedText text(*file, reader, loadThreadsOf(options));
             std::unique_ptr<ChunkedText> rest; // the text after a split that proved nothing
             if (auto streamed = streamedPass(text, *file, builder, options, report, rest)) {
                 ChunkedText &last = rest ? *rest : text;
-                noteTextEnd(last, *streamed, *builder);
+                noteTextEnd([&] { return last.textEnd(); }, *streamed, *builder);
                 index = last.takeIndex();
                 return std::move(*streamed);
             }
@@ -288,7 +300,7 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
         PassResult result = parsePass(
             stream, repair, *builder, options.builderThread, checkpoint, options.cancel);
         result.outcome.textSize = stream.atEnd() ? stream.textSeen() : ~uint64_t(0);
-        noteTextEnd(text, result, *builder);
+        noteTextEnd([&] { return text.textEnd(); }, result, *builder);
         index = text.takeIndex();
         return result;
     };

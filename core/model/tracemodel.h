@@ -186,6 +186,8 @@ struct SeekPoint {
     uint64_t compressedOffset = 0; //!< file byte where inflating goes on
     uint64_t textOffset = 0; //!< decompressed offset (of the whole text, all members) there
     uint8_t bits = 0; //!< zlib: the next block starts in the top \a bits bits of that byte
+    uint64_t memberStart = 0; //!< file byte where the point's member starts (its header)
+    uint64_t memberText = 0; //!< decompressed offset where that member's text starts
     /*!
      * zlib (at a block boundary): up to 32 KiB of the member's text before textOffset, which the
      * next blocks may refer back to. ISA-L (anywhere): its whole state there, which holds them.

@@ -7,6 +7,7 @@
 #include "../hostiletrace.h"
 #include "../modeldump.h"
 #include "../testutil.h"
+#include "load/internal/deflateengine.h"
 
 #include <QFile>
 #include <QtTest>
@@ -28,10 +29,15 @@ template<typename... Parts> std::string cat(const Parts &...parts)
     return o.str();
 }
 
-LoadOptions withThreads(unsigned threads)
+//! With zlib, a gzip text is cut as it is inflated (streamedsegments.h) from three threads on;
+//! with ISA-L, as a plain text is (GzipSegments) from two.
+enum class Gzip { Fast, Zlib };
+
+LoadOptions withThreads(unsigned threads, Gzip gzip = Gzip::Fast)
 {
     LoadOptions options;
     options.threads = threads;
+    options.inflateWithZlib = gzip == Gzip::Zlib;
     options.minSegmentBytes = 1; // split anything, however small
     options.builderThread = false;
     return options;
@@ -48,9 +54,10 @@ std::string outcomeOf(const LoadResult &r)
 }
 
 //! The load of the file at \a path with \a threads, as outcomeOf() tells it.
-std::string loadFile(const QString &path, unsigned threads, unsigned *pieces = nullptr)
+std::string loadFile(
+    const QString &path, unsigned threads, unsigned *pieces = nullptr, Gzip gzip = Gzip::Fast)
 {
-    const LoadResult r = loadTrace(path.toStdString(), withThreads(threads));
+    const LoadResult r = loadTrace(path.toStdString(), withThreads(threads, gzip));
     if (pieces)
         *pieces = r.pieces;
     return outcomeOf(r);
@@ -130,8 +137,8 @@ class TestSegmentedLoad : public QObject {
 
 private slots:
     // Each shared trace's text in memory split in 2 and 7 and, for a gzip file, its text parsed
-    // in segments as it is inflated (streamedsegments.h) with 3 and 7 threads, against one load
-    // in one piece.
+    // in segments from seek points (ISA-L) with 2 and 7 threads and as it is inflated (zlib)
+    // with 3 and 7, against one load in one piece.
     void sharedTraces_data() { addSharedTraceRows(); }
     void sharedTraces()
     {
@@ -147,12 +154,19 @@ private slots:
             return;
         problem = splitProblem(whole,
             [&](unsigned threads, unsigned *pieces) { return loadFile(path, threads, pieces); },
-            {3u, 7u});
+            {2u, 7u});
         QVERIFY2(problem.empty(), ("gzip file, " + problem).c_str());
+        problem = splitProblem(whole,
+            [&](unsigned threads, unsigned *pieces) {
+                return loadFile(path, threads, pieces, Gzip::Zlib);
+            },
+            {3u, 7u});
+        QVERIFY2(problem.empty(), ("gzip file, zlib, " + problem).c_str());
     }
 
     // Gzip files of texts whose splits go wrong, cut or corrupt gzip, several members: the
-    // streamed segments give what one piece gives, or leave the text to one piece.
+    // segments give what one piece gives, or leave the text to one piece, with either inflater
+    // (on corrupt data ISA-L may give a few bytes more than zlib: each against its own).
     void hostileGzipFiles_data()
     {
         QTest::addColumn<QByteArray>("bytes");
@@ -182,13 +196,16 @@ private slots:
         QFETCH(QByteArray, bytes);
         const QString path = writeFile(QStringLiteral("hostile.json.gz"), bytes);
         QVERIFY(!path.isEmpty());
-        const std::string whole = loadFile(path, 1);
+        const std::string whole = loadFile(path, 1),
+                          wholeZlib = loadFile(path, 1, nullptr, Gzip::Zlib);
         // Every count in the release and ASan runs; three under TSan, where each load is slow.
         const unsigned step = test::kThreadSanitizer ? 4 : 1;
-        for (unsigned threads = 3; threads <= 12; threads += step) {
-            const std::string split = loadFile(path, threads);
-            const std::string difference = test::firstDifference(whole, split);
+        for (unsigned threads = 2; threads <= 12; threads += step) {
+            std::string difference = test::firstDifference(whole, loadFile(path, threads));
             QVERIFY2(difference.empty(), cat(threads, " threads, ", difference).c_str());
+            difference
+                = test::firstDifference(wholeZlib, loadFile(path, threads, nullptr, Gzip::Zlib));
+            QVERIFY2(difference.empty(), cat(threads, " threads, zlib, ", difference).c_str());
         }
     }
 
@@ -220,9 +237,11 @@ private slots:
         for (size_t i = 0; i < texts.size(); ++i) {
             const QString path = writeFile(QStringLiteral("cut.json.gz"), test::gzip(texts[i]));
             const std::string whole = loadFile(path, 1);
-            for (unsigned threads : {3u, 5u}) { // the fuzzer tries every count from 2 to 5
+            // The fuzzer tries every count from 2 to 5.
+            for (auto [threads, gzip] : {std::pair {2u, Gzip::Fast}, {3u, Gzip::Zlib},
+                     {5u, Gzip::Fast}, {5u, Gzip::Zlib}}) {
                 const std::string difference
-                    = test::firstDifference(whole, loadFile(path, threads));
+                    = test::firstDifference(whole, loadFile(path, threads, nullptr, gzip));
                 QVERIFY2(difference.empty(),
                     cat("text ", i, " (", texts[i].size(), " bytes), ", threads, " threads, ",
                         difference)
@@ -242,7 +261,7 @@ private slots:
         unsigned most = 0;
         for (unsigned threads = 3; threads <= 12; ++threads) {
             unsigned pieces = 0;
-            loadFile(path, threads, &pieces);
+            loadFile(path, threads, &pieces, Gzip::Zlib);
             most = std::max(most, pieces);
         }
         QVERIFY2(most > 2, cat("at most ", most, " pieces").c_str());
@@ -277,12 +296,15 @@ private slots:
     void progressAndCancel_data()
     {
         QTest::addColumn<bool>("gzip");
-        QTest::newRow("plain") << false;
-        QTest::newRow("gzip") << true;
+        QTest::addColumn<bool>("zlib");
+        QTest::newRow("plain") << false << false;
+        QTest::newRow("gzip") << true << false;
+        QTest::newRow("gzip, zlib") << true << true;
     }
     void progressAndCancel()
     {
         QFETCH(bool, gzip);
+        QFETCH(bool, zlib);
         QString path = test::tempDir() + QStringLiteral("/twenty.json");
         QCOMPARE(test::run(test::gentracePath(),
                      QStringList {QStringLiteral("--target-mb"), QStringLiteral("20"), path})
@@ -293,13 +315,14 @@ private slots:
             QVERIFY(plain.open(QIODevice::ReadOnly));
             path = writeFile(QStringLiteral("twenty.json.gz"), test::gzip(plain.readAll()));
         }
-        LoadOptions options = withThreads(3);
+        LoadOptions options = withThreads(3, zlib ? Gzip::Zlib : Gzip::Fast);
         std::vector<int> seen;
         options.progress = [&](int permille) { seen.push_back(permille); };
         const LoadResult loaded = loadTrace(path.toStdString(), options);
         QCOMPARE(loaded.status, LoadResult::Status::Loaded);
-        // Plain: a segment per thread; gzip: kStreamedSegmentsPerThread per thread, about.
-        if (gzip)
+        // Plain and gzip with ISA-L: a segment per thread; with zlib, kStreamedSegmentsPerThread
+        // per thread, about.
+        if (zlib || fastestInflater() == Inflater::Zlib)
             QVERIFY2(loaded.pieces >= 20, cat(loaded.pieces, " pieces").c_str());
         else
             QCOMPARE(loaded.pieces, 3u);

@@ -31,7 +31,8 @@ GzipInflater::GzipInflater(int fd, const GzipIndex &index, const SeekPoint &poin
     , m_in(std::make_unique_for_overwrite<unsigned char[]>(kInSize))
     , m_consumed(point.compressedOffset)
     , m_readSize(kFirstRead)
-    , m_atMemberStart(false)
+    , m_memberStart(point.memberStart)
+    , m_memberText(point.memberText)
     , m_textOffset(point.textOffset)
 {
     int firstByte = 0;
@@ -59,7 +60,6 @@ void GzipInflater::restartAt(uint64_t start, uint64_t stopAt)
     m_fileEnd = false;
     m_memberStart = start;
     m_memberText = 0;
-    m_atMemberStart = true;
     m_end = End::NotYet;
     m_corruptReason.clear();
     m_corruptAt = 0;
@@ -170,7 +170,7 @@ size_t GzipInflater::read(char *out, size_t size)
 
 bool GzipInflater::redoWithZlib()
 {
-    if (m_engine->kind() == Inflater::Zlib || !m_atMemberStart)
+    if (m_engine->kind() == Inflater::Zlib)
         return false;
     const uint64_t given = m_textOffset;
     m_engine = makeDeflateEngine(Inflater::Zlib);
@@ -211,13 +211,14 @@ void GzipInflater::nextMember()
     m_engine->startMember();
     m_memberStart = compressedOffset();
     m_memberText = m_textOffset;
-    m_atMemberStart = true;
 }
 
 void GzipInflater::recordPoint()
 {
     SeekPoint point;
     point.textOffset = m_textOffset;
+    point.memberStart = m_memberStart;
+    point.memberText = m_memberText;
     m_engine->seekPoint(point, compressedOffset());
     m_index->points.push_back(std::move(point));
 }

@@ -73,7 +73,7 @@ private:
      * Where ISA-L finds the data corrupt or cut off, zlib inflates the member again up to the
      * text already given and goes on from there: its words, and where it stops, are the
      * reference (ISA-L leaves the last symbol before a cut undecoded, zlib does not). False
-     * where it cannot: the engine is zlib, or this started from a seek point.
+     * where the engine is zlib already.
      */
     bool redoWithZlib();
 
@@ -89,7 +89,6 @@ private:
     uint64_t m_stopAt = kNoStop;
     uint64_t m_memberStart = 0; //!< compressed offset of the member being inflated
     uint64_t m_memberText = 0; //!< text offset where it starts
-    bool m_atMemberStart = true; //!< false from a seek point: no member start to redo from
     End m_end = End::NotYet;
     std::string m_corruptReason;
     uint64_t m_corruptAt = 0;

@@ -250,6 +250,7 @@ void GzipMembers::moveOn()
     m_index->inflater = stretch->points.inflater; // the workers' engines are of one kind
     for (SeekPoint &point : stretch->points.points) {
         point.textOffset += m_stretchText;
+        point.memberText += m_stretchText;
         m_index->points.push_back(std::move(point));
     }
     m_stretchText = m_textSeen;

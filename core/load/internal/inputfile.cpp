@@ -77,15 +77,22 @@ ChunkedText::ChunkedText(const InputFile &file, Reader reader, unsigned inflater
 {
 }
 
-ChunkedText::ChunkedText(const InputFile &file, TextSlice slice, Reader reader, unsigned inflaters)
+ChunkedText::ChunkedText(const InputFile &file,
+    TextSlice slice,
+    Reader reader,
+    unsigned inflaters,
+    const GzipIndex *points,
+    bool record)
     : m_fd(file.fd())
     , m_compressed(file.compressed())
     , m_inflater(file.inflater())
     , m_reader(reader)
     , m_offset(slice.begin)
     , m_slice(std::move(slice))
+    , m_startPoints(points)
+    , m_record(record)
 {
-    if (m_compressed && inflaters > 1) {
+    if (m_compressed && inflaters > 1 && !points) {
         try {
             m_members = std::make_unique<GzipMembers>(
                 m_fd, file.inflater(), file.size(), inflaters, &m_index);
@@ -221,7 +228,7 @@ bool ChunkedText::fillBody(Chunk &chunk)
     }
     if (m_stage == Stage::Tail) {
         m_stage = Stage::Done;
-        if (!m_slice.tail.empty() && !m_compressed) {
+        if (!m_slice.tail.empty()) {
             copy(m_slice.tail);
             return true;
         }
@@ -261,11 +268,24 @@ bool ChunkedText::fillInflated(Chunk &chunk)
     if (m_members)
         return fillFromMembers(chunk);
     if (!m_gzip) {
-        m_gzip = std::make_unique<GzipInflater>(m_fd, m_inflater);
-        m_gzip->recordSeekPoints(&m_index);
+        const SeekPoint *from
+            = m_startPoints ? m_startPoints->pointAtOrBefore(m_slice.begin) : nullptr;
+        if (from) {
+            m_gzip = std::make_unique<GzipInflater>(m_fd, *m_startPoints, *from);
+            m_inflated = from->textOffset;
+        } else {
+            m_gzip = std::make_unique<GzipInflater>(m_fd, m_inflater);
+        }
+        if (m_record)
+            m_gzip->recordSeekPoints(&m_index);
     }
     while (!m_gzip->ended()) {
-        chunk.size = m_gzip->read(chunk.data.get(), kChunkSize);
+        // A slice with a tail ends at its end, where the text goes on.
+        const uint64_t left
+            = m_slice.tail.empty() ? kChunkSize : m_slice.end - std::min(m_inflated, m_slice.end);
+        if (left == 0)
+            return false;
+        chunk.size = m_gzip->read(chunk.data.get(), size_t(std::min<uint64_t>(kChunkSize, left)));
         chunk.compressedEnd = m_gzip->compressedOffset();
         if (keepSliced(chunk))
             return true;
@@ -282,6 +302,11 @@ bool ChunkedText::fillFromMembers(Chunk &chunk)
     }
     noteEnd(m_members->end(), m_members->corruptReason(), m_members->corruptAt());
     return false;
+}
+
+TextEnd ChunkedText::textEnd() const
+{
+    return {m_outOfMemory, m_cutOff, m_trailingGarbage, m_corruptReason, m_corruptAt};
 }
 
 void ChunkedText::noteEnd(

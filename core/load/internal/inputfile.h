@@ -55,10 +55,19 @@ private:
     Inflater m_inflater = fastestInflater();
 };
 
-//! A stretch of a plain file's text with text of its own before and after (segmentedparse.h).
+//! A stretch of a file's text with text of its own before and after (segmentedparse.h).
 struct TextSlice {
     uint64_t begin = 0, end = 0;
     std::string head, tail;
+};
+
+//! How a text ended, as its reader saw it.
+struct TextEnd {
+    bool outOfMemory = false; //!< memory ran out while reading: the text ends there
+    bool cutOff = false; //!< the gzip stream is cut off
+    bool trailingGarbage = false; //!< data after the gzip stream, ignored
+    std::string corruptReason; //!< the gzip data is corrupt: zlib's words
+    uint64_t corruptAt = 0; //!< and where (compressed bytes)
 };
 
 /*!
@@ -89,14 +98,17 @@ public:
     explicit ChunkedText(
         const InputFile &file, Reader reader = Reader::OwnThread, unsigned inflaters = 1);
     /*!
-     * Reads \a slice of the text instead: its head, the text's bytes [begin, end), its tail. A
-     * gzip file's slice runs to the text's end (its end and tail are not used): the text before
-     * it is inflated and dropped.
+     * Reads \a slice of the text instead: its head, the text's bytes [begin, end), its tail; a
+     * slice without a tail runs to the text's end. A gzip file is inflated from the last of
+     * \a points at or before begin (from its start without one: \a inflaters is then as above),
+     * the text before begin dropped; with \a record, it records seek points from there on.
      */
     ChunkedText(const InputFile &file,
         TextSlice slice,
         Reader reader = Reader::OwnThread,
-        unsigned inflaters = 1);
+        unsigned inflaters = 1,
+        const GzipIndex *points = nullptr,
+        bool record = true);
     ~ChunkedText();
     ChunkedText(const ChunkedText &) = delete;
     ChunkedText &operator=(const ChunkedText &) = delete;
@@ -112,6 +124,8 @@ public:
     bool trailingGarbage() const { return m_trailingGarbage; }
     //! Memory ran out while reading: the text ends there.
     bool outOfMemory() const { return m_outOfMemory; }
+    //! All of the above; once the text has been read to its end.
+    TextEnd textEnd() const;
     //! Stops reading (if it still does) and hands over the seek points of a gzip file.
     GzipIndex takeIndex();
 
@@ -158,6 +172,8 @@ private:
     uint64_t m_corruptAt = 0;
     GzipIndex m_index;
     TextSlice m_slice; //!< the whole file unless constructed with a slice
+    const GzipIndex *m_startPoints = nullptr; //!< where inflating may start, if not at 0
+    bool m_record = true; //!< records seek points into m_index
 };
 
 /*!

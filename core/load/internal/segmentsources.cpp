@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "segmentsources.h"
 
+#include "gzipinflater.h"
 #include "textstream.h"
 
 #include <unistd.h>
@@ -21,6 +22,26 @@ PassResult parsePlaced(Stream &stream,
         stream, place, builder, false, [&] { reached(place.fileOffset(stream.Tell())); }, cancel);
 }
 
+//! Parses \a slice as \a text gives it.
+PassResult parseSlice(ChunkedText &text,
+    const TextSlice &slice,
+    TraceBuilder &builder,
+    const std::function<void(uint64_t)> &reached,
+    const std::atomic<bool> *cancel)
+{
+    ChunkStream stream(text);
+    const TextPlace place {slice.begin, slice.head.size(), slice.end - slice.begin};
+    PassResult result = parsePlaced(stream, place, builder, reached, cancel);
+    ParseOutcome &out = result.outcome;
+    out.textSize
+        = slice.tail.empty() && stream.atEnd() ? place.fileOffset(stream.textSeen()) : ~uint64_t(0);
+    if (stream.atEnd() && text.outOfMemory() && !out.outOfMemory) {
+        out.outOfMemory = true;
+        out.stoppedAt = place.fileOffset(stream.textSeen());
+    }
+    return result;
+}
+
 } // namespace
 
 std::string FileSegments::bytes(uint64_t offset, size_t n) const
@@ -37,17 +58,54 @@ PassResult FileSegments::parse(const TextSlice &slice,
     const std::atomic<bool> *cancel) const
 {
     ChunkedText text(m_file, slice);
-    ChunkStream stream(text);
-    const TextPlace place {slice.begin, slice.head.size(), slice.end - slice.begin};
-    PassResult result = parsePlaced(stream, place, builder, reached, cancel);
-    ParseOutcome &out = result.outcome;
-    out.textSize
-        = slice.tail.empty() && stream.atEnd() ? place.fileOffset(stream.textSeen()) : ~uint64_t(0);
-    if (stream.atEnd() && text.outOfMemory() && !out.outOfMemory) {
-        out.outOfMemory = true;
-        out.stoppedAt = place.fileOffset(stream.textSeen());
+    return parseSlice(text, slice, builder, reached, cancel);
+}
+
+std::string GzipSegments::bytes(uint64_t offset, size_t n) const
+{
+    // From the last point recorded, recording on: each split's scan starts where the last ended.
+    const SeekPoint *from = m_scanned.pointAtOrBefore(offset);
+    GzipInflater gzip = from ? GzipInflater(m_file.fd(), m_scanned, *from)
+                             : GzipInflater(m_file.fd(), m_file.inflater());
+    gzip.recordSeekPoints(&m_scanned);
+    std::string out(n, '\0');
+    while (!gzip.ended() && gzip.textOffset() < offset)
+        gzip.read(out.data(), size_t(std::min<uint64_t>(n, offset - gzip.textOffset())));
+    size_t got = 0;
+    while (!gzip.ended() && got < n)
+        got += gzip.read(out.data() + got, n - got);
+    out.resize(got);
+    return out;
+}
+
+PassResult GzipSegments::parse(const TextSlice &slice,
+    TraceBuilder &builder,
+    const std::function<void(uint64_t)> &reached,
+    const std::atomic<bool> *cancel) const
+{
+    const bool toEnd = slice.tail.empty();
+    ChunkedText text(m_file, slice, ChunkedText::Reader::OwnThread, 1, &m_scanned, toEnd);
+    PassResult result = parseSlice(text, slice, builder, reached, cancel);
+    if (toEnd && result.outcome.textSize != ~uint64_t(0)) {
+        std::lock_guard lock(m_mutex);
+        if (slice.begin < m_toEndFrom) {
+            m_toEndFrom = slice.begin;
+            m_end = text.textEnd();
+            m_toEndPoints = text.takeIndex();
+        }
     }
     return result;
+}
+
+GzipIndex GzipSegments::takeIndex()
+{
+    GzipIndex index = std::move(m_scanned);
+    const uint64_t scanned = index.points.empty() ? 0 : index.points.back().textOffset;
+    for (SeekPoint &p : m_toEndPoints.points) {
+        if (index.points.empty() || p.textOffset > scanned)
+            index.points.push_back(std::move(p));
+    }
+    return index;
 }
 
 std::string MemorySegments::bytes(uint64_t offset, size_t n) const
