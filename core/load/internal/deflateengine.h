@@ -20,8 +20,11 @@ public:
 
     enum class Status { Ok, MemberEnd, Corrupt };
     struct Step {
-        size_t taken = 0; //!< input bytes used (at MemberEnd: up to the member's end exactly)
+        size_t taken = 0; //!< input bytes handed over, whether used or held
         size_t produced = 0; //!< text written
+        //! At MemberEnd: bytes the engine took, in this call or before, that lie past the
+        //! member's end (the input goes on from there, less these).
+        size_t heldPastEnd = 0;
         Status status = Status::Ok;
     };
 

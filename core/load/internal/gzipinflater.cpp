@@ -96,6 +96,15 @@ void GzipInflater::take(size_t bytes)
     m_avail -= bytes;
 }
 
+void GzipInflater::goBackTo(uint64_t offset)
+{
+    // Read again from there: those bytes may be in no buffer any more.
+    m_consumed = offset;
+    m_next = nullptr;
+    m_avail = 0;
+    m_fileEnd = false;
+}
+
 void GzipInflater::fillAtLeast(size_t bytes)
 {
     if (m_avail >= bytes || m_fileEnd)
@@ -157,9 +166,11 @@ size_t GzipInflater::read(char *out, size_t size)
         take(step.taken);
         done += step.produced;
         m_textOffset += step.produced;
-        if (step.status == DeflateEngine::Status::MemberEnd)
+        if (step.status == DeflateEngine::Status::MemberEnd) {
+            if (step.heldPastEnd > 0)
+                goBackTo(compressedOffset() - step.heldPastEnd);
             nextMember();
-        else if (step.status == DeflateEngine::Status::Corrupt && !redoWithZlib())
+        } else if (step.status == DeflateEngine::Status::Corrupt && !redoWithZlib())
             corrupt(m_engine->error());
         else if (step.status == DeflateEngine::Status::Ok && step.taken == 0 && step.produced == 0
             && m_avail == 0 && m_fileEnd && !redoWithZlib())
@@ -176,10 +187,7 @@ bool GzipInflater::redoWithZlib()
     m_engine = makeDeflateEngine(Inflater::Zlib);
     m_engine->startMember();
     m_index = nullptr; // the points stay one library's
-    m_consumed = m_memberStart;
-    m_next = nullptr;
-    m_avail = 0;
-    m_fileEnd = false;
+    goBackTo(m_memberStart);
     m_textOffset = m_memberText;
     std::unique_ptr<char[]> scratch = std::make_unique_for_overwrite<char[]>(kInSize);
     while (m_end == End::NotYet && m_textOffset < given)

@@ -63,6 +63,8 @@ public:
 private:
     void refill();
     void take(size_t bytes);
+    //! Goes on from compressed byte \a offset, reading the file again.
+    void goBackTo(uint64_t offset);
     void nextMember();
     //! At least \a bytes of input at m_next, unless the file ends first.
     void fillAtLeast(size_t bytes);

@@ -45,12 +45,13 @@ public:
         s.next_out = reinterpret_cast<uint8_t *>(out);
         s.avail_out = uint32_t(outSize);
         m_rc = isal_inflate(&s);
-        Step step {inSize - s.avail_in, outSize - s.avail_out, Status::Ok};
+        Step step {inSize - s.avail_in, outSize - s.avail_out, 0, Status::Ok};
         if (m_rc < 0) {
             step.status = Status::Corrupt;
         } else if (s.block_state == ISAL_BLOCK_FINISH) {
-            // The bit buffer may hold bytes past the trailer: they belong to what follows.
-            step.taken -= size_t(s.read_in_length / 8);
+            // The bit buffer may hold bytes past the trailer, taken in this call or an earlier
+            // one: they belong to what follows.
+            step.heldPastEnd = size_t(std::max(s.read_in_length, 0) / 8);
             step.status = Status::MemberEnd;
         }
         return step;

@@ -30,7 +30,10 @@ PassResult parseSlice(ChunkedText &text,
     const std::atomic<bool> *cancel)
 {
     ChunkStream stream(text);
-    const TextPlace place {slice.begin, slice.head.size(), slice.end - slice.begin};
+    // A slice without a tail runs to the text's end, wherever that is (a gzip trailer's size may
+    // be short of it).
+    const uint64_t length = slice.tail.empty() ? ~uint64_t(0) : slice.end - slice.begin;
+    const TextPlace place {slice.begin, slice.head.size(), length};
     PassResult result = parsePlaced(stream, place, builder, reached, cancel);
     ParseOutcome &out = result.outcome;
     out.textSize

@@ -46,7 +46,7 @@ public:
         const unsigned char *in, size_t inSize, char *out, size_t outSize, bool toBlockEnd) override
     {
         if (!m_ready)
-            return {0, 0, Status::Corrupt};
+            return {0, 0, 0, Status::Corrupt};
         m_zs.next_in = const_cast<Bytef *>(in);
         m_zs.avail_in = uInt(inSize);
         m_zs.next_out = reinterpret_cast<Bytef *>(out);
@@ -54,7 +54,7 @@ public:
         const int rc = ::inflate(&m_zs, toBlockEnd ? Z_BLOCK : Z_NO_FLUSH);
         if (rc == Z_MEM_ERROR)
             throw std::bad_alloc();
-        Step step {inSize - m_zs.avail_in, outSize - m_zs.avail_out, Status::Ok};
+        Step step {inSize - m_zs.avail_in, outSize - m_zs.avail_out, 0, Status::Ok};
         if (rc == Z_STREAM_END)
             step.status = Status::MemberEnd;
         else if (rc != Z_OK && rc != Z_BUF_ERROR)
