@@ -49,6 +49,14 @@ GzipInflater::GzipInflater(int fd, const GzipIndex &index, const SeekPoint &poin
     m_engine->resume(point, firstByte);
 }
 
+std::unique_ptr<GzipInflater> GzipInflater::nearest(
+    int fd, const GzipIndex *index, Inflater inflater, uint64_t offset)
+{
+    const SeekPoint *point = index ? index->pointAtOrBefore(offset) : nullptr;
+    return point ? std::make_unique<GzipInflater>(fd, *index, *point)
+                 : std::make_unique<GzipInflater>(fd, inflater);
+}
+
 GzipInflater::~GzipInflater() = default;
 
 void GzipInflater::restartAt(uint64_t start, uint64_t stopAt)
@@ -179,6 +187,14 @@ size_t GzipInflater::read(char *out, size_t size)
     return done;
 }
 
+uint64_t GzipInflater::skipTo(uint64_t offset, char *scratch, size_t size)
+{
+    uint64_t skipped = 0;
+    while (!ended() && m_textOffset < offset)
+        skipped += read(scratch, size_t(std::min<uint64_t>(size, offset - m_textOffset)));
+    return skipped;
+}
+
 bool GzipInflater::redoWithZlib()
 {
     if (m_engine->kind() == Inflater::Zlib)
@@ -190,8 +206,7 @@ bool GzipInflater::redoWithZlib()
     goBackTo(m_memberStart);
     m_textOffset = m_memberText;
     std::unique_ptr<char[]> scratch = std::make_unique_for_overwrite<char[]>(kInSize);
-    while (m_end == End::NotYet && m_textOffset < given)
-        read(scratch.get(), size_t(std::min<uint64_t>(kInSize, given - m_textOffset)));
+    skipTo(given, scratch.get(), kInSize);
     return true;
 }
 

@@ -33,6 +33,12 @@ public:
     GzipInflater(int fd, Inflater inflater, uint64_t start = 0, uint64_t stopAt = kNoStop);
     //! From \a point of \a index (recorded from this same file).
     GzipInflater(int fd, const GzipIndex &index, const SeekPoint &point);
+    /*!
+     * From the last of \a index's points at or before text offset \a offset; from the file's
+     * start with \a inflater where there is none (or no index).
+     */
+    static std::unique_ptr<GzipInflater> nearest(
+        int fd, const GzipIndex *index, Inflater inflater, uint64_t offset);
     ~GzipInflater();
     GzipInflater(const GzipInflater &) = delete;
     GzipInflater &operator=(const GzipInflater &) = delete;
@@ -47,6 +53,9 @@ public:
 
     //! Inflates up to \a size bytes into \a out: fewer only once the text has ended (ended()).
     size_t read(char *out, size_t size);
+    //! Inflates and drops the text up to \a offset (or to its end), through \a scratch of
+    //! \a size bytes; the bytes inflated.
+    uint64_t skipTo(uint64_t offset, char *scratch, size_t size);
 
     enum class End { NotYet, Clean, CutOff, Corrupt, TrailingGarbage };
     End end() const { return m_end; }

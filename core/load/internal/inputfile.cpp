@@ -268,14 +268,8 @@ bool ChunkedText::fillInflated(Chunk &chunk)
     if (m_members)
         return fillFromMembers(chunk);
     if (!m_gzip) {
-        const SeekPoint *from
-            = m_startPoints ? m_startPoints->pointAtOrBefore(m_slice.begin) : nullptr;
-        if (from) {
-            m_gzip = std::make_unique<GzipInflater>(m_fd, *m_startPoints, *from);
-            m_inflated = from->textOffset;
-        } else {
-            m_gzip = std::make_unique<GzipInflater>(m_fd, m_inflater);
-        }
+        m_gzip = GzipInflater::nearest(m_fd, m_startPoints, m_inflater, m_slice.begin);
+        m_inflated = m_gzip->textOffset();
         if (m_record)
             m_gzip->recordSeekPoints(&m_index);
     }

@@ -17,15 +17,9 @@ SeekingText::SeekingText(const InputFile &file, const GzipIndex &index, uint64_t
     , m_next(offset)
 {
     if (file.compressed()) {
-        const SeekPoint *point = index.pointAtOrBefore(offset);
-        m_gzip = point ? std::make_unique<GzipInflater>(m_fd, index, *point)
-                       : std::make_unique<GzipInflater>(m_fd, file.inflater());
+        m_gzip = GzipInflater::nearest(m_fd, &index, file.inflater(), offset);
         // The text between the point and the offset is inflated and dropped, up to the byte.
-        while (!m_gzip->ended() && m_gzip->textOffset() < offset) {
-            const uint64_t left = offset - m_gzip->textOffset();
-            m_inflated
-                += m_gzip->read(m_buffer.get(), size_t(std::min<uint64_t>(kSkipPiece, left)));
-        }
+        m_inflated = m_gzip->skipTo(offset, m_buffer.get(), kSkipPiece);
     }
     fill();
 }

@@ -67,16 +67,13 @@ PassResult FileSegments::parse(const TextSlice &slice,
 std::string GzipSegments::bytes(uint64_t offset, size_t n) const
 {
     // From the last point recorded, recording on: each split's scan starts where the last ended.
-    const SeekPoint *from = m_scanned.pointAtOrBefore(offset);
-    GzipInflater gzip = from ? GzipInflater(m_file.fd(), m_scanned, *from)
-                             : GzipInflater(m_file.fd(), m_file.inflater());
-    gzip.recordSeekPoints(&m_scanned);
+    const auto gzip = GzipInflater::nearest(m_file.fd(), &m_scanned, m_file.inflater(), offset);
+    gzip->recordSeekPoints(&m_scanned);
     std::string out(n, '\0');
-    while (!gzip.ended() && gzip.textOffset() < offset)
-        gzip.read(out.data(), size_t(std::min<uint64_t>(n, offset - gzip.textOffset())));
+    gzip->skipTo(offset, out.data(), n);
     size_t got = 0;
-    while (!gzip.ended() && got < n)
-        got += gzip.read(out.data() + got, n - got);
+    while (!gzip->ended() && got < n)
+        got += gzip->read(out.data() + got, n - got);
     out.resize(got);
     return out;
 }
