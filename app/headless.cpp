@@ -2,7 +2,9 @@
 #include "headless.h"
 
 #include "base/outofmemory.h"
+#include "base/sha256.h"
 #include "base/usablecores.h"
+#include "analysis/health/dataloss.h"
 #include "export/atomicfile.h"
 #include "export/criticalpathtables.h"
 #include "export/difftable.h"
@@ -13,9 +15,6 @@
 #include "session/loadedtrace.h"
 #include "session/run.h"
 #include "session/rundatabase.h"
-
-#include <QCryptographicHash>
-#include <QFile>
 
 #include <algorithm>
 #include <atomic>
@@ -38,8 +37,8 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
             throw std::bad_alloc(); // exit 3, as wherever memory runs out (run() in main.cpp)
         return nullptr;
     }
-    if (const std::string lost = truncationLoss(*r.trace->graph); !lost.empty())
-        std::fprintf(stderr, "kinetoscope: warning: %s: %s\n", file.c_str(), lost.c_str());
+    if (const std::string lost = dataLoss(*r.trace->graph); !lost.empty())
+        std::fprintf(stderr, "kinetoscope: warning: %s: data lost: %s\n", file.c_str(), lost.c_str());
     return r.trace;
 }
 
@@ -104,16 +103,6 @@ std::shared_ptr<const Run> openRunOrReport(
 }
 
 namespace {
-
-//! The hex SHA-256 of \a file, read in 1 MiB pieces; empty when it cannot be read.
-std::string fileSha256(const std::string &file)
-{
-    QFile in(QString::fromStdString(file));
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    if (!in.open(QIODevice::ReadOnly) || !hash.addData(&in))
-        return {};
-    return hash.result().toHex().toStdString();
-}
 
 /*!
  * The SHA-256 of each of a run's files, worked out one after the other on a thread of its own

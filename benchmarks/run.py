@@ -7,6 +7,7 @@
     python3 benchmarks/run.py --quick            # a 20 MB trace: shows the harness works (CI)
     python3 benchmarks/run.py --only-members     # only gzip in 64 KiB members (--only-run, …)
     python3 benchmarks/run.py --only-real        # the shared real traces made 272 MB (enlarge.py)
+    python3 benchmarks/run.py --only-traces --sizes 100,1000  # the per-trace table alone (#59)
 
 Generates the inputs with tools/gentrace, then measures per trace: load + link against the parse
 floor (read the file + RapidJSON Reader with a no-op handler, same process, best of N), the gzip
@@ -86,6 +87,9 @@ def main():
     ap.add_argument("--real-mb", type=int, default=272,
                     help="size the real traces are made to (benchmarks/enlarge.py; 0: none)")
     ap.add_argument("--only-real", action="store_true", help="only the real traces made large")
+    ap.add_argument("--only-traces", action="store_true",
+                    help="only the table per trace: the generated sizes, the largest shared trace and "
+                         "the real traces made large (issue #59's table)")
     ap.add_argument("--only-rank-lines", action="store_true",
                     help="only the one-line-per-rank view of --db-ranks ranks")
     args = ap.parse_args()
@@ -121,7 +125,7 @@ def main():
     results = {"machine": machine(), "traces": []}
     onlys = {"run": args.only_run, "memory": args.only_memory, "lanes": args.only_lanes,
              "members": args.only_members, "db": args.only_db, "db_run": args.only_db_run,
-             "rank_lines": args.only_rank_lines, "real": args.only_real}
+             "rank_lines": args.only_rank_lines, "real": args.only_real or args.only_traces}
     only = any(onlys.values())
     wanted = lambda name: onlys[name] or not only
     lanes = 1000 if args.quick else args.lanes
@@ -149,7 +153,7 @@ def main():
     if wanted("run"):
         ranks, rank_mb = (2, args.quick_mb) if args.quick else (args.run_ranks, args.rank_mb)
         results["run"] = run_benchmark(app, gentrace, args.data_dir, ranks, rank_mb, repeat)
-    if only:
+    if only and not args.only_traces:
         sizes = []
     for mb in sizes:
         plain = os.path.join(args.data_dir, f"trace-{mb}mb.json")

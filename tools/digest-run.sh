@@ -6,9 +6,11 @@
 # *.json.gz) in DIR, JOBS processes at a time (default: the cores there are), one process per rank
 # file; the OPTIONs after -- go to each (--critical-path-step N, --data-loading PATTERN). A rank
 # that fails is listed with its exit code (docs/cli.md) and its message in OUTDIR/FILE.log, and
-# never stops the others. Then, when python3 is there, OUTDIR/ranks.sqlite gathers the rank
-# tables of this run's databases (pairs, kernels, steps, summary, ..., each row led by its rank)
-# for queries over the whole run.
+# never stops the others; a rank whose trace was read in part is digested and listed with what
+# its load lost. Then, when python3 is there, OUTDIR/ranks.sqlite gathers the rank tables of this
+# run's databases (pairs, kernels, steps, summary, ..., each row led by its rank) for queries
+# over the whole run. What an earlier digest left of these files is removed first; an OUTDIR
+# holding databases of other traces is refused (exit 1).
 # Exit status: 0 when every rank was digested and gathered, else the largest exit code of a rank,
 # or 4 when the gathering failed. KINETOSCOPE names the program (default: kinetoscope on PATH,
 # else this tree's release build).
@@ -34,6 +36,33 @@ fi
 program=${KINETOSCOPE:-$(command -v kinetoscope || echo "$(dirname "$0")/../build/release/app/kinetoscope")}
 mkdir -p "$out" || exit 3
 
+# Only what this run writes may be in OUTDIR afterwards, or a run opened from it would read a
+# database of an earlier digest as current: each trace's database and log, and the gathered
+# ranks.sqlite, are removed before the digest that writes them again, and any other database
+# there (of a trace no longer in DIR) is refused.
+mapfile -d '' traces < <(find -L "$dir" -maxdepth 1 -type f \( -name '*.json' -o -name '*.json.gz' \) -print0 | sort -z)
+if ((${#traces[@]} == 0)); then
+    echo "digest-run: no *.json or *.json.gz trace in $dir" >&2
+    exit 2
+fi
+declare -A ours=([ranks.sqlite]=1)
+for file in "${traces[@]}"; do
+    ours[$(basename "$file").sqlite]=1
+done
+others=()
+for db in "$out"/*.sqlite; do
+    [[ -e $db && -z ${ours[$(basename "$db")]:-} ]] && others+=("$db")
+done
+if ((${#others[@]})); then
+    echo "digest-run: $out holds databases this run does not write (${others[*]}): a run opened" \
+        "from it would read them too; remove them or choose another folder" >&2
+    exit 1
+fi
+for file in "${traces[@]}"; do
+    rm -f "$out/$(basename "$file").sqlite" "$out/$(basename "$file").log"
+done
+rm -f "$out/ranks.sqlite"
+
 # One line per rank file: "CODE<TAB>FILE". The database is named after the whole file name, so
 # a.json and a.json.gz never share one, and none is called ranks.sqlite. The options come first,
 # the file (from xargs) last.
@@ -46,18 +75,15 @@ digest() {
 export -f digest
 export program out
 
-results=$(find -L "$dir" -maxdepth 1 -type f \( -name '*.json' -o -name '*.json.gz' \) -print0 |
-    sort -z | xargs -0 -r -n 1 -P "$jobs" bash -c 'digest "$@"' _ "${options[@]}")
-if [[ -z $results ]]; then
-    echo "digest-run: no *.json or *.json.gz trace in $dir" >&2
-    exit 2
-fi
+results=$(printf '%s\0' "${traces[@]}" | xargs -0 -r -n 1 -P "$jobs" bash -c 'digest "$@"' _ "${options[@]}")
 
 status=0
 digested=()
 while IFS=$'\t' read -r code file; do
     if ((code == 0)); then
         digested+=("$out/$(basename "$file").sqlite")
+        # A rank read in part is digested, and named with what its load lost.
+        grep -h -o 'data lost: .*' "$out/$(basename "$file").log" | sed "s|^|digest-run: $file: |" >&2
     else
         echo "digest-run: $file: exit $code (see $out/$(basename "$file").log)" >&2
         ((code > status)) && status=$code

@@ -134,7 +134,8 @@ inline constexpr std::array<DiagnosticInfo, size_t(Diag::Count)> kDiagnostics = 
     {Diag::GzipTrailingGarbage, "gzip_trailing_garbage", Severity::Warning,
         "data after the gzip stream, ignored"},
     {Diag::IncompleteEvent, "incomplete_event", Severity::Warning,
-        "the last event was cut off by the end of the file: skipped"},
+        "the event being read where reading stopped (the file's end, a syntax error, corrupt "
+        "gzip data) is incomplete: skipped"},
     {Diag::InvalidDur, "invalid_dur", Severity::Warning,
         "a dur that is not a usable number: duration 0"},
     {Diag::InvalidMemorySize, "invalid_memory_size", Severity::Warning,

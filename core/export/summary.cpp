@@ -25,19 +25,6 @@ TraceCounts countTrace(const TraceModel &model, const OpGraph &graph)
     return c;
 }
 
-std::string truncationLoss(const OpGraph &graph)
-{
-    if (!graph.stats().gpuCutOff)
-        return {};
-    const uint64_t launches = graph.stats().launchesCutOff;
-    return "no GPU event survived the cut: the file ends before its GPU events (the profiler "
-           "writes them after the host's"
-        + (launches == 0 ? std::string()
-                         : "; " + std::to_string(launches)
-                    + (launches == 1 ? " launch" : " launches") + " of GPU work survived")
-        + "), so no GPU time is known and the pair table's GPU columns are empty";
-}
-
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph)
 {
     return allDiagnostics(model, graph, MemoryIndex(graph));

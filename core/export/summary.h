@@ -27,13 +27,6 @@ std::string summaryJson(const TraceModel &model,
     const PathQuery &path = {},
     const std::optional<WhatIfChange> &whatIf = std::nullopt);
 
-/*!
- * What a cut-off file lost, in a sentence, when the cut cost it something a view would otherwise
- * show as zeros: "no GPU event survived the cut…" for a truncated trace that holds no GPU event
- * (LinkStats::gpuCutOff). Empty otherwise.
- */
-std::string truncationLoss(const OpGraph &graph);
-
 //! Loader and linker diagnostics together (counts and examples), for the summary and the banner.
 Diagnostics allDiagnostics(const TraceModel &model, const OpGraph &graph);
 //! The same with the memory index built already (the summary needs it for its own keys too).

@@ -102,9 +102,9 @@ struct LinkStats {
     TimeNs recomputeGpuTime = 0; //!< GPU time of all of them, each event once
     bool doubleBackward = false; //!< numbered ops in backward are create_graph work, not recompute
     bool hasSequenceNumbers = false;
-    //! A cut file of a GPU run (runtime calls, or `deviceProperties` in its header) none of whose
-    //! GPU events survived (the profiler writes them after the host's): its GPU times are
-    //! unknown, not zero.
+    //! A file of a GPU run (runtime calls, or `deviceProperties` in its header) read only in part
+    //! (cut off, or a syntax error mid-file) none of whose GPU events survived (the profiler
+    //! writes them after the host's): its GPU times are unknown, not zero.
     bool gpuCutOff = false;
     uint64_t launchesCutOff = 0; //!< calls that put work on a stream there, if gpuCutOff
 

@@ -58,7 +58,9 @@ std::unique_ptr<OpGraph> OpGraph::build(const TraceModel &model, const LinkOptio
     s.doubleBackward = re.doubleBackward;
     s.unpairedBackward = g->m_rows->stats().unpairedBackward;
     s.recomputeRows = g->m_rows->stats().recomputeRows;
-    if (model.truncated && s.gpuEvents == 0) {
+    // A syntax error loses the rest of the file as a cut does.
+    const bool readInPart = model.truncated || model.diagnostics.count(Diag::SyntaxError) > 0;
+    if (readInPart && s.gpuEvents == 0) {
         // Lost only where there was GPU work: runtime calls, or the devices the header lists.
         bool gpuRun = model.metadata.contains("deviceProperties");
         for (SliceId i = 0; i < model.slices.size(); ++i) {

@@ -17,7 +17,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <new>
+
+#include <unistd.h>
 
 namespace ks {
 
@@ -176,16 +179,41 @@ void noteTextEnd(const std::function<TextEnd()> &end, PassResult &result, TraceB
 using PassFn = std::function<PassResult(std::unique_ptr<TraceBuilder> &, bool repair)>;
 
 /*!
+ * The events of plain \a file from byte \a from on, by their `"ph"` keys: what a syntax error
+ * left unread (a key inside a string counts too: "about"). Read in 1 MiB pieces.
+ */
+uint64_t eventsFrom(const InputFile &file, uint64_t from)
+{
+    constexpr std::string_view key = "\"ph\"";
+    std::string piece(size_t(1) << 20, '\0');
+    uint64_t count = 0;
+    size_t kept = 0; // the last bytes of the piece before, which a key may start in
+    for (uint64_t at = from; at < file.size();) {
+        const ssize_t n = ::pread(file.fd(), piece.data() + kept, piece.size() - kept, off_t(at));
+        if (n <= 0)
+            break;
+        at += uint64_t(n);
+        const std::string_view text(piece.data(), kept + size_t(n));
+        for (size_t i = text.find(key); i != std::string_view::npos; i = text.find(key, i + 1))
+            ++count;
+        kept = std::min(text.size(), key.size() - 1);
+        std::memmove(piece.data(), text.data() + text.size() - kept, kept);
+    }
+    return count;
+}
+
+/*!
  * Runs the strict pass and, when it stops on a string RapidJSON rejects (raw control
  * characters, bad escapes), a repairing pass; then freezes the model as decideLoad() says.
  * \a reached follows the text read, for the message when memory runs out.
  */
 LoadResult parseAndFreeze(const std::string &path,
     const PassFn &pass,
-    bool compressed,
+    const InputFile *file,
     uint64_t fileSize,
     uint64_t &reached)
 {
+    const bool compressed = file && file->compressed();
     const auto started = std::chrono::steady_clock::now();
     auto builder = std::make_unique<TraceBuilder>();
     PassResult done = pass(builder, false);
@@ -199,7 +227,11 @@ LoadResult parseAndFreeze(const std::string &path,
     // After the builder's own, as they always came: the handler counts apart.
     builder->diagnostics().merge(done.handlerDiagnostics);
     done.top.applyTo(builder->model());
-    const ParseOutcome &outcome = done.outcome;
+    ParseOutcome &outcome = done.outcome;
+    if (file && !compressed && outcome.parseError && outcome.errorOffset < fileSize) {
+        outcome.unreadBytes = fileSize - outcome.errorOffset;
+        outcome.unreadEvents = eventsFrom(*file, outcome.errorOffset);
+    }
     reached = outcome.textSize == ~uint64_t(0) ? outcome.tellAtError : outcome.textSize;
 
     const LoadVerdict verdict = decideLoad(path, outcome);
@@ -304,7 +336,7 @@ LoadResult readFile(const std::string &path, const LoadOptions &options, uint64_
         index = text.takeIndex();
         return result;
     };
-    LoadResult r = parseAndFreeze(path, pass, file->compressed(), file->size(), reached);
+    LoadResult r = parseAndFreeze(path, pass, file.get(), file->size(), reached);
     if (r.model)
         r.model->gzipIndex = std::move(index);
     if (options.progress && lastPermille < 1000)
@@ -327,7 +359,7 @@ LoadResult readText(
         result.outcome.textSize = copy.size();
         return result;
     };
-    return parseAndFreeze(name, pass, false, text.size(), reached);
+    return parseAndFreeze(name, pass, nullptr, text.size(), reached);
 }
 
 //! Out of memory wherever it was not caught closer (setting up, freezing the model) fails too.

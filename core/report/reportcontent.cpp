@@ -7,6 +7,7 @@
 #include "report/reportcells.h"
 #include "report/traceparts.h"
 
+#include "analysis/health/dataloss.h"
 #include "analysis/pairs/toppairs.h"
 #include "analysis/time/gputime.h"
 #include "base/numbertext.h"
@@ -108,10 +109,8 @@ ReportPart tracePart(const LoadedTrace &trace)
         diagnostics
             += (diagnostics.empty() ? "" : "; ") + std::string(name) + " × " + std::to_string(n);
     row("Load diagnostics", diagnostics.empty() ? "none" : diagnostics);
-    if (m.truncated) {
-        const std::string lost = truncationLoss(g);
-        row("Cut off", lost.empty() ? "yes: every complete event was loaded" : lost);
-    }
+    if (const std::string lost = dataLoss(g); !lost.empty())
+        row("Read in part", lost);
     part.tables.push_back(std::move(info));
     return part;
 }

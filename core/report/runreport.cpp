@@ -28,6 +28,34 @@ void addRunPath(const Run &run, ReportContent &out)
     out.parts.push_back(std::move(none));
 }
 
+/*!
+ * What the run's numbers lack — ranks that could not be opened, ranks read in part, ranks
+ * missing from the collectives, a run short of its world — as every command opening the run says
+ * it on stderr: first, since every part after it is computed without what is missing.
+ */
+void addRunWarnings(const Run &run, ReportContent &out)
+{
+    if (run.warnings.empty() && run.failures.empty())
+        return;
+    ReportPart part;
+    part.id = "run-warnings";
+    part.title = "What the run lacks";
+    part.text = "Every part below is computed from what could be read: ranks left out or read in "
+                "part count only as far as they were read.";
+    CellTable t;
+    t.addColumn("warning", Cell::Text, {});
+    for (const RunFailure &f : run.failures) {
+        t.addRow();
+        t.add("not opened: " + f.error);
+    }
+    for (const std::string &w : run.warnings) {
+        t.addRow();
+        t.add(w);
+    }
+    part.tables.push_back({"The run's warnings, as the command line prints them.", std::move(t)});
+    out.parts.push_back(std::move(part));
+}
+
 } // namespace
 
 ReportContent runReport(const Run &run, const LoadedTrace *first, const std::string &whyNoTrace)
@@ -38,8 +66,9 @@ ReportContent runReport(const Run &run, const LoadedTrace *first, const std::str
         out.subtitle += (out.subtitle.empty() ? "" : ", ") + fileName(r.file);
     if (run.ranks.empty())
         return out; // nothing loaded: the title says so
-    // What to fix first across the ranks, then the first rank's trace parts, the run's, then the
-    // timeline.
+    // What the run lacks, what to fix first across the ranks, then the first rank's trace parts,
+    // the run's, then the timeline.
+    addRunWarnings(run, out);
     if (const auto path = run.criticalPath())
         addFindings(*path, run.stepFindings(), "run-findings", out);
     const std::string prefix = "Rank " + std::to_string(run.ranks[0].rank) + ": ";

@@ -3,6 +3,7 @@
 
 #include "analysis/criticalpath/storedpathgraph.h"
 #include "analysis/pairs/pairkeys.h"
+#include "base/sha256.h"
 #include "export/pathgraphtables.h"
 #include "export/sqlitehandles.h"
 #include "session/rundatabase.h"
@@ -206,6 +207,19 @@ bool readFindings(sqlite3 *db, RankSource &rank, std::string &error)
         f.example = columnText(st.get(), 3);
         if (sqlite3_column_type(st.get(), 4) != SQLITE_NULL)
             f.firstStart = sqlite3_column_int64(st.get(), 4);
+        return true;
+    });
+}
+
+//! What its trace's load lost (the `data_lost` finding), which a run names whatever it reads.
+bool readDataLost(sqlite3 *db, RankSource &rank, std::string &error)
+{
+    const SqliteStatement st = prepare(db,
+        "SELECT example FROM findings WHERE check_name = 'data_lost' LIMIT 1", rank.database, error);
+    if (!st)
+        return false;
+    return eachRow(db, st.get(), rank.database, error, [&] {
+        rank.dataLost = columnText(st.get(), 0);
         return true;
     });
 }
@@ -462,6 +476,35 @@ bool readStoredPath(sqlite3 *db,
  * Its identity and clock from \a meta, of this version's format and of one rank; false with
  * \a error when they are not.
  */
+/*!
+ * Why the trace \a meta names, where it is at hand, is no longer the one digested: another size,
+ * or another SHA-256 where it is newer than \a database (hashed only then: a trace of the same
+ * size and older than its database is taken as digested, as make and rsync take a file). Empty:
+ * current, or the trace is not here to compare.
+ */
+std::string staleSource(const std::map<std::string, std::string> &meta, const std::string &database)
+{
+    const std::string file = text(meta, "source_file");
+    std::error_code ec;
+    const uint64_t size = file.empty() ? 0 : std::filesystem::file_size(file, ec);
+    if (file.empty() || ec)
+        return {};
+    const int64_t digested = number(meta, "source_size");
+    if (digested != kNoValue && uint64_t(digested) != size)
+        return "its trace " + file + " is " + std::to_string(size) + " bytes now, "
+            + std::to_string(digested) + " when digested: digest it again";
+    std::error_code traceError, databaseError;
+    const auto traceTime = std::filesystem::last_write_time(file, traceError);
+    const auto databaseTime = std::filesystem::last_write_time(database, databaseError);
+    const std::string sha = text(meta, "source_sha256");
+    if ((!traceError && !databaseError && traceTime <= databaseTime) || sha.empty())
+        return {};
+    const std::string now = fileSha256(file);
+    return now.empty() || now == sha
+        ? std::string()
+        : "its trace " + file + " changed since it was digested (another SHA-256): digest it again";
+}
+
 bool readIdentity(
     const std::map<std::string, std::string> &meta, RankSource &rank, std::string &error)
 {
@@ -479,6 +522,10 @@ bool readIdentity(
     if (ranks != 1) {
         error = path + ": a database of " + std::to_string(ranks)
             + " ranks; a run opens databases of one rank each (--export-db RANKFILE)";
+        return false;
+    }
+    if (const std::string stale = staleSource(meta, path); !stale.empty()) {
+        error = path + ": stale: " + stale;
         return false;
     }
     rank.traceFile = text(meta, "source_file");
@@ -518,7 +565,7 @@ std::optional<RankSource> readRankDatabase(
         return std::nullopt;
     const bool details = reading.details;
     if (!readKernels(db->get(), rank, error) || !readSummary(db->get(), rank, error)
-        || !readSteps(db->get(), rank, error)
+        || !readSteps(db->get(), rank, error) || !readDataLost(db->get(), rank, error)
         || (details
             && (!readStepGpuTime(db->get(), rank, error) || !readFindings(db->get(), rank, error))))
         return std::nullopt;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "session/ranksource.h"
 
+#include "analysis/health/dataloss.h"
 #include "export/pairtable.h"
 #include "session/run.h"
 
@@ -39,6 +40,7 @@ RankSource rankSourceOf(std::shared_ptr<const LoadedTrace> trace, bool details)
     for (const ProfilerStep &s : trace->graph->steps())
         r.steps.push_back(s.number);
     r.kernels = commRecords(*trace->graph);
+    r.dataLost = dataLoss(*trace->graph);
     if (details) {
         r.stepGpuTime = gpuTimePerStep(*trace->graph);
         r.findings = trace->findings();

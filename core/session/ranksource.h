@@ -59,6 +59,7 @@ struct RankSource {
     std::vector<StepGpuTime> stepGpuTime; //!< gpuTimePerStep() of its trace
     std::vector<CommRecord> kernels; //!< its communication kernels, in start order
     std::vector<Finding> findings; //!< checkTrace()'s, of its trace
+    std::string dataLost; //!< dataLoss() of its trace: what its load lost; empty: nothing
     AlsoRead alsoRead; //!< a database's, until the run is assembled
 
     //! The file the run opened for it: its database, or its trace.

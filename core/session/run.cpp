@@ -248,6 +248,29 @@ void numberRanks(std::vector<RankSource> &ranks, Run &run)
         [](const RankSource &a, const RankSource &b) { return a.summary.rank < b.summary.rank; });
 }
 
+/*!
+ * Names each rank whose numbers are short of the others': its load lost data (its trace's
+ * dataLoss()), or it ran no communication kernel where another rank ran some, so that every
+ * collective lacks it.
+ */
+void nameShortRanks(Run &run)
+{
+    size_t most = 0, busiest = 0;
+    for (size_t i = 0; i < run.sources.size(); ++i)
+        if (run.sources[i]->kernels.size() > most)
+            most = run.sources[i]->kernels.size(), busiest = i;
+    for (size_t i = 0; i < run.sources.size(); ++i) {
+        const RankSource &s = *run.sources[i];
+        const std::string rank = "rank " + std::to_string(run.ranks[i].rank) + " (" + s.path() + ")";
+        if (!s.dataLost.empty())
+            run.warnings.push_back(rank + ": data lost: " + s.dataLost);
+        if (s.kernels.empty() && most > 0)
+            run.warnings.push_back(rank + " ran no communication kernel where rank "
+                + std::to_string(run.ranks[busiest].rank) + " ran " + std::to_string(most)
+                + ": every collective lacks it");
+    }
+}
+
 //! The run's checks (checkRun()) over its ranks.
 std::vector<Finding> checkRanks(const Run &run)
 {
@@ -332,6 +355,7 @@ std::shared_ptr<Run> assembleRun(
         run->ranks.push_back(std::move(r));
         run->sources.push_back(std::make_shared<const RankSource>(std::move(source)));
     }
+    nameShortRanks(*run);
     run->unrelated = unrelatedSpans(std::move(spans));
     if (run->partial())
         run->warnings.push_back(partialRunWarning(run->ranks.size(), run->worldSize));

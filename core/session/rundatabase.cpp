@@ -3,7 +3,6 @@
 
 #include "analysis/time/kernelsummary.h"
 #include "analysis/time/stepbreakdown.h"
-#include "base/jsonallocator.h"
 #include "base/version.h"
 #include "export/allocationtable.h"
 #include "export/celltable.h"
@@ -18,7 +17,6 @@
 #include "export/summary.h"
 #include "export/tabledatabase.h"
 
-#include <rapidjson/document.h>
 #include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -88,15 +86,14 @@ private:
 
 /*!
  * `--summary`'s object as rows (key, value, json): each top-level key, its value when it is a
- * scalar, its JSON text always; and its `diagnostics` object as rows (name, count).
+ * scalar, its JSON text always.
  */
-void summaryTables(const std::string &json, CellTable &summary, CellTable &diagnostics)
+CellTable summaryTable(const std::string &json)
 {
+    CellTable summary;
     summary.addColumn("key", Cell::Text, {});
     summary.addColumn("value", Cell::Id, {});
     summary.addColumn("json", Cell::Json, {});
-    diagnostics.addColumn("name", Cell::Text, {});
-    diagnostics.addColumn("count", Cell::Integer, {});
     MemberSplitter split;
     rapidjson::Reader reader;
     rapidjson::StringStream text(json.c_str());
@@ -106,19 +103,35 @@ void summaryTables(const std::string &json, CellTable &summary, CellTable &diagn
         summary.add(m.name);
         summary.add(m.scalar);
         summary.add(m.json);
-        if (m.name != "diagnostics")
-            continue;
-        JsonDocument counts; // whole numbers: a double holds them
-        counts.Parse(m.json.c_str(), m.json.size());
-        const JsonValue &root = counts;
-        if (!root.IsObject())
-            continue;
-        for (const auto &d : root.GetObject()) {
-            diagnostics.addRow();
-            diagnostics.add(d.name.GetString());
-            diagnostics.add(std::to_string(d.value.GetUint64()));
-        }
     }
+    return summary;
+}
+
+/*!
+ * The load and link diagnostics (`--summary`'s `diagnostics`), each with where it first happened:
+ * the byte of the decompressed text and what was found there (NULL and empty without an example).
+ * A rank read in part carries its syntax error, cut or corrupt gzip data here.
+ */
+CellTable diagnosticsTable(const Diagnostics &all)
+{
+    CellTable t;
+    t.addColumn("name", Cell::Text, {});
+    t.addColumn("count", Cell::Integer, {});
+    t.addColumn("first_offset", Cell::Integer, {});
+    t.addColumn("first", Cell::Text, {});
+    for (const auto &[name, count] : all.counts()) {
+        const std::optional<Diag> counter = diagnosticNamed(name);
+        const Diagnostics::Example *first = nullptr;
+        for (const Diagnostics::Example &e : all.examples())
+            if (e.counter == counter && (!first || e.offset < first->offset))
+                first = &e;
+        t.addRow();
+        t.add(name);
+        t.add(std::to_string(count));
+        t.add(first ? std::to_string(first->offset) : std::string());
+        t.add(first ? first->message : std::string());
+    }
+    return t;
 }
 
 //! What `--export-live --at peak` lists: the blocks alive at the peak; none without one.
@@ -158,10 +171,9 @@ void addRankTables(TableDatabase &db, const RankSource &source, int rank)
     db.add("collective_kernels", commKernelTable(graph), rank);
     db.add("step_gpu_time", stepGpuTimeTable(source.stepGpuTime), rank);
     db.add("findings", findingTable(source.findings), rank);
-    CellTable summary, diagnostics;
-    summaryTables(summaryJson(*trace.model, graph, trace.seconds), summary, diagnostics);
-    db.add("summary", summary, rank);
-    db.add("diagnostics", diagnostics, rank);
+    db.add("summary", summaryTable(summaryJson(*trace.model, graph, trace.seconds)), rank);
+    db.add("diagnostics", diagnosticsTable(allDiagnostics(*trace.model, graph, trace.memory())),
+        rank);
 }
 
 /*!

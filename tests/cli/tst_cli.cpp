@@ -336,6 +336,89 @@ private slots:
             otherStep.err.constData());
     }
 
+    /*
+     * What an earlier digest left is never read as current (issue #60). A rank whose trace went
+     * bad since (12 bytes of garbage mid-file) is digested again and named with what it lost;
+     * a database of a trace no longer in the folder makes digest-run refuse the folder; a run
+     * refuses a database whose trace changed since it was digested — another size, or the same
+     * size with another SHA-256 where the trace is newer than the database.
+     */
+    void digestRunLeavesNothingStale()
+    {
+        const QString in = test::tempDir() + QStringLiteral("/stale-in");
+        const QString out = test::tempDir() + QStringLiteral("/stale-out");
+        QVERIFY(QDir().mkpath(in));
+        test::RankBuilder r0(0, 2), r1(1, 2);
+        r0.step(1, 0, 1000).comm(100, 10, "0").comm(300, 10, "0");
+        r1.step(1, 0, 1000).comm(120, 10, "0").comm(310, 10, "0");
+        const auto write = [&](const QString &name, const std::string &text) {
+            QFile f(in + QLatin1Char('/') + name);
+            return f.open(QIODevice::WriteOnly) && f.write(text.data(), qint64(text.size())) > 0;
+        };
+        const auto digest = [&] {
+            return test::run(QStringLiteral("bash"),
+                {test::toolScript(QStringLiteral("digest-run.sh")), in, out, QStringLiteral("1")});
+        };
+        QVERIFY(write(QStringLiteral("rank0.json"), r0.json()));
+        QVERIFY(write(QStringLiteral("rank1.json"), r1.json()));
+        qputenv("KINETOSCOPE", test::appPath().toLocal8Bit());
+        QCOMPARE(digest().exitCode, 0);
+
+        // Rank 1 goes bad: garbage before its first kernel, so its GPU work and collectives are
+        // lost. Its database is written again, and the digest, the run's exports and --check
+        // name it.
+        std::string bad = r1.json();
+        const size_t at = bad.rfind('{', bad.find(R"("cat":"kernel")"));
+        bad.insert(at, "garbagegarba");
+        QVERIFY(write(QStringLiteral("rank1.json"), bad));
+        const auto again = digest();
+        QCOMPARE(again.exitCode, 0);
+        const QByteArray lost = "data lost: byte " + QByteArray::number(qint64(at))
+            + ": a syntax error (Invalid value.): the rest of the file was not read ("
+            + QByteArray::number(qint64(bad.size() - at)) + " bytes holding about 4 events)";
+        QVERIFY2(again.err.contains("rank1.json: " + lost), again.err.constData());
+        const auto ranks = test::run(
+            test::appPath(), args({QStringLiteral("--export-collectives"), QStringLiteral("-"), out}));
+        QCOMPARE(ranks.exitCode, 0);
+        const QByteArray rank1 = "rank 1 (" + out.toUtf8() + "/rank1.json.sqlite)";
+        QVERIFY2(ranks.err.contains(rank1 + ": " + lost), ranks.err.constData());
+        QVERIFY2(ranks.err.contains(rank1 + " ran no communication kernel where rank 0 ran 2"),
+            ranks.err.constData());
+
+        // A database of a trace that left the folder: refused, nothing removed.
+        QVERIFY(QFile::copy(out + QStringLiteral("/rank0.json.sqlite"),
+            out + QStringLiteral("/gone.json.sqlite")));
+        const auto refused = digest();
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("gone.json.sqlite"), refused.err.constData());
+        QVERIFY(QFile::exists(out + QStringLiteral("/rank0.json.sqlite")));
+        QVERIFY(QFile::remove(out + QStringLiteral("/gone.json.sqlite")));
+
+        // Rank 0's trace changes after its digest: a run leaves its database out (exit 2).
+        const auto stale = [&](const std::string &text) {
+            QTest::qWait(20); // a later modification time than the database's
+            if (!write(QStringLiteral("rank0.json"), text))
+                return QByteArray("cannot write");
+            const auto r = test::run(test::appPath(),
+                args({QStringLiteral("--export-ranks"), QStringLiteral("-"), out}));
+            return r.exitCode == 2 ? r.err : "exit " + QByteArray::number(r.exitCode) + r.err;
+        };
+        const QByteArray longer = stale(r0.json() + " ");
+        QVERIFY2(longer.contains("rank0.json.sqlite: stale: its trace " + in.toUtf8()
+                     + "/rank0.json is " + QByteArray::number(qint64(r0.json().size() + 1))
+                     + " bytes now, " + QByteArray::number(qint64(r0.json().size()))
+                     + " when digested: digest it again"),
+            longer.constData());
+        std::string same = r0.json();
+        same[same.find("ProfilerStep#1")] = 'p'; // the same size, another content
+        const QByteArray changed = stale(same);
+        QVERIFY2(changed.contains("rank0.json.sqlite: stale: its trace " + in.toUtf8()
+                     + "/rank0.json changed since it was digested (another SHA-256)"),
+            changed.constData());
+        const QByteArray current = stale(r0.json()); // back as digested: current again
+        QVERIFY2(current.startsWith("exit 0") && !current.contains("stale"), current.constData());
+    }
+
     // A 100 000-character op name and a pattern that backtracks on it: std::regex overflowed the
     // stack here (exit 139); the summary comes, and a simple pattern finds the name.
     void dataLoadingSurvivesLongNames()
@@ -638,7 +721,8 @@ private slots:
         QCOMPARE(lost.exitCode, 0);
         QCOMPARE(
             QJsonDocument::fromJson(lost.out).object()[QStringLiteral("gpu_events")].toInt(), 0);
-        QVERIFY2(lost.err.contains("cut-before-gpu.json: no GPU event survived the cut"),
+        QVERIFY2(lost.err.contains("cut-before-gpu.json: data lost: byte ")
+                && lost.err.contains("no GPU event survived: its GPU work is missing"),
             lost.err.constData());
         QVERIFY(!r.err.contains("survived")); // the mid cut kept GPU events
         // --check names the loss once, counting the launches left (by hand: the launch, copy

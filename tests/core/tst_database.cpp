@@ -3,6 +3,7 @@
 #include "analysis/compare/tracediff.h"
 #include "analysis/time/kernelsummary.h"
 #include "analysis/time/stepbreakdown.h"
+#include "base/sha256.h"
 #include "export/allocationtable.h"
 #include "export/atomicfile.h"
 #include "export/celltable.h"
@@ -334,6 +335,7 @@ private slots:
     void runTablesOfAThousandRanksFit();
     void runFromDatabasesEqualsTheTraces_data();
     void runFromDatabasesEqualsTheTraces();
+    void sha256OfPublishedExamples();
 
 private:
     void checkPathFromDatabases(const Run &run, const Run &fromDatabases);
@@ -1015,6 +1017,34 @@ void TestDatabase::comparePaths(const CriticalPath &a, const CriticalPath &b)
         QCOMPARE(a.ranks[r].rowTime, b.ranks[r].rowTime);
     }
     QCOMPARE(a.bySide, b.bySide);
+}
+
+/*
+ * `source_sha256`'s hash on the examples FIPS 180-2 publishes (appendix B: "abc", the 448-bit
+ * message, a million 'a's) and the empty message, fed whole and in pieces that straddle its
+ * 64-byte blocks; a file's hash is its text's.
+ */
+void TestDatabase::sha256OfPublishedExamples()
+{
+    const auto hex = [](std::string_view text, size_t piece) {
+        Sha256 h;
+        for (size_t at = 0; at < text.size(); at += piece)
+            h.add(text.substr(at, piece));
+        return h.hex();
+    };
+    const std::string million(1000000, 'a');
+    const std::vector<std::pair<std::string_view, std::string>> examples = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {million, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"}};
+    for (const auto &[text, digest] : examples)
+        for (size_t piece : {size_t(1), size_t(7), size_t(64), size_t(1000), size_t(1) << 20})
+            QCOMPARE(hex(text, piece), digest);
+    const QString file = test::writeTemp(QStringLiteral("abc.txt"), QByteArray("abc"));
+    QCOMPARE(fileSha256(file.toStdString()), examples[1].second);
+    QCOMPARE(fileSha256(file.toStdString() + ".absent"), std::string());
 }
 
 QTEST_GUILESS_MAIN(TestDatabase)

@@ -91,19 +91,26 @@ void TestLoadVerdict::verdicts_data()
         "repaired_strings@7: invalid characters or escapes in strings were repaired");
     ParseOutcome syntax = stopped(trace(), 60, 'x', "Invalid value.");
     row("syntax error after events", syntax, S::Loaded, "", 0, 100,
-        "syntax_error@60: Invalid value.: the rest of the file was not read");
+        "syntax_error@60: a syntax error (Invalid value.): the rest of the file was not read");
     ParseOutcome syntaxEarly = stopped(trace(), 60, 'x', "Invalid value.");
     syntaxEarly.textSize = kStoppedEarly; // a file: the reader had not reached the end
     row("syntax error before the end of a file", syntaxEarly, S::Loaded, "", 0, 60,
-        "syntax_error@60: Invalid value.: the rest of the file was not read");
+        "syntax_error@60: a syntax error (Invalid value.): the rest of the file was not read");
+    ParseOutcome counted = syntaxEarly; // a plain file: what it held after the error counted
+    counted.unreadBytes = 1040;
+    counted.unreadEvents = 12;
+    row("syntax error with the rest counted", counted, S::Loaded, "", 0, 60,
+        "syntax_error@60: a syntax error (Invalid value.): the rest of the file was not read "
+        "(1040 bytes holding about 12 events)");
     ParseOutcome zeroByte = stopped(trace(), 60, 0, "The document root must not be followed…");
     row("zero byte after events", zeroByte, S::Loaded, "", 0, 100,
-        "syntax_error@60: a zero byte: this is not JSON text: the rest of the file was not read");
+        "syntax_error@60: a syntax error (a zero byte: this is not JSON text): the rest of the file "
+        "was not read");
     ParseOutcome midEvent = stopped(trace(), 60, 'x', "Invalid value.");
     midEvent.insideEvent = true;
     midEvent.eventOffset = 52;
     row("syntax error inside an event", midEvent, S::Loaded, "", 0, 100,
-        "syntax_error@60: Invalid value.: the rest of the file was not read\n"
+        "syntax_error@60: a syntax error (Invalid value.): the rest of the file was not read\n"
         "incomplete_event@52: the last event is incomplete: skipped");
 
     // Truncated: loaded, and marked.

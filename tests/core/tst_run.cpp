@@ -40,6 +40,7 @@ private slots:
     void collectivesByIdentitySurviveALostRecord();
     void orderMatchWarnsWhereKernelsDoNotOverlap();
     void runCheckFindsWhatTheRunLacks();
+    void aRankReadInPartIsNamed();
     void pairsAcrossRanks();
     void ranksWithoutNumbers();
     void failingRankStillOpensTheOthers();
@@ -268,6 +269,41 @@ void TestRun::runCheckFindsWhatTheRunLacks()
                            "ran 2"),
             QStringLiteral("clocks_do_not_overlap 1 2 rank 2 (%1)")
                 .arg(QString::fromStdString(run->ranks[2].file))}));
+}
+
+/*
+ * Rank 2's trace is cut inside its first communication kernel: it keeps its step and one launch
+ * (2 events, the kernel skipped), so no GPU event and no collective survived. The run names it
+ * twice — what its load lost, and that every collective lacks it — and the check counts it as a
+ * member of group "0" with 0 kernels, where the others ran 2.
+ */
+void TestRun::aRankReadInPartIsNamed()
+{
+    RankBuilder r0(0, 3), r1(1, 3), r2(2, 3);
+    for (RankBuilder *r : {&r0, &r1, &r2})
+        r->step(1, 0, 1000).comm(100, 50, "0").comm(300, 20, "0");
+    const std::string whole = r2.json();
+    const std::string cut = whole.substr(0, whole.find(R"("cat":"kernel")"));
+    std::vector<std::shared_ptr<const LoadedTrace>> traces {link(r0.json()), link(r1.json()), link(cut)};
+    QVERIFY(traces[0] && traces[1] && traces[2]);
+    const auto run = assembleRun(std::move(traces), {});
+    const std::string file = run->ranks[2].file;
+    const std::string lost = "rank 2 (" + file + "): data lost: byte " + std::to_string(cut.size())
+        + ": the file ends in the middle of the JSON; 2 events kept, 1 incomplete one skipped; no "
+          "GPU event survived: its GPU work is missing";
+    const std::string silent = "rank 2 (" + file
+        + ") ran no communication kernel where rank 0 ran 2: every collective lacks it";
+    QStringList warnings;
+    for (const std::string &w : run->warnings)
+        warnings << QString::fromStdString(w);
+    QVERIFY2(warnings.contains(QString::fromStdString(lost)), qPrintable(warnings.join('\n')));
+    QVERIFY2(warnings.contains(QString::fromStdString(silent)), qPrintable(warnings.join('\n')));
+    QStringList got;
+    for (const Finding &f : run->findings)
+        got << QString::fromStdString(std::string(info(f.check).name) + " " + f.example);
+    QCOMPARE(got,
+        QStringList(
+            {QStringLiteral("collective_counts_differ process group '0': rank 2 ran 0, rank 0 ran 2")}));
 }
 
 void TestRun::pairsAcrossRanks()

@@ -4,6 +4,7 @@
 // CuptiActivity.h), each count worked out by hand from the JSON.
 #include "analysis/health/tracecheck.h"
 #include "export/summary.h"
+#include "session/loadedtrace.h"
 #include "runbuilder.h"
 #include "testutil.h"
 
@@ -170,6 +171,37 @@ private slots:
                 [](const Finding &f) { return f.check == Check::NoGpuEventSurvivedCut; });
             QCOMPARE(cut, gpu ? 1 : 0);
         }
+    }
+
+    // A syntax error mid-file loses the rest as a cut does: `data_lost` leads with where reading
+    // stopped, what the rest held (its 2 events, by their "ph" keys: a plain file is counted) and
+    // the 2 events kept; with no GPU event before the error, the GPU work is missing.
+    void aSyntaxErrorMidFileIsDataLost()
+    {
+        const std::string before = R"json({"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":5},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":21,"dur":1,"args":{"correlation":1}},
+)json";
+        const std::string after = R"json(garbage{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":30,"dur":5},
+{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":22,"dur":20,"args":{"device":0,"stream":7,"correlation":1}}
+]})json";
+        const QString path = test::writeTemp(
+            QStringLiteral("syntax-mid.json"), QByteArray::fromStdString(before + after));
+        const OpenResult r = openTrace(path.toStdString());
+        QVERIFY2(r.trace, r.error.c_str());
+        QVERIFY(!r.trace->model->truncated);
+        QVERIFY(r.trace->graph->stats().gpuCutOff);
+        const std::vector<Finding> &findings = r.trace->findings();
+        QVERIFY(!findings.empty());
+        QCOMPARE(findings.front().check, Check::DataLost);
+        QCOMPARE(findings.front().example,
+            "byte " + std::to_string(before.size())
+                + ": a syntax error (Invalid value.): the rest of the file was not read ("
+                + std::to_string(after.size())
+                + " bytes holding about 2 events); 2 events kept; no GPU event survived: its GPU "
+                  "work is missing");
+        QVERIFY(std::any_of(findings.begin(), findings.end(),
+            [](const Finding &f) { return f.check == Check::NoGpuEventSurvivedCut; }));
     }
 
     void anUnlinkedDeviceIsAWarning()

@@ -3,6 +3,7 @@
 
 #include "common/qstrings.h"
 #include "common/selectioncontroller.h"
+#include "analysis/health/dataloss.h"
 #include "export/summary.h"
 #include "session/loadedtrace.h"
 #include "trace/healthpanel.h"
@@ -30,14 +31,13 @@ DiagnosticsBanner *DiagnosticsBanner::create(SelectionController *selection, QWi
             ++notes;
     }
     const bool noSequence = !trace.graph->stats().hasSequenceNumbers && m.slices.size() > 0;
-    if (warned.isEmpty() && !m.truncated && !noSequence)
+    const std::string lost = dataLoss(*trace.graph);
+    if (warned.isEmpty() && lost.empty() && !noSequence)
         return nullptr;
     QString text;
-    if (m.truncated) {
-        text = tr("The file is cut off: every complete event was loaded. ");
-        if (const std::string lost = truncationLoss(*trace.graph); !lost.empty())
-            text += toQString(lost).replace(0, 1, QStringLiteral("N")) + QStringLiteral(". ");
-    }
+    if (!lost.empty())
+        text = tr("Read in part, every complete event before the stop loaded: %1. ")
+                   .arg(toQString(lost));
     if (!warned.isEmpty()) {
         const QString listed = warned.mid(0, 3).join(QStringLiteral("; "))
             + (warned.size() > 3 ? QStringLiteral("; …") : QString());

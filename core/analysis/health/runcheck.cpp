@@ -36,7 +36,11 @@ void checkMissingRanks(const std::vector<RunRankFacts> &ranks, std::vector<Findi
     out.push_back({Check::MissingRanks, Severity::Warning, missing.size(), kNoSlice, example});
 }
 
-//! Communication kernels per process group ("" when the kernels name none), per rank.
+/*!
+ * Communication kernels per process group ("" when the kernels name none), per rank. A rank that
+ * ran none at all (its trace lost them) counts 0 in each group that every other communicating
+ * rank is in: the world's.
+ */
 std::map<std::string, std::vector<int64_t>> collectivesPerGroup(
     const std::vector<RunRankFacts> &ranks)
 {
@@ -47,6 +51,16 @@ std::map<std::string, std::vector<int64_t>> collectivesPerGroup(
             perRank.resize(ranks.size(), -1); // -1: the rank is not in the group
             perRank[i] = std::max<int64_t>(perRank[i], 0) + 1;
         }
+    }
+    for (auto &[group, perRank] : counts) {
+        const auto inGroupOrSilent = [&](size_t i) {
+            return perRank[i] >= 0 || ranks[i].kernels->empty();
+        };
+        bool world = true;
+        for (size_t i = 0; i < ranks.size(); ++i)
+            world = world && inGroupOrSilent(i);
+        for (size_t i = 0; i < ranks.size() && world; ++i)
+            perRank[i] = std::max<int64_t>(perRank[i], 0);
     }
     return counts;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/health/tracecheck.h"
 
+#include "analysis/health/dataloss.h"
 #include "base/numbertext.h"
 #include "link/opnames.h"
 #include "model/slicewalk.h"
@@ -390,6 +391,8 @@ void checkDiagnostics(const TraceModel &m, const Diagnostics &all, std::vector<F
 std::vector<Finding> checkTrace(const OpGraph &graph, const Diagnostics &all)
 {
     std::vector<Finding> out;
+    if (std::string lost = dataLoss(graph); !lost.empty())
+        out.push_back({Check::DataLost, Severity::Warning, 1, kNoSlice, std::move(lost)});
     checkDiagnostics(graph.model(), all, out);
     checkGpuEvents(graph, out);
     checkLaunches(graph, out);

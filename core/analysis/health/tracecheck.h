@@ -19,6 +19,7 @@ namespace ks {
  * the checklist; each entry names the rule it follows.
  */
 enum class Check : uint8_t {
+    DataLost,
     LoadWarnings,
     KernelBeforeLaunch,
     KernelsOverlapOnStream,
@@ -56,6 +57,10 @@ inline constexpr std::string_view kValidatorFile
 //! In enumerator order. Sources: PyTorch's validator, torch/profiler/_trace_validator.py at
 //! pytorch/pytorch 5d2ed2f8, by rule function.
 inline constexpr std::array<CheckInfo, size_t(Check::Count)> kChecks = {{
+    {Check::DataLost, "data_lost",
+        "the file was read only in part (a syntax error, a cut, corrupt gzip data): what followed "
+        "is missing from every number",
+        ""},
     {Check::LoadWarnings, "load_warnings",
         "the loader or linker skipped, cut or repaired something in the file (see the diagnostics)",
         ""},

@@ -19,6 +19,20 @@ std::string outOfMemoryFailure(const std::string &path, uint64_t offset)
         std::string("not enough memory to load this trace (") + read + " MB of text read)");
 }
 
+namespace {
+
+//! " (N bytes holding about E events)" after a syntax error where they were counted.
+std::string unreadText(const ParseOutcome &outcome)
+{
+    if (outcome.unreadEvents == ~uint64_t(0))
+        return {};
+    return " (" + std::to_string(outcome.unreadBytes) + " bytes holding about "
+        + std::to_string(outcome.unreadEvents)
+        + (outcome.unreadEvents == 1 ? " event)" : " events)");
+}
+
+} // namespace
+
 LoadVerdict decideLoad(const std::string &path, const ParseOutcome &outcome)
 {
     LoadVerdict verdict;
@@ -98,8 +112,9 @@ LoadVerdict decideLoad(const std::string &path, const ParseOutcome &outcome)
             verdict.notes.push_back({Diag::Truncated, std::max<uint64_t>(at, outcome.textSize),
                 "the file ends in the middle of the JSON"});
         } else {
-            verdict.notes.push_back(
-                {Diag::SyntaxError, at, parseReason() + ": the rest of the file was not read"});
+            verdict.notes.push_back({Diag::SyntaxError, at,
+                "a syntax error (" + parseReason() + "): the rest of the file was not read"
+                    + unreadText(outcome)});
         }
         if (outcome.insideEvent)
             verdict.notes.push_back({Diag::IncompleteEvent, outcome.eventOffset,

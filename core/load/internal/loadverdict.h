@@ -36,6 +36,11 @@ struct ParseOutcome {
     bool cancelled = false;
     bool outOfMemory = false; //!< an allocation failed while reading
     uint64_t stoppedAt = 0; //!< the decompressed offset reached then
+
+    //! After a syntax error in a plain file: the bytes after it and the events they hold (its
+    //! `"ph"` keys counted); unreadEvents ~0 when they were not counted (gzip, text in memory).
+    uint64_t unreadBytes = 0;
+    uint64_t unreadEvents = ~uint64_t(0);
 };
 
 //! What a load comes to, decided from a ParseOutcome alone.
