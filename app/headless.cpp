@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "headless.h"
 
+#include "analysis/health/dataloss.h"
 #include "base/outofmemory.h"
 #include "base/sha256.h"
 #include "base/usablecores.h"
-#include "analysis/health/dataloss.h"
 #include "export/atomicfile.h"
 #include "export/criticalpathtables.h"
 #include "export/difftable.h"
@@ -38,7 +38,8 @@ std::shared_ptr<const LoadedTrace> loadOrReport(const std::string &file)
         return nullptr;
     }
     if (const std::string lost = dataLoss(*r.trace->graph); !lost.empty())
-        std::fprintf(stderr, "kinetoscope: warning: %s: data lost: %s\n", file.c_str(), lost.c_str());
+        std::fprintf(
+            stderr, "kinetoscope: warning: %s: data lost: %s\n", file.c_str(), lost.c_str());
     return r.trace;
 }
 

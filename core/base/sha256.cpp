@@ -46,9 +46,10 @@ void Sha256::block(const uint8_t *p)
     }
     auto [a, b, c, d, e, f, g, h] = m_state;
     for (int i = 0; i < 64; ++i) {
-        const uint32_t t1
-            = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
-        const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        const uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g))
+            + kRound[i] + w[i];
+        const uint32_t t2
+            = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
         h = g;
         g = f;
         f = e;

@@ -214,8 +214,9 @@ bool readFindings(sqlite3 *db, RankSource &rank, std::string &error)
 //! What its trace's load lost (the `data_lost` finding), which a run names whatever it reads.
 bool readDataLost(sqlite3 *db, RankSource &rank, std::string &error)
 {
-    const SqliteStatement st = prepare(db,
-        "SELECT example FROM findings WHERE check_name = 'data_lost' LIMIT 1", rank.database, error);
+    const SqliteStatement st
+        = prepare(db, "SELECT example FROM findings WHERE check_name = 'data_lost' LIMIT 1",
+            rank.database, error);
     if (!st)
         return false;
     return eachRow(db, st.get(), rank.database, error, [&] {

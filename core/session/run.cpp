@@ -261,7 +261,8 @@ void nameShortRanks(Run &run)
             most = run.sources[i]->kernels.size(), busiest = i;
     for (size_t i = 0; i < run.sources.size(); ++i) {
         const RankSource &s = *run.sources[i];
-        const std::string rank = "rank " + std::to_string(run.ranks[i].rank) + " (" + s.path() + ")";
+        const std::string rank
+            = "rank " + std::to_string(run.ranks[i].rank) + " (" + run.ranks[i].file + ")";
         if (!s.dataLost.empty())
             run.warnings.push_back(rank + ": data lost: " + s.dataLost);
         if (s.kernels.empty() && most > 0)

@@ -172,8 +172,8 @@ void addRankTables(TableDatabase &db, const RankSource &source, int rank)
     db.add("step_gpu_time", stepGpuTimeTable(source.stepGpuTime), rank);
     db.add("findings", findingTable(source.findings), rank);
     db.add("summary", summaryTable(summaryJson(*trace.model, graph, trace.seconds)), rank);
-    db.add("diagnostics", diagnosticsTable(allDiagnostics(*trace.model, graph, trace.memory())),
-        rank);
+    db.add(
+        "diagnostics", diagnosticsTable(allDiagnostics(*trace.model, graph, trace.memory())), rank);
 }
 
 /*!

@@ -376,18 +376,19 @@ private slots:
         const QByteArray lost = "data lost: byte " + QByteArray::number(qint64(at))
             + ": a syntax error (Invalid value.): the rest of the file was not read ("
             + QByteArray::number(qint64(bad.size() - at)) + " bytes holding about 4 events)";
-        QVERIFY2(again.err.contains("rank1.json: " + lost), again.err.constData());
-        const auto ranks = test::run(
-            test::appPath(), args({QStringLiteral("--export-collectives"), QStringLiteral("-"), out}));
+        QVERIFY2(again.err.contains(QByteArray("rank1.json: " + lost)), again.err.constData());
+        const auto ranks = test::run(test::appPath(),
+            args({QStringLiteral("--export-collectives"), QStringLiteral("-"), out}));
         QCOMPARE(ranks.exitCode, 0);
-        const QByteArray rank1 = "rank 1 (" + out.toUtf8() + "/rank1.json.sqlite)";
-        QVERIFY2(ranks.err.contains(rank1 + ": " + lost), ranks.err.constData());
-        QVERIFY2(ranks.err.contains(rank1 + " ran no communication kernel where rank 0 ran 2"),
+        const QByteArray rank1 = "rank 1 (" + in.toUtf8() + "/rank1.json)";
+        QVERIFY2(ranks.err.contains(QByteArray(rank1 + ": " + lost)), ranks.err.constData());
+        QVERIFY2(ranks.err.contains(
+                     QByteArray(rank1 + " ran no communication kernel where rank 0 ran 2")),
             ranks.err.constData());
 
         // A database of a trace that left the folder: refused, nothing removed.
-        QVERIFY(QFile::copy(out + QStringLiteral("/rank0.json.sqlite"),
-            out + QStringLiteral("/gone.json.sqlite")));
+        QVERIFY(QFile::copy(
+            out + QStringLiteral("/rank0.json.sqlite"), out + QStringLiteral("/gone.json.sqlite")));
         const auto refused = digest();
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("gone.json.sqlite"), refused.err.constData());
@@ -404,19 +405,19 @@ private slots:
             return r.exitCode == 2 ? r.err : "exit " + QByteArray::number(r.exitCode) + r.err;
         };
         const QByteArray longer = stale(r0.json() + " ");
-        QVERIFY2(longer.contains("rank0.json.sqlite: stale: its trace " + in.toUtf8()
+        QVERIFY2(longer.contains(QByteArray("rank0.json.sqlite: stale: its trace " + in.toUtf8()
                      + "/rank0.json is " + QByteArray::number(qint64(r0.json().size() + 1))
                      + " bytes now, " + QByteArray::number(qint64(r0.json().size()))
-                     + " when digested: digest it again"),
+                     + " when digested: digest it again")),
             longer.constData());
         std::string same = r0.json();
         same[same.find("ProfilerStep#1")] = 'p'; // the same size, another content
         const QByteArray changed = stale(same);
-        QVERIFY2(changed.contains("rank0.json.sqlite: stale: its trace " + in.toUtf8()
-                     + "/rank0.json changed since it was digested (another SHA-256)"),
+        QVERIFY2(changed.contains(QByteArray("rank0.json.sqlite: stale: its trace " + in.toUtf8()
+                     + "/rank0.json changed since it was digested (another SHA-256)")),
             changed.constData());
         const QByteArray current = stale(r0.json()); // back as digested: current again
-        QVERIFY2(current.startsWith("exit 0") && !current.contains("stale"), current.constData());
+        QVERIFY2(current.startsWith("exit 0") && !current.contains("stale:"), current.constData());
     }
 
     // A 100 000-character op name and a pattern that backtracks on it: std::regex overflowed the

@@ -104,7 +104,8 @@ void TestLoadVerdict::verdicts_data()
         "(1040 bytes holding about 12 events)");
     ParseOutcome zeroByte = stopped(trace(), 60, 0, "The document root must not be followed…");
     row("zero byte after events", zeroByte, S::Loaded, "", 0, 100,
-        "syntax_error@60: a syntax error (a zero byte: this is not JSON text): the rest of the file "
+        "syntax_error@60: a syntax error (a zero byte: this is not JSON text): the rest of the "
+        "file "
         "was not read");
     ParseOutcome midEvent = stopped(trace(), 60, 'x', "Invalid value.");
     midEvent.insideEvent = true;

@@ -284,7 +284,8 @@ void TestRun::aRankReadInPartIsNamed()
         r->step(1, 0, 1000).comm(100, 50, "0").comm(300, 20, "0");
     const std::string whole = r2.json();
     const std::string cut = whole.substr(0, whole.find(R"("cat":"kernel")"));
-    std::vector<std::shared_ptr<const LoadedTrace>> traces {link(r0.json()), link(r1.json()), link(cut)};
+    std::vector<std::shared_ptr<const LoadedTrace>> traces {
+        test::link(r0.json()), test::link(r1.json()), test::link(cut)};
     QVERIFY(traces[0] && traces[1] && traces[2]);
     const auto run = assembleRun(std::move(traces), {});
     const std::string file = run->ranks[2].file;
@@ -296,14 +297,16 @@ void TestRun::aRankReadInPartIsNamed()
     QStringList warnings;
     for (const std::string &w : run->warnings)
         warnings << QString::fromStdString(w);
-    QVERIFY2(warnings.contains(QString::fromStdString(lost)), qPrintable(warnings.join('\n')));
-    QVERIFY2(warnings.contains(QString::fromStdString(silent)), qPrintable(warnings.join('\n')));
+    QVERIFY2(warnings.contains(QString::fromStdString(lost)),
+        qPrintable(warnings.join(QLatin1Char('\n'))));
+    QVERIFY2(warnings.contains(QString::fromStdString(silent)),
+        qPrintable(warnings.join(QLatin1Char('\n'))));
     QStringList got;
     for (const Finding &f : run->findings)
         got << QString::fromStdString(std::string(info(f.check).name) + " " + f.example);
     QCOMPARE(got,
-        QStringList(
-            {QStringLiteral("collective_counts_differ process group '0': rank 2 ran 0, rank 0 ran 2")}));
+        QStringList({QStringLiteral(
+            "collective_counts_differ process group '0': rank 2 ran 0, rank 0 ran 2")}));
 }
 
 void TestRun::pairsAcrossRanks()

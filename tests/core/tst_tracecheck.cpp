@@ -4,8 +4,8 @@
 // CuptiActivity.h), each count worked out by hand from the JSON.
 #include "analysis/health/tracecheck.h"
 #include "export/summary.h"
-#include "session/loadedtrace.h"
 #include "runbuilder.h"
+#include "session/loadedtrace.h"
 #include "testutil.h"
 
 #include <QTest>
@@ -182,7 +182,8 @@ private slots:
 {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":20,"dur":5},
 {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":21,"dur":1,"args":{"correlation":1}},
 )json";
-        const std::string after = R"json(garbage{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":30,"dur":5},
+        const std::string after
+            = R"json(garbage{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":30,"dur":5},
 {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":22,"dur":20,"args":{"device":0,"stream":7,"correlation":1}}
 ]})json";
         const QString path = test::writeTemp(

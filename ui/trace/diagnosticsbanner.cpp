@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "trace/diagnosticsbanner.h"
 
+#include "analysis/health/dataloss.h"
 #include "common/qstrings.h"
 #include "common/selectioncontroller.h"
-#include "analysis/health/dataloss.h"
 #include "export/summary.h"
 #include "session/loadedtrace.h"
 #include "trace/healthpanel.h"

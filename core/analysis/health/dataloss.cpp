@@ -33,7 +33,8 @@ std::string dataLoss(const OpGraph &graph)
         + stop->message;
     if (stop->counter == Diag::GzipCorrupt)
         out += ": the rest of the file was not read";
-    out += "; " + std::to_string(m.eventCount) + (m.eventCount == 1 ? " event kept" : " events kept");
+    out += "; " + std::to_string(m.eventCount)
+        + (m.eventCount == 1 ? " event kept" : " events kept");
     if (const uint64_t skipped = m.diagnostics.count(Diag::IncompleteEvent))
         out += ", " + std::to_string(skipped) + " incomplete one skipped";
     if (graph.stats().gpuCutOff)

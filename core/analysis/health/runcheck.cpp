@@ -52,13 +52,11 @@ std::map<std::string, std::vector<int64_t>> collectivesPerGroup(
             perRank[i] = std::max<int64_t>(perRank[i], 0) + 1;
         }
     }
-    for (auto &[group, perRank] : counts) {
-        const auto inGroupOrSilent = [&](size_t i) {
-            return perRank[i] >= 0 || ranks[i].kernels->empty();
-        };
-        bool world = true;
+    for (auto &groupCounts : counts) {
+        std::vector<int64_t> &perRank = groupCounts.second;
+        bool world = true; // every rank in the group, or silent
         for (size_t i = 0; i < ranks.size(); ++i)
-            world = world && inGroupOrSilent(i);
+            world = world && (perRank[i] >= 0 || ranks[i].kernels->empty());
         for (size_t i = 0; i < ranks.size() && world; ++i)
             perRank[i] = std::max<int64_t>(perRank[i], 0);
     }
