@@ -190,10 +190,10 @@ std::optional<UsageError> CommandParser::combinationError() const
         return usage(QStringLiteral("--what-if goes with --summary"));
     if ((isSet(Opt::CriticalPathStep) || isSet(Opt::DataLoading) || isSet(Opt::AssumeStreamOrder))
         && !isSet(Opt::Summary) && !isSet(Opt::Findings) && !isSet(Opt::ExportCriticalPath)
-        && !isSet(Opt::ExportDb))
+        && !isSet(Opt::ExportDb) && !isSet(Opt::ExportParquet))
         return usage(QStringLiteral("--critical-path-step, --data-loading and "
                                     "--assume-stream-order go with --summary, --findings, "
-                                    "--export-critical-path or --export-db"));
+                                    "--export-critical-path, --export-db or --export-parquet"));
     if (isSet(Opt::CriticalPathModel) && !isSet(Opt::Summary) && !isSet(Opt::ExportCriticalPath))
         return usage(
             QStringLiteral("--critical-path-model goes with --summary or --export-critical-path"));
@@ -296,6 +296,8 @@ Request CommandParser::request()
         r.out = value(kRunExports[size_t(which)]).toStdString();
         if (r.what == RunExport::Database && r.out == "-")
             return usage(QStringLiteral("--export-db writes a file, not standard output"));
+        if (r.what == RunExport::Parquet && r.out == "-")
+            return usage(QStringLiteral("--export-parquet writes a folder, not standard output"));
         r.args = fileArgs();
         r.path = path;
         return r;

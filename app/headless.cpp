@@ -15,6 +15,7 @@
 #include "session/loadedtrace.h"
 #include "session/run.h"
 #include "session/rundatabase.h"
+#include "session/runparquet.h"
 
 #include <algorithm>
 #include <atomic>
@@ -214,8 +215,9 @@ int runRunExport(RunExport what,
     const PathQuery &path)
 {
     if (std::vector<std::string> databases; runDatabases(args, databases)) {
-        if (what == RunExport::Database) {
-            std::fprintf(stderr, "kinetoscope: --export-db reads traces, not databases\n");
+        if (what == RunExport::Database || what == RunExport::Parquet) {
+            std::fprintf(stderr, "kinetoscope: --export-%s reads traces, not databases\n",
+                what == RunExport::Database ? "db" : "parquet");
             return ExitUsage;
         }
         if (path.dataLoading || path.assumeStreamOrder) {
@@ -224,8 +226,9 @@ int runRunExport(RunExport what,
         }
     }
     RunOptions options;
+    const bool everyTable = what == RunExport::Database || what == RunExport::Parquet;
     options.pairs = what == RunExport::RankPairs || what == RunExport::Database;
-    options.rankDetails = what == RunExport::Database; // its findings and step_gpu_time
+    options.rankDetails = everyTable; // its findings and step_gpu_time
     options.pathGraph = what == RunExport::CriticalPath; // read in the databases' one open
     // One trace's critical path is no run short of ranks: its world_size is not news there.
     const auto run = openRunOrReport(args, options, what == RunExport::CriticalPath);
@@ -233,10 +236,11 @@ int runRunExport(RunExport what,
         return ExitLoadFailed;
     std::string error;
     bool written = false;
-    if (what == RunExport::Database) {
+    if (everyTable) {
         FileHashes hashes(*run);
-        written = writeRunDatabase(
-            *run, out, path, [&hashes](const std::string &file) { return hashes.of(file); }, error);
+        const auto hash = [&hashes](const std::string &file) { return hashes.of(file); };
+        written = what == RunExport::Database ? writeRunDatabase(*run, out, path, hash, error)
+                                              : writeRunParquet(*run, out, path, hash, error);
     } else if (const auto table = runTable(*run, what, path)) {
         written = exportTable(*table, out, error);
     } else {

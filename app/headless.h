@@ -50,7 +50,7 @@ std::shared_ptr<const Run> openRunOrReport(const std::vector<std::string> &args,
 int runExitCode(const Run &run);
 
 //! What `--export-ranks`, `--export-collectives` and `--export-rank-pairs` write.
-enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath, Database };
+enum class RunExport { Ranks, Collectives, RankPairs, CriticalPath, Database, Parquet };
 /*!
  * Opens the run \a args names (files and folders) and writes \a what to \a out. Ranks that fail
  * to load are reported on stderr; the others are still written, and the exit code is then

@@ -44,6 +44,7 @@ enum class Opt : uint8_t {
     ExportRankPairs,
     ExportCriticalPath,
     ExportDb,
+    ExportParquet,
     Report,
     Page,
     Check,
@@ -148,6 +149,10 @@ inline constexpr std::array<OptionSpec, size_t(Opt::Count)> kOptions {{
         "Write every table of FILE, or of each rank of a run FILE...|DIR and the run's own, to "
         "one SQLite database OUT.sqlite.",
         true},
+    {Opt::ExportParquet, "export-parquet", "DIR",
+        "Write every table of FILE, or of each rank of a run FILE...|DIR, as Parquet files under "
+        "DIR/TABLE/rank=R/ (one rank per process scales past one machine).",
+        true},
     {Opt::Report, "report", "OUT",
         "Write a one-file report of FILE, of a run (several FILEs or a folder) or of a --compare "
         "to OUT (.pdf, else self-contained .html) and exit.",
@@ -168,7 +173,7 @@ static_assert(std::ranges::all_of(
     kOptions, [](const OptionSpec &o) { return &o == &kOptions[size_t(o.id)]; }));
 
 //! The run exports, in RunExport's order.
-inline constexpr std::array<Opt, 5> kRunExports {Opt::ExportRanks, Opt::ExportCollectives,
-    Opt::ExportRankPairs, Opt::ExportCriticalPath, Opt::ExportDb};
+inline constexpr std::array<Opt, 6> kRunExports {Opt::ExportRanks, Opt::ExportCollectives,
+    Opt::ExportRankPairs, Opt::ExportCriticalPath, Opt::ExportDb, Opt::ExportParquet};
 
 } // namespace ks

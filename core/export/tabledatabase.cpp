@@ -3,6 +3,7 @@
 
 #include "export/atomicfile.h"
 #include "export/celltable.h"
+#include "export/columnunits.h"
 #include "export/sqlitehandles.h"
 
 #include <sqlite3.h>
@@ -34,32 +35,6 @@ std::string_view sqlType(Cell cell)
     default:
         return "TEXT";
     }
-}
-
-//! The unit of a column, from its kind and the suffixes the exports' names follow.
-std::string_view columnUnit(std::string_view name, Cell cell)
-{
-    auto ends = [name](std::string_view suffix) { return name.ends_with(suffix); };
-    if (cell == Cell::Timestamp || name == "ts" || ends("_ts"))
-        return "µs, file clock";
-    if (cell == Cell::Bytes || ends("bytes"))
-        return "bytes";
-    if (ends("_ns"))
-        return "ns";
-    if (ends("_us") || name == "dur" || name.starts_with("fwd_dur") || name.starts_with("bwd_dur")
-        || name.find("_us_") != std::string_view::npos)
-        return "µs";
-    if (name.find("tflops") != std::string_view::npos)
-        return "TFLOP/s";
-    if (ends("tb_per_s"))
-        return "TB/s";
-    if (name.find("pct") != std::string_view::npos || name == "percent" || name == "share")
-        return "%";
-    if (name == "flops")
-        return "FLOP";
-    if (name == "intensity")
-        return "FLOP/byte";
-    return "";
 }
 
 /*!

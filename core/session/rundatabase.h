@@ -26,8 +26,9 @@ constexpr int kDatabaseFormat = 6;
  * critical-path graph of \a query's step: path_nodes, path_edges, path_events), the run's tables
  * (ranks, collectives, rank_pairs, critical_path), meta (format and tool version; per rank its
  * source file, size, sha256, world size and clock base), schema and schema_columns, and indexes on
- * rank, step and names. \a sha256 gives a file's hex digest (the caller's: the core has no hash),
- * asked for each rank after its tables are built, so that the caller can hash beside them. False
+ * rank, step and names. \a sha256 gives a file's hex digest (fileSha256(), from the caller, which
+ * may hash on a thread of its own), asked for each rank after its tables are built, so that the
+ * hashing runs beside them. False
  * with \a error set on failure.
  */
 bool writeRunDatabase(const Run &run,

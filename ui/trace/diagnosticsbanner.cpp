@@ -36,7 +36,7 @@ DiagnosticsBanner *DiagnosticsBanner::create(SelectionController *selection, QWi
         return nullptr;
     QString text;
     if (!lost.empty())
-        text = tr("Read in part, every complete event before the stop loaded: %1. ")
+        text = tr("Read in part: %1. Every complete event before the stop is loaded. ")
                    .arg(toQString(lost));
     if (!warned.isEmpty()) {
         const QString listed = warned.mid(0, 3).join(QStringLiteral("; "))
