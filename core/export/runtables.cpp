@@ -38,10 +38,11 @@ CellTable rankTable(const std::vector<RankSummary> &ranks)
         t.add(r.file);
         t.add(r.worldSize > 0 ? std::to_string(r.worldSize) : std::string());
         t.add(std::to_string(r.steps));
+        const auto gpu = [&r](TimeNs ns) { return r.gpuUnknown ? std::string() : microsText(ns); };
         for (const TimeNs ns : r.gpuTime)
-            t.add(microsText(ns));
-        t.add(microsText(r.fwdGpu));
-        t.add(microsText(r.bwdGpu));
+            t.add(gpu(ns));
+        t.add(gpu(r.fwdGpu));
+        t.add(gpu(r.bwdGpu));
         t.add(std::to_string(r.pairs));
         t.add(bytes(r.memory.allocated));
         t.add(bytes(r.memory.reserved));

@@ -23,12 +23,16 @@ struct RankSummary {
     TimeNs bwdGpu = 0;
     uint64_t pairs = 0;
     AllocatorPeaks memory;
+    //! Its trace was read in part and none of its GPU events survived (LinkStats::gpuCutOff): its
+    //! GPU figures are unknown, not zero.
+    bool gpuUnknown = false;
 };
 /*!
  * `--export-ranks`: one row per rank, in rank order: `rank`, `file`, `world_size`, `steps`, the
  * eight `gpu_time` figures of the rank's whole trace (µs), `fwd_gpu_us` and `bwd_gpu_us` (sums
  * over its pair rows, as `--export-pairs` would add them up), `pairs` (`fwd_bwd_pairs` of its
- * `--summary`), `peak_allocated_bytes`, `peak_reserved_bytes`.
+ * `--summary`), `peak_allocated_bytes`, `peak_reserved_bytes`. A rank whose GPU figures are
+ * unknown (RankSummary::gpuUnknown) has its ten GPU cells empty.
  */
 CellTable rankTable(const std::vector<RankSummary> &ranks);
 

@@ -101,7 +101,8 @@ ReportContent runReport(const Run &run, const LoadedTrace *first, const std::str
         if (chart.labels.size() == kChartBars)
             break;
         const GpuTimeBreakdown b = gpuTimeOfFields(r.gpuTime);
-        chart.labels.push_back("rank " + std::to_string(r.rank));
+        chart.labels.push_back(
+            "rank " + std::to_string(r.rank) + (r.gpuUnknown ? " (GPU work missing)" : ""));
         chart.values.push_back({double(b.computation) / 1e3, double(b.exposedComm) / 1e3,
             double(b.exposedMemcpy) / 1e3, double(b.idle) / 1e3});
     }

@@ -251,6 +251,7 @@ bool readSummary(sqlite3 *db, RankSource &rank, std::string &error)
     s.bwdGpu = microsAsNs(st.get(), 12);
     s.pairs = uint64_t(sqlite3_column_int64(st.get(), 13));
     s.memory = {bytesOrNone(st.get(), 14), bytesOrNone(st.get(), 15)};
+    s.gpuUnknown = sqlite3_column_type(st.get(), 3) == SQLITE_NULL; // written empty: unknown
     return true;
 }
 

@@ -23,6 +23,7 @@ RankSummary rankSummary(const LoadedTrace &trace)
     }
     s.pairs = graph.stats().pairs();
     s.memory = allocatorPeaks(trace.model->memory);
+    s.gpuUnknown = graph.stats().gpuCutOff;
     return s;
 }
 

@@ -307,6 +307,12 @@ void TestRun::aRankReadInPartIsNamed()
     QCOMPARE(got,
         QStringList({QStringLiteral(
             "collective_counts_differ process group '0': rank 2 ran 0, rank 0 ran 2")}));
+    // Its GPU figures are unknown, not 0: the rank table leaves its ten GPU cells empty.
+    const CellTable ranks = rankTable(run->summaries());
+    for (size_t column = 4; column < 14; ++column) {
+        QCOMPARE(ranks.text(2, column), std::string());
+        QVERIFY(!ranks.text(0, column).empty());
+    }
 }
 
 void TestRun::pairsAcrossRanks()

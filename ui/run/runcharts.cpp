@@ -59,10 +59,18 @@ std::vector<BreakdownBar> breakdownBars(const Run &run, bool &perStep)
         const int rank = source->summary.rank;
         if (!perStep)
             bars.push_back(
-                {RunCharts::tr("rank %1").arg(rank), gpuTimeOfFields(source->summary.gpuTime)});
+                {(source->summary.gpuUnknown ? RunCharts::tr("rank %1 (GPU work missing)")
+                                             : RunCharts::tr("rank %1"))
+                        .arg(rank),
+                    gpuTimeOfFields(source->summary.gpuTime)});
         else
             for (const StepGpuTime &s : source->stepGpuTime)
-                bars.push_back({RunCharts::tr("r%1 · #%2").arg(rank).arg(s.step), s.time});
+                bars.push_back(
+                    {(source->summary.gpuUnknown ? RunCharts::tr("r%1 · #%2 (GPU missing)")
+                                                 : RunCharts::tr("r%1 · #%2"))
+                            .arg(rank)
+                            .arg(s.step),
+                        s.time});
     }
     return bars;
 }
