@@ -52,7 +52,7 @@ print_stages() {
 
 stage packages
 packages=(g++ cmake ninja-build pkg-config python3 ccache fonts-dejavu-core
-    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev rapidjson-dev zlib1g-dev libisal-dev libsqlite3-dev)
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev rapidjson-dev zlib1g-dev libisal-dev libzstd-dev libsqlite3-dev)
 if [[ $mode == test ]]; then
     # The ASan build and the fuzzer are clang's (llvm-symbolizer names the lines in their
     # reports); the package checks validate the .deb; the report test reads the PDF's text with
