@@ -298,6 +298,8 @@ int runScreenshot(const ScreenshotRequest &request)
                     .arg(r.file));
     }
     return capture(target, &window, r, [&r, tab, selected] {
+        while (tab->pagesPending()) // the window as a user sees it once its pages are filled
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
         if (selected != kNoSlice)
             tab->selection()->select(selected);
         TimelineView *timeline = tab->timeline();

@@ -888,6 +888,26 @@ private slots:
         QCOMPARE(tab->selection()->current(), expected[0].evidence[0].event);
     }
 
+    /*
+     * Issue #59: a trace without steps opens on its Op pairs page, whose columns (the whole
+     * trace's critical path, efficiency) are worked out after the first frame: a line says so
+     * until they come, then the table takes its place.
+     */
+    void pairsPageComesWhenItsColumnsAreReady()
+    {
+        const QString path = test::writeTemp(
+            QStringLiteral("nosteps.json"), test::kernelBeforeLaunchTrace().c_str());
+        MainWindow window;
+        TraceTab *tab = openAndWait(window, path);
+        QVERIFY(tab);
+        QVERIFY(!tab->findings());
+        QWidget *page = tab->bottomTabs()->widget(0);
+        QCOMPARE(tab->bottomTabs()->tabText(0), QStringLiteral("Op pairs"));
+        QTRY_VERIFY_WITH_TIMEOUT(!tab->pagesPending(), 60000);
+        QVERIFY(page->findChild<PairTablePage *>());
+        QVERIFY(page->findChildren<QLabel *>(QString(), Qt::FindDirectChildrenOnly).isEmpty());
+    }
+
     // A kernel that starts 5 µs before its launch: the banner names the health warning, its
     // Health… panel lists the findings of --check (the same list), and a click on the finding
     // selects its first instance, the kernel.

@@ -137,22 +137,34 @@ QWidget *TraceTab::buildPages()
             memory();
     });
     // What the first frame does not draw, worked out meanwhile: the tables' columns (critical
-    // path, efficiency) and the module tree.
+    // path, efficiency) and the module tree. Without steps the pair table is the first page on
+    // show: it comes when its columns are ready (the whole trace's critical path takes seconds on
+    // large traces), a line saying so until then.
+    if (!m_findings)
+        m_pairsPage->layout()->addWidget(new QLabel(
+            tr("Working out the op pairs' columns (critical path, efficiency)…"), m_pairsPage));
     m_moduleTree.run(
         [trace = m_trace](const std::atomic<bool> &) {
             trace->pairTable();
             trace->modules();
             return true;
         },
-        [](bool) {});
-    if (!m_findings)
-        pairs(); // the first page on show
+        [this](bool) {
+            if (m_bottom->currentWidget() == m_pairsPage)
+                pairs();
+        });
     return m_bottom;
+}
+
+bool TraceTab::pagesPending() const
+{
+    return m_moduleTree.pending() || (m_findings && m_findings->pending());
 }
 
 PairTablePage *TraceTab::pairs()
 {
     if (!m_pairs) {
+        qDeleteAll(m_pairsPage->findChildren<QLabel *>(QString(), Qt::FindDirectChildrenOnly));
         m_pairs = new PairTablePage(m_selection, m_pairsPage);
         m_pairsPage->layout()->addWidget(m_pairs);
         m_pairs->setStepNumber(stepNumber());

@@ -57,6 +57,9 @@ public:
     CriticalPathPage *criticalPath();
     //! The Findings page, null for a trace without steps.
     FindingsPage *findings() const { return m_findings; }
+    //! True until what the first frame left for later has come: the Findings page's path and
+    //! findings, the op pairs' columns (a picture of the window waits for them).
+    bool pagesPending() const;
     QTabWidget *bottomTabs() const { return m_bottom; }
     //! Shows the find bar and focuses it.
     void startFind();
