@@ -41,4 +41,11 @@ ScopedHeapReuse::~ScopedHeapReuse()
         setTopPad(kGlibcDefaultTopPad);
 }
 
+void returnFreedMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 } // namespace ks

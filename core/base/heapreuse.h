@@ -23,4 +23,12 @@ public:
     ScopedHeapReuse &operator=(const ScopedHeapReuse &) = delete;
 };
 
+/*!
+ * Gives the pages of freed blocks back to the kernel now (glibc's malloc_trim, which also frees
+ * whole pages inside free blocks of every thread's heap): after a phase that freed many small
+ * blocks that no later allocation will reuse, such as a thousand ranks' graph edges, read on the
+ * reading threads and copied into one graph. glibc only; elsewhere it does nothing.
+ */
+void returnFreedMemory();
+
 } // namespace ks

@@ -326,8 +326,9 @@ bool readPathNodes(
         const auto event = eventOf(st.get(), 0);
         if (!event || *event == kNoSlice)
             return notOurs(path, "path_nodes names no event", error);
-        nodes.push_back(
-            {*event, sqlite3_column_int64(st.get(), 2), sqlite3_column_int(st.get(), 1) != 0});
+        nodes.push_back({.event = *event,
+            .start = sqlite3_column_int(st.get(), 1) != 0,
+            .time = sqlite3_column_int64(st.get(), 2)});
         return true;
     });
 }
@@ -354,7 +355,11 @@ bool readPathEdges(sqlite3 *db,
             || weight < 0 || !charged)
             return notOurs(path, "path_edges holds an edge of no node, kind or event", error);
         (sqlite3_column_int(st.get(), 5) != 0 ? stepEdges : edges)
-            .push_back({uint32_t(from), uint32_t(to), *kind, weight, *charged});
+            .push_back({.from = uint32_t(from),
+                .to = uint32_t(to),
+                .weight = weight,
+                .charged = *charged,
+                .kind = *kind});
         return true;
     });
 }
@@ -470,7 +475,7 @@ bool readStoredPath(sqlite3 *db,
         || !readPathEvents(db, path, rows, events, error))
         return false;
     graph.graph = std::make_unique<StoredPathGraph>(
-        std::move(nodes), edges, stepEdges, std::move(events), size_t(rows));
+        std::move(nodes), std::move(edges), std::move(stepEdges), events, size_t(rows));
     return true;
 }
 

@@ -131,8 +131,8 @@ void CriticalGraph::addNodes(const std::vector<SliceId> &events)
     const SliceTable &s = m_graph.model().slices;
     m_nodes.reserve(2 * events.size());
     for (SliceId e : events) {
-        m_nodes.push_back({e, s.start[e], true});
-        m_nodes.push_back({e, s.end(e), false});
+        m_nodes.push_back({.event = e, .start = true, .time = s.start[e]});
+        m_nodes.push_back({.event = e, .start = false, .time = s.end(e)});
     }
     // HTA sorts by (ts, event index), a start before the end of the same event.
     std::stable_sort(m_nodes.begin(), m_nodes.end(), [&](const PathNode &a, const PathNode &b) {
@@ -199,13 +199,16 @@ void CriticalGraph::addEdge(
 {
     const bool timed = !zero && kind != PathEdgeKind::Dependency && kind != PathEdgeKind::Sync;
     const TimeNs w = timed ? std::max<TimeNs>(0, m_nodes[to].time - m_nodes[from].time) : 0;
-    m_dag.add({from, to, kind, w, charged});
+    m_dag.add({.from = from, .to = to, .weight = w, .charged = charged, .kind = kind});
 }
 
 void CriticalGraph::addStepEdge(uint32_t from, uint32_t to, PathEdgeKind kind, SliceId charged)
 {
-    m_dag.addStepEdge(
-        {from, to, kind, std::max<TimeNs>(0, m_nodes[to].time - m_nodes[from].time), charged});
+    m_dag.addStepEdge({.from = from,
+        .to = to,
+        .weight = std::max<TimeNs>(0, m_nodes[to].time - m_nodes[from].time),
+        .charged = charged,
+        .kind = kind});
 }
 
 // Calls holding the runtime lock complete one at a time, whatever their thread: each waits for

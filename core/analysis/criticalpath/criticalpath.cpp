@@ -4,6 +4,7 @@
 #include "analysis/criticalpath/pathnotes.h"
 #include "analysis/criticalpath/pathowners.h"
 #include "base/closenames.h"
+#include "base/heapreuse.h"
 #include "link/gpuside.h"
 #include "link/opnames.h"
 
@@ -190,7 +191,15 @@ void CriticalPathAnalysis::walk(
         m_path.problem = m_path.ranks[0].problem;
         return;
     }
-    m_joined = std::make_unique<JoinedGraph>(raw, match, model);
+    // Without the traces (a run from databases, which no export writes as a database again),
+    // this walk is the only reader of the ranks' edges: each rank's go once copied into the
+    // joined graph, a thousand ranks' graphs being held at once.
+    std::function<void(uint32_t)> copied;
+    if (!tracesAtHand())
+        copied = [this](uint32_t r) { m_graphs[r]->releaseEdges(); };
+    m_joined = std::make_unique<JoinedGraph>(raw, match, model, copied);
+    if (copied)
+        returnFreedMemory(); // the ranks' edges were small blocks on the reading threads' heaps
     const PathDag &dag = m_joined->dag();
     if (!dag.acyclic() || dag.nodeCount() == 0) {
         const bool ranksAcyclic = std::all_of(

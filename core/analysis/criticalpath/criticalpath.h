@@ -140,7 +140,7 @@ struct PathRankInput {
 
 //! A rank's graph for a run's path: made from its trace, or read back from its database.
 struct PathRankGraph {
-    std::unique_ptr<const PathGraph> graph; //!< null: the rank has no window (problem says why)
+    std::unique_ptr<PathGraph> graph; //!< null: the rank has no window (problem says why)
     std::string problem;
     TimeNs windowStart = 0; //!< its step's window, in its model's times
     TimeNs windowEnd = 0;
@@ -251,7 +251,7 @@ private:
     std::vector<bool> droppedBy(const PathChange &change) const;
 
     std::vector<PathRankInput> m_ranks;
-    std::vector<std::unique_ptr<const PathGraph>> m_graphs; //!< by rank; null: no window
+    std::vector<std::unique_ptr<PathGraph>> m_graphs; //!< by rank; null: no window
     std::unique_ptr<JoinedGraph> m_joined; //!< null when there is no path
     std::unique_ptr<StepModel> m_step; //!< with m_joined
     CriticalPath m_path;

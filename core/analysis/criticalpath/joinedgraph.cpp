@@ -28,8 +28,10 @@ bool joinable(const Collective &c, const std::vector<const PathGraph *> &graphs)
 
 } // namespace
 
-JoinedGraph::JoinedGraph(
-    const std::vector<const PathGraph *> &graphs, const CollectiveMatch *match, PathModel model)
+JoinedGraph::JoinedGraph(const std::vector<const PathGraph *> &graphs,
+    const CollectiveMatch *match,
+    PathModel model,
+    const std::function<void(uint32_t)> &copied)
     : m_graphs(graphs)
 {
     m_nodeBegin.push_back(0);
@@ -42,15 +44,15 @@ JoinedGraph::JoinedGraph(
     const bool across = match
         && std::any_of(match->collectives.begin(), match->collectives.end(),
             [&](const Collective &c) { return joinable(c, graphs); });
-    if (graphs.size() == 1 && graphs[0] && !across) {
+    if (graphs.size() == 1 && graphs[0] && !across && graphs[0]->dag().indexed()) {
         m_single = &graphs[0]->dag();
         m_edgeBegin = {0, uint32_t(m_single->edges().size())};
         m_stepEdgeBegin = {0, uint32_t(m_single->stepEdges().size())};
         return;
     }
     m_dag = PathDag(m_nodeBegin.back());
-    join(match, model);
-    m_dag.finish();
+    join(match, model, copied);
+    m_dag.finish(model == PathModel::Hta); // the step model indexes the edges its own way
 }
 
 /*!
@@ -58,9 +60,10 @@ JoinedGraph::JoinedGraph(
  * model) or weighing the collective's work (the step model), and adds the edges from the last
  * arrivers.
  */
-void JoinedGraph::join(const CollectiveMatch *match, PathModel model)
+void JoinedGraph::join(
+    const CollectiveMatch *match, PathModel model, const std::function<void(uint32_t)> &copied)
 {
-    std::map<std::pair<uint32_t, SliceId>, TimeNs> waiting; // (rank, kernel) → its work
+    WaitingSpans waiting;
     std::vector<PathEdge> across;
     static const std::vector<Collective> kNoCollectives;
     for (const Collective &c : match ? match->collectives : kNoCollectives) {
@@ -75,53 +78,68 @@ void JoinedGraph::join(const CollectiveMatch *match, PathModel model)
                 continue;
             const TimeNs work = std::max<TimeNs>(0, k.start + k.dur - c.lastStart);
             waiting.emplace(std::pair(k.rankIndex, k.kernel), work);
-            across.push_back({from, nodeOf(k.rankIndex, m_graphs[k.rankIndex]->endNode(k.kernel)),
-                PathEdgeKind::Span, work, k.kernel});
+            across.push_back({.from = from,
+                .to = nodeOf(k.rankIndex, m_graphs[k.rankIndex]->endNode(k.kernel)),
+                .weight = work,
+                .charged = k.kernel,
+                .kind = PathEdgeKind::Span});
             m_acrossRank.push_back(k.rankIndex);
             if (model == PathModel::Step) { // nor can it end before this rank arrives
                 const uint32_t start
                     = nodeOf(k.rankIndex, m_graphs[k.rankIndex]->startNode(k.kernel));
-                across.push_back({start,
-                    nodeOf(last->rankIndex, m_graphs[last->rankIndex]->endNode(last->kernel)),
-                    PathEdgeKind::Span, last->dur, last->kernel});
+                across.push_back({.from = start,
+                    .to = nodeOf(last->rankIndex, m_graphs[last->rankIndex]->endNode(last->kernel)),
+                    .weight = last->dur,
+                    .charged = last->kernel,
+                    .kind = PathEdgeKind::Span});
                 m_acrossRank.push_back(last->rankIndex);
             }
         }
     }
+    size_t edges = across.size(), stepEdges = 0;
+    for (const PathGraph *g : m_graphs)
+        if (g) {
+            edges += g->dag().edges().size();
+            stepEdges += g->dag().stepEdges().size();
+        }
+    m_dag.reserve(edges, stepEdges);
     for (uint32_t r = 0; r < m_graphs.size(); ++r) {
         m_edgeBegin.push_back(uint32_t(m_dag.edges().size()));
-        if (!m_graphs[r])
-            continue;
-        const PathGraph &g = *m_graphs[r];
-        for (PathEdge e : g.dag().edges()) {
-            const PathNode &start = g.nodes()[e.from];
-            const auto wait
-                = e.kind == PathEdgeKind::Span && start.start && e.to == g.endNode(start.event)
-                ? waiting.find({r, start.event})
-                : waiting.end();
-            if (wait != waiting.end() && model == PathModel::Hta)
-                continue;
-            if (wait != waiting.end())
-                e.weight = wait->second;
-            e.from += m_nodeBegin[r];
-            e.to += m_nodeBegin[r];
-            m_dag.add(e);
-        }
-    }
-    for (uint32_t r = 0; r < m_graphs.size(); ++r) {
         m_stepEdgeBegin.push_back(uint32_t(m_dag.stepEdges().size()));
         if (!m_graphs[r])
             continue;
-        for (PathEdge e : m_graphs[r]->dag().stepEdges()) {
-            e.from += m_nodeBegin[r];
-            e.to += m_nodeBegin[r];
-            m_dag.addStepEdge(e);
-        }
+        addRankEdges(r, waiting, model);
+        if (copied)
+            copied(r);
     }
     m_stepEdgeBegin.push_back(uint32_t(m_dag.stepEdges().size()));
     m_edgeBegin.push_back(uint32_t(m_dag.edges().size()));
     for (const PathEdge &e : across)
         m_dag.add(e);
+}
+
+void JoinedGraph::addRankEdges(uint32_t r, const WaitingSpans &waiting, PathModel model)
+{
+    const PathGraph &g = *m_graphs[r];
+    for (PathEdge e : g.dag().edges()) {
+        const PathNode &start = g.nodes()[e.from];
+        const auto wait
+            = e.kind == PathEdgeKind::Span && start.start && e.to == g.endNode(start.event)
+            ? waiting.find({r, start.event})
+            : waiting.end();
+        if (wait != waiting.end() && model == PathModel::Hta)
+            continue;
+        if (wait != waiting.end())
+            e.weight = wait->second;
+        e.from += m_nodeBegin[r];
+        e.to += m_nodeBegin[r];
+        m_dag.add(e);
+    }
+    for (PathEdge e : g.dag().stepEdges()) {
+        e.from += m_nodeBegin[r];
+        e.to += m_nodeBegin[r];
+        m_dag.addStepEdge(e);
+    }
 }
 
 uint32_t JoinedGraph::rankOfNode(uint32_t node) const

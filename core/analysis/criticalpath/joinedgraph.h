@@ -4,6 +4,8 @@
 #include "analysis/criticalpath/pathgraph.h"
 #include "analysis/ranks/collectives.h"
 
+#include <functional>
+#include <map>
 #include <unordered_map>
 
 namespace ks {
@@ -21,10 +23,15 @@ namespace ks {
  */
 class JoinedGraph {
 public:
-    //! \a graphs by rank index (null: a rank without a window); \a match over the same ranks.
+    /*!
+     * \a graphs by rank index (null: a rank without a window); \a match over the same ranks.
+     * \a copied, when given, is called with each rank whose edges were copied in (and are not
+     * read again here): a caller that walks only the joined graph frees them there and then.
+     */
     JoinedGraph(const std::vector<const PathGraph *> &graphs,
         const CollectiveMatch *match,
-        PathModel model = PathModel::Hta);
+        PathModel model = PathModel::Hta,
+        const std::function<void(uint32_t)> &copied = {});
 
     const PathDag &dag() const { return m_single ? *m_single : m_dag; }
     size_t rankCount() const { return m_graphs.size(); }
@@ -47,7 +54,12 @@ public:
     int collectiveOf(uint32_t rank, SliceId kernel) const;
 
 private:
-    void join(const CollectiveMatch *match, PathModel model);
+    using WaitingSpans = std::map<std::pair<uint32_t, SliceId>, TimeNs>; //!< (rank, kernel) → work
+
+    void join(
+        const CollectiveMatch *match, PathModel model, const std::function<void(uint32_t)> &copied);
+    //! Rank \a r's edges and step edges, each waiting span weighing its work or left out.
+    void addRankEdges(uint32_t r, const WaitingSpans &waiting, PathModel model);
 
     std::vector<const PathGraph *> m_graphs;
     const PathDag *m_single = nullptr;

@@ -25,8 +25,14 @@ std::string_view pathEdgeKindName(PathEdgeKind kind)
     }
 }
 
-// Incoming edges by node, and a topological order (Kahn's) that the step model's edges keep too.
-void PathDag::finish()
+void PathDag::finish(bool walked)
+{
+    if (walked)
+        indexIncoming();
+    orderNodes();
+}
+
+void PathDag::indexIncoming()
 {
     const size_t n = m_nodeCount;
     m_inBegin.assign(n + 1, 0);
@@ -38,23 +44,42 @@ void PathDag::finish()
     std::vector<uint32_t> fill(m_inBegin.begin(), m_inBegin.end() - 1);
     for (uint32_t i = 0; i < m_edges.size(); ++i)
         m_incoming[fill[m_edges[i].to]++] = i;
+}
 
-    std::vector<std::vector<uint32_t>> next(n);
-    std::vector<uint32_t> pending(n, 0);
+// Kahn's, over the step model's edges too; a node's successors in the order of the edges (CSR: a
+// thousand ranks' nodes, each with a vector of its own, would cost more than the edges).
+void PathDag::orderNodes()
+{
+    const size_t n = m_nodeCount;
+    std::vector<uint32_t> nextBegin(n + 1, 0), pending(n, 0);
     for (const auto *list : {&m_edges, &m_step})
         for (const PathEdge &e : *list) {
-            next[e.from].push_back(e.to);
+            ++nextBegin[e.from + 1];
             ++pending[e.to];
         }
+    for (size_t i = 0; i < n; ++i)
+        nextBegin[i + 1] += nextBegin[i];
+    std::vector<uint32_t> next(nextBegin.back());
+    std::vector<uint32_t> fill(nextBegin.begin(), nextBegin.end() - 1);
+    for (const auto *list : {&m_edges, &m_step})
+        for (const PathEdge &e : *list)
+            next[fill[e.from]++] = e.to;
     m_order.clear();
     m_order.reserve(n);
     for (uint32_t i = 0; i < n; ++i)
         if (pending[i] == 0)
             m_order.push_back(i);
     for (size_t k = 0; k < m_order.size(); ++k)
-        for (uint32_t v : next[m_order[k]])
-            if (--pending[v] == 0)
-                m_order.push_back(v);
+        for (uint32_t j = nextBegin[m_order[k]]; j < nextBegin[m_order[k] + 1]; ++j)
+            if (--pending[next[j]] == 0)
+                m_order.push_back(next[j]);
+    m_acyclic = m_order.size() == n;
+}
+
+void PathDag::releaseIndex()
+{
+    for (auto *v : {&m_order, &m_incoming, &m_inBegin})
+        std::vector<uint32_t>().swap(*v);
 }
 
 PathDistances PathDag::longest(const std::vector<TimeNs> &weights) const

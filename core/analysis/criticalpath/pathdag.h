@@ -4,6 +4,7 @@
 #include "base/tracetypes.h"
 
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ks {
@@ -23,13 +24,14 @@ enum class PathEdgeKind : uint8_t {
 //! "kernel_kernel_delay", "sync_dependency".
 std::string_view pathEdgeKindName(PathEdgeKind kind);
 
+//! 24 bytes, in this order: a thousand ranks' graphs are held at once.
 struct PathEdge {
     uint32_t from = 0; //!< node indices
     uint32_t to = 0;
-    PathEdgeKind kind = PathEdgeKind::Dependency;
     TimeNs weight = 0; //!< ns; never negative (HTA clamps −1 µs and below to 0)
     //! The event whose time this is, as HTA attributes it (kNoSlice where HTA attributes none).
     SliceId charged = kNoSlice;
+    PathEdgeKind kind = PathEdgeKind::Dependency;
 };
 
 //! The longest paths to every node of a PathDag.
@@ -51,30 +53,63 @@ public:
         : m_nodeCount(nodeCount)
     {
     }
+    //! With these edges, as add() and addStepEdge() would add them one by one.
+    PathDag(size_t nodeCount, std::vector<PathEdge> edges, std::vector<PathEdge> stepEdges)
+        : m_nodeCount(nodeCount)
+        , m_edges(std::move(edges))
+        , m_step(std::move(stepEdges))
+    {
+        m_edges.shrink_to_fit();
+        m_step.shrink_to_fit();
+    }
 
     size_t nodeCount() const { return m_nodeCount; }
     const std::vector<PathEdge> &edges() const { return m_edges; }
     //! The dependencies HTA's graph leaves out.
     const std::vector<PathEdge> &stepEdges() const { return m_step; }
+    void reserve(size_t edges, size_t stepEdges)
+    {
+        m_edges.reserve(edges);
+        m_step.reserve(stepEdges);
+    }
     void add(const PathEdge &e) { m_edges.push_back(e); }
     void addStepEdge(const PathEdge &e) { m_step.push_back(e); }
-    //! Indexes the edges; call once, after the last add.
-    void finish();
+    //! Orders the nodes and, unless \a walked is false (longest() is never called), indexes the
+    //! incoming edges; call once, after the last add.
+    void finish(bool walked = true);
 
     //! False when the edges hold a cycle (HTA#113: stacks out of order); no path then.
-    bool acyclic() const { return m_order.size() == m_nodeCount; }
+    bool acyclic() const { return m_acyclic; }
+    //! Whether finish() indexed it (and releaseIndex() did not undo it): it can be walked.
+    bool indexed() const { return m_inBegin.size() == m_nodeCount + 1; }
+    //! Frees the index of a graph walked only as part of another (JoinedGraph): a thousand
+    //! ranks' graphs are held at once. acyclic() stays.
+    void releaseIndex();
+    //! Frees the edges too, once copied into another graph (JoinedGraph).
+    void releaseEdges()
+    {
+        releaseIndex();
+        std::vector<PathEdge>().swap(m_edges);
+        std::vector<PathEdge>().swap(m_step);
+    }
     //! The nodes in an order every edge (HTA's and the step model's) keeps.
     const std::vector<uint32_t> &order() const { return m_order; }
-    //! Longest paths through HTA's edges by \a weights (one per edge). Like networkx's
-    //! dag_longest_path, which HTA calls: the first best predecessor, end node.
+    //! Longest paths through HTA's edges by \a weights (one per edge); finish()ed walked. Like
+    //! networkx's dag_longest_path, which HTA calls: the first best predecessor, end node.
     PathDistances longest(const std::vector<TimeNs> &weights) const;
     //! The edges of the longest path ending at \a d.last, in order (indices as in d.via).
     std::vector<uint32_t> walkBack(const PathDistances &d) const;
 
 private:
+    //! Incoming edges by node (CSR).
+    void indexIncoming();
+    //! A topological order that the step model's edges keep too.
+    void orderNodes();
+
     size_t m_nodeCount = 0;
     std::vector<PathEdge> m_edges;
     std::vector<PathEdge> m_step;
+    bool m_acyclic = true;
     std::vector<uint32_t> m_order;
     std::vector<uint32_t> m_incoming; //!< CSR: incoming(n) = [m_inBegin[n], m_inBegin[n+1])
     std::vector<uint32_t> m_inBegin;

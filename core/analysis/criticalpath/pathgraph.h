@@ -39,11 +39,11 @@ constexpr TimeNs kKernelKernelThreshold = 1'500'000;
 enum class PathModel : uint8_t { Step, Hta };
 std::string_view pathModelName(PathModel model);
 
-//! The start or the end of an event in the window: a point in time.
+//! The start or the end of an event in the window: a point in time (16 bytes, in this order).
 struct PathNode {
     SliceId event = kNoSlice;
-    TimeNs time = 0;
     bool start = false;
+    TimeNs time = 0;
 };
 
 //! A pair row (-1: none) and a side (forward, backward, …, communication): whose work it is.
@@ -61,6 +61,9 @@ public:
     const std::vector<PathNode> &nodes() const { return m_nodes; }
     //! The edges between the nodes, HTA's weights on them.
     const PathDag &dag() const { return m_dag; }
+    //! Frees the edges of a graph walked only joined to others (a run from databases): a
+    //! thousand ranks' graphs are held at once. Its nodes and events stay.
+    void releaseEdges() { m_dag.releaseEdges(); }
     //! Start and end node of \a event, or ~0u when it is not in the graph.
     virtual uint32_t startNode(SliceId event) const = 0;
     virtual uint32_t endNode(SliceId event) const = 0;

@@ -2,6 +2,8 @@
 #include "analysis/criticalpath/storedpathgraph.h"
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 
 namespace ks {
 
@@ -12,39 +14,52 @@ constexpr uint32_t kNone = ~0u;
 } // namespace
 
 StoredPathGraph::StoredPathGraph(std::vector<PathNode> nodes,
-    const std::vector<PathEdge> &edges,
-    const std::vector<PathEdge> &stepEdges,
-    std::vector<StoredPathEvent> events,
+    std::vector<PathEdge> edges,
+    std::vector<PathEdge> stepEdges,
+    const std::vector<StoredPathEvent> &events,
     size_t rowCount)
-    : m_events(std::move(events))
-    , m_rowCount(rowCount)
+    : m_rowCount(rowCount)
 {
     m_nodes = std::move(nodes);
-    m_dag = PathDag(m_nodes.size());
-    for (const PathEdge &e : edges)
-        m_dag.add(e);
-    for (const PathEdge &e : stepEdges)
-        m_dag.addStepEdge(e);
-    m_dag.finish();
+    m_nodes.shrink_to_fit();
+    m_dag = PathDag(m_nodes.size(), std::move(edges), std::move(stepEdges));
+    m_dag.finish(false); // it is walked joined: only whether it is acyclic is kept
+    m_dag.releaseIndex();
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
         (m_nodes[n].start ? m_startNode : m_endNode).emplace_back(m_nodes[n].event, n);
-    const auto byId
-        = [](const StoredPathEvent &a, const StoredPathEvent &b) { return a.event < b.event; };
-    if (!std::is_sorted(m_events.begin(), m_events.end(), byId)) // as written, they are
-        std::stable_sort(m_events.begin(), m_events.end(), byId);
-    for (uint32_t i = 0; i < m_events.size(); ++i)
-        if (m_events[i].row >= 0)
-            m_eventOfRow.emplace_back(m_events[i].row, i);
-    for (SortedIndex *index : {&m_startNode, &m_endNode, &m_eventOfRow})
-        std::stable_sort(index->begin(), index->end(),
-            [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::map<std::string_view, uint32_t> known; // into events, which outlive it
+    const auto textOf = [&](const std::string &text) {
+        const auto [it, added] = known.emplace(text, uint32_t(m_texts.size()));
+        if (added)
+            m_texts.push_back(text);
+        return it->second;
+    };
+    std::vector<uint32_t> byId(events.size()); // as written, they are in this order
+    std::iota(byId.begin(), byId.end(), 0);
+    std::stable_sort(byId.begin(), byId.end(),
+        [&](uint32_t a, uint32_t b) { return events[a].event < events[b].event; });
+    m_events.reserve(events.size());
+    for (uint32_t i : byId) {
+        const StoredPathEvent &e = events[i];
+        m_events.push_back({e.event, textOf(e.name), e.row, textOf(e.side), e.spanBound});
+        if (e.row >= 0)
+            m_pairName.emplace_back(e.row, textOf(e.pairName));
+    }
+    m_texts.shrink_to_fit();
+    const auto byKey = [](const auto &a, const auto &b) { return a.first < b.first; };
+    std::stable_sort(m_startNode.begin(), m_startNode.end(), byKey);
+    std::stable_sort(m_endNode.begin(), m_endNode.end(), byKey);
+    std::stable_sort(m_pairName.begin(), m_pairName.end(), byKey);
+    for (auto *index : {&m_startNode, &m_endNode})
+        index->shrink_to_fit();
+    m_pairName.shrink_to_fit();
 }
 
 //! The value of \a key's first entry, kNone if none.
-uint32_t StoredPathGraph::lookUp(const SortedIndex &index, int64_t key)
+template<typename Key> uint32_t StoredPathGraph::lookUp(const SortedIndex<Key> &index, Key key)
 {
-    const auto it = std::lower_bound(index.begin(), index.end(), key,
-        [](const auto &entry, int64_t k) { return entry.first < k; });
+    const auto it = std::lower_bound(
+        index.begin(), index.end(), key, [](const auto &entry, Key k) { return entry.first < k; });
     return it == index.end() || it->first != key ? kNone : it->second;
 }
 
@@ -58,22 +73,22 @@ uint32_t StoredPathGraph::endNode(SliceId event) const
     return lookUp(m_endNode, event);
 }
 
-const StoredPathEvent *StoredPathGraph::find(SliceId event) const
+const StoredPathGraph::Event *StoredPathGraph::find(SliceId event) const
 {
     const auto it = std::lower_bound(m_events.begin(), m_events.end(), event,
-        [](const StoredPathEvent &e, SliceId id) { return e.event < id; });
+        [](const Event &e, SliceId id) { return e.event < id; });
     return it == m_events.end() || it->event != event ? nullptr : &*it;
 }
 
 std::string_view StoredPathGraph::eventName(SliceId event) const
 {
-    const StoredPathEvent *e = find(event);
-    return e ? std::string_view(e->name) : std::string_view();
+    const Event *e = find(event);
+    return e ? std::string_view(m_texts[e->name]) : std::string_view();
 }
 
 PathBound StoredPathGraph::spanBound(SliceId event) const
 {
-    const StoredPathEvent *e = find(event);
+    const Event *e = find(event);
     return e ? e->spanBound : PathBound::Cpu;
 }
 
@@ -82,16 +97,16 @@ std::vector<RowSide> StoredPathGraph::rowSides(const std::vector<SliceId> &event
     std::vector<RowSide> out;
     out.reserve(events.size());
     for (SliceId id : events) {
-        const StoredPathEvent *e = find(id);
-        out.push_back(e ? RowSide {e->row, e->side} : RowSide {-1, {}});
+        const Event *e = find(id);
+        out.push_back(e ? RowSide {e->row, m_texts[e->side]} : RowSide {-1, {}});
     }
     return out;
 }
 
 std::string_view StoredPathGraph::pairName(int row) const
 {
-    const uint32_t i = lookUp(m_eventOfRow, row);
-    return i == kNone ? std::string_view() : m_events[i].pairName;
+    const uint32_t i = lookUp<int32_t>(m_pairName, row);
+    return i == kNone ? std::string_view() : std::string_view(m_texts[i]);
 }
 
 } // namespace ks

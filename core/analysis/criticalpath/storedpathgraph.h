@@ -27,9 +27,9 @@ struct StoredPathEvent {
 class StoredPathGraph : public PathGraph {
 public:
     StoredPathGraph(std::vector<PathNode> nodes,
-        const std::vector<PathEdge> &edges,
-        const std::vector<PathEdge> &stepEdges,
-        std::vector<StoredPathEvent> events,
+        std::vector<PathEdge> edges,
+        std::vector<PathEdge> stepEdges,
+        const std::vector<StoredPathEvent> &events,
         size_t rowCount);
 
     uint32_t startNode(SliceId event) const override;
@@ -41,18 +41,27 @@ public:
     std::string_view pairName(int row) const override;
 
 private:
+    //! A StoredPathEvent in 20 bytes, its texts by index in m_texts: a thousand ranks' graphs
+    //! are held at once, and their events' names repeat.
+    struct Event {
+        SliceId event = kNoSlice;
+        uint32_t name = 0;
+        int32_t row = -1;
+        uint32_t side = 0;
+        PathBound spanBound = PathBound::Cpu;
+    };
+    //! (key, value) sorted by key: hash maps would cost five times the memory.
+    template<typename Key> using SortedIndex = std::vector<std::pair<Key, uint32_t>>;
+    template<typename Key> static uint32_t lookUp(const SortedIndex<Key> &index, Key key);
+
     //! The stored event \a event, null if none.
-    const StoredPathEvent *find(SliceId event) const;
+    const Event *find(SliceId event) const;
 
-    //! (key, value) sorted by key: a thousand ranks' graphs are held at once, hash maps cost
-    //! five times the memory.
-    using SortedIndex = std::vector<std::pair<int64_t, uint32_t>>;
-    static uint32_t lookUp(const SortedIndex &index, int64_t key);
-
-    std::vector<StoredPathEvent> m_events; //!< by event id
-    SortedIndex m_startNode;
-    SortedIndex m_endNode;
-    SortedIndex m_eventOfRow; //!< a row's first event
+    std::vector<Event> m_events; //!< by event id
+    std::vector<std::string> m_texts; //!< the events' names, sides and pair names, once each
+    SortedIndex<SliceId> m_startNode;
+    SortedIndex<SliceId> m_endNode;
+    SortedIndex<int32_t> m_pairName; //!< a row's forward op name (in m_texts)
     size_t m_rowCount = 0;
 };
 
