@@ -84,6 +84,8 @@ def main():
     ap.add_argument("--db-ranks", type=int, default=1024,
                     help="ranks of the run opened from databases (0: none; needs ../shared/traces)")
     ap.add_argument("--only-db-run", action="store_true", help="only the run-from-databases benchmark")
+    ap.add_argument("--only-parquet-run", action="store_true",
+                    help="only --db-ranks ranks to Parquet and DuckDB's query across them")
     ap.add_argument("--real-mb", type=int, default=272,
                     help="size the real traces are made to (benchmarks/enlarge.py; 0: none)")
     ap.add_argument("--only-real", action="store_true", help="only the real traces made large")
@@ -125,6 +127,7 @@ def main():
     results = {"machine": machine(), "traces": []}
     onlys = {"run": args.only_run, "memory": args.only_memory, "lanes": args.only_lanes,
              "members": args.only_members, "db": args.only_db, "db_run": args.only_db_run,
+             "parquet_run": args.only_parquet_run,
              "rank_lines": args.only_rank_lines, "real": args.only_real or args.only_traces}
     only = any(onlys.values())
     wanted = lambda name: onlys[name] or not only
@@ -145,6 +148,8 @@ def main():
     db_ranks = 16 if args.quick else args.db_ranks
     if db_ranks and wanted("db_run"):
         results["db_run"] = db_run_benchmark(app, args.data_dir, db_ranks, repeat)
+    if db_ranks and wanted("parquet_run"):
+        results["parquet_run"] = parquet_run_benchmark(app, args.data_dir, db_ranks, repeat)
     if db_ranks and wanted("rank_lines"):
         results["rank_lines"] = rank_lines_benchmark(bench_views, db_ranks, repeat)
     real_mb = 0 if args.quick else args.real_mb
@@ -448,6 +453,70 @@ def db_run_benchmark(app, data_dir, ranks, repeat):
           f"{pairs_s:.3f} s, peak RSS {entry['rank_pairs_peak_rss_mb']:.0f} MB; "
           f"--export-critical-path {path_s:.3f} s, peak RSS "
           f"{entry['critical_path_peak_rss_mb']:.0f} MB", flush=True)
+    return entry
+
+
+def renumbered_dlrm_traces(data_dir, ranks):
+    """RANKS copies of the two shared DLRM ranks' traces, rank r a copy of rank r % 2 saying
+    distributedInfo rank r of world_size RANKS (made once, kept in DATA_DIR); None without them."""
+    traces = dlrm_ranks()
+    if not traces:
+        return None
+    folder = os.path.join(data_dir, f"dlrm-{ranks}-traces")
+    if os.path.isdir(folder) and len(os.listdir(folder)) == ranks:
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    texts = []
+    for t in traces:
+        with open(t) as f:
+            texts.append(f.read())
+    for r in range(ranks):
+        text = re.sub(r'"distributedInfo": \{[^}]*\}',
+                      f'"distributedInfo": {{"backend": "nccl", "rank": {r}, "world_size": {ranks}}}',
+                      texts[r % 2], count=1)
+        with open(os.path.join(folder, f"rank{r:05d}.pt.trace.json"), "w") as f:
+            f.write(text)
+    return folder
+
+
+def parquet_run_benchmark(app, data_dir, ranks, repeat):
+    """Issue #60: RANKS ranks to Parquet (--export-parquet over the folder, one process, and one
+    rank alone: what each task of a Slurm array or indexed Job does), then DuckDB's "top kernels
+    across all ranks" over the hive folder (tools/fetch-duckdb.py's package, as the tests read
+    the files), against a query that reads nothing, in the same run."""
+    traces = renumbered_dlrm_traces(data_dir, ranks)
+    modules = os.path.join(ROOT, "build", "node", "node_modules")
+    if not traces or not os.path.isdir(os.path.join(modules, "@duckdb", "node-api")):
+        print("ranks to Parquet: skipped (no ../shared/traces, or no tools/fetch-duckdb.py)", flush=True)
+        return None
+    out = os.path.join(data_dir, f"dlrm-{ranks}-parquet")
+    def export():
+        shutil.rmtree(out, ignore_errors=True)
+        return timed([app, "--export-parquet", out, traces])
+    export_s = min(export() for _ in range(repeat))
+    export_rss_kb = peak_rss_kb([app, "--export-parquet", out + "-rss", traces])
+    shutil.rmtree(out + "-rss", ignore_errors=True)
+    one = os.path.join(traces, sorted(os.listdir(traces))[0])
+    one_s = min(timed([app, "--export-parquet", out + "-one", one]) for _ in range(repeat))
+    shutil.rmtree(out + "-one", ignore_errors=True)
+    parquet_bytes = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
+    reader = os.path.join(ROOT, "tests", "cli", "readparquet.mjs")
+    top = (f"SELECT name, count(*) AS n, count(DISTINCT rank) AS ranks, sum(dur_us) AS total_us "
+           f"FROM read_parquet('{out}/kernels/*/*.parquet', hive_partitioning = true) "
+           f"GROUP BY name ORDER BY total_us DESC LIMIT 10")
+    query_s = min(timed(["node", reader, modules, top]) for _ in range(repeat))
+    nothing_s = min(timed(["node", reader, modules, "SELECT 1"]) for _ in range(repeat))
+    answer = json.loads(subprocess.run(["node", reader, modules, top], check=True,
+                                       capture_output=True, text=True).stdout)
+    entry = {"ranks": ranks, "export_parquet_s": export_s, "export_parquet_peak_rss_mb": export_rss_kb / 1024,
+             "one_rank_s": one_s, "parquet_mb": parquet_bytes / 1e6, "duckdb_top_kernels_s": query_s,
+             "duckdb_nothing_s": nothing_s, "top_kernel": answer["rows"][0]}
+    print(f"{ranks} ranks to Parquet: --export-parquet {export_s:.2f} s (one process; one rank alone "
+          f"{one_s:.3f} s), peak RSS {entry['export_parquet_peak_rss_mb']:.0f} MB, "
+          f"{entry['parquet_mb']:.0f} MB of Parquet; DuckDB top kernels across all ranks "
+          f"{query_s:.2f} s ({nothing_s:.2f} s for a query that reads nothing); top: "
+          f"{answer['rows'][0]}", flush=True)
     return entry
 
 

@@ -56,9 +56,10 @@ packages=(g++ cmake ninja-build pkg-config python3 ccache fonts-dejavu-core
 if [[ $mode == test ]]; then
     # The ASan build and the fuzzer are clang's (llvm-symbolizer names the lines in their
     # reports); the package checks validate the .deb; the report test reads the PDF's text with
-    # pdftotext.
+    # pdftotext; the Parquet test reads the files back with DuckDB's Node.js package
+    # (tools/fetch-duckdb.py: on npm only).
     packages+=(clang libclang-rt-dev llvm clang-format clang-tidy desktop-file-utils appstream dpkg-dev
-        file shared-mime-info poppler-utils)
+        file shared-mime-info poppler-utils nodejs)
 fi
 
 missing=()
@@ -91,6 +92,8 @@ if [[ $mode == run ]]; then
     exec build/release/app/kinetoscope --demo
 fi
 
+stage "DuckDB reader"
+python3 tools/fetch-duckdb.py
 stage format
 find core ui app tests tools benchmarks packaging resources -name '*.cpp' -o -name '*.h' \
     | sort | xargs clang-format --dry-run -Werror

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // --export-parquet (issue #60), read back by an independent reader: DuckDB, from its npm package
-// (@duckdb/node-api, in build/node/node_modules or $KINETOSCOPE_NODE_MODULES), through
+// (@duckdb/node-api, fetched by tools/fetch-duckdb.py into build/node/node_modules, or in
+// $KINETOSCOPE_NODE_MODULES), run by Debian's nodejs through
 // tests/cli/readparquet.mjs. The two shared DLRM ranks' tables equal their CSV exports row for row
 // and cell for cell; the writer's pages, nulls, dictionaries and fallbacks read back as written.
 #include "export/celltable.h"
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcessEnvironment>
+#include <QStandardPaths>
 #include <QTest>
 
 #include <cmath>
@@ -94,10 +96,11 @@ void TestParquet::initTestCase()
 {
     m_modules
         = QProcessEnvironment::systemEnvironment().value(QStringLiteral("KINETOSCOPE_NODE_MODULES"),
-            QFileInfo(test::appPath()).dir().filePath(QStringLiteral("../node/node_modules")));
+            QFileInfo(test::appPath()).dir().filePath(QStringLiteral("../../node/node_modules")));
     if (!QFileInfo::exists(m_modules + QStringLiteral("/@duckdb/node-api")))
-        QSKIP("DuckDB's reader is absent: npm install --prefix build/release/node "
-              "@duckdb/node-api (or set KINETOSCOPE_NODE_MODULES)");
+        QSKIP("DuckDB's reader is absent: tools/fetch-duckdb.py (or set KINETOSCOPE_NODE_MODULES)");
+    if (QStandardPaths::findExecutable(QStringLiteral("node")).isEmpty())
+        QSKIP("Node.js is absent: apt install nodejs");
     for (const QString &t : test::sharedTraces())
         if (t.contains(QStringLiteral("param_dlrm_worker")))
             m_ranks << t;
