@@ -124,14 +124,15 @@ CellTable rankPairTable(
         for (const std::string &text : first[size_t(p.rows[0])])
             t.add(text);
         for (size_t r = 0; r < rankNumbers.size(); ++r) {
-            const bool present = p.rows[r] >= 0;
-            // As --export-pairs: a row whose forward op is not in the trace has no forward time.
-            const bool forward = present && pairs.ranks[r].hasForward[size_t(p.rows[r])];
+            // As --export-pairs: a row whose forward op is not in the trace has no forward time,
+            // a rank whose GPU work is missing no GPU time at all.
+            const bool timed = p.rows[r] >= 0 && !pairs.ranks[r].gpuUnknown;
+            const bool forward = timed && pairs.ranks[r].hasForward[size_t(p.rows[r])];
             t.add(forward ? microsText(p.forwardGpu[r]) : std::string());
-            t.add(present ? microsText(p.backwardGpu[r]) : std::string());
+            t.add(timed ? microsText(p.backwardGpu[r]) : std::string());
         }
         // A spread and a slowest rank need two ranks to compare.
-        const bool compared = p.ranksPresent >= 2;
+        const bool compared = p.ranksTimed >= 2;
         t.add(compared ? microsText(p.backwardSpread) : std::string());
         t.add(compared ? std::to_string(rankNumbers[p.slowestRankIndex]) : std::string());
         for (size_t r = 0; r < rankNumbers.size(); ++r) {

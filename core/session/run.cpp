@@ -285,6 +285,13 @@ std::vector<Finding> checkRanks(const Run &run)
     return checkRun(facts);
 }
 
+//! Tells each rank's \a rows whether its GPU work is missing: its GPU times are then no times.
+void markGpuUnknown(const Run &run, std::vector<RankPairRows> &rows)
+{
+    for (size_t rank = 0; rank < rows.size(); ++rank)
+        rows[rank].gpuUnknown = run.sources[rank]->summary.gpuUnknown;
+}
+
 /*!
  * Matches the ranks' pair rows (matchRankPairs()): a database's as its open read them (\a read,
  * by rank), a trace's worked out side by side a batch at a time, each keyed in a pool of its
@@ -306,6 +313,7 @@ bool matchPairs(Run &run,
             rows[rank] = std::move(*read[rank].pairRows);
         }
         run.firstPairRows = std::move(read.front().pairTexts);
+        markGpuUnknown(run, rows);
         run.pairs = matchRankPairs(std::move(rows), threads, cancel);
         return true;
     }
@@ -323,6 +331,7 @@ bool matchPairs(Run &run,
         for (size_t i = 0; i < count; ++i)
             rekeyPairRows(rows[begin + i], own[i], keys);
     }
+    markGpuUnknown(run, rows);
     run.pairs = matchRankPairs(std::move(rows), threads, cancel);
     return true;
 }

@@ -42,6 +42,7 @@ private slots:
     void runCheckFindsWhatTheRunLacks();
     void aRankReadInPartIsNamed();
     void pairsAcrossRanks();
+    void aRankWithoutGpuWorkIsNotTimed();
     void ranksWithoutNumbers();
     void failingRankStillOpensTheOthers();
     void exportsFromTheCommandLine();
@@ -371,6 +372,52 @@ void TestRun::pairsAcrossRanks()
     // [2210,2211) [4010,4018) backward: 102 µs busy over 4018 − 110.
     QCOMPARE(cell(1, "computation_us"), std::string("102.000"));
     QCOMPARE(cell(1, "total_us"), std::string("3908.000"));
+}
+
+/*
+ * Rank 2 runs rank 1's pairs, its GPU events written last and the file cut at the first: its
+ * pairs match, but its GPU work is missing. Across ranks its GPU cells are empty, not 0, and the
+ * spread and slowest rank compare ranks 0 and 1 alone (as pairsAcrossRanks: mm 30 µs, rank 1);
+ * with rank 1 left out too, no pair has two ranks timed to compare.
+ */
+void TestRun::aRankWithoutGpuWorkIsNotTimed()
+{
+    RankBuilder r0(0, 3), r1(1, 3), r2(2, 3);
+    r0.step(1, 0, 5000).pair("aten::mm", "MmBackward0", 1, 100, 12, 40);
+    for (RankBuilder *r : {&r1, &r2})
+        r->step(1, 0, 5000).pair("aten::mm", "MmBackward0", 1, 100, 14, 70);
+    QJsonObject trace = QJsonDocument::fromJson(QByteArray::fromStdString(r2.json())).object();
+    QJsonArray host, gpu;
+    for (const QJsonValue &e : trace[QStringLiteral("traceEvents")].toArray())
+        (e[QStringLiteral("cat")] == QStringLiteral("kernel") ? gpu : host).append(e);
+    for (const QJsonValue &e : gpu)
+        host.append(e);
+    trace[QStringLiteral("traceEvents")] = host;
+    const std::string whole = QJsonDocument(trace).toJson(QJsonDocument::Compact).toStdString();
+    const std::string cut = whole.substr(0, whole.find(R"("cat":"kernel")"));
+    const auto runOfTexts = [](const std::vector<std::string> &texts) {
+        std::vector<std::shared_ptr<const LoadedTrace>> traces;
+        for (const std::string &t : texts)
+            traces.push_back(test::link(t));
+        return assembleRun(std::move(traces), {});
+    };
+    const auto run = runOfTexts({r0.json(), r1.json(), cut});
+    QVERIFY(run->sources[2]->summary.gpuUnknown);
+    const RankPair &mm = run->pairs.pairs[0];
+    QCOMPARE(mm.ranksPresent, 3u);
+    QCOMPARE(mm.ranksTimed, 2u);
+    QCOMPARE(tableToCsv(rankPairTable(run->rankNumbers(), run->firstPairRows, run->pairs)),
+        std::string("fwd_name,input_dims,step,module,fwd_gpu_us.0,bwd_gpu_us.0,fwd_gpu_us.1,"
+                    "bwd_gpu_us.1,fwd_gpu_us.2,bwd_gpu_us.2,bwd_spread_us,slowest_rank,"
+                    "fwd_tflops.0,bwd_tflops.0,fwd_tflops.1,bwd_tflops.1,fwd_tflops.2,"
+                    "bwd_tflops.2\n"
+                    "aten::mm,,1,,12.000,40.000,14.000,70.000,,,30.000,1,,,,,,\n"));
+    const auto alone = runOfTexts({r0.json(), cut});
+    QCOMPARE(tableToCsv(rankPairTable(alone->rankNumbers(), alone->firstPairRows, alone->pairs)),
+        std::string("fwd_name,input_dims,step,module,fwd_gpu_us.0,bwd_gpu_us.0,fwd_gpu_us.2,"
+                    "bwd_gpu_us.2,bwd_spread_us,slowest_rank,fwd_tflops.0,bwd_tflops.0,"
+                    "fwd_tflops.2,bwd_tflops.2\n"
+                    "aten::mm,,1,,12.000,40.000,,,,,,,,\n"));
 }
 
 void TestRun::ranksWithoutNumbers()

@@ -137,6 +137,9 @@ RankPairs matchRankPairs(
             p.forwardGpu[r] = ranks[r].forwardGpu[row];
             p.backwardGpu[r] = backward;
             ++p.ranksPresent;
+            if (ranks[r].gpuUnknown)
+                continue;
+            ++p.ranksTimed;
             if (!any || backward > high) {
                 high = backward;
                 p.slowestRankIndex = uint32_t(r);

@@ -25,6 +25,8 @@ struct RankPairRows {
     std::vector<TimeNs> backwardGpu; //!< PairRow::backwardGpu.time, ns
     std::vector<double> forwardTflops; //!< its pair roll-up's TFLOP/s, NaN where none
     std::vector<double> backwardTflops;
+    //! The rank's GPU work is missing (RankSummary::gpuUnknown): its GPU times are unknown, not 0.
+    bool gpuUnknown = false;
 
     size_t size() const { return step.size(); }
 };
@@ -51,8 +53,10 @@ struct RankPair {
     std::vector<TimeNs> forwardGpu;
     std::vector<TimeNs> backwardGpu;
     uint32_t ranksPresent = 0;
-    TimeNs backwardSpread = 0; //!< max − min of backwardGpu over the ranks present
-    uint32_t slowestRankIndex = 0; //!< the present rank with the largest backward GPU time
+    //! Ranks present whose GPU times are known (RankPairRows::gpuUnknown): those compared.
+    uint32_t ranksTimed = 0;
+    TimeNs backwardSpread = 0; //!< max − min of backwardGpu over the ranks timed
+    uint32_t slowestRankIndex = 0; //!< the timed rank with the largest backward GPU time
                                    //!< (the lowest on a tie)
 };
 
