@@ -1264,6 +1264,41 @@ private slots:
     }
 
     /*
+     * Issue #60: a trace cut before its GPU events (written after the host's) has its pair's GPU
+     * times unknown, not 0: Details says so for the forward op's GPU and backward GPU rows.
+     */
+    void detailsSayGpuTimesOfACutTraceAreUnknown()
+    {
+        const std::string events
+            = test::completeEvent("cpu_op", "aten::mm", 1, 0, 50, "\"Sequence number\":3")
+            + test::completeEvent("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, "\"correlation\":1")
+            + test::completeEvent(
+                "cpu_op", "MmBackward0", 2, 100, 20, "\"Sequence number\":3,\"Fwd thread id\":1")
+            + test::completeEvent("kernel", "gemm", 7, 20, 30, "\"correlation\":1");
+        const std::string whole = test::traceWith(events.substr(0, events.size() - 1));
+        const QString path = test::writeTemp(QStringLiteral("cutgpu.json"),
+            QByteArray::fromStdString(whole.substr(0, whole.find("\"cat\":\"kernel\""))));
+        MainWindow window;
+        TraceTab *tab = openAndWait(window, path);
+        QVERIFY(tab);
+        QVERIFY(tab->selection()->trace().graph->stats().gpuCutOff);
+        const TraceModel &m = *tab->selection()->trace().model;
+        SliceId mm = 0;
+        while (m.sliceName(mm) != "aten::mm")
+            ++mm;
+        tab->selection()->select(mm);
+        DetailsPanel *d = window.details();
+        QStringList gpu;
+        for (QTreeWidgetItemIterator it(d); *it; ++it)
+            if ((*it)->text(0).endsWith(QLatin1String("GPU")))
+                gpu << (*it)->text(0) + QStringLiteral(": ") + (*it)->text(1);
+        const QString unknown = QStringLiteral("unknown: no GPU event survived the cut");
+        QCOMPARE(gpu,
+            QStringList({QStringLiteral("forward GPU: ") + unknown,
+                QStringLiteral("backward GPU: ") + unknown}));
+    }
+
+    /*
      * Issue #32: a kernel's `occupancy` dict (2026 Kineto; keys as pytorch/kineto 032aa9ee
      * MetadataFieldCatalog.h CudaMetadataFields writes them) shows one row a key in Details.
      */

@@ -258,16 +258,14 @@ void DetailsPanel::showPair(const PairRow &row)
                 .arg(formatDuration(double(row.backwardDur)),
                     wrapped ? tr("its nodes' evaluate_function wrappers")
                             : tr("its node events"))});
-    new QTreeWidgetItem(pair,
-        {tr("forward GPU"),
-            tr("%1 events, %2")
-                .arg(row.forwardGpu.count)
-                .arg(formatDuration(double(row.forwardGpu.time)))});
-    new QTreeWidgetItem(pair,
-        {tr("backward GPU"),
-            tr("%1 events, %2")
-                .arg(row.backwardGpu.count)
-                .arg(formatDuration(double(row.backwardGpu.time)))});
+    // A trace read in part with no GPU event left: its GPU times are unknown, not 0.
+    const auto gpuText = [&](const GpuTotals &gpu) {
+        return g.stats().gpuCutOff
+            ? tr("unknown: no GPU event survived the cut")
+            : tr("%1 events, %2").arg(gpu.count).arg(formatDuration(double(gpu.time)));
+    };
+    new QTreeWidgetItem(pair, {tr("forward GPU"), gpuText(row.forwardGpu)});
+    new QTreeWidgetItem(pair, {tr("backward GPU"), gpuText(row.backwardGpu)});
     if (row.recomputeGpu.count > 0)
         new QTreeWidgetItem(pair,
             {tr("recompute GPU"),

@@ -61,7 +61,15 @@ QString peakText(const OpEfficiency &efficiency, const OpInstance &in)
         .arg(toQString(d.peaks->source));
 }
 
-void addInstance(QTreeWidget &tree, const OpEfficiency &efficiency, const OpInstance &in)
+//! What a kernel time of 0 means: no GPU work, or, in a trace read in part with no GPU event left
+//! (LinkStats::gpuCutOff), a time unknown.
+QString noKernelTime(bool gpuCutOff)
+{
+    return gpuCutOff ? tr("unknown: no GPU event survived the cut") : tr("no GPU work");
+}
+
+void addInstance(
+    QTreeWidget &tree, const OpEfficiency &efficiency, const OpInstance &in, bool gpuCutOff)
 {
     QTreeWidgetItem *s = addSection(tree,
         in.fromForwardShapes
@@ -73,7 +81,7 @@ void addInstance(QTreeWidget &tree, const OpEfficiency &efficiency, const OpInst
         in.work.bytes ? toQString(bytesText(*in.work.bytes))
                       : tr("unknown (dtype %1)").arg(toQString(in.work.dtype)));
     addRow(s, tr("kernel time"),
-        in.kernelTime > 0 ? formatDuration(double(in.kernelTime)) : tr("no GPU work"));
+        in.kernelTime > 0 ? formatDuration(double(in.kernelTime)) : noKernelTime(gpuCutOff));
     if (in.rates.tflopsPerS)
         addRow(s, tr("achieved"),
             tr("%1 TFLOP/s, %2 TB/s")
@@ -91,10 +99,12 @@ void addInstance(QTreeWidget &tree, const OpEfficiency &efficiency, const OpInst
     addRow(s, tr("peak"), peakText(efficiency, in));
 }
 
-QString sideText(const SideEfficiency &side)
+QString sideText(const SideEfficiency &side, bool gpuCutOff)
 {
     if (!side.modelled)
         return tr("no modelled op");
+    if (gpuCutOff)
+        return tr("%1; kernel time %2").arg(flopText(side.flops), noKernelTime(true));
     QString text
         = tr("%1 in %2").arg(flopText(side.flops), formatDuration(double(side.kernelTime)));
     if (const auto rate = side.tflopsPerS())
@@ -109,8 +119,9 @@ QString sideText(const SideEfficiency &side)
 void addEfficiencySections(
     QTreeWidget &tree, const OpGraph &graph, const OpEfficiency &efficiency, SliceId op)
 {
+    const bool gpuCutOff = graph.stats().gpuCutOff;
     for (const OpInstance *in : efficiency.instancesOf(op))
-        addInstance(tree, efficiency, *in);
+        addInstance(tree, efficiency, *in, gpuCutOff);
     const int row = graph.rowOf(op);
     if (row < 0 || graph.rows()[size_t(row)].forward != op)
         return;
@@ -118,8 +129,8 @@ void addEfficiencySections(
     if (!pair.forward.modelled && !pair.backward.modelled)
         return;
     QTreeWidgetItem *s = addSection(tree, tr("Pair efficiency"));
-    addRow(s, tr("forward"), sideText(pair.forward));
-    addRow(s, tr("backward"), sideText(pair.backward));
+    addRow(s, tr("forward"), sideText(pair.forward, gpuCutOff));
+    addRow(s, tr("backward"), sideText(pair.backward, gpuCutOff));
 }
 
 } // namespace ks
