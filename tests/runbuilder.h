@@ -101,6 +101,23 @@ public:
             + R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}}]})";
     }
 
+    //! Its trace with every kernel written last and the file cut at the first: a rank read in
+    //! part whose GPU work is missing (the profiler writes GPU events after the host's).
+    std::string jsonCutBeforeGpu() const
+    {
+        std::string host, gpu;
+        for (size_t at = 0; at < m_events.size();) {
+            const size_t end = m_events.find('\n', at) + 1; // one event a line
+            const std::string line = m_events.substr(at, end - at);
+            (line.find(R"("cat":"kernel")") != std::string::npos ? gpu : host) += line;
+            at = end;
+        }
+        RankBuilder cut = *this;
+        cut.m_events = host + gpu;
+        const std::string whole = cut.json();
+        return whole.substr(0, whole.find(R"("cat":"kernel")"));
+    }
+
 private:
     void launch(int tid, int64_t t)
     {
@@ -131,16 +148,24 @@ private:
 };
 
 //! The ranks' traces loaded, linked and assembled as a run (null when one does not load).
-inline std::shared_ptr<const Run> runOf(const std::vector<const RankBuilder *> &ranks)
+inline std::shared_ptr<const Run> runOfTexts(const std::vector<std::string> &texts)
 {
     std::vector<std::shared_ptr<const LoadedTrace>> traces;
-    for (const RankBuilder *r : ranks) {
-        auto t = link(r->json());
+    for (const std::string &text : texts) {
+        auto t = link(text);
         if (!t)
             return nullptr;
         traces.push_back(t);
     }
     return assembleRun(std::move(traces), {});
+}
+
+inline std::shared_ptr<const Run> runOf(const std::vector<const RankBuilder *> &ranks)
+{
+    std::vector<std::string> texts;
+    for (const RankBuilder *r : ranks)
+        texts.push_back(r->json());
+    return runOfTexts(texts);
 }
 
 } // namespace ks::test

@@ -386,22 +386,9 @@ void TestRun::aRankWithoutGpuWorkIsNotTimed()
     r0.step(1, 0, 5000).pair("aten::mm", "MmBackward0", 1, 100, 12, 40);
     for (RankBuilder *r : {&r1, &r2})
         r->step(1, 0, 5000).pair("aten::mm", "MmBackward0", 1, 100, 14, 70);
-    QJsonObject trace = QJsonDocument::fromJson(QByteArray::fromStdString(r2.json())).object();
-    QJsonArray host, gpu;
-    for (const QJsonValue &e : trace[QStringLiteral("traceEvents")].toArray())
-        (e[QStringLiteral("cat")] == QStringLiteral("kernel") ? gpu : host).append(e);
-    for (const QJsonValue &e : gpu)
-        host.append(e);
-    trace[QStringLiteral("traceEvents")] = host;
-    const std::string whole = QJsonDocument(trace).toJson(QJsonDocument::Compact).toStdString();
-    const std::string cut = whole.substr(0, whole.find(R"("cat":"kernel")"));
-    const auto runOfTexts = [](const std::vector<std::string> &texts) {
-        std::vector<std::shared_ptr<const LoadedTrace>> traces;
-        for (const std::string &t : texts)
-            traces.push_back(test::link(t));
-        return assembleRun(std::move(traces), {});
-    };
-    const auto run = runOfTexts({r0.json(), r1.json(), cut});
+    const std::string cut = r2.jsonCutBeforeGpu();
+    const auto run = test::runOfTexts({r0.json(), r1.json(), cut});
+    QVERIFY(run);
     QVERIFY(run->sources[2]->summary.gpuUnknown);
     const RankPair &mm = run->pairs.pairs[0];
     QCOMPARE(mm.ranksPresent, 3u);
@@ -412,7 +399,8 @@ void TestRun::aRankWithoutGpuWorkIsNotTimed()
                     "fwd_tflops.0,bwd_tflops.0,fwd_tflops.1,bwd_tflops.1,fwd_tflops.2,"
                     "bwd_tflops.2\n"
                     "aten::mm,,1,,12.000,40.000,14.000,70.000,,,30.000,1,,,,,,\n"));
-    const auto alone = runOfTexts({r0.json(), cut});
+    const auto alone = test::runOfTexts({r0.json(), cut});
+    QVERIFY(alone);
     QCOMPARE(tableToCsv(rankPairTable(alone->rankNumbers(), alone->firstPairRows, alone->pairs)),
         std::string("fwd_name,input_dims,step,module,fwd_gpu_us.0,bwd_gpu_us.0,fwd_gpu_us.2,"
                     "bwd_gpu_us.2,bwd_spread_us,slowest_rank,fwd_tflops.0,bwd_tflops.0,"

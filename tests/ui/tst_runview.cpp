@@ -603,6 +603,15 @@ void TestRunView::chartsFollowThePair()
         view.charts()->pairView()->chart()->title().startsWith(QStringLiteral("Slowest rank 1,")),
         qPrintable(view.charts()->pairView()->chart()->title()));
     QCOMPARE(view.timelines()->currentPair(), 0);
+    {
+        // Rank 1's GPU work is missing: one rank timed, nothing to compare.
+        RunView cut(test::runOfTexts({builtRank(0).json(), builtRank(1).jsonCutBeforeGpu()}));
+        showAndSettle(cut, {1200, 800});
+        cut.activate(RunView::Pairs, 0);
+        const QString title = cut.charts()->pairView()->chart()->title();
+        QVERIFY2(
+            title.startsWith(QStringLiteral("No two ranks timed, no spread: ")), qPrintable(title));
+    }
     // Forward and backward keep the colours of every other chart (backward was purple here,
     // recompute's colour elsewhere).
     const auto *series = qobject_cast<QAbstractBarSeries *>(

@@ -192,10 +192,11 @@ void RunCharts::setPair(int pairIndex)
         const std::string &forward = m_run->firstPairRows[size_t(p.rows[0])][0];
         const QString name = forward.empty() ? tr("(backward only)") : toQString(forward);
         // The slowest rank first: it is what the chart is there to show (a long op name
-        // elided it at the end).
-        title = tr("Slowest rank %1, backward spread %2: %3 on each rank")
-                    .arg(m_run->ranks[p.slowestRankIndex].rank)
-                    .arg(formatDuration(double(p.backwardSpread)), name);
+        // elided it at the end). A spread needs two ranks whose GPU times are known.
+        title = p.ranksTimed < 2 ? tr("No two ranks timed, no spread: %1 on each rank").arg(name)
+                                 : tr("Slowest rank %1, backward spread %2: %3 on each rank")
+                                       .arg(m_run->ranks[p.slowestRankIndex].rank)
+                                       .arg(formatDuration(double(p.backwardSpread)), name);
     }
     auto *series = new QBarSeries;
     series->append(fwd);
