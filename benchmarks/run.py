@@ -487,8 +487,9 @@ def parquet_run_benchmark(app, data_dir, ranks, repeat):
     the files), against a query that reads nothing, in the same run."""
     traces = renumbered_dlrm_traces(data_dir, ranks)
     modules = os.path.join(ROOT, "build", "node", "node_modules")
-    if not traces or not os.path.isdir(os.path.join(modules, "@duckdb", "node-api")):
-        print("ranks to Parquet: skipped (no ../shared/traces, or no tools/fetch-duckdb.py)", flush=True)
+    if not traces or not shutil.which("node") or not os.path.isdir(os.path.join(modules, "@duckdb", "node-api")):
+        print("ranks to Parquet: skipped (no ../shared/traces, no nodejs, or no tools/fetch-duckdb.py)",
+              flush=True)
         return None
     out = os.path.join(data_dir, f"dlrm-{ranks}-parquet")
     def export():
