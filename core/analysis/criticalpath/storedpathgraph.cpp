@@ -25,8 +25,23 @@ StoredPathGraph::StoredPathGraph(std::vector<PathNode> nodes,
     m_dag = PathDag(m_nodes.size(), std::move(edges), std::move(stepEdges));
     m_dag.finish(false); // it is walked joined: only whether it is acyclic is kept
     m_dag.releaseIndex();
+    indexNodes();
+    keepEvents(events);
+}
+
+void StoredPathGraph::indexNodes()
+{
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
         (m_nodes[n].start ? m_startNode : m_endNode).emplace_back(m_nodes[n].event, n);
+    const auto byKey = [](const auto &a, const auto &b) { return a.first < b.first; };
+    for (auto *index : {&m_startNode, &m_endNode}) {
+        std::stable_sort(index->begin(), index->end(), byKey);
+        index->shrink_to_fit();
+    }
+}
+
+void StoredPathGraph::keepEvents(const std::vector<StoredPathEvent> &events)
+{
     std::map<std::string_view, uint32_t> known; // into events, which outlive it
     const auto textOf = [&](const std::string &text) {
         const auto [it, added] = known.emplace(text, uint32_t(m_texts.size()));
@@ -46,12 +61,8 @@ StoredPathGraph::StoredPathGraph(std::vector<PathNode> nodes,
             m_pairName.emplace_back(e.row, textOf(e.pairName));
     }
     m_texts.shrink_to_fit();
-    const auto byKey = [](const auto &a, const auto &b) { return a.first < b.first; };
-    std::stable_sort(m_startNode.begin(), m_startNode.end(), byKey);
-    std::stable_sort(m_endNode.begin(), m_endNode.end(), byKey);
-    std::stable_sort(m_pairName.begin(), m_pairName.end(), byKey);
-    for (auto *index : {&m_startNode, &m_endNode})
-        index->shrink_to_fit();
+    std::stable_sort(m_pairName.begin(), m_pairName.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
     m_pairName.shrink_to_fit();
 }
 

@@ -54,6 +54,10 @@ private:
     template<typename Key> using SortedIndex = std::vector<std::pair<Key, uint32_t>>;
     template<typename Key> static uint32_t lookUp(const SortedIndex<Key> &index, Key key);
 
+    //! Fills m_startNode and m_endNode from m_nodes.
+    void indexNodes();
+    //! Keeps \a events as Events sorted by id, their texts once each, and each row's pair name.
+    void keepEvents(const std::vector<StoredPathEvent> &events);
     //! The stored event \a event, null if none.
     const Event *find(SliceId event) const;
 
