@@ -26,6 +26,7 @@
 #include "trace/pairtablepage.h"
 #include "trace/summarypage.h"
 #include "trace/tracetab.h"
+#include "tracequery.h"
 #include "window/loadqueue.h"
 #include "window/mainwindow.h"
 #include "window/traceloader.h"
@@ -1282,11 +1283,7 @@ private slots:
         TraceTab *tab = openAndWait(window, path);
         QVERIFY(tab);
         QVERIFY(tab->selection()->trace().graph->stats().gpuCutOff);
-        const TraceModel &m = *tab->selection()->trace().model;
-        SliceId mm = 0;
-        while (m.sliceName(mm) != "aten::mm")
-            ++mm;
-        tab->selection()->select(mm);
+        tab->selection()->select(test::find(*tab->selection()->trace().model, "aten::mm"));
         DetailsPanel *d = window.details();
         QStringList gpu;
         for (QTreeWidgetItemIterator it(d); *it; ++it)
